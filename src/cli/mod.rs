@@ -1,0 +1,103 @@
+//! Argument parsing and dispatch. Each command lives in its own file and only wires the
+//! library together.
+
+mod ascii;
+mod scen;
+mod solve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gridpath::grid::Cell;
+use gridpath::search::{Algorithm, Diagonal, Heuristic};
+
+/// Exit code of a bad input: unreadable file, malformed map, impossible request.
+pub const EXIT_BAD_INPUT: u8 = 1;
+/// Exit code of a well-formed request with a negative answer (no path, or mismatches).
+pub const EXIT_NEGATIVE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "gridpath", version, about = "A grid map editor and pathfinding engine.", long_about = None)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Find a path on a map and print it.
+    Solve(solve::SolveArgs),
+    /// Run every query of a Moving AI scenario file and check the costs against it.
+    Scen(scen::ScenArgs),
+    /// Open a map in the editor.
+    Edit {
+        /// The map to open (.json or .map).
+        map: PathBuf,
+    },
+}
+
+/// Search settings shared by the commands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional.
+    #[arg(long = "algo", default_value = "astar")]
+    pub algorithm: Algorithm,
+    /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan
+    /// when --diagonal never].
+    #[arg(long)]
+    pub heuristic: Option<Heuristic>,
+    /// Weight on the heuristic for A* (weighted A* above 1; the cost stays within weight ×
+    /// optimal).
+    #[arg(long, default_value_t = 1.0)]
+    pub weight: f64,
+}
+
+/// Parses `X,Y` into a cell.
+pub fn parse_cell(s: &str) -> Result<Cell, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y (e.g. 3,4), got {s:?}"))?;
+    let coordinate = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{v:?} in {s:?} is not a cell coordinate (a whole number ≥ 0)"))
+    };
+    Ok(Cell::new(coordinate(x)?, coordinate(y)?))
+}
+
+/// Parses a diagonal rule.
+pub fn parse_diagonal(s: &str) -> Result<Diagonal, String> {
+    s.parse()
+}
+
+/// Parses the command line and runs the command.
+pub fn run() -> ExitCode {
+    let args = Args::parse();
+    let outcome = match args.command {
+        Some(Command::Solve(a)) => solve::run(&a),
+        Some(Command::Scen(a)) => scen::run(&a),
+        Some(Command::Edit { map }) => open_editor(Some(map)),
+        None => open_editor(None),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("gridpath: {error:#}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+#[cfg(feature = "editor")]
+fn open_editor(map: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    gridpath::app::run(map)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "editor"))]
+fn open_editor(_map: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "this gridpath was built without the editor (feature \"editor\"); see gridpath --help for the commands"
+    )
+}

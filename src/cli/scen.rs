@@ -1,0 +1,124 @@
+//! `gridpath scen`: every query of a Moving AI scenario file, checked against its optima.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context as _, bail};
+use gridpath::format::{FormatError, LoadError, load_map, movingai};
+use gridpath::search::{Diagonal, SearchGraph, SearchRequest, Searcher};
+use serde_json::json;
+
+use super::{EXIT_NEGATIVE, SearchArgs};
+
+/// Arguments of `gridpath scen`.
+#[derive(clap::Args, Debug)]
+pub struct ScenArgs {
+    /// The Moving AI map (.map).
+    map: PathBuf,
+    /// The scenario file (.scen).
+    scen: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Run only the first N queries.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `gridpath scen`.
+pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
+    let map = load_map(&args.map)?;
+    let text = std::fs::read_to_string(&args.scen)
+        .with_context(|| format!("{}: cannot read the scenario file", args.scen.display()))?;
+    let wrap = |error: FormatError| LoadError {
+        path: args.scen.clone(),
+        error,
+    };
+    let mut queries = movingai::parse_scen(&text).map_err(wrap)?;
+    if let Some(limit) = args.limit {
+        queries.truncate(limit);
+    }
+    let grid = &map.grid;
+    for q in &queries {
+        if (q.map_width, q.map_height) != (grid.width(), grid.height()) {
+            bail!(
+                "{}: line {}: the query is for a {} × {} map, but {} is {} × {}",
+                args.scen.display(),
+                q.line,
+                q.map_width,
+                q.map_height,
+                args.map.display(),
+                grid.width(),
+                grid.height()
+            );
+        }
+    }
+    let graph = SearchGraph::new(grid, Diagonal::NoCut);
+    let mut searcher = Searcher::new();
+    let (mut mismatches, mut expanded, mut search_time) = (0usize, 0u64, std::time::Duration::ZERO);
+    let mut reports = Vec::new();
+    for q in &queries {
+        let request = SearchRequest {
+            algorithm: args.search.algorithm,
+            heuristic: args.search.heuristic,
+            weight: args.search.weight,
+            ..SearchRequest::new(q.start, q.goal)
+        };
+        let started = Instant::now();
+        let result = searcher
+            .search(&graph, &request)
+            .with_context(|| format!("{}: line {}", args.scen.display(), q.line))?;
+        search_time += started.elapsed();
+        expanded += result.stats.expanded;
+        let cost = if result.found {
+            result.cost
+        } else {
+            f64::INFINITY
+        };
+        if !q.matches(cost) {
+            mismatches += 1;
+            if reports.len() < 10 {
+                reports.push(format!(
+                    "line {}: {} → {}: cost {cost}, expected {} (± {:.1e})",
+                    q.line,
+                    q.start,
+                    q.goal,
+                    q.optimal,
+                    q.tolerance()
+                ));
+            }
+        }
+    }
+    let total_ms = search_time.as_secs_f64() * 1000.0;
+    if args.json {
+        let value = json!({
+            "queries": queries.len(),
+            "mismatches": mismatches,
+            "total_ms": total_ms,
+            "expanded": expanded,
+            "algorithm": args.search.algorithm.name(),
+        });
+        println!("{value}");
+    } else {
+        println!(
+            "{}: {} queries, {mismatches} mismatches, {total_ms:.1} ms searching, {expanded} cells expanded ({})",
+            args.scen.display(),
+            queries.len(),
+            args.search.algorithm
+        );
+        for line in &reports {
+            println!("  {line}");
+        }
+        if mismatches > reports.len() {
+            println!("  … and {} more", mismatches - reports.len());
+        }
+    }
+    Ok(if mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NEGATIVE)
+    })
+}

@@ -1,0 +1,114 @@
+//! `gridpath solve`: one search on one map.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use gridpath::format::load_map;
+use gridpath::grid::Cell;
+use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
+use serde_json::json;
+
+use super::{EXIT_NEGATIVE, SearchArgs, ascii, parse_cell, parse_diagonal};
+
+/// Arguments of `gridpath solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The map (.json or .map).
+    map: PathBuf,
+    /// Start cell as X,Y [default: the map's start].
+    #[arg(long, value_parser = parse_cell)]
+    from: Option<Cell>,
+    /// Goal cell as X,Y [default: the map's goal].
+    #[arg(long, value_parser = parse_cell)]
+    to: Option<Cell>,
+    /// Diagonal rule: never, always, one-free, no-cut.
+    #[arg(long, default_value = "no-cut", value_parser = parse_diagonal)]
+    diagonal: Diagonal,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `gridpath solve`.
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let map = load_map(&args.map)?;
+    let start = args
+        .from
+        .or(map.start)
+        .context("the map has no start: give one with --from X,Y")?;
+    let goal = args
+        .to
+        .or(map.goal)
+        .context("the map has no goal: give one with --to X,Y")?;
+    let request = SearchRequest {
+        start,
+        goal,
+        algorithm: args.search.algorithm,
+        diagonal: args.diagonal,
+        heuristic: args.search.heuristic,
+        weight: args.search.weight,
+        record: false,
+    };
+    let result = search::solve(&map.grid, &request)?;
+    if args.json {
+        println!("{}", to_json(&request, &result));
+    } else {
+        print_summary(&request, &result);
+        if map.grid.width() <= 80 {
+            println!();
+            print!("{}", ascii::render(&map.grid, &result));
+        }
+    }
+    Ok(if result.found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NEGATIVE)
+    })
+}
+
+fn to_json(request: &SearchRequest, result: &SearchResult) -> serde_json::Value {
+    let path: Vec<[u32; 2]> = result.path.iter().map(|c| [c.x, c.y]).collect();
+    let mut value = json!({
+        "found": result.found,
+        "algorithm": request.algorithm.name(),
+        "diagonal": request.diagonal.name(),
+        "heuristic": request.effective_heuristic().name(),
+        "weight": request.weight,
+        "from": [request.start.x, request.start.y],
+        "to": [request.goal.x, request.goal.y],
+        "cost": result.cost,
+        "length": result.length,
+        "optimality": result.optimality.to_string(),
+        "path": path,
+        "stats": {
+            "expanded": result.stats.expanded,
+            "pushed": result.stats.pushed,
+            "max_open": result.stats.max_open,
+            "time_us": result.stats.time_us,
+        },
+    });
+    if !result.found {
+        value["message"] = json!(result.message());
+    }
+    value
+}
+
+fn print_summary(request: &SearchRequest, result: &SearchResult) {
+    println!("{}", result.message());
+    println!(
+        "algorithm {}, diagonal {}, heuristic {}, weight {}: {}",
+        request.algorithm,
+        request.diagonal,
+        request.effective_heuristic(),
+        request.weight,
+        result.optimality
+    );
+    let s = result.stats;
+    println!(
+        "expanded {}, pushed {}, largest open list {}, time {} µs",
+        s.expanded, s.pushed, s.max_open, s.time_us
+    );
+}

@@ -1,0 +1,135 @@
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::grid::GridError;
+
+/// What is wrong with a map or scenario text, and where.
+///
+/// Rows and columns are counted from 0, as map coordinates are (`y` is the row, `x` the
+/// column); lines of a file are counted from 1, as editors do.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FormatError {
+    /// The file could not be read.
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    /// The file is not UTF-8 text.
+    #[error("not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// The byte offset of the first invalid byte.
+        offset: usize,
+    },
+    /// The file name's extension is not one gridpath reads.
+    #[error("unknown map file type: expected a .json or .map file")]
+    UnknownExtension,
+    /// The JSON is malformed, or a field has the wrong type.
+    #[error("line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// serde_json's description.
+        message: String,
+    },
+    /// The `format` field is not `gridpath-map`.
+    #[error("not a gridpath map: \"format\" is {0:?}, expected \"gridpath-map\"")]
+    NotAMap(String),
+    /// A version this build does not read.
+    #[error("map format version {0} is not supported (this gridpath reads version 1)")]
+    Version(u64),
+    /// A size outside the limits.
+    #[error("the map is {width} × {height} cells; each side must be between 1 and {max}", max = crate::grid::Grid::MAX_SIDE)]
+    Size {
+        /// The declared width.
+        width: u64,
+        /// The declared height.
+        height: u64,
+    },
+    /// The number of rows differs from the height.
+    #[error("the map declares height {expected} but has {found} rows")]
+    RowCount {
+        /// The declared height.
+        expected: usize,
+        /// The rows present.
+        found: usize,
+    },
+    /// A row's length differs from the width.
+    #[error("row {row}{at} has {found} cells, expected {expected} (the map's width)", at = Line(*line))]
+    RowLength {
+        /// The row (y).
+        row: usize,
+        /// The file line of the row, when known.
+        line: Option<usize>,
+        /// The declared width.
+        expected: usize,
+        /// The cells present.
+        found: usize,
+    },
+    /// A cell's character stands for no terrain.
+    #[error("unknown symbol {symbol:?} at row {row}, column {column}{at}: no terrain uses it", at = Line(*line))]
+    UnknownSymbol {
+        /// The character.
+        symbol: char,
+        /// The row (y).
+        row: usize,
+        /// The column (x).
+        column: usize,
+        /// The file line of the row, when known.
+        line: Option<usize>,
+    },
+    /// A terrain entry is malformed.
+    #[error("terrain {index}: {message}")]
+    Terrain {
+        /// Its index in `terrains`.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A start or goal off the map.
+    #[error("the {which} [{x}, {y}] is outside the {width} × {height} map")]
+    OutOfBounds {
+        /// "start" or "goal".
+        which: &'static str,
+        /// Its x.
+        x: i64,
+        /// Its y.
+        y: i64,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+    /// The grid failed its own checks.
+    #[error("{0}")]
+    Grid(#[from] GridError),
+    /// A header line of a Moving AI file is wrong.
+    #[error("line {line}: {message}")]
+    Header {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Formats an optional file line as ` (line N)`.
+struct Line(Option<usize>);
+
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(line) => write!(f, " (line {line})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A [`FormatError`] in a named file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}: {error}", path.display())]
+pub struct LoadError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub error: FormatError,
+}

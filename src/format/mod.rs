@@ -1,0 +1,55 @@
+//! Map files: gridpath's JSON format and the Moving AI benchmark formats.
+//!
+//! Every loader returns a [`FormatError`] that names the place of the problem (JSON line and
+//! column, the row and column of a bad cell, the limit passed); [`load_map`] adds the file.
+
+mod error;
+pub mod json;
+pub mod movingai;
+
+use std::path::{Path, PathBuf};
+
+pub use error::{FormatError, LoadError};
+
+use crate::grid::Map;
+
+/// The map formats gridpath reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapFormat {
+    /// gridpath's JSON map format (`.json`).
+    Json,
+    /// A Moving AI benchmark map (`.map`).
+    MovingAi,
+}
+
+impl MapFormat {
+    /// The format a file name's extension stands for.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "json" => Some(MapFormat::Json),
+            "map" => Some(MapFormat::MovingAi),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a map file, choosing the format by its extension (`.json` or `.map`).
+pub fn load_map(path: &Path) -> Result<Map, LoadError> {
+    let wrap = |error| LoadError {
+        path: PathBuf::from(path),
+        error,
+    };
+    let format = MapFormat::from_path(path).ok_or_else(|| wrap(FormatError::UnknownExtension))?;
+    let text = std::fs::read(path).map_err(|e| wrap(FormatError::Io(e.to_string())))?;
+    let text = String::from_utf8(text).map_err(|e| {
+        wrap(FormatError::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        })
+    })?;
+    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
+    match format {
+        MapFormat::Json => json::parse(&text),
+        MapFormat::MovingAi => movingai::parse_map(&text).map(|grid| Map::new(name, grid)),
+    }
+    .map_err(wrap)
+}

@@ -1,0 +1,26 @@
+use super::{Cell, Grid};
+
+/// A map document: a named grid with an optional start and goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map {
+    /// The map's name, shown in the editor's title.
+    pub name: String,
+    /// The terrain grid.
+    pub grid: Grid,
+    /// Where searches start by default.
+    pub start: Option<Cell>,
+    /// Where searches end by default.
+    pub goal: Option<Cell>,
+}
+
+impl Map {
+    /// A map with no start or goal.
+    pub fn new(name: impl Into<String>, grid: Grid) -> Self {
+        Self {
+            name: name.into(),
+            grid,
+            start: None,
+            goal: None,
+        }
+    }
+}

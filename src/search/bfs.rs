@@ -1,0 +1,55 @@
+//! Breadth-first search: the path with the fewest steps, whatever the terrain costs.
+
+use std::collections::VecDeque;
+
+use super::graph::SearchGraph;
+use super::request::Stats;
+use super::space::{NO_PARENT, Space};
+
+/// Runs a breadth-first search from `start` to `goal` (cell indices). Returns whether the goal
+/// was reached; the path is left in the parent links of `space`, `g` holds step counts.
+pub(crate) fn bfs<const RECORD: bool>(
+    graph: &SearchGraph,
+    space: &mut Space,
+    queue: &mut VecDeque<u32>,
+    start: usize,
+    goal: usize,
+    stats: &mut Stats,
+    order: &mut Vec<u32>,
+) -> bool {
+    space.begin(graph.len());
+    queue.clear();
+    space.relax(start, 0.0, NO_PARENT);
+    queue.push_back(start as u32);
+    let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
+    let mut found = false;
+    while let Some(cell) = queue.pop_front() {
+        let current = cell as usize;
+        space.nodes[current].closed = true;
+        expanded += 1;
+        if RECORD {
+            order.push(cell);
+        }
+        if current == goal {
+            found = true;
+            break;
+        }
+        let steps = space.nodes[current].g + 1.0;
+        let mut mask = graph.mask(current);
+        while mask != 0 {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let next = (current as isize + graph.delta(d)) as usize;
+            if !space.reached(next) {
+                space.relax(next, steps, d as u8);
+                queue.push_back(next as u32);
+                pushed += 1;
+                max_open = max_open.max(queue.len());
+            }
+        }
+    }
+    stats.expanded += expanded;
+    stats.pushed += pushed;
+    stats.max_open = stats.max_open.max(max_open as u64);
+    found
+}

@@ -1,0 +1,115 @@
+//! Bidirectional A*: one A* from the start towards the goal and one from the goal towards the
+//! start, each expanding in turn (the one with the smaller open list first).
+//!
+//! Every time a cell gets a cost in one direction while the other has reached it, the two
+//! costs add up to a path; `best` keeps the cheapest. The search stops only when no path
+//! through the remaining frontiers can beat `best`: when the smallest f of either open list is
+//! at least `best` (Pohl's rule — with a consistent heuristic, the smallest f of either open
+//! list bounds every path not yet found from below). Stopping when the frontiers first touch,
+//! as some libraries do, returns paths that can be far from optimal.
+
+use super::graph::{DX, DY, SearchGraph};
+use super::heap::Entry;
+use super::heuristic::Estimate;
+use super::request::Stats;
+use super::space::{NO_PARENT, Space};
+
+/// The outcome: the meeting cell when a path was found.
+pub(crate) struct Meeting {
+    pub cell: Option<usize>,
+}
+
+/// Runs bidirectional A* between `start` and `goal` (cell indices). The forward parent links
+/// lead from the meeting cell back to the start, the backward ones from it to the goal.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bidirectional<const RECORD: bool>(
+    graph: &SearchGraph,
+    forward: &mut Space,
+    backward: &mut Space,
+    start: usize,
+    goal: usize,
+    to_goal: Estimate,
+    to_start: Estimate,
+    stats: &mut Stats,
+    order: &mut Vec<u32>,
+) -> Meeting {
+    let width = graph.width() as usize;
+    let xy = |i: usize| ((i % width) as i32, (i / width) as i32);
+    forward.begin(graph.len());
+    backward.begin(graph.len());
+    forward.relax(start, 0.0, NO_PARENT);
+    backward.relax(goal, 0.0, NO_PARENT);
+    let (sx, sy) = xy(start);
+    let (gx, gy) = xy(goal);
+    forward
+        .heap
+        .push(Entry::new(to_goal.at(sx, sy), 0.0, start as u32));
+    backward
+        .heap
+        .push(Entry::new(to_start.at(gx, gy), 0.0, goal as u32));
+    let mut best = if start == goal { 0.0 } else { f64::INFINITY };
+    let mut meeting = (start == goal).then_some(start);
+    let (mut expanded, mut pushed, mut max_open) = (0u64, 2u64, 2usize);
+    loop {
+        skip_closed(forward);
+        skip_closed(backward);
+        let (Some(top_f), Some(top_b)) = (forward.heap.peek(), backward.heap.peek()) else {
+            break;
+        };
+        if top_f.priority().max(top_b.priority()) >= best {
+            break;
+        }
+        let go_forward = forward.heap.len() <= backward.heap.len();
+        let (this, other, estimate) = if go_forward {
+            (&mut *forward, &*backward, to_goal)
+        } else {
+            (&mut *backward, &*forward, to_start)
+        };
+        let Some(entry) = this.heap.pop() else { break };
+        let current = entry.cell as usize;
+        this.nodes[current].closed = true;
+        let g = this.nodes[current].g;
+        expanded += 1;
+        if RECORD {
+            order.push(entry.cell);
+        }
+        let (x, y) = xy(current);
+        let mut mask = graph.mask(current);
+        while mask != 0 {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let next = (current as isize + graph.delta(d)) as usize;
+            let ng = g + graph.step_cost(current, next, d);
+            if !this.relax(next, ng, d as u8) {
+                continue;
+            }
+            let through = ng + other.g(next);
+            if through < best {
+                best = through;
+                meeting = Some(next);
+            }
+            let h = estimate.at(x + DX[d], y + DY[d]);
+            this.heap.push(Entry::new(ng + h, ng, next as u32));
+            pushed += 1;
+            max_open = max_open.max(forward_len_plus(this, other));
+        }
+    }
+    stats.expanded += expanded;
+    stats.pushed += pushed;
+    stats.max_open = stats.max_open.max(max_open as u64);
+    Meeting { cell: meeting }
+}
+
+fn forward_len_plus(a: &Space, b: &Space) -> usize {
+    a.heap.len() + b.heap.len()
+}
+
+/// Drops entries of closed cells from the top of a space's open list.
+fn skip_closed(space: &mut Space) {
+    while let Some(top) = space.heap.peek() {
+        if !space.nodes[top.cell as usize].closed {
+            break;
+        }
+        space.heap.pop();
+    }
+}

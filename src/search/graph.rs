@@ -1,0 +1,270 @@
+//! The grid as the searches see it: per-cell neighbour masks and step costs.
+
+use crate::grid::{Cell, Grid};
+
+use super::request::Diagonal;
+
+/// Column offsets of the eight directions: east, west, south, north, then the diagonals.
+pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
+/// Row offsets of the eight directions.
+pub(crate) const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
+/// Geometric length of a step in each direction.
+pub(crate) const STEP_LENGTH: [f64; 8] = [
+    1.0,
+    1.0,
+    1.0,
+    1.0,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+];
+
+/// A grid prepared for searching under one diagonal rule.
+///
+/// For each cell it holds a bit mask of the directions a unit may step in (bit `d` for
+/// direction `d` of [`DX`]/[`DY`]), so the searches never test bounds, walls or corners in
+/// their inner loop. Building one is O(cells); reuse it for every query on the same map.
+#[derive(Clone, Debug)]
+pub struct SearchGraph {
+    width: u32,
+    height: u32,
+    diagonal: Diagonal,
+    masks: Vec<u8>,
+    terrain: Vec<u8>,
+    /// Half the movement cost of each terrain id (infinite for impassable ones).
+    half_cost: [f64; 256],
+    /// The cheapest cost among the passable terrains used, 0 when none is used.
+    min_cost: f64,
+    /// `Some(cost)` when every passable cell has the same cost.
+    uniform: Option<f64>,
+    /// `delta[d]`: the change of cell index of a step in direction `d`.
+    delta: [isize; 8],
+}
+
+impl SearchGraph {
+    /// Prepares a grid for searches under a diagonal rule.
+    pub fn new(grid: &Grid, diagonal: Diagonal) -> Self {
+        let (w, h) = (grid.width() as usize, grid.height() as usize);
+        let mut half_cost = [f64::INFINITY; 256];
+        for (i, terrain) in grid.terrains().iter().enumerate() {
+            if let Some(cost) = terrain.cost {
+                half_cost[i] = cost / 2.0;
+            }
+        }
+        let terrain = grid.cells().to_vec();
+        let passable: Vec<bool> = terrain
+            .iter()
+            .map(|&t| half_cost[usize::from(t)].is_finite())
+            .collect();
+        let open = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && (x as usize) < w
+                && (y as usize) < h
+                && passable[y as usize * w + x as usize]
+        };
+        let mut masks = vec![0u8; w * h];
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                if !passable[i] {
+                    continue;
+                }
+                let (x, y) = (x as i64, y as i64);
+                let mut mask = 0u8;
+                for d in 0..8 {
+                    let (dx, dy) = (i64::from(DX[d]), i64::from(DY[d]));
+                    if !open(x + dx, y + dy) {
+                        continue;
+                    }
+                    let allowed = if d < 4 {
+                        true
+                    } else {
+                        let (a, b) = (open(x + dx, y), open(x, y + dy));
+                        match diagonal {
+                            Diagonal::Never => false,
+                            Diagonal::Always => true,
+                            Diagonal::OneFree => a || b,
+                            Diagonal::NoCut => a && b,
+                        }
+                    };
+                    if allowed {
+                        mask |= 1 << d;
+                    }
+                }
+                masks[i] = mask;
+            }
+        }
+        let mut used = [false; 256];
+        for &t in &terrain {
+            used[usize::from(t)] = true;
+        }
+        let costs: Vec<f64> = (0..256)
+            .filter(|&i| used[i] && half_cost[i].is_finite())
+            .map(|i| half_cost[i] * 2.0)
+            .collect();
+        let min_cost = costs.iter().copied().reduce(f64::min).unwrap_or(0.0);
+        let uniform = match costs.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+        let wi = w as isize;
+        let delta = std::array::from_fn(|d| DY[d] as isize * wi + DX[d] as isize);
+        Self {
+            width: w as u32,
+            height: h as u32,
+            diagonal,
+            masks,
+            terrain,
+            half_cost,
+            min_cost,
+            uniform,
+            delta,
+        }
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The diagonal rule the graph was built for.
+    pub fn diagonal(&self) -> Diagonal {
+        self.diagonal
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.masks.len()
+    }
+
+    /// Always false: a grid has at least one cell.
+    pub fn is_empty(&self) -> bool {
+        self.masks.is_empty()
+    }
+
+    /// The cheapest passable terrain cost in use: the factor that keeps heuristics admissible.
+    pub fn min_cost(&self) -> f64 {
+        self.min_cost
+    }
+
+    /// `Some(cost)` when all passable cells cost the same.
+    pub fn uniform_cost(&self) -> Option<f64> {
+        self.uniform
+    }
+
+    /// The number of passable cells.
+    pub fn passable_count(&self) -> usize {
+        self.terrain
+            .iter()
+            .filter(|&&t| self.half_cost[usize::from(t)].is_finite())
+            .count()
+    }
+
+    /// The index of a cell.
+    #[inline]
+    pub fn index(&self, cell: Cell) -> usize {
+        cell.y as usize * self.width as usize + cell.x as usize
+    }
+
+    /// The cell at an index.
+    #[inline]
+    pub fn cell(&self, index: usize) -> Cell {
+        let w = self.width as usize;
+        Cell::new((index % w) as u32, (index / w) as u32)
+    }
+
+    /// Whether a cell (on the grid) is passable.
+    #[inline]
+    pub fn is_passable(&self, index: usize) -> bool {
+        self.half_cost[usize::from(self.terrain[index])].is_finite()
+    }
+
+    /// The neighbour mask of a cell.
+    #[inline]
+    pub(crate) fn mask(&self, index: usize) -> u8 {
+        self.masks[index]
+    }
+
+    /// The index change of a step in direction `d`.
+    #[inline]
+    pub(crate) fn delta(&self, d: usize) -> isize {
+        self.delta[d]
+    }
+
+    /// The cost of a step in direction `d` from cell `from` to cell `to`:
+    /// step length × (cost(from) + cost(to)) / 2.
+    #[inline]
+    pub(crate) fn step_cost(&self, from: usize, to: usize, d: usize) -> f64 {
+        STEP_LENGTH[d]
+            * (self.half_cost[usize::from(self.terrain[from])]
+                + self.half_cost[usize::from(self.terrain[to])])
+    }
+
+    /// Whether a step from `from` in direction `d` is allowed.
+    #[inline]
+    pub fn can_step(&self, from: usize, d: usize) -> bool {
+        self.masks[from] & (1 << d) != 0
+    }
+
+    /// The direction of a step between two adjacent cells, if they are adjacent.
+    pub fn direction(a: Cell, b: Cell) -> Option<usize> {
+        let dx = i64::from(b.x) - i64::from(a.x);
+        let dy = i64::from(b.y) - i64::from(a.y);
+        (0..8).find(|&d| i64::from(DX[d]) == dx && i64::from(DY[d]) == dy)
+    }
+
+    /// The cost and geometric length of a path, checking each step against the rules;
+    /// `None` when a step is not allowed.
+    pub fn path_cost(&self, path: &[Cell]) -> Option<(f64, f64)> {
+        let (mut cost, mut length) = (0.0, 0.0);
+        for pair in path.windows(2) {
+            let d = Self::direction(pair[0], pair[1])?;
+            let from = self.index(pair[0]);
+            if pair[0].x >= self.width || pair[0].y >= self.height || !self.can_step(from, d) {
+                return None;
+            }
+            cost += self.step_cost(from, self.index(pair[1]), d);
+            length += STEP_LENGTH[d];
+        }
+        Some((cost, length))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corner_rules_differ_as_named() {
+        // The diagonal from (0,0) to (1,1) passes (1,0), a wall, and (0,1), free.
+        let grid = Grid::from_ascii(&[".#", ".."]).unwrap();
+        let se = 6;
+        let allowed = |diagonal| SearchGraph::new(&grid, diagonal).can_step(0, se);
+        assert!(!allowed(Diagonal::Never));
+        assert!(allowed(Diagonal::Always));
+        assert!(allowed(Diagonal::OneFree));
+        assert!(!allowed(Diagonal::NoCut));
+        // Two walls: only `always` squeezes through.
+        let grid = Grid::from_ascii(&[".#", "#."]).unwrap();
+        let allowed = |diagonal| SearchGraph::new(&grid, diagonal).can_step(0, se);
+        assert!(allowed(Diagonal::Always));
+        assert!(!allowed(Diagonal::OneFree));
+    }
+
+    #[test]
+    fn step_cost_averages_the_two_cells() {
+        let grid = Grid::from_ascii(&[".~", "=."]).unwrap();
+        let graph = SearchGraph::new(&grid, Diagonal::Always);
+        assert_eq!(graph.step_cost(0, 1, 0), 2.0);
+        assert!((graph.step_cost(1, 2, 7) - std::f64::consts::SQRT_2 * 1.75).abs() < 1e-12);
+        assert_eq!(graph.min_cost(), 0.5);
+        assert_eq!(graph.uniform_cost(), None);
+    }
+}

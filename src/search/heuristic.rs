@@ -1,0 +1,59 @@
+//! Heuristic evaluation towards one target.
+
+use super::request::Heuristic;
+
+const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
+
+/// A heuristic aimed at one target cell, scaled so that it never overestimates when the
+/// heuristic itself is admissible: `scale` is the cheapest terrain cost times the weight.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Estimate {
+    kind: Heuristic,
+    tx: i32,
+    ty: i32,
+    scale: f64,
+}
+
+impl Estimate {
+    /// An estimate of the cost to `(tx, ty)`, multiplied by `scale`.
+    pub fn new(kind: Heuristic, tx: u32, ty: u32, scale: f64) -> Self {
+        let kind = if scale == 0.0 { Heuristic::Zero } else { kind };
+        Self {
+            kind,
+            tx: tx as i32,
+            ty: ty as i32,
+            scale,
+        }
+    }
+
+    /// The estimate from `(x, y)`.
+    #[inline]
+    pub fn at(&self, x: i32, y: i32) -> f64 {
+        let dx = f64::from((x - self.tx).abs());
+        let dy = f64::from((y - self.ty).abs());
+        let raw = match self.kind {
+            Heuristic::Zero => return 0.0,
+            Heuristic::Octile => dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy),
+            Heuristic::Manhattan => dx + dy,
+            Heuristic::Chebyshev => dx.max(dy),
+            Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
+        };
+        raw * self.scale
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_heuristic_measures_as_named() {
+        let at = |kind| Estimate::new(kind, 0, 0, 1.0).at(3, 4);
+        assert_eq!(at(Heuristic::Manhattan), 7.0);
+        assert_eq!(at(Heuristic::Euclidean), 5.0);
+        assert_eq!(at(Heuristic::Chebyshev), 4.0);
+        assert!((at(Heuristic::Octile) - (1.0 + 3.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
+        assert_eq!(at(Heuristic::Zero), 0.0);
+        assert_eq!(Estimate::new(Heuristic::Manhattan, 0, 0, 0.5).at(3, 4), 3.5);
+    }
+}

@@ -1,0 +1,23 @@
+//! Searching a grid: one request and result shape for every algorithm.
+//!
+//! Every algorithm shares the same neighbour rules ([`Diagonal`]), cost model and result type.
+//! The cost of a step is its length (1 orthogonal, √2 diagonal) times the mean of the two
+//! cells' terrain costs, so a path costs the same both ways, and on a map of one terrain of cost
+//! 1 it is exactly the Moving AI convention.
+
+mod best_first;
+mod bfs;
+mod bidirectional;
+mod graph;
+mod heap;
+mod heuristic;
+mod request;
+mod searcher;
+mod space;
+
+pub use graph::SearchGraph;
+pub use request::{
+    Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
+    Trace,
+};
+pub use searcher::{Searcher, solve};

@@ -1,0 +1,336 @@
+//! The shapes every algorithm shares: what to search for and what came back.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::grid::Cell;
+
+/// Implements `FromStr`, `Display`, `ALL` and `name` for a fieldless enum from a table of
+/// (variant, command-line name, description).
+macro_rules! named_enum {
+    ($ty:ident { $($variant:ident => $name:literal, $about:literal;)+ }) => {
+        impl $ty {
+            /// Every value, in the order menus list them.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The name used on the command line and in files.
+            pub fn name(self) -> &'static str {
+                match self { $($ty::$variant => $name),+ }
+            }
+
+            /// One sentence on what it does, for help texts and tooltips.
+            pub fn about(self) -> &'static str {
+                match self { $($ty::$variant => $about),+ }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                Self::ALL.iter().copied().find(|v| v.name() == s).ok_or_else(|| {
+                    let names: Vec<&str> = Self::ALL.iter().map(|v| v.name()).collect();
+                    format!("unknown {} {s:?}; expected one of: {}", stringify!($ty).to_lowercase(), names.join(", "))
+                })
+            }
+        }
+    };
+}
+
+/// A search algorithm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// A*: best-first on g + w·h. Optimal with an admissible heuristic and weight 1.
+    #[default]
+    AStar,
+    /// Dijkstra: best-first on g alone. Always optimal.
+    Dijkstra,
+    /// Greedy best-first: on h alone. Fast, with no guarantee on cost.
+    Greedy,
+    /// Breadth-first: fewest steps, ignoring terrain costs.
+    Bfs,
+    /// Bidirectional A*: from both ends at once, stopping only when no better meeting can exist.
+    Bidirectional,
+}
+
+named_enum!(Algorithm {
+    AStar => "astar", "A*: expands cells in order of cost so far plus estimated cost to go; optimal with an admissible heuristic at weight 1, within weight × optimal above it.";
+    Dijkstra => "dijkstra", "Dijkstra: expands cells in order of cost so far, ignoring the heuristic; always optimal.";
+    Greedy => "greedy", "Greedy best-first: expands the cell that looks closest to the goal; fast, but no guarantee on cost.";
+    Bfs => "bfs", "Breadth-first: finds the path with the fewest steps, ignoring terrain costs.";
+    Bidirectional => "bidirectional", "Bidirectional A*: searches from both ends and stops when no better meeting point can exist; optimal.";
+});
+
+/// Which diagonal steps are allowed, as PathFinding.js names the rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Diagonal {
+    /// 4-connected: no diagonal steps.
+    Never,
+    /// Any diagonal step between two passable cells, even squeezing between two walls.
+    Always,
+    /// A diagonal step when at most one of the two orthogonal neighbours it passes is blocked.
+    OneFree,
+    /// A diagonal step only when both orthogonal neighbours are passable (no corner cutting):
+    /// the Moving AI rule.
+    #[default]
+    NoCut,
+}
+
+named_enum!(Diagonal {
+    Never => "never", "4-connected: only horizontal and vertical steps.";
+    Always => "always", "8-connected: diagonal steps even between two touching walls.";
+    OneFree => "one-free", "8-connected: a diagonal step may pass one blocked corner, not two.";
+    NoCut => "no-cut", "8-connected: a diagonal step needs both corners it passes free (the Moving AI rule).";
+});
+
+/// An estimate of the cost from a cell to the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// |dx| + |dy|: exact on an open 4-connected grid; overestimates when diagonals are allowed.
+    Manhattan,
+    /// The straight-line distance: never overestimates, but is weaker than octile.
+    Euclidean,
+    /// max(|dx|, |dy|): never overestimates, weak since diagonals cost √2.
+    Chebyshev,
+    /// max + (√2 − 1)·min: exact on an open 8-connected grid.
+    Octile,
+    /// 0 everywhere: A* becomes Dijkstra.
+    Zero,
+}
+
+named_enum!(Heuristic {
+    Manhattan => "manhattan", "|dx| + |dy|: exact on an open 4-connected grid, overestimates (so loses optimality) when diagonals are allowed.";
+    Euclidean => "euclidean", "Straight-line distance: never overestimates, weaker than octile.";
+    Chebyshev => "chebyshev", "max(|dx|, |dy|): never overestimates, weaker than octile since a diagonal costs √2.";
+    Octile => "octile", "max + (√2 − 1)·min: exact on an open 8-connected grid.";
+    Zero => "zero", "0 everywhere: A* explores like Dijkstra.";
+});
+
+impl Heuristic {
+    /// The default for a diagonal rule: octile when diagonals are allowed, manhattan when not.
+    pub fn default_for(diagonal: Diagonal) -> Self {
+        if diagonal == Diagonal::Never {
+            Heuristic::Manhattan
+        } else {
+            Heuristic::Octile
+        }
+    }
+
+    /// Whether it never overestimates the true cost under this diagonal rule (once scaled by
+    /// the cheapest terrain cost, as every search does).
+    pub fn is_admissible(self, diagonal: Diagonal) -> bool {
+        !(self == Heuristic::Manhattan && diagonal != Diagonal::Never)
+    }
+}
+
+/// What to search for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRequest {
+    /// Where the path starts.
+    pub start: Cell,
+    /// Where the path ends.
+    pub goal: Cell,
+    /// Which algorithm runs.
+    pub algorithm: Algorithm,
+    /// Which diagonal steps are allowed.
+    pub diagonal: Diagonal,
+    /// The heuristic; `None` picks [`Heuristic::default_for`] the diagonal rule.
+    pub heuristic: Option<Heuristic>,
+    /// The weight on the heuristic for A* (weighted A* above 1); at least 1.
+    pub weight: f64,
+    /// Whether the result carries the expansion order and the final open set.
+    pub record: bool,
+}
+
+impl SearchRequest {
+    /// A* from `start` to `goal` with the defaults: no corner cutting, octile heuristic, weight 1.
+    pub fn new(start: Cell, goal: Cell) -> Self {
+        Self {
+            start,
+            goal,
+            algorithm: Algorithm::AStar,
+            diagonal: Diagonal::NoCut,
+            heuristic: None,
+            weight: 1.0,
+            record: false,
+        }
+    }
+
+    /// The same request with another algorithm.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The same request with another diagonal rule.
+    pub fn with_diagonal(mut self, diagonal: Diagonal) -> Self {
+        self.diagonal = diagonal;
+        self
+    }
+
+    /// The same request with a chosen heuristic.
+    pub fn with_heuristic(mut self, heuristic: Heuristic) -> Self {
+        self.heuristic = Some(heuristic);
+        self
+    }
+
+    /// The same request with a weight on the heuristic.
+    pub fn with_weight(mut self, weight: f64) -> Self {
+        self.weight = weight;
+        self
+    }
+
+    /// The same request, recording the expansion order and open set.
+    pub fn recording(mut self, record: bool) -> Self {
+        self.record = record;
+        self
+    }
+
+    /// The heuristic the search will use.
+    pub fn effective_heuristic(&self) -> Heuristic {
+        self.heuristic
+            .unwrap_or(Heuristic::default_for(self.diagonal))
+    }
+
+    /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.
+    pub fn optimality(&self) -> Optimality {
+        let admissible = self.effective_heuristic().is_admissible(self.diagonal);
+        match self.algorithm {
+            Algorithm::Dijkstra => Optimality::Exact,
+            Algorithm::Bfs => Optimality::FewestSteps,
+            Algorithm::Greedy => Optimality::NoGuarantee,
+            Algorithm::AStar | Algorithm::Bidirectional if !admissible => Optimality::NoGuarantee,
+            Algorithm::AStar if self.weight > 1.0 => Optimality::WithinFactor(self.weight),
+            Algorithm::AStar | Algorithm::Bidirectional => Optimality::Exact,
+        }
+    }
+}
+
+/// What is guaranteed of a found path's cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Optimality {
+    /// The cheapest path.
+    Exact,
+    /// At most this factor times the cheapest cost (weighted A*).
+    WithinFactor(f64),
+    /// The fewest steps; cost is not considered (breadth-first).
+    FewestSteps,
+    /// Any path (greedy, or an overestimating heuristic).
+    NoGuarantee,
+}
+
+impl fmt::Display for Optimality {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Optimality::Exact => f.write_str("exact"),
+            Optimality::WithinFactor(w) => write!(f, "≤ {w} × optimal"),
+            Optimality::FewestSteps => f.write_str("fewest steps (costs ignored)"),
+            Optimality::NoGuarantee => f.write_str("no guarantee"),
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Cells taken off the open list and expanded.
+    pub expanded: u64,
+    /// Entries put on the open list (a cell improved twice counts twice).
+    pub pushed: u64,
+    /// The largest size of the open list.
+    pub max_open: u64,
+    /// Wall time of the search in microseconds.
+    pub time_us: u64,
+}
+
+/// What a search looked at, for drawing: recorded only on request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// Expanded cells in the order they were expanded.
+    pub expanded: Vec<Cell>,
+    /// The cells left on the open list when the search stopped.
+    pub open: Vec<Cell>,
+}
+
+/// What came back from a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// Whether a path was found.
+    pub found: bool,
+    /// The path from start to goal, both included; empty when none was found.
+    pub path: Vec<Cell>,
+    /// The path's cost under the cost model; 0 when none was found.
+    pub cost: f64,
+    /// The path's geometric length (1 per orthogonal step, √2 per diagonal one).
+    pub length: f64,
+    /// Counters and time.
+    pub stats: Stats,
+    /// What is guaranteed of the cost.
+    pub optimality: Optimality,
+    /// The expansion order and open set, when the request asked for them.
+    pub trace: Option<Trace>,
+    /// The request's start.
+    pub start: Cell,
+    /// The request's goal.
+    pub goal: Cell,
+}
+
+impl SearchResult {
+    /// A one-line summary: the cost and steps, or why nothing was found.
+    pub fn message(&self) -> String {
+        if self.found {
+            format!(
+                "Path found: cost {:.6}, length {:.6}, {} steps",
+                self.cost,
+                self.length,
+                self.path.len().saturating_sub(1)
+            )
+        } else {
+            format!("Path not found between {} and {}", self.start, self.goal)
+        }
+    }
+}
+
+/// Why a search could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SearchError {
+    /// An endpoint lies off the map.
+    #[error("the {which} {cell} is outside the {width} × {height} map")]
+    OutOfBounds {
+        /// "start" or "goal".
+        which: &'static str,
+        /// The endpoint.
+        cell: Cell,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+    /// An endpoint is on an impassable cell.
+    #[error("the {which} {cell} is on an impassable cell")]
+    Blocked {
+        /// "start" or "goal".
+        which: &'static str,
+        /// The endpoint.
+        cell: Cell,
+    },
+    /// The graph was prepared for another diagonal rule than the request asks for.
+    #[error(
+        "the map was prepared for diagonal rule {prepared}, but the request asks for {requested}"
+    )]
+    DiagonalMismatch {
+        /// The graph's rule.
+        prepared: Diagonal,
+        /// The request's rule.
+        requested: Diagonal,
+    },
+    /// The weight is below 1 or not a number.
+    #[error("the weight must be a number of at least 1, got {0}")]
+    BadWeight(f64),
+}

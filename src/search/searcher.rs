@@ -1,0 +1,258 @@
+//! The entry point of every search: checks the request, runs the algorithm, builds the result.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use crate::grid::{Cell, Grid};
+
+use super::best_first::{Ranking, best_first};
+use super::bfs::bfs;
+use super::bidirectional::bidirectional;
+use super::graph::SearchGraph;
+use super::heuristic::Estimate;
+use super::request::{Algorithm, SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::space::{NO_PARENT, Space};
+
+/// Runs searches, keeping its state arrays between them so that a query allocates nothing
+/// once the arrays have grown to the map's size.
+#[derive(Debug, Default)]
+pub struct Searcher {
+    forward: Space,
+    backward: Space,
+    queue: VecDeque<u32>,
+    order: Vec<u32>,
+}
+
+impl Searcher {
+    /// A searcher with no memory yet; it grows to the first map it searches.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs one search on a prepared graph.
+    pub fn search(
+        &mut self,
+        graph: &SearchGraph,
+        request: &SearchRequest,
+    ) -> Result<SearchResult, SearchError> {
+        check(graph, request)?;
+        let started = Instant::now();
+        let start = graph.index(request.start);
+        let goal = graph.index(request.goal);
+        let mut stats = Stats::default();
+        self.order.clear();
+        let heuristic = request.effective_heuristic();
+        let (sx, sy) = (request.start.x, request.start.y);
+        let (gx, gy) = (request.goal.x, request.goal.y);
+        let scale = graph.min_cost();
+        let record = request.record;
+        let path_indices = match request.algorithm {
+            Algorithm::AStar | Algorithm::Dijkstra | Algorithm::Greedy => {
+                let (heuristic, weight, g_weight) = match request.algorithm {
+                    Algorithm::AStar => (heuristic, request.weight, 1.0),
+                    Algorithm::Dijkstra => (super::Heuristic::Zero, 1.0, 1.0),
+                    _ => (heuristic, 1.0, 0.0),
+                };
+                let ranking = Ranking {
+                    estimate: Estimate::new(heuristic, gx, gy, scale * weight),
+                    g_weight,
+                };
+                let space = &mut self.forward;
+                let found = if record {
+                    best_first::<true>(
+                        graph,
+                        space,
+                        start,
+                        goal,
+                        ranking,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    best_first::<false>(
+                        graph,
+                        space,
+                        start,
+                        goal,
+                        ranking,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                };
+                found.then(|| walk_back(graph, &self.forward, goal, start))
+            }
+            Algorithm::Bfs => {
+                let found = if record {
+                    bfs::<true>(
+                        graph,
+                        &mut self.forward,
+                        &mut self.queue,
+                        start,
+                        goal,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    bfs::<false>(
+                        graph,
+                        &mut self.forward,
+                        &mut self.queue,
+                        start,
+                        goal,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                };
+                found.then(|| walk_back(graph, &self.forward, goal, start))
+            }
+            Algorithm::Bidirectional => {
+                let to_goal = Estimate::new(heuristic, gx, gy, scale);
+                let to_start = Estimate::new(heuristic, sx, sy, scale);
+                let (f, b) = (&mut self.forward, &mut self.backward);
+                let meeting = if record {
+                    bidirectional::<true>(
+                        graph,
+                        f,
+                        b,
+                        start,
+                        goal,
+                        to_goal,
+                        to_start,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    bidirectional::<false>(
+                        graph,
+                        f,
+                        b,
+                        start,
+                        goal,
+                        to_goal,
+                        to_start,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                };
+                meeting.cell.map(|meet| {
+                    let mut path = walk_back(graph, &self.forward, meet, start);
+                    let mut rest = walk_back(graph, &self.backward, meet, goal);
+                    rest.reverse();
+                    path.extend(rest.into_iter().skip(1));
+                    path
+                })
+            }
+        };
+        stats.time_us = started.elapsed().as_micros() as u64;
+        let path: Vec<Cell> = path_indices
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| graph.cell(i))
+            .collect();
+        let found = !path.is_empty();
+        let (cost, length) = if found {
+            graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
+        } else {
+            (0.0, 0.0)
+        };
+        let trace = record.then(|| self.trace(graph, request.algorithm));
+        Ok(SearchResult {
+            found,
+            path,
+            cost,
+            length,
+            stats,
+            optimality: request.optimality(),
+            trace,
+            start: request.start,
+            goal: request.goal,
+        })
+    }
+
+    fn trace(&self, graph: &SearchGraph, algorithm: Algorithm) -> Trace {
+        let expanded = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
+        let mut open: Vec<u32> = match algorithm {
+            Algorithm::Bfs => self.queue.iter().copied().collect(),
+            Algorithm::Bidirectional => {
+                let f = self
+                    .forward
+                    .heap
+                    .entries()
+                    .iter()
+                    .filter(|e| !self.forward.nodes[e.cell as usize].closed);
+                let b = self
+                    .backward
+                    .heap
+                    .entries()
+                    .iter()
+                    .filter(|e| !self.backward.nodes[e.cell as usize].closed);
+                f.chain(b).map(|e| e.cell).collect()
+            }
+            _ => self
+                .forward
+                .heap
+                .entries()
+                .iter()
+                .filter(|e| !self.forward.nodes[e.cell as usize].closed)
+                .map(|e| e.cell)
+                .collect(),
+        };
+        open.sort_unstable();
+        open.dedup();
+        Trace {
+            expanded,
+            open: open.into_iter().map(|i| graph.cell(i as usize)).collect(),
+        }
+    }
+}
+
+/// Follows parent links from `from` back to `origin`; returns the cells from `origin` to `from`.
+fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> Vec<usize> {
+    let mut path = vec![from];
+    let mut cell = from;
+    while cell != origin {
+        let parent = space.nodes[cell].parent;
+        if parent == NO_PARENT {
+            break;
+        }
+        cell = (cell as isize - graph.delta(usize::from(parent))) as usize;
+        path.push(cell);
+    }
+    path.reverse();
+    path
+}
+
+fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.diagonal() != request.diagonal {
+        return Err(SearchError::DiagonalMismatch {
+            prepared: graph.diagonal(),
+            requested: request.diagonal,
+        });
+    }
+    for (which, cell) in [("start", request.start), ("goal", request.goal)] {
+        if cell.x >= graph.width() || cell.y >= graph.height() {
+            return Err(SearchError::OutOfBounds {
+                which,
+                cell,
+                width: graph.width(),
+                height: graph.height(),
+            });
+        }
+        if !graph.is_passable(graph.index(cell)) {
+            return Err(SearchError::Blocked { which, cell });
+        }
+    }
+    if request.algorithm == Algorithm::AStar
+        && !(request.weight.is_finite() && request.weight >= 1.0)
+    {
+        return Err(SearchError::BadWeight(request.weight));
+    }
+    Ok(())
+}
+
+/// Prepares the grid and runs one search: the simple way in, for one-off queries. For many
+/// queries on one map, build a [`SearchGraph`] once and reuse a [`Searcher`].
+pub fn solve(grid: &Grid, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+    let graph = SearchGraph::new(grid, request.diagonal);
+    Searcher::new().search(&graph, request)
+}
