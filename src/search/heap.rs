@@ -34,9 +34,15 @@ impl Entry {
         f64::from_bits(self.key)
     }
 
-    #[inline]
+    /// The key and tie-break as one number: smaller pops first.
+    #[inline(always)]
+    fn rank(&self) -> u128 {
+        (u128::from(self.key) << 32) | u128::from(self.tie)
+    }
+
+    #[inline(always)]
     fn before(&self, other: &Entry) -> bool {
-        (self.key, self.tie) < (other.key, other.tie)
+        self.rank() < other.rank()
     }
 }
 
@@ -85,37 +91,59 @@ impl Heap {
     }
 
     /// Removes and returns the smallest entry.
+    ///
+    /// The hole left at the root moves down to a leaf, always towards the smallest child
+    /// (found without branches), and the last entry then moves up from there: the last entry
+    /// is large, so it rarely moves far, and each level costs no unpredictable branch.
     #[inline]
     pub fn pop(&mut self) -> Option<Entry> {
         let items = &mut self.items;
         let last = items.pop()?;
-        if items.is_empty() {
+        let Some(&top) = items.first() else {
             return Some(last);
-        }
-        let top = items[0];
+        };
         let len = items.len();
-        let mut i = 0;
+        let mut hole = 0;
         loop {
-            let first = 4 * i + 1;
-            if first >= len {
+            let first = 4 * hole + 1;
+            let best = if first + 4 <= len {
+                let r = |i: usize| items[i].rank();
+                let (a, ra) = select(first, r(first), first + 1, r(first + 1));
+                let (b, rb) = select(first + 2, r(first + 2), first + 3, r(first + 3));
+                select(a, ra, b, rb).0
+            } else if first < len {
+                (first + 1..len).fold(first, |best, c| {
+                    if items[c].before(&items[best]) {
+                        c
+                    } else {
+                        best
+                    }
+                })
+            } else {
                 break;
-            }
-            let end = (first + 4).min(len);
-            let mut best = first;
-            for c in first + 1..end {
-                if items[c].before(&items[best]) {
-                    best = c;
-                }
-            }
-            if !items[best].before(&last) {
-                break;
-            }
-            items[i] = items[best];
-            i = best;
+            };
+            items[hole] = items[best];
+            hole = best;
         }
-        items[i] = last;
+        // Move the last entry up from the leaf hole to its place.
+        while hole > 0 {
+            let parent = (hole - 1) / 4;
+            if !last.before(&items[parent]) {
+                break;
+            }
+            items[hole] = items[parent];
+            hole = parent;
+        }
+        items[hole] = last;
         Some(top)
     }
+}
+
+/// The index and rank of the smaller of two entries, preferring the first on ties.
+#[inline(always)]
+fn select(a: usize, ra: u128, b: usize, rb: u128) -> (usize, u128) {
+    let take_b = rb < ra;
+    (if take_b { b } else { a }, if take_b { rb } else { ra })
 }
 
 #[cfg(test)]
@@ -141,5 +169,36 @@ mod tests {
         // Equal priorities come out larger g (here: larger index) first.
         expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         assert_eq!(popped, expected);
+    }
+
+    #[test]
+    fn stays_ordered_through_mixed_pushes_and_pops() {
+        let mut heap = Heap::default();
+        let mut reference = Vec::new();
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for round in 0..5000u32 {
+            if next() % 3 != 0 || heap.len() == 0 {
+                let f = f64::from(next() % 200) / 4.0;
+                let g = f64::from(next() % 50);
+                heap.push(Entry::new(f, g, round));
+                reference.push(Entry::new(f, g, round));
+            } else {
+                let popped = heap.pop().unwrap();
+                let best = reference
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, e)| e.rank())
+                    .map(|(i, _)| i)
+                    .unwrap();
+                let expected = reference.swap_remove(best);
+                assert_eq!(popped.rank(), expected.rank());
+            }
+        }
     }
 }

@@ -1,0 +1,181 @@
+//! The command line's contract: output shapes and exit codes that scripts rely on.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gridpath(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gridpath"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp_map(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridpath-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const DEMO: &str = r##"{
+  "format": "gridpath-map", "version": 1, "name": "demo", "width": 6, "height": 4,
+  "terrains": [
+    {"symbol": ".", "name": "Grass", "cost": 1.0, "color": "#6abe30"},
+    {"symbol": "=", "name": "Road", "cost": 0.5, "color": "#c8b58c"},
+    {"symbol": "#", "name": "Wall", "cost": null, "color": "#222222"}
+  ],
+  "rows": ["..#...", "..#...", "..#...", "======"],
+  "start": [0, 0], "goal": [5, 0]
+}"##;
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
+}
+
+#[test]
+fn solve_json_has_the_documented_shape() {
+    let map = temp_map("demo.json", DEMO);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["found"], true);
+    assert_eq!(v["algorithm"], "astar");
+    let path = v["path"].as_array().unwrap();
+    assert_eq!(path.first().unwrap(), &serde_json::json!([0, 0]));
+    assert_eq!(path.last().unwrap(), &serde_json::json!([5, 0]));
+    assert!(
+        path.iter().any(|c| c[1] == 3),
+        "the path takes the road round the wall"
+    );
+    assert!(v["cost"].as_f64().unwrap() > 0.0 && v["length"].as_f64().unwrap() > 0.0);
+    for key in ["expanded", "pushed", "max_open", "time_us"] {
+        assert!(v["stats"][key].is_u64(), "stats.{key}");
+    }
+}
+
+#[test]
+fn solve_without_json_draws_the_map() {
+    let map = temp_map("draw.json", DEMO);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--algo", "dijkstra"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Path found: cost"), "{text}");
+    assert!(text.contains("\nS.#..E\n"), "{text}");
+    assert!(text.contains('*'));
+}
+
+#[test]
+fn no_path_exits_2_with_json_still_printed() {
+    let walled = DEMO.replace("\"======\"", "\"..#...\"");
+    let map = temp_map("walled.json", &walled);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = json(&out);
+    assert_eq!(v["found"], false);
+    assert_eq!(v["message"], "Path not found between (0, 0) and (5, 0)");
+}
+
+#[test]
+fn bad_input_exits_1_with_a_message_that_says_where() {
+    let broken = DEMO.replace(
+        "\"..#...\", \"..#...\", \"..#...\"",
+        "\"..#...\", \"..x...\", \"..#...\"",
+    );
+    let map = temp_map("broken.json", &broken);
+    let out = gridpath(&["solve", map.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("broken.json") && err.contains("unknown symbol 'x' at row 1, column 2"),
+        "{err}"
+    );
+
+    let map = temp_map("ok.json", DEMO);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--to", "2,0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("impassable"));
+
+    let out = gridpath(&["solve", "/nonexistent/map.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--from", "1;2"]);
+    assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn scen_reports_zero_mismatches_on_a_benchmark_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
+    if !dir.is_dir() {
+        eprintln!("SKIPPED: ../shared/movingai is absent");
+        return;
+    }
+    let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));
+    for algo in ["astar", "bidirectional"] {
+        let out = gridpath(&[
+            "scen",
+            map.to_str().unwrap(),
+            scen.to_str().unwrap(),
+            "--algo",
+            algo,
+            "--json",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let v = json(&out);
+        assert_eq!(v["queries"], 160);
+        assert_eq!(v["mismatches"], 0);
+        assert!(v["total_ms"].is_f64() && v["expanded"].as_u64().unwrap() > 0);
+    }
+    // Greedy is not optimal: it must be caught mismatching, with exit 2.
+    let out = gridpath(&[
+        "scen",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--algo",
+        "greedy",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(json(&out)["mismatches"].as_u64().unwrap() > 0);
+    let out = gridpath(&[
+        "scen",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--limit",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["queries"], 5);
+}
+
+#[test]
+fn movingai_maps_solve_too() {
+    let map = temp_map(
+        "tiny.map",
+        "type octile\nheight 3\nwidth 3\nmap\n...\n.@.\n...\n",
+    );
+    let out = gridpath(&[
+        "solve",
+        map.to_str().unwrap(),
+        "--from",
+        "0,0",
+        "--to",
+        "2,2",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let cost = json(&out)["cost"].as_f64().unwrap();
+    assert!(
+        (cost - (2.0 + std::f64::consts::SQRT_2)).abs() < 1e-12,
+        "no corner cutting: {cost}"
+    );
+}

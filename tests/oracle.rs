@@ -1,0 +1,255 @@
+//! Every search answer checked against an independent oracle: the `pathfinding` crate's
+//! Dijkstra over the same neighbour rules and cost model, on random weighted maps.
+
+use gridpath::grid::{Cell, Grid, Rgb, Terrain};
+use gridpath::search::{
+    Algorithm, Diagonal, Heuristic, SearchGraph, SearchRequest, SearchResult, Searcher,
+};
+use ordered_float::OrderedFloat;
+use proptest::prelude::*;
+
+const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
+const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
+
+/// The oracle's own reading of the neighbour rules, written from the definitions rather than
+/// from gridpath's masks.
+fn oracle_cost(grid: &Grid, diagonal: Diagonal, start: Cell, goal: Cell) -> Option<f64> {
+    let cost = |x: i32, y: i32| -> Option<f64> {
+        if x < 0 || y < 0 {
+            return None;
+        }
+        grid.cost(Cell::new(x as u32, y as u32))
+    };
+    let successors = |&(x, y): &(i32, i32)| -> Vec<((i32, i32), OrderedFloat<f64>)> {
+        let here = cost(x, y).unwrap_or(f64::INFINITY);
+        let mut out = Vec::new();
+        for d in 0..8 {
+            let (nx, ny) = (x + DX[d], y + DY[d]);
+            let Some(there) = cost(nx, ny) else { continue };
+            let length = if d < 4 {
+                1.0
+            } else {
+                let (a, b) = (cost(nx, y).is_some(), cost(x, ny).is_some());
+                let allowed = match diagonal {
+                    Diagonal::Never => false,
+                    Diagonal::Always => true,
+                    Diagonal::OneFree => a || b,
+                    Diagonal::NoCut => a && b,
+                };
+                if !allowed {
+                    continue;
+                }
+                std::f64::consts::SQRT_2
+            };
+            out.push(((nx, ny), OrderedFloat(length * (here + there) / 2.0)));
+        }
+        out
+    };
+    let goal = (goal.x as i32, goal.y as i32);
+    pathfinding::directed::dijkstra::dijkstra(&(start.x as i32, start.y as i32), successors, |&p| {
+        p == goal
+    })
+    .map(|(_, c)| c.0)
+}
+
+fn catalog() -> Vec<Terrain> {
+    let mut t = Terrain::default_catalog();
+    t.push(Terrain::passable("Mud", 'm', Rgb([90, 60, 30]), 1.7));
+    t
+}
+
+/// A random map: mostly grass and walls, with road, swamp and mud.
+fn arb_map() -> impl Strategy<Value = (Grid, Cell, Cell, Diagonal)> {
+    (2u32..24, 2u32..24, any::<u64>(), 0usize..4)
+        .prop_flat_map(|(w, h, _, d)| {
+            let cells = prop::collection::vec(
+                prop::sample::select(vec![0u8, 0, 0, 1, 2, 3, 3, 4]),
+                (w * h) as usize,
+            );
+            (Just(w), Just(h), cells, 0..w, 0..h, 0..w, 0..h, Just(d))
+        })
+        .prop_map(|(w, h, mut cells, sx, sy, gx, gy, d)| {
+            let (start, goal) = (Cell::new(sx, sy), Cell::new(gx, gy));
+            // The endpoints stand on passable ground.
+            cells[(sy * w + sx) as usize] = 0;
+            cells[(gy * w + gx) as usize] = 1;
+            let grid = Grid::from_cells(w, h, catalog(), cells).expect("valid grid");
+            (grid, start, goal, Diagonal::ALL[d])
+        })
+}
+
+/// The path is adjacent, passable, obeys the diagonal rule, and its steps sum to its cost.
+fn assert_valid(grid: &Grid, diagonal: Diagonal, result: &SearchResult) {
+    let graph = SearchGraph::new(grid, diagonal);
+    assert_eq!(result.path.first(), Some(&result.start));
+    assert_eq!(result.path.last(), Some(&result.goal));
+    let (cost, length) = graph
+        .path_cost(&result.path)
+        .expect("every step is allowed");
+    assert!(
+        (cost - result.cost).abs() <= 1e-9 * cost.max(1.0),
+        "steps sum to {cost}, reported {}",
+        result.cost
+    );
+    assert!((length - result.length).abs() <= 1e-9 * length.max(1.0));
+}
+
+fn run(grid: &Grid, request: SearchRequest) -> SearchResult {
+    let graph = SearchGraph::new(grid, request.diagonal);
+    Searcher::new()
+        .search(&graph, &request)
+        .expect("valid request")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn optimal_algorithms_match_the_oracle((grid, start, goal, diagonal) in arb_map()) {
+        let expected = oracle_cost(&grid, diagonal, start, goal);
+        let heuristics = [Heuristic::default_for(diagonal), Heuristic::Euclidean, Heuristic::Chebyshev, Heuristic::Zero];
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bidirectional] {
+            for heuristic in heuristics {
+                let request = SearchRequest::new(start, goal)
+                    .with_algorithm(algorithm)
+                    .with_diagonal(diagonal)
+                    .with_heuristic(heuristic);
+                let result = run(&grid, request);
+                match expected {
+                    None => prop_assert!(!result.found, "{algorithm} found a path the oracle did not"),
+                    Some(cost) => {
+                        prop_assert!(result.found, "{algorithm} found no path; the oracle found {cost}");
+                        prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
+                            "{algorithm}/{heuristic}/{diagonal}: {} vs oracle {cost}", result.cost);
+                        assert_valid(&grid, diagonal, &result);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_astar_stays_within_its_bound((grid, start, goal, diagonal) in arb_map(), weight in 1.0f64..5.0) {
+        let request = SearchRequest::new(start, goal).with_diagonal(diagonal).with_weight(weight);
+        let result = run(&grid, request);
+        if let Some(cost) = oracle_cost(&grid, diagonal, start, goal) {
+            prop_assert!(result.found);
+            prop_assert!(result.cost <= weight * cost * (1.0 + 1e-9), "{} > {weight} × {cost}", result.cost);
+            assert_valid(&grid, diagonal, &result);
+        } else {
+            prop_assert!(!result.found);
+        }
+    }
+
+    #[test]
+    fn greedy_and_bfs_return_valid_paths((grid, start, goal, diagonal) in arb_map()) {
+        let reachable = oracle_cost(&grid, diagonal, start, goal).is_some();
+        for algorithm in [Algorithm::Greedy, Algorithm::Bfs] {
+            let result = run(&grid, SearchRequest::new(start, goal).with_algorithm(algorithm).with_diagonal(diagonal));
+            prop_assert_eq!(result.found, reachable);
+            if reachable {
+                assert_valid(&grid, diagonal, &result);
+            }
+        }
+    }
+
+    #[test]
+    fn bfs_takes_the_fewest_steps((grid, start, goal, diagonal) in arb_map()) {
+        // On a copy of the map where every passable terrain costs 1, Dijkstra's 4-connected
+        // cost is the step count; with diagonals, count steps with the oracle's own BFS.
+        let result = run(&grid, SearchRequest::new(start, goal).with_algorithm(Algorithm::Bfs).with_diagonal(diagonal));
+        let graph = SearchGraph::new(&grid, diagonal);
+        let steps = pathfinding::directed::bfs::bfs(
+            &start,
+            |&c: &Cell| (0..8).filter(|&d| graph.can_step(graph.index(c), d))
+                .map(|d| Cell::new((c.x as i32 + DX[d]) as u32, (c.y as i32 + DY[d]) as u32))
+                .collect::<Vec<_>>(),
+            |&c| c == goal,
+        ).map(|p| p.len());
+        prop_assert_eq!(steps, result.found.then_some(result.path.len()));
+    }
+}
+
+#[test]
+fn recording_is_off_by_default_and_complete_when_on() {
+    let grid = Grid::from_ascii(&["......", ".####.", "......"]).unwrap();
+    let request = SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1));
+    assert!(run(&grid, request.clone()).trace.is_none());
+    let result = run(&grid, request.recording(true));
+    let trace = result.trace.expect("recorded");
+    assert_eq!(trace.expanded.len() as u64, result.stats.expanded);
+    assert_eq!(trace.expanded.first(), Some(&Cell::new(0, 1)));
+    assert_eq!(trace.expanded.last(), Some(&Cell::new(5, 1)));
+    assert!(trace.open.iter().all(|c| !trace.expanded.contains(c)));
+}
+
+#[test]
+fn no_path_and_blocked_endpoints_say_so() {
+    let grid = Grid::from_ascii(&["..#..", "..#..", "..#.."]).unwrap();
+    let result = run(&grid, SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)));
+    assert!(!result.found);
+    assert!(result.path.is_empty());
+    assert_eq!(result.message(), "Path not found between (0, 0) and (4, 2)");
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let blocked = Searcher::new().search(
+        &graph,
+        &SearchRequest::new(Cell::new(2, 0), Cell::new(4, 2)),
+    );
+    assert_eq!(
+        blocked.unwrap_err().to_string(),
+        "the start (2, 0) is on an impassable cell"
+    );
+    let outside = Searcher::new().search(
+        &graph,
+        &SearchRequest::new(Cell::new(0, 0), Cell::new(9, 2)),
+    );
+    assert!(
+        outside
+            .unwrap_err()
+            .to_string()
+            .contains("outside the 5 × 3 map")
+    );
+    let weight = Searcher::new().search(
+        &graph,
+        &SearchRequest::new(Cell::new(0, 0), Cell::new(1, 2)).with_weight(0.5),
+    );
+    assert!(weight.is_err());
+}
+
+#[test]
+fn heuristics_are_scaled_by_the_cheapest_terrain() {
+    // A road corridor at cost 0.5: an unscaled octile heuristic would overestimate and make
+    // A* miss the road.
+    let grid = Grid::from_ascii(&["..........", "=========="]).unwrap();
+    let (start, goal) = (Cell::new(0, 0), Cell::new(9, 0));
+    let expected = oracle_cost(&grid, Diagonal::NoCut, start, goal).unwrap();
+    let result = run(&grid, SearchRequest::new(start, goal));
+    assert!(
+        (result.cost - expected).abs() < 1e-9,
+        "{} vs {expected}",
+        result.cost
+    );
+    assert!(result.path.iter().any(|c| c.y == 1), "takes the road");
+}
+
+#[test]
+fn bidirectional_does_not_stop_at_first_touch() {
+    // The frontiers first meet over the swamp, but the cheaper way round is by road.
+    let grid = Grid::from_ascii(&[
+        "...........",
+        ".#########.",
+        ".~~~~~~~~~.",
+        ".#########.",
+        "===========",
+    ])
+    .unwrap();
+    let (start, goal) = (Cell::new(0, 2), Cell::new(10, 2));
+    let expected = oracle_cost(&grid, Diagonal::NoCut, start, goal).unwrap();
+    let request = SearchRequest::new(start, goal).with_algorithm(Algorithm::Bidirectional);
+    let result = run(&grid, request);
+    assert!(
+        (result.cost - expected).abs() < 1e-9,
+        "{} vs {expected}",
+        result.cost
+    );
+}
