@@ -20,6 +20,7 @@
 pub mod format;
 pub mod grid;
 pub mod search;
+pub mod smooth;
 
 #[cfg(feature = "editor")]
 pub mod app;
