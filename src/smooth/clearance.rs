@@ -48,13 +48,13 @@ mod tests {
 
     #[test]
     fn distance_to_a_wall_beside_and_at_a_corner() {
-        let grid = Grid::from_ascii(&["...", ".#.", "..."]).unwrap();
-        assert_eq!(wall_distance(&grid, Point::new(0.5, 1.5), 2.0), 0.5);
-        let corner = wall_distance(&grid, Point::new(0.5, 0.5), 2.0);
+        let grid = Grid::from_ascii(&[".....", ".....", "..#..", ".....", "....."]).unwrap();
+        assert_eq!(wall_distance(&grid, Point::new(1.5, 2.5), 2.0), 0.5);
+        let corner = wall_distance(&grid, Point::new(1.5, 1.5), 2.0);
         assert!((corner - 0.5f64.hypot(0.5)).abs() < 1e-12);
-        assert_eq!(wall_distance(&grid, Point::new(1.5, 1.5), 2.0), 0.0);
-        assert!(keeps_clearance(&grid, Point::new(0.5, 1.5), 0.5));
-        assert!(!keeps_clearance(&grid, Point::new(0.6, 1.5), 0.5));
+        assert_eq!(wall_distance(&grid, Point::new(2.5, 2.5), 2.0), 0.0);
+        assert!(keeps_clearance(&grid, Point::new(1.5, 2.5), 0.5));
+        assert!(!keeps_clearance(&grid, Point::new(1.6, 2.5), 0.5));
     }
 
     #[test]

@@ -167,10 +167,10 @@ mod tests {
             points[2] - (points[2] - points[1]) * (1.0 / 3.0),
             points[2],
         );
-        assert!(!is_safe(&grid, &loose, 0.1));
-        let curves = fit_curves(&grid, &points, 1.0, 0.1);
+        assert!(!is_safe(&grid, &loose, 0.3));
+        let curves = fit_curves(&grid, &points, 1.0, 0.3);
         for curve in &curves {
-            assert!(curve.is_straight() || is_safe(&grid, curve, 0.1));
+            assert!(curve.is_straight() || is_safe(&grid, curve, 0.3));
             for p in curve.samples(0.005) {
                 let (x, y) = p.cell_in_grid();
                 assert!(cell_cost(&grid, x, y).is_some(), "{p:?} is in a wall");
