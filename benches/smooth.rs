@@ -10,7 +10,11 @@ use gridpath::grid::{Cell, Grid};
 use gridpath::search::{SearchGraph, SearchRequest, Searcher};
 use gridpath::smooth::{self, SmoothSettings};
 
-const MAPS: [&str; 3] = ["dao/arena.map", "random/random512-40-0.map", "rooms/8room_000.map"];
+const MAPS: [&str; 3] = [
+    "dao/arena.map",
+    "random/random512-40-0.map",
+    "rooms/8room_000.map",
+];
 
 /// The map and the grid paths of its ten longest scenario queries.
 fn longest_paths(root: &Path, name: &str) -> Option<(Grid, Vec<Vec<Cell>>)> {
@@ -23,7 +27,11 @@ fn longest_paths(root: &Path, name: &str) -> Option<(Grid, Vec<Vec<Cell>>)> {
     let paths = queries
         .iter()
         .take(10)
-        .filter_map(|q| searcher.search(&graph, &SearchRequest::new(q.start, q.goal)).ok())
+        .filter_map(|q| {
+            searcher
+                .search(&graph, &SearchRequest::new(q.start, q.goal))
+                .ok()
+        })
         .map(|r| r.path)
         .collect();
     Some((map.grid, paths))

@@ -31,7 +31,11 @@ fn gridpath(args: &[&str]) -> Output {
 }
 
 fn json_of(output: &Output) -> Value {
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
 }
 
@@ -46,8 +50,18 @@ fn smooth_json_adds_the_smoothed_path() {
     let map = map_file("smooth_json");
     let map = map.to_str().expect("a UTF-8 path");
     let out = json_of(&gridpath(&[
-        "solve", map, "--from", "0,0", "--to", "7,4", "--smooth", "--tension", "0.8",
-        "--clearance", "0.2", "--json",
+        "solve",
+        map,
+        "--from",
+        "0,0",
+        "--to",
+        "7,4",
+        "--smooth",
+        "--tension",
+        "0.8",
+        "--clearance",
+        "0.2",
+        "--json",
     ]));
     let smoothed = &out["smoothed"];
     let waypoints = smoothed["waypoints"].as_array().expect("waypoints");
@@ -59,15 +73,22 @@ fn smooth_json_adds_the_smoothed_path() {
     for piece in beziers {
         let points = piece.as_array().expect("a piece is an array");
         assert_eq!(points.len(), 4, "{piece}");
-        points.iter().for_each(|p| drop(point(p)));
+        for p in points {
+            point(p);
+        }
     }
     assert_eq!(point(&beziers[0][0]), [0.5, 0.5]);
     assert_eq!(point(&beziers[beziers.len() - 1][3]), [7.5, 4.5]);
     let (grid_cost, cost) = (out["cost"].as_f64(), smoothed["cost"].as_f64());
-    assert!(cost.is_some() && cost <= grid_cost, "{cost:?} vs {grid_cost:?}");
+    assert!(
+        cost.is_some() && cost <= grid_cost,
+        "{cost:?} vs {grid_cost:?}"
+    );
     assert!(smoothed["length"].as_f64() <= out["length"].as_f64());
     // Without --smooth there is no smoothed path.
-    let plain = json_of(&gridpath(&["solve", map, "--from", "0,0", "--to", "7,4", "--json"]));
+    let plain = json_of(&gridpath(&[
+        "solve", map, "--from", "0,0", "--to", "7,4", "--json",
+    ]));
     assert!(plain.get("smoothed").is_none());
 }
 
@@ -92,7 +113,10 @@ fn the_export_holds_the_same_curves_as_the_json_output() {
     let doc: Value = serde_json::from_str(&text).expect("the export is JSON");
     assert_eq!(doc["format"], "gridpath-path");
     assert_eq!(doc["map"]["name"], "smooth_export");
-    assert_eq!((doc["map"]["width"].as_u64(), doc["map"]["height"].as_u64()), (Some(8), Some(5)));
+    assert_eq!(
+        (doc["map"]["width"].as_u64(), doc["map"]["height"].as_u64()),
+        (Some(8), Some(5))
+    );
     assert_eq!(point(&doc["start"]), [0.0, 4.0]);
     assert_eq!(point(&doc["goal"]), [7.0, 0.0]);
     assert_eq!(doc["search"]["algorithm"], "astar");
@@ -139,7 +163,10 @@ fn a_bad_tension_is_refused() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     let error = String::from_utf8_lossy(&output.stderr);
-    assert!(error.contains("tension must be a number from 0 to 1, got 1.5"), "{error}");
+    assert!(
+        error.contains("tension must be a number from 0 to 1, got 1.5"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -20,10 +20,8 @@ fn map_strategy() -> impl Strategy<Value = Grid> {
 }
 
 fn settings_strategy() -> impl Strategy<Value = SmoothSettings> {
-    (0.0f64..=1.0, 0.0f64..0.45).prop_map(|(tension, clearance)| SmoothSettings {
-        tension,
-        clearance,
-    })
+    (0.0f64..=1.0, 0.0f64..0.45)
+        .prop_map(|(tension, clearance)| SmoothSettings { tension, clearance })
 }
 
 fn passable_cells(grid: &Grid) -> Vec<Cell> {
@@ -59,8 +57,14 @@ fn check_smoothed(
     prop_assert_eq!(smoothed.waypoints.first(), Some(&Point::centre(start)));
     prop_assert_eq!(smoothed.waypoints.last(), Some(&Point::centre(goal)));
     if path.len() > 1 {
-        prop_assert_eq!(smoothed.beziers.first().map(CubicBezier::start), Some(Point::centre(start)));
-        prop_assert_eq!(smoothed.beziers.last().map(CubicBezier::end), Some(Point::centre(goal)));
+        prop_assert_eq!(
+            smoothed.beziers.first().map(CubicBezier::start),
+            Some(Point::centre(start))
+        );
+        prop_assert_eq!(
+            smoothed.beziers.last().map(CubicBezier::end),
+            Some(Point::centre(goal))
+        );
     } else {
         prop_assert!(smoothed.beziers.is_empty());
     }
@@ -96,10 +100,21 @@ fn check_smoothed(
         }
         // No sample in a wall; curved pieces keep the clearance.
         for p in curve.samples(TEST_SPACING) {
-            prop_assert!(in_passable_cell(grid, p), "piece {} has {:?} in a wall", i, p);
+            prop_assert!(
+                in_passable_cell(grid, p),
+                "piece {} has {:?} in a wall",
+                i,
+                p
+            );
             if !curve.is_straight() {
                 let d = wall_distance(grid, p, settings.clearance + 1.0);
-                prop_assert!(d >= settings.clearance, "piece {}: {:?} is {} from a wall", i, p, d);
+                prop_assert!(
+                    d >= settings.clearance,
+                    "piece {}: {:?} is {} from a wall",
+                    i,
+                    p,
+                    d
+                );
             }
         }
     }

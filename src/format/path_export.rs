@@ -194,7 +194,10 @@ mod tests {
         assert_eq!(value["search"]["diagonal"], "no-cut");
         assert_eq!(value["smoothing"]["tension"], 0.5);
         assert_eq!(value["grid_path"]["cells"][0], serde_json::json!([0, 0]));
-        assert_eq!(value["smoothed"]["waypoints"][0], serde_json::json!([0.5, 0.5]));
+        assert_eq!(
+            value["smoothed"]["waypoints"][0],
+            serde_json::json!([0.5, 0.5])
+        );
         let first = &value["smoothed"]["beziers"][0];
         assert_eq!(first.as_array().map(Vec::len), Some(4));
         assert!(value["smoothed"]["cost"].as_f64() <= value["grid_path"]["cost"].as_f64());

@@ -34,7 +34,12 @@ const MAX_SPLITS: u32 = 3;
 /// `clearance` to a wall has its handles shortened, then is split at the middle of its chord
 /// (with the chord's direction as tangent there) and each half is fitted the same way, and
 /// finally falls back to the straight segment between its ends.
-pub fn fit_curves(grid: &Grid, waypoints: &[Point], tension: f64, clearance: f64) -> Vec<CubicBezier> {
+pub fn fit_curves(
+    grid: &Grid,
+    waypoints: &[Point],
+    tension: f64,
+    clearance: f64,
+) -> Vec<CubicBezier> {
     let n = waypoints.len();
     if n < 2 {
         return Vec::new();
@@ -51,7 +56,13 @@ pub fn fit_curves(grid: &Grid, waypoints: &[Point], tension: f64, clearance: f64
         let cap = a.distance(b) / 2.0;
         let handle_a = capped(tangent(i) * (1.0 / 3.0), cap);
         let handle_b = capped(tangent(i + 1) * (1.0 / 3.0), cap);
-        fit_piece(grid, [a, handle_a, handle_b, b], clearance, MAX_SPLITS, &mut curves);
+        fit_piece(
+            grid,
+            [a, handle_a, handle_b, b],
+            clearance,
+            MAX_SPLITS,
+            &mut curves,
+        );
     }
     curves
 }
@@ -82,8 +93,20 @@ fn fit_piece(
     let middle = a.lerp(b, 0.5);
     let along_chord = (b - a) * (1.0 / 6.0);
     let half = |h: Point| h * 0.5;
-    fit_piece(grid, [a, half(handle_a), along_chord, middle], clearance, splits_left - 1, out);
-    fit_piece(grid, [middle, along_chord, half(handle_b), b], clearance, splits_left - 1, out);
+    fit_piece(
+        grid,
+        [a, half(handle_a), along_chord, middle],
+        clearance,
+        splits_left - 1,
+        out,
+    );
+    fit_piece(
+        grid,
+        [middle, along_chord, half(handle_b), b],
+        clearance,
+        splits_left - 1,
+        out,
+    );
 }
 
 /// The handle `h`, shortened to at most `cap` long.
@@ -130,7 +153,10 @@ mod tests {
     use crate::grid::Cell;
 
     fn centres(cells: &[(u32, u32)]) -> Vec<Point> {
-        cells.iter().map(|&(x, y)| Point::centre(Cell::new(x, y))).collect()
+        cells
+            .iter()
+            .map(|&(x, y)| Point::centre(Cell::new(x, y)))
+            .collect()
     }
 
     #[test]

@@ -104,7 +104,10 @@ mod tests {
         );
         assert_eq!(kept.len(), 3, "{kept:?}");
         let corner = kept[1];
-        assert!(corner == Cell::new(4, 0) || corner == Cell::new(0, 3), "{kept:?}");
+        assert!(
+            corner == Cell::new(4, 0) || corner == Cell::new(0, 3),
+            "{kept:?}"
+        );
     }
 
     #[test]
@@ -112,12 +115,24 @@ mod tests {
         // The road runs around the swamp; the straight line would cross it.
         let rows = ["=====", "=~~~=", "=~~~=", "====="];
         let grid = Grid::from_ascii(&rows).unwrap();
-        let path: Vec<Cell> = [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (3, 3), (4, 3)]
-            .into_iter()
-            .map(|(x, y)| Cell::new(x, y))
-            .collect();
+        let path: Vec<Cell> = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+        ]
+        .into_iter()
+        .map(|(x, y)| Cell::new(x, y))
+        .collect();
         let kept: Vec<Cell> = pull_string(&grid, &path).iter().map(|&i| path[i]).collect();
-        assert_eq!(kept, vec![Cell::new(0, 0), Cell::new(0, 3), Cell::new(4, 3)]);
+        assert_eq!(
+            kept,
+            vec![Cell::new(0, 0), Cell::new(0, 3), Cell::new(4, 3)]
+        );
     }
 
     #[test]
@@ -125,6 +140,9 @@ mod tests {
         let grid = Grid::from_ascii(&["..."]).unwrap();
         assert!(pull_string(&grid, &[]).is_empty());
         assert_eq!(pull_string(&grid, &[Cell::new(1, 0)]), vec![0]);
-        assert_eq!(pull_string(&grid, &[Cell::new(1, 0), Cell::new(2, 0)]), vec![0, 1]);
+        assert_eq!(
+            pull_string(&grid, &[Cell::new(1, 0), Cell::new(2, 0)]),
+            vec![0, 1]
+        );
     }
 }

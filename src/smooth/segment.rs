@@ -146,7 +146,12 @@ impl Segment {
 /// Calls `visit` with every cell whose closed square holds `point` (within [`ON_LINE`]): one
 /// inside a cell, two on an edge, four at a corner.
 fn for_cells_touching(point: Point, visit: &mut impl FnMut((i64, i64))) {
-    let range = |v: f64| ((v - 1.0 - ON_LINE).ceil() as i64, (v + ON_LINE).floor() as i64);
+    let range = |v: f64| {
+        (
+            (v - 1.0 - ON_LINE).ceil() as i64,
+            (v + ON_LINE).floor() as i64,
+        )
+    };
     let (x0, x1) = range(point.x);
     let (y0, y1) = range(point.y);
     for y in y0..=y1 {
@@ -228,10 +233,7 @@ mod tests {
     #[test]
     fn a_segment_along_a_grid_line_touches_both_sides() {
         let cells = sorted(segment(0.5, 1.0, 2.5, 1.0).supercover());
-        assert_eq!(
-            cells,
-            vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
-        );
+        assert_eq!(cells, vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]);
     }
 
     #[test]
@@ -288,7 +290,10 @@ mod tests {
                 };
                 let step = length * (a + b) / 2.0;
                 let integral = Segment::between_centres(centre, to).cost(&grid).unwrap();
-                assert!((integral - step).abs() < 1e-12, "{to}: {integral} vs {step}");
+                assert!(
+                    (integral - step).abs() < 1e-12,
+                    "{to}: {integral} vs {step}"
+                );
             }
         }
     }

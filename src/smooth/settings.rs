@@ -50,9 +50,15 @@ mod tests {
         assert!(SmoothSettings::default().validate().is_ok());
         let bad = |tension, clearance| SmoothSettings { tension, clearance }.validate();
         assert_eq!(bad(1.5, 0.0), Err(SmoothError::BadTension(1.5)));
-        assert!(matches!(bad(f64::NAN, 0.0), Err(SmoothError::BadTension(_))));
+        assert!(matches!(
+            bad(f64::NAN, 0.0),
+            Err(SmoothError::BadTension(_))
+        ));
         assert_eq!(bad(0.5, -0.1), Err(SmoothError::BadClearance(-0.1)));
-        assert!(matches!(bad(0.5, f64::INFINITY), Err(SmoothError::BadClearance(_))));
+        assert!(matches!(
+            bad(0.5, f64::INFINITY),
+            Err(SmoothError::BadClearance(_))
+        ));
         assert!(bad(0.0, 0.0).is_ok());
         assert!(bad(1.0, 2.0).is_ok());
     }
