@@ -1,8 +1,8 @@
 //! gridpath: a weighted-terrain grid and the searches that run over it.
 //!
 //! The library is the whole pathfinding engine — the map model ([`grid`]), the search
-//! algorithms ([`search`]) and the file formats ([`format`]). It never touches a user
-//! interface: the desktop editor and the command line are thin layers over it.
+//! algorithms ([`search`]), path smoothing ([`smooth`]) and the file formats ([`format`]). It
+//! never touches a user interface: the desktop editor and the command line are thin layers over it.
 //!
 //! ```
 //! use gridpath::grid::{Cell, Grid};
@@ -20,6 +20,7 @@
 pub mod format;
 pub mod grid;
 pub mod search;
+pub mod smooth;
 
 #[cfg(feature = "editor")]
 pub mod app;

@@ -3,6 +3,7 @@
 
 mod ascii;
 mod scen;
+mod smooth;
 mod solve;
 
 use std::path::PathBuf;

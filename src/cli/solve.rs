@@ -9,7 +9,8 @@ use gridpath::grid::Cell;
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde_json::json;
 
-use super::{EXIT_NEGATIVE, SearchArgs, ascii, parse_cell, parse_diagonal};
+use super::smooth::SmoothArgs;
+use super::{EXIT_NEGATIVE, SearchArgs, ascii, parse_cell, parse_diagonal, smooth};
 
 /// Arguments of `gridpath solve`.
 #[derive(clap::Args, Debug)]
@@ -27,6 +28,8 @@ pub struct SolveArgs {
     diagonal: Diagonal,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    smoothing: SmoothArgs,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -52,11 +55,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         weight: args.search.weight,
         record: false,
     };
+    args.smoothing.validate()?;
     let result = search::solve(&map.grid, &request)?;
+    let smoothed = args.smoothing.smooth(&map, &result)?;
+    args.smoothing
+        .export(&map, &request, &result, smoothed.as_ref())?;
     if args.json {
-        println!("{}", to_json(&request, &result));
+        let mut value = to_json(&request, &result);
+        if args.smoothing.smooth {
+            value["smoothed"] = serde_json::to_value(&smoothed)?;
+        }
+        println!("{value}");
     } else {
         print_summary(&request, &result);
+        if let Some(smoothed) = &smoothed {
+            smooth::print_summary(smoothed);
+        }
         if map.grid.width() <= 80 {
             println!();
             print!("{}", ascii::render(&map.grid, &result));

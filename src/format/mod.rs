@@ -1,4 +1,5 @@
 //! Map files: gridpath's JSON format and the Moving AI benchmark formats.
+//! [`path_export`] writes a search and its smoothed path as JSON.
 //!
 //! Every loader returns a [`FormatError`] that names the place of the problem (JSON line and
 //! column, the row and column of a bad cell, the limit passed); [`load_map`] adds the file.
@@ -6,10 +7,12 @@
 mod error;
 pub mod json;
 pub mod movingai;
+pub mod path_export;
 
 use std::path::{Path, PathBuf};
 
 pub use error::{FormatError, LoadError};
+pub use path_export::PathExport;
 
 use crate::grid::Map;
 

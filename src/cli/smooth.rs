@@ -1,0 +1,94 @@
+//! The smoothing options of `gridpath solve`: `--smooth`, `--tension`, `--clearance`,
+//! `--export`.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use gridpath::format::PathExport;
+use gridpath::grid::Map;
+use gridpath::search::{SearchRequest, SearchResult};
+use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
+
+/// Smoothing options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SmoothArgs {
+    /// Smooth the path: line-of-sight shortcuts, then Bezier curves that keep clear of walls.
+    #[arg(long)]
+    pub smooth: bool,
+    /// How curvy the smoothed path is, from 0 (straight segments) to 1 (Catmull–Rom).
+    #[arg(long, default_value_t = SmoothSettings::DEFAULT_TENSION)]
+    pub tension: f64,
+    /// The distance in cells that curves keep from walls and the map's border.
+    #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE)]
+    pub clearance: f64,
+    /// Write the path export (map, settings, grid path, smoothed path, statistics) as JSON to
+    /// FILE; smooths the path even without --smooth.
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+}
+
+impl SmoothArgs {
+    /// The smoothing settings.
+    pub fn settings(&self) -> SmoothSettings {
+        SmoothSettings {
+            tension: self.tension,
+            clearance: self.clearance,
+        }
+    }
+
+    /// Checks the settings when they will be used, so a bad value fails before the search.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.smooth || self.export.is_some() {
+            self.settings()
+                .validate()
+                .context("bad --tension or --clearance")?;
+        }
+        Ok(())
+    }
+
+    /// The smoothed path when smoothing was asked for and a path was found.
+    pub fn smooth(&self, map: &Map, result: &SearchResult) -> anyhow::Result<Option<SmoothedPath>> {
+        if !(self.smooth || self.export.is_some()) || !result.found {
+            return Ok(None);
+        }
+        let smoothed = smooth::smooth_path(&map.grid, &result.path, &self.settings())
+            .context("smoothing the path")?;
+        Ok(Some(smoothed))
+    }
+
+    /// Writes the path export when `--export` was given.
+    pub fn export(
+        &self,
+        map: &Map,
+        request: &SearchRequest,
+        result: &SearchResult,
+        smoothed: Option<&SmoothedPath>,
+    ) -> anyhow::Result<()> {
+        let Some(path) = &self.export else {
+            return Ok(());
+        };
+        let export = PathExport::new(map, request, result, self.settings(), smoothed.cloned());
+        let text = export.to_json().context("writing the path export")?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write the path export to {}", path.display()))
+    }
+}
+
+/// Prints the smoothed path's lengths and costs beside the grid path's.
+pub fn print_summary(smoothed: &SmoothedPath) {
+    println!(
+        "smoothed: {} waypoints, length {:.6} (grid {:.6}), cost {:.6} (grid {:.6})",
+        smoothed.waypoints.len(),
+        smoothed.length,
+        smoothed.grid_length,
+        smoothed.cost,
+        smoothed.grid_cost
+    );
+    println!(
+        "curve: {} Bezier pieces ({} straight), length {:.6}, cost {:.6}",
+        smoothed.beziers.len(),
+        smoothed.straight_pieces,
+        smoothed.curve_length,
+        smoothed.curve_cost
+    );
+}

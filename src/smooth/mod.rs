@@ -1,0 +1,210 @@
+//! Smoothing grid paths into lines and curves a unit can follow without touching a wall.
+//!
+//! Smoothing runs in two stages over a path of cells from a search:
+//!
+//! 1. **Line of sight** ([`pull_string`]): runs of grid steps are replaced by straight
+//!    segments between cell centres when every cell the segment touches is passable — the
+//!    supercover walk of [`Segment::supercover`], which counts all four cells at an exact
+//!    corner crossing, so a segment never squeezes between two diagonally touching walls —
+//!    and, on weighted terrain, when the terrain cost integrated along the segment is not
+//!    higher than the grid steps it replaces. The line-of-sight path never costs more than
+//!    the grid path.
+//! 2. **Curves** ([`fit_curves`]): a Catmull–Rom spline through the waypoints, converted to
+//!    cubic Bezier pieces with a tension parameter, continuous in tangent at the joins. Every
+//!    piece is sampled at most [`SAMPLE_SPACING`] apart; one that comes nearer than the
+//!    clearance to a wall is tightened (shorter handles, then split in two), falling back to
+//!    the straight segment between its ends.
+//!
+//! # What is guaranteed
+//!
+//! Continuous coordinates put cell (x, y) on [x, x + 1) × [y, y + 1); a wall is an impassable
+//! cell's closed square, and everything past the map's edges counts as wall.
+//!
+//! - The curve starts exactly at the start cell's centre and ends exactly at the goal's.
+//! - A curved piece keeps more than `clearance` from every wall at every point (its samples
+//!   keep `clearance + SAMPLE_SPACING`, and no point of the curve is farther than half a
+//!   spacing from a sample).
+//! - A straight piece lies on a line-of-sight segment, which touches no wall, not even at a
+//!   corner; so it keeps a positive distance from every wall, but possibly less than
+//!   `clearance`. Where a piece had to fall back to straight, its control points sit on its
+//!   ends and its tangent vanishes there: the path may turn a corner at such a join.
+//! - These hold for grid paths whose every step is itself clear: paths under the `no-cut`
+//!   and `never` diagonal rules. A diagonal step that squeezes past a wall's corner (allowed by
+//!   `always` and `one-free`) is kept as it is, and so is its corner.
+//!
+//! ```
+//! use gridpath::grid::{Cell, Grid};
+//! use gridpath::search::{self, SearchRequest};
+//! use gridpath::smooth::{self, Point, SmoothSettings};
+//!
+//! let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
+//! let result = search::solve(&grid, &SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)))
+//!     .expect("valid request");
+//! let smoothed = smooth::smooth_path(&grid, &result.path, &SmoothSettings::default())
+//!     .expect("a path of the map");
+//! assert_eq!(smoothed.waypoints.len(), 3);
+//! assert_eq!(smoothed.beziers[0].start(), Point::new(0.5, 0.5));
+//! assert!(smoothed.cost <= smoothed.grid_cost);
+//! ```
+
+mod bezier;
+pub mod clearance;
+mod curve;
+mod error;
+mod line_of_sight;
+mod point;
+mod segment;
+mod settings;
+mod smoothed_path;
+
+pub use bezier::CubicBezier;
+pub use curve::{SAMPLE_SPACING, fit_curves, is_safe, measure};
+pub use error::SmoothError;
+pub use line_of_sight::{COST_TOLERANCE, pull_string, step_costs};
+pub use point::Point;
+pub use segment::Segment;
+pub use settings::SmoothSettings;
+pub use smoothed_path::SmoothedPath;
+
+use crate::grid::{Cell, Grid};
+
+/// Smooths a grid path (start and goal included, as in a search result) in both stages: the
+/// line-of-sight waypoints and the safe curve through them, with both paths' lengths and costs.
+///
+/// Fails when the settings are out of range or the path is empty, leaves the map, crosses an
+/// impassable cell or jumps between cells that are not neighbours.
+pub fn smooth_path(
+    grid: &Grid,
+    path: &[Cell],
+    settings: &SmoothSettings,
+) -> Result<SmoothedPath, SmoothError> {
+    settings.validate()?;
+    check_path(grid, path)?;
+    let steps = step_costs(grid, path);
+    let grid_length: f64 = path
+        .windows(2)
+        .map(|pair| Segment::between_centres(pair[0], pair[1]).length())
+        .sum();
+    let grid_cost: f64 = steps.iter().sum();
+
+    let kept = pull_string(grid, path);
+    let waypoints: Vec<Point> = kept.iter().map(|&i| Point::centre(path[i])).collect();
+    let (mut length, mut cost) = (0.0, 0.0);
+    for pair in kept.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        let segment = Segment::between_centres(path[from], path[to]);
+        let replaced: f64 = steps[from..to].iter().sum();
+        length += segment.length();
+        // A single grid step is charged exactly its step cost (which its integral equals);
+        // a longer shortcut was only taken because its integral is defined and no dearer.
+        cost += if to - from == 1 {
+            replaced
+        } else {
+            segment.cost(grid).unwrap_or(replaced)
+        };
+    }
+
+    let beziers = fit_curves(grid, &waypoints, settings.tension, settings.clearance);
+    let (curve_length, curve_cost) = measure(grid, &beziers);
+    let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
+    Ok(SmoothedPath {
+        waypoints,
+        beziers,
+        length,
+        cost,
+        curve_length,
+        curve_cost,
+        straight_pieces,
+        grid_length,
+        grid_cost,
+    })
+}
+
+/// Checks that the path is non-empty, on the map, passable and made of neighbour steps.
+fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
+    if path.is_empty() {
+        return Err(SmoothError::EmptyPath);
+    }
+    for (index, &cell) in path.iter().enumerate() {
+        if !grid.contains_cell(cell) {
+            return Err(SmoothError::OffMap {
+                index,
+                cell,
+                width: grid.width(),
+                height: grid.height(),
+            });
+        }
+        if !grid.is_passable(cell) {
+            return Err(SmoothError::Blocked { index, cell });
+        }
+    }
+    for (index, pair) in path.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
+            return Err(SmoothError::NotAdjacent { index, from, to });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_paths_are_refused_with_their_place() {
+        let grid = Grid::from_ascii(&["..#", "..."]).unwrap();
+        let s = SmoothSettings::default();
+        assert_eq!(smooth_path(&grid, &[], &s), Err(SmoothError::EmptyPath));
+        let off = [Cell::new(1, 1), Cell::new(1, 2)];
+        assert!(matches!(
+            smooth_path(&grid, &off, &s),
+            Err(SmoothError::OffMap { index: 1, .. })
+        ));
+        let wall = [Cell::new(1, 0), Cell::new(2, 0)];
+        assert!(matches!(
+            smooth_path(&grid, &wall, &s),
+            Err(SmoothError::Blocked { index: 1, .. })
+        ));
+        let jump = [Cell::new(0, 0), Cell::new(0, 1), Cell::new(2, 1)];
+        let error = smooth_path(&grid, &jump, &s).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cells 1 and 2 of the path, (0, 1) and (2, 1), are not neighbours"
+        );
+        let bad = SmoothSettings {
+            tension: 2.0,
+            ..SmoothSettings::default()
+        };
+        assert_eq!(
+            smooth_path(&grid, &off[..1], &bad),
+            Err(SmoothError::BadTension(2.0))
+        );
+    }
+
+    #[test]
+    fn a_single_cell_is_one_waypoint_and_no_curve() {
+        let grid = Grid::from_ascii(&["..."]).unwrap();
+        let smoothed = smooth_path(&grid, &[Cell::new(1, 0)], &SmoothSettings::default()).unwrap();
+        assert_eq!(smoothed.waypoints, vec![Point::new(1.5, 0.5)]);
+        assert!(smoothed.beziers.is_empty());
+        assert_eq!((smoothed.length, smoothed.cost), (0.0, 0.0));
+    }
+
+    #[test]
+    fn both_lengths_and_costs_are_reported() {
+        let grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
+        let path: Vec<Cell> = [(0, 0), (1, 0), (2, 0), (3, 1), (3, 2)]
+            .into_iter()
+            .map(|(x, y)| Cell::new(x, y))
+            .collect();
+        let smoothed = smooth_path(&grid, &path, &SmoothSettings::default()).unwrap();
+        let expected_grid = 3.0 + std::f64::consts::SQRT_2;
+        assert!((smoothed.grid_length - expected_grid).abs() < 1e-12);
+        assert!((smoothed.grid_cost - expected_grid).abs() < 1e-12);
+        assert_eq!(smoothed.waypoints.len(), 2);
+        assert!((smoothed.length - 3.0f64.hypot(2.0)).abs() < 1e-12);
+        assert!((smoothed.cost - smoothed.length).abs() < 1e-9);
+        assert!((smoothed.curve_length - smoothed.length).abs() < 1e-6);
+    }
+}

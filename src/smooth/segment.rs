@@ -1,0 +1,315 @@
+use crate::grid::{Cell, Grid};
+
+use super::Point;
+
+/// How close (in cells) a point must come to a grid line to count as lying on it.
+///
+/// Crossing points are computed in floating point, so a segment that passes exactly through a
+/// cell corner may come out a rounding error beside it; within this distance the walk counts the
+/// corner as touched, which can only add cells, never lose one.
+const ON_LINE: f64 = 1e-9;
+
+/// A straight segment between two continuous points.
+///
+/// [`Segment::supercover`] walks every cell the segment touches; [`Segment::is_clear`] and
+/// [`Segment::cost`] answer the two questions string pulling asks of a shortcut: may a unit
+/// walk it, and what does it cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    /// Where the segment starts.
+    pub from: Point,
+    /// Where the segment ends.
+    pub to: Point,
+}
+
+impl Segment {
+    /// The segment from `from` to `to`.
+    pub const fn new(from: Point, to: Point) -> Self {
+        Self { from, to }
+    }
+
+    /// The segment between two cell centres.
+    pub fn between_centres(from: Cell, to: Cell) -> Self {
+        Self::new(Point::centre(from), Point::centre(to))
+    }
+
+    /// The segment's length.
+    pub fn length(&self) -> f64 {
+        self.from.distance(self.to)
+    }
+
+    /// The point at parameter `t`: `from` at 0, `to` at 1.
+    pub fn at(&self, t: f64) -> Point {
+        self.from.lerp(self.to, t)
+    }
+
+    /// Every cell the segment touches, in the order the segment reaches them, as signed
+    /// coordinates (cells past the map's edges included).
+    ///
+    /// A cell is touched when its closed square [x, x + 1] × [y, y + 1] meets the segment. So
+    /// a segment crossing a cell corner exactly touches all four cells around that corner, and
+    /// one running along a grid line touches the cells on both sides: a walk that needs every
+    /// touched cell passable never squeezes between two diagonally touching walls.
+    ///
+    /// ```
+    /// use gridpath::smooth::{Point, Segment};
+    ///
+    /// // The diagonal step from the centre of (0, 0) to the centre of (1, 1) passes the corner
+    /// // point (1, 1), which all four cells share.
+    /// let step = Segment::new(Point::new(0.5, 0.5), Point::new(1.5, 1.5));
+    /// let mut cells = step.supercover();
+    /// cells.sort();
+    /// assert_eq!(cells, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+    /// ```
+    pub fn supercover(&self) -> Vec<(i64, i64)> {
+        let mut cells = Vec::new();
+        let mut push = |cell: (i64, i64)| {
+            // A cell touched again is touched right after its last visit or at a shared
+            // corner, so looking back a few entries keeps the list free of repeats.
+            if !cells.iter().rev().take(8).any(|&c| c == cell) {
+                cells.push(cell);
+            }
+        };
+        let stops = self.stops();
+        for (i, &(t, point)) in stops.iter().enumerate() {
+            if i > 0 {
+                let (before, _) = stops[i - 1];
+                for_cells_touching(self.at((before + t) / 2.0), &mut push);
+            }
+            for_cells_touching(point, &mut push);
+        }
+        cells
+    }
+
+    /// Whether every cell the segment touches ([`Segment::supercover`]) is on the grid and
+    /// passable.
+    pub fn is_clear(&self, grid: &Grid) -> bool {
+        self.supercover()
+            .into_iter()
+            .all(|(x, y)| is_passable(grid, x, y))
+    }
+
+    /// The integral of the terrain cost along the segment: the length of the segment inside
+    /// each cell times that cell's cost, summed. `None` when any part of positive length lies
+    /// in an impassable cell or off the grid.
+    ///
+    /// Where the segment runs exactly along a grid line it is charged the dearer of the two
+    /// cells beside it. Between two neighbouring cell centres this is exactly the search's
+    /// step cost, length × (cost(from) + cost(to)) / 2, so the two are comparable.
+    pub fn cost(&self, grid: &Grid) -> Option<f64> {
+        let length = self.length();
+        let stops = self.stops();
+        let mut cost = 0.0;
+        for pair in stops.windows(2) {
+            let (t0, _) = pair[0];
+            let (t1, _) = pair[1];
+            if t1 <= t0 {
+                continue;
+            }
+            let mut dearest: Option<f64> = Some(0.0);
+            for_cells_touching(self.at((t0 + t1) / 2.0), &mut |(x, y)| {
+                let here = cell_cost(grid, x, y);
+                dearest = match (dearest, here) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            });
+            cost += (t1 - t0) * length * dearest?;
+        }
+        Some(cost)
+    }
+
+    /// The parameters (with their points) where the segment starts, crosses a grid line and
+    /// ends, in order. Points on a vertical line get that line's exact x, and likewise for y.
+    fn stops(&self) -> Vec<(f64, Point)> {
+        let (a, b) = (self.from, self.to);
+        let mut stops = vec![(0.0, a), (1.0, b)];
+        let mut crossings = |start: f64, end: f64, on_line: &dyn Fn(f64, f64) -> Point| {
+            if start == end {
+                return;
+            }
+            let (low, high) = (start.min(end), start.max(end));
+            let mut k = low.floor() + 1.0;
+            while k < high {
+                let t = (k - start) / (end - start);
+                stops.push((t, on_line(t, k)));
+                k += 1.0;
+            }
+        };
+        crossings(a.x, b.x, &|t, k| Point::new(k, a.y + (b.y - a.y) * t));
+        crossings(a.y, b.y, &|t, k| Point::new(a.x + (b.x - a.x) * t, k));
+        stops.sort_by(|p, q| p.0.total_cmp(&q.0));
+        stops
+    }
+}
+
+/// Calls `visit` with every cell whose closed square holds `point` (within [`ON_LINE`]): one
+/// inside a cell, two on an edge, four at a corner.
+fn for_cells_touching(point: Point, visit: &mut impl FnMut((i64, i64))) {
+    let range = |v: f64| {
+        (
+            (v - 1.0 - ON_LINE).ceil() as i64,
+            (v + ON_LINE).floor() as i64,
+        )
+    };
+    let (x0, x1) = range(point.x);
+    let (y0, y1) = range(point.y);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            visit((x, y));
+        }
+    }
+}
+
+/// The cost of the cell at signed coordinates: `None` off the grid or impassable.
+pub(crate) fn cell_cost(grid: &Grid, x: i64, y: i64) -> Option<f64> {
+    if !grid.contains(x, y) {
+        return None;
+    }
+    grid.cost(Cell::new(x as u32, y as u32))
+}
+
+/// Whether the cell at signed coordinates is on the grid and passable.
+pub(crate) fn is_passable(grid: &Grid, x: i64, y: i64) -> bool {
+    cell_cost(grid, x, y).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(mut cells: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
+        cells.sort();
+        cells
+    }
+
+    fn segment(x0: f64, y0: f64, x1: f64, y1: f64) -> Segment {
+        Segment::new(Point::new(x0, y0), Point::new(x1, y1))
+    }
+
+    #[test]
+    fn horizontal_and_vertical_walks_stay_in_their_row_and_column() {
+        let row = segment(0.5, 2.5, 4.5, 2.5).supercover();
+        assert_eq!(row, vec![(0, 2), (1, 2), (2, 2), (3, 2), (4, 2)]);
+        let column = segment(1.5, 3.5, 1.5, 0.5).supercover();
+        assert_eq!(column, vec![(1, 3), (1, 2), (1, 1), (1, 0)]);
+    }
+
+    #[test]
+    fn exact_corner_crossings_touch_all_four_cells_in_both_diagonal_directions() {
+        // Down-right: through the corners (1, 1) and (2, 2).
+        let down = segment(0.5, 0.5, 2.5, 2.5).supercover();
+        assert_eq!(down.len(), 7, "{down:?}");
+        for cell in [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2)] {
+            assert!(down.contains(&cell), "{cell:?} missing from {down:?}");
+        }
+        // Up-right, the other diagonal: through the corner (1, 1) from (0, 1) to (1, 0).
+        let up = sorted(segment(0.5, 1.5, 1.5, 0.5).supercover());
+        assert_eq!(up, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+        // Right to left and bottom to top walk the same cells.
+        let back = sorted(segment(2.5, 2.5, 0.5, 0.5).supercover());
+        assert_eq!(back, sorted(down));
+    }
+
+    #[test]
+    fn a_corner_crossing_found_by_rounding_still_touches_four_cells() {
+        // From (0, 0) to (3, 3) in steps of a third: (1 - 0.5) / 3 is not exact in binary.
+        let cells = sorted(segment(0.5, 0.5, 3.5, 3.5).supercover());
+        assert_eq!(cells.len(), 10);
+        // A slope-1/3 line from the centre of (0, 0) crosses the corner (2, 1) exactly.
+        let shallow = segment(0.5, 0.5, 3.5, 1.5).supercover();
+        for cell in [(1, 0), (2, 0), (1, 1), (2, 1)] {
+            assert!(shallow.contains(&cell), "{cell:?} missing from {shallow:?}");
+        }
+    }
+
+    #[test]
+    fn a_shallow_line_touches_only_the_cells_it_enters() {
+        let cells = segment(0.5, 0.5, 4.5, 1.5).supercover();
+        // y crosses 1 at x = 2.5, inside column 2: no corner, no extra cell.
+        assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0), (2, 1), (3, 1), (4, 1)]);
+    }
+
+    #[test]
+    fn a_segment_along_a_grid_line_touches_both_sides() {
+        let cells = sorted(segment(0.5, 1.0, 2.5, 1.0).supercover());
+        assert_eq!(cells, vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]);
+    }
+
+    #[test]
+    fn map_edges_count_as_walls() {
+        let grid = Grid::from_ascii(&["...", "...", "..."]).unwrap();
+        // Inside: clear.
+        assert!(segment(0.5, 0.5, 2.5, 2.5).is_clear(&grid));
+        // Along the top edge: the row above the map is touched.
+        let top = segment(0.5, 0.0, 2.5, 0.0);
+        assert!(top.supercover().contains(&(1, -1)));
+        assert!(!top.is_clear(&grid));
+        // Leaving through the right edge.
+        assert!(!segment(1.5, 1.5, 3.5, 1.5).is_clear(&grid));
+        // Ending exactly on the bottom-right corner touches the cell past it.
+        let corner = segment(1.5, 1.5, 3.0, 3.0);
+        assert!(corner.supercover().contains(&(3, 3)));
+        assert!(!corner.is_clear(&grid));
+    }
+
+    #[test]
+    fn a_diagonal_between_two_touching_walls_is_not_clear() {
+        let grid = Grid::from_ascii(&[".#", "#."]).unwrap();
+        assert!(!Segment::between_centres(Cell::new(0, 0), Cell::new(1, 1)).is_clear(&grid));
+        let grid = Grid::from_ascii(&["#.", ".#"]).unwrap();
+        assert!(!Segment::between_centres(Cell::new(1, 0), Cell::new(0, 1)).is_clear(&grid));
+        let grid = Grid::from_ascii(&["..", ".."]).unwrap();
+        assert!(Segment::between_centres(Cell::new(1, 0), Cell::new(0, 1)).is_clear(&grid));
+    }
+
+    #[test]
+    fn a_single_point_touches_its_cell() {
+        assert_eq!(segment(1.5, 1.5, 1.5, 1.5).supercover(), vec![(1, 1)]);
+        assert_eq!(sorted(segment(1.0, 1.0, 1.0, 1.0).supercover()).len(), 4);
+    }
+
+    #[test]
+    fn the_integral_of_a_step_between_centres_equals_the_step_cost() {
+        // Road 0.5, swamp 3: every neighbour pair of the 3 × 3 block.
+        let grid = Grid::from_ascii(&["=~.", "~=~", ".~="]).unwrap();
+        let centre = Cell::new(1, 1);
+        for y in 0..3 {
+            for x in 0..3 {
+                let to = Cell::new(x, y);
+                if to == centre {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (grid.cost(centre), grid.cost(to)) else {
+                    panic!("all cells are passable");
+                };
+                let length = if x != 1 && y != 1 {
+                    std::f64::consts::SQRT_2
+                } else {
+                    1.0
+                };
+                let step = length * (a + b) / 2.0;
+                let integral = Segment::between_centres(centre, to).cost(&grid).unwrap();
+                assert!(
+                    (integral - step).abs() < 1e-12,
+                    "{to}: {integral} vs {step}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_integral_weighs_each_cell_by_the_length_inside_it() {
+        let grid = Grid::from_ascii(&[".~=#"]).unwrap();
+        let cost = Segment::new(Point::new(0.5, 0.5), Point::new(2.75, 0.5))
+            .cost(&grid)
+            .unwrap();
+        assert!((cost - (0.5 * 1.0 + 1.0 * 3.0 + 0.75 * 0.5)).abs() < 1e-12);
+        // Into the wall.
+        let into_wall = Segment::new(Point::new(0.5, 0.5), Point::new(3.5, 0.5));
+        assert_eq!(into_wall.cost(&grid), None);
+        // Touching the wall only at its edge costs nothing there.
+        let to_edge = Segment::new(Point::new(0.5, 0.5), Point::new(3.0, 0.5));
+        assert!(to_edge.cost(&grid).is_some());
+    }
+}

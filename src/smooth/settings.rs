@@ -1,0 +1,65 @@
+use serde::{Deserialize, Serialize};
+
+use super::SmoothError;
+
+/// How curvy the smoothed path may be and how far it keeps from walls.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SmoothSettings {
+    /// How far the curve swings out at each waypoint, from 0 (straight segments between the
+    /// waypoints) to 1 (a full Catmull–Rom spline). Pieces that come too close to a wall are
+    /// tightened below this value.
+    pub tension: f64,
+    /// The distance in cells that every curved piece keeps from walls and from the map's
+    /// border. Straight pieces only promise to touch no wall at all (see [`super`]).
+    pub clearance: f64,
+}
+
+impl SmoothSettings {
+    /// The default tension.
+    pub const DEFAULT_TENSION: f64 = 0.5;
+    /// The default clearance: a quarter of a cell.
+    pub const DEFAULT_CLEARANCE: f64 = 0.25;
+
+    /// Checks that the tension lies in [0, 1] and the clearance is a finite number ≥ 0.
+    pub fn validate(&self) -> Result<(), SmoothError> {
+        if !(0.0..=1.0).contains(&self.tension) {
+            return Err(SmoothError::BadTension(self.tension));
+        }
+        if !(self.clearance.is_finite() && self.clearance >= 0.0) {
+            return Err(SmoothError::BadClearance(self.clearance));
+        }
+        Ok(())
+    }
+}
+
+impl Default for SmoothSettings {
+    fn default() -> Self {
+        Self {
+            tension: Self::DEFAULT_TENSION,
+            clearance: Self::DEFAULT_CLEARANCE,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_settings_are_refused() {
+        assert!(SmoothSettings::default().validate().is_ok());
+        let bad = |tension, clearance| SmoothSettings { tension, clearance }.validate();
+        assert_eq!(bad(1.5, 0.0), Err(SmoothError::BadTension(1.5)));
+        assert!(matches!(
+            bad(f64::NAN, 0.0),
+            Err(SmoothError::BadTension(_))
+        ));
+        assert_eq!(bad(0.5, -0.1), Err(SmoothError::BadClearance(-0.1)));
+        assert!(matches!(
+            bad(0.5, f64::INFINITY),
+            Err(SmoothError::BadClearance(_))
+        ));
+        assert!(bad(0.0, 0.0).is_ok());
+        assert!(bad(1.0, 2.0).is_ok());
+    }
+}

@@ -1,0 +1,38 @@
+use serde::Serialize;
+
+use super::{CubicBezier, Point};
+
+/// A grid path after smoothing: the line-of-sight waypoints and the curve through them.
+///
+/// Serialized (as in the solve command's `"smoothed"` object and the path export) it is
+/// `{"waypoints": [[x, y], …], "beziers": [[[x0, y0], [c1x, c1y], [c2x, c2y], [x1, y1]], …],
+/// "length": L, "cost": C, "curve_length": L, "curve_cost": C, "straight_pieces": N}`; the grid
+/// path's own length and cost are left to the surrounding object.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SmoothedPath {
+    /// The line-of-sight path: cell centres from the start's to the goal's, joined by straight
+    /// segments that touch no wall.
+    pub waypoints: Vec<Point>,
+    /// The curve through the waypoints, piece by piece; each piece ends where the next starts.
+    /// Empty when the path is a single cell.
+    pub beziers: Vec<CubicBezier>,
+    /// The length of the line-of-sight path.
+    pub length: f64,
+    /// The cost of the line-of-sight path: the terrain cost integrated along its segments. It
+    /// is never more than [`SmoothedPath::grid_cost`] (up to a relative rounding of 1e-9).
+    pub cost: f64,
+    /// The length of the curve, measured by sampling it at most 0.01 cells apart.
+    pub curve_length: f64,
+    /// The terrain cost integrated along the curve, measured on the same samples. Unlike
+    /// [`SmoothedPath::cost`] it may exceed the grid path's cost on weighted terrain.
+    pub curve_cost: f64,
+    /// How many pieces of the curve are straight segments (tension 0, or curves that could not
+    /// keep the clearance).
+    pub straight_pieces: usize,
+    /// The grid path's length (1 per orthogonal step, √2 per diagonal one).
+    #[serde(skip)]
+    pub grid_length: f64,
+    /// The grid path's cost under the search's step model.
+    #[serde(skip)]
+    pub grid_cost: f64,
+}

@@ -1,0 +1,202 @@
+//! Property tests of path smoothing on random maps with walls and weighted terrain.
+
+use gridpath::grid::{Cell, Grid, Terrain};
+use gridpath::search::{self, Algorithm, Diagonal, SearchRequest};
+use gridpath::smooth::clearance::wall_distance;
+use gridpath::smooth::{self, CubicBezier, Point, Segment, SmoothSettings, SmoothedPath};
+use proptest::prelude::*;
+
+/// Samples the tests check curves at: four times denser than the smoother's own check.
+const TEST_SPACING: f64 = 0.005;
+
+/// A map: width, height and the terrain ids (grass, road, swamp, wall) row by row.
+fn map_strategy() -> impl Strategy<Value = Grid> {
+    (3u32..20, 3u32..20).prop_flat_map(|(w, h)| {
+        let terrain = prop_oneof![5 => Just(0u8), 2 => Just(1u8), 2 => Just(2u8), 3 => Just(3u8)];
+        prop::collection::vec(terrain, (w * h) as usize).prop_map(move |cells| {
+            Grid::from_cells(w, h, Terrain::default_catalog(), cells).expect("valid cells")
+        })
+    })
+}
+
+fn settings_strategy() -> impl Strategy<Value = SmoothSettings> {
+    (0.0f64..=1.0, 0.0f64..0.45)
+        .prop_map(|(tension, clearance)| SmoothSettings { tension, clearance })
+}
+
+fn passable_cells(grid: &Grid) -> Vec<Cell> {
+    (0..grid.len())
+        .map(|i| grid.cell_at(i))
+        .filter(|&c| grid.is_passable(c))
+        .collect()
+}
+
+fn in_passable_cell(grid: &Grid, p: Point) -> bool {
+    let (x, y) = p.cell_in_grid();
+    grid.contains(x, y) && grid.is_passable(Cell::new(x as u32, y as u32))
+}
+
+/// The direction of `v`, or `None` when it is (nearly) zero.
+fn direction(v: Point) -> Option<Point> {
+    let n = v.norm();
+    (n > 1e-9).then(|| v * (1.0 / n))
+}
+
+/// Every property the smoothed path promises, checked against the grid and the search result.
+fn check_smoothed(
+    grid: &Grid,
+    path: &[Cell],
+    grid_cost: f64,
+    settings: &SmoothSettings,
+    smoothed: &SmoothedPath,
+) -> Result<(), TestCaseError> {
+    let (Some(&start), Some(&goal)) = (path.first(), path.last()) else {
+        return Err(TestCaseError::fail("empty path"));
+    };
+    // Endpoints are exact.
+    prop_assert_eq!(smoothed.waypoints.first(), Some(&Point::centre(start)));
+    prop_assert_eq!(smoothed.waypoints.last(), Some(&Point::centre(goal)));
+    if path.len() > 1 {
+        prop_assert_eq!(
+            smoothed.beziers.first().map(CubicBezier::start),
+            Some(Point::centre(start))
+        );
+        prop_assert_eq!(
+            smoothed.beziers.last().map(CubicBezier::end),
+            Some(Point::centre(goal))
+        );
+    } else {
+        prop_assert!(smoothed.beziers.is_empty());
+    }
+    // The step model of the smoother is the search's.
+    prop_assert!((smoothed.grid_cost - grid_cost).abs() <= 1e-9 * grid_cost.max(1.0));
+    // The line-of-sight path is clear and never costs more than the grid path.
+    for pair in smoothed.waypoints.windows(2) {
+        prop_assert!(Segment::new(pair[0], pair[1]).is_clear(grid), "{:?}", pair);
+    }
+    prop_assert!(
+        smoothed.cost <= grid_cost + smooth::COST_TOLERANCE * grid_cost.max(1.0),
+        "line of sight {} > grid {}",
+        smoothed.cost,
+        grid_cost
+    );
+    prop_assert!(smoothed.length <= smoothed.grid_length + 1e-9);
+    for (i, curve) in smoothed.beziers.iter().enumerate() {
+        // The chain is connected.
+        if let Some(next) = smoothed.beziers.get(i + 1) {
+            prop_assert_eq!(curve.end(), next.start());
+            // Tangent-continuous where neither tangent vanishes.
+            let into = curve.points[3] - curve.points[2];
+            let out = next.points[1] - next.points[0];
+            if let (Some(a), Some(b)) = (direction(into), direction(out)) {
+                prop_assert!(
+                    (a.x - b.x).abs() <= 1e-9 && (a.y - b.y).abs() <= 1e-9,
+                    "join {}: {:?} vs {:?}",
+                    i,
+                    a,
+                    b
+                );
+            }
+        }
+        // No sample in a wall; curved pieces keep the clearance.
+        for p in curve.samples(TEST_SPACING) {
+            prop_assert!(
+                in_passable_cell(grid, p),
+                "piece {} has {:?} in a wall",
+                i,
+                p
+            );
+            if !curve.is_straight() {
+                let d = wall_distance(grid, p, settings.clearance + 1.0);
+                prop_assert!(
+                    d >= settings.clearance,
+                    "piece {}: {:?} is {} from a wall",
+                    i,
+                    p,
+                    d
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn smoothed_paths_are_safe_and_no_dearer(
+        grid in map_strategy(),
+        ends in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+        settings in settings_strategy(),
+        four_connected in any::<bool>(),
+    ) {
+        let open = passable_cells(&grid);
+        prop_assume!(!open.is_empty());
+        let (start, goal) = (ends.0.get(&open), ends.1.get(&open));
+        let diagonal = if four_connected { Diagonal::Never } else { Diagonal::NoCut };
+        let request = SearchRequest::new(*start, *goal)
+            .with_algorithm(Algorithm::Dijkstra)
+            .with_diagonal(diagonal);
+        let result = search::solve(&grid, &request).expect("valid request");
+        prop_assume!(result.found);
+        let smoothed = smooth::smooth_path(&grid, &result.path, &settings).expect("a valid path");
+        check_smoothed(&grid, &result.path, result.cost, &settings, &smoothed)?;
+    }
+
+    #[test]
+    fn a_straight_corridor_gives_a_straight_line(
+        terrain in prop::collection::vec(0u8..3, 2..30),
+        vertical in any::<bool>(),
+        settings in settings_strategy(),
+    ) {
+        // A corridor one cell wide between walls, of mixed passable terrain.
+        let length = terrain.len() as u32;
+        let (w, h) = if vertical { (3, length) } else { (length, 3) };
+        let mut grid = Grid::new(w, h, Terrain::default_catalog(), 3).expect("valid size");
+        let along = |i: u32| if vertical { Cell::new(1, i) } else { Cell::new(i, 1) };
+        for (i, &t) in terrain.iter().enumerate() {
+            grid.set(along(i as u32), t);
+        }
+        let path: Vec<Cell> = (0..length).map(along).collect();
+        let grid_cost: f64 = smooth::step_costs(&grid, &path).iter().sum();
+        let smoothed = smooth::smooth_path(&grid, &path, &settings).expect("a valid path");
+        check_smoothed(&grid, &path, grid_cost, &settings, &smoothed)?;
+        let ends = vec![Point::centre(path[0]), Point::centre(along(length - 1))];
+        prop_assert_eq!(&smoothed.waypoints, &ends);
+        for curve in &smoothed.beziers {
+            for p in curve.points {
+                if vertical {
+                    prop_assert_eq!(p.x, 1.5);
+                } else {
+                    prop_assert_eq!(p.y, 1.5);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_open_map_gives_one_straight_segment(
+        (w, h) in (2u32..30, 2u32..30),
+        ends in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+        settings in settings_strategy(),
+    ) {
+        let grid = Grid::new(w, h, Terrain::default_catalog(), 0).expect("valid size");
+        let cells = passable_cells(&grid);
+        let (start, goal) = (*ends.0.get(&cells), *ends.1.get(&cells));
+        prop_assume!(start != goal);
+        let result = search::solve(&grid, &SearchRequest::new(start, goal)).expect("valid request");
+        let smoothed = smooth::smooth_path(&grid, &result.path, &settings).expect("a valid path");
+        check_smoothed(&grid, &result.path, result.cost, &settings, &smoothed)?;
+        let (a, b) = (Point::centre(start), Point::centre(goal));
+        prop_assert_eq!(&smoothed.waypoints, &vec![a, b]);
+        prop_assert!((smoothed.cost - a.distance(b)).abs() < 1e-9);
+        // Every control point lies on the line from start to goal.
+        for curve in &smoothed.beziers {
+            for p in curve.points {
+                let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+                prop_assert!(cross.abs() < 1e-9, "{:?} is off the line", p);
+            }
+        }
+    }
+}
