@@ -21,7 +21,6 @@ pub const GRID_LINES_FROM: f32 = 8.0;
 const TEXTURE_OPTIONS: TextureOptions = TextureOptions::NEAREST;
 
 /// The texture of the map and the view onto it.
-#[derive(Default)]
 pub struct Canvas {
     texture: Option<TextureHandle>,
     texture_size: [usize; 2],
@@ -36,14 +35,23 @@ pub struct Canvas {
     fit_pending: bool,
 }
 
+impl Default for Canvas {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Canvas {
     /// A canvas that fits the map into the view at the first frame.
     pub fn new() -> Self {
         Self {
-            zoom: 1.0,
-            fit_pending: true,
+            texture: None,
+            texture_size: [0, 0],
             pending: Some(Redraw::All),
-            ..Self::default()
+            zoom: 1.0,
+            origin: Pos2::ZERO,
+            rect: Rect::ZERO,
+            fit_pending: true,
         }
     }
 

@@ -96,7 +96,7 @@ impl Dialog {
     /// Shows the dialog; returns the answer once the user gives one.
     pub fn show(&mut self, ctx: &egui::Context, grid: &Grid, name: &str) -> Option<Answer> {
         let mut answer = None;
-        let modal = Modal::new(Id::new("editor-dialog")).show(ctx, |ui| {
+        let modal = Modal::new(Id::unique("editor-dialog")).show(ctx, |ui| {
             ui.set_min_width(300.0);
             answer = match self {
                 Dialog::NewMap { width, height, base } => new_map_ui(ui, grid, width, height, base),

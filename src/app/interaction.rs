@@ -120,8 +120,9 @@ impl EditorApp {
         let Some(cell) = self.canvas.grid_cell_at(pos, grid) else { return };
         if p.alt || self.tool == Tool::Eyedropper {
             if let Some(id) = grid.get(cell) {
+                let text = format!("Picked {}.", grid.terrain(id).name);
                 self.active = id;
-                self.say(format!("Picked {}.", grid.terrain(id).name), false);
+                self.say(text, false);
             }
             return;
         }
@@ -303,7 +304,8 @@ impl EditorApp {
             }
             _ => {
                 let Some(pos) = pointer else { return };
-                if !self.tool.uses_brush() || self.gesture.is_some() && !matches!(self.gesture, Some(Gesture::Paint(_))) {
+                let other_gesture = self.gesture.is_some() && !matches!(self.gesture, Some(Gesture::Paint(_)));
+                if !self.tool.uses_brush() || other_gesture {
                     return;
                 }
                 let Some(cell) = self.canvas.grid_cell_at(pos, &self.document.map.grid) else { return };

@@ -94,7 +94,9 @@ impl Palette {
     fn editor_ui(&mut self, ui: &mut Ui, grid: &Grid, active: TerrainId) -> Option<PaletteAction> {
         let terrain = grid.terrains().get(usize::from(active))?.clone();
         let current = Some((active, terrain.clone()));
-        if self.shown != current && !ui.memory(|m| m.focused().is_some()) || self.shown.map_or(true, |(id, _)| id != active) {
+        let other_terrain = self.shown.as_ref().map(|(id, _)| *id) != Some(active);
+        let typing = ui.memory(|m| m.focused().is_some());
+        if other_terrain || (self.shown != current && !typing) {
             self.name = terrain.name.clone();
             self.cost = terrain.cost.map_or_else(String::new, |c| c.to_string());
             self.color = terrain.color.0;
