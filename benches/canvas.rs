@@ -90,22 +90,29 @@ fn brush_stroke(c: &mut Criterion) {
     }
     h.run_steps(20);
     let size = h.state().brush_size();
-    let a = h.state().screen_from_cell(Cell::new(SIDE / 2 - 150, SIDE / 2));
-    let b = h.state().screen_from_cell(Cell::new(SIDE / 2 + 150, SIDE / 2 + 60));
+    let a = h
+        .state()
+        .screen_from_cell(Cell::new(SIDE / 2 - 150, SIDE / 2));
+    let b = h
+        .state()
+        .screen_from_cell(Cell::new(SIDE / 2 + 150, SIDE / 2 + 60));
     h.hover_at(a);
     h.drag_at(a);
     h.step();
     h.step();
     let mut t = 0u32;
     let mut group = c.benchmark_group("brush stroke 4096x4096");
-    group.bench_function(format!("frame painting 300 cells of brush {size}"), |bench| {
-        bench.iter(|| {
-            t += 1;
-            let to = if t % 2 == 0 { a } else { b };
-            h.hover_at(to);
-            h.step();
-        })
-    });
+    group.bench_function(
+        format!("frame painting 300 cells of brush {size}"),
+        |bench| {
+            bench.iter(|| {
+                t += 1;
+                let to = if t.is_multiple_of(2) { a } else { b };
+                h.hover_at(to);
+                h.step();
+            })
+        },
+    );
     group.finish();
     h.drop_at(b);
     h.step();

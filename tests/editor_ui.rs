@@ -27,7 +27,7 @@ fn meadow() -> Map {
         *row = cells.into_iter().collect();
     }
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let mut map = Map::new("meadow", Grid::from_ascii(&rows).unwrap());
+    let mut map = Map::new("meadow", Grid::from_ascii(&rows).expect("a valid meadow"));
     map.start = Some(Cell::new(3, 16));
     map.goal = Some(Cell::new(36, 16));
     map
@@ -42,7 +42,7 @@ fn editor(map: Map) -> Harness<'static, EditorApp> {
 }
 
 fn terrain_at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> TerrainId {
-    h.state().map().grid.get(Cell::new(x, y)).unwrap()
+    h.state().map().grid.get(Cell::new(x, y)).expect("a cell on the map")
 }
 
 fn at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> Pos2 {
@@ -74,6 +74,11 @@ fn select_terrain(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.run();
 }
 
+/// The cost field of the terrain editor (the search panel also shows a "Cost" label).
+fn cost_field<'h>(h: &'h Harness<'_, EditorApp>) -> egui_kittest::Node<'h> {
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Cost")
+}
+
 fn press(h: &mut Harness<'_, EditorApp>, modifiers: Modifiers, key: Key) {
     h.key_press_modifiers(modifiers, key);
     h.run();
@@ -86,8 +91,13 @@ fn the_default_level_opens_with_a_path() {
         .build_eframe(|_cc| EditorApp::new(None).unwrap());
     h.run();
     let app = h.state();
-    let result = app.search_result().expect("the built-in level has a start and a goal");
-    assert!(result.found, "the built-in level's markers are joined by a path");
+    let result = app
+        .search_result()
+        .expect("the built-in level has a start and a goal");
+    assert!(
+        result.found,
+        "the built-in level's markers are joined by a path"
+    );
     assert!(app.notice().unwrap().contains("maps/default.json"));
     assert!(!app.title().contains('*'));
     // The map is fitted into the view: more than one screen point per cell.
@@ -106,7 +116,11 @@ fn a_brush_stroke_paints_and_undoes_and_redoes() {
         assert_eq!(terrain_at(&h, x, 20), SWAMP, "cell ({x}, 20)");
     }
     assert_eq!(terrain_at(&h, 1, 20), GRASS);
-    assert_eq!(terrain_at(&h, 8, 19), GRASS, "a size-1 brush paints one row");
+    assert_eq!(
+        terrain_at(&h, 8, 19),
+        GRASS,
+        "a size-1 brush paints one row"
+    );
     assert!(h.state().is_dirty() && h.state().title().contains('*'));
     assert_eq!(h.state().undo_steps(), 1, "one stroke is one step");
 
@@ -127,7 +141,11 @@ fn undo_and_redo_from_the_edit_menu() {
     let mut h = editor(meadow());
     let p = at(&h, 5, 5);
     click_at(&mut h, p);
-    assert_eq!(terrain_at(&h, 5, 5), ROAD, "the first passable terrain after the base is active");
+    assert_eq!(
+        terrain_at(&h, 5, 5),
+        ROAD,
+        "the first passable terrain after the base is active"
+    );
     h.get_by_label("Edit").click();
     h.run();
     h.get_by_label_contains("Undo").click();
@@ -181,7 +199,11 @@ fn a_rectangle_filled_and_outlined() {
     drag(&mut h, a, b, 3);
     assert_eq!(terrain_at(&h, 30, 14), WALL);
     assert_eq!(terrain_at(&h, 34, 18), WALL);
-    assert_eq!(terrain_at(&h, 32, 16), GRASS, "an outline leaves the inside");
+    assert_eq!(
+        terrain_at(&h, 32, 16),
+        GRASS,
+        "an outline leaves the inside"
+    );
 }
 
 #[test]
@@ -273,7 +295,11 @@ fn number_keys_select_terrains() {
     press(&mut h, Modifiers::NONE, Key::Num1);
     assert_eq!(h.state().active_terrain(), GRASS);
     press(&mut h, Modifiers::NONE, Key::Num9);
-    assert_eq!(h.state().active_terrain(), GRASS, "there is no ninth terrain");
+    assert_eq!(
+        h.state().active_terrain(),
+        GRASS,
+        "there is no ninth terrain"
+    );
 }
 
 #[test]
@@ -285,11 +311,18 @@ fn dragging_the_start_marker_replans() {
     drag(&mut h, from, to, 5);
     let app = h.state();
     assert_eq!(app.map().start, Some(Cell::new(10, 21)));
-    assert_eq!(terrain_at(&h, 10, 21), GRASS, "dragging a marker paints nothing");
+    assert_eq!(
+        terrain_at(&h, 10, 21),
+        GRASS,
+        "dragging a marker paints nothing"
+    );
     let result = app.search_result().unwrap();
     assert_eq!(result.path.first(), Some(&Cell::new(10, 21)));
     assert_eq!(result.path.last(), Some(&Cell::new(36, 16)));
-    assert!(result.cost < before.cost, "the new start is closer to the goal");
+    assert!(
+        result.cost < before.cost,
+        "the new start is closer to the goal"
+    );
 }
 
 #[test]
@@ -298,7 +331,10 @@ fn a_marker_does_not_stop_on_a_wall() {
     let (from, to) = (at(&h, 36, 16), at(&h, 26, 7));
     drag(&mut h, from, to, 4);
     let goal = h.state().map().goal.unwrap();
-    assert!(h.state().map().grid.is_passable(goal), "goal {goal} is passable");
+    assert!(
+        h.state().map().grid.is_passable(goal),
+        "goal {goal} is passable"
+    );
 }
 
 #[test]
@@ -311,16 +347,19 @@ fn changing_a_terrain_cost_is_undoable() {
     drag(&mut h, a, b, 4);
     let expensive = h.state().search_result().unwrap().cost;
 
-    let field = h.get_by_label("Cost");
+    let field = cost_field(&h);
     field.click();
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("Cost").type_text("0.25");
+    cost_field(&h).type_text("0.25");
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(0.25));
     let cheap = h.state().search_result().unwrap().cost;
-    assert!(cheap < expensive, "the path got cheaper: {cheap} < {expensive}");
+    assert!(
+        cheap < expensive,
+        "the path got cheaper: {cheap} < {expensive}"
+    );
 
     press(&mut h, Modifiers::COMMAND, Key::Z);
     assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(3.0));
@@ -331,10 +370,10 @@ fn changing_a_terrain_cost_is_undoable() {
 fn a_bad_cost_is_refused_with_a_message() {
     let mut h = editor(meadow());
     select_terrain(&mut h, "Swamp");
-    h.get_by_label("Cost").click();
+    cost_field(&h).click();
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("Cost").type_text("cheap");
+    cost_field(&h).type_text("cheap");
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(3.0));
@@ -352,7 +391,10 @@ fn making_a_terrain_impassable_blocks_the_path() {
     h.get_by_label("Impassable").click();
     h.run();
     assert_eq!(h.state().map().grid.terrain(ROAD).cost, None);
-    assert!(!h.state().search_result().unwrap().found, "a road wall now splits the map");
+    assert!(
+        !h.state().search_result().unwrap().found,
+        "a road wall now splits the map"
+    );
 }
 
 #[test]
@@ -362,13 +404,21 @@ fn deleting_a_terrain_in_use_asks_for_a_replacement() {
     h.get_by_label("Delete terrain").click();
     h.run();
     assert!(h.state().has_dialog());
-    assert_eq!(h.state().map().grid.terrains().len(), 4, "nothing is deleted yet");
+    assert_eq!(
+        h.state().map().grid.terrains().len(),
+        4,
+        "nothing is deleted yet"
+    );
     h.get_by_label("Delete").click();
     h.run();
     let grid = &h.state().map().grid;
     assert_eq!(grid.terrains().len(), 3);
     assert!(grid.terrains().iter().all(|t| t.name != "Wall"));
-    assert_eq!(grid.get(Cell::new(20, 6)), Some(GRASS), "walls became grass");
+    assert_eq!(
+        grid.get(Cell::new(20, 6)),
+        Some(GRASS),
+        "walls became grass"
+    );
     press(&mut h, Modifiers::COMMAND, Key::Z);
     assert_eq!(h.state().map().grid.terrains().len(), 4);
     assert_eq!(terrain_at(&h, 20, 6), WALL);
@@ -392,13 +442,18 @@ fn adding_and_renaming_a_terrain() {
     let p = at(&h, 5, 5);
     click_at(&mut h, p);
     assert_eq!(terrain_at(&h, 5, 5), 4);
-    assert_eq!(h.state().undo_steps(), 3, "add, rename and paint are three steps");
+    assert_eq!(
+        h.state().undo_steps(),
+        3,
+        "add, rename and paint are three steps"
+    );
 }
 
 #[test]
 fn resizing_keeps_the_anchor_and_undoes() {
     let mut h = editor(meadow());
-    h.state_mut().resize_map(50, 30, gridpath::app::resize::Anchor::Center);
+    h.state_mut()
+        .resize_map(50, 30, gridpath::app::resize::Anchor::Center);
     h.run();
     let grid = &h.state().map().grid;
     assert_eq!((grid.width(), grid.height()), (50, 30));
@@ -482,9 +537,16 @@ fn zooming_with_the_wheel_keeps_the_cell_under_the_cursor() {
         h.step();
     }
     h.run();
-    assert!(h.state().zoom() > zoom * 1.2, "{} > {zoom}", h.state().zoom());
+    assert!(
+        h.state().zoom() > zoom * 1.2,
+        "{} > {zoom}",
+        h.state().zoom()
+    );
     let back = h.state().screen_from_cell(Cell::new(30, 5));
-    assert!(back.distance(p) < h.state().zoom(), "the cell stays under the cursor");
+    assert!(
+        back.distance(p) < h.state().zoom(),
+        "the cell stays under the cursor"
+    );
     h.get_by_label("Fit map").click();
     h.run();
     assert!((h.state().zoom() - zoom).abs() < 1e-3);

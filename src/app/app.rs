@@ -85,7 +85,10 @@ impl EditorApp {
         let level = Document::default_level()?;
         let Some(path) = path else {
             let mut app = Self::with_document(level);
-            app.say(format!("Opened the built-in level ({DEFAULT_MAP_PATH})."), false);
+            app.say(
+                format!("Opened the built-in level ({DEFAULT_MAP_PATH})."),
+                false,
+            );
             return Ok(app);
         };
         Ok(match Document::open(path) {
@@ -374,9 +377,20 @@ impl EditorApp {
         };
         let offset = anchor.offset((map.grid.width(), map.grid.height()), (width, height));
         let keep = |cell: Option<Cell>| cell.and_then(|c| moved(c, offset, &grid));
-        let after = Layout { start: keep(map.start), goal: keep(map.goal), grid };
-        let before = Layout { grid: map.grid.clone(), start: map.start, goal: map.goal };
-        let edit = Edit::Resize { before: Box::new(before), after: Box::new(after) };
+        let after = Layout {
+            start: keep(map.start),
+            goal: keep(map.goal),
+            grid,
+        };
+        let before = Layout {
+            grid: map.grid.clone(),
+            start: map.start,
+            goal: map.goal,
+        };
+        let edit = Edit::Resize {
+            before: Box::new(before),
+            after: Box::new(after),
+        };
         match edit.redo(&mut self.document.map) {
             Ok(redraw) => {
                 self.canvas.redraw(redraw);
@@ -418,7 +432,11 @@ impl EditorApp {
         match pending {
             Pending::NewMap => {
                 let grid = &self.document.map.grid;
-                self.dialog = Some(Dialog::NewMap { width: grid.width(), height: grid.height(), base: 0 });
+                self.dialog = Some(Dialog::NewMap {
+                    width: grid.width(),
+                    height: grid.height(),
+                    base: 0,
+                });
             }
             Pending::Open => {
                 let picked = rfd::FileDialog::new()
@@ -464,8 +482,16 @@ impl EditorApp {
     fn answer(&mut self, ctx: &egui::Context, answer: Answer) {
         match answer {
             Answer::Cancel => {}
-            Answer::NewMap { width, height, base } => self.new_map(width, height, base),
-            Answer::Resize { width, height, anchor } => self.resize_map(width, height, anchor),
+            Answer::NewMap {
+                width,
+                height,
+                base,
+            } => self.new_map(width, height, base),
+            Answer::Resize {
+                width,
+                height,
+                anchor,
+            } => self.resize_map(width, height, anchor),
             Answer::Save(pending) => {
                 if self.save() {
                     self.proceed(ctx, pending);
@@ -531,7 +557,17 @@ impl EditorApp {
         if consume(&LARGER_BRUSH) {
             self.change_brush(1);
         }
-        let digits = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
+        let digits = [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+            Key::Num7,
+            Key::Num8,
+            Key::Num9,
+        ];
         let count = self.document.map.grid.terrains().len();
         for (i, key) in digits.into_iter().enumerate() {
             if i < count && consume(&KeyboardShortcut::new(Modifiers::NONE, key)) {
@@ -566,16 +602,24 @@ impl eframe::App for EditorApp {
         });
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         egui::Panel::bottom("status-bar").show(ui, |ui| self.status_ui(ui));
-        egui::Panel::left("palette").resizable(true).default_size(230.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                let action = self.palette.ui(ui, &self.document.map.grid, self.active);
-                if let Some(action) = action {
-                    self.palette_action(action);
-                }
+        egui::Panel::left("palette")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let action = self.palette.ui(ui, &self.document.map.grid, self.active);
+                    if let Some(action) = action {
+                        self.palette_action(action);
+                    }
+                });
             });
-        });
-        egui::Panel::right("search").resizable(true).default_size(240.0).show(ui, |ui| self.search_ui(ui));
-        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.canvas_ui(ui));
+        egui::Panel::right("search")
+            .resizable(true)
+            .default_size(240.0)
+            .show(ui, |ui| self.search_ui(ui));
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| self.canvas_ui(ui));
         if let Some(mut dialog) = self.dialog.take() {
             let answer = dialog.show(&ctx, &self.document.map.grid, self.document.name());
             match answer {
@@ -588,5 +632,6 @@ impl eframe::App for EditorApp {
 }
 
 fn is_json(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }

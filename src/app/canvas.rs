@@ -343,13 +343,24 @@ mod tests {
         let mut canvas = canvas_on(&grid);
         canvas.zoom_to(20.0, canvas.rect().center());
         let visible = canvas.visible_cells(&grid);
-        assert!(visible.width() <= 21 && visible.height() <= 16, "{visible:?}");
+        assert!(
+            visible.width() <= 21 && visible.height() <= 16,
+            "{visible:?}"
+        );
     }
 
     #[test]
     fn a_region_image_has_one_pixel_per_cell() {
         let grid = Grid::from_ascii(&[".#", "=~"]).unwrap();
-        let image = image_of(&grid, Region { x0: 1, y0: 0, x1: 2, y1: 2 });
+        let image = image_of(
+            &grid,
+            Region {
+                x0: 1,
+                y0: 0,
+                x1: 2,
+                y1: 2,
+            },
+        );
         assert_eq!(image.size, [1, 2]);
         assert_eq!(image.pixels[0], color_of(grid.terrain(3).color));
         assert_eq!(image.pixels[1], color_of(grid.terrain(2).color));

@@ -99,8 +99,16 @@ impl Dialog {
         let modal = Modal::new(Id::unique("editor-dialog")).show(ctx, |ui| {
             ui.set_min_width(300.0);
             answer = match self {
-                Dialog::NewMap { width, height, base } => new_map_ui(ui, grid, width, height, base),
-                Dialog::Resize { width, height, anchor } => resize_ui(ui, grid, width, height, anchor),
+                Dialog::NewMap {
+                    width,
+                    height,
+                    base,
+                } => new_map_ui(ui, grid, width, height, base),
+                Dialog::Resize {
+                    width,
+                    height,
+                    anchor,
+                } => resize_ui(ui, grid, width, height, anchor),
                 Dialog::Unsaved(pending) => unsaved_ui(ui, name, *pending),
                 Dialog::Replace { id, replacement } => replace_ui(ui, grid, *id, replacement),
                 Dialog::Message { title, text } => {
@@ -120,14 +128,18 @@ impl Dialog {
 
 fn size_fields(ui: &mut Ui, width: &mut u32, height: &mut u32) {
     let max = Grid::MAX_SIDE;
-    egui::Grid::new("size-fields").num_columns(2).show(ui, |ui| {
-        let label = ui.label("Width");
-        ui.add(egui::DragValue::new(width).range(1..=max).suffix(" cells")).labelled_by(label.id);
-        ui.end_row();
-        let label = ui.label("Height");
-        ui.add(egui::DragValue::new(height).range(1..=max).suffix(" cells")).labelled_by(label.id);
-        ui.end_row();
-    });
+    egui::Grid::new("size-fields")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let label = ui.label("Width");
+            ui.add(egui::DragValue::new(width).range(1..=max).suffix(" cells"))
+                .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Height");
+            ui.add(egui::DragValue::new(height).range(1..=max).suffix(" cells"))
+                .labelled_by(label.id);
+            ui.end_row();
+        });
 }
 
 fn ok_cancel(ui: &mut Ui, ok: &str) -> (bool, bool) {
@@ -140,18 +152,34 @@ fn ok_cancel(ui: &mut Ui, ok: &str) -> (bool, bool) {
     .inner
 }
 
-fn new_map_ui(ui: &mut Ui, grid: &Grid, width: &mut u32, height: &mut u32, base: &mut TerrainId) -> Option<Answer> {
+fn new_map_ui(
+    ui: &mut Ui,
+    grid: &Grid,
+    width: &mut u32,
+    height: &mut u32,
+    base: &mut TerrainId,
+) -> Option<Answer> {
     ui.heading("New map");
     size_fields(ui, width, height);
     terrain_choice(ui, "Base terrain", grid, base);
     match ok_cancel(ui, "Create") {
-        (true, _) => Some(Answer::NewMap { width: *width, height: *height, base: *base }),
+        (true, _) => Some(Answer::NewMap {
+            width: *width,
+            height: *height,
+            base: *base,
+        }),
         (_, true) => Some(Answer::Cancel),
         _ => None,
     }
 }
 
-fn resize_ui(ui: &mut Ui, grid: &Grid, width: &mut u32, height: &mut u32, anchor: &mut Anchor) -> Option<Answer> {
+fn resize_ui(
+    ui: &mut Ui,
+    grid: &Grid,
+    width: &mut u32,
+    height: &mut u32,
+    anchor: &mut Anchor,
+) -> Option<Answer> {
     ui.heading("Resize map");
     ui.label(format!("Now {} × {} cells.", grid.width(), grid.height()));
     size_fields(ui, width, height);
@@ -159,7 +187,8 @@ fn resize_ui(ui: &mut Ui, grid: &Grid, width: &mut u32, height: &mut u32, anchor
     egui::Grid::new("anchor-picker").show(ui, |ui| {
         for (i, a) in Anchor::ALL.into_iter().enumerate() {
             let symbol = ["↖", "↑", "↗", "←", "•", "→", "↙", "↓", "↘"][i];
-            ui.selectable_value(anchor, a, symbol).on_hover_text(format!("Anchor: {}", a.name()));
+            ui.selectable_value(anchor, a, symbol)
+                .on_hover_text(format!("Anchor: {}", a.name()));
             if i % 3 == 2 {
                 ui.end_row();
             }
@@ -167,7 +196,11 @@ fn resize_ui(ui: &mut Ui, grid: &Grid, width: &mut u32, height: &mut u32, anchor
     });
     ui.label("New cells get the base terrain (the first of the palette).");
     match ok_cancel(ui, "Resize") {
-        (true, _) => Some(Answer::Resize { width: *width, height: *height, anchor: *anchor }),
+        (true, _) => Some(Answer::Resize {
+            width: *width,
+            height: *height,
+            anchor: *anchor,
+        }),
         (_, true) => Some(Answer::Cancel),
         _ => None,
     }
@@ -175,7 +208,9 @@ fn resize_ui(ui: &mut Ui, grid: &Grid, width: &mut u32, height: &mut u32, anchor
 
 fn unsaved_ui(ui: &mut Ui, name: &str, pending: Pending) -> Option<Answer> {
     ui.heading("Unsaved changes");
-    ui.label(format!("“{name}” has changes that are not saved. Save them first?"));
+    ui.label(format!(
+        "“{name}” has changes that are not saved. Save them first?"
+    ));
     ui.add_space(8.0);
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
@@ -189,8 +224,16 @@ fn unsaved_ui(ui: &mut Ui, name: &str, pending: Pending) -> Option<Answer> {
     .inner
 }
 
-fn replace_ui(ui: &mut Ui, grid: &Grid, id: TerrainId, replacement: &mut TerrainId) -> Option<Answer> {
-    let name = grid.terrains().get(usize::from(id)).map_or("", |t| t.name.as_str());
+fn replace_ui(
+    ui: &mut Ui,
+    grid: &Grid,
+    id: TerrainId,
+    replacement: &mut TerrainId,
+) -> Option<Answer> {
+    let name = grid
+        .terrains()
+        .get(usize::from(id))
+        .map_or("", |t| t.name.as_str());
     ui.heading(format!("Delete “{name}”"));
     ui.label("Some cells use this terrain. Which terrain should they become?");
     terrain_choice(ui, "Replacement", grid, replacement);
@@ -198,17 +241,25 @@ fn replace_ui(ui: &mut Ui, grid: &Grid, id: TerrainId, replacement: &mut Terrain
         *replacement = if id == 0 { 1 } else { 0 };
     }
     match ok_cancel(ui, "Delete") {
-        (true, _) => Some(Answer::Replace { id, replacement: *replacement }),
+        (true, _) => Some(Answer::Replace {
+            id,
+            replacement: *replacement,
+        }),
         (_, true) => Some(Answer::Cancel),
         _ => None,
     }
 }
 
 fn terrain_choice(ui: &mut Ui, label: &str, grid: &Grid, choice: &mut TerrainId) {
-    let shown = grid.terrains().get(usize::from(*choice)).map_or("", |t| t.name.as_str());
-    egui::ComboBox::from_label(label).selected_text(shown).show_ui(ui, |ui| {
-        for (i, terrain) in grid.terrains().iter().enumerate() {
-            ui.selectable_value(choice, i as TerrainId, terrain.name.as_str());
-        }
-    });
+    let shown = grid
+        .terrains()
+        .get(usize::from(*choice))
+        .map_or("", |t| t.name.as_str());
+    egui::ComboBox::from_label(label)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            for (i, terrain) in grid.terrains().iter().enumerate() {
+                ui.selectable_value(choice, i as TerrainId, terrain.name.as_str());
+            }
+        });
 }

@@ -112,13 +112,22 @@ impl Edit {
 
     /// The terrain whose colour alone the edit changes, if that is all it does.
     pub fn recolours(&self) -> Option<TerrainId> {
-        let Edit::Catalog { before, after, cells } = self else {
+        let Edit::Catalog {
+            before,
+            after,
+            cells,
+        } = self
+        else {
             return None;
         };
         if !cells.is_empty() || before.len() != after.len() {
             return None;
         }
-        let mut changed = before.iter().zip(after).enumerate().filter(|(_, (b, a))| b != a);
+        let mut changed = before
+            .iter()
+            .zip(after)
+            .enumerate()
+            .filter(|(_, (b, a))| b != a);
         let (index, (b, a)) = changed.next()?;
         let only_colour = b.name == a.name && b.symbol == a.symbol && b.cost == a.cost;
         (only_colour && changed.next().is_none()).then_some(index as TerrainId)

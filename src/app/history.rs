@@ -48,7 +48,8 @@ impl History {
         if let (Some(last), Some(id)) = (self.done.back_mut(), edit.recolours())
             && self.undone.is_empty()
             && last.recolours() == Some(id)
-            && let (Edit::Catalog { after, .. }, Edit::Catalog { after: newer, .. }) = (last, edit.clone())
+            && let (Edit::Catalog { after, .. }, Edit::Catalog { after: newer, .. }) =
+                (last, edit.clone())
         {
             *after = newer;
             return;
@@ -117,9 +118,15 @@ mod tests {
             outcome.unwrap();
         }
         assert_eq!(map.grid, original);
-        assert_eq!(history.redo(&mut map), Some(Ok(Redraw::Cells(
-            crate::app::region::Region { x0: 0, y0: 0, x1: 1, y1: 1 }
-        ))));
+        assert_eq!(
+            history.redo(&mut map),
+            Some(Ok(Redraw::Cells(crate::app::region::Region {
+                x0: 0,
+                y0: 0,
+                x1: 1,
+                y1: 1
+            })))
+        );
         assert_eq!(map.grid.get(Cell::new(0, 0)), Some(1));
     }
 
@@ -133,7 +140,11 @@ mod tests {
         }
         assert_eq!(history.undo_steps(), 2);
         while history.undo(&mut map).is_some() {}
-        assert_eq!(map.grid.cells(), &[1, 0, 0, 0], "the first stroke can no longer be undone");
+        assert_eq!(
+            map.grid.cells(),
+            &[1, 0, 0, 0],
+            "the first stroke can no longer be undone"
+        );
     }
 
     #[test]

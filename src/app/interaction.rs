@@ -98,7 +98,8 @@ impl EditorApp {
         }
         self.canvas.sync_texture(ui.ctx(), &self.document.map.grid);
         let painter = ui.painter_at(rect);
-        self.canvas.paint(&painter, &self.document.map.grid, self.grid_lines);
+        self.canvas
+            .paint(&painter, &self.document.map.grid, self.grid_lines);
         self.paint_path(&painter);
         self.paint_preview(&painter, if over { pointer.pos } else { None });
         self.paint_markers(&painter);
@@ -117,7 +118,9 @@ impl EditorApp {
             return;
         }
         let grid = &self.document.map.grid;
-        let Some(cell) = self.canvas.grid_cell_at(pos, grid) else { return };
+        let Some(cell) = self.canvas.grid_cell_at(pos, grid) else {
+            return;
+        };
         if p.alt || self.tool == Tool::Eyedropper {
             if let Some(id) = grid.get(cell) {
                 let text = format!("Picked {}.", grid.terrain(id).name);
@@ -130,18 +133,39 @@ impl EditorApp {
             self.gesture = Some(Gesture::Marker(marker));
             return;
         }
-        let terrain = if self.tool == Tool::Eraser { 0 } else { self.active };
+        let terrain = if self.tool == Tool::Eraser {
+            0
+        } else {
+            self.active
+        };
         self.gesture = match self.tool {
-            Tool::Brush | Tool::Eraser if p.shift => Some(Gesture::Line { from: cell, to: cell, terrain }),
+            Tool::Brush | Tool::Eraser if p.shift => Some(Gesture::Line {
+                from: cell,
+                to: cell,
+                terrain,
+            }),
             Tool::Brush | Tool::Eraser => {
                 let mut stroke = BrushStroke::new(terrain, cell);
-                let cells = tools::brush(cell, self.brush_size, self.brush_tip, grid.width(), grid.height());
+                let cells = tools::brush(
+                    cell,
+                    self.brush_size,
+                    self.brush_tip,
+                    grid.width(),
+                    grid.height(),
+                );
                 let region = stroke.paint(&mut self.document.map.grid, &cells);
                 self.canvas.redraw(Redraw::Cells(region));
                 Some(Gesture::Paint(stroke))
             }
-            Tool::Line => Some(Gesture::Line { from: cell, to: cell, terrain }),
-            Tool::Rectangle => Some(Gesture::Rectangle { from: cell, to: cell }),
+            Tool::Line => Some(Gesture::Line {
+                from: cell,
+                to: cell,
+                terrain,
+            }),
+            Tool::Rectangle => Some(Gesture::Rectangle {
+                from: cell,
+                to: cell,
+            }),
             Tool::Fill => {
                 let region = tools::flood_fill(grid, cell);
                 if let Some(edit) = Edit::paint(&mut self.document.map.grid, &region, self.active) {
@@ -163,7 +187,14 @@ impl EditorApp {
                     && cell != stroke.last()
                 {
                     let (w, h) = (grid.width(), grid.height());
-                    let cells = tools::brush_line(stroke.last(), cell, self.brush_size, self.brush_tip, w, h);
+                    let cells = tools::brush_line(
+                        stroke.last(),
+                        cell,
+                        self.brush_size,
+                        self.brush_tip,
+                        w,
+                        h,
+                    );
                     let region = stroke.paint(&mut self.document.map.grid, &cells);
                     stroke.move_to(cell);
                     self.canvas.redraw(Redraw::Cells(region));
@@ -184,14 +215,20 @@ impl EditorApp {
             }
             None => {}
         }
-        let still = if matches!(self.gesture, Some(Gesture::Pan)) { p.any_down } else { p.down };
+        let still = if matches!(self.gesture, Some(Gesture::Pan)) {
+            p.any_down
+        } else {
+            p.down
+        };
         if !still {
             self.end_gesture();
         }
     }
 
     fn end_gesture(&mut self) {
-        let Some(gesture) = self.gesture.take() else { return };
+        let Some(gesture) = self.gesture.take() else {
+            return;
+        };
         let grid = &mut self.document.map.grid;
         let (w, h) = (grid.width(), grid.height());
         let edit = match gesture {
@@ -239,7 +276,7 @@ impl EditorApp {
     }
 
     fn marker_radius(&self) -> f32 {
-        (self.canvas.zoom() * 0.45).clamp(6.0, 16.0)
+        (self.canvas.zoom() * 0.6).clamp(7.0, 16.0)
     }
 
     fn marker_at(&self, pos: Pos2) -> Option<Marker> {
@@ -253,13 +290,22 @@ impl EditorApp {
     }
 
     fn paint_path(&self, painter: &Painter) {
-        let Some(result) = self.planner.result() else { return };
+        let Some(result) = self.planner.result() else {
+            return;
+        };
         if result.path.len() < 2 {
             return;
         }
-        let points: Vec<Pos2> = result.path.iter().map(|&c| self.canvas.screen_from_cell_center(c)).collect();
+        let points: Vec<Pos2> = result
+            .path
+            .iter()
+            .map(|&c| self.canvas.screen_from_cell_center(c))
+            .collect();
         let width = (self.canvas.zoom() * 0.25).clamp(2.0, 6.0);
-        painter.line(points.clone(), Stroke::new(width + 2.0, Color32::from_black_alpha(140)));
+        painter.line(
+            points.clone(),
+            Stroke::new(width + 2.0, Color32::from_black_alpha(140)),
+        );
         painter.line(points, Stroke::new(width, Color32::from_rgb(255, 214, 10)));
     }
 
@@ -274,7 +320,13 @@ impl EditorApp {
             let Some(cell) = cell else { continue };
             let centre = self.canvas.screen_from_cell_center(cell);
             painter.circle(centre, radius, colour, Stroke::new(2.0, Color32::WHITE));
-            painter.text(centre, Align2::CENTER_CENTER, letter, FontId::proportional(radius * 1.1), Color32::WHITE);
+            painter.text(
+                centre,
+                Align2::CENTER_CENTER,
+                letter,
+                FontId::proportional(radius * 1.1),
+                Color32::WHITE,
+            );
         }
     }
 
@@ -285,7 +337,10 @@ impl EditorApp {
         let cell_rect = |a: Cell, b: Cell| {
             let min = Pos2::new(a.x.min(b.x) as f32, a.y.min(b.y) as f32);
             let max = Pos2::new(a.x.max(b.x) as f32 + 1.0, a.y.max(b.y) as f32 + 1.0);
-            Rect::from_min_max(self.canvas.screen_from_cell(min), self.canvas.screen_from_cell(max))
+            Rect::from_min_max(
+                self.canvas.screen_from_cell(min),
+                self.canvas.screen_from_cell(max),
+            )
         };
         match &self.gesture {
             Some(Gesture::Rectangle { from, to }) => {
@@ -304,15 +359,21 @@ impl EditorApp {
             }
             _ => {
                 let Some(pos) = pointer else { return };
-                let other_gesture = self.gesture.is_some() && !matches!(self.gesture, Some(Gesture::Paint(_)));
+                let other_gesture =
+                    self.gesture.is_some() && !matches!(self.gesture, Some(Gesture::Paint(_)));
                 if !self.tool.uses_brush() || other_gesture {
                     return;
                 }
-                let Some(cell) = self.canvas.grid_cell_at(pos, &self.document.map.grid) else { return };
+                let Some(cell) = self.canvas.grid_cell_at(pos, &self.document.map.grid) else {
+                    return;
+                };
                 let lo = -((self.brush_size as i64 - 1) / 2) as f32;
                 let side = self.brush_size as f32;
                 let min = Pos2::new(cell.x as f32 + lo, cell.y as f32 + lo);
-                let rect = Rect::from_min_size(self.canvas.screen_from_cell(min), Vec2::splat(side * self.canvas.zoom()));
+                let rect = Rect::from_min_size(
+                    self.canvas.screen_from_cell(min),
+                    Vec2::splat(side * self.canvas.zoom()),
+                );
                 if self.brush_tip == BrushTip::Round && self.brush_size > 2 {
                     painter.circle_stroke(rect.center(), rect.width() / 2.0, outline);
                 } else {
@@ -324,7 +385,9 @@ impl EditorApp {
 
     fn terrain_colour(&self, id: TerrainId) -> Color32 {
         let grid = &self.document.map.grid;
-        grid.terrains().get(usize::from(id)).map_or(Color32::GRAY, |t| super::canvas::color_of(t.color))
+        grid.terrains()
+            .get(usize::from(id))
+            .map_or(Color32::GRAY, |t| super::canvas::color_of(t.color))
     }
 }
 

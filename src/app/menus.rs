@@ -78,10 +78,20 @@ impl EditorApp {
                 }
             }
             ui.separator();
-            if item(ui, "Smaller brush", Some(&SMALLER_BRUSH), self.brush_size > 1) {
+            if item(
+                ui,
+                "Smaller brush",
+                Some(&SMALLER_BRUSH),
+                self.brush_size > 1,
+            ) {
                 self.change_brush(-1);
             }
-            if item(ui, "Larger brush", Some(&LARGER_BRUSH), self.brush_size < MAX_BRUSH) {
+            if item(
+                ui,
+                "Larger brush",
+                Some(&LARGER_BRUSH),
+                self.brush_size < MAX_BRUSH,
+            ) {
                 self.change_brush(1);
             }
         });
@@ -124,7 +134,10 @@ impl EditorApp {
             ui.separator();
             if ui
                 .button("Fit map")
-                .on_hover_text(format!("Show the whole map ({})", ui.ctx().format_shortcut(&FIT)))
+                .on_hover_text(format!(
+                    "Show the whole map ({})",
+                    ui.ctx().format_shortcut(&FIT)
+                ))
                 .clicked()
             {
                 self.fit_map();

@@ -54,7 +54,11 @@ impl Palette {
                     egui::Stroke::new(1.0, Color32::from_gray(120)),
                     egui::StrokeKind::Inside,
                 );
-                let key = if i < 9 { format!("{}", i + 1) } else { " ".to_owned() };
+                let key = if i < 9 {
+                    format!("{}", i + 1)
+                } else {
+                    " ".to_owned()
+                };
                 let cost = cost_text(terrain);
                 let text = format!("{key}  {}", terrain.name);
                 let button = egui::Button::selectable(id == active, text)
@@ -71,7 +75,11 @@ impl Palette {
             });
         }
         ui.horizontal(|ui| {
-            if ui.button("Add terrain").on_hover_text("Add a new terrain to the palette").clicked() {
+            if ui
+                .button("Add terrain")
+                .on_hover_text("Add a new terrain to the palette")
+                .clicked()
+            {
                 action = Some(PaletteAction::Add);
             }
             let removable = grid.terrains().len() > 1;
@@ -104,69 +112,120 @@ impl Palette {
         }
         let mut action = None;
         ui.label(RichText::new(format!("Edit “{}”", terrain.name)).strong());
-        egui::Grid::new("terrain-editor").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Name");
-            let name = ui.add(egui::TextEdit::singleline(&mut self.name).desired_width(110.0)).labelled_by(label.id);
-            if name.lost_focus() {
-                let trimmed = self.name.trim();
-                if trimmed.is_empty() {
-                    self.name = terrain.name.clone();
-                } else if trimmed != terrain.name {
-                    action = Some(PaletteAction::Update(active, Terrain { name: trimmed.to_owned(), ..terrain.clone() }));
+        egui::Grid::new("terrain-editor")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let label = ui.label("Name");
+                let name = ui
+                    .add(egui::TextEdit::singleline(&mut self.name).desired_width(110.0))
+                    .labelled_by(label.id);
+                if name.lost_focus() {
+                    let trimmed = self.name.trim();
+                    if trimmed.is_empty() {
+                        self.name = terrain.name.clone();
+                    } else if trimmed != terrain.name {
+                        action = Some(PaletteAction::Update(
+                            active,
+                            Terrain {
+                                name: trimmed.to_owned(),
+                                ..terrain.clone()
+                            },
+                        ));
+                    }
                 }
-            }
-            ui.end_row();
+                ui.end_row();
 
-            ui.label("Colour");
-            let colour = ui.color_edit_button_srgb(&mut self.color).on_hover_text("Terrain colour");
-            if colour.changed() && self.color != terrain.color.0 {
-                action = Some(PaletteAction::Update(active, Terrain { color: Rgb(self.color), ..terrain.clone() }));
-            }
-            ui.end_row();
+                ui.label("Colour");
+                let colour = ui
+                    .color_edit_button_srgb(&mut self.color)
+                    .on_hover_text("Terrain colour");
+                if colour.changed() && self.color != terrain.color.0 {
+                    action = Some(PaletteAction::Update(
+                        active,
+                        Terrain {
+                            color: Rgb(self.color),
+                            ..terrain.clone()
+                        },
+                    ));
+                }
+                ui.end_row();
 
-            let label = ui.label("Cost");
-            let passable = terrain.is_passable();
-            let cost = ui.add_enabled(
-                passable,
-                egui::TextEdit::singleline(&mut self.cost).desired_width(60.0).hint_text(if passable { "" } else { "impassable" }),
-            ).labelled_by(label.id).on_hover_text("Cost of one unit of distance on this terrain (a positive number)");
-            if cost.lost_focus() && passable {
-                match self.cost.trim().parse::<f64>() {
-                    Ok(value) if value.is_finite() && value > 0.0 => {
-                        if terrain.cost != Some(value) {
-                            action = Some(PaletteAction::Update(active, Terrain { cost: Some(value), ..terrain.clone() }));
+                let label = ui.label("Cost");
+                let passable = terrain.is_passable();
+                let cost = ui
+                    .add_enabled(
+                        passable,
+                        egui::TextEdit::singleline(&mut self.cost)
+                            .desired_width(60.0)
+                            .hint_text(if passable { "" } else { "impassable" }),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "Cost of one unit of distance on this terrain (a positive number)",
+                    );
+                if cost.lost_focus() && passable {
+                    match self.cost.trim().parse::<f64>() {
+                        Ok(value) if value.is_finite() && value > 0.0 => {
+                            if terrain.cost != Some(value) {
+                                action = Some(PaletteAction::Update(
+                                    active,
+                                    Terrain {
+                                        cost: Some(value),
+                                        ..terrain.clone()
+                                    },
+                                ));
+                            }
+                        }
+                        _ => {
+                            action = Some(PaletteAction::Refuse(format!(
+                                "The cost of {} must be a positive number, not {:?}",
+                                terrain.name,
+                                self.cost.trim()
+                            )));
+                            self.cost = terrain.cost.map_or_else(String::new, |c| c.to_string());
                         }
                     }
-                    _ => {
-                        action = Some(PaletteAction::Refuse(format!(
-                            "The cost of {} must be a positive number, not {:?}",
-                            terrain.name, self.cost.trim()
-                        )));
-                        self.cost = terrain.cost.map_or_else(String::new, |c| c.to_string());
-                    }
                 }
-            }
-            ui.end_row();
+                ui.end_row();
 
-            ui.label("");
-            let mut impassable = !passable;
-            if ui.checkbox(&mut impassable, "Impassable").on_hover_text("Units cannot enter this terrain").changed() {
-                let cost = if impassable {
-                    None
-                } else {
-                    Some(self.cost.trim().parse::<f64>().ok().filter(|c| c.is_finite() && *c > 0.0).unwrap_or(1.0))
-                };
-                action = Some(PaletteAction::Update(active, Terrain { cost, ..terrain.clone() }));
-            }
-            ui.end_row();
-        });
+                ui.label("");
+                let mut impassable = !passable;
+                if ui
+                    .checkbox(&mut impassable, "Impassable")
+                    .on_hover_text("Units cannot enter this terrain")
+                    .changed()
+                {
+                    let cost = if impassable {
+                        None
+                    } else {
+                        Some(
+                            self.cost
+                                .trim()
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|c| c.is_finite() && *c > 0.0)
+                                .unwrap_or(1.0),
+                        )
+                    };
+                    action = Some(PaletteAction::Update(
+                        active,
+                        Terrain {
+                            cost,
+                            ..terrain.clone()
+                        },
+                    ));
+                }
+                ui.end_row();
+            });
         action
     }
 }
 
 /// A terrain's cost as the palette shows it.
 pub fn cost_text(terrain: &Terrain) -> String {
-    terrain.cost.map_or_else(|| "impassable".to_owned(), |c| format!("{c}"))
+    terrain
+        .cost
+        .map_or_else(|| "impassable".to_owned(), |c| format!("{c}"))
 }
 
 /// A new terrain for the catalog: a name and symbol no other terrain uses.
@@ -175,11 +234,18 @@ pub fn new_terrain(grid: &Grid) -> Terrain {
     let symbol = ('a'..='z')
         .chain('A'..='Z')
         .chain('0'..='9')
-        .chain((0xC0u32..0x2000).filter_map(char::from_u32).filter(|c| !c.is_control()))
+        .chain(
+            (0xC0u32..0x2000)
+                .filter_map(char::from_u32)
+                .filter(|c| !c.is_control()),
+        )
         .find(|&c| !used(c))
         .unwrap_or('?');
     let n = grid.terrains().len() + 1;
-    let name = (n..).map(|k| format!("Terrain {k}")).find(|name| grid.terrains().iter().all(|t| &t.name != name)).unwrap_or_default();
+    let name = (n..)
+        .map(|k| format!("Terrain {k}"))
+        .find(|name| grid.terrains().iter().all(|t| &t.name != name))
+        .unwrap_or_default();
     Terrain::passable(&name, symbol, Rgb([0xb0, 0x80, 0x50]), 1.0)
 }
 

@@ -62,7 +62,10 @@ mod tests {
         assert!(result.found);
         assert_eq!(result.path.last(), Some(&Cell::new(3, 1)));
         planner.submit(&grid, SearchRequest::new(Cell::new(1, 1), Cell::new(3, 1)));
-        assert!(matches!(planner.outcome(), Some(Err(SearchError::Blocked { .. }))));
+        assert!(matches!(
+            planner.outcome(),
+            Some(Err(SearchError::Blocked { .. }))
+        ));
         planner.clear();
         assert!(planner.outcome().is_none());
     }

@@ -86,11 +86,27 @@ mod tests {
         assert!(region.is_empty());
         region.include(Cell::new(3, 4));
         region.include(Cell::new(1, 6));
-        assert_eq!(region, Region { x0: 1, y0: 4, x1: 4, y1: 7 });
+        assert_eq!(
+            region,
+            Region {
+                x0: 1,
+                y0: 4,
+                x1: 4,
+                y1: 7
+            }
+        );
         assert_eq!((region.width(), region.height()), (3, 3));
         region.union(Region::EMPTY);
         assert_eq!(region.width(), 3);
         region.union(Region::whole(2, 2));
-        assert_eq!(region, Region { x0: 0, y0: 0, x1: 4, y1: 7 });
+        assert_eq!(
+            region,
+            Region {
+                x0: 0,
+                y0: 0,
+                x1: 4,
+                y1: 7
+            }
+        );
     }
 }

@@ -64,9 +64,10 @@ impl SearchSettings {
             })
             .response
             .on_hover_text(self.diagonal.about());
-        let shown = self
-            .heuristic
-            .map_or_else(|| format!("default ({})", Heuristic::default_for(self.diagonal)), |h| h.name().to_owned());
+        let shown = self.heuristic.map_or_else(
+            || format!("default ({})", Heuristic::default_for(self.diagonal)),
+            |h| h.name().to_owned(),
+        );
         ComboBox::from_label("Heuristic")
             .selected_text(shown)
             .show_ui(ui, |ui| {
@@ -110,19 +111,25 @@ pub fn outcome_ui(ui: &mut Ui, outcome: Option<&Result<SearchResult, SearchError
             ui.label(format!("Expanded {} cells", result.stats.expanded));
         }
         Some(Ok(result)) => {
-            egui::Grid::new("search-result").num_columns(2).show(ui, |ui| {
-                let row = |ui: &mut Ui, name: &str, value: String| {
-                    ui.label(name);
-                    ui.label(RichText::new(value).monospace());
-                    ui.end_row();
-                };
-                row(ui, "Cost", format!("{:.3}", result.cost));
-                row(ui, "Length", format!("{:.3}", result.length));
-                row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
-                row(ui, "Expanded", result.stats.expanded.to_string());
-                row(ui, "Time", format!("{:.2} ms", result.stats.time_us as f64 / 1000.0));
-                row(ui, "Optimality", result.optimality.to_string());
-            });
+            egui::Grid::new("search-result")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    let row = |ui: &mut Ui, name: &str, value: String| {
+                        ui.label(name);
+                        ui.label(RichText::new(value).monospace());
+                        ui.end_row();
+                    };
+                    row(ui, "Cost", format!("{:.3}", result.cost));
+                    row(ui, "Length", format!("{:.3}", result.length));
+                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    row(ui, "Expanded", result.stats.expanded.to_string());
+                    row(
+                        ui,
+                        "Time",
+                        format!("{:.2} ms", result.stats.time_us as f64 / 1000.0),
+                    );
+                    row(ui, "Optimality", result.optimality.to_string());
+                });
         }
     }
 }

@@ -61,7 +61,9 @@ impl Tool {
             Tool::Rectangle => "Drag to paint a rectangle, filled or outlined.",
             Tool::Fill => "Click to repaint the connected region of one terrain.",
             Tool::Eraser => "Paint the base terrain (the first of the palette).",
-            Tool::Eyedropper => "Click to pick the terrain under the pointer (Alt+click with any tool).",
+            Tool::Eyedropper => {
+                "Click to pick the terrain under the pointer (Alt+click with any tool)."
+            }
         }
     }
 
@@ -269,7 +271,10 @@ mod tests {
         assert!((320..=370).contains(&disc.len()), "{} cells", disc.len());
         for c in &disc {
             let (dx, dy) = (f64::from(c.x) - 32.0, f64::from(c.y) - 32.0);
-            assert!(dx * dx + dy * dy <= 10.5 * 10.5, "{c} lies outside the disc");
+            assert!(
+                dx * dx + dy * dy <= 10.5 * 10.5,
+                "{c} lies outside the disc"
+            );
         }
         // Symmetric about the centre for odd sizes.
         assert!(disc.contains(&Cell::new(22, 32)) && disc.contains(&Cell::new(42, 32)));
@@ -285,7 +290,11 @@ mod tests {
         assert!(far.iter().all(|c| c.x < 10 && c.y < 5));
         assert_eq!(far.len(), 50, "a huge brush covers the whole small map");
         let sizes = brush(Cell::new(3, 3), 500, BrushTip::Square, 200, 200);
-        assert_eq!(sizes.len(), 36 * 36, "sizes clamp to 64: 3 + 32 + 1 columns");
+        assert_eq!(
+            sizes.len(),
+            36 * 36,
+            "sizes clamp to 64: 3 + 32 + 1 columns"
+        );
     }
 
     #[test]
@@ -296,20 +305,42 @@ mod tests {
         assert_eq!(cells.len(), 8, "one cell per column of the longer axis");
         for pair in cells.windows(2) {
             let (dx, dy) = (pair[0].x.abs_diff(pair[1].x), pair[0].y.abs_diff(pair[1].y));
-            assert!(dx <= 1 && dy <= 1 && dx + dy > 0, "gap between {} and {}", pair[0], pair[1]);
+            assert!(
+                dx <= 1 && dy <= 1 && dx + dy > 0,
+                "gap between {} and {}",
+                pair[0],
+                pair[1]
+            );
         }
         let back = line(Cell::new(7, 3), Cell::new(0, 0), 10, 10);
         assert_eq!(back.len(), 8);
-        assert_eq!(sorted(line(Cell::new(4, 4), Cell::new(4, 4), 10, 10)), [(4, 4)]);
+        assert_eq!(
+            sorted(line(Cell::new(4, 4), Cell::new(4, 4), 10, 10)),
+            [(4, 4)]
+        );
         let vertical = sorted(line(Cell::new(2, 5), Cell::new(2, 1), 10, 10));
         assert_eq!(vertical, [(2, 1), (2, 2), (2, 3), (2, 4), (2, 5)]);
     }
 
     #[test]
     fn a_brush_line_is_wide_and_unique() {
-        let cells = brush_line(Cell::new(0, 5), Cell::new(9, 5), 3, BrushTip::Square, 10, 10);
+        let cells = brush_line(
+            Cell::new(0, 5),
+            Cell::new(9, 5),
+            3,
+            BrushTip::Square,
+            10,
+            10,
+        );
         assert_eq!(cells.len(), 30, "three rows of ten, each cell once");
-        let edge = brush_line(Cell::new(0, 0), Cell::new(9, 0), 3, BrushTip::Square, 10, 10);
+        let edge = brush_line(
+            Cell::new(0, 0),
+            Cell::new(9, 0),
+            3,
+            BrushTip::Square,
+            10,
+            10,
+        );
         assert_eq!(edge.len(), 20, "the row above the map is clipped");
     }
 
@@ -320,7 +351,16 @@ mod tests {
         let outline = sorted(rectangle(Cell::new(1, 1), Cell::new(3, 3), false, 10, 10));
         assert_eq!(
             outline,
-            [(1, 1), (2, 1), (3, 1), (1, 2), (3, 2), (1, 3), (2, 3), (3, 3)]
+            [
+                (1, 1),
+                (2, 1),
+                (3, 1),
+                (1, 2),
+                (3, 2),
+                (1, 3),
+                (2, 3),
+                (3, 3)
+            ]
         );
         let thin = rectangle(Cell::new(1, 1), Cell::new(1, 4), false, 10, 10);
         assert_eq!(thin.len(), 4, "a one-column outline has each cell once");
@@ -345,7 +385,11 @@ mod tests {
         assert_eq!(left, [0, 1, 4, 5]);
         let right = flood_fill(&grid, Cell::new(3, 1));
         assert_eq!(right.len(), 5, "(3,1) down and round to (1,3)");
-        assert_eq!(flood_fill(&grid, Cell::new(3, 0)), [3], "diagonal neighbours are not joined");
+        assert_eq!(
+            flood_fill(&grid, Cell::new(3, 0)),
+            [3],
+            "diagonal neighbours are not joined"
+        );
         assert!(flood_fill(&grid, Cell::new(4, 0)).is_empty());
         let walls = flood_fill(&grid, Cell::new(0, 2));
         assert_eq!(walls.len(), 5);

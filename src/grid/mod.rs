@@ -1,6 +1,7 @@
 //! The map model: cells, terrains and the grid that holds them.
 
 mod cell;
+#[allow(clippy::module_inception)]
 mod grid;
 mod map;
 mod terrain;
