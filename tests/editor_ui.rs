@@ -42,7 +42,11 @@ fn editor(map: Map) -> Harness<'static, EditorApp> {
 }
 
 fn terrain_at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> TerrainId {
-    h.state().map().grid.get(Cell::new(x, y)).expect("a cell on the map")
+    h.state()
+        .map()
+        .grid
+        .get(Cell::new(x, y))
+        .expect("a cell on the map")
 }
 
 fn at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> Pos2 {
