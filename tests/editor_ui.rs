@@ -555,3 +555,41 @@ fn zooming_with_the_wheel_keeps_the_cell_under_the_cursor() {
     h.run();
     assert!((h.state().zoom() - zoom).abs() < 1e-3);
 }
+
+/// Asks the window to close, as the window manager's close button does.
+fn request_close(h: &mut Harness<'_, EditorApp>) -> bool {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(&egui::ViewportCommand::CancelClose))
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut h = editor(meadow());
+    assert!(!request_close(&mut h), "a saved map closes at once");
+    assert!(!h.state().has_dialog());
+
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert!(request_close(&mut h), "the close is held back");
+    h.run();
+    assert!(h.state().has_dialog());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().has_dialog() && h.state().is_dirty());
+
+    assert!(request_close(&mut h));
+    h.run();
+    h.get_by_label("Discard").click();
+    h.run();
+    assert!(!h.state().has_dialog());
+    assert!(!request_close(&mut h), "after Discard the window may close");
+}
