@@ -1,0 +1,637 @@
+//! The editor window: the open document, its history, the tools and the panels around the
+//! canvas.
+
+use std::path::Path;
+
+use egui::{Key, KeyboardShortcut, Modifiers, Pos2, ViewportCommand};
+
+use crate::format::FormatError;
+use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
+use crate::search::SearchResult;
+
+use super::canvas::Canvas;
+use super::dialog::{Answer, Dialog, Pending};
+use super::document::{DEFAULT_MAP_PATH, Document};
+use super::edit::{Edit, Layout, Redraw};
+use super::history::History;
+use super::interaction::Gesture;
+use super::palette::{Palette, PaletteAction, new_terrain};
+use super::planner::Planner;
+use super::resize::{Anchor, moved, resize};
+use super::search_panel::SearchSettings;
+use super::tools::{BrushTip, MAX_BRUSH, Tool};
+
+/// Undo: Ctrl+Z.
+pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+/// Redo: Ctrl+Shift+Z.
+pub const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+/// Redo: Ctrl+Y.
+pub const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+/// New map: Ctrl+N.
+pub const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+/// Open: Ctrl+O.
+pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Save: Ctrl+S.
+pub const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+/// Save as: Ctrl+Shift+S.
+pub const SAVE_AS: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+/// Fit the map into the view: Ctrl+0.
+pub const FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+/// One cell per screen point: Ctrl+1.
+pub const ONE_TO_ONE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num1);
+/// A smaller brush: [.
+pub const SMALLER_BRUSH: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::NONE, Key::OpenBracket);
+/// A larger brush: ].
+pub const LARGER_BRUSH: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::NONE, Key::CloseBracket);
+
+/// A message in the status bar.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// The map editor.
+pub struct EditorApp {
+    pub(super) document: Document,
+    pub(super) history: History,
+    pub(super) canvas: Canvas,
+    pub(super) palette: Palette,
+    pub(super) planner: Planner,
+    pub(super) settings: SearchSettings,
+    pub(super) tool: Tool,
+    pub(super) brush_size: u32,
+    pub(super) brush_tip: BrushTip,
+    pub(super) filled: bool,
+    pub(super) grid_lines: bool,
+    pub(super) active: TerrainId,
+    pub(super) gesture: Option<Gesture>,
+    pub(super) dialog: Option<Dialog>,
+    pub(super) notice: Option<Notice>,
+    pub(super) hovered: Option<Cell>,
+    shown_title: String,
+    may_close: bool,
+}
+
+impl EditorApp {
+    /// The editor on a map file, or on the built-in level when `path` is `None`. A file that
+    /// fails to load is reported in a dialog over the built-in level; the error is only for a
+    /// built-in level that does not parse, which the tests rule out.
+    pub fn new(path: Option<&Path>) -> Result<Self, FormatError> {
+        let level = Document::default_level()?;
+        let Some(path) = path else {
+            let mut app = Self::with_document(level);
+            app.say(
+                format!("Opened the built-in level ({DEFAULT_MAP_PATH})."),
+                false,
+            );
+            return Ok(app);
+        };
+        Ok(match Document::open(path) {
+            Ok(document) => {
+                let mut app = Self::with_document(document);
+                app.say(format!("Opened {}.", path.display()), false);
+                app
+            }
+            Err(error) => {
+                let mut app = Self::with_document(level);
+                app.dialog = Some(Dialog::Message {
+                    title: "Could not open the map".to_owned(),
+                    text: error.to_string(),
+                });
+                app
+            }
+        })
+    }
+
+    /// The editor on a map held in memory (no file yet).
+    pub fn with_map(map: Map) -> Self {
+        Self::with_document(Document::new(map))
+    }
+
+    fn with_document(document: Document) -> Self {
+        let mut app = Self {
+            document,
+            history: History::default(),
+            canvas: Canvas::new(),
+            palette: Palette::new(),
+            planner: Planner::new(),
+            settings: SearchSettings::default(),
+            tool: Tool::Brush,
+            brush_size: 1,
+            brush_tip: BrushTip::Round,
+            filled: true,
+            grid_lines: true,
+            active: 0,
+            gesture: None,
+            dialog: None,
+            notice: None,
+            hovered: None,
+            shown_title: String::new(),
+            may_close: false,
+        };
+        app.active = app.first_passable_other_than_base();
+        app.replan();
+        app
+    }
+
+    /// The open map.
+    pub fn map(&self) -> &Map {
+        &self.document.map
+    }
+
+    /// Whether the map has unsaved changes.
+    pub fn is_dirty(&self) -> bool {
+        self.document.dirty
+    }
+
+    /// The window title: the map's name, with `*` while it has unsaved changes.
+    pub fn title(&self) -> String {
+        self.document.title()
+    }
+
+    /// The terrain the tools paint with.
+    pub fn active_terrain(&self) -> TerrainId {
+        self.active
+    }
+
+    /// The chosen tool.
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// The brush size in cells.
+    pub fn brush_size(&self) -> u32 {
+        self.brush_size
+    }
+
+    /// The number of steps that can be undone.
+    pub fn undo_steps(&self) -> usize {
+        self.history.undo_steps()
+    }
+
+    /// The latest search result, when the markers allowed a search.
+    pub fn search_result(&self) -> Option<&SearchResult> {
+        self.planner.result()
+    }
+
+    /// The current zoom, in screen points per cell.
+    pub fn zoom(&self) -> f32 {
+        self.canvas.zoom()
+    }
+
+    /// Sets the zoom around the centre of the view.
+    pub fn set_zoom(&mut self, zoom: f32) {
+        let centre = self.canvas.rect().center();
+        self.canvas.zoom_to(zoom, centre);
+    }
+
+    /// Fits the whole map into the view.
+    pub fn fit_map(&mut self) {
+        self.canvas.fit(&self.document.map.grid);
+    }
+
+    /// The screen position of a cell's centre in the last frame's layout.
+    pub fn screen_from_cell(&self, cell: Cell) -> Pos2 {
+        self.canvas.screen_from_cell_center(cell)
+    }
+
+    /// The message shown in the status bar, if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_ref().map(|n| n.text.as_str())
+    }
+
+    /// Whether a dialog is open.
+    pub fn has_dialog(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    /// Opens a map file; on failure the current map stays and the error is shown.
+    pub fn open_path(&mut self, path: &Path) {
+        match Document::open(path) {
+            Ok(document) => {
+                self.replace_document(document);
+                self.say(format!("Opened {}.", path.display()), false);
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Message {
+                    title: "Could not open the map".to_owned(),
+                    text: error.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Saves the map as JSON to a file; returns whether it worked (the error is shown).
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match self.document.save_as(path) {
+            Ok(()) => {
+                self.say(format!("Saved {}.", path.display()), false);
+                true
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Message {
+                    title: "Could not save the map".to_owned(),
+                    text: error.to_string(),
+                });
+                false
+            }
+        }
+    }
+
+    pub(super) fn say(&mut self, text: String, error: bool) {
+        self.notice = Some(Notice { text, error });
+    }
+
+    fn replace_document(&mut self, document: Document) {
+        self.document = document;
+        self.history.clear();
+        self.gesture = None;
+        self.canvas.redraw(Redraw::All);
+        self.canvas.request_fit();
+        self.active = self.first_passable_other_than_base();
+        self.replan();
+    }
+
+    fn first_passable_other_than_base(&self) -> TerrainId {
+        let terrains = self.document.map.grid.terrains();
+        terrains
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, t)| t.is_passable())
+            .map_or(0, |(i, _)| i as TerrainId)
+    }
+
+    /// Runs the search between the markers, or clears the path when one is missing.
+    pub(super) fn replan(&mut self) {
+        let map = &self.document.map;
+        match (map.start, map.goal) {
+            (Some(start), Some(goal)) => {
+                let request = self.settings.request(start, goal);
+                self.planner.submit(&map.grid, request);
+            }
+            _ => self.planner.clear(),
+        }
+    }
+
+    /// Records an edit that was just made on the map.
+    pub(super) fn commit(&mut self, edit: Edit) {
+        self.history.record(edit);
+        self.document.dirty = true;
+        self.replan();
+    }
+
+    pub(super) fn undo(&mut self) {
+        let outcome = self.history.undo(&mut self.document.map);
+        self.after_history(outcome, "Nothing to undo.");
+    }
+
+    pub(super) fn redo(&mut self) {
+        let outcome = self.history.redo(&mut self.document.map);
+        self.after_history(outcome, "Nothing to redo.");
+    }
+
+    fn after_history(&mut self, outcome: Option<Result<Redraw, GridError>>, none: &str) {
+        match outcome {
+            None => self.say(none.to_owned(), false),
+            Some(Ok(redraw)) => {
+                self.canvas.redraw(redraw);
+                self.document.dirty = true;
+                let count = self.document.map.grid.terrains().len();
+                if usize::from(self.active) >= count {
+                    self.active = (count - 1) as TerrainId;
+                }
+                self.replan();
+            }
+            Some(Err(error)) => self.say(format!("Undo failed: {error}"), true),
+        }
+    }
+
+    /// Changes the terrain catalog through `change` and records it as one step.
+    fn change_catalog(&mut self, change: impl FnOnce(&mut Grid) -> Result<(), GridError>) -> bool {
+        let before = self.document.map.grid.clone();
+        match change(&mut self.document.map.grid) {
+            Ok(()) => {
+                let edit = Edit::catalog_change(&before, &self.document.map.grid);
+                self.history.record_or_merge(edit);
+                self.document.dirty = true;
+                self.canvas.redraw(Redraw::All);
+                self.replan();
+                true
+            }
+            Err(error) => {
+                self.say(error.to_string(), true);
+                false
+            }
+        }
+    }
+
+    pub(super) fn palette_action(&mut self, action: PaletteAction) {
+        match action {
+            PaletteAction::Select(id) => self.active = id,
+            PaletteAction::Update(id, terrain) => {
+                self.change_catalog(|grid| grid.set_terrain(id, terrain).map(|_| ()));
+            }
+            PaletteAction::Add => {
+                let terrain = new_terrain(&self.document.map.grid);
+                let mut added = 0;
+                if self.change_catalog(|grid| grid.add_terrain(terrain).map(|id| added = id)) {
+                    self.active = added;
+                }
+            }
+            PaletteAction::Remove(id) => {
+                if self.document.map.grid.cells().contains(&id) {
+                    let replacement = if id == 0 { 1 } else { 0 };
+                    self.dialog = Some(Dialog::Replace { id, replacement });
+                } else {
+                    self.remove_terrain(id, None);
+                }
+            }
+            PaletteAction::Refuse(text) => self.say(text, true),
+        }
+    }
+
+    fn remove_terrain(&mut self, id: TerrainId, replacement: Option<TerrainId>) {
+        if self.change_catalog(|grid| grid.remove_terrain(id, replacement).map(|_| ())) {
+            let shift = |t: TerrainId| if t > id { t - 1 } else { t };
+            self.active = if self.active == id {
+                replacement.map_or(0, shift)
+            } else {
+                shift(self.active)
+            };
+            self.say("Terrain deleted.".to_owned(), false);
+        }
+    }
+
+    /// Resizes the map, keeping `anchor` in place; one undoable step.
+    pub fn resize_map(&mut self, width: u32, height: u32, anchor: Anchor) {
+        let map = &self.document.map;
+        let grid = match resize(&map.grid, width, height, anchor, 0) {
+            Ok(grid) => grid,
+            Err(error) => return self.say(error.to_string(), true),
+        };
+        let offset = anchor.offset((map.grid.width(), map.grid.height()), (width, height));
+        let keep = |cell: Option<Cell>| cell.and_then(|c| moved(c, offset, &grid));
+        let after = Layout {
+            start: keep(map.start),
+            goal: keep(map.goal),
+            grid,
+        };
+        let before = Layout {
+            grid: map.grid.clone(),
+            start: map.start,
+            goal: map.goal,
+        };
+        let edit = Edit::Resize {
+            before: Box::new(before),
+            after: Box::new(after),
+        };
+        match edit.redo(&mut self.document.map) {
+            Ok(redraw) => {
+                self.canvas.redraw(redraw);
+                self.canvas.request_fit();
+                self.commit(edit);
+                self.say(format!("Resized to {width} × {height} cells."), false);
+            }
+            Err(error) => self.say(error.to_string(), true),
+        }
+    }
+
+    /// Replaces the document with a new map of the current catalog.
+    pub fn new_map(&mut self, width: u32, height: u32, base: TerrainId) {
+        let terrains = self.document.map.grid.terrains().to_vec();
+        match Grid::new(width, height, terrains, base) {
+            Ok(grid) => {
+                let mut map = Map::new("untitled", grid);
+                if map.grid.terrain(base).is_passable() {
+                    map.start = Some(Cell::new(width / 4, height / 2));
+                    map.goal = Some(Cell::new(width - 1 - width / 4, height / 2));
+                }
+                self.replace_document(Document::new(map));
+                self.say(format!("New map of {width} × {height} cells."), false);
+            }
+            Err(error) => self.say(error.to_string(), true),
+        }
+    }
+
+    /// Asks before `pending` when there are unsaved changes, else does it.
+    pub(super) fn guard(&mut self, ctx: &egui::Context, pending: Pending) {
+        if self.document.dirty {
+            self.dialog = Some(Dialog::Unsaved(pending));
+        } else {
+            self.proceed(ctx, pending);
+        }
+    }
+
+    fn proceed(&mut self, ctx: &egui::Context, pending: Pending) {
+        match pending {
+            Pending::NewMap => {
+                let grid = &self.document.map.grid;
+                self.dialog = Some(Dialog::NewMap {
+                    width: grid.width(),
+                    height: grid.height(),
+                    base: 0,
+                });
+            }
+            Pending::Open => {
+                let picked = rfd::FileDialog::new()
+                    .add_filter("Maps", &["json", "map"])
+                    .add_filter("gridpath map", &["json"])
+                    .add_filter("Moving AI map", &["map"])
+                    .pick_file();
+                match picked {
+                    Some(path) => self.open_path(&path),
+                    None => self.say("No file chosen.".to_owned(), false),
+                }
+            }
+            Pending::Quit => {
+                self.may_close = true;
+                ctx.send_viewport_cmd(ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Saves to the document's file, or asks for one; returns whether the map was saved.
+    pub(super) fn save(&mut self) -> bool {
+        match self.document.path.clone() {
+            Some(path) if is_json(&path) => self.save_to(&path),
+            _ => self.save_as(),
+        }
+    }
+
+    pub(super) fn save_as(&mut self) -> bool {
+        let name = format!("{}.json", self.document.name());
+        let picked = rfd::FileDialog::new()
+            .add_filter("gridpath map", &["json"])
+            .set_file_name(name)
+            .save_file();
+        match picked {
+            Some(path) => self.save_to(&path),
+            None => {
+                self.say("Not saved: no file chosen.".to_owned(), false);
+                false
+            }
+        }
+    }
+
+    fn answer(&mut self, ctx: &egui::Context, answer: Answer) {
+        match answer {
+            Answer::Cancel => {}
+            Answer::NewMap {
+                width,
+                height,
+                base,
+            } => self.new_map(width, height, base),
+            Answer::Resize {
+                width,
+                height,
+                anchor,
+            } => self.resize_map(width, height, anchor),
+            Answer::Save(pending) => {
+                if self.save() {
+                    self.proceed(ctx, pending);
+                }
+            }
+            Answer::Discard(pending) => {
+                self.document.dirty = false;
+                self.proceed(ctx, pending);
+            }
+            Answer::Replace { id, replacement } => self.remove_terrain(id, Some(replacement)),
+        }
+    }
+
+    pub(super) fn select_tool(&mut self, tool: Tool) {
+        self.tool = tool;
+    }
+
+    pub(super) fn change_brush(&mut self, delta: i32) {
+        let size = (self.brush_size as i32 + delta).clamp(1, MAX_BRUSH as i32);
+        self.brush_size = size as u32;
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let consume = |sc: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(sc));
+        if self.gesture.is_none() {
+            if consume(&REDO) || consume(&REDO_Y) {
+                self.redo();
+            } else if consume(&UNDO) {
+                self.undo();
+            }
+        }
+        if consume(&SAVE_AS) {
+            self.save_as();
+        } else if consume(&SAVE) {
+            self.save();
+        }
+        if consume(&OPEN) {
+            self.guard(ctx, Pending::Open);
+        }
+        if consume(&NEW) {
+            self.guard(ctx, Pending::NewMap);
+        }
+        if consume(&FIT) {
+            self.fit_map();
+        }
+        if consume(&ONE_TO_ONE) {
+            self.canvas.one_to_one();
+        }
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        for tool in Tool::ALL {
+            if consume(&tool.shortcut()) {
+                self.select_tool(tool);
+            }
+        }
+        if consume(&SMALLER_BRUSH) {
+            self.change_brush(-1);
+        }
+        if consume(&LARGER_BRUSH) {
+            self.change_brush(1);
+        }
+        let digits = [
+            Key::Num1,
+            Key::Num2,
+            Key::Num3,
+            Key::Num4,
+            Key::Num5,
+            Key::Num6,
+            Key::Num7,
+            Key::Num8,
+            Key::Num9,
+        ];
+        let count = self.document.map.grid.terrains().len();
+        for (i, key) in digits.into_iter().enumerate() {
+            if i < count && consume(&KeyboardShortcut::new(Modifiers::NONE, key)) {
+                self.active = i as TerrainId;
+            }
+        }
+    }
+
+    fn handle_close(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested()) && self.document.dirty && !self.may_close {
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
+            self.dialog = Some(Dialog::Unsaved(Pending::Quit));
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = self.document.title();
+        if title != self.shown_title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.shown_title = title;
+        }
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.handle_close(&ctx);
+        self.shortcuts(&ctx);
+        egui::Panel::top("menu-bar").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| self.menu_ui(ui));
+        });
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        egui::Panel::bottom("status-bar").show(ui, |ui| self.status_ui(ui));
+        egui::Panel::left("palette")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let action = self.palette.ui(ui, &self.document.map.grid, self.active);
+                    if let Some(action) = action {
+                        self.palette_action(action);
+                    }
+                });
+            });
+        egui::Panel::right("search")
+            .resizable(true)
+            .default_size(240.0)
+            .show(ui, |ui| self.search_ui(ui));
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| self.canvas_ui(ui));
+        if let Some(mut dialog) = self.dialog.take() {
+            let answer = dialog.show(&ctx, &self.document.map.grid, self.document.name());
+            match answer {
+                Some(answer) => self.answer(&ctx, answer),
+                None => self.dialog = Some(dialog),
+            }
+        }
+        self.update_title(&ctx);
+    }
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}

@@ -1,0 +1,368 @@
+//! The map on screen: one texel per cell in a texture, and the view's pan and zoom.
+//!
+//! Two coordinate spaces meet here: screen points (egui's) and map units, where cell
+//! (x, y) covers [x, x + 1) × [y, y + 1). Functions are named after the space they map from
+//! and to (`cell_from_screen`, `screen_from_cell`).
+
+use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, TextureHandle, TextureOptions, Vec2};
+
+use crate::grid::{Cell, Grid};
+
+use super::edit::Redraw;
+use super::region::Region;
+
+/// The smallest zoom, in screen points per cell.
+pub const MIN_ZOOM: f32 = 1.0 / 32.0;
+/// The largest zoom, in screen points per cell.
+pub const MAX_ZOOM: f32 = 128.0;
+/// From this zoom on, grid lines are drawn between cells.
+pub const GRID_LINES_FROM: f32 = 8.0;
+
+const TEXTURE_OPTIONS: TextureOptions = TextureOptions::NEAREST;
+
+/// The texture of the map and the view onto it.
+pub struct Canvas {
+    texture: Option<TextureHandle>,
+    texture_size: [usize; 2],
+    pending: Option<Redraw>,
+    /// Screen points per cell.
+    zoom: f32,
+    /// The screen position of the map's top-left corner.
+    origin: Pos2,
+    /// Where the canvas was laid out in the last frame.
+    rect: Rect,
+    /// Fit the map into the view at the next frame (the view's size is not known before).
+    fit_pending: bool,
+}
+
+impl Default for Canvas {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Canvas {
+    /// A canvas that fits the map into the view at the first frame.
+    pub fn new() -> Self {
+        Self {
+            texture: None,
+            texture_size: [0, 0],
+            pending: Some(Redraw::All),
+            zoom: 1.0,
+            origin: Pos2::ZERO,
+            rect: Rect::ZERO,
+            fit_pending: true,
+        }
+    }
+
+    /// Screen points per cell.
+    pub fn zoom(&self) -> f32 {
+        self.zoom
+    }
+
+    /// The screen rectangle the canvas covers.
+    pub fn rect(&self) -> Rect {
+        self.rect
+    }
+
+    /// Lays the canvas out in `rect` for this frame, and fits the map in when asked to.
+    pub fn set_rect(&mut self, rect: Rect, grid: &Grid) {
+        let moved = rect.min - self.rect.min;
+        self.rect = rect;
+        self.origin += moved;
+        if self.fit_pending {
+            self.fit_pending = false;
+            self.fit(grid);
+        }
+    }
+
+    /// Fits the map into the view at the next frame.
+    pub fn request_fit(&mut self) {
+        self.fit_pending = true;
+    }
+
+    /// Zooms so that the whole map shows, centred.
+    pub fn fit(&mut self, grid: &Grid) {
+        let size = self.rect.size();
+        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        if size.x <= 0.0 || size.y <= 0.0 {
+            self.fit_pending = true;
+            return;
+        }
+        let zoom = (size.x / w).min(size.y / h) * 0.96;
+        self.zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);
+        let map_size = Vec2::new(w, h) * self.zoom;
+        self.origin = self.rect.center() - map_size / 2.0;
+    }
+
+    /// Sets the zoom, keeping the map point under `anchor` (a screen position) in place.
+    pub fn zoom_to(&mut self, zoom: f32, anchor: Pos2) {
+        let zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);
+        let point = self.cell_from_screen(anchor);
+        self.zoom = zoom;
+        self.origin = anchor - point.to_vec2() * zoom;
+    }
+
+    /// Multiplies the zoom by `factor` around a screen position.
+    pub fn zoom_by(&mut self, factor: f32, anchor: Pos2) {
+        self.zoom_to(self.zoom * factor, anchor);
+    }
+
+    /// Shows one cell per screen point, keeping the view's centre in place.
+    pub fn one_to_one(&mut self) {
+        self.zoom_to(1.0, self.rect.center());
+    }
+
+    /// Moves the map by a screen distance.
+    pub fn pan(&mut self, delta: Vec2) {
+        self.origin += delta;
+    }
+
+    /// The map point (in cell units) at a screen position.
+    pub fn cell_from_screen(&self, pos: Pos2) -> Pos2 {
+        ((pos - self.origin) / self.zoom).to_pos2()
+    }
+
+    /// The screen position of a map point (in cell units).
+    pub fn screen_from_cell(&self, point: Pos2) -> Pos2 {
+        self.origin + point.to_vec2() * self.zoom
+    }
+
+    /// The screen position of a cell's centre.
+    pub fn screen_from_cell_center(&self, cell: Cell) -> Pos2 {
+        self.screen_from_cell(Pos2::new(cell.x as f32 + 0.5, cell.y as f32 + 0.5))
+    }
+
+    /// The cell at a screen position, or `None` off the map.
+    pub fn grid_cell_at(&self, pos: Pos2, grid: &Grid) -> Option<Cell> {
+        let p = self.cell_from_screen(pos);
+        let (x, y) = (p.x.floor(), p.y.floor());
+        (x >= 0.0 && y >= 0.0 && x < grid.width() as f32 && y < grid.height() as f32)
+            .then(|| Cell::new(x as u32, y as u32))
+    }
+
+    /// The cell at a screen position, or the nearest cell on the map's edge when off it.
+    pub fn clamped_cell_at(&self, pos: Pos2, grid: &Grid) -> Cell {
+        let p = self.cell_from_screen(pos);
+        let clamp = |v: f32, side: u32| v.floor().clamp(0.0, side.saturating_sub(1) as f32) as u32;
+        Cell::new(clamp(p.x, grid.width()), clamp(p.y, grid.height()))
+    }
+
+    /// The screen rectangle of the whole map.
+    pub fn map_rect(&self, grid: &Grid) -> Rect {
+        Rect::from_min_size(
+            self.origin,
+            Vec2::new(grid.width() as f32, grid.height() as f32) * self.zoom,
+        )
+    }
+
+    /// Marks cells to be sent to the texture at the next frame.
+    pub fn redraw(&mut self, redraw: Redraw) {
+        self.pending = match (self.pending, redraw) {
+            (Some(Redraw::All), _) | (_, Redraw::All) => Some(Redraw::All),
+            (Some(Redraw::Cells(mut a)), Redraw::Cells(b)) => {
+                a.union(b);
+                Some(Redraw::Cells(a))
+            }
+            (None, cells) => Some(cells),
+        };
+    }
+
+    /// Sends the changed cells to the texture: the whole map after a new map, a resize or a
+    /// change of colours, else only the rectangle that changed (`set_partial`).
+    pub fn sync_texture(&mut self, ctx: &egui::Context, grid: &Grid) {
+        let size = [grid.width() as usize, grid.height() as usize];
+        let whole = self.texture.is_none()
+            || self.texture_size != size
+            || self.pending == Some(Redraw::All);
+        if whole {
+            let image = image_of(grid, Region::whole(grid.width(), grid.height()));
+            match &mut self.texture {
+                Some(texture) => texture.set(image, TEXTURE_OPTIONS),
+                None => self.texture = Some(ctx.load_texture("map", image, TEXTURE_OPTIONS)),
+            }
+            self.texture_size = size;
+        } else if let (Some(Redraw::Cells(region)), Some(texture)) =
+            (self.pending, &mut self.texture)
+            && !region.is_empty()
+        {
+            let region = Region {
+                x1: region.x1.min(grid.width()),
+                y1: region.y1.min(grid.height()),
+                ..region
+            };
+            let image = image_of(grid, region);
+            texture.set_partial(
+                [region.x0 as usize, region.y0 as usize],
+                image,
+                TEXTURE_OPTIONS,
+            );
+        }
+        self.pending = None;
+    }
+
+    /// Draws the map, and grid lines over the visible cells when they are big enough.
+    pub fn paint(&self, painter: &Painter, grid: &Grid, grid_lines: bool) {
+        let map_rect = self.map_rect(grid);
+        painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
+        let visible = self.visible_cells(grid);
+        if let Some(texture) = &self.texture
+            && !visible.is_empty()
+        {
+            // Only the part in view, so that deep zooms do not stretch one huge quad.
+            let (w, h) = (grid.width() as f32, grid.height() as f32);
+            let (x0, y0) = (visible.x0 as f32, visible.y0 as f32);
+            let (x1, y1) = (visible.x1 as f32, visible.y1 as f32);
+            let uv = Rect::from_min_max(Pos2::new(x0 / w, y0 / h), Pos2::new(x1 / w, y1 / h));
+            let screen = Rect::from_min_max(
+                self.screen_from_cell(Pos2::new(x0, y0)),
+                self.screen_from_cell(Pos2::new(x1, y1)),
+            );
+            painter.image(texture.id(), screen, uv, Color32::WHITE);
+        }
+        if grid_lines && self.zoom >= GRID_LINES_FROM {
+            self.paint_grid_lines(painter, grid);
+        }
+        painter.rect_stroke(
+            map_rect,
+            0.0,
+            Stroke::new(1.0, Color32::from_gray(90)),
+            egui::StrokeKind::Outside,
+        );
+    }
+
+    /// The cells in view, as a region of the map.
+    pub fn visible_cells(&self, grid: &Grid) -> Region {
+        let a = self.cell_from_screen(self.rect.min);
+        let b = self.cell_from_screen(self.rect.max);
+        let clamp = |v: f32, side: u32| v.clamp(0.0, side as f32) as u32;
+        Region {
+            x0: clamp(a.x.floor(), grid.width()),
+            y0: clamp(a.y.floor(), grid.height()),
+            x1: clamp(b.x.ceil(), grid.width()),
+            y1: clamp(b.y.ceil(), grid.height()),
+        }
+    }
+
+    fn paint_grid_lines(&self, painter: &Painter, grid: &Grid) {
+        let visible = self.visible_cells(grid);
+        if visible.is_empty() {
+            return;
+        }
+        let alpha = ((self.zoom - GRID_LINES_FROM) * 8.0).clamp(0.0, 60.0) as u8 + 20;
+        let stroke = Stroke::new(1.0, Color32::from_black_alpha(alpha));
+        let top = self.screen_from_cell(Pos2::new(0.0, visible.y0 as f32)).y;
+        let bottom = self.screen_from_cell(Pos2::new(0.0, visible.y1 as f32)).y;
+        for x in visible.x0..=visible.x1 {
+            let sx = self.screen_from_cell(Pos2::new(x as f32, 0.0)).x;
+            painter.line_segment([Pos2::new(sx, top), Pos2::new(sx, bottom)], stroke);
+        }
+        let left = self.screen_from_cell(Pos2::new(visible.x0 as f32, 0.0)).x;
+        let right = self.screen_from_cell(Pos2::new(visible.x1 as f32, 0.0)).x;
+        for y in visible.y0..=visible.y1 {
+            let sy = self.screen_from_cell(Pos2::new(0.0, y as f32)).y;
+            painter.line_segment([Pos2::new(left, sy), Pos2::new(right, sy)], stroke);
+        }
+    }
+}
+
+/// The colour egui paints a terrain with.
+pub fn color_of(rgb: crate::grid::Rgb) -> Color32 {
+    let [r, g, b] = rgb.0;
+    Color32::from_rgb(r, g, b)
+}
+
+/// The image of a region of the grid, one pixel per cell.
+fn image_of(grid: &Grid, region: Region) -> ColorImage {
+    let mut lut = [Color32::MAGENTA; 256];
+    for (i, terrain) in grid.terrains().iter().enumerate() {
+        lut[i] = color_of(terrain.color);
+    }
+    let (w, h) = (region.width() as usize, region.height() as usize);
+    let stride = grid.width() as usize;
+    let cells = grid.cells();
+    let mut pixels = Vec::with_capacity(w * h);
+    for y in region.y0 as usize..region.y1 as usize {
+        let row = &cells[y * stride + region.x0 as usize..y * stride + region.x1 as usize];
+        pixels.extend(row.iter().map(|&id| lut[usize::from(id)]));
+    }
+    ColorImage::new([w, h], pixels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canvas_on(grid: &Grid) -> Canvas {
+        let mut canvas = Canvas::new();
+        let rect = Rect::from_min_size(Pos2::new(100.0, 50.0), Vec2::new(400.0, 300.0));
+        canvas.set_rect(rect, grid);
+        canvas
+    }
+
+    #[test]
+    fn fitting_shows_the_whole_map_centred() {
+        let grid = Grid::from_ascii(&["....", "...."]).unwrap();
+        let canvas = canvas_on(&grid);
+        let map = canvas.map_rect(&grid);
+        assert!(canvas.rect().contains_rect(map));
+        assert!((map.center() - canvas.rect().center()).length() < 0.01);
+        assert!((canvas.zoom() - 96.0).abs() < 0.01, "400 / 4 × 0.96");
+    }
+
+    #[test]
+    fn screen_and_cell_coordinates_are_inverse() {
+        let grid = Grid::from_ascii(&["....", "...."]).unwrap();
+        let mut canvas = canvas_on(&grid);
+        canvas.zoom_to(10.0, Pos2::new(130.0, 70.0));
+        let point = Pos2::new(1.25, 0.75);
+        let back = canvas.cell_from_screen(canvas.screen_from_cell(point));
+        assert!((back - point).length() < 1e-4);
+        let centre = canvas.screen_from_cell_center(Cell::new(3, 1));
+        assert_eq!(canvas.grid_cell_at(centre, &grid), Some(Cell::new(3, 1)));
+        let outside = canvas.screen_from_cell(Pos2::new(-3.0, 9.0));
+        assert_eq!(canvas.grid_cell_at(outside, &grid), None);
+        assert_eq!(canvas.clamped_cell_at(outside, &grid), Cell::new(0, 1));
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_cursor() {
+        let grid = Grid::from_ascii(&["....", "...."]).unwrap();
+        let mut canvas = canvas_on(&grid);
+        let cursor = Pos2::new(321.0, 123.0);
+        let before = canvas.cell_from_screen(cursor);
+        canvas.zoom_by(2.5, cursor);
+        assert!((canvas.cell_from_screen(cursor) - before).length() < 1e-4);
+        canvas.zoom_by(1e9, cursor);
+        assert_eq!(canvas.zoom(), MAX_ZOOM);
+    }
+
+    #[test]
+    fn only_visible_cells_are_in_view() {
+        let grid = Grid::new(1000, 1000, crate::grid::Terrain::default_catalog(), 0).unwrap();
+        let mut canvas = canvas_on(&grid);
+        canvas.zoom_to(20.0, canvas.rect().center());
+        let visible = canvas.visible_cells(&grid);
+        assert!(
+            visible.width() <= 21 && visible.height() <= 16,
+            "{visible:?}"
+        );
+    }
+
+    #[test]
+    fn a_region_image_has_one_pixel_per_cell() {
+        let grid = Grid::from_ascii(&[".#", "=~"]).unwrap();
+        let image = image_of(
+            &grid,
+            Region {
+                x0: 1,
+                y0: 0,
+                x1: 2,
+                y1: 2,
+            },
+        );
+        assert_eq!(image.size, [1, 2]);
+        assert_eq!(image.pixels[0], color_of(grid.terrain(3).color));
+        assert_eq!(image.pixels[1], color_of(grid.terrain(2).color));
+    }
+}

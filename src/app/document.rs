@@ -1,0 +1,165 @@
+//! The map open in the editor: where it lives on disk and whether it has unsaved changes.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::format::{self, FormatError, LoadError, json};
+use crate::grid::Map;
+
+/// The built-in level the editor opens when no map is given.
+pub const DEFAULT_MAP: &str = include_str!("../../maps/default.json");
+
+/// Where the default map comes from, shown when the editor starts on it.
+pub const DEFAULT_MAP_PATH: &str = "maps/default.json";
+
+/// Why a map could not be saved.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot save {}: {source}", path.display())]
+pub struct SaveError {
+    /// The file that was to be written.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub source: std::io::Error,
+}
+
+/// An open map.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The map itself.
+    pub map: Map,
+    /// The file it was loaded from or last saved to; `None` for a new map.
+    pub path: Option<PathBuf>,
+    /// Whether it changed since it was loaded or saved.
+    pub dirty: bool,
+}
+
+impl Document {
+    /// A document of a map that has no file yet.
+    pub fn new(map: Map) -> Self {
+        Self {
+            map,
+            path: None,
+            dirty: false,
+        }
+    }
+
+    /// The built-in default level.
+    pub fn default_level() -> Result<Self, FormatError> {
+        json::parse(DEFAULT_MAP).map(Self::new)
+    }
+
+    /// Loads a `.json` or `.map` file.
+    pub fn open(path: &Path) -> Result<Self, LoadError> {
+        let mut map = format::load_map(path)?;
+        if map.name.is_empty() {
+            map.name = file_stem(path);
+        }
+        Ok(Self {
+            map,
+            path: Some(path.to_path_buf()),
+            dirty: false,
+        })
+    }
+
+    /// The map's name, or "untitled".
+    pub fn name(&self) -> &str {
+        if self.map.name.is_empty() {
+            "untitled"
+        } else {
+            &self.map.name
+        }
+    }
+
+    /// The window title: the name, with `*` while there are unsaved changes.
+    pub fn title(&self) -> String {
+        let star = if self.dirty { "*" } else { "" };
+        format!("{}{star} — gridpath", self.name())
+    }
+
+    /// Saves the map as JSON to `path` and makes it the document's file.
+    ///
+    /// The text goes to a temporary file beside the target, which is flushed to disk and then
+    /// renamed over the target, so a failure at any point leaves the old file whole.
+    pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        write_atomically(path, json::to_string(&self.map).as_bytes()).map_err(|source| {
+            SaveError {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        self.path = Some(path.to_path_buf());
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file in `path`'s folder, flushes it, then renames it to `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map.json".to_owned());
+    let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        // The target was not touched; the half-written temporary file is of no use.
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_level_loads_with_its_markers() {
+        let document = Document::default_level().unwrap();
+        let map = &document.map;
+        assert!(map.start.is_some() && map.goal.is_some());
+        assert!(map.grid.terrains().len() >= 4);
+        assert!(!document.dirty);
+        assert_eq!(document.title(), format!("{} — gridpath", map.name));
+    }
+
+    #[test]
+    fn saving_writes_json_that_loads_back() {
+        let folder = std::env::temp_dir().join(format!("gridpath-doc-{}", std::process::id()));
+        fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("level.json");
+        let mut document = Document::default_level().unwrap();
+        document.dirty = true;
+        document.save_as(&path).unwrap();
+        assert!(!document.dirty);
+        let loaded = Document::open(&path).unwrap();
+        assert_eq!(loaded.map, document.map);
+        let leftovers = fs::read_dir(&folder).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_save_into_a_missing_folder_fails_and_says_where() {
+        let mut document = Document::default_level().unwrap();
+        let path = std::env::temp_dir().join("gridpath-no-such-folder/x/level.json");
+        let error = document.save_as(&path).unwrap_err();
+        assert!(error.to_string().contains("level.json"), "{error}");
+        assert!(document.path.is_none());
+    }
+}

@@ -1,0 +1,135 @@
+//! The search panel: which algorithm, diagonal rule and heuristic the path is planned with,
+//! and what the last search found.
+
+use egui::{ComboBox, RichText, Ui};
+
+use crate::grid::Cell;
+use crate::search::{Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult};
+
+/// The search settings the user chose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSettings {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The diagonal rule.
+    pub diagonal: Diagonal,
+    /// The heuristic; `None` is the default for the diagonal rule.
+    pub heuristic: Option<Heuristic>,
+    /// The weight on the heuristic (A* only), at least 1.
+    pub weight: f64,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::AStar,
+            diagonal: Diagonal::NoCut,
+            heuristic: None,
+            weight: 1.0,
+        }
+    }
+}
+
+impl SearchSettings {
+    /// The request for a path from `start` to `goal` under these settings.
+    pub fn request(&self, start: Cell, goal: Cell) -> SearchRequest {
+        let mut request = SearchRequest::new(start, goal)
+            .with_algorithm(self.algorithm)
+            .with_diagonal(self.diagonal)
+            .with_weight(self.weight);
+        request.heuristic = self.heuristic;
+        request
+    }
+
+    /// The settings' controls; returns whether one changed.
+    pub fn ui(&mut self, ui: &mut Ui) -> bool {
+        let before = *self;
+        ComboBox::from_label("Algorithm")
+            .selected_text(algorithm_name(self.algorithm))
+            .show_ui(ui, |ui| {
+                for &a in Algorithm::ALL {
+                    ui.selectable_value(&mut self.algorithm, a, algorithm_name(a))
+                        .on_hover_text(a.about());
+                }
+            })
+            .response
+            .on_hover_text(self.algorithm.about());
+        ComboBox::from_label("Diagonal moves")
+            .selected_text(self.diagonal.name())
+            .show_ui(ui, |ui| {
+                for &d in Diagonal::ALL {
+                    ui.selectable_value(&mut self.diagonal, d, d.name())
+                        .on_hover_text(d.about());
+                }
+            })
+            .response
+            .on_hover_text(self.diagonal.about());
+        let shown = self.heuristic.map_or_else(
+            || format!("default ({})", Heuristic::default_for(self.diagonal)),
+            |h| h.name().to_owned(),
+        );
+        ComboBox::from_label("Heuristic")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.heuristic, None, "default")
+                    .on_hover_text("Octile with diagonal moves, Manhattan without.");
+                for &h in Heuristic::ALL {
+                    ui.selectable_value(&mut self.heuristic, Some(h), h.name())
+                        .on_hover_text(h.about());
+                }
+            });
+        if self.algorithm == Algorithm::AStar {
+            ui.add(egui::Slider::new(&mut self.weight, 1.0..=5.0).text("Weight"))
+                .on_hover_text("Weighted A*: above 1 it expands fewer cells; the cost stays within weight × optimal.");
+        }
+        *self != before
+    }
+}
+
+/// The algorithm's name as menus show it.
+pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
+    match algorithm {
+        Algorithm::AStar => "A*",
+        Algorithm::Dijkstra => "Dijkstra",
+        Algorithm::Greedy => "Greedy best-first",
+        Algorithm::Bfs => "Breadth-first",
+        Algorithm::Bidirectional => "Bidirectional A*",
+    }
+}
+
+/// What the last search found, as a few lines of text.
+pub fn outcome_ui(ui: &mut Ui, outcome: Option<&Result<SearchResult, SearchError>>) {
+    match outcome {
+        None => {
+            ui.label("Place a start and a goal to see a path.");
+        }
+        Some(Err(error)) => {
+            ui.colored_label(ui.visuals().warn_fg_color, error.to_string());
+        }
+        Some(Ok(result)) if !result.found => {
+            ui.colored_label(ui.visuals().warn_fg_color, "No path between the markers.");
+            ui.label(format!("Expanded {} cells", result.stats.expanded));
+        }
+        Some(Ok(result)) => {
+            egui::Grid::new("search-result")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    let row = |ui: &mut Ui, name: &str, value: String| {
+                        ui.label(name);
+                        ui.label(RichText::new(value).monospace());
+                        ui.end_row();
+                    };
+                    row(ui, "Cost", format!("{:.3}", result.cost));
+                    row(ui, "Length", format!("{:.3}", result.length));
+                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    row(ui, "Expanded", result.stats.expanded.to_string());
+                    row(
+                        ui,
+                        "Time",
+                        format!("{:.2} ms", result.stats.time_us as f64 / 1000.0),
+                    );
+                    row(ui, "Optimality", result.optimality.to_string());
+                });
+        }
+    }
+}

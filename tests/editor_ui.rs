@@ -1,0 +1,595 @@
+#![cfg(feature = "editor")]
+//! The editor driven as a user would: through its widgets, keys and pointer, in a headless
+//! egui_kittest harness.
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use gridpath::app::EditorApp;
+use gridpath::app::tools::Tool;
+use gridpath::grid::{Cell, Grid, Map, TerrainId};
+
+const GRASS: TerrainId = 0;
+const ROAD: TerrainId = 1;
+const SWAMP: TerrainId = 2;
+const WALL: TerrainId = 3;
+
+/// A 40 × 24 meadow with a walled pen at (20..=26, 4..=10), start and goal on row 16.
+fn meadow() -> Map {
+    let mut rows = vec![".".repeat(40); 24];
+    for (y, row) in rows.iter_mut().enumerate().take(11).skip(4) {
+        let mut cells: Vec<char> = row.chars().collect();
+        for (x, c) in cells.iter_mut().enumerate().take(27).skip(20) {
+            if y == 4 || y == 10 || x == 20 || x == 26 {
+                *c = '#';
+            }
+        }
+        *row = cells.into_iter().collect();
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("meadow", Grid::from_ascii(&rows).expect("a valid meadow"));
+    map.start = Some(Cell::new(3, 16));
+    map.goal = Some(Cell::new(36, 16));
+    map
+}
+
+fn editor(map: Map) -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .build_eframe(move |_cc| EditorApp::with_map(map));
+    harness.run();
+    harness
+}
+
+fn terrain_at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> TerrainId {
+    h.state()
+        .map()
+        .grid
+        .get(Cell::new(x, y))
+        .expect("a cell on the map")
+}
+
+fn at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> Pos2 {
+    h.state().screen_from_cell(Cell::new(x, y))
+}
+
+/// Presses at `from`, moves through `steps` points to `to`, and releases there.
+fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2, steps: usize) {
+    h.hover_at(from);
+    h.drag_at(from);
+    for i in 1..=steps {
+        h.hover_at(from.lerp(to, i as f32 / steps as f32));
+    }
+    h.drop_at(to);
+    h.run();
+}
+
+fn click_at(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
+    drag(h, pos, pos, 1);
+}
+
+/// Clicks the palette button of a terrain, found by its accessible label.
+fn select_terrain(h: &mut Harness<'_, EditorApp>, name: &str) {
+    let button = h
+        .get_all_by_label_contains(name)
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .unwrap_or_else(|| panic!("no palette button for {name}"));
+    button.click();
+    h.run();
+}
+
+/// The cost field of the terrain editor (the search panel also shows a "Cost" label).
+fn cost_field<'h>(h: &'h Harness<'_, EditorApp>) -> egui_kittest::Node<'h> {
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Cost")
+}
+
+fn press(h: &mut Harness<'_, EditorApp>, modifiers: Modifiers, key: Key) {
+    h.key_press_modifiers(modifiers, key);
+    h.run();
+}
+
+#[test]
+fn the_default_level_opens_with_a_path() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .build_eframe(|_cc| EditorApp::new(None).unwrap());
+    h.run();
+    let app = h.state();
+    let result = app
+        .search_result()
+        .expect("the built-in level has a start and a goal");
+    assert!(
+        result.found,
+        "the built-in level's markers are joined by a path"
+    );
+    assert!(app.notice().unwrap().contains("maps/default.json"));
+    assert!(!app.title().contains('*'));
+    // The map is fitted into the view: more than one screen point per cell.
+    assert!(app.zoom() > 5.0, "zoom {}", app.zoom());
+}
+
+#[test]
+fn a_brush_stroke_paints_and_undoes_and_redoes() {
+    let mut h = editor(meadow());
+    select_terrain(&mut h, "Swamp");
+    assert_eq!(h.state().active_terrain(), SWAMP);
+    assert_eq!(h.state().tool(), Tool::Brush);
+    let (from, to) = (at(&h, 2, 20), at(&h, 14, 20));
+    drag(&mut h, from, to, 6);
+    for x in 2..=14 {
+        assert_eq!(terrain_at(&h, x, 20), SWAMP, "cell ({x}, 20)");
+    }
+    assert_eq!(terrain_at(&h, 1, 20), GRASS);
+    assert_eq!(
+        terrain_at(&h, 8, 19),
+        GRASS,
+        "a size-1 brush paints one row"
+    );
+    assert!(h.state().is_dirty() && h.state().title().contains('*'));
+    assert_eq!(h.state().undo_steps(), 1, "one stroke is one step");
+
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    for x in 2..=14 {
+        assert_eq!(terrain_at(&h, x, 20), GRASS, "undone at ({x}, 20)");
+    }
+    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert_eq!(terrain_at(&h, 8, 20), SWAMP, "Ctrl+Shift+Z redoes");
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(terrain_at(&h, 8, 20), GRASS);
+    press(&mut h, Modifiers::COMMAND, Key::Y);
+    assert_eq!(terrain_at(&h, 8, 20), SWAMP, "Ctrl+Y redoes too");
+}
+
+#[test]
+fn undo_and_redo_from_the_edit_menu() {
+    let mut h = editor(meadow());
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert_eq!(
+        terrain_at(&h, 5, 5),
+        ROAD,
+        "the first passable terrain after the base is active"
+    );
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label_contains("Undo").click();
+    h.run();
+    assert_eq!(terrain_at(&h, 5, 5), GRASS);
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label_contains("Redo").click();
+    h.run();
+    assert_eq!(terrain_at(&h, 5, 5), ROAD);
+}
+
+#[test]
+fn brush_size_keys_widen_the_stroke() {
+    let mut h = editor(meadow());
+    for _ in 0..2 {
+        press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    }
+    assert_eq!(h.state().brush_size(), 3);
+    press(&mut h, Modifiers::NONE, Key::OpenBracket);
+    press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    h.get_by_label("Square").click();
+    h.run();
+    let p = at(&h, 10, 18);
+    click_at(&mut h, p);
+    let painted = (9..=11)
+        .flat_map(|x| (17..=19).map(move |y| (x, y)))
+        .filter(|&(x, y)| terrain_at(&h, x, y) == ROAD)
+        .count();
+    assert_eq!(painted, 9, "a 3 × 3 square brush");
+    assert_eq!(terrain_at(&h, 12, 18), GRASS);
+}
+
+#[test]
+fn a_rectangle_filled_and_outlined() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::R);
+    assert_eq!(h.state().tool(), Tool::Rectangle);
+    select_terrain(&mut h, "Wall");
+    let (a, b) = (at(&h, 2, 2), at(&h, 7, 5));
+    drag(&mut h, a, b, 4);
+    for (x, y) in (2..=7).flat_map(|x| (2..=5).map(move |y| (x, y))) {
+        assert_eq!(terrain_at(&h, x, y), WALL, "filled at ({x}, {y})");
+    }
+    assert_eq!(terrain_at(&h, 8, 5), GRASS);
+    assert_eq!(h.state().undo_steps(), 1);
+
+    h.get_by_label("Filled").click();
+    h.run();
+    let (a, b) = (at(&h, 30, 14), at(&h, 34, 18));
+    drag(&mut h, a, b, 3);
+    assert_eq!(terrain_at(&h, 30, 14), WALL);
+    assert_eq!(terrain_at(&h, 34, 18), WALL);
+    assert_eq!(
+        terrain_at(&h, 32, 16),
+        GRASS,
+        "an outline leaves the inside"
+    );
+}
+
+#[test]
+fn a_fill_repaints_one_region() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::F);
+    select_terrain(&mut h, "Swamp");
+    let inside = at(&h, 23, 7);
+    click_at(&mut h, inside);
+    for (x, y) in (21..=25).flat_map(|x| (5..=9).map(move |y| (x, y))) {
+        assert_eq!(terrain_at(&h, x, y), SWAMP, "inside the pen at ({x}, {y})");
+    }
+    assert_eq!(terrain_at(&h, 20, 7), WALL, "the pen's wall stays");
+    assert_eq!(terrain_at(&h, 10, 10), GRASS, "outside the pen stays");
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(terrain_at(&h, 23, 7), GRASS);
+}
+
+#[test]
+fn the_line_tool_and_shift_drag_paint_straight_lines() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::L);
+    let (a, b) = (at(&h, 2, 2), at(&h, 12, 2));
+    // A wobbly drag: only its ends count.
+    h.hover_at(a);
+    h.drag_at(a);
+    h.hover_at(at(&h, 6, 8));
+    h.drop_at(b);
+    h.run();
+    for x in 2..=12 {
+        assert_eq!(terrain_at(&h, x, 2), ROAD, "line at ({x}, 2)");
+    }
+    assert_eq!(terrain_at(&h, 6, 8), GRASS);
+
+    press(&mut h, Modifiers::NONE, Key::B);
+    let (a, b) = (at(&h, 2, 21), at(&h, 12, 21));
+    h.hover_at(a);
+    h.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+    h.event(egui::Event::PointerButton {
+        pos: a,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::SHIFT,
+    });
+    h.hover_at(at(&h, 7, 23));
+    h.hover_at(b);
+    h.event(egui::Event::PointerButton {
+        pos: b,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::SHIFT,
+    });
+    h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    h.run();
+    for x in 2..=12 {
+        assert_eq!(terrain_at(&h, x, 21), ROAD, "shift-line at ({x}, 21)");
+    }
+    assert_eq!(terrain_at(&h, 7, 23), GRASS, "the detour is not painted");
+}
+
+#[test]
+fn the_eraser_paints_the_base_terrain_and_alt_click_picks() {
+    let mut h = editor(meadow());
+    let wall = at(&h, 20, 6);
+    h.hover_at(wall);
+    h.event_modifiers(
+        egui::Event::PointerButton {
+            pos: wall,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Modifiers::ALT,
+        },
+        Modifiers::ALT,
+    );
+    h.drop_at(wall);
+    h.run();
+    assert_eq!(h.state().active_terrain(), WALL, "Alt+click picks the wall");
+    assert_eq!(terrain_at(&h, 20, 6), WALL, "and paints nothing");
+    press(&mut h, Modifiers::NONE, Key::E);
+    click_at(&mut h, wall);
+    assert_eq!(terrain_at(&h, 20, 6), GRASS);
+}
+
+#[test]
+fn number_keys_select_terrains() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::Num3);
+    assert_eq!(h.state().active_terrain(), SWAMP);
+    press(&mut h, Modifiers::NONE, Key::Num1);
+    assert_eq!(h.state().active_terrain(), GRASS);
+    press(&mut h, Modifiers::NONE, Key::Num9);
+    assert_eq!(
+        h.state().active_terrain(),
+        GRASS,
+        "there is no ninth terrain"
+    );
+}
+
+#[test]
+fn dragging_the_start_marker_replans() {
+    let mut h = editor(meadow());
+    let before = h.state().search_result().unwrap().clone();
+    assert!(before.found);
+    let (from, to) = (at(&h, 3, 16), at(&h, 10, 21));
+    drag(&mut h, from, to, 5);
+    let app = h.state();
+    assert_eq!(app.map().start, Some(Cell::new(10, 21)));
+    assert_eq!(
+        terrain_at(&h, 10, 21),
+        GRASS,
+        "dragging a marker paints nothing"
+    );
+    let result = app.search_result().unwrap();
+    assert_eq!(result.path.first(), Some(&Cell::new(10, 21)));
+    assert_eq!(result.path.last(), Some(&Cell::new(36, 16)));
+    assert!(
+        result.cost < before.cost,
+        "the new start is closer to the goal"
+    );
+}
+
+#[test]
+fn a_marker_does_not_stop_on_a_wall() {
+    let mut h = editor(meadow());
+    let (from, to) = (at(&h, 36, 16), at(&h, 26, 7));
+    drag(&mut h, from, to, 4);
+    let goal = h.state().map().goal.unwrap();
+    assert!(
+        h.state().map().grid.is_passable(goal),
+        "goal {goal} is passable"
+    );
+}
+
+#[test]
+fn changing_a_terrain_cost_is_undoable() {
+    let mut h = editor(meadow());
+    // Cover the straight path with swamp, so the cost of swamp matters.
+    select_terrain(&mut h, "Swamp");
+    press(&mut h, Modifiers::NONE, Key::R);
+    let (a, b) = (at(&h, 0, 12), at(&h, 39, 20));
+    drag(&mut h, a, b, 4);
+    let expensive = h.state().search_result().unwrap().cost;
+
+    let field = cost_field(&h);
+    field.click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    cost_field(&h).type_text("0.25");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(0.25));
+    let cheap = h.state().search_result().unwrap().cost;
+    assert!(
+        cheap < expensive,
+        "the path got cheaper: {cheap} < {expensive}"
+    );
+
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(3.0));
+    assert!((h.state().search_result().unwrap().cost - expensive).abs() < 1e-9);
+}
+
+#[test]
+fn a_bad_cost_is_refused_with_a_message() {
+    let mut h = editor(meadow());
+    select_terrain(&mut h, "Swamp");
+    cost_field(&h).click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    cost_field(&h).type_text("cheap");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(3.0));
+    assert!(h.state().notice().unwrap().contains("positive number"));
+}
+
+#[test]
+fn making_a_terrain_impassable_blocks_the_path() {
+    let mut h = editor(meadow());
+    select_terrain(&mut h, "Road");
+    press(&mut h, Modifiers::NONE, Key::R);
+    let (a, b) = (at(&h, 15, 0), at(&h, 16, 23));
+    drag(&mut h, a, b, 3);
+    assert!(h.state().search_result().unwrap().found);
+    h.get_by_label("Impassable").click();
+    h.run();
+    assert_eq!(h.state().map().grid.terrain(ROAD).cost, None);
+    assert!(
+        !h.state().search_result().unwrap().found,
+        "a road wall now splits the map"
+    );
+}
+
+#[test]
+fn deleting_a_terrain_in_use_asks_for_a_replacement() {
+    let mut h = editor(meadow());
+    select_terrain(&mut h, "Wall");
+    h.get_by_label("Delete terrain").click();
+    h.run();
+    assert!(h.state().has_dialog());
+    assert_eq!(
+        h.state().map().grid.terrains().len(),
+        4,
+        "nothing is deleted yet"
+    );
+    h.get_by_label("Delete").click();
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!(grid.terrains().len(), 3);
+    assert!(grid.terrains().iter().all(|t| t.name != "Wall"));
+    assert_eq!(
+        grid.get(Cell::new(20, 6)),
+        Some(GRASS),
+        "walls became grass"
+    );
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(h.state().map().grid.terrains().len(), 4);
+    assert_eq!(terrain_at(&h, 20, 6), WALL);
+}
+
+#[test]
+fn adding_and_renaming_a_terrain() {
+    let mut h = editor(meadow());
+    h.get_by_label("Add terrain").click();
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!(grid.terrains().len(), 5);
+    assert_eq!(h.state().active_terrain(), 4);
+    h.get_by_label("Name").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Name").type_text("Sand");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().map().grid.terrain(4).name, "Sand");
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert_eq!(terrain_at(&h, 5, 5), 4);
+    assert_eq!(
+        h.state().undo_steps(),
+        3,
+        "add, rename and paint are three steps"
+    );
+}
+
+#[test]
+fn resizing_keeps_the_anchor_and_undoes() {
+    let mut h = editor(meadow());
+    h.state_mut()
+        .resize_map(50, 30, gridpath::app::resize::Anchor::Center);
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!((grid.width(), grid.height()), (50, 30));
+    // The pen moved by (5, 3).
+    assert_eq!(grid.get(Cell::new(25, 7)), Some(WALL));
+    assert_eq!(h.state().map().start, Some(Cell::new(8, 19)));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    let grid = &h.state().map().grid;
+    assert_eq!((grid.width(), grid.height()), (40, 24));
+    assert_eq!(h.state().map().start, Some(Cell::new(3, 16)));
+}
+
+#[test]
+fn a_new_map_with_unsaved_changes_asks_first() {
+    let mut h = editor(meadow());
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    press(&mut h, Modifiers::COMMAND, Key::N);
+    assert!(h.state().has_dialog(), "unsaved changes: the editor asks");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().has_dialog());
+    assert_eq!(h.state().map().grid.width(), 40, "cancel keeps the map");
+
+    press(&mut h, Modifiers::COMMAND, Key::N);
+    h.get_by_label("Discard").click();
+    h.run();
+    h.get_by_label("Create").click();
+    h.run();
+    let app = h.state();
+    assert!(!app.is_dirty());
+    assert_eq!(app.undo_steps(), 0);
+    assert_eq!(app.map().name, "untitled");
+    assert!(app.map().grid.cells().iter().all(|&c| c == GRASS));
+}
+
+#[test]
+fn a_failed_open_keeps_the_map_and_says_why() {
+    let folder = std::env::temp_dir().join(format!("gridpath-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let bad = folder.join("broken.json");
+    std::fs::write(&bad, "{ \"format\": \"gridpath-map\", ").unwrap();
+    let mut h = editor(meadow());
+    let before = h.state().map().clone();
+    h.state_mut().open_path(&bad);
+    h.run();
+    assert!(h.state().has_dialog());
+    // The dialog names the file (get_by_label_contains panics when nothing matches).
+    h.get_by_label_contains("broken.json");
+    assert_eq!(h.state().map(), &before);
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(!h.state().has_dialog());
+
+    let good = folder.join("saved.json");
+    let p = at(&h, 1, 1);
+    click_at(&mut h, p);
+    assert!(h.state_mut().save_to(&good));
+    assert!(!h.state().is_dirty());
+    let saved = h.state().map().clone();
+    let mut other = editor(meadow());
+    other.state_mut().open_path(&good);
+    assert_eq!(other.state().map(), &saved);
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn zooming_with_the_wheel_keeps_the_cell_under_the_cursor() {
+    let mut h = editor(meadow());
+    let p = at(&h, 30, 5);
+    let zoom = h.state().zoom();
+    h.hover_at(p);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 120.0),
+        phase: egui::TouchPhase::Move,
+        modifiers: Modifiers::NONE,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..60 {
+        h.step();
+    }
+    h.run();
+    assert!(
+        h.state().zoom() > zoom * 1.2,
+        "{} > {zoom}",
+        h.state().zoom()
+    );
+    let back = h.state().screen_from_cell(Cell::new(30, 5));
+    assert!(
+        back.distance(p) < h.state().zoom(),
+        "the cell stays under the cursor"
+    );
+    h.get_by_label("Fit map").click();
+    h.run();
+    assert!((h.state().zoom() - zoom).abs() < 1e-3);
+}
+
+/// Asks the window to close, as the window manager's close button does.
+fn request_close(h: &mut Harness<'_, EditorApp>) -> bool {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(&egui::ViewportCommand::CancelClose))
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut h = editor(meadow());
+    assert!(!request_close(&mut h), "a saved map closes at once");
+    assert!(!h.state().has_dialog());
+
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert!(request_close(&mut h), "the close is held back");
+    h.run();
+    assert!(h.state().has_dialog());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().has_dialog() && h.state().is_dirty());
+
+    assert!(request_close(&mut h));
+    h.run();
+    h.get_by_label("Discard").click();
+    h.run();
+    assert!(!h.state().has_dialog());
+    assert!(!request_close(&mut h), "after Discard the window may close");
+}
