@@ -40,7 +40,7 @@ enum Command {
 /// Search settings shared by the commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional.
+    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps.
     #[arg(long = "algo", default_value = "astar")]
     pub algorithm: Algorithm,
     /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan

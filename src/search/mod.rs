@@ -11,6 +11,7 @@ mod bidirectional;
 mod graph;
 mod heap;
 mod heuristic;
+mod jps;
 mod request;
 mod searcher;
 mod space;

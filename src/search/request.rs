@@ -57,6 +57,8 @@ pub enum Algorithm {
     Bfs,
     /// Bidirectional A*: from both ends at once, stopping only when no better meeting can exist.
     Bidirectional,
+    /// Jump point search: A* over jump points; optimal, for uniform-cost maps under `no-cut`.
+    Jps,
 }
 
 named_enum!(Algorithm {
@@ -65,6 +67,7 @@ named_enum!(Algorithm {
     Greedy => "greedy", "Greedy best-first: expands the cell that looks closest to the goal; fast, but no guarantee on cost.";
     Bfs => "bfs", "Breadth-first: finds the path with the fewest steps, ignoring terrain costs.";
     Bidirectional => "bidirectional", "Bidirectional A*: searches from both ends and stops when no better meeting point can exist; optimal.";
+    Jps => "jps", "Jump point search: A* that skips symmetric paths, expanding only cells where a path may turn; optimal, on maps where every passable cell costs the same, under the no-cut rule.";
 });
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
@@ -205,9 +208,11 @@ impl SearchRequest {
             Algorithm::Dijkstra => Optimality::Exact,
             Algorithm::Bfs => Optimality::FewestSteps,
             Algorithm::Greedy => Optimality::NoGuarantee,
-            Algorithm::AStar | Algorithm::Bidirectional if !admissible => Optimality::NoGuarantee,
+            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps if !admissible => {
+                Optimality::NoGuarantee
+            }
             Algorithm::AStar if self.weight > 1.0 => Optimality::WithinFactor(self.weight),
-            Algorithm::AStar | Algorithm::Bidirectional => Optimality::Exact,
+            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps => Optimality::Exact,
         }
     }
 }
@@ -327,6 +332,26 @@ pub enum SearchError {
     DiagonalMismatch {
         /// The graph's rule.
         prepared: Diagonal,
+        /// The request's rule.
+        requested: Diagonal,
+    },
+    /// The algorithm needs every passable cell to cost the same, and this map's do not.
+    #[error(
+        "{algorithm} needs a map where every passable cell costs the same, but this map's passable terrains differ in cost"
+    )]
+    NonUniformCost {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
+    /// The algorithm does not support the requested diagonal rule.
+    #[error(
+        "{algorithm} supports only the diagonal rule {supported}, but the request asks for {requested}"
+    )]
+    UnsupportedDiagonal {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The one rule it supports.
+        supported: Diagonal,
         /// The request's rule.
         requested: Diagonal,
     },

@@ -10,7 +10,8 @@ use super::bfs::bfs;
 use super::bidirectional::bidirectional;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
-use super::request::{Algorithm, SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::jps::jps;
+use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::{NO_PARENT, Space};
 
 /// Runs searches, keeping its state arrays between them so that a query allocates nothing
@@ -21,6 +22,8 @@ pub struct Searcher {
     backward: Space,
     queue: VecDeque<u32>,
     order: Vec<u32>,
+    /// Jump point search: the jump point each reached jump point was reached from.
+    jump_parents: Vec<u32>,
 }
 
 impl Searcher {
@@ -142,6 +145,38 @@ impl Searcher {
                     path
                 })
             }
+            Algorithm::Jps => {
+                let estimate = Estimate::new(heuristic, gx, gy, scale);
+                let lines = graph.jump_lines();
+                let (space, parents) = (&mut self.forward, &mut self.jump_parents);
+                if record {
+                    jps::<true>(
+                        graph,
+                        lines,
+                        space,
+                        parents,
+                        start,
+                        goal,
+                        estimate,
+                        scale,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    jps::<false>(
+                        graph,
+                        lines,
+                        space,
+                        parents,
+                        start,
+                        goal,
+                        estimate,
+                        scale,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                }
+            }
         };
         stats.time_us = started.elapsed().as_micros() as u64;
         let path: Vec<Cell> = path_indices
@@ -240,6 +275,20 @@ fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError
         }
         if !graph.is_passable(graph.index(cell)) {
             return Err(SearchError::Blocked { which, cell });
+        }
+    }
+    if request.algorithm == Algorithm::Jps {
+        if request.diagonal != Diagonal::NoCut {
+            return Err(SearchError::UnsupportedDiagonal {
+                algorithm: request.algorithm,
+                supported: Diagonal::NoCut,
+                requested: request.diagonal,
+            });
+        }
+        if graph.uniform_cost().is_none() {
+            return Err(SearchError::NonUniformCost {
+                algorithm: request.algorithm,
+            });
         }
     }
     if request.algorithm == Algorithm::AStar
