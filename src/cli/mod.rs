@@ -2,6 +2,7 @@
 //! library together.
 
 mod ascii;
+mod field;
 mod scen;
 mod solve;
 
@@ -30,6 +31,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Run every query of a Moving AI scenario file and check the costs against it.
     Scen(scen::ScenArgs),
+    /// Compute every cell's cost to one goal and its next step there (a flow field).
+    Field(field::FieldArgs),
     /// Open a map in the editor.
     Edit {
         /// The map to open (.json or .map).
@@ -40,7 +43,7 @@ enum Command {
 /// Search settings shared by the commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps.
+    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps, idastar.
     #[arg(long = "algo", default_value = "astar")]
     pub algorithm: Algorithm,
     /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan
@@ -77,6 +80,7 @@ pub fn run() -> ExitCode {
     let outcome = match args.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),
+        Some(Command::Field(a)) => field::run(&a),
         Some(Command::Edit { map }) => open_editor(Some(map)),
         None => open_editor(None),
     };

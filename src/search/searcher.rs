@@ -10,6 +10,7 @@ use super::bfs::bfs;
 use super::bidirectional::bidirectional;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
+use super::idastar::{IDASTAR_NODE_BUDGET, idastar};
 use super::jps::jps;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::{NO_PARENT, Space};
@@ -24,6 +25,8 @@ pub struct Searcher {
     order: Vec<u32>,
     /// Jump point search: the jump point each reached jump point was reached from.
     jump_parents: Vec<u32>,
+    /// IDA*: which cells are on the current depth-first path.
+    on_path: Vec<bool>,
 }
 
 impl Searcher {
@@ -177,6 +180,34 @@ impl Searcher {
                     )
                 }
             }
+            Algorithm::IdaStar => {
+                let estimate = Estimate::new(heuristic, gx, gy, scale);
+                let on_path = &mut self.on_path;
+                let budget = IDASTAR_NODE_BUDGET;
+                if record {
+                    idastar::<true>(
+                        graph,
+                        on_path,
+                        start,
+                        goal,
+                        estimate,
+                        budget,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    idastar::<false>(
+                        graph,
+                        on_path,
+                        start,
+                        goal,
+                        estimate,
+                        budget,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                }
+            }
         };
         stats.time_us = started.elapsed().as_micros() as u64;
         let path: Vec<Cell> = path_indices
@@ -208,6 +239,8 @@ impl Searcher {
         let expanded = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
         let mut open: Vec<u32> = match algorithm {
             Algorithm::Bfs => self.queue.iter().copied().collect(),
+            // Neither keeps an open list of its own in `forward`.
+            Algorithm::IdaStar => Vec::new(),
             Algorithm::Bidirectional => {
                 let f = self
                     .forward
