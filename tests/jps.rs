@@ -140,7 +140,7 @@ fn uniform_map() -> impl Strategy<Value = (Grid, Cell, Cell)> {
     (2u32..40, 2u32..40, 0.0f64..0.45).prop_flat_map(|(w, h, density)| {
         let cells = proptest::collection::vec(proptest::bool::weighted(density), (w * h) as usize);
         (cells, 0..w, 0..h, 0..w, 0..h).prop_map(move |(walls, sx, sy, gx, gy)| {
-            let rows: Vec<String> = walls
+            let mut rows: Vec<String> = walls
                 .chunks(w as usize)
                 .map(|row| {
                     row.iter()
@@ -148,7 +148,6 @@ fn uniform_map() -> impl Strategy<Value = (Grid, Cell, Cell)> {
                         .collect()
                 })
                 .collect();
-            let mut rows = rows;
             for (x, y) in [(sx, sy), (gx, gy)] {
                 rows[y as usize].replace_range(x as usize..x as usize + 1, ".");
             }
