@@ -2,6 +2,7 @@
 //! library together.
 
 mod ascii;
+mod field;
 mod scen;
 mod smooth;
 mod solve;
@@ -31,6 +32,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Run every query of a Moving AI scenario file and check the costs against it.
     Scen(scen::ScenArgs),
+    /// Compute every cell's cost to one goal and its next step there (a flow field).
+    Field(field::FieldArgs),
     /// Open a map in the editor.
     Edit {
         /// The map to open (.json or .map).
@@ -41,7 +44,7 @@ enum Command {
 /// Search settings shared by the commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional.
+    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps, idastar.
     #[arg(long = "algo", default_value = "astar")]
     pub algorithm: Algorithm,
     /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan
@@ -78,6 +81,7 @@ pub fn run() -> ExitCode {
     let outcome = match args.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),
+        Some(Command::Field(a)) => field::run(&a),
         Some(Command::Edit { map }) => open_editor(Some(map)),
         None => open_editor(None),
     };

@@ -102,6 +102,7 @@ fn to_json(request: &SearchRequest, result: &SearchResult) -> serde_json::Value 
             "pushed": result.stats.pushed,
             "max_open": result.stats.max_open,
             "time_us": result.stats.time_us,
+            "budget_exhausted": result.stats.budget_exhausted,
         },
     });
     if !result.found {

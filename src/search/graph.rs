@@ -40,6 +40,8 @@ pub struct SearchGraph {
     uniform: Option<f64>,
     /// `delta[d]`: the change of cell index of a step in direction `d`.
     delta: [isize; 8],
+    /// Passability as bit words for jump point search, built on first use.
+    jump_lines: std::sync::OnceLock<super::jps::JumpLines>,
 }
 
 impl SearchGraph {
@@ -105,8 +107,9 @@ impl SearchGraph {
             .map(|i| half_cost[i] * 2.0)
             .collect();
         let min_cost = costs.iter().copied().reduce(f64::min).unwrap_or(0.0);
+        // Several terrains of one cost (Moving AI's `.` and `S`) still make a uniform map.
         let uniform = match costs.as_slice() {
-            [only] => Some(*only),
+            [first, rest @ ..] if rest.iter().all(|c| c == first) => Some(*first),
             _ => None,
         };
         let wi = w as isize;
@@ -121,7 +124,14 @@ impl SearchGraph {
             min_cost,
             uniform,
             delta,
+            jump_lines: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The bit-word passability lines jump point search scans, built on first use.
+    pub(crate) fn jump_lines(&self) -> &super::jps::JumpLines {
+        self.jump_lines
+            .get_or_init(|| super::jps::JumpLines::new(self))
     }
 
     /// The number of columns.

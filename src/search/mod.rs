@@ -8,14 +8,19 @@
 mod best_first;
 mod bfs;
 mod bidirectional;
+mod flow_field;
 mod graph;
 mod heap;
 mod heuristic;
+mod idastar;
+mod jps;
 mod request;
 mod searcher;
 mod space;
 
+pub use flow_field::FlowField;
 pub use graph::SearchGraph;
+pub use idastar::IDASTAR_NODE_BUDGET;
 pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
     Trace,

@@ -57,6 +57,10 @@ pub enum Algorithm {
     Bfs,
     /// Bidirectional A*: from both ends at once, stopping only when no better meeting can exist.
     Bidirectional,
+    /// Jump point search: A* over jump points; optimal, for uniform-cost maps under `no-cut`.
+    Jps,
+    /// IDA*: iterative-deepening A*; optimal, little memory, many re-expansions, bounded work.
+    IdaStar,
 }
 
 named_enum!(Algorithm {
@@ -65,6 +69,8 @@ named_enum!(Algorithm {
     Greedy => "greedy", "Greedy best-first: expands the cell that looks closest to the goal; fast, but no guarantee on cost.";
     Bfs => "bfs", "Breadth-first: finds the path with the fewest steps, ignoring terrain costs.";
     Bidirectional => "bidirectional", "Bidirectional A*: searches from both ends and stops when no better meeting point can exist; optimal.";
+    Jps => "jps", "Jump point search: A* that skips symmetric paths, expanding only cells where a path may turn; optimal, on maps where every passable cell costs the same, under the no-cut rule.";
+    IdaStar => "idastar", "IDA*: depth-first searches under a rising bound on cost plus estimate; optimal and memory-light, but re-expands cells many times (a teaching algorithm), and stops when its node budget runs out.";
 });
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
@@ -205,9 +211,15 @@ impl SearchRequest {
             Algorithm::Dijkstra => Optimality::Exact,
             Algorithm::Bfs => Optimality::FewestSteps,
             Algorithm::Greedy => Optimality::NoGuarantee,
-            Algorithm::AStar | Algorithm::Bidirectional if !admissible => Optimality::NoGuarantee,
+            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps | Algorithm::IdaStar
+                if !admissible =>
+            {
+                Optimality::NoGuarantee
+            }
             Algorithm::AStar if self.weight > 1.0 => Optimality::WithinFactor(self.weight),
-            Algorithm::AStar | Algorithm::Bidirectional => Optimality::Exact,
+            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps | Algorithm::IdaStar => {
+                Optimality::Exact
+            }
         }
     }
 }
@@ -247,6 +259,9 @@ pub struct Stats {
     pub max_open: u64,
     /// Wall time of the search in microseconds.
     pub time_us: u64,
+    /// Whether the search stopped because its node budget ran out (IDA*), so "not found"
+    /// means "not found within the budget", not "no path".
+    pub budget_exhausted: bool,
 }
 
 /// What a search looked at, for drawing: recorded only on request.
@@ -291,6 +306,11 @@ impl SearchResult {
                 self.length,
                 self.path.len().saturating_sub(1)
             )
+        } else if self.stats.budget_exhausted {
+            format!(
+                "Search stopped: node budget exhausted after {} expansions, before a path between {} and {} was found",
+                self.stats.expanded, self.start, self.goal
+            )
         } else {
             format!("Path not found between {} and {}", self.start, self.goal)
         }
@@ -327,6 +347,26 @@ pub enum SearchError {
     DiagonalMismatch {
         /// The graph's rule.
         prepared: Diagonal,
+        /// The request's rule.
+        requested: Diagonal,
+    },
+    /// The algorithm needs every passable cell to cost the same, and this map's do not.
+    #[error(
+        "{algorithm} needs a map where every passable cell costs the same, but this map's passable terrains differ in cost"
+    )]
+    NonUniformCost {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
+    /// The algorithm does not support the requested diagonal rule.
+    #[error(
+        "{algorithm} supports only the diagonal rule {supported}, but the request asks for {requested}"
+    )]
+    UnsupportedDiagonal {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The one rule it supports.
+        supported: Diagonal,
         /// The request's rule.
         requested: Diagonal,
     },

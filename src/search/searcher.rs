@@ -10,7 +10,9 @@ use super::bfs::bfs;
 use super::bidirectional::bidirectional;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
-use super::request::{Algorithm, SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::idastar::{IDASTAR_NODE_BUDGET, idastar};
+use super::jps::jps;
+use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::{NO_PARENT, Space};
 
 /// Runs searches, keeping its state arrays between them so that a query allocates nothing
@@ -21,6 +23,10 @@ pub struct Searcher {
     backward: Space,
     queue: VecDeque<u32>,
     order: Vec<u32>,
+    /// Jump point search: the jump point each reached jump point was reached from.
+    jump_parents: Vec<u32>,
+    /// IDA*: which cells are on the current depth-first path.
+    on_path: Vec<bool>,
 }
 
 impl Searcher {
@@ -142,6 +148,66 @@ impl Searcher {
                     path
                 })
             }
+            Algorithm::Jps => {
+                let estimate = Estimate::new(heuristic, gx, gy, scale);
+                let lines = graph.jump_lines();
+                let (space, parents) = (&mut self.forward, &mut self.jump_parents);
+                if record {
+                    jps::<true>(
+                        graph,
+                        lines,
+                        space,
+                        parents,
+                        start,
+                        goal,
+                        estimate,
+                        scale,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    jps::<false>(
+                        graph,
+                        lines,
+                        space,
+                        parents,
+                        start,
+                        goal,
+                        estimate,
+                        scale,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                }
+            }
+            Algorithm::IdaStar => {
+                let estimate = Estimate::new(heuristic, gx, gy, scale);
+                let on_path = &mut self.on_path;
+                let budget = IDASTAR_NODE_BUDGET;
+                if record {
+                    idastar::<true>(
+                        graph,
+                        on_path,
+                        start,
+                        goal,
+                        estimate,
+                        budget,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                } else {
+                    idastar::<false>(
+                        graph,
+                        on_path,
+                        start,
+                        goal,
+                        estimate,
+                        budget,
+                        &mut stats,
+                        &mut self.order,
+                    )
+                }
+            }
         };
         stats.time_us = started.elapsed().as_micros() as u64;
         let path: Vec<Cell> = path_indices
@@ -173,6 +239,8 @@ impl Searcher {
         let expanded = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
         let mut open: Vec<u32> = match algorithm {
             Algorithm::Bfs => self.queue.iter().copied().collect(),
+            // Neither keeps an open list of its own in `forward`.
+            Algorithm::IdaStar => Vec::new(),
             Algorithm::Bidirectional => {
                 let f = self
                     .forward
@@ -240,6 +308,20 @@ fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError
         }
         if !graph.is_passable(graph.index(cell)) {
             return Err(SearchError::Blocked { which, cell });
+        }
+    }
+    if request.algorithm == Algorithm::Jps {
+        if request.diagonal != Diagonal::NoCut {
+            return Err(SearchError::UnsupportedDiagonal {
+                algorithm: request.algorithm,
+                supported: Diagonal::NoCut,
+                requested: request.diagonal,
+            });
+        }
+        if graph.uniform_cost().is_none() {
+            return Err(SearchError::NonUniformCost {
+                algorithm: request.algorithm,
+            });
         }
     }
     if request.algorithm == Algorithm::AStar

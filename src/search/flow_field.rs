@@ -1,0 +1,259 @@
+//! A flow field: every cell's cost to one goal and its next step there, from one Dijkstra.
+//!
+//! Many units heading for one target need no search each: one Dijkstra from the goal over
+//! the whole map gives every cell its cheapest cost to the goal and the direction of its first
+//! step, and a unit anywhere follows the steps. The cost model is the searches' own (it is
+//! symmetric, so costs *from* the goal are costs *to* it), under the field's diagonal rule.
+//!
+//! # JSON shape
+//!
+//! [`FlowField::to_json`] gives one object:
+//!
+//! ```text
+//! {
+//!   "width": 4, "height": 3,          // the map's size
+//!   "goal": [3, 1],                   // the goal cell [x, y]
+//!   "diagonal": "no-cut",             // the diagonal rule
+//!   "costs": [4.24, 3.41, ...],       // width × height, row-major (index y · width + x):
+//!                                     //   the cost to the goal, null when unreachable
+//!   "next": [[1, 1], [1, 0], ...]     // the same order: the next step as [dx, dy],
+//!                                     //   null at the goal and where unreachable
+//! }
+//! ```
+//!
+//! ```
+//! use gridpath::grid::{Cell, Grid};
+//! use gridpath::search::{Diagonal, FlowField, SearchGraph};
+//!
+//! let grid = Grid::from_ascii(&["....", ".##.", "...."]).expect("valid map");
+//! let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+//! let field = FlowField::new(&graph, Cell::new(3, 1)).expect("goal on the map");
+//! assert_eq!(field.cost(Cell::new(3, 0)), Some(1.0));
+//! assert_eq!(field.next_step(Cell::new(3, 0)), Some(Cell::new(3, 1)));
+//! let path = field.path_from(Cell::new(0, 1)).expect("reachable");
+//! assert_eq!(path.last(), Some(&Cell::new(3, 1)));
+//! ```
+
+use serde_json::{Value, json};
+
+use crate::grid::Cell;
+
+use super::graph::{DX, DY, SearchGraph};
+use super::heap::{Entry, Heap};
+use super::request::{Diagonal, SearchError};
+
+/// The direction back along a step in direction `d`.
+const OPPOSITE: [u8; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
+/// No next step: the goal itself, or a cell that cannot reach it.
+const NO_STEP: u8 = u8::MAX;
+
+/// Every cell's cost to one goal and its next step towards it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowField {
+    width: u32,
+    height: u32,
+    goal: Cell,
+    diagonal: Diagonal,
+    /// Cost to the goal per cell, row-major; infinite where unreachable.
+    costs: Vec<f64>,
+    /// Direction of the next step per cell, or [`NO_STEP`].
+    next: Vec<u8>,
+}
+
+impl FlowField {
+    /// Runs one Dijkstra from `goal` over the whole graph.
+    ///
+    /// Fails when the goal is off the map or on an impassable cell.
+    pub fn new(graph: &SearchGraph, goal: Cell) -> Result<Self, SearchError> {
+        if goal.x >= graph.width() || goal.y >= graph.height() {
+            return Err(SearchError::OutOfBounds {
+                which: "goal",
+                cell: goal,
+                width: graph.width(),
+                height: graph.height(),
+            });
+        }
+        let target = graph.index(goal);
+        if !graph.is_passable(target) {
+            return Err(SearchError::Blocked {
+                which: "goal",
+                cell: goal,
+            });
+        }
+        let mut costs = vec![f64::INFINITY; graph.len()];
+        let mut next = vec![NO_STEP; graph.len()];
+        let mut closed = vec![false; graph.len()];
+        let mut heap = Heap::default();
+        costs[target] = 0.0;
+        heap.push(Entry::new(0.0, 0.0, target as u32));
+        while let Some(entry) = heap.pop() {
+            let current = entry.cell as usize;
+            if closed[current] {
+                continue;
+            }
+            closed[current] = true;
+            let g = costs[current];
+            let mut mask = graph.mask(current);
+            while mask != 0 {
+                let d = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let neighbour = (current as isize + graph.delta(d)) as usize;
+                if closed[neighbour] {
+                    continue;
+                }
+                // Steps are symmetric: neighbour → current costs what current → neighbour does.
+                let ng = g + graph.step_cost(current, neighbour, d);
+                if ng < costs[neighbour] {
+                    costs[neighbour] = ng;
+                    next[neighbour] = OPPOSITE[d];
+                    heap.push(Entry::new(ng, ng, neighbour as u32));
+                }
+            }
+        }
+        Ok(Self {
+            width: graph.width(),
+            height: graph.height(),
+            goal,
+            diagonal: graph.diagonal(),
+            costs,
+            next,
+        })
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The goal every step leads to.
+    pub fn goal(&self) -> Cell {
+        self.goal
+    }
+
+    /// The cheapest cost from `cell` to the goal; `None` when off the map or unreachable.
+    pub fn cost(&self, cell: Cell) -> Option<f64> {
+        let cost = self.costs[self.index(cell)?];
+        cost.is_finite().then_some(cost)
+    }
+
+    /// The direction `[dx, dy]` of the first step from `cell`; `None` at the goal, off the
+    /// map and where the goal cannot be reached.
+    pub fn direction(&self, cell: Cell) -> Option<[i32; 2]> {
+        let d = self.next[self.index(cell)?];
+        (d != NO_STEP).then(|| [DX[usize::from(d)], DY[usize::from(d)]])
+    }
+
+    /// The cell the first step from `cell` leads to.
+    pub fn next_step(&self, cell: Cell) -> Option<Cell> {
+        let [dx, dy] = self.direction(cell)?;
+        Some(Cell::new(
+            cell.x.checked_add_signed(dx)?,
+            cell.y.checked_add_signed(dy)?,
+        ))
+    }
+
+    /// The path from `cell` to the goal, both included, by following the steps; `None` when
+    /// the goal cannot be reached from `cell`.
+    pub fn path_from(&self, cell: Cell) -> Option<Vec<Cell>> {
+        self.cost(cell)?;
+        let mut path = vec![cell];
+        let mut here = cell;
+        while here != self.goal {
+            here = self.next_step(here)?;
+            path.push(here);
+        }
+        Some(path)
+    }
+
+    /// The number of cells that can reach the goal, the goal included.
+    pub fn reachable_count(&self) -> usize {
+        self.costs.iter().filter(|c| c.is_finite()).count()
+    }
+
+    /// The largest finite cost to the goal.
+    pub fn max_cost(&self) -> f64 {
+        self.costs
+            .iter()
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(0.0, f64::max)
+    }
+
+    /// The field as JSON, in the shape the module documentation describes.
+    pub fn to_json(&self) -> Value {
+        let costs: Vec<Value> = self
+            .costs
+            .iter()
+            .map(|&c| if c.is_finite() { json!(c) } else { Value::Null })
+            .collect();
+        let next: Vec<Value> = self
+            .next
+            .iter()
+            .map(|&d| {
+                if d == NO_STEP {
+                    Value::Null
+                } else {
+                    json!([DX[usize::from(d)], DY[usize::from(d)]])
+                }
+            })
+            .collect();
+        json!({
+            "width": self.width,
+            "height": self.height,
+            "goal": [self.goal.x, self.goal.y],
+            "diagonal": self.diagonal.name(),
+            "costs": costs,
+            "next": next,
+        })
+    }
+
+    fn index(&self, cell: Cell) -> Option<usize> {
+        (cell.x < self.width && cell.y < self.height)
+            .then(|| cell.y as usize * self.width as usize + cell.x as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    #[test]
+    fn walls_make_cells_unreachable_and_json_says_null() {
+        let grid = Grid::from_ascii(&["..#.", "..#."]).expect("valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let field = FlowField::new(&graph, Cell::new(0, 0)).expect("valid goal");
+        assert_eq!(field.cost(Cell::new(3, 0)), None);
+        assert_eq!(field.path_from(Cell::new(3, 1)), None);
+        assert_eq!(field.reachable_count(), 4);
+        assert!(
+            (field.cost(Cell::new(1, 1)).expect("reachable") - std::f64::consts::SQRT_2).abs()
+                < 1e-12
+        );
+        let json = field.to_json();
+        assert_eq!(json["costs"].as_array().map(Vec::len), Some(8));
+        assert!(json["costs"][3].is_null());
+        assert!(json["next"][0].is_null());
+        assert_eq!(json["next"][1], json!([-1, 0]));
+        assert_eq!(json["goal"], json!([0, 0]));
+    }
+
+    #[test]
+    fn a_blocked_goal_is_refused() {
+        let grid = Grid::from_ascii(&[".#"]).expect("valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        assert!(matches!(
+            FlowField::new(&graph, Cell::new(1, 0)),
+            Err(SearchError::Blocked { .. })
+        ));
+        assert!(matches!(
+            FlowField::new(&graph, Cell::new(5, 0)),
+            Err(SearchError::OutOfBounds { .. })
+        ));
+    }
+}

@@ -1,0 +1,389 @@
+//! Jump point search (Harabor & Grastien) under the no-corner-cutting rule, with block-based
+//! jumping.
+//!
+//! On a grid where every passable cell costs the same, most optimal paths are symmetric
+//! copies of each other. Jump point search breaks the symmetry: it expands only "jump points"
+//! — cells where an optimal path may have to turn — and skips over everything in between.
+//! Under the no-cut rule a diagonal step never has forced neighbours (both corners it passes
+//! are free), so only straight runs stop at forced neighbours: moving east through `n`, the
+//! cell north of `n` is forced when the cell north of `n`'s predecessor is blocked.
+//!
+//! Straight runs are scanned 63 cells at a time: each row (and, transposed, each column) is
+//! kept as bit words of passability, in both reading directions, so a run finds its next
+//! forced neighbour, wall or goal with a few shifts and one `trailing_zeros`.
+//!
+//! The search is optimal; the path it returns is the full grid path, every step between
+//! adjacent cells, with the segments between jump points filled in.
+
+use super::graph::{DX, DY, SearchGraph};
+use super::heap::Entry;
+use super::heuristic::Estimate;
+use super::request::Stats;
+use super::space::{NO_PARENT, Node, Space};
+
+/// Passability as bit words, one row of words per line of cells, read in one direction.
+///
+/// Line `v` (with one blocked line of padding on either side) holds bit `u` for cell `u` along
+/// the line. Cells beyond the line's end read as blocked.
+#[derive(Clone, Debug)]
+struct BitLines {
+    words_per_line: usize,
+    words: Vec<u64>,
+}
+
+impl BitLines {
+    /// Builds the lines from a passability test on (u, v) coordinates.
+    fn new(len_u: usize, len_v: usize, passable: impl Fn(usize, usize) -> bool) -> Self {
+        let words_per_line = len_u / 64 + 2;
+        let mut words = vec![0u64; words_per_line * (len_v + 2)];
+        for v in 0..len_v {
+            let line = &mut words[(v + 1) * words_per_line..(v + 2) * words_per_line];
+            for u in 0..len_u {
+                if passable(u, v) {
+                    line[u / 64] |= 1 << (u % 64);
+                }
+            }
+        }
+        Self {
+            words_per_line,
+            words,
+        }
+    }
+
+    /// 64 cells of line `v` (−1 and `len_v` are the blocked padding) from cell `s` on: bit `i`
+    /// is cell `s + i`.
+    #[inline(always)]
+    fn window(&self, v: isize, s: usize) -> u64 {
+        let base = (v + 1) as usize * self.words_per_line + s / 64;
+        let offset = s % 64;
+        let low = self.words[base] >> offset;
+        if offset == 0 {
+            low
+        } else {
+            low | (self.words[base + 1] << (64 - offset))
+        }
+    }
+
+    /// Scans along line `v` from cell `u` (exclusive) towards larger `u`, returning the first
+    /// cell that is a jump point: the target `target_u` (when given) or a cell with a forced
+    /// neighbour on line `v − 1` or `v + 1`. `None` when a wall comes first.
+    #[inline(always)]
+    fn scan(&self, v: usize, u: usize, target_u: Option<usize>) -> Option<usize> {
+        let v = v as isize;
+        let mut s = u;
+        loop {
+            let up = self.window(v - 1, s);
+            let mid = self.window(v, s);
+            let down = self.window(v + 1, s);
+            // A side cell free where the one before it is blocked: forced neighbour.
+            let forced = (up & !(up << 1)) | (down & !(down << 1));
+            let mut stops = (forced | !mid) & !1;
+            if let Some(t) = target_u
+                && t > s
+                && t - s < 64
+            {
+                stops |= 1 << (t - s);
+            }
+            if stops != 0 {
+                let i = stops.trailing_zeros() as usize;
+                return (mid & (1 << i) != 0).then_some(s + i);
+            }
+            // The last cell of this window is the first of the next, so that bit 1 of the
+            // next window can compare with the cell before it.
+            s += 63;
+        }
+    }
+}
+
+/// The bit lines of one map in the four reading directions, built once per [`SearchGraph`].
+#[derive(Clone, Debug)]
+pub(crate) struct JumpLines {
+    width: usize,
+    height: usize,
+    /// Rows read west to east.
+    east: BitLines,
+    /// Rows read east to west.
+    west: BitLines,
+    /// Columns read north to south.
+    south: BitLines,
+    /// Columns read south to north.
+    north: BitLines,
+}
+
+impl JumpLines {
+    /// Builds the four bit-line sets of a graph.
+    pub fn new(graph: &SearchGraph) -> Self {
+        let (w, h) = (graph.width() as usize, graph.height() as usize);
+        let open = |x: usize, y: usize| graph.is_passable(y * w + x);
+        Self {
+            width: w,
+            height: h,
+            east: BitLines::new(w, h, |u, v| open(u, v)),
+            west: BitLines::new(w, h, |u, v| open(w - 1 - u, v)),
+            south: BitLines::new(h, w, |u, v| open(v, u)),
+            north: BitLines::new(h, w, |u, v| open(v, h - 1 - u)),
+        }
+    }
+
+    /// The next jump point from (x, y) in straight direction `d` (0 east, 1 west, 2 south,
+    /// 3 north), stopping at `goal`.
+    #[inline(always)]
+    fn straight(
+        &self,
+        x: usize,
+        y: usize,
+        d: usize,
+        goal: (usize, usize),
+    ) -> Option<(usize, usize)> {
+        let (w, h) = (self.width, self.height);
+        let (gx, gy) = goal;
+        match d {
+            0 => self
+                .east
+                .scan(y, x, (gy == y).then_some(gx))
+                .map(|u| (u, y)),
+            1 => self
+                .west
+                .scan(y, w - 1 - x, (gy == y).then_some(w - 1 - gx))
+                .map(|u| (w - 1 - u, y)),
+            2 => self
+                .south
+                .scan(x, y, (gx == x).then_some(gy))
+                .map(|u| (x, u)),
+            _ => self
+                .north
+                .scan(x, h - 1 - y, (gx == x).then_some(h - 1 - gy))
+                .map(|u| (x, h - 1 - u)),
+        }
+    }
+}
+
+/// The straight direction with offsets (dx, 0) or (0, dy).
+#[inline(always)]
+fn straight_of(dx: i32, dy: i32) -> usize {
+    match (dx, dy) {
+        (1, _) => 0,
+        (-1, _) => 1,
+        (_, 1) => 2,
+        _ => 3,
+    }
+}
+
+/// The direction with offsets (dx, dy).
+#[inline(always)]
+fn direction_of(dx: i32, dy: i32) -> usize {
+    match (dx, dy) {
+        (1, 0) => 0,
+        (-1, 0) => 1,
+        (0, 1) => 2,
+        (0, -1) => 3,
+        (1, -1) => 4,
+        (-1, -1) => 5,
+        (1, 1) => 6,
+        _ => 7,
+    }
+}
+
+/// The search of one query, over the graph and its jump lines.
+struct Jumper<'a> {
+    graph: &'a SearchGraph,
+    lines: &'a JumpLines,
+    width: usize,
+    goal: usize,
+    goal_xy: (usize, usize),
+}
+
+impl Jumper<'_> {
+    /// The next jump point from `from` in direction `d`, if any.
+    #[inline(always)]
+    fn jump(&self, from: usize, d: usize) -> Option<usize> {
+        let w = self.width;
+        if d < 4 {
+            let (x, y) = (from % w, from / w);
+            return self
+                .lines
+                .straight(x, y, d, self.goal_xy)
+                .map(|(x, y)| y * w + x);
+        }
+        let (h_dir, v_dir) = (straight_of(DX[d], 0), straight_of(0, DY[d]));
+        let delta = self.graph.delta(d);
+        let mut cell = from;
+        loop {
+            // The mask holds the no-cut rule: both corners and the target must be free.
+            if !self.graph.can_step(cell, d) {
+                return None;
+            }
+            cell = (cell as isize + delta) as usize;
+            if cell == self.goal {
+                return Some(cell);
+            }
+            let (x, y) = (cell % w, cell / w);
+            if self.lines.straight(x, y, h_dir, self.goal_xy).is_some()
+                || self.lines.straight(x, y, v_dir, self.goal_xy).is_some()
+            {
+                return Some(cell);
+            }
+        }
+    }
+
+    /// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
+    /// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions.
+    #[inline(always)]
+    fn successors(&self, cell: usize, arrival: u8) -> u8 {
+        let mask = self.graph.mask(cell);
+        if arrival == NO_PARENT {
+            return mask;
+        }
+        let d = usize::from(arrival);
+        let (dx, dy) = (DX[d], DY[d]);
+        let wanted = if d >= 4 {
+            (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
+        } else {
+            let mut wanted = 1u8 << d;
+            let w = self.width as isize;
+            let (x, y) = ((cell % self.width) as isize, (cell / self.width) as isize);
+            // The two sides across the direction of travel.
+            let sides: [(i32, i32); 2] = if dx != 0 {
+                [(0, -1), (0, 1)]
+            } else {
+                [(-1, 0), (1, 0)]
+            };
+            for (sx, sy) in sides {
+                let (ax, ay) = (x + sx as isize, y + sy as isize);
+                let (bx, by) = (ax - dx as isize, ay - dy as isize);
+                let inside = |x: isize, y: isize| {
+                    x >= 0 && y >= 0 && x < w && (y as usize) < self.graph.height() as usize
+                };
+                let free = |x: isize, y: isize| {
+                    inside(x, y) && self.graph.is_passable((y * w + x) as usize)
+                };
+                if free(ax, ay) && !free(bx, by) {
+                    wanted |= 1 << straight_of(sx, sy);
+                    wanted |= 1 << direction_of(dx + sx, dy + sy);
+                }
+            }
+            wanted
+        };
+        mask & wanted
+    }
+}
+
+/// Runs jump point search from `start` to `goal` (cell indices) with the graph's uniform cell
+/// cost `cost`. Returns the full cell path from start to goal, or `None` when the goal cannot
+/// be reached. Jump points' parents are kept in `parents`; expanded jump points are appended
+/// to `order` when `RECORD` is set.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn jps<const RECORD: bool>(
+    graph: &SearchGraph,
+    lines: &JumpLines,
+    space: &mut Space,
+    parents: &mut Vec<u32>,
+    start: usize,
+    goal: usize,
+    estimate: Estimate,
+    cost: f64,
+    stats: &mut Stats,
+    order: &mut Vec<u32>,
+) -> Option<Vec<usize>> {
+    let width = graph.width() as usize;
+    let jumper = Jumper {
+        graph,
+        lines,
+        width,
+        goal,
+        goal_xy: (goal % width, goal / width),
+    };
+    space.begin(graph.len());
+    if parents.len() != graph.len() {
+        parents.clear();
+        parents.resize(graph.len(), u32::MAX);
+    }
+    space.relax(start, 0.0, NO_PARENT);
+    parents[start] = start as u32;
+    let at = |i: usize| ((i % width) as i32, (i / width) as i32);
+    let (sx, sy) = at(start);
+    space
+        .heap
+        .push(Entry::new(estimate.at(sx, sy), 0.0, start as u32));
+    let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
+    let stamp = space.stamp;
+    let (straight, diagonal) = (cost, cost * std::f64::consts::SQRT_2);
+    let mut found = false;
+    while let Some(entry) = space.heap.pop() {
+        let current = entry.cell as usize;
+        let node = &mut space.nodes[current];
+        if node.closed {
+            continue;
+        }
+        node.closed = true;
+        let (g, arrival) = (node.g, node.parent);
+        expanded += 1;
+        if RECORD {
+            order.push(entry.cell);
+        }
+        if current == goal {
+            found = true;
+            break;
+        }
+        let (cx, cy) = at(current);
+        let mut directions = jumper.successors(current, arrival);
+        while directions != 0 {
+            let d = directions.trailing_zeros() as usize;
+            directions &= directions - 1;
+            let Some(next) = jumper.jump(current, d) else {
+                continue;
+            };
+            let (nx, ny) = at(next);
+            let steps = f64::from((nx - cx).abs().max((ny - cy).abs()));
+            let ng = g + steps * if d < 4 { straight } else { diagonal };
+            let node = &mut space.nodes[next];
+            if node.stamp != stamp {
+                *node = Node {
+                    g: ng,
+                    stamp,
+                    parent: d as u8,
+                    closed: false,
+                };
+            } else if !node.closed && ng < node.g {
+                node.g = ng;
+                node.parent = d as u8;
+            } else {
+                continue;
+            }
+            parents[next] = current as u32;
+            space
+                .heap
+                .push(Entry::new(ng + estimate.at(nx, ny), ng, next as u32));
+            pushed += 1;
+            max_open = max_open.max(space.heap.len());
+        }
+    }
+    stats.expanded += expanded;
+    stats.pushed += pushed;
+    stats.max_open = stats.max_open.max(max_open as u64);
+    found.then(|| fill_path(graph, space, parents, start, goal))
+}
+
+/// The full cell path from `start` to `goal`: each jump point's segment from its parent,
+/// walked step by step in the direction that reached it.
+fn fill_path(
+    graph: &SearchGraph,
+    space: &Space,
+    parents: &[u32],
+    start: usize,
+    goal: usize,
+) -> Vec<usize> {
+    let mut path = vec![goal];
+    let mut cell = goal;
+    while cell != start {
+        let parent = parents[cell] as usize;
+        let d = usize::from(space.nodes[cell].parent);
+        let back = graph.delta(d);
+        while cell != parent {
+            cell = (cell as isize - back) as usize;
+            path.push(cell);
+        }
+    }
+    path.reverse();
+    path
+}

@@ -1,0 +1,185 @@
+//! Jump point search against the Moving AI optima and against A*.
+
+use std::path::{Path, PathBuf};
+
+use gridpath::format::{load_map, movingai};
+use gridpath::grid::{Cell, Grid};
+use gridpath::search::{Algorithm, Diagonal, SearchError, SearchGraph, SearchRequest, Searcher};
+use proptest::prelude::*;
+
+/// Every scenario set with its map, outside the stale ones.
+fn scenario_sets(root: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut sets = Vec::new();
+    let Ok(folders) = std::fs::read_dir(root) else {
+        return sets;
+    };
+    for folder in folders.flatten() {
+        let Ok(files) = std::fs::read_dir(folder.path()) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let scen = file.path();
+            let name = scen.to_string_lossy().into_owned();
+            let Some(map_name) = name.strip_suffix(".scen") else {
+                continue;
+            };
+            let map = if map_name.ends_with(".map") {
+                PathBuf::from(map_name)
+            } else {
+                // MAPF names its scenarios after the map plus a suffix.
+                folder.path().join("random-32-32-20.map")
+            };
+            sets.push((map, scen));
+        }
+    }
+    sets.sort();
+    sets
+}
+
+#[test]
+fn jps_matches_every_scenario_set_on_a_sample() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
+    if !root.is_dir() {
+        eprintln!(
+            "skipping: no Moving AI benchmark data at {}",
+            root.display()
+        );
+        return;
+    }
+    let sets = scenario_sets(&root);
+    assert!(
+        sets.len() >= 25,
+        "expected 25 scenario sets, found {}",
+        sets.len()
+    );
+    let mut searcher = Searcher::new();
+    for (map_path, scen_path) in &sets {
+        let map = load_map(map_path).expect("benchmark map loads");
+        let text = std::fs::read_to_string(scen_path).expect("scenario file reads");
+        let queries = movingai::parse_scen(&text).expect("scenario file parses");
+        let graph = SearchGraph::new(&map.grid, Diagonal::NoCut);
+        // Every 25th query: all buckets, short and long, in a test-sized run.
+        for q in queries.iter().step_by(25) {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Jps);
+            let result = searcher.search(&graph, &request).expect("valid query");
+            assert!(
+                result.found,
+                "{}: line {}: no path",
+                scen_path.display(),
+                q.line
+            );
+            assert!(
+                q.matches(result.cost),
+                "{}: line {}: cost {}, expected {}",
+                scen_path.display(),
+                q.line,
+                result.cost,
+                q.optimal
+            );
+            let (cost, _) = graph.path_cost(&result.path).expect("every step is legal");
+            assert_eq!(cost, result.cost);
+        }
+    }
+}
+
+#[test]
+fn jps_refuses_weighted_terrain_and_other_diagonal_rules() {
+    let grid = Grid::from_ascii(&["..~.", "....", "...."]).expect("valid map");
+    let request =
+        SearchRequest::new(Cell::new(0, 0), Cell::new(3, 2)).with_algorithm(Algorithm::Jps);
+    let error = gridpath::search::solve(&grid, &request).expect_err("weighted map refused");
+    assert!(
+        matches!(error, SearchError::NonUniformCost { .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("costs the same"), "{error}");
+
+    let grid = Grid::from_ascii(&["....", "....", "...."]).expect("valid map");
+    let request = request.with_diagonal(Diagonal::Always);
+    let error = gridpath::search::solve(&grid, &request).expect_err("rule refused");
+    assert!(
+        matches!(error, SearchError::UnsupportedDiagonal { .. }),
+        "{error}"
+    );
+}
+
+#[test]
+fn jps_records_its_jump_points_and_returns_a_full_path() {
+    let grid = Grid::from_ascii(&[
+        "..........",
+        "....#.....",
+        "....#.....",
+        "....#.....",
+        "..........",
+    ])
+    .expect("valid map");
+    let request = SearchRequest::new(Cell::new(0, 2), Cell::new(9, 2))
+        .with_algorithm(Algorithm::Jps)
+        .recording(true);
+    let result = gridpath::search::solve(&grid, &request).expect("valid request");
+    let astar = gridpath::search::solve(&grid, &request.clone().with_algorithm(Algorithm::AStar))
+        .expect("valid request");
+    assert!((result.cost - astar.cost).abs() < 1e-9);
+    for pair in result.path.windows(2) {
+        let (dx, dy) = (pair[0].x.abs_diff(pair[1].x), pair[0].y.abs_diff(pair[1].y));
+        assert!(
+            dx <= 1 && dy <= 1 && dx + dy > 0,
+            "{} → {} is not a step",
+            pair[0],
+            pair[1]
+        );
+    }
+    let trace = result.trace.expect("recorded");
+    assert!(!trace.expanded.is_empty());
+    assert!(trace.expanded.len() < astar.trace.expect("recorded").expanded.len());
+    assert_eq!(result.stats.expanded as usize, trace.expanded.len());
+}
+
+/// A random map of one passable terrain, with about `density` of its cells walls.
+fn uniform_map() -> impl Strategy<Value = (Grid, Cell, Cell)> {
+    (2u32..40, 2u32..40, 0.0f64..0.45).prop_flat_map(|(w, h, density)| {
+        let cells = proptest::collection::vec(proptest::bool::weighted(density), (w * h) as usize);
+        (cells, 0..w, 0..h, 0..w, 0..h).prop_map(move |(walls, sx, sy, gx, gy)| {
+            let mut rows: Vec<String> = walls
+                .chunks(w as usize)
+                .map(|row| {
+                    row.iter()
+                        .map(|&wall| if wall { '#' } else { '.' })
+                        .collect()
+                })
+                .collect();
+            for (x, y) in [(sx, sy), (gx, gy)] {
+                rows[y as usize].replace_range(x as usize..x as usize + 1, ".");
+            }
+            let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let grid = Grid::from_ascii(&refs).expect("valid map");
+            (grid, Cell::new(sx, sy), Cell::new(gx, gy))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn jps_costs_what_astar_costs((grid, start, goal) in uniform_map()) {
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut searcher = Searcher::new();
+        let request = SearchRequest::new(start, goal);
+        let astar = searcher.search(&graph, &request).expect("valid request");
+        let jps = searcher
+            .search(&graph, &request.clone().with_algorithm(Algorithm::Jps))
+            .expect("valid request");
+        prop_assert_eq!(jps.found, astar.found);
+        if astar.found {
+            let tolerance = 1e-9 * astar.cost.max(1.0);
+            prop_assert!((jps.cost - astar.cost).abs() <= tolerance, "jps {} vs astar {}", jps.cost, astar.cost);
+            let checked = graph.path_cost(&jps.path);
+            prop_assert!(checked.is_some(), "jps path has an illegal step");
+            let (cost, _) = checked.expect("checked above");
+            prop_assert!((cost - jps.cost).abs() <= tolerance);
+            prop_assert_eq!(jps.path.first(), Some(&start));
+            prop_assert_eq!(jps.path.last(), Some(&goal));
+        }
+    }
+}
