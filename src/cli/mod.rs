@@ -2,6 +2,7 @@
 //! library together.
 
 mod ascii;
+mod convert;
 mod scen;
 mod solve;
 
@@ -30,6 +31,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Run every query of a Moving AI scenario file and check the costs against it.
     Scen(scen::ScenArgs),
+    /// Convert between map files, or import an image or a ROS map.yaml.
+    Convert(convert::ConvertArgs),
     /// Open a map in the editor.
     Edit {
         /// The map to open (.json or .map).
@@ -77,6 +80,7 @@ pub fn run() -> ExitCode {
     let outcome = match args.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),
+        Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Edit { map }) => open_editor(Some(map)),
         None => open_editor(None),
     };
