@@ -73,7 +73,11 @@ fn files(c: &mut Criterion) {
         b.iter(|| json::to_string(black_box(&map)));
     });
     group.bench_function("import PNG", |b| {
-        b.iter(|| ImageImport::default().import(black_box(&png)).expect("imports"));
+        b.iter(|| {
+            ImageImport::default()
+                .import(black_box(&png))
+                .expect("imports")
+        });
     });
     group.finish();
     eprintln!(

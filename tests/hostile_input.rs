@@ -13,7 +13,8 @@ use image::{ImageFormat, Rgba, RgbaImage};
 use proptest::prelude::*;
 
 const MAP: &str = "type octile\nheight 4\nwidth 5\nmap\n..@T.\n.G..W\nS...@\n.....\n";
-const SCEN: &str = "version 1\n0\ta.map\t5\t4\t0\t0\t4\t3\t5.24264069\n1 a.map 5 4 1 1 3 2 2.41421356\n";
+const SCEN: &str =
+    "version 1\n0\ta.map\t5\t4\t0\t0\t4\t3\t5.24264069\n1 a.map 5 4 1 1 3 2 2.41421356\n";
 const YAML: &str = "image: floor.png\nresolution: 0.05\norigin: [-10.0, -7.5, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\nmode: trinary\n";
 const JSON: &str = r##"{
   "format": "gridpath-map", "version": 1,
@@ -54,7 +55,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         crc ^= u32::from(b);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
@@ -78,14 +83,19 @@ fn png_claiming(width: u32, height: u32) -> Vec<u8> {
     let mut ihdr = width.to_be_bytes().to_vec();
     ihdr.extend_from_slice(&height.to_be_bytes());
     ihdr.extend_from_slice(&[8, 0, 0, 0, 0]);
-    png_of(&[(b"IHDR", ihdr), (b"IDAT", vec![0x78, 0x9c, 0x03, 0x00]), (b"IEND", vec![])])
+    png_of(&[
+        (b"IHDR", ihdr),
+        (b"IDAT", vec![0x78, 0x9c, 0x03, 0x00]),
+        (b"IEND", vec![]),
+    ])
 }
 
 /// Recomputes the CRC of every whole chunk, so that mutations reach past the checksums.
 fn fix_png_crcs(bytes: &mut [u8]) {
     let mut at = 8;
     while at + 12 <= bytes.len() {
-        let len = u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
+        let len =
+            u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
         let Some(end) = (at + 8).checked_add(len).filter(|e| e + 4 <= bytes.len()) else {
             return;
         };
@@ -155,13 +165,21 @@ fn broken_json_maps_are_errors() {
         Err(FormatError::Metadata(_))
     ));
     let many: Vec<String> = (0..300)
-        .map(|i| format!("{{\"symbol\": \"{}\", \"name\": \"t\", \"cost\": 1}}", char::from_u32(0x100 + i).unwrap_or('x')))
+        .map(|i| {
+            format!(
+                "{{\"symbol\": \"{}\", \"name\": \"t\", \"cost\": 1}}",
+                char::from_u32(0x100 + i).unwrap_or('x')
+            )
+        })
         .collect();
     let text = format!(
         "{{\"format\": \"gridpath-map\", \"version\": 1, \"width\": 1, \"height\": 1, \"terrains\": [{}], \"rows\": [\"Ā\"]}}",
         many.join(",")
     );
-    assert!(matches!(json::parse(&text), Err(FormatError::Terrain { .. })));
+    assert!(matches!(
+        json::parse(&text),
+        Err(FormatError::Terrain { .. })
+    ));
     assert!(json::parse("").is_err());
 }
 
@@ -170,7 +188,10 @@ fn broken_moving_ai_files_are_errors() {
     assert!(movingai::parse_map(MAP).is_ok(), "the seed is valid");
     // Every cut before the last row is complete (the final newline is optional).
     for cut in 0..MAP.len() - 1 {
-        assert!(movingai::parse_map(&MAP[..cut]).is_err(), "truncated at {cut}");
+        assert!(
+            movingai::parse_map(&MAP[..cut]).is_err(),
+            "truncated at {cut}"
+        );
     }
     for seed in 0..50 {
         let text = String::from_utf8_lossy(&random_bytes(seed, 200)).into_owned();
@@ -224,29 +245,57 @@ fn broken_images_are_errors() {
         assert!(import(&bmp[..cut]).is_err(), "BMP truncated at {cut}");
     }
     assert_eq!(import(&[]), Err(ImportError::UnknownImageFormat));
-    assert_eq!(import(b"GIF89a......"), Err(ImportError::UnknownImageFormat));
+    assert_eq!(
+        import(b"GIF89a......"),
+        Err(ImportError::UnknownImageFormat)
+    );
 }
 
 #[test]
 fn huge_claimed_sizes_are_refused_before_decoding() {
-    for (w, h) in [(100_000, 100_000), (16_385, 2), (2, 16_385), (u32::MAX, u32::MAX)] {
+    for (w, h) in [
+        (100_000, 100_000),
+        (16_385, 2),
+        (2, 16_385),
+        (u32::MAX, u32::MAX),
+    ] {
         let e = import(&png_claiming(w, h)).unwrap_err();
         assert!(
-            matches!(e, ImportError::Decode(_) | ImportError::TooLarge { .. }),
+            matches!(
+                e,
+                ImportError::Decode(_)
+                    | ImportError::TooLarge { .. }
+                    | ImportError::MemoryLimit { .. }
+            ),
             "{w} × {h}: {e}"
         );
         if w <= i32::MAX as u32 && h <= i32::MAX as u32 {
-            assert_eq!(e, ImportError::TooLarge { width: w, height: h, max: 16384 }, "{e}");
+            assert_eq!(
+                e,
+                ImportError::TooLarge {
+                    width: w,
+                    height: h,
+                    max: 16384
+                },
+                "{e}"
+            );
             assert!(e.to_string().contains("16384 × 16384"), "{e}");
         }
     }
     // Within the image limit but over the grid's: refused from the header, no decoding.
     assert_eq!(
         import(&png_claiming(16_000, 16_000)),
-        Err(ImportError::GridTooLarge { width: 16_000, height: 16_000 })
+        Err(ImportError::GridTooLarge {
+            width: 16_000,
+            height: 16_000
+        })
     );
     // At a quarter the grid fits, and the decoder finds the data missing.
-    let quarter = ImageImport { scale: Scale::CellsPerPixel(0.25), max_alloc: 1 << 20, ..ImageImport::default() };
+    let quarter = ImageImport {
+        scale: Scale::CellsPerPixel(0.25),
+        max_alloc: 1 << 20,
+        ..ImageImport::default()
+    };
     assert!(quarter.import(&png_claiming(16_000, 16_000)).is_err());
     assert!(import(&png_claiming(0, 10)).is_err());
 
@@ -254,7 +303,14 @@ fn huge_claimed_sizes_are_refused_before_decoding() {
     let mut bmp = encoded(ImageFormat::Bmp);
     bmp[18..22].copy_from_slice(&20_000i32.to_le_bytes());
     bmp[22..26].copy_from_slice(&20_000i32.to_le_bytes());
-    assert_eq!(import(&bmp), Err(ImportError::TooLarge { width: 20_000, height: 20_000, max: 16384 }));
+    assert_eq!(
+        import(&bmp),
+        Err(ImportError::TooLarge {
+            width: 20_000,
+            height: 20_000,
+            max: 16384
+        })
+    );
     bmp[22..26].copy_from_slice(&(-20_000i32).to_le_bytes());
     assert!(import(&bmp).is_err());
 }
@@ -276,7 +332,10 @@ fn broken_yaml_files_are_errors() {
         ("image: floor.png", ""),
         ("mode: trinary", "mode: binary"),
     ] {
-        assert!(RosMap::parse(&YAML.replace(from, to)).is_err(), "{to:?} was accepted");
+        assert!(
+            RosMap::parse(&YAML.replace(from, to)).is_err(),
+            "{to:?} was accepted"
+        );
     }
 }
 
@@ -294,15 +353,38 @@ enum Mutation {
 
 /// Pieces that break parsers in interesting ways.
 const TOKENS: &[&str] = &[
-    "-1", "0", "4294967296", "99999999999999999999", "1e400", "-0", "NaN", "\"", "\\", "[", "]",
-    "{", "}", ",", ":", "null", "\n", "\r\n", "\u{0}", "é", "map\n", "height 9999\n", "#", "'",
+    "-1",
+    "0",
+    "4294967296",
+    "99999999999999999999",
+    "1e400",
+    "-0",
+    "NaN",
+    "\"",
+    "\\",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "null",
+    "\n",
+    "\r\n",
+    "\u{0}",
+    "é",
+    "map\n",
+    "height 9999\n",
+    "#",
+    "'",
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 0u8..8).prop_map(|(i, b)| Mutation::Flip(i, b)),
         (any::<usize>(), any::<u8>()).prop_map(|(i, v)| Mutation::Set(i, v)),
-        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16)).prop_map(|(i, v)| Mutation::Insert(i, v)),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16))
+            .prop_map(|(i, v)| Mutation::Insert(i, v)),
         (any::<usize>(), 0..TOKENS.len()).prop_map(|(i, t)| Mutation::Token(i, t)),
         (any::<usize>(), 1usize..64).prop_map(|(i, n)| Mutation::Delete(i, n)),
         (any::<usize>(), 1usize..64).prop_map(|(i, n)| Mutation::Duplicate(i, n)),
@@ -348,7 +430,11 @@ fn text(bytes: &[u8]) -> String {
 
 fn check_grid(grid: &Grid) {
     assert_eq!(grid.len(), grid.width() as usize * grid.height() as usize);
-    assert!(grid.cells().iter().all(|&id| usize::from(id) < grid.terrains().len()));
+    assert!(
+        grid.cells()
+            .iter()
+            .all(|&id| usize::from(id) < grid.terrains().len())
+    );
 }
 
 fn edits() -> impl Strategy<Value = Vec<Mutation>> {

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::io::Cursor;
 use std::path::Path;
 
-use image::error::LimitErrorKind;
+use image::error::{LimitErrorKind, UnsupportedErrorKind};
 use image::{DynamicImage, ImageError, ImageReader, Limits};
 
 use super::ImportError;
@@ -217,12 +217,7 @@ impl ImageImport {
                         cells.push(nearest(terrains, &sample));
                     }
                 }
-                Ok(Grid::from_cells(
-                    cells_w,
-                    cells_h,
-                    terrains.clone(),
-                    cells,
-                )?)
+                Ok(Grid::from_cells(cells_w, cells_h, terrains.clone(), cells)?)
             }
         }
     }
@@ -267,6 +262,9 @@ impl ImageImport {
                     limit = self.max_alloc
                 )),
             },
+            ImageError::Unsupported(e) if matches!(e.kind(), UnsupportedErrorKind::Format(_)) => {
+                ImportError::UnknownImageFormat
+            }
             other => ImportError::Decode(other.to_string()),
         }
     }
@@ -288,7 +286,9 @@ impl<'a> Raster<'a> {
             DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2, true),
             DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3, false),
             DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4, true),
-            other if other.color().has_alpha() => (Cow::Owned(other.to_rgba8().into_raw()), 4, true),
+            other if other.color().has_alpha() => {
+                (Cow::Owned(other.to_rgba8().into_raw()), 4, true)
+            }
             other => (Cow::Owned(other.to_rgb8().into_raw()), 3, false),
         };
         Self {
@@ -302,7 +302,12 @@ impl<'a> Raster<'a> {
 
     /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
     /// apart and left out of the sums.
-    fn sample(&self, (x0, x1): (usize, usize), (y0, y1): (usize, usize), use_alpha: bool) -> Sample {
+    fn sample(
+        &self,
+        (x0, x1): (usize, usize),
+        (y0, y1): (usize, usize),
+        use_alpha: bool,
+    ) -> Sample {
         let mut sample = Sample::default();
         let c = self.channels;
         let use_alpha = use_alpha && self.alpha;

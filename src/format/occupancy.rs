@@ -102,11 +102,7 @@ impl Default for Occupancy {
             interpretation: Interpretation::Trinary,
             free: Terrain::passable("Floor", '.', Rgb([0xf4, 0xf1, 0xea]), 1.0),
             wall: Terrain::impassable("Wall", '#', Rgb([0x22, 0x22, 0x22])),
-            unknown: Unknown::Terrain(Terrain::impassable(
-                "Unknown",
-                '?',
-                Rgb([0x9a, 0x9a, 0xa8]),
-            )),
+            unknown: Unknown::Terrain(Terrain::impassable("Unknown", '?', Rgb([0x9a, 0x9a, 0xa8]))),
         }
     }
 }

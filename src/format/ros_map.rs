@@ -57,7 +57,10 @@ impl RosMap {
                 continue;
             }
             let Some((key, value)) = content.split_once(':') else {
-                return Err(yaml(line, format!("expected \"key: value\", got {content:?}")));
+                return Err(yaml(
+                    line,
+                    format!("expected \"key: value\", got {content:?}"),
+                ));
             };
             let key = key.trim();
             if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
@@ -79,9 +82,9 @@ impl RosMap {
         }
         let last_line = text.lines().count().max(1);
         let required = |key: &str| {
-            entries.get(key).ok_or_else(|| {
-                yaml(last_line, format!("the required key {key:?} is missing"))
-            })
+            entries
+                .get(key)
+                .ok_or_else(|| yaml(last_line, format!("the required key {key:?} is missing")))
         };
 
         let image = required("image")?;
@@ -95,7 +98,9 @@ impl RosMap {
         if resolution_value <= 0.0 {
             return Err(yaml(
                 resolution.line,
-                format!("resolution {resolution_value} must be a positive number of metres per pixel"),
+                format!(
+                    "resolution {resolution_value} must be a positive number of metres per pixel"
+                ),
             ));
         }
 
@@ -184,7 +189,7 @@ impl RosMap {
     ) -> Result<Map, ImportError> {
         let (pixels_wide, _) = import.dimensions(image)?;
         let grid = import.import(image)?;
-        let resolution = self.resolution * f64::from(pixels_wide) / f64::from(grid.width());
+        let resolution = self.resolution * (f64::from(pixels_wide) / f64::from(grid.width()));
         let mut map = Map::new(name, grid);
         map.metadata = Some(GeoReference {
             resolution,
@@ -254,7 +259,12 @@ fn number(entry: &Entry<'_>, key: &str) -> Result<f64, ImportError> {
         .parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| yaml(entry.line, format!("{key} must be a number, got {:?}", entry.value)))
+        .ok_or_else(|| {
+            yaml(
+                entry.line,
+                format!("{key} must be a number, got {:?}", entry.value),
+            )
+        })
 }
 
 fn triple(entry: &Entry<'_>) -> Result<[f64; 3], ImportError> {

@@ -73,8 +73,14 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
         step: SaveStep::Encode,
         source,
     };
-    let bytes = match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase) {
-        Some(ext) if ext == "png" => image_export::to_png(&map.grid).map_err(|e| fail(io::Error::other(e)))?,
+    let bytes = match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+    {
+        Some(ext) if ext == "png" => {
+            image_export::to_png(&map.grid).map_err(|e| fail(io::Error::other(e)))?
+        }
         _ => match MapFormat::from_path(path) {
             Some(MapFormat::Json) => json::to_string(map).into_bytes(),
             Some(MapFormat::MovingAi) => movingai::write_map(&map.grid).into_bytes(),
@@ -101,10 +107,9 @@ pub fn backup_path(path: &Path) -> PathBuf {
 }
 
 fn sibling(path: &Path, prefix: &str, suffix: &str) -> PathBuf {
-    let name = path.file_name().map_or_else(
-        || "unnamed".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = path
+        .file_name()
+        .map_or_else(|| "unnamed".into(), |n| n.to_string_lossy().into_owned());
     path.with_file_name(format!("{prefix}{name}{suffix}"))
 }
 
