@@ -3,6 +3,7 @@
 
 mod ascii;
 mod field;
+mod convert;
 mod scen;
 mod smooth;
 mod solve;
@@ -34,6 +35,8 @@ enum Command {
     Scen(scen::ScenArgs),
     /// Compute every cell's cost to one goal and its next step there (a flow field).
     Field(field::FieldArgs),
+    /// Convert between map files, or import an image or a ROS map.yaml.
+    Convert(convert::ConvertArgs),
     /// Open a map in the editor.
     Edit {
         /// The map to open (.json or .map).
@@ -82,6 +85,7 @@ pub fn run() -> ExitCode {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),
         Some(Command::Field(a)) => field::run(&a),
+        Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Edit { map }) => open_editor(Some(map)),
         None => open_editor(None),
     };

@@ -102,6 +102,9 @@ pub enum FormatError {
     /// The grid failed its own checks.
     #[error("{0}")]
     Grid(#[from] GridError),
+    /// The map's `metadata` (resolution and origin) is out of range.
+    #[error("metadata: {0}")]
+    Metadata(String),
     /// A header line of a Moving AI file is wrong.
     #[error("line {line}: {message}")]
     Header {

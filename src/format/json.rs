@@ -14,7 +14,9 @@
 //! }
 //! ```
 //! `cost: null` is impassable; `name`, `start` and `goal` are optional; unknown fields are
-//! ignored. Coordinates are `[x, y]`, x the column, y the row, (0, 0) the top-left cell.
+//! ignored. A map imported from a robot's occupancy map also carries
+//! `"metadata": {"resolution": 0.05, "origin": [x, y, yaw]}` (metres per cell, and the pose of
+//! the lower-left corner), which older readers ignore. Coordinates are `[x, y]`, x the column, y the row, (0, 0) the top-left cell.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -22,7 +24,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Deserializer};
 
 use super::FormatError;
-use crate::grid::{Cell, Grid, Map, Rgb, Terrain, TerrainId};
+use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Terrain, TerrainId};
 
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "gridpath-map";
@@ -43,6 +45,14 @@ struct RawMap {
     start: Option<[i64; 2]>,
     #[serde(default)]
     goal: Option<[i64; 2]>,
+    #[serde(default)]
+    metadata: Option<RawMetadata>,
+}
+
+#[derive(Deserialize)]
+struct RawMetadata {
+    resolution: f64,
+    origin: [f64; 3],
 }
 
 #[derive(Deserialize)]
@@ -148,11 +158,23 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     };
     let start = endpoint("start", raw.start)?;
     let goal = endpoint("goal", raw.goal)?;
+    let metadata = match raw.metadata {
+        Some(m) => {
+            let geo = GeoReference {
+                resolution: m.resolution,
+                origin: m.origin,
+            };
+            geo.validate().map_err(FormatError::Metadata)?;
+            Some(geo)
+        }
+        None => None,
+    };
     Ok(Map {
         name: raw.name.unwrap_or_default(),
         grid,
         start,
         goal,
+        metadata,
     })
 }
 
@@ -287,6 +309,18 @@ pub fn to_string(map: &Map) -> String {
         if let Some(c) = cell {
             let _ = write!(out, ",\n  \"{key}\": [{}, {}]", c.x, c.y);
         }
+    }
+    if let Some(geo) = &map.metadata {
+        let n = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "0".to_owned());
+        let [x, y, yaw] = geo.origin;
+        let _ = write!(
+            out,
+            ",\n  \"metadata\": {{\"resolution\": {}, \"origin\": [{}, {}, {}]}}",
+            n(geo.resolution),
+            n(x),
+            n(y),
+            n(yaw)
+        );
     }
     out.push_str("\n}\n");
     out

@@ -5,14 +5,22 @@
 //! column, the row and column of a bad cell, the limit passed); [`load_map`] adds the file.
 
 mod error;
+pub mod image_export;
+pub mod image_import;
+mod import_error;
 pub mod json;
 pub mod movingai;
 pub mod path_export;
+pub mod occupancy;
+pub mod recovery;
+pub mod ros_map;
+pub mod save;
 
 use std::path::{Path, PathBuf};
 
 pub use error::{FormatError, LoadError};
 pub use path_export::PathExport;
+pub use import_error::ImportError;
 
 use crate::grid::Map;
 

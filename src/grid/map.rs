@@ -1,4 +1,4 @@
-use super::{Cell, Grid};
+use super::{Cell, GeoReference, Grid};
 
 /// A map document: a named grid with an optional start and goal.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,6 +11,9 @@ pub struct Map {
     pub start: Option<Cell>,
     /// Where searches end by default.
     pub goal: Option<Cell>,
+    /// The map's scale and placement in the world, for maps imported from robot occupancy
+    /// maps; `None` for maps drawn by hand.
+    pub metadata: Option<GeoReference>,
 }
 
 impl Map {
@@ -21,6 +24,7 @@ impl Map {
             grid,
             start: None,
             goal: None,
+            metadata: None,
         }
     }
 }

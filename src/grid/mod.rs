@@ -1,12 +1,14 @@
 //! The map model: cells, terrains and the grid that holds them.
 
 mod cell;
+mod geo_reference;
 #[allow(clippy::module_inception)]
 mod grid;
 mod map;
 mod terrain;
 
 pub use cell::Cell;
+pub use geo_reference::GeoReference;
 pub use grid::{Grid, GridError};
 pub use map::Map;
 pub use terrain::{Rgb, Terrain, TerrainId};

@@ -1,0 +1,139 @@
+//! `gridpath convert`: between map files, and from images and ROS occupancy maps.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::bail;
+use gridpath::format::image_import::{ImageImport, ImportMode, Scale};
+use gridpath::format::occupancy::{Occupancy, Unknown};
+use gridpath::format::ros_map::load_ros_map;
+use gridpath::format::{load_map, save};
+use gridpath::grid::{Map, Terrain};
+
+/// Arguments of `gridpath convert`.
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// The input: an image (.png, .jpg, .bmp), a ROS map (.yaml) or a map (.json, .map).
+    input: PathBuf,
+    /// The output: a map (.json, .map) or an image of the terrain colours (.png).
+    output: PathBuf,
+    /// Occupancy above which a pixel becomes a wall (0–1) [default: 0.65, or the yaml's].
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Occupancy below which a pixel becomes free (0–1) [default: 0.25, or the yaml's].
+    #[arg(long = "free-threshold")]
+    free_threshold: Option<f64>,
+    /// Read dark pixels as free and light ones as occupied.
+    #[arg(long)]
+    negate: bool,
+    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (averaged).
+    #[arg(long, conflicts_with = "width")]
+    scale: Option<f64>,
+    /// The grid's width in cells; the height follows the image's aspect ratio.
+    #[arg(long)]
+    width: Option<u32>,
+    /// What cells of unknown occupancy become.
+    #[arg(long, value_enum, default_value = "unknown")]
+    unknown: UnknownChoice,
+    /// Map each pixel to the default terrain of the nearest colour instead of reading
+    /// occupancy (for maps painted in an image editor).
+    #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
+    palette: bool,
+}
+
+/// What unknown cells become.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum UnknownChoice {
+    /// Walls.
+    Wall,
+    /// Free floor.
+    Free,
+    /// A terrain of their own ("?", impassable).
+    Unknown,
+}
+
+/// Runs `gridpath convert`.
+pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let map = read(args)?;
+    save::save_map(&map, &args.output)?;
+    let grid = &map.grid;
+    let walls = grid
+        .cells()
+        .iter()
+        .filter(|&&id| !grid.terrain(id).is_passable())
+        .count();
+    println!(
+        "{} → {}: {} × {} cells, {walls} impassable",
+        args.input.display(),
+        args.output.display(),
+        grid.width(),
+        grid.height()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
+    let ext = extension(&args.input);
+    match ext.as_str() {
+        "png" | "jpg" | "jpeg" | "bmp" => {
+            let mut import = if args.palette {
+                ImageImport::palette(Terrain::default_catalog())
+            } else {
+                ImageImport::default()
+            };
+            adjust(args, &mut import);
+            Ok(import.load(&args.input)?)
+        }
+        "yaml" | "yml" => Ok(load_ros_map(&args.input, |import| adjust(args, import))?),
+        "json" | "map" => {
+            let image_only = args.threshold.is_some()
+                || args.free_threshold.is_some()
+                || args.negate
+                || args.scale.is_some()
+                || args.width.is_some()
+                || args.palette;
+            if image_only {
+                bail!(
+                    "--threshold, --free-threshold, --negate, --scale, --width and --palette apply to image and .yaml inputs, not to {}",
+                    args.input.display()
+                );
+            }
+            Ok(load_map(&args.input)?)
+        }
+        _ => bail!(
+            "{}: unknown input type: expected .png, .jpg, .bmp, .yaml, .json or .map",
+            args.input.display()
+        ),
+    }
+}
+
+/// Applies the command line's settings over the defaults (or the yaml file's).
+fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
+    if let Some(s) = args.scale {
+        import.scale = Scale::CellsPerPixel(s);
+    }
+    if let Some(w) = args.width {
+        import.scale = Scale::Width(w);
+    }
+    if let ImportMode::Occupancy(o) = &mut import.mode {
+        if let Some(t) = args.threshold {
+            o.occupied_thresh = t;
+        }
+        if let Some(t) = args.free_threshold {
+            o.free_thresh = t;
+        }
+        o.negate |= args.negate;
+        o.unknown = match args.unknown {
+            UnknownChoice::Wall => Unknown::Wall,
+            UnknownChoice::Free => Unknown::Free,
+            UnknownChoice::Unknown => Occupancy::default().unknown,
+        };
+    }
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}

@@ -1,0 +1,440 @@
+//! Images to grids: scanned floorplans and robot occupancy maps (occupancy mode), and maps
+//! painted in an image editor (palette mode).
+//!
+//! ```
+//! use gridpath::format::image_import::ImageImport;
+//! use image::{GrayImage, ImageFormat, Luma};
+//!
+//! // A 3 × 1 image: black, mid-grey, white.
+//! let image = GrayImage::from_fn(3, 1, |x, _| Luma([[0, 128, 255][x as usize]]));
+//! let mut png = std::io::Cursor::new(Vec::new());
+//! image.write_to(&mut png, ImageFormat::Png).expect("encodes");
+//!
+//! let grid = ImageImport::default().import(png.get_ref()).expect("a valid image");
+//! let symbols: String = grid.cells().iter().map(|&id| grid.terrain(id).symbol).collect();
+//! assert_eq!(symbols, "#?.");
+//! ```
+
+use std::borrow::Cow;
+use std::io::Cursor;
+use std::path::Path;
+
+use image::error::{LimitErrorKind, UnsupportedErrorKind};
+use image::{DynamicImage, ImageError, ImageReader, Limits};
+
+use super::ImportError;
+use super::occupancy::{Occupancy, OccupancyClass, Unknown};
+use crate::grid::{Grid, Map, Terrain, TerrainId};
+
+/// How pixels become terrains.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportMode {
+    /// Brightness as occupancy, with ROS `map_server` semantics (see [`Occupancy`]).
+    Occupancy(Occupancy),
+    /// Each cell becomes the terrain whose colour is nearest to the cell's mean colour; the
+    /// catalog is these terrains, in this order. Alpha is ignored.
+    Palette(Vec<Terrain>),
+}
+
+/// How many cells an image becomes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Cells per pixel along each side: 1 is one cell per pixel, 0.25 one cell per 4 × 4
+    /// block of pixels (averaged), 2 four cells per pixel.
+    CellsPerPixel(f64),
+    /// A grid this many cells wide; the height follows the image's aspect ratio.
+    Width(u32),
+}
+
+impl Default for Scale {
+    fn default() -> Self {
+        Scale::CellsPerPixel(1.0)
+    }
+}
+
+/// The settings of an image import, and the import itself.
+///
+/// Each cell covers a block of pixels; a block's value is the mean over its pixels, so
+/// downsampling averages and upsampling repeats. In occupancy mode a block with more
+/// transparent than opaque pixels is unknown, and the others are averaged over their opaque
+/// pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageImport {
+    /// How pixels become terrains.
+    pub mode: ImportMode,
+    /// How many cells the image becomes.
+    pub scale: Scale,
+    /// The largest image width and height accepted, checked against the file's header before
+    /// decoding.
+    pub max_side: u32,
+    /// The most memory, in bytes, the decoder may allocate.
+    pub max_alloc: u64,
+}
+
+impl Default for ImageImport {
+    fn default() -> Self {
+        Self::occupancy(Occupancy::default())
+    }
+}
+
+impl ImageImport {
+    /// The default largest image width and height.
+    pub const MAX_SIDE: u32 = 16384;
+    /// The default memory limit of the decoder: 1.5 GiB, enough for a 16384 × 16384 RGBA image.
+    pub const MAX_ALLOC: u64 = 3 << 29;
+
+    /// An occupancy import at one cell per pixel.
+    pub fn occupancy(occupancy: Occupancy) -> Self {
+        Self {
+            mode: ImportMode::Occupancy(occupancy),
+            scale: Scale::default(),
+            max_side: Self::MAX_SIDE,
+            max_alloc: Self::MAX_ALLOC,
+        }
+    }
+
+    /// A palette import at one cell per pixel.
+    pub fn palette(terrains: Vec<Terrain>) -> Self {
+        Self {
+            mode: ImportMode::Palette(terrains),
+            ..Self::default()
+        }
+    }
+
+    /// Reads an image file into a map named after the file.
+    pub fn load(&self, path: &Path) -> Result<Map, ImportError> {
+        let bytes = std::fs::read(path).map_err(|e| ImportError::Io {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let grid = self.import(&bytes).map_err(|e| e.in_file(path))?;
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("image");
+        Ok(Map::new(name, grid))
+    }
+
+    /// Imports an encoded image (PNG, JPEG or BMP). The size limits and the size of the
+    /// resulting grid are checked from the header, before the pixels are decoded.
+    pub fn import(&self, bytes: &[u8]) -> Result<Grid, ImportError> {
+        self.check()?;
+        let (width, height) = self.dimensions(bytes)?;
+        self.grid_size(width, height)?;
+        let image = self.decode(bytes)?;
+        self.grid_from_image(&image)
+    }
+
+    /// The width and height an encoded image claims, read from its header alone; refuses
+    /// images beyond [`ImageImport::max_side`].
+    pub fn dimensions(&self, bytes: &[u8]) -> Result<(u32, u32), ImportError> {
+        let mut limits = Limits::default();
+        limits.max_alloc = Some(self.max_alloc);
+        let (width, height) = self
+            .reader(bytes, limits)?
+            .into_dimensions()
+            .map_err(|e| self.image_error(e))?;
+        if width > self.max_side || height > self.max_side {
+            return Err(ImportError::TooLarge {
+                width,
+                height,
+                max: self.max_side,
+            });
+        }
+        if width == 0 || height == 0 {
+            return Err(ImportError::Decode(format!(
+                "the image is {width} × {height} pixels: it has no pixels"
+            )));
+        }
+        Ok((width, height))
+    }
+
+    /// Decodes an encoded image within the limits, so a preview can convert it many times
+    /// with [`ImageImport::grid_from_image`] without decoding it again.
+    pub fn decode(&self, bytes: &[u8]) -> Result<DynamicImage, ImportError> {
+        self.dimensions(bytes)?;
+        let mut limits = Limits::default();
+        limits.max_image_width = Some(self.max_side);
+        limits.max_image_height = Some(self.max_side);
+        limits.max_alloc = Some(self.max_alloc);
+        self.reader(bytes, limits)?
+            .decode()
+            .map_err(|e| self.image_error(e))
+    }
+
+    /// The grid's width and height for an image of this size.
+    pub fn grid_size(&self, width: u32, height: u32) -> Result<(u32, u32), ImportError> {
+        let (w, h) = (f64::from(width), f64::from(height));
+        let (cells_w, cells_h) = match self.scale {
+            Scale::CellsPerPixel(s) => {
+                if !(s.is_finite() && s > 0.0) {
+                    return Err(ImportError::Settings(format!(
+                        "the scale {s} must be a positive number of cells per pixel"
+                    )));
+                }
+                ((w * s).round().max(1.0), (h * s).round().max(1.0))
+            }
+            Scale::Width(0) => {
+                return Err(ImportError::Settings(
+                    "the target width must be at least one cell".to_owned(),
+                ));
+            }
+            Scale::Width(cells) => {
+                let cells = f64::from(cells);
+                (cells, (h * cells / w).round().max(1.0))
+            }
+        };
+        let max = f64::from(Grid::MAX_SIDE);
+        if cells_w > max || cells_h > max {
+            return Err(ImportError::GridTooLarge {
+                width: cells_w.min(u64::MAX as f64) as u64,
+                height: cells_h.min(u64::MAX as f64) as u64,
+            });
+        }
+        Ok((cells_w as u32, cells_h as u32))
+    }
+
+    /// Converts a decoded image into a grid with these settings.
+    pub fn grid_from_image(&self, image: &DynamicImage) -> Result<Grid, ImportError> {
+        self.check()?;
+        let raster = Raster::new(image);
+        let (cells_w, cells_h) = self.grid_size(image.width(), image.height())?;
+        let columns = spans(raster.width, cells_w as usize);
+        let rows = spans(raster.height, cells_h as usize);
+        match &self.mode {
+            ImportMode::Occupancy(occupancy) => {
+                let mut codes = Vec::with_capacity(columns.len() * rows.len());
+                for &row in &rows {
+                    for &column in &columns {
+                        let sample = raster.sample(column, row, true);
+                        codes.push(occupancy_code(occupancy, &sample));
+                    }
+                }
+                occupancy_grid(occupancy, cells_w, cells_h, codes)
+            }
+            ImportMode::Palette(terrains) => {
+                let mut cells = Vec::with_capacity(columns.len() * rows.len());
+                for &row in &rows {
+                    for &column in &columns {
+                        let sample = raster.sample(column, row, false);
+                        cells.push(nearest(terrains, &sample));
+                    }
+                }
+                Ok(Grid::from_cells(cells_w, cells_h, terrains.clone(), cells)?)
+            }
+        }
+    }
+
+    fn check(&self) -> Result<(), ImportError> {
+        match &self.mode {
+            ImportMode::Occupancy(o) => o.validate().map_err(ImportError::Settings),
+            ImportMode::Palette(t) if t.is_empty() || t.len() > 256 => {
+                Err(ImportError::Settings(format!(
+                    "a palette needs between 1 and 256 terrains, got {}",
+                    t.len()
+                )))
+            }
+            ImportMode::Palette(_) => Ok(()),
+        }
+    }
+
+    fn reader<'a>(
+        &self,
+        bytes: &'a [u8],
+        limits: Limits,
+    ) -> Result<ImageReader<Cursor<&'a [u8]>>, ImportError> {
+        let mut reader = ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .map_err(|e| ImportError::Decode(e.to_string()))?;
+        if reader.format().is_none() {
+            return Err(ImportError::UnknownImageFormat);
+        }
+        reader.limits(limits);
+        Ok(reader)
+    }
+
+    fn image_error(&self, error: ImageError) -> ImportError {
+        match error {
+            ImageError::Limits(e) => match e.kind() {
+                LimitErrorKind::InsufficientMemory => ImportError::MemoryLimit {
+                    limit: self.max_alloc,
+                },
+                _ => ImportError::Decode(format!(
+                    "{e} (limits: {max} × {max} pixels, {limit} bytes)",
+                    max = self.max_side,
+                    limit = self.max_alloc
+                )),
+            },
+            ImageError::Unsupported(e) if matches!(e.kind(), UnsupportedErrorKind::Format(_)) => {
+                ImportError::UnknownImageFormat
+            }
+            other => ImportError::Decode(other.to_string()),
+        }
+    }
+}
+
+/// The pixels of a decoded image as 8-bit channels.
+struct Raster<'a> {
+    bytes: Cow<'a, [u8]>,
+    width: usize,
+    height: usize,
+    channels: usize,
+    alpha: bool,
+}
+
+impl<'a> Raster<'a> {
+    fn new(image: &'a DynamicImage) -> Self {
+        let (bytes, channels, alpha): (Cow<'a, [u8]>, usize, bool) = match image {
+            DynamicImage::ImageLuma8(i) => (Cow::Borrowed(i.as_raw()), 1, false),
+            DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2, true),
+            DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3, false),
+            DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4, true),
+            other if other.color().has_alpha() => {
+                (Cow::Owned(other.to_rgba8().into_raw()), 4, true)
+            }
+            other => (Cow::Owned(other.to_rgb8().into_raw()), 3, false),
+        };
+        Self {
+            bytes,
+            width: image.width() as usize,
+            height: image.height() as usize,
+            channels,
+            alpha,
+        }
+    }
+
+    /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
+    /// apart and left out of the sums.
+    fn sample(
+        &self,
+        (x0, x1): (usize, usize),
+        (y0, y1): (usize, usize),
+        use_alpha: bool,
+    ) -> Sample {
+        let mut sample = Sample::default();
+        let c = self.channels;
+        let use_alpha = use_alpha && self.alpha;
+        for y in y0..y1 {
+            let start = (y * self.width + x0) * c;
+            let end = (y * self.width + x1) * c;
+            let Some(row) = self.bytes.get(start..end) else {
+                continue;
+            };
+            for pixel in row.chunks_exact(c) {
+                if use_alpha && pixel[c - 1] == 0 {
+                    sample.transparent += 1;
+                    continue;
+                }
+                let [r, g, b] = if c < 3 {
+                    [pixel[0]; 3]
+                } else {
+                    [pixel[0], pixel[1], pixel[2]]
+                };
+                sample.sum[0] += u64::from(r);
+                sample.sum[1] += u64::from(g);
+                sample.sum[2] += u64::from(b);
+                sample.counted += 1;
+            }
+        }
+        sample
+    }
+}
+
+/// Channel sums over a block of pixels.
+#[derive(Default)]
+struct Sample {
+    sum: [u64; 3],
+    counted: u64,
+    transparent: u64,
+}
+
+impl Sample {
+    /// The mean of the colour channels over the counted pixels.
+    fn value(&self) -> f64 {
+        let total: u64 = self.sum.iter().sum();
+        total as f64 / (3 * self.counted.max(1)) as f64
+    }
+
+    fn mean(&self) -> [f64; 3] {
+        let n = self.counted.max(1) as f64;
+        self.sum.map(|s| s as f64 / n)
+    }
+}
+
+/// Blocks of `pixels` for each of `cells`: cell `c` covers pixels `[c·P/C, (c+1)·P/C)`, at
+/// least one.
+fn spans(pixels: usize, cells: usize) -> Vec<(usize, usize)> {
+    let (p, n) = (pixels as u64, cells.max(1) as u64);
+    (0..n)
+        .map(|c| {
+            let start = c * p / n;
+            let end = ((c + 1) * p / n).max(start + 1).min(p);
+            (start as usize, end as usize)
+        })
+        .collect()
+}
+
+/// 0 free, 1 occupied, 2 unknown, 2 + band for graded bands.
+fn occupancy_code(occupancy: &Occupancy, sample: &Sample) -> u8 {
+    if sample.counted == 0 || sample.transparent > sample.counted {
+        return 2;
+    }
+    match occupancy.classify(sample.value()) {
+        OccupancyClass::Free => 0,
+        OccupancyClass::Occupied => 1,
+        OccupancyClass::Unknown => 2,
+        OccupancyClass::Band(b) => 2 + b,
+    }
+}
+
+/// The grid of an occupancy import: free and wall first, then the unknown terrain (when it is
+/// one of its own), then the graded bands in use.
+fn occupancy_grid(
+    occupancy: &Occupancy,
+    width: u32,
+    height: u32,
+    mut codes: Vec<u8>,
+) -> Result<Grid, ImportError> {
+    let mut terrains = vec![occupancy.free.clone(), occupancy.wall.clone()];
+    let mut remap = [0 as TerrainId; 3 + Occupancy::BANDS as usize];
+    remap[1] = 1;
+    remap[2] = match &occupancy.unknown {
+        Unknown::Free => 0,
+        Unknown::Wall => 1,
+        Unknown::Terrain(t) => {
+            terrains.push(t.clone());
+            2
+        }
+    };
+    let mut used = [false; 3 + Occupancy::BANDS as usize];
+    for &code in &codes {
+        used[usize::from(code)] = true;
+    }
+    for band in 1..=Occupancy::BANDS {
+        let code = usize::from(2 + band);
+        if used[code] {
+            remap[code] = terrains.len() as TerrainId;
+            terrains.push(Occupancy::band_terrain(band));
+        }
+    }
+    for code in &mut codes {
+        *code = remap[usize::from(*code)];
+    }
+    Ok(Grid::from_cells(width, height, terrains, codes)?)
+}
+
+/// The palette terrain nearest to the sample's mean colour (the first of equals).
+fn nearest(terrains: &[Terrain], sample: &Sample) -> TerrainId {
+    let mean = sample.mean();
+    let mut best = (f64::INFINITY, 0);
+    for (i, t) in terrains.iter().enumerate() {
+        let d: f64 = t
+            .color
+            .0
+            .iter()
+            .zip(mean)
+            .map(|(&c, m)| (f64::from(c) - m).powi(2))
+            .sum();
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best.1 as TerrainId
+}

@@ -1,0 +1,491 @@
+//! Hostile input never panics and always gives an error: empty, truncated and random files,
+//! wrong row lengths, unknown symbols, negative and giant sizes; then a fuzz-style property
+//! test that feeds thousands of mutated files to every loader.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+
+use gridpath::format::image_import::{ImageImport, Scale};
+use gridpath::format::ros_map::RosMap;
+use gridpath::format::{FormatError, ImportError, json, movingai};
+use gridpath::grid::Grid;
+use image::{ImageFormat, Rgba, RgbaImage};
+use proptest::prelude::*;
+
+const MAP: &str = "type octile\nheight 4\nwidth 5\nmap\n..@T.\n.G..W\nS...@\n.....\n";
+const SCEN: &str =
+    "version 1\n0\ta.map\t5\t4\t0\t0\t4\t3\t5.24264069\n1 a.map 5 4 1 1 3 2 2.41421356\n";
+const YAML: &str = "image: floor.png\nresolution: 0.05\norigin: [-10.0, -7.5, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\nmode: trinary\n";
+const JSON: &str = r##"{
+  "format": "gridpath-map", "version": 1,
+  "name": "demo", "width": 4, "height": 3,
+  "terrains": [
+    {"symbol": ".", "name": "Grass", "cost": 1.0, "color": "#6abe30"},
+    {"symbol": "#", "name": "Wall",  "cost": null, "color": "#222222"},
+    {"symbol": "é", "name": "Mud",  "cost": 2.5, "color": "#553311"}
+  ],
+  "rows": ["..é#", "#..é", "...."],
+  "start": [0, 0], "goal": [3, 2],
+  "metadata": {"resolution": 0.05, "origin": [1.5, -2.0, 0.0]}
+}"##;
+
+fn encoded(format: ImageFormat) -> Vec<u8> {
+    let image = RgbaImage::from_fn(12, 8, |x, y| {
+        let v = ((x * 37 + y * 91) % 256) as u8;
+        Rgba([v, v.wrapping_mul(3), 255 - v, if x == 3 { 0 } else { 255 }])
+    });
+    let mut out = Cursor::new(Vec::new());
+    let image = if format == ImageFormat::Jpeg {
+        image::DynamicImage::ImageRgb8(image::DynamicImage::ImageRgba8(image).to_rgb8())
+    } else {
+        image::DynamicImage::ImageRgba8(image)
+    };
+    image.write_to(&mut out, format).expect("encodes");
+    out.into_inner()
+}
+
+fn floorplan_png() -> Vec<u8> {
+    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/floorplan.png"))
+        .expect("the committed floorplan")
+}
+
+/// CRC-32 (ISO-HDLC), as PNG chunks use it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A PNG made of the signature and these chunks, with correct CRCs.
+fn png_of(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in chunks {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+    }
+    out
+}
+
+/// A PNG header claiming `width × height` 8-bit grey pixels, with a little (wrong) data.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 0, 0, 0, 0]);
+    png_of(&[
+        (b"IHDR", ihdr),
+        (b"IDAT", vec![0x78, 0x9c, 0x03, 0x00]),
+        (b"IEND", vec![]),
+    ])
+}
+
+/// Recomputes the CRC of every whole chunk, so that mutations reach past the checksums.
+fn fix_png_crcs(bytes: &mut [u8]) {
+    let mut at = 8;
+    while at + 12 <= bytes.len() {
+        let len =
+            u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
+        let Some(end) = (at + 8).checked_add(len).filter(|e| e + 4 <= bytes.len()) else {
+            return;
+        };
+        let crc = crc32(&bytes[at + 4..end]);
+        bytes[end..end + 4].copy_from_slice(&crc.to_be_bytes());
+        at = end + 4;
+    }
+}
+
+fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+fn import(bytes: &[u8]) -> Result<Grid, ImportError> {
+    ImageImport::default().import(bytes)
+}
+
+#[test]
+fn broken_json_maps_are_errors() {
+    assert!(json::parse(JSON).is_ok(), "the seed is valid");
+    for cut in 0..JSON.len() - 1 {
+        if JSON.is_char_boundary(cut) {
+            assert!(json::parse(&JSON[..cut]).is_err(), "truncated at {cut}");
+        }
+    }
+    for seed in 0..50 {
+        let text = String::from_utf8_lossy(&random_bytes(seed, 200)).into_owned();
+        assert!(json::parse(&text).is_err());
+    }
+    let cases = [
+        ("\"..é#\"", "\"..é\""),
+        ("\"..é#\"", "\"..é##\""),
+        ("\"#..é\"", "\"#.x.\""),
+        ("\"width\": 4", "\"width\": -4"),
+        ("\"width\": 4", "\"width\": 0"),
+        ("\"width\": 4", "\"width\": 4294967300"),
+        ("\"width\": 4", "\"width\": 1e12"),
+        ("\"height\": 3", "\"height\": 99999999999999999999999"),
+        ("\"height\": 3", "\"height\": 2"),
+        ("\"cost\": 2.5", "\"cost\": -2.5"),
+        ("\"cost\": 2.5", "\"cost\": 1e400"),
+        ("\"symbol\": \"é\"", "\"symbol\": \"ab\""),
+        ("\"symbol\": \"é\"", "\"symbol\": \"#\""),
+        ("\"color\": \"#553311\"", "\"color\": \"brown\""),
+        ("\"goal\": [3, 2]", "\"goal\": [3, -2]"),
+        ("\"resolution\": 0.05", "\"resolution\": -0.05"),
+        ("\"resolution\": 0.05", "\"resolution\": 0"),
+        ("[1.5, -2.0, 0.0]", "[1.5, -2.0]"),
+        ("\"version\": 1", "\"version\": 2"),
+    ];
+    for (from, to) in cases {
+        let text = JSON.replace(from, to);
+        assert_ne!(text, JSON, "{from} is in the seed");
+        let e = json::parse(&text);
+        assert!(e.is_err(), "{to} was accepted");
+    }
+    assert!(matches!(
+        json::parse(&JSON.replace("\"resolution\": 0.05", "\"resolution\": -1")),
+        Err(FormatError::Metadata(_))
+    ));
+    let many: Vec<String> = (0..300)
+        .map(|i| {
+            format!(
+                "{{\"symbol\": \"{}\", \"name\": \"t\", \"cost\": 1}}",
+                char::from_u32(0x100 + i).unwrap_or('x')
+            )
+        })
+        .collect();
+    let text = format!(
+        "{{\"format\": \"gridpath-map\", \"version\": 1, \"width\": 1, \"height\": 1, \"terrains\": [{}], \"rows\": [\"Ā\"]}}",
+        many.join(",")
+    );
+    assert!(matches!(
+        json::parse(&text),
+        Err(FormatError::Terrain { .. })
+    ));
+    assert!(json::parse("").is_err());
+}
+
+#[test]
+fn broken_moving_ai_files_are_errors() {
+    assert!(movingai::parse_map(MAP).is_ok(), "the seed is valid");
+    // Every cut before the last row is complete (the final newline is optional).
+    for cut in 0..MAP.len() - 1 {
+        assert!(
+            movingai::parse_map(&MAP[..cut]).is_err(),
+            "truncated at {cut}"
+        );
+    }
+    for seed in 0..50 {
+        let text = String::from_utf8_lossy(&random_bytes(seed, 200)).into_owned();
+        assert!(movingai::parse_map(&text).is_err());
+    }
+    for (from, to) in [
+        (".G..W", ".G..WW"),
+        (".G..W", ".G.W"),
+        (".G..W", ".G.xW"),
+        ("height 4", "height -4"),
+        ("height 4", "height 0"),
+        ("height 4", "height 99999999999999999999999"),
+        ("width 5", "width 100000"),
+        ("width 5", "wide 5"),
+        ("map\n", ""),
+    ] {
+        let text = MAP.replace(from, to);
+        assert!(movingai::parse_map(&text).is_err(), "{to:?} was accepted");
+    }
+    assert!(movingai::parse_map("").is_err());
+
+    assert!(movingai::parse_scen(SCEN).is_ok());
+    for (from, to) in [
+        ("5.24264069", "far"),
+        ("5.24264069", "-5"),
+        ("\t0\t0\t", "\t-1\t0\t"),
+        ("1 a.map 5 4 1 1 3 2", "1 a.map 5 4 1 1 3"),
+        ("1 a.map 5 4", "1 a.map 99999999999 4"),
+    ] {
+        let text = SCEN.replace(from, to);
+        assert!(movingai::parse_scen(&text).is_err(), "{to:?} was accepted");
+    }
+}
+
+#[test]
+fn broken_images_are_errors() {
+    for format in [ImageFormat::Png, ImageFormat::Bmp, ImageFormat::Jpeg] {
+        let bytes = encoded(format);
+        assert!(import(&bytes).is_ok(), "the {format:?} seed is valid");
+        for seed in 0..30 {
+            assert!(import(&random_bytes(seed, bytes.len())).is_err());
+        }
+    }
+    let png = encoded(ImageFormat::Png);
+    // Cut anywhere before the end of the image data (the last 12 bytes are the end marker).
+    for cut in 0..png.len() - 12 {
+        assert!(import(&png[..cut]).is_err(), "PNG truncated at {cut}");
+    }
+    let bmp = encoded(ImageFormat::Bmp);
+    for cut in (0..bmp.len()).step_by(7) {
+        assert!(import(&bmp[..cut]).is_err(), "BMP truncated at {cut}");
+    }
+    assert_eq!(import(&[]), Err(ImportError::UnknownImageFormat));
+    assert_eq!(
+        import(b"GIF89a......"),
+        Err(ImportError::UnknownImageFormat)
+    );
+}
+
+#[test]
+fn huge_claimed_sizes_are_refused_before_decoding() {
+    for (w, h) in [
+        (100_000, 100_000),
+        (16_385, 2),
+        (2, 16_385),
+        (u32::MAX, u32::MAX),
+    ] {
+        let e = import(&png_claiming(w, h)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ImportError::Decode(_)
+                    | ImportError::TooLarge { .. }
+                    | ImportError::MemoryLimit { .. }
+            ),
+            "{w} × {h}: {e}"
+        );
+        if w <= i32::MAX as u32 && h <= i32::MAX as u32 {
+            assert_eq!(
+                e,
+                ImportError::TooLarge {
+                    width: w,
+                    height: h,
+                    max: 16384
+                },
+                "{e}"
+            );
+            assert!(e.to_string().contains("16384 × 16384"), "{e}");
+        }
+    }
+    // Within the image limit but over the grid's: refused from the header, no decoding.
+    assert_eq!(
+        import(&png_claiming(16_000, 16_000)),
+        Err(ImportError::GridTooLarge {
+            width: 16_000,
+            height: 16_000
+        })
+    );
+    // At a quarter the grid fits, and the decoder finds the data missing.
+    let quarter = ImageImport {
+        scale: Scale::CellsPerPixel(0.25),
+        max_alloc: 1 << 20,
+        ..ImageImport::default()
+    };
+    assert!(quarter.import(&png_claiming(16_000, 16_000)).is_err());
+    assert!(import(&png_claiming(0, 10)).is_err());
+
+    // A BMP that claims 20000 × 20000 pixels.
+    let mut bmp = encoded(ImageFormat::Bmp);
+    bmp[18..22].copy_from_slice(&20_000i32.to_le_bytes());
+    bmp[22..26].copy_from_slice(&20_000i32.to_le_bytes());
+    assert_eq!(
+        import(&bmp),
+        Err(ImportError::TooLarge {
+            width: 20_000,
+            height: 20_000,
+            max: 16384
+        })
+    );
+    bmp[22..26].copy_from_slice(&(-20_000i32).to_le_bytes());
+    assert!(import(&bmp).is_err());
+}
+
+#[test]
+fn broken_yaml_files_are_errors() {
+    assert!(RosMap::parse(YAML).is_ok());
+    assert!(RosMap::parse("").is_err());
+    for seed in 0..50 {
+        let text = String::from_utf8_lossy(&random_bytes(seed, 200)).into_owned();
+        assert!(RosMap::parse(&text).is_err());
+    }
+    for (from, to) in [
+        ("resolution: 0.05", "resolution: -0.05"),
+        ("resolution: 0.05", "resolution: 1e999"),
+        ("[-10.0, -7.5, 0.0]", "[-10.0, -7.5, 0.0, 4]"),
+        ("[-10.0, -7.5, 0.0]", "-10.0"),
+        ("image: floor.png", "image: \"\""),
+        ("image: floor.png", ""),
+        ("mode: trinary", "mode: binary"),
+    ] {
+        assert!(
+            RosMap::parse(&YAML.replace(from, to)).is_err(),
+            "{to:?} was accepted"
+        );
+    }
+}
+
+/// One edit of a file.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Flip(usize, u8),
+    Set(usize, u8),
+    Insert(usize, Vec<u8>),
+    Token(usize, usize),
+    Delete(usize, usize),
+    Duplicate(usize, usize),
+    Truncate(usize),
+}
+
+/// Pieces that break parsers in interesting ways.
+const TOKENS: &[&str] = &[
+    "-1",
+    "0",
+    "4294967296",
+    "99999999999999999999",
+    "1e400",
+    "-0",
+    "NaN",
+    "\"",
+    "\\",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "null",
+    "\n",
+    "\r\n",
+    "\u{0}",
+    "é",
+    "map\n",
+    "height 9999\n",
+    "#",
+    "'",
+];
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 0u8..8).prop_map(|(i, b)| Mutation::Flip(i, b)),
+        (any::<usize>(), any::<u8>()).prop_map(|(i, v)| Mutation::Set(i, v)),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..16))
+            .prop_map(|(i, v)| Mutation::Insert(i, v)),
+        (any::<usize>(), 0..TOKENS.len()).prop_map(|(i, t)| Mutation::Token(i, t)),
+        (any::<usize>(), 1usize..64).prop_map(|(i, n)| Mutation::Delete(i, n)),
+        (any::<usize>(), 1usize..64).prop_map(|(i, n)| Mutation::Duplicate(i, n)),
+        any::<usize>().prop_map(Mutation::Truncate),
+    ]
+}
+
+fn mutate(seed: &[u8], mutations: &[Mutation]) -> Vec<u8> {
+    let mut bytes = seed.to_vec();
+    for m in mutations {
+        let len = bytes.len();
+        let at = |i: usize| if len == 0 { 0 } else { i % (len + 1) };
+        match m {
+            Mutation::Flip(i, bit) if len > 0 => bytes[i % len] ^= 1 << bit,
+            Mutation::Set(i, v) if len > 0 => bytes[i % len] = *v,
+            Mutation::Insert(i, v) => {
+                let i = at(*i);
+                bytes.splice(i..i, v.iter().copied());
+            }
+            Mutation::Token(i, t) => {
+                let i = at(*i);
+                bytes.splice(i..i, TOKENS[*t].bytes());
+            }
+            Mutation::Delete(i, n) => {
+                let i = at(*i);
+                bytes.drain(i..(i + n).min(len));
+            }
+            Mutation::Duplicate(i, n) => {
+                let i = at(*i);
+                let piece = bytes[i..(i + n).min(len)].to_vec();
+                bytes.splice(i..i, piece);
+            }
+            Mutation::Truncate(i) => bytes.truncate(at(*i)),
+            _ => {}
+        }
+    }
+    bytes
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn check_grid(grid: &Grid) {
+    assert_eq!(grid.len(), grid.width() as usize * grid.height() as usize);
+    assert!(
+        grid.cells()
+            .iter()
+            .all(|&id| usize::from(id) < grid.terrains().len())
+    );
+}
+
+fn edits() -> impl Strategy<Value = Vec<Mutation>> {
+    prop::collection::vec(mutation(), 1..6)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_json_never_panics(edits in edits()) {
+        if let Ok(map) = json::parse(&text(&mutate(JSON.as_bytes(), &edits))) {
+            check_grid(&map.grid);
+        }
+    }
+
+    #[test]
+    fn mutated_moving_ai_maps_never_panic(edits in edits()) {
+        if let Ok(grid) = movingai::parse_map(&text(&mutate(MAP.as_bytes(), &edits))) {
+            check_grid(&grid);
+        }
+    }
+
+    #[test]
+    fn mutated_scenarios_never_panic(edits in edits()) {
+        let _ = movingai::parse_scen(&text(&mutate(SCEN.as_bytes(), &edits)));
+    }
+
+    #[test]
+    fn mutated_yaml_never_panics(edits in edits()) {
+        if let Ok(ros) = RosMap::parse(&text(&mutate(YAML.as_bytes(), &edits))) {
+            prop_assert!(ros.resolution > 0.0 && ros.free_thresh <= ros.occupied_thresh);
+            let _ = ros.to_map("m", &encoded(ImageFormat::Png), &ros.image_import());
+        }
+    }
+
+    #[test]
+    fn mutated_images_never_panic(which in 0usize..4, edits in edits(), fix_crcs in any::<bool>()) {
+        let seed = match which {
+            0 => encoded(ImageFormat::Png),
+            1 => encoded(ImageFormat::Bmp),
+            2 => encoded(ImageFormat::Jpeg),
+            _ => floorplan_png(),
+        };
+        let mut bytes = mutate(&seed, &edits);
+        if fix_crcs && which != 1 && which != 2 {
+            fix_png_crcs(&mut bytes);
+        }
+        let small = ImageImport { max_alloc: 64 << 20, ..ImageImport::default() };
+        if let Ok(grid) = small.import(&bytes) {
+            check_grid(&grid);
+        }
+    }
+}
