@@ -2,8 +2,8 @@
 //! library together.
 
 mod ascii;
-mod field;
 mod convert;
+mod field;
 mod scen;
 mod smooth;
 mod solve;

@@ -10,8 +10,8 @@ pub mod image_import;
 mod import_error;
 pub mod json;
 pub mod movingai;
-pub mod path_export;
 pub mod occupancy;
+pub mod path_export;
 pub mod recovery;
 pub mod ros_map;
 pub mod save;
@@ -19,8 +19,8 @@ pub mod save;
 use std::path::{Path, PathBuf};
 
 pub use error::{FormatError, LoadError};
-pub use path_export::PathExport;
 pub use import_error::ImportError;
+pub use path_export::PathExport;
 
 use crate::grid::Map;
 
