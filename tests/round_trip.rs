@@ -30,7 +30,7 @@ fn sample_map() -> Map {
         goal: Some(Cell::new(4, 1)),
         metadata: Some(GeoReference {
             resolution: 0.05,
-            origin: [-12.5, 3.0e-3, 1.5707963267948966],
+            origin: [-12.5, 3.0e-3, std::f64::consts::FRAC_PI_2],
         }),
     }
 }
