@@ -94,6 +94,8 @@ pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
         Algorithm::Greedy => "Greedy best-first",
         Algorithm::Bfs => "Breadth-first",
         Algorithm::Bidirectional => "Bidirectional A*",
+        Algorithm::Jps => "Jump point search",
+        Algorithm::IdaStar => "IDA*",
     }
 }
 
