@@ -1,5 +1,7 @@
 //! The command line's contract: output shapes and exit codes that scripts rely on.
 
+#![allow(clippy::unwrap_used)] // Test helpers fail loudly on broken test data.
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

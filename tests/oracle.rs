@@ -1,6 +1,8 @@
 //! Every search answer checked against an independent oracle: the `pathfinding` crate's
 //! Dijkstra over the same neighbour rules and cost model, on random weighted maps.
 
+#![allow(clippy::unwrap_used)] // Test helpers fail loudly on broken test data.
+
 use gridpath::grid::{Cell, Grid, Rgb, Terrain};
 use gridpath::search::{
     Algorithm, Diagonal, Heuristic, SearchGraph, SearchRequest, SearchResult, Searcher,

@@ -118,7 +118,7 @@ impl JumpLines {
         Self {
             width: w,
             height: h,
-            east: BitLines::new(w, h, |u, v| open(u, v)),
+            east: BitLines::new(w, h, open),
             west: BitLines::new(w, h, |u, v| open(w - 1 - u, v)),
             south: BitLines::new(h, w, |u, v| open(v, u)),
             north: BitLines::new(h, w, |u, v| open(v, h - 1 - u)),
