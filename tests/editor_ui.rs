@@ -8,6 +8,8 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
 use gridpath::app::tools::Tool;
 use gridpath::grid::{Cell, Grid, Map, TerrainId};
+use gridpath::search::SearchResult;
+use std::time::Duration;
 
 const GRASS: TerrainId = 0;
 const ROAD: TerrainId = 1;
@@ -64,6 +66,19 @@ fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2, steps: usize) {
     h.run();
 }
 
+/// Waits for the background search to answer, lets a frame show it, and returns its result.
+fn settled(h: &mut Harness<'_, EditorApp>) -> SearchResult {
+    assert!(
+        h.state_mut().wait_for_search(Duration::from_secs(60)),
+        "the search answers"
+    );
+    h.run();
+    h.state()
+        .search_result()
+        .expect("the markers allow a search")
+        .clone()
+}
+
 fn click_at(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
     drag(h, pos, pos, 1);
 }
@@ -94,10 +109,8 @@ fn the_default_level_opens_with_a_path() {
         .with_size([1200.0, 800.0])
         .build_eframe(|_cc| EditorApp::new(None).unwrap());
     h.run();
+    let result = settled(&mut h);
     let app = h.state();
-    let result = app
-        .search_result()
-        .expect("the built-in level has a start and a goal");
     assert!(
         result.found,
         "the built-in level's markers are joined by a path"
@@ -309,18 +322,17 @@ fn number_keys_select_terrains() {
 #[test]
 fn dragging_the_start_marker_replans() {
     let mut h = editor(meadow());
-    let before = h.state().search_result().unwrap().clone();
+    let before = settled(&mut h);
     assert!(before.found);
     let (from, to) = (at(&h, 3, 16), at(&h, 10, 21));
     drag(&mut h, from, to, 5);
-    let app = h.state();
-    assert_eq!(app.map().start, Some(Cell::new(10, 21)));
+    assert_eq!(h.state().map().start, Some(Cell::new(10, 21)));
     assert_eq!(
         terrain_at(&h, 10, 21),
         GRASS,
         "dragging a marker paints nothing"
     );
-    let result = app.search_result().unwrap();
+    let result = settled(&mut h);
     assert_eq!(result.path.first(), Some(&Cell::new(10, 21)));
     assert_eq!(result.path.last(), Some(&Cell::new(36, 16)));
     assert!(
@@ -349,7 +361,7 @@ fn changing_a_terrain_cost_is_undoable() {
     press(&mut h, Modifiers::NONE, Key::R);
     let (a, b) = (at(&h, 0, 12), at(&h, 39, 20));
     drag(&mut h, a, b, 4);
-    let expensive = h.state().search_result().unwrap().cost;
+    let expensive = settled(&mut h).cost;
 
     let field = cost_field(&h);
     field.click();
@@ -359,7 +371,7 @@ fn changing_a_terrain_cost_is_undoable() {
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(0.25));
-    let cheap = h.state().search_result().unwrap().cost;
+    let cheap = settled(&mut h).cost;
     assert!(
         cheap < expensive,
         "the path got cheaper: {cheap} < {expensive}"
@@ -367,7 +379,7 @@ fn changing_a_terrain_cost_is_undoable() {
 
     press(&mut h, Modifiers::COMMAND, Key::Z);
     assert_eq!(h.state().map().grid.terrain(SWAMP).cost, Some(3.0));
-    assert!((h.state().search_result().unwrap().cost - expensive).abs() < 1e-9);
+    assert!((settled(&mut h).cost - expensive).abs() < 1e-9);
 }
 
 #[test]
@@ -391,14 +403,11 @@ fn making_a_terrain_impassable_blocks_the_path() {
     press(&mut h, Modifiers::NONE, Key::R);
     let (a, b) = (at(&h, 15, 0), at(&h, 16, 23));
     drag(&mut h, a, b, 3);
-    assert!(h.state().search_result().unwrap().found);
+    assert!(settled(&mut h).found);
     h.get_by_label("Impassable").click();
     h.run();
     assert_eq!(h.state().map().grid.terrain(ROAD).cost, None);
-    assert!(
-        !h.state().search_result().unwrap().found,
-        "a road wall now splits the map"
-    );
+    assert!(!settled(&mut h).found, "a road wall now splits the map");
 }
 
 #[test]

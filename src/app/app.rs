@@ -16,9 +16,10 @@ use super::edit::{Edit, Layout, Redraw};
 use super::history::History;
 use super::interaction::Gesture;
 use super::palette::{Palette, PaletteAction, new_terrain};
-use super::planner::Planner;
+use super::planner::{Comparison, Failure, Planner, Solver};
 use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
+use super::search_view::SearchView;
 use super::tools::{BrushTip, MAX_BRUSH, Tool};
 
 /// Undo: Ctrl+Z.
@@ -63,6 +64,7 @@ pub struct EditorApp {
     pub(super) palette: Palette,
     pub(super) planner: Planner,
     pub(super) settings: SearchSettings,
+    pub(super) view: SearchView,
     pub(super) tool: Tool,
     pub(super) brush_size: u32,
     pub(super) brush_tip: BrushTip,
@@ -121,6 +123,7 @@ impl EditorApp {
             palette: Palette::new(),
             planner: Planner::new(),
             settings: SearchSettings::default(),
+            view: SearchView::default(),
             tool: Tool::Brush,
             brush_size: 1,
             brush_tip: BrushTip::Round,
@@ -177,6 +180,44 @@ impl EditorApp {
     /// The latest search result, when the markers allowed a search.
     pub fn search_result(&self) -> Option<&SearchResult> {
         self.planner.result()
+    }
+
+    /// Why the latest search gave no result, if it failed.
+    pub fn search_failure(&self) -> Option<&Failure> {
+        self.planner.failure()
+    }
+
+    /// Whether a search (or a comparison) is running in the background.
+    pub fn is_searching(&self) -> bool {
+        self.planner.is_busy()
+    }
+
+    /// Whether the result on screen is older than the latest change.
+    pub fn search_is_stale(&self) -> bool {
+        self.planner.is_stale()
+    }
+
+    /// The latest "compare all" rows.
+    pub fn comparison(&self) -> Option<&[Comparison]> {
+        self.planner.comparison()
+    }
+
+    /// Waits for the background search to answer (at most `timeout`) and takes the answer.
+    /// The editor never calls this; tests and scripts do, to check a result without racing
+    /// the worker.
+    pub fn wait_for_search(&mut self, timeout: std::time::Duration) -> bool {
+        self.planner.wait(timeout)
+    }
+
+    /// Runs the searches through another solver (tests make searches slow or fail with it).
+    pub fn set_solver(&mut self, solver: Solver) {
+        self.planner.set_solver(solver);
+        self.replan_now();
+    }
+
+    /// Whether live planning is on.
+    pub fn is_live(&self) -> bool {
+        self.view.live
     }
 
     /// The current zoom, in screen points per cell.
@@ -267,15 +308,38 @@ impl EditorApp {
             .map_or(0, |(i, _)| i as TerrainId)
     }
 
-    /// Runs the search between the markers, or clears the path when one is missing.
+    /// Plans again after a change, in live mode; else marks the path on screen as stale.
     pub(super) fn replan(&mut self) {
+        if self.view.live {
+            self.replan_now();
+        } else {
+            self.planner.mark_stale();
+        }
+    }
+
+    /// Starts the search between the markers in the background, or clears the path when a
+    /// marker is missing.
+    pub(super) fn replan_now(&mut self) {
+        let map = &self.document.map;
+        match (map.start, map.goal) {
+            (Some(start), Some(goal)) => {
+                let request = self.settings.request(start, goal).recording(true);
+                self.planner.submit(&map.grid, request, self.view.smoothing);
+            }
+            _ => self.planner.clear(),
+        }
+    }
+
+    /// Runs every algorithm between the markers in the background and opens the comparison.
+    pub fn compare_all(&mut self) {
         let map = &self.document.map;
         match (map.start, map.goal) {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal);
-                self.planner.submit(&map.grid, request);
+                self.planner.compare(&map.grid, request);
+                self.view.compare_open = true;
             }
-            _ => self.planner.clear(),
+            _ => self.say("Place a start and a goal first.".to_owned(), true),
         }
     }
 
@@ -595,6 +659,7 @@ impl EditorApp {
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        self.search_logic(&ctx);
         self.handle_close(&ctx);
         self.shortcuts(&ctx);
         egui::Panel::top("menu-bar").show(ui, |ui| {
@@ -615,11 +680,16 @@ impl eframe::App for EditorApp {
             });
         egui::Panel::right("search")
             .resizable(true)
-            .default_size(240.0)
-            .show(ui, |ui| self.search_ui(ui));
+            .default_size(270.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("search-panel")
+                    .show(ui, |ui| self.search_ui(ui));
+            });
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.canvas_ui(ui));
+        self.compare_window_ui(&ctx);
         if let Some(mut dialog) = self.dialog.take() {
             let answer = dialog.show(&ctx, &self.document.map.grid, self.document.name());
             match answer {

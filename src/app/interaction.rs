@@ -100,7 +100,7 @@ impl EditorApp {
         let painter = ui.painter_at(rect);
         self.canvas
             .paint(&painter, &self.document.map.grid, self.grid_lines);
-        self.paint_path(&painter);
+        self.paint_search(ui.ctx(), &painter);
         self.paint_preview(&painter, if over { pointer.pos } else { None });
         self.paint_markers(&painter);
         if matches!(self.gesture, Some(Gesture::Pan)) || (over && pointer.space) {
@@ -287,26 +287,6 @@ impl EditorApp {
             .filter_map(|(m, cell)| Some((m, self.canvas.screen_from_cell_center(cell?))))
             .find(|(_, centre)| centre.distance(pos) <= reach)
             .map(|(m, _)| m)
-    }
-
-    fn paint_path(&self, painter: &Painter) {
-        let Some(result) = self.planner.result() else {
-            return;
-        };
-        if result.path.len() < 2 {
-            return;
-        }
-        let points: Vec<Pos2> = result
-            .path
-            .iter()
-            .map(|&c| self.canvas.screen_from_cell_center(c))
-            .collect();
-        let width = (self.canvas.zoom() * 0.25).clamp(2.0, 6.0);
-        painter.line(
-            points.clone(),
-            Stroke::new(width + 2.0, Color32::from_black_alpha(140)),
-        );
-        painter.line(points, Stroke::new(width, Color32::from_rgb(255, 214, 10)));
     }
 
     fn paint_markers(&self, painter: &Painter) {

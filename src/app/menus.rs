@@ -9,7 +9,6 @@ use super::app::{
 use super::dialog::{Dialog, Pending};
 use super::palette::cost_text;
 use super::resize::Anchor;
-use super::search_panel::outcome_ui;
 use super::tools::{BrushTip, MAX_BRUSH, Tool};
 
 /// A menu entry with its shortcut shown; returns whether it was clicked.
@@ -169,6 +168,10 @@ impl EditorApp {
                     ui.label(RichText::new("(–, –)").monospace());
                 }
             }
+            if let Some(inspected) = self.inspector_text() {
+                ui.separator();
+                ui.label(RichText::new(inspected).monospace());
+            }
             ui.separator();
             ui.label(format!("Zoom {:.0}%", self.canvas.zoom() * 100.0));
             ui.separator();
@@ -182,22 +185,5 @@ impl EditorApp {
                 }
             }
         });
-    }
-
-    /// The search panel: settings and what the last search found.
-    pub(super) fn search_ui(&mut self, ui: &mut Ui) {
-        ui.heading("Path");
-        ui.add_space(4.0);
-        if self.settings.ui(ui) {
-            self.replan();
-        }
-        ui.separator();
-        outcome_ui(ui, self.planner.outcome());
-        ui.separator();
-        ui.label(
-            RichText::new("Drag the S and G markers to move the start and goal.")
-                .weak()
-                .small(),
-        );
     }
 }

@@ -10,6 +10,7 @@ pub mod canvas;
 mod dialog;
 pub mod document;
 pub mod edit;
+pub mod exploration;
 pub mod history;
 mod interaction;
 mod menus;
@@ -18,6 +19,7 @@ pub mod planner;
 pub mod region;
 pub mod resize;
 pub mod search_panel;
+pub mod search_view;
 pub mod stroke;
 pub mod tools;
 

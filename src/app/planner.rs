@@ -1,72 +1,722 @@
-//! Where the editor's searches run: a [`SearchRequest`] goes in, a [`SearchResult`] comes out.
+//! Where the editor's searches run: on a worker thread, so that no frame ever waits for one.
 //!
-//! The search runs at once, on the calling thread; the rest of the editor only submits
-//! requests and reads the latest outcome, so moving the work to a worker thread changes
-//! this file alone.
+//! The editor submits a job (a search, or "compare all") with a snapshot of the grid. Every job
+//! carries a generation number: a newer job cancels the one that is running (through its
+//! [`SearchControl`]) and the worker skips straight to the newest one waiting, so dragging a
+//! marker re-plans as fast as the searches allow without queueing stale work. An answer whose
+//! generation is not the newest is dropped. A search that panics is caught and reported; the
+//! worker goes on with a fresh searcher.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
-use crate::search::{self, SearchError, SearchRequest, SearchResult};
+use crate::search::{
+    Algorithm, Diagonal, SearchControl, SearchError, SearchGraph, SearchRequest, SearchResult,
+    Searcher,
+};
+use crate::smooth::{self, SmoothSettings, SmoothedPath};
 
-/// The latest search and its outcome.
-#[derive(Debug, Default)]
+use super::exploration::Exploration;
+
+/// Runs one search: the worker's searcher and graph, the request and the control to watch.
+/// Tests put their own in to make searches slow or panic on purpose.
+pub type Solver = Arc<
+    dyn Fn(&mut Searcher, &SearchGraph, &SearchRequest, &SearchControl) -> SearchOutcome
+        + Send
+        + Sync,
+>;
+
+/// What one search gave: a result, or why it could not run.
+pub type SearchOutcome = Result<SearchResult, SearchError>;
+
+/// The solver the editor uses: the library's search, watched by the control.
+pub fn library_solver() -> Solver {
+    Arc::new(|searcher, graph, request, control| {
+        searcher.search_controlled(graph, request, control)
+    })
+}
+
+/// Why a job gave no result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// The search could not run (blocked marker, unsuitable map) or was cancelled.
+    Search(SearchError),
+    /// The search panicked: a bug, reported instead of taking the editor down.
+    Panicked(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Search(error) => write!(f, "{error}"),
+            Failure::Panicked(message) => write!(f, "the search failed unexpectedly: {message}"),
+        }
+    }
+}
+
+/// A finished search with what the editor draws of it.
+#[derive(Debug)]
+pub struct Plan {
+    /// What was searched for.
+    pub request: SearchRequest,
+    /// What came back.
+    pub result: SearchResult,
+    /// The smoothed path, when a path was found and could be smoothed.
+    pub smoothed: Option<SmoothedPath>,
+    /// The smoothing settings used.
+    pub smoothing: SmoothSettings,
+    /// The explored cells, per cell, for drawing and the inspector.
+    pub exploration: Option<Exploration>,
+}
+
+/// One row of "compare all": an algorithm and what it gave.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Its result, or why it could not run on this map.
+    pub outcome: Result<SearchResult, Failure>,
+}
+
+/// The work one job asks for.
+#[derive(Clone, Debug)]
+enum Work {
+    Plan {
+        request: SearchRequest,
+        smoothing: SmoothSettings,
+    },
+    Compare {
+        request: SearchRequest,
+    },
+}
+
+struct Job {
+    generation: u64,
+    grid: Arc<Grid>,
+    work: Work,
+    control: Arc<SearchControl>,
+}
+
+enum Answer {
+    Plan(Result<Box<Plan>, Failure>),
+    Compare(Vec<Comparison>),
+}
+
+struct Reply {
+    generation: u64,
+    answer: Answer,
+}
+
+/// A job that is running or waiting.
+struct Running {
+    generation: u64,
+    control: Arc<SearchControl>,
+    started: Instant,
+    /// Passable cells of the map searched, for the progress bar.
+    passable: u64,
+    comparing: bool,
+}
+
+/// The grid as the worker shares it, with what the panels need to know of it.
+struct Snapshot {
+    grid: Arc<Grid>,
+    /// Passable cells, for the progress bar.
+    passable: u64,
+    /// Whether every passable cell costs the same (jump point search needs it).
+    uniform: bool,
+}
+
+/// The editor's side of the worker: submits jobs and keeps the latest answers.
 pub struct Planner {
-    request: Option<SearchRequest>,
-    outcome: Option<Result<SearchResult, SearchError>>,
+    solver: Solver,
+    jobs: Option<Sender<Job>>,
+    replies: Option<Receiver<Reply>>,
+    repaint: Option<egui::Context>,
+    generation: u64,
+    running: Option<Running>,
+    grid: Option<Snapshot>,
+    last: Option<Plan>,
+    failure: Option<Failure>,
+    stale: bool,
+    comparison: Option<Vec<Comparison>>,
+    finished: u64,
+    plans: u64,
+}
+
+impl Default for Planner {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Planner {
-    /// A planner with nothing searched yet.
+    /// A planner running the library's searches.
     pub fn new() -> Self {
-        Self::default()
+        Self::with_solver(library_solver())
     }
 
-    /// Searches the grid for a request; the outcome replaces the previous one.
-    pub fn submit(&mut self, grid: &Grid, request: SearchRequest) {
-        self.outcome = Some(search::solve(grid, &request));
-        self.request = Some(request);
+    /// A planner running searches through `solver`.
+    pub fn with_solver(solver: Solver) -> Self {
+        Self {
+            solver,
+            jobs: None,
+            replies: None,
+            repaint: None,
+            generation: 0,
+            running: None,
+            grid: None,
+            last: None,
+            failure: None,
+            stale: false,
+            comparison: None,
+            finished: 0,
+            plans: 0,
+        }
     }
 
-    /// Forgets the last outcome (the markers are missing, or the map was replaced).
+    /// Replaces the solver (the worker restarts with it).
+    pub fn set_solver(&mut self, solver: Solver) {
+        self.cancel();
+        self.solver = solver;
+        self.jobs = None;
+        self.replies = None;
+    }
+
+    /// The context to wake when an answer arrives.
+    pub fn set_context(&mut self, ctx: &egui::Context) {
+        if self.repaint.is_none() {
+            self.repaint = Some(ctx.clone());
+        }
+    }
+
+    /// Plans a path on `grid` for `request`; cancels whatever runs now.
+    pub fn submit(&mut self, grid: &Grid, request: SearchRequest, smoothing: SmoothSettings) {
+        self.start(grid, Work::Plan { request, smoothing });
+    }
+
+    /// Runs every algorithm on the same request, for the comparison table.
+    pub fn compare(&mut self, grid: &Grid, request: SearchRequest) {
+        self.start(grid, Work::Compare { request });
+    }
+
+    fn start(&mut self, grid: &Grid, work: Work) {
+        self.cancel_running();
+        let grid = self.snapshot(grid);
+        let passable = self.grid.as_ref().map_or(0, |s| s.passable);
+        self.generation += 1;
+        let control = Arc::new(SearchControl::new());
+        let comparing = matches!(work, Work::Compare { .. });
+        let job = Job {
+            generation: self.generation,
+            grid,
+            work,
+            control: Arc::clone(&control),
+        };
+        self.running = Some(Running {
+            generation: self.generation,
+            control,
+            started: Instant::now(),
+            passable,
+            comparing,
+        });
+        if self.send(job).is_err() {
+            // The worker is gone (it cannot panic, but its thread could fail to start): retry
+            // once on a new one.
+            self.jobs = None;
+            self.replies = None;
+        }
+    }
+
+    fn send(&mut self, job: Job) -> Result<(), ()> {
+        if self.jobs.is_none() {
+            let (jobs, job_rx) = mpsc::channel::<Job>();
+            let (reply_tx, replies) = mpsc::channel::<Reply>();
+            let solver = Arc::clone(&self.solver);
+            let repaint = self.repaint.clone();
+            let spawned = thread::Builder::new()
+                .name("gridpath-search".to_owned())
+                .spawn(move || work_loop(&job_rx, &reply_tx, &solver, repaint.as_ref()));
+            if spawned.is_err() {
+                return Err(());
+            }
+            self.jobs = Some(jobs);
+            self.replies = Some(replies);
+        }
+        let Some(jobs) = &self.jobs else {
+            return Err(());
+        };
+        jobs.send(job).map_err(|_| ())
+    }
+
+    /// The grid as the worker shares it: the same snapshot while the grid is unchanged, so the
+    /// worker reuses its prepared graph when only the markers or settings moved.
+    fn snapshot(&mut self, grid: &Grid) -> Arc<Grid> {
+        if let Some(snapshot) = &self.grid
+            && *snapshot.grid == *grid
+        {
+            return Arc::clone(&snapshot.grid);
+        }
+        let mut used = [false; 256];
+        for &t in grid.cells() {
+            used[usize::from(t)] = true;
+        }
+        let mut passable = 0u64;
+        let mut costs = (f64::INFINITY, f64::NEG_INFINITY);
+        for (id, terrain) in grid.terrains().iter().enumerate() {
+            if let (true, Some(cost)) = (used[id], terrain.cost) {
+                costs = (costs.0.min(cost), costs.1.max(cost));
+            }
+        }
+        for &t in grid.cells() {
+            passable += u64::from(grid.terrain(t).is_passable());
+        }
+        let shared = Arc::new(grid.clone());
+        self.grid = Some(Snapshot {
+            grid: Arc::clone(&shared),
+            passable,
+            uniform: costs.0 >= costs.1,
+        });
+        shared
+    }
+
+    /// Whether every passable cell of the map last submitted costs the same; `true` before
+    /// any map was submitted.
+    pub fn map_is_uniform(&self) -> bool {
+        self.grid.as_ref().is_none_or(|s| s.uniform)
+    }
+
+    fn cancel_running(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.control.cancel();
+        }
+    }
+
+    /// Cancels the running job; the last result stays on screen, marked stale.
+    pub fn cancel(&mut self) {
+        if self.running.is_some() {
+            self.cancel_running();
+            self.stale = self.last.is_some();
+        }
+    }
+
+    /// Marks the result on screen as older than the map (live planning is off).
+    pub fn mark_stale(&mut self) {
+        self.stale = self.last.is_some();
+    }
+
+    /// Forgets the results (the markers are missing, or the map was replaced).
     pub fn clear(&mut self) {
-        self.request = None;
-        self.outcome = None;
+        self.cancel_running();
+        self.last = None;
+        self.failure = None;
+        self.stale = false;
     }
 
-    /// The request of the latest outcome.
+    /// Takes the answers that arrived; returns whether something new is to be shown.
+    pub fn poll(&mut self) -> bool {
+        let mut changed = false;
+        loop {
+            let reply = match self.replies.as_ref().map(Receiver::try_recv) {
+                Some(Ok(reply)) => reply,
+                Some(Err(TryRecvError::Empty)) | None => break,
+                Some(Err(TryRecvError::Disconnected)) => {
+                    self.jobs = None;
+                    self.replies = None;
+                    if self.running.take().is_some() {
+                        self.failure =
+                            Some(Failure::Panicked("the search worker stopped".to_owned()));
+                    }
+                    break;
+                }
+            };
+            if self.running.as_ref().map(|r| r.generation) != Some(reply.generation) {
+                continue;
+            }
+            self.running = None;
+            self.finished += 1;
+            changed = true;
+            match reply.answer {
+                Answer::Plan(Ok(plan)) => {
+                    self.last = Some(*plan);
+                    self.plans += 1;
+                    self.failure = None;
+                    self.stale = false;
+                }
+                Answer::Plan(Err(Failure::Search(SearchError::Cancelled))) => {
+                    self.stale = self.last.is_some();
+                }
+                Answer::Plan(Err(failure)) => {
+                    self.failure = Some(failure);
+                    self.stale = self.last.is_some();
+                }
+                Answer::Compare(rows) => self.comparison = Some(rows),
+            }
+        }
+        changed
+    }
+
+    /// Whether a job is running or waiting.
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether the running job is "compare all".
+    pub fn is_comparing(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.comparing)
+    }
+
+    /// The running job's progress: cells expanded so far, the map's passable cells, and how
+    /// long it has run.
+    pub fn progress(&self) -> Option<(u64, u64, Duration)> {
+        self.running
+            .as_ref()
+            .map(|r| (r.control.expanded(), r.passable, r.started.elapsed()))
+    }
+
+    /// Blocks until the worker has answered the latest job (or `timeout` passed), then takes
+    /// the answers. For tests and scripts; the editor itself never waits.
+    pub fn wait(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while self.is_busy() && Instant::now() < deadline {
+            self.poll();
+            thread::sleep(Duration::from_millis(2));
+        }
+        self.poll();
+        !self.is_busy()
+    }
+
+    /// The latest finished plan (possibly stale).
+    pub fn plan(&self) -> Option<&Plan> {
+        self.last.as_ref()
+    }
+
+    /// The request of the latest plan.
     pub fn request(&self) -> Option<&SearchRequest> {
-        self.request.as_ref()
+        self.last.as_ref().map(|p| &p.request)
     }
 
-    /// The latest outcome: a result, or why the search could not run.
-    pub fn outcome(&self) -> Option<&Result<SearchResult, SearchError>> {
-        self.outcome.as_ref()
-    }
-
-    /// The latest result, when the search ran.
+    /// The latest result.
     pub fn result(&self) -> Option<&SearchResult> {
-        self.outcome.as_ref().and_then(|o| o.as_ref().ok())
+        self.last.as_ref().map(|p| &p.result)
+    }
+
+    /// Why the latest job gave no result, if it failed.
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failure.as_ref()
+    }
+
+    /// Whether the result on screen belongs to an older map, markers or settings (a newer
+    /// search was cancelled or failed, or is still running).
+    pub fn is_stale(&self) -> bool {
+        self.stale || (self.is_busy() && !self.is_comparing() && self.last.is_some())
+    }
+
+    /// The latest "compare all" table.
+    pub fn comparison(&self) -> Option<&[Comparison]> {
+        self.comparison.as_deref()
+    }
+
+    /// Counts the plans received: changes whenever [`Planner::plan`] is a new one.
+    pub fn plan_serial(&self) -> u64 {
+        self.plans
+    }
+
+    /// How many jobs have been answered (not counting dropped stale answers).
+    pub fn finished(&self) -> u64 {
+        self.finished
+    }
+}
+
+impl Drop for Planner {
+    fn drop(&mut self) {
+        self.cancel_running();
+    }
+}
+
+/// The worker: takes the newest job waiting, runs it, sends the answer, and wakes the UI.
+fn work_loop(
+    jobs: &Receiver<Job>,
+    replies: &Sender<Reply>,
+    solver: &Solver,
+    repaint: Option<&egui::Context>,
+) {
+    let mut searcher = Searcher::new();
+    let mut graph: Option<(Arc<Grid>, SearchGraph)> = None;
+    while let Ok(mut job) = jobs.recv() {
+        // Only the newest job matters: the ones before it were cancelled when it was sent.
+        while let Ok(newer) = jobs.try_recv() {
+            job = newer;
+        }
+        if job.control.is_cancelled() {
+            let answer = match job.work {
+                Work::Plan { .. } => Answer::Plan(Err(Failure::Search(SearchError::Cancelled))),
+                Work::Compare { .. } => Answer::Compare(Vec::new()),
+            };
+            if replies
+                .send(Reply {
+                    generation: job.generation,
+                    answer,
+                })
+                .is_err()
+            {
+                return;
+            }
+            continue;
+        }
+        let answer = match &job.work {
+            Work::Plan { request, smoothing } => {
+                let diagonal = request.diagonal;
+                let graph = prepared(&mut graph, &job.grid, diagonal);
+                let outcome = run_guarded(solver, &mut searcher, graph, request, &job.control);
+                Answer::Plan(
+                    outcome.map(|result| Box::new(plan_of(&job.grid, request, *smoothing, result))),
+                )
+            }
+            Work::Compare { request } => {
+                let graph = prepared(&mut graph, &job.grid, request.diagonal);
+                let mut rows = Vec::new();
+                for &algorithm in Algorithm::ALL {
+                    if job.control.is_cancelled() {
+                        break;
+                    }
+                    let request = request.clone().with_algorithm(algorithm).recording(false);
+                    let outcome = run_guarded(solver, &mut searcher, graph, &request, &job.control);
+                    rows.push(Comparison { algorithm, outcome });
+                }
+                Answer::Compare(rows)
+            }
+        };
+        let reply = Reply {
+            generation: job.generation,
+            answer,
+        };
+        if replies.send(reply).is_err() {
+            return;
+        }
+        if let Some(ctx) = repaint {
+            ctx.request_repaint();
+        }
+    }
+}
+
+/// The graph of `grid` under `diagonal`, prepared again only when either changed.
+fn prepared<'g>(
+    cache: &'g mut Option<(Arc<Grid>, SearchGraph)>,
+    grid: &Arc<Grid>,
+    diagonal: Diagonal,
+) -> &'g SearchGraph {
+    let outdated = match cache {
+        Some((cached, graph)) => !Arc::ptr_eq(cached, grid) || graph.diagonal() != diagonal,
+        None => true,
+    };
+    if outdated {
+        *cache = None;
+    }
+    &cache
+        .get_or_insert_with(|| (Arc::clone(grid), SearchGraph::new(grid, diagonal)))
+        .1
+}
+
+/// Runs the solver, turning a panic into a [`Failure`] and the searcher into a fresh one.
+fn run_guarded(
+    solver: &Solver,
+    searcher: &mut Searcher,
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+) -> Result<SearchResult, Failure> {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        solver(searcher, graph, request, control)
+    }));
+    match outcome {
+        Ok(result) => result.map_err(Failure::Search),
+        Err(panic) => {
+            *searcher = Searcher::new();
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            Err(Failure::Panicked(message))
+        }
+    }
+}
+
+/// Smooths the path and lays out the explored cells: everything the UI draws, prepared here.
+fn plan_of(
+    grid: &Grid,
+    request: &SearchRequest,
+    smoothing: SmoothSettings,
+    mut result: SearchResult,
+) -> Plan {
+    let smoothed = result
+        .found
+        .then(|| smooth::smooth_path(grid, &result.path, &smoothing).ok())
+        .flatten();
+    let exploration = result
+        .trace
+        .take()
+        .map(|trace| Exploration::new(grid.width(), grid.height(), trace));
+    Plan {
+        request: request.clone(),
+        result,
+        smoothed,
+        smoothing,
+        exploration,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
     use crate::grid::Cell;
 
+    fn settle(planner: &mut Planner) {
+        assert!(planner.wait(Duration::from_secs(20)), "the worker answers");
+    }
+
     #[test]
-    fn a_submitted_request_yields_its_result() {
+    fn a_submitted_request_yields_its_result_in_the_background() {
         let grid = Grid::from_ascii(&["....", ".##.", "...."]).unwrap();
         let mut planner = Planner::new();
-        planner.submit(&grid, SearchRequest::new(Cell::new(0, 1), Cell::new(3, 1)));
-        let result = planner.result().unwrap();
-        assert!(result.found);
-        assert_eq!(result.path.last(), Some(&Cell::new(3, 1)));
-        planner.submit(&grid, SearchRequest::new(Cell::new(1, 1), Cell::new(3, 1)));
+        let request = SearchRequest::new(Cell::new(0, 1), Cell::new(3, 1)).recording(true);
+        planner.submit(&grid, request, SmoothSettings::default());
+        settle(&mut planner);
+        let plan = planner.plan().unwrap();
+        assert!(plan.result.found);
+        assert_eq!(plan.result.path.last(), Some(&Cell::new(3, 1)));
+        assert!(plan.smoothed.is_some());
+        let exploration = plan.exploration.as_ref().unwrap();
+        assert_eq!(exploration.expanded(), plan.result.stats.expanded as usize);
+
+        planner.submit(
+            &grid,
+            SearchRequest::new(Cell::new(1, 1), Cell::new(3, 1)),
+            SmoothSettings::default(),
+        );
+        settle(&mut planner);
         assert!(matches!(
-            planner.outcome(),
-            Some(Err(SearchError::Blocked { .. }))
+            planner.failure(),
+            Some(Failure::Search(SearchError::Blocked { .. }))
         ));
+        assert!(planner.is_stale(), "the old path stays, marked stale");
         planner.clear();
-        assert!(planner.outcome().is_none());
+        assert!(planner.plan().is_none());
+    }
+
+    /// A solver that waits until the test lets it go (or the search is cancelled).
+    fn gated() -> (Solver, Arc<Mutex<bool>>) {
+        let open = Arc::new(Mutex::new(false));
+        let gate = Arc::clone(&open);
+        let solver: Solver = Arc::new(move |searcher, graph, request, control| {
+            loop {
+                if control.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                if *gate.lock().unwrap() {
+                    return searcher.search_controlled(graph, request, control);
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+        });
+        (solver, open)
+    }
+
+    #[test]
+    fn a_newer_request_cancels_the_older_and_only_the_newest_answer_counts() {
+        let grid = Grid::from_ascii(&["......", "......"]).unwrap();
+        let (solver, open) = gated();
+        let mut planner = Planner::with_solver(solver);
+        let first = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 0));
+        let second = SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1));
+        planner.submit(&grid, first, SmoothSettings::default());
+        planner.submit(&grid, second.clone(), SmoothSettings::default());
+        assert!(planner.is_busy());
+        *open.lock().unwrap() = true;
+        settle(&mut planner);
+        assert_eq!(planner.request(), Some(&second));
+        assert_eq!(planner.finished(), 1, "the first answer was dropped");
+    }
+
+    #[test]
+    fn a_cancelled_search_keeps_the_last_result_marked_stale() {
+        let grid = Grid::from_ascii(&["......", "......"]).unwrap();
+        let (solver, open) = gated();
+        let mut planner = Planner::with_solver(solver);
+        *open.lock().unwrap() = true;
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 0));
+        planner.submit(&grid, request.clone(), SmoothSettings::default());
+        settle(&mut planner);
+        assert!(!planner.is_stale());
+        *open.lock().unwrap() = false;
+        planner.submit(
+            &grid,
+            SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1)),
+            SmoothSettings::default(),
+        );
+        assert!(planner.progress().is_some());
+        planner.cancel();
+        assert!(!planner.is_busy());
+        assert!(planner.is_stale());
+        assert_eq!(planner.request(), Some(&request));
+    }
+
+    #[test]
+    fn a_panicking_search_is_reported_and_the_worker_goes_on() {
+        let grid = Grid::from_ascii(&["....", "...."]).unwrap();
+        let solver: Solver = Arc::new(|searcher, graph, request, control| {
+            if request.goal == Cell::new(3, 0) {
+                panic!("a deliberate failure");
+            }
+            searcher.search_controlled(graph, request, control)
+        });
+        let mut planner = Planner::with_solver(solver);
+        planner.submit(
+            &grid,
+            SearchRequest::new(Cell::new(0, 0), Cell::new(3, 0)),
+            SmoothSettings::default(),
+        );
+        settle(&mut planner);
+        assert_eq!(
+            planner.failure(),
+            Some(&Failure::Panicked("a deliberate failure".to_owned()))
+        );
+        planner.submit(
+            &grid,
+            SearchRequest::new(Cell::new(0, 0), Cell::new(3, 1)),
+            SmoothSettings::default(),
+        );
+        settle(&mut planner);
+        assert!(planner.failure().is_none());
+        assert!(planner.result().unwrap().found);
+    }
+
+    #[test]
+    fn compare_all_gives_one_row_per_algorithm() {
+        let grid = Grid::from_ascii(&["......", ".####.", "......"]).unwrap();
+        let mut planner = Planner::new();
+        planner.compare(&grid, SearchRequest::new(Cell::new(0, 0), Cell::new(5, 2)));
+        settle(&mut planner);
+        let rows = planner.comparison().unwrap();
+        assert_eq!(rows.len(), Algorithm::ALL.len());
+        let optimal = rows
+            .iter()
+            .find(|r| r.algorithm == Algorithm::Dijkstra)
+            .and_then(|r| r.outcome.as_ref().ok())
+            .map(|r| r.cost)
+            .unwrap();
+        for row in rows {
+            if let Ok(result) = &row.outcome
+                && result.optimality == crate::search::Optimality::Exact
+            {
+                assert!((result.cost - optimal).abs() < 1e-9, "{:?}", row.algorithm);
+            }
+        }
     }
 }

@@ -1,10 +1,10 @@
 //! The search panel: which algorithm, diagonal rule and heuristic the path is planned with,
 //! and what the last search found.
 
-use egui::{ComboBox, RichText, Ui};
+use egui::{ComboBox, Ui};
 
 use crate::grid::Cell;
-use crate::search::{Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult};
+use crate::search::{Algorithm, Diagonal, Heuristic, SearchRequest};
 
 /// The search settings the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,15 +41,28 @@ impl SearchSettings {
         request
     }
 
-    /// The settings' controls; returns whether one changed.
-    pub fn ui(&mut self, ui: &mut Ui) -> bool {
+    /// The settings' controls; returns whether one changed. Jump point search is greyed out
+    /// unless the map is `uniform` (every passable cell costs the same).
+    pub fn ui(&mut self, ui: &mut Ui, uniform: bool) -> bool {
         let before = *self;
         ComboBox::from_label("Algorithm")
             .selected_text(algorithm_name(self.algorithm))
             .show_ui(ui, |ui| {
                 for &a in Algorithm::ALL {
-                    ui.selectable_value(&mut self.algorithm, a, algorithm_name(a))
-                        .on_hover_text(a.about());
+                    let usable = a != Algorithm::Jps || uniform;
+                    let response = ui
+                        .add_enabled_ui(usable, |ui| {
+                            ui.selectable_value(&mut self.algorithm, a, algorithm_name(a))
+                        })
+                        .inner;
+                    if usable {
+                        response.on_hover_text(a.about());
+                    } else {
+                        response.on_disabled_hover_text(format!(
+                            "{} Not on this map: its passable terrains differ in cost.",
+                            a.about()
+                        ));
+                    }
                 }
             })
             .response
@@ -96,42 +109,5 @@ pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
         Algorithm::Bidirectional => "Bidirectional A*",
         Algorithm::Jps => "Jump point search",
         Algorithm::IdaStar => "IDA*",
-    }
-}
-
-/// What the last search found, as a few lines of text.
-pub fn outcome_ui(ui: &mut Ui, outcome: Option<&Result<SearchResult, SearchError>>) {
-    match outcome {
-        None => {
-            ui.label("Place a start and a goal to see a path.");
-        }
-        Some(Err(error)) => {
-            ui.colored_label(ui.visuals().warn_fg_color, error.to_string());
-        }
-        Some(Ok(result)) if !result.found => {
-            ui.colored_label(ui.visuals().warn_fg_color, "No path between the markers.");
-            ui.label(format!("Expanded {} cells", result.stats.expanded));
-        }
-        Some(Ok(result)) => {
-            egui::Grid::new("search-result")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    let row = |ui: &mut Ui, name: &str, value: String| {
-                        ui.label(name);
-                        ui.label(RichText::new(value).monospace());
-                        ui.end_row();
-                    };
-                    row(ui, "Cost", format!("{:.3}", result.cost));
-                    row(ui, "Length", format!("{:.3}", result.length));
-                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
-                    row(ui, "Expanded", result.stats.expanded.to_string());
-                    row(
-                        ui,
-                        "Time",
-                        format!("{:.2} ms", result.stats.time_us as f64 / 1000.0),
-                    );
-                    row(ui, "Optimality", result.optimality.to_string());
-                });
-        }
     }
 }

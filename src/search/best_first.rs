@@ -1,6 +1,7 @@
 //! Best-first search on `g_weight · g + h`: A*, weighted A*, Dijkstra (h = 0) and greedy
 //! best-first (g_weight = 0) are this one loop with other weights.
 
+use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
@@ -19,6 +20,7 @@ pub(crate) struct Ranking {
 /// Runs a best-first search from `start` to `goal` (cell indices) in `space`. Returns whether
 /// the goal was reached; the path is left in the parent links of `space`. Expanded cells are
 /// appended to `order` when `RECORD` is set.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn best_first<const RECORD: bool>(
     graph: &SearchGraph,
     space: &mut Space,
@@ -27,6 +29,7 @@ pub(crate) fn best_first<const RECORD: bool>(
     ranking: Ranking,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
 ) -> bool {
     match graph.uniform_cost() {
         Some(cost) => run::<RECORD, _>(
@@ -37,6 +40,7 @@ pub(crate) fn best_first<const RECORD: bool>(
             ranking,
             stats,
             order,
+            control,
             |_, _, d| super::graph::STEP_LENGTH[d] * cost,
         ),
         None => run::<RECORD, _>(
@@ -47,6 +51,7 @@ pub(crate) fn best_first<const RECORD: bool>(
             ranking,
             stats,
             order,
+            control,
             |from, to, d| graph.step_cost(from, to, d),
         ),
     }
@@ -62,6 +67,7 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     ranking: Ranking,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
     step_cost: C,
 ) -> bool {
     let width = graph.width() as usize;
@@ -86,6 +92,10 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
+        }
+        if control.should_stop(expanded) {
+            stats.cancelled = true;
+            break;
         }
         if current == goal {
             found = true;

@@ -2,12 +2,14 @@
 
 use std::collections::VecDeque;
 
+use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::request::Stats;
 use super::space::{NO_PARENT, Space};
 
 /// Runs a breadth-first search from `start` to `goal` (cell indices). Returns whether the goal
 /// was reached; the path is left in the parent links of `space`, `g` holds step counts.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn bfs<const RECORD: bool>(
     graph: &SearchGraph,
     space: &mut Space,
@@ -16,6 +18,7 @@ pub(crate) fn bfs<const RECORD: bool>(
     goal: usize,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
 ) -> bool {
     space.begin(graph.len());
     queue.clear();
@@ -29,6 +32,10 @@ pub(crate) fn bfs<const RECORD: bool>(
         expanded += 1;
         if RECORD {
             order.push(cell);
+        }
+        if control.should_stop(expanded) {
+            stats.cancelled = true;
+            break;
         }
         if current == goal {
             found = true;

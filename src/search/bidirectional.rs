@@ -8,6 +8,7 @@
 //! list bounds every path not yet found from below). Stopping when the frontiers first touch,
 //! as some libraries do, returns paths that can be far from optimal.
 
+use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
@@ -32,6 +33,7 @@ pub(crate) fn bidirectional<const RECORD: bool>(
     to_start: Estimate,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
 ) -> Meeting {
     let width = graph.width() as usize;
     let xy = |i: usize| ((i % width) as i32, (i / width) as i32);
@@ -72,6 +74,11 @@ pub(crate) fn bidirectional<const RECORD: bool>(
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
+        }
+        if control.should_stop(expanded) {
+            stats.cancelled = true;
+            meeting = None;
+            break;
         }
         let (x, y) = xy(current);
         let mut mask = graph.mask(current);

@@ -8,6 +8,7 @@
 //! ([`IDASTAR_NODE_BUDGET`]) bounds the work, so it always stops: when the budget runs out the
 //! result says so (`stats.budget_exhausted`) instead of claiming there is no path.
 
+use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::request::Stats;
@@ -42,6 +43,7 @@ pub(crate) fn idastar<const RECORD: bool>(
     budget: u64,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
 ) -> Option<Vec<usize>> {
     let width = graph.width() as usize;
     let h = |cell: usize| estimate.at((cell % width) as i32, (cell / width) as i32);
@@ -97,6 +99,10 @@ pub(crate) fn idastar<const RECORD: bool>(
             expanded += 1;
             if RECORD {
                 order.push(next as u32);
+            }
+            if control.should_stop(expanded) {
+                stats.cancelled = true;
+                break 'deepening None;
             }
             on_path[next] = true;
             stack.push(Frame {

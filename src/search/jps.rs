@@ -15,6 +15,7 @@
 //! The search is optimal; the path it returns is the full grid path, every step between
 //! adjacent cells, with the segments between jump points filled in.
 
+use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
@@ -284,6 +285,7 @@ pub(crate) fn jps<const RECORD: bool>(
     cost: f64,
     stats: &mut Stats,
     order: &mut Vec<u32>,
+    control: &SearchControl,
 ) -> Option<Vec<usize>> {
     let width = graph.width() as usize;
     let jumper = Jumper {
@@ -320,6 +322,10 @@ pub(crate) fn jps<const RECORD: bool>(
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
+        }
+        if control.should_stop(expanded) {
+            stats.cancelled = true;
+            break;
         }
         if current == goal {
             found = true;

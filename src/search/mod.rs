@@ -8,6 +8,7 @@
 mod best_first;
 mod bfs;
 mod bidirectional;
+mod control;
 mod flow_field;
 mod graph;
 mod heap;
@@ -18,6 +19,7 @@ mod request;
 mod searcher;
 mod space;
 
+pub use control::SearchControl;
 pub use flow_field::FlowField;
 pub use graph::SearchGraph;
 pub use idastar::IDASTAR_NODE_BUDGET;

@@ -262,13 +262,30 @@ pub struct Stats {
     /// Whether the search stopped because its node budget ran out (IDA*), so "not found"
     /// means "not found within the budget", not "no path".
     pub budget_exhausted: bool,
+    /// Whether the search was cancelled through its [`SearchControl`](super::SearchControl)
+    /// before it finished.
+    pub cancelled: bool,
 }
 
-/// What a search looked at, for drawing: recorded only on request.
+/// What a search looked at, for drawing and for following a search by hand: recorded only on
+/// request.
+///
+/// `g`, `h` and `parents` run parallel to `expanded`. `g` is the cost from the search's origin
+/// when the cell was expanded (the step count for breadth-first; for bidirectional A*, from
+/// whichever end expanded the cell; not a number for IDA*, which keeps no costs). `h` is the
+/// estimate towards the goal the search ranked the cell by (already weighted; 0 for Dijkstra
+/// and breadth-first). A cell's parent is the cell it was reached from (the previous jump
+/// point for jump point search), or the cell itself where its search began.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace {
     /// Expanded cells in the order they were expanded.
     pub expanded: Vec<Cell>,
+    /// The cost so far of each expanded cell.
+    pub g: Vec<f32>,
+    /// The estimate of each expanded cell.
+    pub h: Vec<f32>,
+    /// The cell each expanded cell was reached from.
+    pub parents: Vec<Cell>,
     /// The cells left on the open list when the search stopped.
     pub open: Vec<Cell>,
 }
@@ -373,4 +390,7 @@ pub enum SearchError {
     /// The weight is below 1 or not a number.
     #[error("the weight must be a number of at least 1, got {0}")]
     BadWeight(f64),
+    /// The search was cancelled before it finished.
+    #[error("the search was cancelled")]
+    Cancelled,
 }

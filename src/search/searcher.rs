@@ -8,6 +8,7 @@ use crate::grid::{Cell, Grid};
 use super::best_first::{Ranking, best_first};
 use super::bfs::bfs;
 use super::bidirectional::bidirectional;
+use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::idastar::{IDASTAR_NODE_BUDGET, idastar};
@@ -41,7 +42,21 @@ impl Searcher {
         graph: &SearchGraph,
         request: &SearchRequest,
     ) -> Result<SearchResult, SearchError> {
+        self.search_controlled(graph, request, &UNCONTROLLED)
+    }
+
+    /// Runs one search that another thread can watch and cancel through `control`; a
+    /// cancelled search returns [`SearchError::Cancelled`].
+    pub fn search_controlled(
+        &mut self,
+        graph: &SearchGraph,
+        request: &SearchRequest,
+        control: &SearchControl,
+    ) -> Result<SearchResult, SearchError> {
         check(graph, request)?;
+        if control.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
         let started = Instant::now();
         let start = graph.index(request.start);
         let goal = graph.index(request.goal);
@@ -73,6 +88,7 @@ impl Searcher {
                         ranking,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 } else {
                     best_first::<false>(
@@ -83,6 +99,7 @@ impl Searcher {
                         ranking,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 };
                 found.then(|| walk_back(graph, &self.forward, goal, start))
@@ -97,6 +114,7 @@ impl Searcher {
                         goal,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 } else {
                     bfs::<false>(
@@ -107,6 +125,7 @@ impl Searcher {
                         goal,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 };
                 found.then(|| walk_back(graph, &self.forward, goal, start))
@@ -126,6 +145,7 @@ impl Searcher {
                         to_start,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 } else {
                     bidirectional::<false>(
@@ -138,6 +158,7 @@ impl Searcher {
                         to_start,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 };
                 meeting.cell.map(|meet| {
@@ -164,6 +185,7 @@ impl Searcher {
                         scale,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 } else {
                     jps::<false>(
@@ -177,6 +199,7 @@ impl Searcher {
                         scale,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 }
             }
@@ -194,6 +217,7 @@ impl Searcher {
                         budget,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 } else {
                     idastar::<false>(
@@ -205,11 +229,15 @@ impl Searcher {
                         budget,
                         &mut stats,
                         &mut self.order,
+                        control,
                     )
                 }
             }
         };
         stats.time_us = started.elapsed().as_micros() as u64;
+        if stats.cancelled {
+            return Err(SearchError::Cancelled);
+        }
         let path: Vec<Cell> = path_indices
             .unwrap_or_default()
             .into_iter()
@@ -221,7 +249,7 @@ impl Searcher {
         } else {
             (0.0, 0.0)
         };
-        let trace = record.then(|| self.trace(graph, request.algorithm));
+        let trace = record.then(|| self.trace(graph, request));
         Ok(SearchResult {
             found,
             path,
@@ -235,8 +263,14 @@ impl Searcher {
         })
     }
 
-    fn trace(&self, graph: &SearchGraph, algorithm: Algorithm) -> Trace {
-        let expanded = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
+    fn trace(&self, graph: &SearchGraph, request: &SearchRequest) -> Trace {
+        let algorithm = request.algorithm;
+        let expanded: Vec<Cell> = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
+        let (g, parents) = self.costs_and_parents(graph, algorithm);
+        let h = expanded
+            .iter()
+            .map(|&c| ranking_estimate(graph, request, c) as f32)
+            .collect();
         let mut open: Vec<u32> = match algorithm {
             Algorithm::Bfs => self.queue.iter().copied().collect(),
             // Neither keeps an open list of its own in `forward`.
@@ -269,9 +303,69 @@ impl Searcher {
         open.dedup();
         Trace {
             expanded,
+            g,
+            h,
+            parents,
             open: open.into_iter().map(|i| graph.cell(i as usize)).collect(),
         }
     }
+
+    /// The cost so far and the parent of every expanded cell, read from the state arrays the
+    /// search left behind.
+    fn costs_and_parents(
+        &self,
+        graph: &SearchGraph,
+        algorithm: Algorithm,
+    ) -> (Vec<f32>, Vec<Cell>) {
+        let mut g = Vec::with_capacity(self.order.len());
+        let mut parents = Vec::with_capacity(self.order.len());
+        for &i in &self.order {
+            let i = i as usize;
+            let cell = graph.cell(i);
+            let (cost, parent) = match algorithm {
+                Algorithm::IdaStar => (f64::NAN, cell),
+                Algorithm::Jps => {
+                    let parent = self.jump_parents.get(i).map_or(i, |&p| p as usize);
+                    (self.forward.g(i), graph.cell(parent))
+                }
+                _ => {
+                    let forward = &self.forward;
+                    let space = if forward.reached(i) && forward.nodes[i].closed {
+                        forward
+                    } else {
+                        &self.backward
+                    };
+                    let node = &space.nodes[i];
+                    let parent = if node.parent == NO_PARENT {
+                        cell
+                    } else {
+                        graph.cell((i as isize - graph.delta(usize::from(node.parent))) as usize)
+                    };
+                    (space.g(i), parent)
+                }
+            };
+            g.push(cost as f32);
+            parents.push(parent);
+        }
+        (g, parents)
+    }
+}
+
+/// The estimate a search ranked `cell` by: the request's heuristic towards the goal, scaled by
+/// the cheapest terrain cost and, for A*, weighted; 0 for the searches that use none.
+fn ranking_estimate(graph: &SearchGraph, request: &SearchRequest, cell: Cell) -> f64 {
+    let (heuristic, weight) = match request.algorithm {
+        Algorithm::Dijkstra | Algorithm::Bfs => return 0.0,
+        Algorithm::AStar => (request.effective_heuristic(), request.weight),
+        _ => (request.effective_heuristic(), 1.0),
+    };
+    let estimate = Estimate::new(
+        heuristic,
+        request.goal.x,
+        request.goal.y,
+        graph.min_cost() * weight,
+    );
+    estimate.at(cell.x as i32, cell.y as i32)
 }
 
 /// Follows parent links from `from` back to `origin`; returns the cells from `origin` to `from`.

@@ -1,0 +1,887 @@
+//! Seeing a search think: the search panel (progress, statistics, layers, replay, history),
+//! the "compare all" window, and what is drawn over the map (explored cells, frontier, grid
+//! path, smoothed path, the inspector's numbers).
+
+use egui::epaint::CubicBezierShape;
+use egui::{
+    Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, TextureHandle,
+    TextureOptions, Ui, Vec2,
+};
+use egui_plot::{Bar, BarChart, Plot};
+
+use crate::grid::Cell;
+use crate::search::{Algorithm, Optimality, SearchResult};
+use crate::smooth::SmoothSettings;
+
+use super::app::EditorApp;
+use super::exploration::{Exploration, Shade};
+use super::planner::{Failure, Plan};
+use super::region::Region;
+use super::search_panel::algorithm_name;
+
+/// From this zoom on (screen points per cell), explored cells show their g, h and f.
+pub const NUMBERS_FROM: f32 = 56.0;
+/// How many past runs the history keeps.
+pub const HISTORY_LENGTH: usize = 100;
+
+/// Which drawings lie over the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layers {
+    /// Explored cells, shaded.
+    pub explored: bool,
+    /// The final open set.
+    pub frontier: bool,
+    /// The grid path.
+    pub path: bool,
+    /// The smoothed path.
+    pub smoothed: bool,
+    /// g/h/f numbers and parent arrows, zoomed in far enough.
+    pub numbers: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Self {
+            explored: true,
+            frontier: true,
+            path: true,
+            smoothed: true,
+            numbers: true,
+        }
+    }
+}
+
+/// The replay of a search's expansions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playback {
+    /// How many expansions are shown (fractional while playing).
+    pub position: f64,
+    /// Whether it advances by itself.
+    pub playing: bool,
+    /// Expansions per second while playing.
+    pub speed: f64,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Self {
+            position: 0.0,
+            playing: false,
+            speed: 200.0,
+        }
+    }
+}
+
+/// A column of the history table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The run's number.
+    Run,
+    /// The algorithm.
+    Algorithm,
+    /// The path's cost.
+    Cost,
+    /// Cells expanded.
+    Expanded,
+    /// Search time.
+    Time,
+}
+
+/// One past run, as the history table shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryRow {
+    /// Counts runs from 1.
+    pub run: usize,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Settings in short: diagonal rule, heuristic and weight.
+    pub settings: String,
+    /// The path's cost, when one was found.
+    pub cost: Option<f64>,
+    /// Cells expanded.
+    pub expanded: u64,
+    /// Search time in microseconds.
+    pub time_us: u64,
+}
+
+/// The overlay texture of explored cells and what it shows now.
+#[derive(Default)]
+struct Overlay {
+    texture: Option<TextureHandle>,
+    /// (plan serial, expansions shown, shading, frontier shown).
+    shown: Option<(u64, usize, Shade, bool)>,
+}
+
+/// Everything the editor shows of its searches besides the planner itself.
+pub struct SearchView {
+    /// Re-plan on every edit, marker move and setting change.
+    pub live: bool,
+    /// The smoothing settings.
+    pub smoothing: SmoothSettings,
+    /// Which drawings show.
+    pub layers: Layers,
+    /// How explored cells are shaded.
+    pub shade: Shade,
+    /// The replay.
+    pub playback: Playback,
+    /// Past runs, newest last.
+    pub history: Vec<HistoryRow>,
+    /// The history's sort column and whether it sorts ascending.
+    pub sort: (Column, bool),
+    /// Whether the comparison window is open.
+    pub compare_open: bool,
+    runs: usize,
+    seen_plan: u64,
+    overlay: Overlay,
+}
+
+impl Default for SearchView {
+    fn default() -> Self {
+        Self {
+            live: true,
+            smoothing: SmoothSettings::default(),
+            layers: Layers::default(),
+            shade: Shade::Order,
+            playback: Playback::default(),
+            history: Vec::new(),
+            sort: (Column::Run, false),
+            compare_open: false,
+            runs: 0,
+            seen_plan: 0,
+            overlay: Overlay::default(),
+        }
+    }
+}
+
+impl SearchView {
+    /// Takes note of a new plan: the replay jumps to its end and the history gains a row.
+    pub fn on_plan(&mut self, serial: u64, plan: &Plan) {
+        if serial == self.seen_plan {
+            return;
+        }
+        self.seen_plan = serial;
+        self.playback.position = plan.result.stats.expanded as f64;
+        self.playback.playing = false;
+        self.runs += 1;
+        let request = &plan.request;
+        let mut settings = format!("{}, {}", request.diagonal, request.effective_heuristic());
+        if request.algorithm == Algorithm::AStar && request.weight > 1.0 {
+            settings.push_str(&format!(", w {:.2}", request.weight));
+        }
+        self.history.push(HistoryRow {
+            run: self.runs,
+            algorithm: request.algorithm,
+            settings,
+            cost: plan.result.found.then_some(plan.result.cost),
+            expanded: plan.result.stats.expanded,
+            time_us: plan.result.stats.time_us,
+        });
+        if self.history.len() > HISTORY_LENGTH {
+            self.history.remove(0);
+        }
+    }
+
+    /// The history rows in the chosen order.
+    pub fn sorted_history(&self) -> Vec<&HistoryRow> {
+        let mut rows: Vec<&HistoryRow> = self.history.iter().collect();
+        let (column, ascending) = self.sort;
+        rows.sort_by(|a, b| {
+            let order = match column {
+                Column::Run => a.run.cmp(&b.run),
+                Column::Algorithm => algorithm_name(a.algorithm).cmp(algorithm_name(b.algorithm)),
+                Column::Cost => a
+                    .cost
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&b.cost.unwrap_or(f64::INFINITY)),
+                Column::Expanded => a.expanded.cmp(&b.expanded),
+                Column::Time => a.time_us.cmp(&b.time_us),
+            };
+            if ascending { order } else { order.reverse() }
+        });
+        rows
+    }
+
+    /// How many expansions the replay shows now.
+    pub fn shown_expansions(&self, exploration: &Exploration) -> usize {
+        (self.playback.position.max(0.0) as usize).min(exploration.expanded())
+    }
+
+    /// Advances the replay by `dt` seconds; returns whether it is still playing.
+    pub fn advance(&mut self, dt: f64, total: usize) -> bool {
+        if !self.playback.playing {
+            return false;
+        }
+        self.playback.position += self.playback.speed * dt;
+        if self.playback.position >= total as f64 {
+            self.playback.position = total as f64;
+            self.playback.playing = false;
+        }
+        self.playback.playing
+    }
+
+    /// Brings the overlay texture up to date with the plan and the replay: the whole image
+    /// for a new plan or another shading, else only the cells the replay moved over.
+    fn sync_overlay(&mut self, ctx: &egui::Context, serial: u64, exploration: &Exploration) {
+        let upto = self.shown_expansions(exploration);
+        let frontier = self.layers.frontier && upto >= exploration.expanded();
+        let wanted = (serial, upto, self.shade, frontier);
+        let (w, h) = exploration.size();
+        let options = TextureOptions::NEAREST;
+        match (&mut self.overlay.texture, self.overlay.shown) {
+            (Some(_), Some(shown)) if shown == wanted => {}
+            (Some(texture), Some((s, before, shade, f)))
+                if s == serial
+                    && shade == self.shade
+                    && f == frontier
+                    && texture.size() == [w as usize, h as usize] =>
+            {
+                let region = exploration.region_between(before, upto);
+                if !region.is_empty() {
+                    let image = exploration.image(region, upto, self.shade, frontier);
+                    texture.set_partial([region.x0 as usize, region.y0 as usize], image, options);
+                }
+            }
+            (texture, _) => {
+                let image = exploration.image(Region::whole(w, h), upto, self.shade, frontier);
+                match texture {
+                    Some(texture) => texture.set(image, options),
+                    None => {
+                        self.overlay.texture = Some(ctx.load_texture("explored", image, options));
+                    }
+                }
+            }
+        }
+        self.overlay.shown = Some(wanted);
+    }
+}
+
+impl EditorApp {
+    /// Takes the worker's answers and moves the replay on; called once per frame.
+    pub(super) fn search_logic(&mut self, ctx: &egui::Context) {
+        self.planner.set_context(ctx);
+        self.planner.poll();
+        if let Some(plan) = self.planner.plan() {
+            self.view.on_plan(self.planner.plan_serial(), plan);
+            let total = plan.exploration.as_ref().map_or(0, Exploration::expanded);
+            let dt = f64::from(ctx.input(|i| i.stable_dt)).min(0.1);
+            if self.view.advance(dt, total) {
+                ctx.request_repaint();
+            }
+        }
+        if self.planner.is_busy() {
+            // The progress bar moves while the worker runs; the worker wakes us when done.
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// The search panel: settings, progress, statistics, layers, replay and history.
+    pub(super) fn search_ui(&mut self, ui: &mut Ui) {
+        ui.heading("Path");
+        ui.add_space(4.0);
+        let mut changed = self.settings.ui(ui, self.planner.map_is_uniform());
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.view.live, "Live")
+                .on_hover_text("Plan again at every edit, marker move and setting change.");
+            if ui
+                .button("Find path")
+                .on_hover_text("Run the search now with the settings above.")
+                .clicked()
+            {
+                self.replan_now();
+            }
+        });
+        ui.collapsing("Smoothing", |ui| {
+            let s = &mut self.view.smoothing;
+            changed |= ui
+                .add(egui::Slider::new(&mut s.tension, 0.0..=1.0).text("Tension"))
+                .on_hover_text("0 draws straight segments between the line-of-sight waypoints; 1 a full Catmull–Rom curve.")
+                .changed();
+            changed |= ui
+                .add(egui::Slider::new(&mut s.clearance, 0.0..=1.0).text("Clearance"))
+                .on_hover_text("The distance in cells every curved piece keeps from walls; pieces that cannot are tightened, then straightened.")
+                .changed();
+        });
+        if changed {
+            self.replan();
+        }
+        ui.separator();
+        self.progress_ui(ui);
+        self.statistics_ui(ui);
+        ui.separator();
+        ui.horizontal(|ui| {
+            let busy = self.planner.is_comparing();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Compare all"))
+                .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
+                .clicked()
+            {
+                self.compare_all();
+            }
+            if self.planner.comparison().is_some() && ui.button("Show comparison").clicked() {
+                self.view.compare_open = true;
+            }
+        });
+        ui.separator();
+        self.layers_ui(ui);
+        self.playback_ui(ui);
+        ui.separator();
+        self.history_ui(ui);
+    }
+
+    fn progress_ui(&mut self, ui: &mut Ui) {
+        let Some((expanded, passable, elapsed)) = self.planner.progress() else {
+            return;
+        };
+        let what = if self.planner.is_comparing() {
+            "Comparing algorithms…"
+        } else {
+            "Searching…"
+        };
+        ui.horizontal(|ui| {
+            ui.label(what);
+            if ui
+                .button("Cancel")
+                .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
+                .clicked()
+            {
+                self.planner.cancel();
+            }
+        });
+        let fraction = if passable == 0 {
+            0.0
+        } else {
+            (expanded as f32 / passable as f32).min(1.0)
+        };
+        ui.add(ProgressBar::new(fraction).text(format!(
+            "{expanded} of {passable} cells · {:.1} s",
+            elapsed.as_secs_f32()
+        )));
+    }
+
+    fn statistics_ui(&mut self, ui: &mut Ui) {
+        if let Some(failure) = self.planner.failure() {
+            let text = match failure {
+                Failure::Panicked(_) => format!("Error: {failure}"),
+                Failure::Search(_) => failure.to_string(),
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+        }
+        let Some(plan) = self.planner.plan() else {
+            if self.planner.failure().is_none() && !self.planner.is_busy() {
+                ui.label("Place a start and a goal to see a path.");
+            }
+            return;
+        };
+        if self.planner.is_stale() {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "Stale: this result is from before the latest change.",
+            );
+        }
+        let result = &plan.result;
+        let request = &plan.request;
+        if !result.found {
+            ui.colored_label(ui.visuals().warn_fg_color, result.message());
+        }
+        egui::Grid::new("search-statistics")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                let row = |ui: &mut Ui, name: &str, value: String| {
+                    ui.label(name);
+                    ui.label(RichText::new(value).monospace());
+                    ui.end_row();
+                };
+                row(
+                    ui,
+                    "Algorithm",
+                    algorithm_name(request.algorithm).to_owned(),
+                );
+                row(
+                    ui,
+                    "Settings",
+                    format!("{}, {}", request.diagonal, request.effective_heuristic()),
+                );
+                if request.algorithm == Algorithm::AStar {
+                    row(ui, "Weight", format!("{:.2}", request.weight));
+                }
+                row(
+                    ui,
+                    "Found",
+                    if result.found { "yes" } else { "no" }.to_owned(),
+                );
+                row(ui, "Time", format_time(result.stats.time_us));
+                row(ui, "Expanded", result.stats.expanded.to_string());
+                row(ui, "Pushed", result.stats.pushed.to_string());
+                row(ui, "Largest open list", result.stats.max_open.to_string());
+                if result.found {
+                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    row(ui, "Length", format!("{:.3}", result.length));
+                    row(ui, "Cost", format!("{:.3}", result.cost));
+                    if let Some(smoothed) = &plan.smoothed {
+                        row(
+                            ui,
+                            "Smoothed length",
+                            format!("{:.3}", smoothed.curve_length),
+                        );
+                        row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
+                    }
+                }
+                row(ui, "Optimality", optimality_text(result.optimality));
+            });
+    }
+
+    fn layers_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("Layers").strong());
+        let layers = &mut self.view.layers;
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut layers.explored, "Explored")
+                .on_hover_text("Cells the search expanded, shaded by when (or by their cost).");
+            ui.checkbox(&mut layers.frontier, "Frontier")
+                .on_hover_text("Cells left on the open list when the search stopped.");
+            ui.checkbox(&mut layers.path, "Grid path");
+            ui.checkbox(&mut layers.smoothed, "Smoothed path")
+                .on_hover_text("Line-of-sight shortcuts, then Bezier curves that keep clear of walls.");
+            ui.checkbox(&mut layers.numbers, "g/h/f numbers").on_hover_text(format!(
+                "Zoomed in to {NUMBERS_FROM:.0} points per cell or more, explored cells show g (top left), h (top right), f (bottom) and an arrow to their parent."
+            ));
+        });
+        ui.horizontal(|ui| {
+            ui.label("Shade by");
+            ui.selectable_value(&mut self.view.shade, Shade::Order, "order")
+                .on_hover_text("Early expansions blue, late ones orange.");
+            ui.selectable_value(&mut self.view.shade, Shade::Cost, "cost g")
+                .on_hover_text("Cells near the start blue, far ones orange.");
+        });
+    }
+
+    fn playback_ui(&mut self, ui: &mut Ui) {
+        let total = self
+            .planner
+            .plan()
+            .and_then(|p| p.exploration.as_ref())
+            .map_or(0, Exploration::expanded);
+        ui.label(RichText::new("Replay").strong());
+        ui.add_enabled_ui(total > 0, |ui| {
+            let playback = &mut self.view.playback;
+            ui.horizontal(|ui| {
+                let label = if playback.playing { "Pause" } else { "Play" };
+                if ui
+                    .button(label)
+                    .on_hover_text("Replay the search one expansion after another.")
+                    .clicked()
+                {
+                    if !playback.playing && playback.position >= total as f64 {
+                        playback.position = 0.0;
+                    }
+                    playback.playing = !playback.playing;
+                }
+                if ui
+                    .button("Step")
+                    .on_hover_text("Show one more expansion.")
+                    .clicked()
+                {
+                    playback.playing = false;
+                    playback.position = (playback.position.floor() + 1.0).min(total as f64);
+                }
+                if ui
+                    .button("End")
+                    .on_hover_text("Show the whole search.")
+                    .clicked()
+                {
+                    playback.playing = false;
+                    playback.position = total as f64;
+                }
+            });
+            let mut step = playback.position.floor() as usize;
+            if ui
+                .add(egui::Slider::new(&mut step, 0..=total).text("Expansion"))
+                .changed()
+            {
+                playback.position = step as f64;
+                playback.playing = false;
+            }
+            ui.add(
+                egui::Slider::new(&mut playback.speed, 1.0..=100_000.0)
+                    .logarithmic(true)
+                    .text("Speed (cells/s)"),
+            );
+        });
+    }
+
+    fn history_ui(&mut self, ui: &mut Ui) {
+        egui::CollapsingHeader::new(format!("History ({})", self.view.history.len()))
+            .default_open(false)
+            .show(ui, |ui| {
+                if self.view.history.is_empty() {
+                    ui.label("No runs yet.");
+                    return;
+                }
+                egui::Grid::new("search-history")
+                    .num_columns(5)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (column, name) in [
+                            (Column::Run, "#"),
+                            (Column::Algorithm, "Algorithm"),
+                            (Column::Cost, "Cost"),
+                            (Column::Expanded, "Expanded"),
+                            (Column::Time, "Time"),
+                        ] {
+                            let (current, ascending) = self.view.sort;
+                            let arrow = match (current == column, ascending) {
+                                (true, true) => " ⏶",
+                                (true, false) => " ⏷",
+                                _ => "",
+                            };
+                            if ui
+                                .button(format!("{name}{arrow}"))
+                                .on_hover_text(format!("Sort by {}", name.to_lowercase()))
+                                .clicked()
+                            {
+                                self.view.sort = (column, !(current == column && ascending));
+                            }
+                        }
+                        ui.end_row();
+                        for row in self.view.sorted_history() {
+                            ui.label(row.run.to_string());
+                            ui.label(algorithm_name(row.algorithm))
+                                .on_hover_text(&row.settings);
+                            ui.label(row.cost.map_or("–".to_owned(), |c| format!("{c:.2}")));
+                            ui.label(row.expanded.to_string());
+                            ui.label(format_time(row.time_us));
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+
+    /// The "compare all" window: a table and bar charts of every algorithm's run.
+    pub(super) fn compare_window_ui(&mut self, ctx: &egui::Context) {
+        if !self.view.compare_open {
+            return;
+        }
+        let Some(rows) = self.planner.comparison() else {
+            return;
+        };
+        let mut open = true;
+        egui::Window::new("Compare algorithms")
+            .open(&mut open)
+            .default_size([560.0, 520.0])
+            .show(ctx, |ui| {
+                egui::Grid::new("compare-table")
+                    .num_columns(6)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for title in ["Algorithm", "Cost", "Length", "Expanded", "Time", "Optimality"] {
+                            ui.label(RichText::new(title).strong());
+                        }
+                        ui.end_row();
+                        for row in rows {
+                            ui.label(algorithm_name(row.algorithm));
+                            match &row.outcome {
+                                Ok(result) => {
+                                    let (cost, length) = if result.found {
+                                        (format!("{:.3}", result.cost), format!("{:.3}", result.length))
+                                    } else {
+                                        ("no path".to_owned(), "–".to_owned())
+                                    };
+                                    ui.label(cost);
+                                    ui.label(length);
+                                    ui.label(result.stats.expanded.to_string());
+                                    ui.label(format_time(result.stats.time_us));
+                                    ui.label(optimality_text(result.optimality));
+                                }
+                                Err(failure) => {
+                                    ui.label("–");
+                                    ui.label("–");
+                                    ui.label("–");
+                                    ui.label("–");
+                                    ui.label(RichText::new(failure.to_string()).weak())
+                                        .on_hover_text(failure.to_string());
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+                ui.separator();
+                let ran: Vec<(usize, Algorithm, &SearchResult)> = rows
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.outcome.as_ref().ok().map(|res| (i, r.algorithm, res)))
+                    .collect();
+                let charts: [(&str, Measure); 3] = [
+                    ("Time (ms)", |r| r.stats.time_us as f64 / 1000.0),
+                    ("Cells expanded", |r| r.stats.expanded as f64),
+                    ("Path cost", |r| if r.found { r.cost } else { 0.0 }),
+                ];
+                ui.columns(3, |columns| {
+                    for (column, (title, value)) in columns.iter_mut().zip(charts) {
+                        column.label(RichText::new(title).strong());
+                        let bars: Vec<Bar> = ran
+                            .iter()
+                            .map(|&(i, algorithm, result)| {
+                                Bar::new(i as f64, value(result))
+                                    .name(algorithm_name(algorithm))
+                                    .fill(chart_colour(i))
+                                    .width(0.7)
+                            })
+                            .collect();
+                        Plot::new(format!("compare-{title}"))
+                            .height(180.0)
+                            .allow_zoom(false)
+                            .allow_drag(false)
+                            .allow_scroll(false)
+                            .show_x(false)
+                            .x_axis_formatter(|mark, _| {
+                                Algorithm::ALL
+                                    .get(mark.value.round() as usize)
+                                    .filter(|_| (mark.value - mark.value.round()).abs() < 1e-6)
+                                    .map_or(String::new(), |a| a.name().to_owned())
+                            })
+                            .show(column, |plot| plot.bar_chart(BarChart::new(title, bars)));
+                    }
+                });
+                ui.label(
+                    RichText::new("Hover a bar for its algorithm. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells.")
+                        .weak()
+                        .small(),
+                );
+            });
+        self.view.compare_open = open;
+    }
+
+    /// Draws the explored cells, the frontier, the paths and the inspector's numbers.
+    pub(super) fn paint_search(&mut self, ctx: &egui::Context, painter: &Painter) {
+        let serial = self.planner.plan_serial();
+        let Some(plan) = self.planner.plan() else {
+            return;
+        };
+        let grid = &self.document.map.grid;
+        let stale = self.planner.is_stale();
+        if let Some(exploration) = &plan.exploration
+            && exploration.size() == (grid.width(), grid.height())
+            && (self.view.layers.explored || self.view.layers.frontier)
+        {
+            self.view.sync_overlay(ctx, serial, exploration);
+            if let Some(texture) = &self.view.overlay.texture
+                && self.view.layers.explored
+            {
+                let rect = self.canvas.map_rect(grid);
+                let uv = egui::Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+                let tint = if stale {
+                    Color32::from_white_alpha(110)
+                } else {
+                    Color32::WHITE
+                };
+                painter.image(texture.id(), rect, uv, tint);
+            }
+        }
+        let result = &plan.result;
+        let alpha = if stale { 110 } else { 255 };
+        if self.view.layers.path && result.path.len() >= 2 {
+            let points: Vec<Pos2> = result
+                .path
+                .iter()
+                .map(|&c| self.canvas.screen_from_cell_center(c))
+                .collect();
+            let width = (self.canvas.zoom() * 0.2).clamp(1.5, 5.0);
+            painter.line(
+                points.clone(),
+                Stroke::new(width + 2.0, Color32::from_black_alpha(alpha / 2)),
+            );
+            painter.line(
+                points,
+                Stroke::new(width, Color32::from_rgba_unmultiplied(255, 214, 10, alpha)),
+            );
+        }
+        if self.view.layers.smoothed
+            && let Some(smoothed) = &plan.smoothed
+        {
+            let width = (self.canvas.zoom() * 0.15).clamp(1.5, 4.0);
+            let stroke = Stroke::new(width, Color32::from_rgba_unmultiplied(255, 255, 255, alpha));
+            let to_screen = |p: crate::smooth::Point| {
+                self.canvas
+                    .screen_from_cell(Pos2::new(p.x as f32, p.y as f32))
+            };
+            for piece in &smoothed.beziers {
+                let points = [
+                    to_screen(piece.points[0]),
+                    to_screen(piece.points[1]),
+                    to_screen(piece.points[2]),
+                    to_screen(piece.points[3]),
+                ];
+                painter.add(CubicBezierShape::from_points_stroke(
+                    points,
+                    false,
+                    Color32::TRANSPARENT,
+                    stroke,
+                ));
+            }
+        }
+        if self.view.layers.numbers
+            && self.canvas.zoom() >= NUMBERS_FROM
+            && let Some(exploration) = &plan.exploration
+        {
+            self.paint_numbers(painter, exploration);
+        }
+    }
+
+    /// g, h and f in each visible explored cell, and an arrow to its parent.
+    fn paint_numbers(&self, painter: &Painter, exploration: &Exploration) {
+        let grid = &self.document.map.grid;
+        if exploration.size() != (grid.width(), grid.height()) {
+            return;
+        }
+        let upto = self.view.shown_expansions(exploration);
+        let visible = self.canvas.visible_cells(grid);
+        let zoom = self.canvas.zoom();
+        let font = FontId::monospace((zoom * 0.17).clamp(8.0, 14.0));
+        let text = Color32::from_rgb(245, 245, 245);
+        let arrow = Stroke::new(1.5, Color32::from_rgba_unmultiplied(255, 255, 255, 160));
+        for y in visible.y0..visible.y1 {
+            for x in visible.x0..visible.x1 {
+                let cell = Cell::new(x, y);
+                let Some(seen) = exploration.inspect(cell, upto) else {
+                    continue;
+                };
+                let min = self.canvas.screen_from_cell(Pos2::new(x as f32, y as f32));
+                let pad = zoom * 0.06;
+                let number = |v: f32| {
+                    if v.is_finite() {
+                        format!("{v:.1}")
+                    } else {
+                        "–".to_owned()
+                    }
+                };
+                painter.text(
+                    min + Vec2::splat(pad),
+                    Align2::LEFT_TOP,
+                    number(seen.g),
+                    font.clone(),
+                    text,
+                );
+                painter.text(
+                    min + Vec2::new(zoom - pad, pad),
+                    Align2::RIGHT_TOP,
+                    number(seen.h),
+                    font.clone(),
+                    text,
+                );
+                painter.text(
+                    min + Vec2::new(zoom / 2.0, zoom - pad),
+                    Align2::CENTER_BOTTOM,
+                    number(seen.f()),
+                    font.clone(),
+                    text,
+                );
+                if seen.parent != cell {
+                    let from = self.canvas.screen_from_cell_center(cell);
+                    let to = self.canvas.screen_from_cell_center(seen.parent);
+                    let direction = (to - from).normalized();
+                    painter.arrow(from, direction * zoom * 0.3, arrow);
+                }
+            }
+        }
+    }
+
+    /// One line on the explored cell under the pointer, for the status bar.
+    pub(super) fn inspector_text(&self) -> Option<String> {
+        let cell = self.hovered?;
+        let exploration = self.planner.plan()?.exploration.as_ref()?;
+        let seen = exploration.inspect(cell, self.view.shown_expansions(exploration))?;
+        Some(format!(
+            "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
+            seen.step + 1,
+            seen.g,
+            seen.h,
+            seen.f(),
+            seen.parent
+        ))
+    }
+}
+
+/// One number of a result, as a chart shows it.
+type Measure = fn(&SearchResult) -> f64;
+
+/// Microseconds as the panels show them.
+pub fn format_time(us: u64) -> String {
+    if us < 1000 {
+        format!("{us} µs")
+    } else {
+        format!("{:.2} ms", us as f64 / 1000.0)
+    }
+}
+
+/// What the statistics say of a result's optimality.
+pub fn optimality_text(optimality: Optimality) -> String {
+    match optimality {
+        Optimality::Exact => "exact (optimal)".to_owned(),
+        Optimality::WithinFactor(w) => format!("≤ {w:.2} × optimal"),
+        other => other.to_string(),
+    }
+}
+
+fn chart_colour(i: usize) -> Color32 {
+    const COLOURS: [Color32; 8] = [
+        Color32::from_rgb(86, 156, 214),
+        Color32::from_rgb(214, 157, 86),
+        Color32::from_rgb(106, 190, 48),
+        Color32::from_rgb(200, 90, 160),
+        Color32::from_rgb(220, 80, 70),
+        Color32::from_rgb(90, 200, 200),
+        Color32::from_rgb(180, 180, 90),
+        Color32::from_rgb(150, 120, 220),
+    ];
+    COLOURS[i % COLOURS.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(run: usize, cost: Option<f64>, expanded: u64) -> HistoryRow {
+        HistoryRow {
+            run,
+            algorithm: Algorithm::AStar,
+            settings: String::new(),
+            cost,
+            expanded,
+            time_us: 10,
+        }
+    }
+
+    #[test]
+    fn the_history_sorts_by_any_column_both_ways() {
+        let mut view = SearchView {
+            history: vec![
+                row(1, Some(5.0), 30),
+                row(2, None, 10),
+                row(3, Some(2.0), 20),
+            ],
+            sort: (Column::Cost, true),
+            ..SearchView::default()
+        };
+        let runs: Vec<usize> = view.sorted_history().iter().map(|r| r.run).collect();
+        assert_eq!(runs, [3, 1, 2], "no path sorts last");
+        view.sort = (Column::Expanded, false);
+        let runs: Vec<usize> = view.sorted_history().iter().map(|r| r.run).collect();
+        assert_eq!(runs, [1, 3, 2]);
+    }
+
+    #[test]
+    fn the_replay_advances_at_its_speed_and_stops_at_the_end() {
+        let mut view = SearchView {
+            playback: Playback {
+                position: 0.0,
+                playing: true,
+                speed: 100.0,
+            },
+            ..SearchView::default()
+        };
+        assert!(view.advance(0.05, 20));
+        assert!((view.playback.position - 5.0).abs() < 1e-9);
+        assert!(!view.advance(1.0, 20));
+        assert_eq!(view.playback.position, 20.0);
+    }
+}

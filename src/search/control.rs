@@ -1,0 +1,108 @@
+//! Watching a running search from another thread, and stopping it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// How often, in expansions, a search reports its progress and looks for a cancellation.
+/// A power of two, so the check in the inner loop is one mask and one predictable branch.
+pub(crate) const CHECK_EVERY: u64 = 1024;
+
+/// Shared between a running search and whoever waits for it: the search publishes how many
+/// cells it has expanded, and stops soon after [`SearchControl::cancel`] is called (within
+/// [`CHECK_EVERY`] expansions), returning [`SearchError::Cancelled`](super::SearchError).
+///
+/// ```
+/// use gridpath::grid::{Cell, Grid};
+/// use gridpath::search::{SearchControl, SearchError, SearchGraph, SearchRequest, Searcher};
+///
+/// let grid = Grid::from_ascii(&["....", "....", "...."]).expect("valid map");
+/// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 2));
+/// let graph = SearchGraph::new(&grid, request.diagonal);
+/// let control = SearchControl::new();
+/// control.cancel();
+/// let outcome = Searcher::new().search_controlled(&graph, &request, &control);
+/// assert_eq!(outcome, Err(SearchError::Cancelled));
+/// ```
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    cancelled: AtomicBool,
+    expanded: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control that has not been cancelled.
+    pub const fn new() -> Self {
+        Self {
+            cancelled: AtomicBool::new(false),
+            expanded: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to stop.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the search was asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// The cells expanded so far, as last published by the search.
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+
+    /// Publishes progress; returns whether the search may go on.
+    #[cold]
+    pub(crate) fn checkpoint(&self, expanded: u64) -> bool {
+        self.expanded.store(expanded, Ordering::Relaxed);
+        !self.is_cancelled()
+    }
+
+    /// Publishes progress every [`CHECK_EVERY`] expansions; returns whether the search must stop.
+    #[inline(always)]
+    pub(crate) fn should_stop(&self, expanded: u64) -> bool {
+        expanded.is_multiple_of(CHECK_EVERY) && !self.checkpoint(expanded)
+    }
+}
+
+/// A control nobody cancels, for searches run to the end.
+pub(crate) static UNCONTROLLED: SearchControl = SearchControl::new();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Cell, Grid, Terrain};
+    use crate::search::{Algorithm, Heuristic, SearchError, SearchGraph, SearchRequest, Searcher};
+
+    #[test]
+    fn a_search_cancelled_from_another_thread_stops_early() {
+        let grid = Grid::new(1000, 1000, Terrain::default_catalog(), 0).unwrap();
+        for algorithm in [
+            Algorithm::Dijkstra,
+            Algorithm::Bfs,
+            Algorithm::Bidirectional,
+        ] {
+            let request = SearchRequest::new(Cell::new(0, 0), Cell::new(999, 999))
+                .with_algorithm(algorithm)
+                .with_heuristic(Heuristic::Zero);
+            let graph = SearchGraph::new(&grid, request.diagonal);
+            let control = SearchControl::new();
+            std::thread::scope(|scope| {
+                let search =
+                    scope.spawn(|| Searcher::new().search_controlled(&graph, &request, &control));
+                while control.expanded() == 0 && !search.is_finished() {
+                    std::hint::spin_loop();
+                }
+                control.cancel();
+                let outcome = search.join().expect("the search thread");
+                assert_eq!(outcome, Err(SearchError::Cancelled), "{algorithm}");
+            });
+            assert!(
+                control.expanded() >= CHECK_EVERY,
+                "{algorithm} published progress"
+            );
+            assert!(control.expanded() < 1_000_000, "{algorithm} stopped early");
+        }
+    }
+}

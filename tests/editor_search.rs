@@ -1,0 +1,245 @@
+#![cfg(feature = "editor")]
+//! The editor's background search, driven through its widgets in a headless egui_kittest
+//! harness: the statistics panel, cancelling, "compare all", the replay, the inspector, and
+//! frames that keep coming while a search runs.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use gridpath::app::EditorApp;
+use gridpath::app::planner::Solver;
+use gridpath::grid::{Cell, Grid, Map, Terrain};
+use gridpath::search::{self, Algorithm, SearchError, SearchRequest, SearchResult};
+
+/// A 40 × 24 meadow with a wall across the middle, open at the bottom.
+fn meadow() -> Map {
+    let mut rows = vec![".".repeat(40); 24];
+    for row in rows.iter_mut().take(20) {
+        row.replace_range(20..21, "#");
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("meadow", Grid::from_ascii(&rows).expect("a valid meadow"));
+    map.start = Some(Cell::new(3, 5));
+    map.goal = Some(Cell::new(36, 5));
+    map
+}
+
+fn editor(map: Map) -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size([1300.0, 900.0])
+        .build_eframe(move |_cc| EditorApp::with_map(map));
+    harness.run();
+    harness
+}
+
+/// Waits for the worker, then lets a frame show its answer.
+fn settle(h: &mut Harness<'_, EditorApp>) {
+    assert!(
+        h.state_mut().wait_for_search(Duration::from_secs(60)),
+        "the search answers"
+    );
+    h.run();
+}
+
+/// A solver that holds every search until the test opens the gate, or the search is cancelled.
+fn gated() -> (Solver, Arc<Mutex<bool>>) {
+    let open = Arc::new(Mutex::new(false));
+    let gate = Arc::clone(&open);
+    let solver: Solver = Arc::new(move |searcher, graph, request, control| {
+        loop {
+            if control.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if *gate.lock().expect("the gate") {
+                return searcher.search_controlled(graph, request, control);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+    (solver, open)
+}
+
+fn expected(map: &Map, algorithm: Algorithm) -> SearchResult {
+    let request = SearchRequest::new(map.start.expect("a start"), map.goal.expect("a goal"))
+        .with_algorithm(algorithm);
+    search::solve(&map.grid, &request).expect("a valid request")
+}
+
+#[test]
+fn choosing_an_algorithm_shows_its_statistics() {
+    let map = meadow();
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Dijkstra").click();
+    h.run();
+    settle(&mut h);
+
+    let dijkstra = expected(&map, Algorithm::Dijkstra);
+    let shown = h.state().search_result().expect("a result").clone();
+    assert_eq!(shown.stats.expanded, dijkstra.stats.expanded);
+    assert!((shown.cost - dijkstra.cost).abs() < 1e-9);
+    // The statistics panel says so in so many words.
+    h.get_by_label(&dijkstra.stats.expanded.to_string());
+    assert!(
+        h.query_all_by_label(&format!("{:.3}", dijkstra.cost))
+            .next()
+            .is_some()
+    );
+    h.get_by_label("exact (optimal)");
+
+    let astar = expected(&map, Algorithm::AStar);
+    assert!(
+        astar.stats.expanded < dijkstra.stats.expanded,
+        "the heuristic saves work: {} < {}",
+        astar.stats.expanded,
+        dijkstra.stats.expanded
+    );
+}
+
+#[test]
+fn a_long_search_shows_progress_and_can_be_cancelled_leaving_the_old_path_stale() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let before = h.state().search_result().expect("a first path").clone();
+    let (solver, _gate) = gated();
+    h.state_mut().set_solver(solver);
+    h.run();
+    assert!(h.state().is_searching());
+    h.get_by_label("Searching…");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().is_searching());
+    assert!(h.state().search_is_stale());
+    assert_eq!(h.state().search_result(), Some(&before));
+    h.get_by_label("Stale: this result is from before the latest change.");
+}
+
+#[test]
+fn frames_keep_coming_while_the_worker_is_busy() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (solver, gate) = gated();
+    h.state_mut().set_solver(solver);
+    // The search cannot finish until the gate opens: every frame below is produced while the
+    // worker is busy, so none of them waited for it.
+    for _ in 0..30 {
+        h.step();
+        assert!(h.state().is_searching());
+    }
+    h.get_by_label("Searching…");
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    assert!(!h.state().is_searching());
+    assert!(!h.state().search_is_stale());
+}
+
+#[test]
+fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
+    let grid = Grid::new(2000, 2000, Terrain::default_catalog(), 0).expect("a big meadow");
+    let mut map = Map::new("big", grid);
+    map.start = Some(Cell::new(0, 0));
+    map.goal = Some(Cell::new(1999, 1999));
+    let mut h = editor(map);
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Dijkstra").click();
+    h.run();
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().is_searching());
+    assert!(
+        h.state_mut().wait_for_search(Duration::from_secs(60)),
+        "nothing left to wait for"
+    );
+}
+
+#[test]
+fn compare_all_shows_one_row_per_algorithm() {
+    let map = meadow();
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("a comparison").to_vec();
+    assert_eq!(rows.len(), Algorithm::ALL.len());
+    let dijkstra = expected(&map, Algorithm::Dijkstra);
+    for row in &rows {
+        let result = row
+            .outcome
+            .as_ref()
+            .expect("every algorithm runs on the meadow");
+        // IDA* may run out of its node budget on the way round; it says so rather than fail.
+        assert!(
+            result.found || (row.algorithm == Algorithm::IdaStar && result.stats.budget_exhausted),
+            "{:?} finds the way round the wall: {:?}",
+            row.algorithm,
+            result.stats
+        );
+        if result.found && result.optimality == search::Optimality::Exact {
+            assert!(
+                (result.cost - dijkstra.cost).abs() < 1e-9,
+                "{:?}",
+                row.algorithm
+            );
+        }
+    }
+    h.get_by_label("Compare algorithms");
+    h.get_by_label("Jump point search");
+    h.get_by_label("Time (ms)");
+}
+
+#[test]
+fn the_replay_steps_through_the_expansions_and_the_inspector_reads_them() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let result = h.state().search_result().expect("a path").clone();
+    h.get_by_label("Play").click();
+    for _ in 0..5 {
+        h.step();
+    }
+    h.get_by_label("Pause").click();
+    h.run();
+    h.get_by_label("End").click();
+    h.run();
+    assert!(result.found);
+    // The start was the first cell expanded: g = 0, and h is the octile distance to the goal,
+    // 33 columns away on the same row.
+    let start = h.state().screen_from_cell(Cell::new(3, 5));
+    h.hover_at(start);
+    h.run();
+    let text = "expanded #1 · g 0.00 · h 33.00 · f 33.00 · parent (3, 5)";
+    assert!(
+        h.query_by_label(text).is_some(),
+        "the status bar shows {text:?}"
+    );
+}
+
+#[test]
+fn with_live_planning_off_a_marker_move_leaves_the_path_stale_until_asked() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    h.get_by_label("Live").click();
+    h.run();
+    assert!(!h.state().is_live());
+    let from = h.state().screen_from_cell(Cell::new(3, 5));
+    let to = h.state().screen_from_cell(Cell::new(3, 22));
+    h.hover_at(from);
+    h.drag_at(from);
+    h.hover_at(to);
+    h.drop_at(to);
+    h.run();
+    assert_eq!(h.state().map().start, Some(Cell::new(3, 22)));
+    assert!(h.state().search_is_stale());
+    h.get_by_label("Find path").click();
+    h.run();
+    settle(&mut h);
+    assert!(!h.state().search_is_stale());
+    let result = h.state().search_result().expect("a path");
+    assert_eq!(result.path.first(), Some(&Cell::new(3, 22)));
+}
