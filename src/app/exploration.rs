@@ -22,7 +22,7 @@ pub enum Shade {
 }
 
 /// The colour of the frontier (the final open set).
-pub const FRONTIER: Color32 = Color32::from_rgba_premultiplied(0, 150, 170, 170);
+pub const FRONTIER: Color32 = Color32::from_rgba_premultiplied(0, 110, 125, 125);
 
 /// What one search explored, per cell.
 #[derive(Debug)]
