@@ -200,7 +200,10 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
     std::fs::write(&file, png(strip)).unwrap();
     let mut h = editor(EditorApp::with_map(pond()));
     drop_file(&mut h, &file);
-    assert!(h.state().is_importing(), "a dropped image opens the import dialog");
+    assert!(
+        h.state().is_importing(),
+        "a dropped image opens the import dialog"
+    );
     let summary = h.state().import_summary().expect("a preview");
     assert_eq!((summary.width, summary.height), (5, 1));
     assert_eq!(summary.impassable, 3, "two walls and one unknown cell");
@@ -243,7 +246,8 @@ fn the_floorplan_imports_to_its_design_at_a_target_width() {
     assert_eq!(h.state().map(), &expected);
 
     // Cancel leaves the map as it is.
-    h.state_mut().start_import(&root().join("assets/floorplan.png"));
+    h.state_mut()
+        .start_import(&root().join("assets/floorplan.png"));
     h.run();
     h.get_by_label("Cancel").click();
     h.run();
@@ -347,7 +351,11 @@ fn png_and_moving_ai_exports_load_back_equal() {
         .import(&std::fs::read(&image).unwrap())
         .unwrap();
     assert_eq!(&back, grid);
-    assert_eq!(h.state().map().name, "meadow", "an export leaves the document alone");
+    assert_eq!(
+        h.state().map().name,
+        "meadow",
+        "an export leaves the document alone"
+    );
 
     let text = "type octile\nheight 3\nwidth 5\nmap\n..@T.\nG.W..\n.S...\n";
     let benchmark = Map::new("bench", movingai::parse_map(text).unwrap());

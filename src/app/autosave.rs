@@ -111,11 +111,7 @@ impl Autosave {
     /// Writes the document aside when a write is due, or removes the recovery file once the
     /// document is clean. Returns how long until the next check is needed (for a repaint),
     /// or the error of a failed write or removal.
-    pub fn tick(
-        &mut self,
-        document: &Document,
-        now: Instant,
-    ) -> Result<Option<Duration>, String> {
+    pub fn tick(&mut self, document: &Document, now: Instant) -> Result<Option<Duration>, String> {
         let Some(recovery) = &self.recovery else {
             return Ok(None);
         };
@@ -216,7 +212,8 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_797), (2024, 3, 15));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        let time = SystemTime::UNIX_EPOCH + Duration::from_secs(19_797 * 86_400 + 9 * 3600 + 26 * 60);
+        let time =
+            SystemTime::UNIX_EPOCH + Duration::from_secs(19_797 * 86_400 + 9 * 3600 + 26 * 60);
         let later = time + Duration::from_secs(5 * 60 + 7);
         assert_eq!(
             describe_time(time, later),

@@ -247,7 +247,9 @@ fn restore_ui(ui: &mut Ui, when: &str) -> Option<Answer> {
         if ui.button("Restore").clicked() {
             return Some(Answer::Restore);
         }
-        ui.button("Discard").clicked().then_some(Answer::DropRecovery)
+        ui.button("Discard")
+            .clicked()
+            .then_some(Answer::DropRecovery)
     })
     .inner
 }

@@ -282,7 +282,10 @@ impl EditorApp {
         let picked = pick_file(
             "Import an image",
             &[
-                ("Images and ROS maps", &["png", "jpg", "jpeg", "bmp", "yaml", "yml"]),
+                (
+                    "Images and ROS maps",
+                    &["png", "jpg", "jpeg", "bmp", "yaml", "yml"],
+                ),
                 ("Images", &IMAGE_EXTENSIONS),
                 ("ROS map.yaml", &ROS_EXTENSIONS),
             ],
@@ -339,11 +342,11 @@ impl EditorApp {
     /// Deletes the work found in the recovery file.
     pub(super) fn drop_recovery(&mut self) {
         match self.autosave.drop_found() {
-            Ok(()) => self.say("Discarded the unsaved work of the last session.".to_owned(), false),
-            Err(error) => self.show_error(
-                "Could not remove the recovery file",
-                format!("{error}"),
+            Ok(()) => self.say(
+                "Discarded the unsaved work of the last session.".to_owned(),
+                false,
             ),
+            Err(error) => self.show_error("Could not remove the recovery file", format!("{error}")),
         }
     }
 
@@ -420,7 +423,11 @@ mod tests {
         assert_eq!(preferences.recent[0], Path::new("/maps/5.json"));
         assert_eq!(preferences.recent[1], Path::new("/maps/9.json"));
         assert_eq!(
-            preferences.recent.iter().filter(|p| p.ends_with("5.json")).count(),
+            preferences
+                .recent
+                .iter()
+                .filter(|p| p.ends_with("5.json"))
+                .count(),
             1
         );
     }

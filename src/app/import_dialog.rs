@@ -203,14 +203,14 @@ impl ImportDialog {
         } else {
             (None, path.to_owned())
         };
-        let import = ros.as_ref().map_or_else(ImageImport::default, RosMap::image_import);
+        let import = ros
+            .as_ref()
+            .map_or_else(ImageImport::default, RosMap::image_import);
         let bytes = std::fs::read(&image_path).map_err(|e| ImportError::Io {
             path: image_path.clone(),
             message: e.to_string(),
         })?;
-        let image = import
-            .decode(&bytes)
-            .map_err(|e| e.in_file(&image_path))?;
+        let image = import.decode(&bytes).map_err(|e| e.in_file(&image_path))?;
         let reduced = (image.width() > PREVIEW_SIDE || image.height() > PREVIEW_SIDE)
             .then(|| image.resize(PREVIEW_SIDE, PREVIEW_SIDE, FilterType::Triangle));
         let occupancy = match &import.mode {
@@ -313,10 +313,10 @@ impl ImportDialog {
 
     fn dialog_ui(&mut self, ui: &mut Ui) -> Option<ImportAnswer> {
         ui.heading("Import image");
-        let name = self
-            .path
-            .file_name()
-            .map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         ui.label(format!(
             "{name}: {} × {} pixels",
             self.image.width(),
@@ -324,16 +324,19 @@ impl ImportDialog {
         ));
         if self.ros.is_some() {
             ui.label(
-                RichText::new("Settings from the map.yaml; resolution and origin are kept.")
-                    .weak(),
+                RichText::new("Settings from the map.yaml; resolution and origin are kept.").weak(),
             );
         }
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             ui.radio_value(&mut self.settings.mode, Mode::Occupancy, "Occupancy")
                 .on_hover_text("Brightness is occupancy, as ROS map_server reads it");
-            ui.radio_value(&mut self.settings.mode, Mode::Palette, "Nearest terrain colour")
-                .on_hover_text("Each cell becomes the open map's terrain of the nearest colour");
+            ui.radio_value(
+                &mut self.settings.mode,
+                Mode::Palette,
+                "Nearest terrain colour",
+            )
+            .on_hover_text("Each cell becomes the open map's terrain of the nearest colour");
         });
         match self.settings.mode {
             Mode::Occupancy => occupancy_ui(ui, &mut self.settings, &self.catalog),
@@ -375,7 +378,9 @@ impl ImportDialog {
             if ui.add_enabled(ready, egui::Button::new("Import")).clicked() {
                 return Some(ImportAnswer::Import(self.finish()));
             }
-            ui.button("Cancel").clicked().then_some(ImportAnswer::Cancel)
+            ui.button("Cancel")
+                .clicked()
+                .then_some(ImportAnswer::Cancel)
         })
         .inner
     }
@@ -453,7 +458,11 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
                 Interpretation::Scale,
                 Interpretation::Raw,
             ] {
-                ui.selectable_value(&mut settings.interpretation, mode, interpretation_text(mode));
+                ui.selectable_value(
+                    &mut settings.interpretation,
+                    mode,
+                    interpretation_text(mode),
+                );
             }
         });
     let choices = unknown_choices(catalog);
@@ -469,7 +478,11 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
 
 fn scale_ui(ui: &mut Ui, settings: &mut Settings) {
     ui.horizontal(|ui| {
-        ui.radio_value(&mut settings.scale, ScaleChoice::CellsPerPixel, "Cells per pixel");
+        ui.radio_value(
+            &mut settings.scale,
+            ScaleChoice::CellsPerPixel,
+            "Cells per pixel",
+        );
         ui.radio_value(&mut settings.scale, ScaleChoice::Width, "Width in cells");
     });
     ui.horizontal(|ui| match settings.scale {

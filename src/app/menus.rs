@@ -92,9 +92,10 @@ impl EditorApp {
         ui.add_enabled_ui(!recent.is_empty(), |ui| {
             ui.menu_button("Open recent", |ui| {
                 for path in &recent {
-                    let name = path
-                        .file_name()
-                        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                    let name = path.file_name().map_or_else(
+                        || path.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
                     let clicked = ui
                         .button(name)
                         .on_hover_text(path.display().to_string())
