@@ -84,6 +84,12 @@ fn file_kind(path: &Path) -> FileKind {
     }
 }
 
+/// Whether a file is read through the import dialog (an image or a ROS `map.yaml`) rather
+/// than opened as a map.
+pub fn is_importable(path: &Path) -> bool {
+    file_kind(path) == FileKind::Image
+}
+
 /// Asks for a file to open; `None` when the user cancels or no file dialog is available.
 fn pick_file(title: &str, filters: &[(&str, &[&str])]) -> Option<PathBuf> {
     let mut dialog = rfd::FileDialog::new().set_title(title);

@@ -353,16 +353,16 @@ impl ImportDialog {
         match &self.preview {
             Ok(preview) => {
                 let s = preview.summary;
-                ui.label(format!(
-                    "Result: {} × {} cells; {} of {} preview cells impassable.",
-                    s.width, s.height, s.impassable, s.preview_cells
-                ));
-                if preview.exact.is_none() {
-                    ui.label(
-                        RichText::new("The preview is converted from a reduced copy of the image.")
-                            .weak()
-                            .small(),
-                    );
+                if preview.exact.is_some() {
+                    ui.label(format!(
+                        "Result: {} × {} cells, {} impassable.",
+                        s.width, s.height, s.impassable
+                    ));
+                } else {
+                    ui.label(format!(
+                        "Result: {} × {} cells. The preview is converted from a reduced copy of the image: {} of its {} cells impassable.",
+                        s.width, s.height, s.impassable, s.preview_cells
+                    ));
                 }
                 let texture_size = preview.texture.size_vec2();
                 let fit = (PREVIEW_BOX / texture_size.x.max(texture_size.y)).min(16.0);

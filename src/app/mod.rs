@@ -31,11 +31,20 @@ use std::path::PathBuf;
 pub use app::EditorApp;
 pub use interaction::Marker;
 
-/// Opens the editor window, on `map` or on the built-in default map. Autosave writes to the
-/// recovery folder ([`autosave::default_recovery_dir`]); work left there by an earlier
-/// session is offered for restoring.
+/// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
+/// `map.yaml` opens the import dialog over the built-in map. Autosave writes to the recovery
+/// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
+/// offered for restoring.
 pub fn run(map: Option<PathBuf>) -> anyhow::Result<()> {
-    let mut app = EditorApp::new(map.as_deref())?;
+    let import = map.as_deref().filter(|p| files::is_importable(p));
+    let mut app = EditorApp::new(if import.is_some() {
+        None
+    } else {
+        map.as_deref()
+    })?;
+    if let Some(path) = import {
+        app.start_import(path);
+    }
     if let Some(dir) = autosave::default_recovery_dir() {
         app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);
         app.offer_recovery();
