@@ -11,6 +11,7 @@ use egui_kittest::kittest::Queryable as _;
 use gridpath::app::EditorApp;
 use gridpath::app::resize::Anchor;
 use gridpath::format::image_import::ImageImport;
+use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::{json, load_map, movingai};
 use gridpath::grid::{Cell, Grid, Map};
 use image::{DynamicImage, GrayImage, ImageFormat};
@@ -390,4 +391,56 @@ fn the_file_menu_lists_the_file_actions() {
             "the File menu has {label}"
         );
     }
+}
+
+#[test]
+fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("assets/floorplan.png"),
+        dir.path().join("floor.png"),
+    )
+    .unwrap();
+    let yaml = dir.path().join("site.yaml");
+    std::fs::write(
+        &yaml,
+        "image: floor.png\nresolution: 0.05\norigin: [-4.8, -3.6, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n",
+    )
+    .unwrap();
+    let expected = load_ros_map(&yaml, |_| {}).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &yaml);
+    assert!(h.state().is_importing());
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map(), &expected);
+    assert_eq!(h.state().map().name, "site");
+    assert!(h.state().map().metadata.is_some());
+}
+
+#[test]
+fn a_large_image_is_previewed_reduced_and_imported_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let pixels = (0..2000 * 20)
+        .map(|i| if (i % 2000) < 1000 { 0 } else { 255 })
+        .collect();
+    let wide = GrayImage::from_raw(2000, 20, pixels).unwrap();
+    let file = dir.path().join("wide.png");
+    std::fs::write(&file, png(wide)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut().start_import(&file);
+    h.run();
+    let summary = h.state().import_summary().expect("a preview");
+    assert_eq!((summary.width, summary.height), (2000, 20));
+    assert!(
+        summary.preview_cells < 2000 * 20,
+        "the preview is converted from a reduced copy: {} cells",
+        summary.preview_cells
+    );
+    h.get_by_label("Import").click();
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!((grid.width(), grid.height()), (2000, 20));
+    let walls = grid.cells().iter().filter(|&&id| id == 1).count();
+    assert_eq!(walls, 1000 * 20, "the left half is wall");
 }
