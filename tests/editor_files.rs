@@ -444,3 +444,44 @@ fn a_large_image_is_previewed_reduced_and_imported_whole() {
     let walls = grid.cells().iter().filter(|&&id| id == 1).count();
     assert_eq!(walls, 1000 * 20, "the left half is wall");
 }
+
+/// Storage in memory, standing in for eframe's file.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn recent_files_are_kept_between_sessions() {
+    use eframe::App as _;
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.json");
+    let second = dir.path().join("second.json");
+    let mut h = editor(EditorApp::with_map(meadow()));
+    assert!(h.state_mut().save_to(&first));
+    assert!(h.state_mut().save_to(&second));
+    let mut storage = MemoryStorage::default();
+    h.state_mut().save(&mut storage);
+
+    let mut next = EditorApp::new(Some(&first)).unwrap();
+    next.load_preferences(&storage);
+    assert_eq!(
+        next.recent_files(),
+        &[first.clone(), second.clone()],
+        "the file opened now comes first, then the earlier list"
+    );
+}

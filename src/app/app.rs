@@ -100,6 +100,7 @@ impl EditorApp {
         Ok(match Document::open(path) {
             Ok(document) => {
                 let mut app = Self::with_document(document);
+                app.preferences.remember(path);
                 app.say(format!("Opened {}.", path.display()), false);
                 app
             }

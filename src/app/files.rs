@@ -136,8 +136,13 @@ impl EditorApp {
 
     /// Reads the preferences saved by an earlier session.
     pub fn load_preferences(&mut self, storage: &dyn eframe::Storage) {
-        if let Some(preferences) = eframe::get_value(storage, eframe::APP_KEY) {
-            self.preferences = preferences;
+        if let Some(preferences) = eframe::get_value::<Preferences>(storage, eframe::APP_KEY) {
+            // Files remembered before the storage was read (the one on the command line) stay
+            // first.
+            let current = std::mem::replace(&mut self.preferences, preferences);
+            for path in current.recent.iter().rev() {
+                self.preferences.remember(path);
+            }
         }
     }
 
@@ -385,8 +390,23 @@ impl EditorApp {
         }
     }
 
-    /// Opens a file dropped on the window (the first, when several are dropped).
+    /// Opens a file dropped on the window (the first, when several are dropped); while files
+    /// are dragged over the window, says what a drop will do.
     fn open_dropped_files(&mut self, ctx: &egui::Context) {
+        let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+        if hovering {
+            let layer = egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-hint"));
+            let painter = ctx.layer_painter(layer);
+            let screen = ctx.content_rect();
+            painter.rect_filled(screen, 0.0, egui::Color32::from_black_alpha(160));
+            painter.text(
+                screen.center(),
+                egui::Align2::CENTER_CENTER,
+                "Drop a map (.json, .map) to open it, or an image or map.yaml to import it",
+                egui::FontId::proportional(20.0),
+                egui::Color32::WHITE,
+            );
+        }
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
