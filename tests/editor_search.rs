@@ -30,6 +30,7 @@ fn meadow() -> Map {
 fn editor(map: Map) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
         .with_size([1300.0, 900.0])
+        .with_max_steps(16)
         .build_eframe(move |_cc| EditorApp::with_map(map));
     harness.run();
     harness

@@ -38,6 +38,7 @@ fn meadow() -> Map {
 fn editor(map: Map) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
         .with_size([1200.0, 800.0])
+        .with_max_steps(16)
         .build_eframe(move |_cc| EditorApp::with_map(map));
     harness.run();
     harness
@@ -107,6 +108,7 @@ fn press(h: &mut Harness<'_, EditorApp>, modifiers: Modifiers, key: Key) {
 fn the_default_level_opens_with_a_path() {
     let mut h = Harness::builder()
         .with_size([1200.0, 800.0])
+        .with_max_steps(16)
         .build_eframe(|_cc| EditorApp::new(None).unwrap());
     h.run();
     let result = settled(&mut h);

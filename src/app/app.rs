@@ -9,11 +9,14 @@ use crate::format::FormatError;
 use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
 use crate::search::SearchResult;
 
+use super::autosave::Autosave;
 use super::canvas::Canvas;
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
+use super::files::Preferences;
 use super::history::History;
+use super::import_dialog::ImportDialog;
 use super::interaction::Gesture;
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::planner::{Comparison, Failure, Planner, Solver};
@@ -75,6 +78,9 @@ pub struct EditorApp {
     pub(super) dialog: Option<Dialog>,
     pub(super) notice: Option<Notice>,
     pub(super) hovered: Option<Cell>,
+    pub(super) preferences: Preferences,
+    pub(super) autosave: Autosave,
+    pub(super) import: Option<ImportDialog>,
     shown_title: String,
     may_close: bool,
 }
@@ -96,6 +102,7 @@ impl EditorApp {
         Ok(match Document::open(path) {
             Ok(document) => {
                 let mut app = Self::with_document(document);
+                app.preferences.remember(path);
                 app.say(format!("Opened {}.", path.display()), false);
                 app
             }
@@ -134,6 +141,9 @@ impl EditorApp {
             dialog: None,
             notice: None,
             hovered: None,
+            preferences: Preferences::default(),
+            autosave: Autosave::default(),
+            import: None,
             shown_title: String::new(),
             may_close: false,
         };
@@ -256,6 +266,7 @@ impl EditorApp {
         match Document::open(path) {
             Ok(document) => {
                 self.replace_document(document);
+                self.preferences.remember(path);
                 self.say(format!("Opened {}.", path.display()), false);
             }
             Err(error) => {
@@ -271,6 +282,7 @@ impl EditorApp {
     pub fn save_to(&mut self, path: &Path) -> bool {
         match self.document.save_as(path) {
             Ok(()) => {
+                self.preferences.remember(path);
                 self.say(format!("Saved {}.", path.display()), false);
                 true
             }
@@ -288,7 +300,7 @@ impl EditorApp {
         self.notice = Some(Notice { text, error });
     }
 
-    fn replace_document(&mut self, document: Document) {
+    pub(super) fn replace_document(&mut self, document: Document) {
         self.document = document;
         self.history.clear();
         self.gesture = None;
@@ -502,17 +514,7 @@ impl EditorApp {
                     base: 0,
                 });
             }
-            Pending::Open => {
-                let picked = rfd::FileDialog::new()
-                    .add_filter("Maps", &["json", "map"])
-                    .add_filter("gridpath map", &["json"])
-                    .add_filter("Moving AI map", &["map"])
-                    .pick_file();
-                match picked {
-                    Some(path) => self.open_path(&path),
-                    None => self.say("No file chosen.".to_owned(), false),
-                }
-            }
+            Pending::Replace(replacement) => self.replace_with(*replacement),
             Pending::Quit => {
                 self.may_close = true;
                 ctx.send_viewport_cmd(ViewportCommand::Close);
@@ -566,6 +568,8 @@ impl EditorApp {
                 self.proceed(ctx, pending);
             }
             Answer::Replace { id, replacement } => self.remove_terrain(id, Some(replacement)),
+            Answer::Restore => self.restore_recovery(ctx),
+            Answer::DropRecovery => self.drop_recovery(),
         }
     }
 
@@ -579,7 +583,7 @@ impl EditorApp {
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        if self.dialog.is_some() {
+        if self.dialog.is_some() || self.import.is_some() {
             return;
         }
         let consume = |sc: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(sc));
@@ -596,7 +600,7 @@ impl EditorApp {
             self.save();
         }
         if consume(&OPEN) {
-            self.guard(ctx, Pending::Open);
+            self.open_dialog(ctx);
         }
         if consume(&NEW) {
             self.guard(ctx, Pending::NewMap);
@@ -697,7 +701,12 @@ impl eframe::App for EditorApp {
                 None => self.dialog = Some(dialog),
             }
         }
+        self.files_ui(&ctx);
         self.update_title(&ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.store_preferences(storage);
     }
 }
 

@@ -1,18 +1,20 @@
-//! The modal dialogs: new map, resize, unsaved changes, terrain replacement, messages.
+//! The modal dialogs: new map, resize, unsaved changes, terrain replacement, restoring
+//! unsaved work, messages.
 
 use egui::{Id, Modal, Ui};
 
 use crate::grid::{Grid, TerrainId};
 
+use super::files::Replacement;
 use super::resize::Anchor;
 
 /// What to do once unsaved changes are dealt with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Pending {
     /// Show the new-map dialog.
     NewMap,
-    /// Pick a file to open.
-    Open,
+    /// Put a map that is already loaded (opened, imported or restored) in place of the open one.
+    Replace(Box<Replacement>),
     /// Close the window.
     Quit,
 }
@@ -46,6 +48,11 @@ pub enum Dialog {
         id: TerrainId,
         /// The terrain its cells become.
         replacement: TerrainId,
+    },
+    /// Work from an earlier session was found in the recovery file: restore it or drop it.
+    Restore {
+        /// When the recovery file was written, as shown to the user.
+        when: String,
     },
     /// Something went wrong (a file that did not load or save).
     Message {
@@ -88,6 +95,10 @@ pub enum Answer {
         /// The terrain its cells become.
         replacement: TerrainId,
     },
+    /// Open the map found in the recovery file.
+    Restore,
+    /// Delete the recovery file.
+    DropRecovery,
     /// Close the dialog and do nothing.
     Cancel,
 }
@@ -109,7 +120,8 @@ impl Dialog {
                     height,
                     anchor,
                 } => resize_ui(ui, grid, width, height, anchor),
-                Dialog::Unsaved(pending) => unsaved_ui(ui, name, *pending),
+                Dialog::Unsaved(pending) => unsaved_ui(ui, name, pending),
+                Dialog::Restore { when } => restore_ui(ui, when),
                 Dialog::Replace { id, replacement } => replace_ui(ui, grid, *id, replacement),
                 Dialog::Message { title, text } => {
                     ui.heading(title.as_str());
@@ -119,7 +131,9 @@ impl Dialog {
                 }
             };
         });
-        if answer.is_none() && modal.should_close() {
+        // Unsaved work from an earlier session is only restored or dropped on purpose.
+        let must_answer = matches!(self, Dialog::Restore { .. });
+        if answer.is_none() && modal.should_close() && !must_answer {
             answer = Some(Answer::Cancel);
         }
         answer
@@ -206,7 +220,7 @@ fn resize_ui(
     }
 }
 
-fn unsaved_ui(ui: &mut Ui, name: &str, pending: Pending) -> Option<Answer> {
+fn unsaved_ui(ui: &mut Ui, name: &str, pending: &Pending) -> Option<Answer> {
     ui.heading("Unsaved changes");
     ui.label(format!(
         "“{name}” has changes that are not saved. Save them first?"
@@ -214,12 +228,28 @@ fn unsaved_ui(ui: &mut Ui, name: &str, pending: Pending) -> Option<Answer> {
     ui.add_space(8.0);
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
-            return Some(Answer::Save(pending));
+            return Some(Answer::Save(pending.clone()));
         }
         if ui.button("Discard").clicked() {
-            return Some(Answer::Discard(pending));
+            return Some(Answer::Discard(pending.clone()));
         }
         ui.button("Cancel").clicked().then_some(Answer::Cancel)
+    })
+    .inner
+}
+
+fn restore_ui(ui: &mut Ui, when: &str) -> Option<Answer> {
+    ui.heading("Unsaved work found");
+    ui.label(format!("Restore unsaved work from {when}?"));
+    ui.label("Discard deletes it for good.");
+    ui.add_space(8.0);
+    ui.horizontal(|ui| {
+        if ui.button("Restore").clicked() {
+            return Some(Answer::Restore);
+        }
+        ui.button("Discard")
+            .clicked()
+            .then_some(Answer::DropRecovery)
     })
     .inner
 }

@@ -1,9 +1,8 @@
 //! The map open in the editor: where it lives on disk and whether it has unsaved changes.
 
-use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::format::save::{self, Backup, SaveError};
 use crate::format::{self, FormatError, LoadError, json};
 use crate::grid::Map;
 
@@ -13,18 +12,8 @@ pub const DEFAULT_MAP: &str = include_str!("../../maps/default.json");
 /// Where the default map comes from, shown when the editor starts on it.
 pub const DEFAULT_MAP_PATH: &str = "maps/default.json";
 
-/// Why a map could not be saved.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot save {}: {source}", path.display())]
-pub struct SaveError {
-    /// The file that was to be written.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub source: std::io::Error,
-}
-
 /// An open map.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     /// The map itself.
     pub map: Map,
@@ -80,42 +69,15 @@ impl Document {
     /// Saves the map as JSON to `path` and makes it the document's file.
     ///
     /// The text goes to a temporary file beside the target, which is flushed to disk and then
-    /// renamed over the target, so a failure at any point leaves the old file whole.
+    /// renamed over the target, so a failure at any point leaves the old file whole; the
+    /// previous version is kept as `NAME.bak`.
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        write_atomically(path, json::to_string(&self.map).as_bytes()).map_err(|source| {
-            SaveError {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
+        let text = json::to_string(&self.map);
+        save::write_atomically(path, text.as_bytes(), Backup::Keep)?;
         self.path = Some(path.to_path_buf());
         self.dirty = false;
         Ok(())
     }
-}
-
-/// Writes `bytes` to a temporary file in `path`'s folder, flushes it, then renames it to `path`.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "map.json".to_owned());
-    let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        // The target was not touched; the half-written temporary file is of no use.
-        let _ = fs::remove_file(&temporary);
-    }
-    written
 }
 
 fn file_stem(path: &Path) -> String {
@@ -126,6 +88,8 @@ fn file_stem(path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -151,6 +115,14 @@ mod tests {
         assert_eq!(loaded.map, document.map);
         let leftovers = fs::read_dir(&folder).unwrap().count();
         assert_eq!(leftovers, 1, "no temporary file is left behind");
+        document.map.name = "second".to_owned();
+        document.save_as(&path).unwrap();
+        let previous = fs::read_to_string(folder.join("level.json.bak")).unwrap();
+        assert_eq!(
+            json::parse(&previous).unwrap(),
+            loaded.map,
+            "the previous version is kept"
+        );
         fs::remove_dir_all(&folder).unwrap();
     }
 

@@ -24,25 +24,7 @@ impl EditorApp {
     /// The menu bar: File, Edit, View, Tools.
     pub(super) fn menu_ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        ui.menu_button("File", |ui| {
-            if item(ui, "New…", Some(&NEW), true) {
-                self.guard(&ctx, Pending::NewMap);
-            }
-            if item(ui, "Open…", Some(&OPEN), true) {
-                self.guard(&ctx, Pending::Open);
-            }
-            ui.separator();
-            if item(ui, "Save", Some(&SAVE), true) {
-                self.save();
-            }
-            if item(ui, "Save as…", Some(&SAVE_AS), true) {
-                self.save_as();
-            }
-            ui.separator();
-            if item(ui, "Quit", None, true) {
-                self.guard(&ctx, Pending::Quit);
-            }
-        });
+        ui.menu_button("File", |ui| self.file_menu_ui(ui));
         ui.menu_button("Edit", |ui| {
             if item(ui, "Undo", Some(&UNDO), self.history.can_undo()) {
                 self.undo();
@@ -94,6 +76,68 @@ impl EditorApp {
                 self.change_brush(1);
             }
         });
+    }
+
+    /// The File menu: new, open, recent files, save, import, export, quit.
+    fn file_menu_ui(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if item(ui, "New…", Some(&NEW), true) {
+            self.guard(&ctx, Pending::NewMap);
+        }
+        if item(ui, "Open…", Some(&OPEN), true) {
+            self.open_dialog(&ctx);
+        }
+        let recent = self.recent_files().to_vec();
+        ui.add_enabled_ui(!recent.is_empty(), |ui| {
+            ui.menu_button("Open recent", |ui| {
+                for path in &recent {
+                    let name = path.file_name().map_or_else(
+                        || path.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    let clicked = ui
+                        .button(name)
+                        .on_hover_text(path.display().to_string())
+                        .clicked();
+                    if clicked {
+                        self.open_file(&ctx, path);
+                    }
+                }
+                ui.separator();
+                if ui.button("Clear recent files").clicked() {
+                    self.preferences.recent.clear();
+                }
+            });
+        });
+        ui.separator();
+        if item(ui, "Save", Some(&SAVE), true) {
+            self.save();
+        }
+        if item(ui, "Save as…", Some(&SAVE_AS), true) {
+            self.save_as();
+        }
+        ui.separator();
+        if item(ui, "Import image…", None, true) {
+            self.import_image_dialog();
+        }
+        if item(ui, "Import Moving AI map…", None, true) {
+            self.import_movingai_dialog(&ctx);
+        }
+        ui.separator();
+        if item(ui, "Export Moving AI map…", None, true) {
+            self.export_map_dialog("Moving AI map", "map");
+        }
+        if item(ui, "Export PNG…", None, true) {
+            self.export_map_dialog("PNG image", "png");
+        }
+        let has_path = self.search_result().is_some();
+        if item(ui, "Export path…", None, has_path) {
+            self.export_path_dialog();
+        }
+        ui.separator();
+        if item(ui, "Quit", None, true) {
+            self.guard(&ctx, Pending::Quit);
+        }
     }
 
     /// The toolbar: tools, brush settings and view commands.

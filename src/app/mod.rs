@@ -2,16 +2,21 @@
 //!
 //! The window ([`EditorApp`]) holds a [`document::Document`] and its [`history::History`];
 //! the [`canvas::Canvas`] shows the map as a texture, the [`tools`] say which cells a tool
-//! covers, and the [`planner::Planner`] runs the search between the markers.
+//! covers, and the [`planner::Planner`] runs the search between the markers. [`files`] holds
+//! the file menu's actions, [`import_dialog`] the image import, and [`autosave`] the recovery
+//! file that keeps unsaved work through a crash.
 
 #[allow(clippy::module_inception)]
 mod app;
+pub mod autosave;
 pub mod canvas;
 mod dialog;
 pub mod document;
 pub mod edit;
 pub mod exploration;
+pub mod files;
 pub mod history;
+pub mod import_dialog;
 mod interaction;
 mod menus;
 pub mod palette;
@@ -28,9 +33,24 @@ use std::path::PathBuf;
 pub use app::EditorApp;
 pub use interaction::Marker;
 
-/// Opens the editor window, on `map` or on the built-in default map.
+/// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
+/// `map.yaml` opens the import dialog over the built-in map. Autosave writes to the recovery
+/// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
+/// offered for restoring.
 pub fn run(map: Option<PathBuf>) -> anyhow::Result<()> {
-    let app = EditorApp::new(map.as_deref())?;
+    let import = map.as_deref().filter(|p| files::is_importable(p));
+    let mut app = EditorApp::new(if import.is_some() {
+        None
+    } else {
+        map.as_deref()
+    })?;
+    if let Some(path) = import {
+        app.start_import(path);
+    }
+    if let Some(dir) = autosave::default_recovery_dir() {
+        app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);
+        app.offer_recovery();
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(app.title())
@@ -38,6 +58,12 @@ pub fn run(map: Option<PathBuf>) -> anyhow::Result<()> {
             .with_min_inner_size([640.0, 420.0]),
         ..Default::default()
     };
-    eframe::run_native("gridpath", options, Box::new(|_cc| Ok(Box::new(app))))
+    let create = Box::new(move |cc: &eframe::CreationContext<'_>| {
+        if let Some(storage) = cc.storage {
+            app.load_preferences(storage);
+        }
+        Ok(Box::new(app) as Box<dyn eframe::App>)
+    });
+    eframe::run_native("gridpath", options, create)
         .map_err(|e| anyhow::anyhow!("the editor window failed: {e}"))
 }

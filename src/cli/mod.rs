@@ -37,9 +37,9 @@ enum Command {
     Field(field::FieldArgs),
     /// Convert between map files, or import an image or a ROS map.yaml.
     Convert(convert::ConvertArgs),
-    /// Open a map in the editor.
+    /// Open a map in the editor (.json or .map), or import an image or ROS map.yaml.
     Edit {
-        /// The map to open (.json or .map).
+        /// The map to open (.json or .map), or an image (.png, .jpg, .bmp) or map.yaml to import.
         map: PathBuf,
     },
 }

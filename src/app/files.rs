@@ -1,0 +1,472 @@
+//! The editor's file actions: opening maps (from the file dialog, the recent-files list or a
+//! drop on the window), importing images and Moving AI maps, the exports, and restoring work
+//! from the recovery file.
+//!
+//! A map that takes the open map's place is loaded first and only then goes through the
+//! unsaved-changes question, so a file that fails to load never costs the open map or its
+//! unsaved state.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::PathExport;
+use crate::format::save::{self, Backup};
+
+use super::app::EditorApp;
+use super::autosave::Autosave;
+use super::dialog::{Dialog, Pending};
+use super::document::Document;
+use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
+
+/// How many files the File → Open recent menu lists.
+pub const RECENT_LIMIT: usize = 8;
+
+/// The image extensions the import reads.
+const IMAGE_EXTENSIONS: [&str; 4] = ["png", "jpg", "jpeg", "bmp"];
+/// The extensions of ROS map descriptions.
+const ROS_EXTENSIONS: [&str; 2] = ["yaml", "yml"];
+/// The extensions of map files.
+const MAP_EXTENSIONS: [&str; 2] = ["json", "map"];
+
+/// A map loaded and ready to take the open map's place once unsaved changes are dealt with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replacement {
+    /// The new document.
+    pub document: Document,
+    /// What the status bar says once it is open.
+    pub notice: String,
+}
+
+/// The editor's preferences, kept between sessions by eframe.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Preferences {
+    /// The map files opened or saved last, newest first.
+    pub recent: Vec<PathBuf>,
+}
+
+impl Preferences {
+    /// Puts `path` first in the recent files, once.
+    pub fn remember(&mut self, path: &Path) {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(RECENT_LIMIT);
+    }
+}
+
+/// What a file is, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileKind {
+    /// A gridpath or Moving AI map.
+    Map,
+    /// An image or a ROS `map.yaml`, read through the import dialog.
+    Image,
+    /// Something else.
+    Other,
+}
+
+fn file_kind(path: &Path) -> FileKind {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if MAP_EXTENSIONS.contains(&ext.as_str()) {
+        FileKind::Map
+    } else if IMAGE_EXTENSIONS.contains(&ext.as_str()) || ROS_EXTENSIONS.contains(&ext.as_str()) {
+        FileKind::Image
+    } else {
+        FileKind::Other
+    }
+}
+
+/// Whether a file is read through the import dialog (an image or a ROS `map.yaml`) rather
+/// than opened as a map.
+pub fn is_importable(path: &Path) -> bool {
+    file_kind(path) == FileKind::Image
+}
+
+/// Asks for a file to open; `None` when the user cancels or no file dialog is available.
+fn pick_file(title: &str, filters: &[(&str, &[&str])]) -> Option<PathBuf> {
+    let mut dialog = rfd::FileDialog::new().set_title(title);
+    for (name, extensions) in filters {
+        dialog = dialog.add_filter(*name, extensions);
+    }
+    dialog.pick_file()
+}
+
+/// Asks for a file to write.
+fn pick_save_file(title: &str, filter: (&str, &[&str]), name: String) -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .set_title(title)
+        .add_filter(filter.0, filter.1)
+        .set_file_name(name)
+        .save_file()
+}
+
+impl EditorApp {
+    /// Turns autosave on: while the map has unsaved changes it is written every `interval` to
+    /// a recovery file in `dir`.
+    pub fn with_autosave(mut self, dir: &Path, interval: Duration) -> Self {
+        self.autosave = Autosave::new(dir, interval);
+        self
+    }
+
+    /// The recovery file autosave writes, when autosave is on.
+    pub fn recovery_file(&self) -> Option<&Path> {
+        self.autosave.recovery_path()
+    }
+
+    /// Looks for unsaved work of an earlier session in the recovery file; when there is
+    /// some, the editor asks whether to restore it.
+    pub fn offer_recovery(&mut self) {
+        if let Err(error) = self.autosave.look() {
+            self.show_error("Could not read the recovery file", error.to_string());
+        }
+    }
+
+    /// The files of File → Open recent, newest first.
+    pub fn recent_files(&self) -> &[PathBuf] {
+        &self.preferences.recent
+    }
+
+    /// Reads the preferences saved by an earlier session.
+    pub fn load_preferences(&mut self, storage: &dyn eframe::Storage) {
+        if let Some(preferences) = eframe::get_value::<Preferences>(storage, eframe::APP_KEY) {
+            // Files remembered before the storage was read (the one on the command line) stay
+            // first.
+            let current = std::mem::replace(&mut self.preferences, preferences);
+            for path in current.recent.iter().rev() {
+                self.preferences.remember(path);
+            }
+        }
+    }
+
+    /// Writes the preferences for the next session.
+    pub(super) fn store_preferences(&self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.preferences);
+    }
+
+    /// Whether the image import dialog is open.
+    pub fn is_importing(&self) -> bool {
+        self.import.is_some()
+    }
+
+    /// The import dialog's current result: the grid's size and how many cells are
+    /// impassable in the preview.
+    pub fn import_summary(&self) -> Option<ImportSummary> {
+        self.import.as_ref().and_then(ImportDialog::summary)
+    }
+
+    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`. A file
+    /// that cannot be read or decoded is reported and the open map stays.
+    pub fn start_import(&mut self, path: &Path) {
+        match ImportDialog::open(path, self.document.map.grid.terrains()) {
+            Ok(dialog) => self.import = Some(dialog),
+            Err(error) => self.show_error("Could not import the image", error.to_string()),
+        }
+    }
+
+    /// Writes the map as a Moving AI `.map`, a `.png` (one pixel per cell) or a `.json`,
+    /// chosen by the extension; the open document keeps its own file. Returns whether it
+    /// worked (the error is shown).
+    pub fn export_map_to(&mut self, path: &Path) -> bool {
+        match save::save_map(&self.document.map, path) {
+            Ok(()) => {
+                self.say(format!("Exported {}.", path.display()), false);
+                true
+            }
+            Err(error) => {
+                self.show_error("Could not export the map", error.to_string());
+                false
+            }
+        }
+    }
+
+    /// The path export of the current search: its request, the grid path, and the smoothed
+    /// path drawn on the canvas with the smoothing settings of the Path panel.
+    pub fn path_export(&self) -> Result<PathExport, String> {
+        let plan = self
+            .planner
+            .plan()
+            .ok_or("There is no path to export: place the start and goal markers first.")?;
+        if self.planner.is_stale() {
+            return Err(
+                "The path on screen is older than the map or the settings: plan it again (Find path) before exporting."
+                    .to_owned(),
+            );
+        }
+        let map = &self.document.map;
+        Ok(PathExport::new(
+            map,
+            &plan.request,
+            &plan.result,
+            plan.smoothing,
+            plan.smoothed.clone(),
+        ))
+    }
+
+    /// Writes the path export (`gridpath-path` JSON) to `path`; returns whether it worked.
+    pub fn export_path_to(&mut self, path: &Path) -> bool {
+        let written = self.path_export().and_then(|export| {
+            let text = export
+                .to_json()
+                .map_err(|e| format!("Could not encode the path export: {e}"))?;
+            save::write_atomically(path, (text + "\n").as_bytes(), Backup::Discard)
+                .map_err(|e| e.to_string())
+        });
+        match written {
+            Ok(()) => {
+                self.say(format!("Exported the path to {}.", path.display()), false);
+                true
+            }
+            Err(text) => {
+                self.show_error("Could not export the path", text);
+                false
+            }
+        }
+    }
+
+    pub(super) fn show_error(&mut self, title: &str, text: String) {
+        self.dialog = Some(Dialog::Message {
+            title: title.to_owned(),
+            text,
+        });
+    }
+
+    /// Puts a loaded map in place of the open one.
+    pub(super) fn replace_with(&mut self, replacement: Replacement) {
+        if let Some(path) = &replacement.document.path {
+            self.preferences.remember(path);
+        }
+        self.replace_document(replacement.document);
+        self.say(replacement.notice, false);
+    }
+
+    /// Opens a map, image or `map.yaml` by its extension: a map takes the open map's place
+    /// (after the unsaved-changes question), an image opens the import dialog.
+    pub(super) fn open_file(&mut self, ctx: &egui::Context, path: &Path) {
+        match file_kind(path) {
+            FileKind::Map => self.open_map_file(ctx, path),
+            FileKind::Image => self.start_import(path),
+            FileKind::Other => self.show_error(
+                "Could not open the file",
+                format!(
+                    "{}: unknown file type: expected a map (.json, .map), an image (.png, .jpg, .bmp) or a ROS map.yaml",
+                    path.display()
+                ),
+            ),
+        }
+    }
+
+    /// Loads a `.json` or `.map` file; once loaded it replaces the open map, after the
+    /// unsaved-changes question. A load that fails is shown and the open map stays.
+    pub(super) fn open_map_file(&mut self, ctx: &egui::Context, path: &Path) {
+        match Document::open(path) {
+            Ok(document) => {
+                let notice = format!("Opened {}.", path.display());
+                let replacement = Replacement { document, notice };
+                self.guard(ctx, Pending::Replace(Box::new(replacement)));
+            }
+            Err(error) => self.show_error("Could not open the map", error.to_string()),
+        }
+    }
+
+    /// File → Open: asks for a map file.
+    pub(super) fn open_dialog(&mut self, ctx: &egui::Context) {
+        let picked = pick_file(
+            "Open a map",
+            &[
+                ("Maps", &MAP_EXTENSIONS),
+                ("gridpath map", &["json"]),
+                ("Moving AI map", &["map"]),
+            ],
+        );
+        match picked {
+            Some(path) => self.open_map_file(ctx, &path),
+            None => self.say("No file chosen.".to_owned(), false),
+        }
+    }
+
+    /// File → Import image: asks for an image or a ROS `map.yaml`.
+    pub(super) fn import_image_dialog(&mut self) {
+        let picked = pick_file(
+            "Import an image",
+            &[
+                (
+                    "Images and ROS maps",
+                    &["png", "jpg", "jpeg", "bmp", "yaml", "yml"],
+                ),
+                ("Images", &IMAGE_EXTENSIONS),
+                ("ROS map.yaml", &ROS_EXTENSIONS),
+            ],
+        );
+        match picked {
+            Some(path) => self.start_import(&path),
+            None => self.say("No file chosen.".to_owned(), false),
+        }
+    }
+
+    /// File → Import Moving AI map: asks for a `.map` file.
+    pub(super) fn import_movingai_dialog(&mut self, ctx: &egui::Context) {
+        match pick_file("Import a Moving AI map", &[("Moving AI map", &["map"])]) {
+            Some(path) => self.open_map_file(ctx, &path),
+            None => self.say("No file chosen.".to_owned(), false),
+        }
+    }
+
+    /// File → Export Moving AI map and Export PNG: asks where to write the map.
+    pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &str) {
+        let name = format!("{}.{extension}", self.document.name());
+        let title = format!("Export the map as {kind}");
+        match pick_save_file(&title, (kind, &[extension]), name) {
+            Some(path) => {
+                self.export_map_to(&path);
+            }
+            None => self.say("Not exported: no file chosen.".to_owned(), false),
+        }
+    }
+
+    /// File → Export path: asks where to write the path export.
+    pub(super) fn export_path_dialog(&mut self) {
+        if let Err(text) = self.path_export() {
+            return self.show_error("Could not export the path", text);
+        }
+        let name = format!("{}-path.json", self.document.name());
+        match pick_save_file("Export the path", ("Path export", &["json"]), name) {
+            Some(path) => {
+                self.export_path_to(&path);
+            }
+            None => self.say("Not exported: no file chosen.".to_owned(), false),
+        }
+    }
+
+    /// Restores the work found in the recovery file.
+    pub(super) fn restore_recovery(&mut self, ctx: &egui::Context) {
+        if let Some(document) = self.autosave.restore() {
+            let notice = "Restored unsaved work: save it to keep it.".to_owned();
+            let replacement = Replacement { document, notice };
+            self.guard(ctx, Pending::Replace(Box::new(replacement)));
+        }
+    }
+
+    /// Deletes the work found in the recovery file.
+    pub(super) fn drop_recovery(&mut self) {
+        match self.autosave.drop_found() {
+            Ok(()) => self.say(
+                "Discarded the unsaved work of the last session.".to_owned(),
+                false,
+            ),
+            Err(error) => self.show_error("Could not remove the recovery file", format!("{error}")),
+        }
+    }
+
+    /// Once a frame, after the panels and dialogs: dropped files, the import dialog, the
+    /// restore question and the autosave timer.
+    pub(super) fn files_ui(&mut self, ctx: &egui::Context) {
+        self.open_dropped_files(ctx);
+        if let Some(dialog) = &mut self.import {
+            match dialog.show(ctx) {
+                None => {}
+                Some(ImportAnswer::Cancel) => self.import = None,
+                Some(ImportAnswer::Import(outcome)) => {
+                    self.import = None;
+                    match outcome {
+                        Ok(replacement) => self.guard(ctx, Pending::Replace(Box::new(replacement))),
+                        Err(text) => self.show_error("Could not import the image", text),
+                    }
+                }
+            }
+        }
+        if self.dialog.is_none()
+            && let Some(when) = self.autosave.offer()
+        {
+            self.dialog = Some(Dialog::Restore { when });
+        }
+        match self.autosave.tick(&self.document, Instant::now()) {
+            Ok(Some(wait)) => ctx.request_repaint_after(wait),
+            Ok(None) => {}
+            Err(text) => self.say(text, true),
+        }
+    }
+
+    /// Opens a file dropped on the window (the first, when several are dropped); while files
+    /// are dragged over the window, says what a drop will do.
+    fn open_dropped_files(&mut self, ctx: &egui::Context) {
+        let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+        if hovering {
+            let layer = egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-hint"));
+            let painter = ctx.layer_painter(layer);
+            let screen = ctx.content_rect();
+            painter.rect_filled(screen, 0.0, egui::Color32::from_black_alpha(160));
+            painter.text(
+                screen.center(),
+                egui::Align2::CENTER_CENTER,
+                "Drop a map (.json, .map) to open it, or an image or map.yaml to import it",
+                egui::FontId::proportional(20.0),
+                egui::Color32::WHITE,
+            );
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        let Some(path) = dropped.first() else {
+            return;
+        };
+        if self.dialog.is_some() || self.import.is_some() {
+            self.say(
+                "Close the open dialog before dropping a file.".to_owned(),
+                true,
+            );
+            return;
+        }
+        self.open_file(ctx, path);
+        if dropped.len() > 1 && self.dialog.is_none() {
+            self.say(
+                format!("{} files dropped: opened the first.", dropped.len()),
+                false,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_newest_first_without_repeats() {
+        let mut preferences = Preferences::default();
+        for i in 0..10 {
+            preferences.remember(Path::new(&format!("/maps/{i}.json")));
+        }
+        preferences.remember(Path::new("/maps/5.json"));
+        assert_eq!(preferences.recent.len(), RECENT_LIMIT);
+        assert_eq!(preferences.recent[0], Path::new("/maps/5.json"));
+        assert_eq!(preferences.recent[1], Path::new("/maps/9.json"));
+        assert_eq!(
+            preferences
+                .recent
+                .iter()
+                .filter(|p| p.ends_with("5.json"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn files_are_sorted_by_extension() {
+        assert_eq!(file_kind(Path::new("a.JSON")), FileKind::Map);
+        assert_eq!(file_kind(Path::new("a.map")), FileKind::Map);
+        assert_eq!(file_kind(Path::new("a.jpeg")), FileKind::Image);
+        assert_eq!(file_kind(Path::new("site.yaml")), FileKind::Image);
+        assert_eq!(file_kind(Path::new("notes.txt")), FileKind::Other);
+    }
+}

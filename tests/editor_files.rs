@@ -1,0 +1,490 @@
+#![cfg(feature = "editor")]
+//! The editor's files, driven headlessly with egui_kittest: dropped files, the image import
+//! dialog, autosave and recovery, and the exports.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use gridpath::app::EditorApp;
+use gridpath::app::resize::Anchor;
+use gridpath::format::image_import::ImageImport;
+use gridpath::format::ros_map::load_ros_map;
+use gridpath::format::{json, load_map, movingai};
+use gridpath::grid::{Cell, Grid, Map};
+use image::{DynamicImage, GrayImage, ImageFormat};
+
+/// A 40 × 24 meadow with a wall across the middle, open at the bottom.
+fn meadow() -> Map {
+    let mut rows = vec![".".repeat(40); 24];
+    for row in rows.iter_mut().take(18) {
+        row.replace_range(20..21, "#");
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("meadow", Grid::from_ascii(&rows).expect("a valid meadow"));
+    map.start = Some(Cell::new(3, 5));
+    map.goal = Some(Cell::new(36, 5));
+    map
+}
+
+/// A small map of its own, to tell apart from the meadow.
+fn pond() -> Map {
+    let grid = Grid::from_ascii(&["~~~~", "~==~", "~~~~"]).expect("a valid pond");
+    Map::new("pond", grid)
+}
+
+fn editor(app: EditorApp) -> Harness<'static, EditorApp> {
+    // A few more frames than the default to settle: a dialog fades out while the background
+    // search wakes the window with its answer.
+    let mut harness = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .with_max_steps(16)
+        .build_eframe(move |_cc| app);
+    harness.run();
+    harness
+}
+
+/// A file dropped on the window, as the platform integration hands it over.
+#[derive(Debug)]
+struct DroppedPath(PathBuf);
+
+impl egui::DroppedFile for DroppedPath {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn drop_file(h: &mut Harness<'_, EditorApp>, path: &Path) {
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(DroppedPath(path.to_owned())));
+    h.run();
+}
+
+/// Makes the map dirty with one undoable edit.
+fn make_dirty(h: &mut Harness<'_, EditorApp>) {
+    let grid = &h.state().map().grid;
+    let (w, hgt) = (grid.width(), grid.height());
+    h.state_mut().resize_map(w + 1, hgt, Anchor::TopLeft);
+    h.run();
+    assert!(h.state().is_dirty());
+}
+
+fn png(image: impl Into<DynamicImage>) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    image
+        .into()
+        .write_to(&mut out, ImageFormat::Png)
+        .expect("encodes");
+    out.into_inner()
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Steps the harness (with real time passing) until `done`, for at most `limit`.
+fn step_until(
+    h: &mut Harness<'_, EditorApp>,
+    limit: Duration,
+    mut done: impl FnMut(&EditorApp) -> bool,
+) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        h.step();
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn a_dropped_map_file_opens_and_is_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("meadow.json");
+    std::fs::write(&file, json::to_string(&meadow())).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(!h.state().has_dialog(), "a clean map is replaced at once");
+    assert_eq!(h.state().map(), &meadow());
+    assert!(h.state().notice().unwrap().contains("meadow.json"));
+    assert_eq!(h.state().recent_files().first(), Some(&file));
+}
+
+#[test]
+fn a_dropped_map_asks_about_unsaved_changes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("meadow.json");
+    std::fs::write(&file, json::to_string(&meadow())).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    make_dirty(&mut h);
+    let edited = h.state().map().clone();
+
+    drop_file(&mut h, &file);
+    assert!(h.state().has_dialog(), "unsaved changes: the editor asks");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(h.state().map(), &edited, "Cancel keeps the edited map");
+    assert!(h.state().is_dirty(), "…and its unsaved state");
+
+    drop_file(&mut h, &file);
+    h.get_by_label("Discard").click();
+    h.run();
+    assert_eq!(h.state().map(), &meadow());
+    assert!(!h.state().is_dirty());
+}
+
+#[test]
+fn a_bad_file_keeps_the_map_and_shows_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    make_dirty(&mut h);
+    let edited = h.state().map().clone();
+
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{ \"format\": \"gridpath-map\", ").unwrap();
+    drop_file(&mut h, &broken);
+    assert!(h.state().has_dialog());
+    h.get_by_label_contains("broken.json");
+    h.get_by_label("OK").click();
+    h.run();
+
+    let not_an_image = dir.path().join("photo.png");
+    std::fs::write(&not_an_image, "plain text, not a PNG").unwrap();
+    drop_file(&mut h, &not_an_image);
+    assert!(!h.state().is_importing());
+    h.get_by_label_contains("photo.png");
+    h.get_by_label("OK").click();
+    h.run();
+
+    // A BMP whose header claims 20000 × 20000 pixels is refused before decoding.
+    let mut bmp = std::io::Cursor::new(Vec::new());
+    DynamicImage::ImageRgb8(image::RgbImage::new(2, 2))
+        .write_to(&mut bmp, ImageFormat::Bmp)
+        .unwrap();
+    let mut bmp = bmp.into_inner();
+    bmp[18..22].copy_from_slice(&20_000i32.to_le_bytes());
+    bmp[22..26].copy_from_slice(&20_000i32.to_le_bytes());
+    let huge = dir.path().join("huge.bmp");
+    std::fs::write(&huge, bmp).unwrap();
+    h.state_mut().start_import(&huge);
+    h.run();
+    assert!(!h.state().is_importing());
+    // The message names the file and the limit (these panic when nothing matches).
+    h.get_by_label_contains("huge.bmp");
+    h.get_by_label_contains("16384 × 16384");
+    h.get_by_label("OK").click();
+    h.run();
+
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "hello").unwrap();
+    drop_file(&mut h, &notes);
+    h.get_by_label_contains("unknown file type");
+    h.get_by_label("OK").click();
+    h.run();
+
+    assert_eq!(h.state().map(), &edited, "every failure keeps the map");
+    assert!(h.state().is_dirty(), "…and its unsaved state");
+}
+
+#[test]
+fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    // Grey levels 0 and 80 are walls, 120 unknown, 200 and 255 free at the ROS defaults.
+    let strip = GrayImage::from_raw(5, 1, vec![0, 80, 120, 200, 255]).unwrap();
+    let file = dir.path().join("strip.png");
+    std::fs::write(&file, png(strip)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(
+        h.state().is_importing(),
+        "a dropped image opens the import dialog"
+    );
+    let summary = h.state().import_summary().expect("a preview");
+    assert_eq!((summary.width, summary.height), (5, 1));
+    assert_eq!(summary.impassable, 3, "two walls and one unknown cell");
+
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Occupied threshold")
+        .set_value_accesskit(0.1);
+    h.run();
+    let summary = h.state().import_summary().expect("a preview");
+    assert_eq!(
+        summary.impassable, 4,
+        "at 0.1 everything but white is a wall"
+    );
+    assert_eq!(h.state().map(), &pond(), "the preview leaves the map alone");
+
+    h.get_by_label("Import").click();
+    h.run();
+    assert!(!h.state().is_importing());
+    let map = h.state().map();
+    assert_eq!(map.name, "strip");
+    assert_eq!(map.grid.cells(), &[1, 1, 1, 1, 0]);
+    assert_eq!(map.grid.terrain(1).name, "Wall");
+    assert_eq!(map.grid.terrain(0).name, "Floor");
+}
+
+#[test]
+fn the_floorplan_imports_to_its_design_at_a_target_width() {
+    let expected = load_map(&root().join("tests/data/floorplan.json")).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut()
+        .start_import(&root().join("assets/floorplan.png"));
+    h.run();
+    h.get_by_label("Width in cells").click();
+    h.run();
+    h.get_by_label("Width").set_value_accesskit(48.0);
+    h.run();
+    let summary = h.state().import_summary().expect("a preview");
+    assert_eq!((summary.width, summary.height), (48, 36));
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map(), &expected);
+
+    // Cancel leaves the map as it is.
+    h.state_mut()
+        .start_import(&root().join("assets/floorplan.png"));
+    h.run();
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().is_importing());
+    assert_eq!(h.state().map(), &expected);
+}
+
+#[test]
+fn autosave_writes_a_recovery_file_that_a_restart_restores() {
+    let dir = tempfile::tempdir().unwrap();
+    let interval = Duration::from_millis(100);
+    let mut h = editor(EditorApp::with_map(pond()).with_autosave(dir.path(), interval));
+    let file = h.state().recovery_file().unwrap().to_owned();
+    h.step();
+    assert!(!file.exists(), "nothing is written while the map is clean");
+    make_dirty(&mut h);
+    let edited = h.state().map().clone();
+    assert!(
+        step_until(&mut h, Duration::from_secs(10), |_| file.exists()),
+        "the recovery file is written after the interval"
+    );
+    let written = json::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written, edited);
+    drop(h); // as if the editor crashed
+
+    let mut app = EditorApp::with_map(meadow()).with_autosave(dir.path(), interval);
+    app.offer_recovery();
+    let mut h = editor(app);
+    assert!(h.state().has_dialog());
+    h.get_by_label_contains("Restore unsaved work from");
+    h.get_by_label("Restore").click();
+    h.run();
+    assert_eq!(h.state().map(), &edited);
+    assert!(h.state().is_dirty(), "restored work is still unsaved");
+
+    let saved = dir.path().join("pond.json");
+    assert!(h.state_mut().save_to(&saved));
+    h.run();
+    assert!(!file.exists(), "a clean save removes the recovery file");
+}
+
+#[test]
+fn discarding_the_recovered_work_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let interval = Duration::from_millis(50);
+    let mut h = editor(EditorApp::with_map(pond()).with_autosave(dir.path(), interval));
+    let file = h.state().recovery_file().unwrap().to_owned();
+    make_dirty(&mut h);
+    assert!(step_until(&mut h, Duration::from_secs(10), |_| file.exists()));
+    drop(h);
+
+    let mut app = EditorApp::with_map(meadow()).with_autosave(dir.path(), interval);
+    app.offer_recovery();
+    let mut h = editor(app);
+    h.get_by_label("Discard").click();
+    h.run();
+    assert!(!file.exists());
+    assert_eq!(h.state().map(), &meadow());
+    assert!(!h.state().has_dialog());
+}
+
+#[test]
+fn the_path_export_is_a_gridpath_path_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor(EditorApp::with_map(meadow()));
+    assert!(step_until(&mut h, Duration::from_secs(10), |app| app
+        .search_result()
+        .is_some()));
+    let file = dir.path().join("route.json");
+    assert!(h.state_mut().export_path_to(&file));
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(value["format"], "gridpath-path");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["map"]["name"], "meadow");
+    assert_eq!(value["map"]["width"], 40);
+    assert_eq!(value["map"]["height"], 24);
+    assert_eq!(value["start"], serde_json::json!([3, 5]));
+    assert_eq!(value["goal"], serde_json::json!([36, 5]));
+    assert_eq!(value["found"], true);
+    assert_eq!(value["search"]["algorithm"], "astar");
+    assert_eq!(value["smoothing"]["tension"], 0.5);
+    let cells = value["grid_path"]["cells"].as_array().unwrap();
+    assert_eq!(cells.first(), Some(&serde_json::json!([3, 5])));
+    assert_eq!(cells.last(), Some(&serde_json::json!([36, 5])));
+    let waypoints = value["smoothed"]["waypoints"].as_array().unwrap();
+    assert_eq!(waypoints.first(), Some(&serde_json::json!([3.5, 5.5])));
+    assert_eq!(waypoints.last(), Some(&serde_json::json!([36.5, 5.5])));
+    assert!(waypoints.len() >= 3, "the path goes round the wall");
+    assert!(value["smoothed"]["cost"].as_f64() <= value["grid_path"]["cost"].as_f64());
+}
+
+#[test]
+fn png_and_moving_ai_exports_load_back_equal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor(EditorApp::with_map(meadow()));
+    let image = dir.path().join("meadow.png");
+    assert!(h.state_mut().export_map_to(&image));
+    let grid = &h.state().map().grid;
+    let back = ImageImport::palette(grid.terrains().to_vec())
+        .import(&std::fs::read(&image).unwrap())
+        .unwrap();
+    assert_eq!(&back, grid);
+    assert_eq!(
+        h.state().map().name,
+        "meadow",
+        "an export leaves the document alone"
+    );
+
+    let text = "type octile\nheight 3\nwidth 5\nmap\n..@T.\nG.W..\n.S...\n";
+    let benchmark = Map::new("bench", movingai::parse_map(text).unwrap());
+    let mut h = editor(EditorApp::with_map(benchmark.clone()));
+    let file = dir.path().join("bench.map");
+    assert!(h.state_mut().export_map_to(&file));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(load_map(&file).unwrap(), benchmark);
+}
+
+#[test]
+fn the_file_menu_lists_the_file_actions() {
+    let mut h = editor(EditorApp::with_map(meadow()));
+    h.get_by_label("File").click();
+    h.run();
+    for label in [
+        "New…",
+        "Open…",
+        "Open recent",
+        "Save",
+        "Save as…",
+        "Import image…",
+        "Import Moving AI map…",
+        "Export Moving AI map…",
+        "Export PNG…",
+        "Export path…",
+        "Quit",
+    ] {
+        // Entries with a shortcut carry it in their label too.
+        assert!(
+            h.get_all_by_label_contains(label).next().is_some(),
+            "the File menu has {label}"
+        );
+    }
+}
+
+#[test]
+fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("assets/floorplan.png"),
+        dir.path().join("floor.png"),
+    )
+    .unwrap();
+    let yaml = dir.path().join("site.yaml");
+    std::fs::write(
+        &yaml,
+        "image: floor.png\nresolution: 0.05\norigin: [-4.8, -3.6, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n",
+    )
+    .unwrap();
+    let expected = load_ros_map(&yaml, |_| {}).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &yaml);
+    assert!(h.state().is_importing());
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map(), &expected);
+    assert_eq!(h.state().map().name, "site");
+    assert!(h.state().map().metadata.is_some());
+}
+
+#[test]
+fn a_large_image_is_previewed_reduced_and_imported_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let pixels = (0..2000 * 20)
+        .map(|i| if (i % 2000) < 1000 { 0 } else { 255 })
+        .collect();
+    let wide = GrayImage::from_raw(2000, 20, pixels).unwrap();
+    let file = dir.path().join("wide.png");
+    std::fs::write(&file, png(wide)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut().start_import(&file);
+    h.run();
+    let summary = h.state().import_summary().expect("a preview");
+    assert_eq!((summary.width, summary.height), (2000, 20));
+    assert!(
+        summary.preview_cells < 2000 * 20,
+        "the preview is converted from a reduced copy: {} cells",
+        summary.preview_cells
+    );
+    h.get_by_label("Import").click();
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!((grid.width(), grid.height()), (2000, 20));
+    let walls = grid.cells().iter().filter(|&&id| id == 1).count();
+    assert_eq!(walls, 1000 * 20, "the left half is wall");
+}
+
+/// Storage in memory, standing in for eframe's file.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn recent_files_are_kept_between_sessions() {
+    use eframe::App as _;
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.json");
+    let second = dir.path().join("second.json");
+    let mut h = editor(EditorApp::with_map(meadow()));
+    assert!(h.state_mut().save_to(&first));
+    assert!(h.state_mut().save_to(&second));
+    let mut storage = MemoryStorage::default();
+    h.state_mut().save(&mut storage);
+
+    let mut next = EditorApp::new(Some(&first)).unwrap();
+    next.load_preferences(&storage);
+    assert_eq!(
+        next.recent_files(),
+        &[first.clone(), second.clone()],
+        "the file opened now comes first, then the earlier list"
+    );
+}
