@@ -141,10 +141,10 @@ fn frames_keep_coming_while_the_worker_is_busy() {
 
 #[test]
 fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
-    let grid = Grid::new(2000, 2000, Terrain::default_catalog(), 0).expect("a big meadow");
+    let grid = Grid::new(2500, 2500, Terrain::default_catalog(), 0).expect("a big meadow");
     let mut map = Map::new("big", grid);
     map.start = Some(Cell::new(0, 0));
-    map.goal = Some(Cell::new(1999, 1999));
+    map.goal = Some(Cell::new(2499, 2499));
     let mut h = editor(map);
     h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
     h.run();
@@ -157,6 +157,16 @@ fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
         h.state_mut().wait_for_search(Duration::from_secs(60)),
         "nothing left to wait for"
     );
+    // The map is larger than the harness's largest texture (2048 a side): the map and the
+    // explored cells are drawn in tiles. A* crosses the open map along the diagonal.
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("A*").click();
+    h.run();
+    settle(&mut h);
+    let result = h.state().search_result().expect("a path");
+    assert!(result.found);
+    assert_eq!(result.path.len(), 2500);
 }
 
 #[test]

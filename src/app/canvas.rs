@@ -4,12 +4,13 @@
 //! (x, y) covers [x, x + 1) × [y, y + 1). Functions are named after the space they map from
 //! and to (`cell_from_screen`, `screen_from_cell`).
 
-use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, TextureHandle, TextureOptions, Vec2};
+use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, Vec2};
 
 use crate::grid::{Cell, Grid};
 
 use super::edit::Redraw;
 use super::region::Region;
+use super::tiled_texture::TiledTexture;
 
 /// The smallest zoom, in screen points per cell.
 pub const MIN_ZOOM: f32 = 1.0 / 32.0;
@@ -18,12 +19,9 @@ pub const MAX_ZOOM: f32 = 128.0;
 /// From this zoom on, grid lines are drawn between cells.
 pub const GRID_LINES_FROM: f32 = 8.0;
 
-const TEXTURE_OPTIONS: TextureOptions = TextureOptions::NEAREST;
-
 /// The texture of the map and the view onto it.
 pub struct Canvas {
-    texture: Option<TextureHandle>,
-    texture_size: [usize; 2],
+    texture: TiledTexture,
     pending: Option<Redraw>,
     /// Screen points per cell.
     zoom: f32,
@@ -45,8 +43,7 @@ impl Canvas {
     /// A canvas that fits the map into the view at the first frame.
     pub fn new() -> Self {
         Self {
-            texture: None,
-            texture_size: [0, 0],
+            texture: TiledTexture::new("map"),
             pending: Some(Redraw::All),
             zoom: 1.0,
             origin: Pos2::ZERO,
@@ -171,19 +168,12 @@ impl Canvas {
     /// Sends the changed cells to the texture: the whole map after a new map, a resize or a
     /// change of colours, else only the rectangle that changed (`set_partial`).
     pub fn sync_texture(&mut self, ctx: &egui::Context, grid: &Grid) {
-        let size = [grid.width() as usize, grid.height() as usize];
-        let whole = self.texture.is_none()
-            || self.texture_size != size
-            || self.pending == Some(Redraw::All);
+        let size = (grid.width(), grid.height());
+        let whole = self.texture.size() != size || self.pending == Some(Redraw::All);
         if whole {
-            let image = image_of(grid, Region::whole(grid.width(), grid.height()));
-            match &mut self.texture {
-                Some(texture) => texture.set(image, TEXTURE_OPTIONS),
-                None => self.texture = Some(ctx.load_texture("map", image, TEXTURE_OPTIONS)),
-            }
-            self.texture_size = size;
-        } else if let (Some(Redraw::Cells(region)), Some(texture)) =
-            (self.pending, &mut self.texture)
+            self.texture
+                .set_whole(ctx, size, |region| image_of(grid, region));
+        } else if let Some(Redraw::Cells(region)) = self.pending
             && !region.is_empty()
         {
             let region = Region {
@@ -191,12 +181,7 @@ impl Canvas {
                 y1: region.y1.min(grid.height()),
                 ..region
             };
-            let image = image_of(grid, region);
-            texture.set_partial(
-                [region.x0 as usize, region.y0 as usize],
-                image,
-                TEXTURE_OPTIONS,
-            );
+            self.texture.set_region(region, |part| image_of(grid, part));
         }
         self.pending = None;
     }
@@ -206,20 +191,12 @@ impl Canvas {
         let map_rect = self.map_rect(grid);
         painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
         let visible = self.visible_cells(grid);
-        if let Some(texture) = &self.texture
-            && !visible.is_empty()
-        {
-            // Only the part in view, so that deep zooms do not stretch one huge quad.
-            let (w, h) = (grid.width() as f32, grid.height() as f32);
-            let (x0, y0) = (visible.x0 as f32, visible.y0 as f32);
-            let (x1, y1) = (visible.x1 as f32, visible.y1 as f32);
-            let uv = Rect::from_min_max(Pos2::new(x0 / w, y0 / h), Pos2::new(x1 / w, y1 / h));
-            let screen = Rect::from_min_max(
-                self.screen_from_cell(Pos2::new(x0, y0)),
-                self.screen_from_cell(Pos2::new(x1, y1)),
-            );
-            painter.image(texture.id(), screen, uv, Color32::WHITE);
-        }
+        self.texture.paint(
+            painter,
+            visible,
+            |p| self.screen_from_cell(p),
+            Color32::WHITE,
+        );
         if grid_lines && self.zoom >= GRID_LINES_FROM {
             self.paint_grid_lines(painter, grid);
         }

@@ -26,6 +26,7 @@ pub mod resize;
 pub mod search_panel;
 pub mod search_view;
 pub mod stroke;
+pub mod tiled_texture;
 pub mod tools;
 
 use std::path::PathBuf;

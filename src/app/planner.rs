@@ -8,8 +8,8 @@
 //! worker goes on with a fresh searcher.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -135,7 +135,8 @@ pub struct Planner {
     solver: Solver,
     jobs: Option<Sender<Job>>,
     replies: Option<Receiver<Reply>>,
-    repaint: Option<egui::Context>,
+    /// The context the worker wakes when it answers, known from the first frame on.
+    repaint: Arc<OnceLock<egui::Context>>,
     generation: u64,
     running: Option<Running>,
     grid: Option<Snapshot>,
@@ -165,7 +166,7 @@ impl Planner {
             solver,
             jobs: None,
             replies: None,
-            repaint: None,
+            repaint: Arc::new(OnceLock::new()),
             generation: 0,
             running: None,
             grid: None,
@@ -188,8 +189,9 @@ impl Planner {
 
     /// The context to wake when an answer arrives.
     pub fn set_context(&mut self, ctx: &egui::Context) {
-        if self.repaint.is_none() {
-            self.repaint = Some(ctx.clone());
+        if self.repaint.get().is_none() {
+            // Only this thread sets it, so a failed set means it was set already.
+            let _ = self.repaint.set(ctx.clone());
         }
     }
 
@@ -223,33 +225,40 @@ impl Planner {
             passable,
             comparing,
         });
-        if self.send(job).is_err() {
-            // The worker is gone (it cannot panic, but its thread could fail to start): retry
-            // once on a new one.
+        if let Err(job) = self.send(job) {
+            // The worker is gone (its loop catches panics, but its thread could fail to
+            // start): try once more on a new one, else report it.
             self.jobs = None;
             self.replies = None;
+            if self.send(job).is_err() {
+                self.running = None;
+                self.failure = Some(Failure::Panicked(
+                    "the search worker could not be started".to_owned(),
+                ));
+            }
         }
     }
 
-    fn send(&mut self, job: Job) -> Result<(), ()> {
+    /// Sends a job to the worker, starting it first if needed; gives the job back on failure.
+    fn send(&mut self, job: Job) -> Result<(), Job> {
         if self.jobs.is_none() {
             let (jobs, job_rx) = mpsc::channel::<Job>();
             let (reply_tx, replies) = mpsc::channel::<Reply>();
             let solver = Arc::clone(&self.solver);
-            let repaint = self.repaint.clone();
+            let repaint = Arc::clone(&self.repaint);
             let spawned = thread::Builder::new()
                 .name("gridpath-search".to_owned())
-                .spawn(move || work_loop(&job_rx, &reply_tx, &solver, repaint.as_ref()));
+                .spawn(move || work_loop(&job_rx, &reply_tx, &solver, &repaint));
             if spawned.is_err() {
-                return Err(());
+                return Err(job);
             }
             self.jobs = Some(jobs);
             self.replies = Some(replies);
         }
         let Some(jobs) = &self.jobs else {
-            return Err(());
+            return Err(job);
         };
-        jobs.send(job).map_err(|_| ())
+        jobs.send(job).map_err(|failed| failed.0)
     }
 
     /// The grid as the worker shares it: the same snapshot while the grid is unchanged, so the
@@ -442,7 +451,7 @@ fn work_loop(
     jobs: &Receiver<Job>,
     replies: &Sender<Reply>,
     solver: &Solver,
-    repaint: Option<&egui::Context>,
+    repaint: &OnceLock<egui::Context>,
 ) {
     let mut searcher = Searcher::new();
     let mut graph: Option<(Arc<Grid>, SearchGraph)> = None;
@@ -497,7 +506,7 @@ fn work_loop(
         if replies.send(reply).is_err() {
             return;
         }
-        if let Some(ctx) = repaint {
+        if let Some(ctx) = repaint.get() {
             ctx.request_repaint();
         }
     }

@@ -3,10 +3,7 @@
 //! path, smoothed path, the inspector's numbers).
 
 use egui::epaint::CubicBezierShape;
-use egui::{
-    Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, TextureHandle,
-    TextureOptions, Ui, Vec2,
-};
+use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
 use egui_plot::{Bar, BarChart, Plot};
 
 use crate::grid::Cell;
@@ -16,8 +13,8 @@ use crate::smooth::SmoothSettings;
 use super::app::EditorApp;
 use super::exploration::{Exploration, Shade};
 use super::planner::{Failure, Plan};
-use super::region::Region;
 use super::search_panel::algorithm_name;
+use super::tiled_texture::TiledTexture;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
 pub const NUMBERS_FROM: f32 = 56.0;
@@ -105,11 +102,19 @@ pub struct HistoryRow {
 }
 
 /// The overlay texture of explored cells and what it shows now.
-#[derive(Default)]
 struct Overlay {
-    texture: Option<TextureHandle>,
+    texture: TiledTexture,
     /// (plan serial, expansions shown, shading, frontier shown).
     shown: Option<(u64, usize, Shade, bool)>,
+}
+
+impl Default for Overlay {
+    fn default() -> Self {
+        Self {
+            texture: TiledTexture::new("explored"),
+            shown: None,
+        }
+    }
 }
 
 /// Everything the editor shows of its searches besides the planner itself.
@@ -225,31 +230,24 @@ impl SearchView {
         let upto = self.shown_expansions(exploration);
         let frontier = self.layers.frontier && upto >= exploration.expanded();
         let wanted = (serial, upto, self.shade, frontier);
-        let (w, h) = exploration.size();
-        let options = TextureOptions::NEAREST;
-        match (&mut self.overlay.texture, self.overlay.shown) {
-            (Some(_), Some(shown)) if shown == wanted => {}
-            (Some(texture), Some((s, before, shade, f)))
-                if s == serial
-                    && shade == self.shade
-                    && f == frontier
-                    && texture.size() == [w as usize, h as usize] =>
+        let size = exploration.size();
+        let shade = self.shade;
+        let texture = &mut self.overlay.texture;
+        match self.overlay.shown {
+            Some(shown) if shown == wanted && texture.size() == size => {}
+            Some((s, before, was, f))
+                if s == serial && was == shade && f == frontier && texture.size() == size =>
             {
                 let region = exploration.region_between(before, upto);
                 if !region.is_empty() {
-                    let image = exploration.image(region, upto, self.shade, frontier);
-                    texture.set_partial([region.x0 as usize, region.y0 as usize], image, options);
+                    texture.set_region(region, |part| {
+                        exploration.image(part, upto, shade, frontier)
+                    });
                 }
             }
-            (texture, _) => {
-                let image = exploration.image(Region::whole(w, h), upto, self.shade, frontier);
-                match texture {
-                    Some(texture) => texture.set(image, options),
-                    None => {
-                        self.overlay.texture = Some(ctx.load_texture("explored", image, options));
-                    }
-                }
-            }
+            _ => texture.set_whole(ctx, size, |part| {
+                exploration.image(part, upto, shade, frontier)
+            }),
         }
         self.overlay.shown = Some(wanted);
     }
@@ -664,17 +662,20 @@ impl EditorApp {
             && (self.view.layers.explored || self.view.layers.frontier)
         {
             self.view.sync_overlay(ctx, serial, exploration);
-            if let Some(texture) = &self.view.overlay.texture
-                && self.view.layers.explored
-            {
-                let rect = self.canvas.map_rect(grid);
-                let uv = egui::Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+            if self.view.layers.explored {
                 let tint = if stale {
                     Color32::from_white_alpha(110)
                 } else {
                     Color32::WHITE
                 };
-                painter.image(texture.id(), rect, uv, tint);
+                let visible = self.canvas.visible_cells(grid);
+                let canvas = &self.canvas;
+                self.view.overlay.texture.paint(
+                    painter,
+                    visible,
+                    |p| canvas.screen_from_cell(p),
+                    tint,
+                );
             }
         }
         let result = &plan.result;
