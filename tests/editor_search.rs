@@ -254,3 +254,27 @@ fn with_live_planning_off_a_marker_move_leaves_the_path_stale_until_asked() {
     let result = h.state().search_result().expect("a path");
     assert_eq!(result.path.first(), Some(&Cell::new(3, 22)));
 }
+
+#[test]
+fn the_flow_field_layer_gives_every_cell_its_cost_to_the_goal() {
+    let map = meadow();
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    assert!(h.state().flow_field().is_none(), "off until asked for");
+    h.get_by_label("Flow field").click();
+    h.run();
+    settle(&mut h);
+    let result = h.state().search_result().expect("a path").clone();
+    let field = h.state().flow_field().expect("the field was computed");
+    assert_eq!(field.goal(), map.goal.expect("a goal"));
+    let from_start = field.cost(map.start.expect("a start")).expect("reachable");
+    assert!((from_start - result.cost).abs() < 1e-9);
+    // Following the arrows from the start walks an optimal path.
+    let walked = field
+        .path_from(map.start.expect("a start"))
+        .expect("a path");
+    let request = SearchRequest::new(map.start.expect("a start"), map.goal.expect("a goal"));
+    let graph = search::SearchGraph::new(&map.grid, request.diagonal);
+    let (cost, _) = graph.path_cost(&walked).expect("legal steps");
+    assert!((cost - result.cost).abs() < 1e-9);
+}

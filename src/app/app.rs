@@ -225,6 +225,11 @@ impl EditorApp {
         self.replan_now();
     }
 
+    /// The flow field to the goal, when its layer is on and the search has run.
+    pub fn flow_field(&self) -> Option<&crate::search::FlowField> {
+        self.planner.plan().and_then(|p| p.field.as_ref())
+    }
+
     /// Whether live planning is on.
     pub fn is_live(&self) -> bool {
         self.view.live
@@ -336,7 +341,12 @@ impl EditorApp {
         match (map.start, map.goal) {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal).recording(true);
-                self.planner.submit(&map.grid, request, self.view.smoothing);
+                self.planner.submit(
+                    &map.grid,
+                    request,
+                    self.view.smoothing,
+                    self.view.layers.field,
+                );
             }
             _ => self.planner.clear(),
         }

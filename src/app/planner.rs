@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 use crate::search::{
-    Algorithm, Diagonal, SearchControl, SearchError, SearchGraph, SearchRequest, SearchResult,
-    Searcher,
+    Algorithm, Diagonal, FlowField, SearchControl, SearchError, SearchGraph, SearchRequest,
+    SearchResult, Searcher,
 };
 use crate::smooth::{self, SmoothSettings, SmoothedPath};
 
@@ -71,6 +71,8 @@ pub struct Plan {
     pub smoothing: SmoothSettings,
     /// The explored cells, per cell, for drawing and the inspector.
     pub exploration: Option<Exploration>,
+    /// Every cell's cost to the goal and next step, when the flow field layer asked for it.
+    pub field: Option<FlowField>,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -88,6 +90,7 @@ enum Work {
     Plan {
         request: SearchRequest,
         smoothing: SmoothSettings,
+        field: bool,
     },
     Compare {
         request: SearchRequest,
@@ -195,9 +198,23 @@ impl Planner {
         }
     }
 
-    /// Plans a path on `grid` for `request`; cancels whatever runs now.
-    pub fn submit(&mut self, grid: &Grid, request: SearchRequest, smoothing: SmoothSettings) {
-        self.start(grid, Work::Plan { request, smoothing });
+    /// Plans a path on `grid` for `request`, and the flow field to its goal when `field` is
+    /// set; cancels whatever runs now.
+    pub fn submit(
+        &mut self,
+        grid: &Grid,
+        request: SearchRequest,
+        smoothing: SmoothSettings,
+        field: bool,
+    ) {
+        self.start(
+            grid,
+            Work::Plan {
+                request,
+                smoothing,
+                field,
+            },
+        );
     }
 
     /// Runs every algorithm on the same request, for the comparison table.
@@ -477,12 +494,21 @@ fn work_loop(
             continue;
         }
         let answer = match &job.work {
-            Work::Plan { request, smoothing } => {
+            Work::Plan {
+                request,
+                smoothing,
+                field,
+            } => {
                 let diagonal = request.diagonal;
                 let graph = prepared(&mut graph, &job.grid, diagonal);
                 let outcome = run_guarded(solver, &mut searcher, graph, request, &job.control);
+                let field = (*field && !job.control.is_cancelled())
+                    .then(|| FlowField::new(graph, request.goal).ok())
+                    .flatten();
                 Answer::Plan(
-                    outcome.map(|result| Box::new(plan_of(&job.grid, request, *smoothing, result))),
+                    outcome.map(|result| {
+                        Box::new(plan_of(&job.grid, request, *smoothing, result, field))
+                    }),
                 )
             }
             Work::Compare { request } => {
@@ -561,6 +587,7 @@ fn plan_of(
     request: &SearchRequest,
     smoothing: SmoothSettings,
     mut result: SearchResult,
+    field: Option<FlowField>,
 ) -> Plan {
     let smoothed = result
         .found
@@ -576,6 +603,7 @@ fn plan_of(
         smoothed,
         smoothing,
         exploration,
+        field,
     }
 }
 
@@ -595,7 +623,7 @@ mod tests {
         let grid = Grid::from_ascii(&["....", ".##.", "...."]).unwrap();
         let mut planner = Planner::new();
         let request = SearchRequest::new(Cell::new(0, 1), Cell::new(3, 1)).recording(true);
-        planner.submit(&grid, request, SmoothSettings::default());
+        planner.submit(&grid, request, SmoothSettings::default(), false);
         settle(&mut planner);
         let plan = planner.plan().unwrap();
         assert!(plan.result.found);
@@ -608,6 +636,7 @@ mod tests {
             &grid,
             SearchRequest::new(Cell::new(1, 1), Cell::new(3, 1)),
             SmoothSettings::default(),
+            false,
         );
         settle(&mut planner);
         assert!(matches!(
@@ -644,8 +673,8 @@ mod tests {
         let mut planner = Planner::with_solver(solver);
         let first = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 0));
         let second = SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1));
-        planner.submit(&grid, first, SmoothSettings::default());
-        planner.submit(&grid, second.clone(), SmoothSettings::default());
+        planner.submit(&grid, first, SmoothSettings::default(), false);
+        planner.submit(&grid, second.clone(), SmoothSettings::default(), false);
         assert!(planner.is_busy());
         *open.lock().unwrap() = true;
         settle(&mut planner);
@@ -660,7 +689,7 @@ mod tests {
         let mut planner = Planner::with_solver(solver);
         *open.lock().unwrap() = true;
         let request = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 0));
-        planner.submit(&grid, request.clone(), SmoothSettings::default());
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
         settle(&mut planner);
         assert!(!planner.is_stale());
         *open.lock().unwrap() = false;
@@ -668,6 +697,7 @@ mod tests {
             &grid,
             SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1)),
             SmoothSettings::default(),
+            false,
         );
         assert!(planner.progress().is_some());
         planner.cancel();
@@ -690,6 +720,7 @@ mod tests {
             &grid,
             SearchRequest::new(Cell::new(0, 0), Cell::new(3, 0)),
             SmoothSettings::default(),
+            false,
         );
         settle(&mut planner);
         assert_eq!(
@@ -700,6 +731,7 @@ mod tests {
             &grid,
             SearchRequest::new(Cell::new(0, 0), Cell::new(3, 1)),
             SmoothSettings::default(),
+            false,
         );
         settle(&mut planner);
         assert!(planner.failure().is_none());

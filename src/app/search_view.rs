@@ -7,17 +7,20 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke
 use egui_plot::{Bar, BarChart, Plot};
 
 use crate::grid::Cell;
-use crate::search::{Algorithm, Optimality, SearchResult};
+use crate::search::{Algorithm, FlowField, Optimality, SearchResult};
 use crate::smooth::SmoothSettings;
 
 use super::app::EditorApp;
-use super::exploration::{Exploration, Shade};
+use super::exploration::{Exploration, Shade, ramp};
 use super::planner::{Failure, Plan};
+use super::region::Region;
 use super::search_panel::algorithm_name;
 use super::tiled_texture::TiledTexture;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
 pub const NUMBERS_FROM: f32 = 56.0;
+/// From this zoom on, the flow field shows an arrow in each cell.
+pub const ARROWS_FROM: f32 = 16.0;
 /// How many past runs the history keeps.
 pub const HISTORY_LENGTH: usize = 100;
 
@@ -34,6 +37,8 @@ pub struct Layers {
     pub smoothed: bool,
     /// g/h/f numbers and parent arrows, zoomed in far enough.
     pub numbers: bool,
+    /// The flow field to the goal: every cell's cost as a heat map, with arrows zoomed in.
+    pub field: bool,
 }
 
 impl Default for Layers {
@@ -44,6 +49,7 @@ impl Default for Layers {
             path: true,
             smoothed: true,
             numbers: true,
+            field: false,
         }
     }
 }
@@ -138,6 +144,9 @@ pub struct SearchView {
     runs: usize,
     seen_plan: u64,
     overlay: Overlay,
+    /// The flow field's heat map and the plan it shows.
+    field_texture: TiledTexture,
+    field_shown: Option<u64>,
 }
 
 impl Default for SearchView {
@@ -154,6 +163,8 @@ impl Default for SearchView {
             runs: 0,
             seen_plan: 0,
             overlay: Overlay::default(),
+            field_texture: TiledTexture::new("flow-field"),
+            field_shown: None,
         }
     }
 }
@@ -432,6 +443,7 @@ impl EditorApp {
     fn layers_ui(&mut self, ui: &mut Ui) {
         ui.label(RichText::new("Layers").strong());
         let layers = &mut self.view.layers;
+        let mut field_toggled = false;
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut layers.explored, "Explored")
                 .on_hover_text("Cells the search expanded, shaded by when (or by their cost).");
@@ -440,6 +452,12 @@ impl EditorApp {
             ui.checkbox(&mut layers.path, "Grid path");
             ui.checkbox(&mut layers.smoothed, "Smoothed path")
                 .on_hover_text("Line-of-sight shortcuts, then Bezier curves that keep clear of walls.");
+            field_toggled = ui
+                .checkbox(&mut layers.field, "Flow field")
+                .on_hover_text(format!(
+                    "One Dijkstra from the goal over the whole map: every cell's cost to the goal as a heat map, and from {ARROWS_FROM:.0} points per cell its next step as an arrow. Following the arrows from any cell gives an optimal path."
+                ))
+                .changed();
             ui.checkbox(&mut layers.numbers, "g/h/f numbers").on_hover_text(format!(
                 "Zoomed in to {NUMBERS_FROM:.0} points per cell or more, explored cells show g (top left), h (top right), f (bottom) and an arrow to their parent."
             ));
@@ -451,6 +469,10 @@ impl EditorApp {
             ui.selectable_value(&mut self.view.shade, Shade::Cost, "cost g")
                 .on_hover_text("Cells near the start blue, far ones orange.");
         });
+        let missing = self.planner.plan().is_some_and(|p| p.field.is_none());
+        if field_toggled && self.view.layers.field && missing {
+            self.replan_now();
+        }
     }
 
     fn playback_ui(&mut self, ui: &mut Ui) {
@@ -657,6 +679,30 @@ impl EditorApp {
         };
         let grid = &self.document.map.grid;
         let stale = self.planner.is_stale();
+        if self.view.layers.field
+            && let Some(field) = &plan.field
+            && (field.width(), field.height()) == (grid.width(), grid.height())
+        {
+            if self.view.field_shown != Some(serial) {
+                self.view.field_shown = Some(serial);
+                self.view
+                    .field_texture
+                    .set_whole(ctx, (field.width(), field.height()), |part| {
+                        field_image(field, part)
+                    });
+            }
+            let visible = self.canvas.visible_cells(grid);
+            let canvas = &self.canvas;
+            self.view.field_texture.paint(
+                painter,
+                visible,
+                |p| canvas.screen_from_cell(p),
+                Color32::WHITE,
+            );
+            if self.canvas.zoom() >= ARROWS_FROM {
+                self.paint_field_arrows(painter, field, visible);
+            }
+        }
         if let Some(exploration) = &plan.exploration
             && exploration.size() == (grid.width(), grid.height())
             && (self.view.layers.explored || self.view.layers.frontier)
@@ -725,6 +771,22 @@ impl EditorApp {
             && let Some(exploration) = &plan.exploration
         {
             self.paint_numbers(painter, exploration);
+        }
+    }
+
+    /// An arrow in each visible cell along its next step towards the goal.
+    fn paint_field_arrows(&self, painter: &Painter, field: &FlowField, visible: Region) {
+        let zoom = self.canvas.zoom();
+        let stroke = Stroke::new(1.2, Color32::from_rgba_unmultiplied(255, 255, 255, 190));
+        for y in visible.y0..visible.y1 {
+            for x in visible.x0..visible.x1 {
+                let Some([dx, dy]) = field.direction(Cell::new(x, y)) else {
+                    continue;
+                };
+                let centre = self.canvas.screen_from_cell_center(Cell::new(x, y));
+                let direction = Vec2::new(dx as f32, dy as f32).normalized() * zoom * 0.6;
+                painter.arrow(centre - direction / 2.0, direction, stroke);
+            }
         }
     }
 
@@ -800,6 +862,23 @@ impl EditorApp {
             seen.parent
         ))
     }
+}
+
+/// The flow field's heat map of a region: cost to the goal from blue (near) to orange (far).
+fn field_image(field: &FlowField, region: Region) -> egui::ColorImage {
+    let max = field.max_cost().max(f64::MIN_POSITIVE);
+    let mut pixels = Vec::with_capacity((region.width() * region.height()) as usize);
+    for y in region.y0..region.y1 {
+        for x in region.x0..region.x1 {
+            pixels.push(
+                field
+                    .cost(Cell::new(x, y))
+                    .filter(|c| c.is_finite())
+                    .map_or(Color32::TRANSPARENT, |c| ramp((c / max) as f32)),
+            );
+        }
+    }
+    egui::ColorImage::new([region.width() as usize, region.height() as usize], pixels)
 }
 
 /// One number of a result, as a chart shows it.
