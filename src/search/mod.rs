@@ -8,18 +8,22 @@
 mod best_first;
 mod bfs;
 mod bidirectional;
+mod dstar_lite;
 mod flow_field;
 mod graph;
 mod heap;
 mod heuristic;
+mod hpa;
 mod idastar;
 mod jps;
 mod request;
 mod searcher;
 mod space;
 
+pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;
 pub use graph::SearchGraph;
+pub use hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph, LONG_ENTRANCE, Refinement};
 pub use idastar::IDASTAR_NODE_BUDGET;
 pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,

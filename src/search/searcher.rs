@@ -8,8 +8,10 @@ use crate::grid::{Cell, Grid};
 use super::best_first::{Ranking, best_first};
 use super::bfs::bfs;
 use super::bidirectional::bidirectional;
+use super::dstar_lite::dstar_lite_once;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
+use super::hpa::hpa_once;
 use super::idastar::{IDASTAR_NODE_BUDGET, idastar};
 use super::jps::jps;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats, Trace};
@@ -41,6 +43,10 @@ impl Searcher {
         graph: &SearchGraph,
         request: &SearchRequest,
     ) -> Result<SearchResult, SearchError> {
+        if request.algorithm == Algorithm::Hpa {
+            // Builds the abstraction first; its time is not in `time_us`.
+            return hpa_once(graph, request);
+        }
         check(graph, request)?;
         let started = Instant::now();
         let start = graph.index(request.start);
@@ -180,6 +186,12 @@ impl Searcher {
                     )
                 }
             }
+            // Answered before the timer started.
+            Algorithm::Hpa => None,
+            Algorithm::DStarLite => {
+                let order = record.then_some(&mut self.order);
+                dstar_lite_once(graph, start, goal, heuristic, &mut stats, order)
+            }
             Algorithm::IdaStar => {
                 let estimate = Estimate::new(heuristic, gx, gy, scale);
                 let on_path = &mut self.on_path;
@@ -239,8 +251,8 @@ impl Searcher {
         let expanded = self.order.iter().map(|&i| graph.cell(i as usize)).collect();
         let mut open: Vec<u32> = match algorithm {
             Algorithm::Bfs => self.queue.iter().copied().collect(),
-            // Neither keeps an open list of its own in `forward`.
-            Algorithm::IdaStar => Vec::new(),
+            // None of these keeps an open list of its own in `forward`.
+            Algorithm::IdaStar | Algorithm::DStarLite | Algorithm::Hpa => Vec::new(),
             Algorithm::Bidirectional => {
                 let f = self
                     .forward
@@ -290,7 +302,7 @@ fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> 
     path
 }
 
-fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.diagonal() != request.diagonal {
         return Err(SearchError::DiagonalMismatch {
             prepared: graph.diagonal(),
