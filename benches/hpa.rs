@@ -1,7 +1,7 @@
 //! HPA* against A* on generated 4096 × 4096 maps: a random map (22% walls) and a map of
 //! 64 × 64 rooms joined by doors. Prints the preprocessing time, the size of the abstraction,
 //! the per-query times and the cost ratios to the optimum, then runs criterion on a few of the
-//! queries for both.
+//! queries for both. `HPA_BENCH_MAPS=random` (or `rooms`) runs one map alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -161,7 +161,11 @@ fn hpa_vs_astar(c: &mut Criterion) {
         ("random", random_map(&mut rng)),
         ("rooms", rooms_map(&mut rng)),
     ];
+    let only = std::env::var("HPA_BENCH_MAPS").ok();
     for (name, grid) in &maps {
+        if only.as_deref().is_some_and(|o| o != *name) {
+            continue;
+        }
         let pairs = queries(grid, &mut rng, QUERIES);
         summary(name, grid, &pairs);
         let graph = SearchGraph::new(grid, Diagonal::NoCut);

@@ -70,8 +70,12 @@ struct Transition {
 struct Cluster {
     /// Cell indices of the nodes, ascending.
     nodes: Vec<u32>,
-    /// `dist[i * n + j]`: the cheapest path from node i to node j inside the cluster.
-    dist: Vec<f64>,
+    /// The intra-edges of node i are `edges[first[i]..first[i + 1]]`: (node j, the cost of
+    /// the cheapest path from i to j inside the cluster). An edge whose cost another node
+    /// of the cluster matches on the way (`i → k → j` no dearer) is left out: the abstract
+    /// distances stay the same with fewer edges to scan.
+    first: Vec<u32>,
+    edges: Vec<(u32, f64)>,
     /// Per node, the inter-edges leaving it: (cell of the other end, step cost).
     links: Vec<Vec<(u32, f64)>>,
 }
@@ -155,9 +159,18 @@ impl AbstractSpace {
         self.heap.clear();
     }
 
-    /// Offers node `id` (at `cell`, estimate `h`) the cost `g` through `parent`.
+    /// Offers node `id` (at `cell`) the cost `g` through `parent`; `h` estimates the rest
+    /// from `cell`, evaluated only when the offer is taken.
     #[inline]
-    fn relax(&mut self, id: usize, g: f64, parent: u32, h: f64, cell: u32, stats: &mut Stats) {
+    fn relax(
+        &mut self,
+        id: usize,
+        g: f64,
+        parent: u32,
+        h: impl Fn(u32) -> f64,
+        cell: u32,
+        stats: &mut Stats,
+    ) {
         if self.stamp[id] != self.current {
             self.stamp[id] = self.current;
             self.closed[id] = false;
@@ -169,7 +182,7 @@ impl AbstractSpace {
         }
         self.g[id] = g;
         self.parent[id] = parent;
-        self.heap.push(Entry::new(g + h, g, id as u32));
+        self.heap.push(Entry::new(g + h(cell), g, id as u32));
         stats.pushed += 1;
         stats.max_open = stats.max_open.max(self.heap.len() as u64);
     }
@@ -287,10 +300,7 @@ impl HpaGraph {
     pub fn edge_count(&self) -> usize {
         self.clusters
             .iter()
-            .map(|c| {
-                c.dist.iter().filter(|d| d.is_finite() && **d > 0.0).count()
-                    + c.links.iter().map(Vec::len).sum::<usize>()
-            })
+            .map(|c| c.edges.len() + c.links.iter().map(Vec::len).sum::<usize>())
             .sum()
     }
 
@@ -307,7 +317,8 @@ impl HpaGraph {
             .map(|c| {
                 size_of::<Cluster>()
                     + c.nodes.capacity() * 4
-                    + c.dist.capacity() * 8
+                    + c.first.capacity() * 4
+                    + c.edges.capacity() * size_of::<(u32, f64)>()
                     + c.links
                         .iter()
                         .map(|l| size_of::<Vec<(u32, f64)>>() + l.capacity() * 16)
@@ -493,7 +504,29 @@ impl HpaGraph {
                 dist[i * n + j] = self.local.g(self.local_index(rect, nodes[j] as usize));
             }
         }
-        Cluster { nodes, dist, links }
+        let mut first = Vec::with_capacity(n + 1);
+        let mut edges = Vec::new();
+        for i in 0..n {
+            first.push(edges.len() as u32);
+            for j in 0..n {
+                let d = dist[i * n + j];
+                if j == i || d.is_infinite() {
+                    continue;
+                }
+                let dominated =
+                    (0..n).any(|m| m != i && m != j && dist[i * n + m] + dist[m * n + j] <= d);
+                if !dominated {
+                    edges.push((j as u32, d));
+                }
+            }
+        }
+        first.push(edges.len() as u32);
+        Cluster {
+            nodes,
+            first,
+            edges,
+            links,
+        }
     }
 
     fn local_index(&self, rect: Rect, cell: usize) -> usize {
@@ -845,7 +878,7 @@ impl HpaGraph {
         let (clusters, offsets, owner, abs) =
             (&self.clusters, &self.offsets, &self.owner, &mut self.abs);
         abs.begin(total + 2);
-        abs.relax(sid, 0.0, u32::MAX, h(start as u32), start as u32, stats);
+        abs.relax(sid, 0.0, u32::MAX, h, start as u32, stats);
         let mut reached = false;
         while let Some(top) = abs.heap.pop() {
             let id = top.cell as usize;
@@ -864,11 +897,11 @@ impl HpaGraph {
                 let base = offsets[ks] as usize;
                 for (i, &node) in clusters[ks].nodes.iter().enumerate() {
                     if from_start[i].is_finite() {
-                        abs.relax(base + i, from_start[i], parent, h(node), node, stats);
+                        abs.relax(base + i, from_start[i], parent, h, node, stats);
                     }
                 }
                 if direct.is_finite() {
-                    abs.relax(gid, direct, parent, 0.0, goal as u32, stats);
+                    abs.relax(gid, direct, parent, |_| 0.0, goal as u32, stats);
                 }
                 continue;
             }
@@ -876,26 +909,21 @@ impl HpaGraph {
             let base = offsets[k] as usize;
             let i = id - base;
             let cluster = &clusters[k];
-            let n = cluster.nodes.len();
-            for (j, (&d, &node)) in cluster.dist[i * n..(i + 1) * n]
-                .iter()
-                .zip(&cluster.nodes)
-                .enumerate()
-            {
-                if j != i && d.is_finite() {
-                    abs.relax(base + j, g + d, parent, h(node), node, stats);
-                }
+            let span = cluster.first[i] as usize..cluster.first[i + 1] as usize;
+            for &(j, d) in &cluster.edges[span] {
+                let node = cluster.nodes[j as usize];
+                abs.relax(base + j as usize, g + d, parent, h, node, stats);
             }
             for &(other, cost) in &cluster.links[i] {
                 let o = other as usize;
                 let ko = (o / w / size) * cols + (o % w) / size;
                 if let Ok(j) = clusters[ko].nodes.binary_search(&other) {
                     let oid = offsets[ko] as usize + j;
-                    abs.relax(oid, g + cost, parent, h(other), other, stats);
+                    abs.relax(oid, g + cost, parent, h, other, stats);
                 }
             }
             if k == kg && to_goal[i].is_finite() {
-                abs.relax(gid, g + to_goal[i], parent, 0.0, goal as u32, stats);
+                abs.relax(gid, g + to_goal[i], parent, |_| 0.0, goal as u32, stats);
             }
         }
         if !reached {
