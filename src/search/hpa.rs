@@ -13,6 +13,9 @@
 //! that reaches a transition, so the abstract graph is connected wherever the map is: HPA*
 //! finds a path exactly when one exists. Its cost is near-optimal, with no bound.
 //!
+//! The abstract search is A* with the larger of two bounds: the straight-line estimate and
+//! ALT bounds from up to eight landmark nodes near the corners and the middles of the sides.
+//!
 //! Under the `always` rule a diagonal step can squeeze between two walls across a border (or a
 //! cluster corner) with no straight crossing beside it; each such step is a transition of its
 //! own.
@@ -167,7 +170,7 @@ impl AbstractSpace {
         id: usize,
         g: f64,
         parent: u32,
-        h: impl Fn(u32) -> f64,
+        h: impl Fn(usize, u32) -> f64,
         cell: u32,
         stats: &mut Stats,
     ) {
@@ -182,7 +185,7 @@ impl AbstractSpace {
         }
         self.g[id] = g;
         self.parent[id] = parent;
-        self.heap.push(Entry::new(g + h(cell), g, id as u32));
+        self.heap.push(Entry::new(g + h(id, cell), g, id as u32));
         stats.pushed += 1;
         stats.max_open = stats.max_open.max(self.heap.len() as u64);
     }
@@ -207,6 +210,11 @@ pub struct HpaGraph {
     offsets: Vec<u32>,
     /// The cluster of each node id.
     owner: Vec<u32>,
+    /// The abstract distance from each landmark node to each node, `landmarks[id * count +
+    /// l]` for `landmark_count` landmarks: ALT bounds that make the abstract search expand far
+    /// fewer nodes than the straight-line estimate alone.
+    landmarks: Vec<f64>,
+    landmark_count: usize,
     local: Local,
     abs: AbstractSpace,
     refinement: Refinement,
@@ -238,6 +246,8 @@ impl HpaGraph {
             clusters: vec![Cluster::default(); count],
             offsets: Vec::new(),
             owner: Vec::new(),
+            landmarks: Vec::new(),
+            landmark_count: 0,
             local: Local::default(),
             abs: AbstractSpace::default(),
             refinement: Refinement::default(),
@@ -253,7 +263,91 @@ impl HpaGraph {
             hpa.clusters[k] = hpa.cluster(k);
         }
         hpa.number_nodes();
+        hpa.refresh_landmarks();
         hpa
+    }
+
+    /// The node ids joined to node `id` and the edge costs.
+    fn for_each_edge(&self, id: usize, mut f: impl FnMut(usize, f64)) {
+        let k = self.owner[id] as usize;
+        let base = self.offsets[k] as usize;
+        let i = id - base;
+        let cluster = &self.clusters[k];
+        for &(j, d) in &cluster.edges[cluster.first[i] as usize..cluster.first[i + 1] as usize] {
+            f(base + j as usize, d);
+        }
+        for &(other, cost) in &cluster.links[i] {
+            let ko = self.cluster_of(other as usize);
+            if let Ok(j) = self.clusters[ko].nodes.binary_search(&other) {
+                f(self.offsets[ko] as usize + j, cost);
+            }
+        }
+    }
+
+    /// Picks up to eight landmarks, the nodes nearest the corners and the middles of the map's
+    /// sides, and computes their abstract distances to every node.
+    fn refresh_landmarks(&mut self) {
+        self.landmarks.clear();
+        self.landmark_count = 0;
+        let total = self.owner.len();
+        if total == 0 {
+            return;
+        }
+        let (w, h) = (
+            i64::from(self.graph.width() - 1),
+            i64::from(self.graph.height() - 1),
+        );
+        let anchors = [
+            (0, 0),
+            (w, h),
+            (w, 0),
+            (0, h),
+            (w / 2, 0),
+            (w / 2, h),
+            (0, h / 2),
+            (w, h / 2),
+        ];
+        let mut chosen = Vec::new();
+        for (ax, ay) in anchors {
+            let nearest = (0..total).min_by_key(|&id| {
+                let k = self.owner[id] as usize;
+                let cell = self.clusters[k].nodes[id - self.offsets[k] as usize];
+                let c = self.graph.cell(cell as usize);
+                let (dx, dy) = (i64::from(c.x) - ax, i64::from(c.y) - ay);
+                (dx * dx + dy * dy, id)
+            });
+            if let Some(id) = nearest
+                && !chosen.contains(&id)
+            {
+                chosen.push(id);
+            }
+        }
+        let count = chosen.len();
+        self.landmarks = vec![f64::INFINITY; total * count];
+        for (l, source) in chosen.into_iter().enumerate() {
+            let mut dist = vec![f64::INFINITY; total];
+            let mut heap = Heap::default();
+            dist[source] = 0.0;
+            heap.push(Entry::new(0.0, 0.0, source as u32));
+            while let Some(top) = heap.pop() {
+                let id = top.cell as usize;
+                let g = dist[id];
+                if top.priority() > g {
+                    continue;
+                }
+                self.for_each_edge(id, |next, cost| {
+                    let ng = g + cost;
+                    if ng < dist[next] {
+                        dist[next] = ng;
+                        heap.push(Entry::new(ng, ng, next as u32));
+                    }
+                });
+            }
+            for (id, d) in dist.into_iter().enumerate() {
+                self.landmarks[id * count + l] = d;
+            }
+        }
+        self.landmark_count = count;
     }
 
     /// Gives every node its id: clusters in order, nodes in order within each.
@@ -325,7 +419,8 @@ impl HpaGraph {
                         .sum::<usize>()
             })
             .sum();
-        borders + clusters
+        let landmarks = self.landmarks.capacity() * 8;
+        borders + clusters + landmarks + self.owner.capacity() * 4 + self.offsets.capacity() * 4
     }
 
     /// The rectangle of cluster `k`.
@@ -744,8 +839,10 @@ impl HpaGraph {
     /// Takes over the terrain of `cells` from `grid`, which holds the map after an edit, and
     /// rebuilds the clusters the edit touches with the borders around them.
     ///
-    /// When the grid's size or terrain costs differ from what the graph was built on, the
-    /// whole abstraction is built again.
+    /// The landmark distances are then computed again over the whole abstract graph (one
+    /// Dijkstra per landmark on the abstract nodes, no cells). When the grid's size or
+    /// terrain costs differ from what the graph was built on, the whole abstraction is built
+    /// again.
     pub fn update_cells(&mut self, grid: &Grid, cells: &[Cell]) {
         if !self.graph.matches_catalog(grid) {
             let refinement = self.refinement;
@@ -787,6 +884,7 @@ impl HpaGraph {
             self.clusters[k] = self.cluster(k);
         }
         self.number_nodes();
+        self.refresh_landmarks();
     }
 
     /// A near-optimal path from `start` to `goal`.
@@ -870,8 +968,33 @@ impl HpaGraph {
         let gcell = self.graph.cell(goal);
         let estimate = Estimate::new(heuristic, gcell.x, gcell.y, self.graph.min_cost());
         let w = self.graph.width() as usize;
-        let h = |cell: u32| estimate.at((cell as usize % w) as i32, (cell as usize / w) as i32);
         let total = self.owner.len();
+        // Landmark bounds: |d(L, goal) − d(L, n)| on the abstract graph with the goal joined
+        // to the nodes of its cluster.
+        let base = self.offsets[kg] as usize;
+        let count = self.landmark_count;
+        let landmarks = &self.landmarks;
+        let at_goal: Vec<f64> = (0..count)
+            .map(|l| {
+                to_goal
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| landmarks[(base + i) * count + l] + t)
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        let h = |id: usize, cell: u32| {
+            let mut best = estimate.at((cell as usize % w) as i32, (cell as usize / w) as i32);
+            if id < total {
+                let here = &landmarks[id * count..(id + 1) * count];
+                for (&d, &goal_d) in here.iter().zip(&at_goal) {
+                    if d.is_finite() && goal_d.is_finite() {
+                        best = best.max((goal_d - d).abs());
+                    }
+                }
+            }
+            best
+        };
         let (sid, gid) = (total, total + 1);
         let size = self.size as usize;
         let cols = self.cols as usize;
@@ -901,7 +1024,7 @@ impl HpaGraph {
                     }
                 }
                 if direct.is_finite() {
-                    abs.relax(gid, direct, parent, |_| 0.0, goal as u32, stats);
+                    abs.relax(gid, direct, parent, |_, _| 0.0, goal as u32, stats);
                 }
                 continue;
             }
@@ -923,7 +1046,7 @@ impl HpaGraph {
                 }
             }
             if k == kg && to_goal[i].is_finite() {
-                abs.relax(gid, g + to_goal[i], parent, |_| 0.0, goal as u32, stats);
+                abs.relax(gid, g + to_goal[i], parent, |_, _| 0.0, goal as u32, stats);
             }
         }
         if !reached {
