@@ -389,8 +389,8 @@ impl HpaGraph {
         self.clusters.iter().map(|c| c.nodes.len()).sum()
     }
 
-    /// The number of abstract edges: finite intra-edges (each direction counted) and
-    /// inter-edges (each direction counted).
+    /// The number of abstract edges, each direction counted: the intra-edges kept (those no
+    /// other node of the cluster matches on the way) and the inter-edges.
     pub fn edge_count(&self) -> usize {
         self.clusters
             .iter()
@@ -951,11 +951,29 @@ impl HpaGraph {
             .iter()
             .map(|&c| self.local.g(self.local_index(rs, c as usize)))
             .collect();
-        let direct = if ks == kg {
-            self.local.g(self.local_index(rs, goal))
-        } else {
-            f64::INFINITY
+        // When the ends share a cluster or lie in touching ones, a search bounded to the
+        // clusters' common rectangle joins the abstract graph as a direct edge: near queries
+        // then never pay for the detour through the entrances.
+        let near = {
+            let (sx, sy) = (ks as u32 % self.cols, ks as u32 / self.cols);
+            let (gx, gy) = (kg as u32 % self.cols, kg as u32 / self.cols);
+            sx.abs_diff(gx) <= 1 && sy.abs_diff(gy) <= 1
         };
+        let direct_path = if near {
+            let both = Rect {
+                x0: rs.x0.min(rg.x0),
+                y0: rs.y0.min(rg.y0),
+                x1: rs.x1.max(rg.x1),
+                y1: rs.y1.max(rg.y1),
+            };
+            self.local_path(both, start, goal, heuristic, stats)
+                .map(|p| (self.local.g(self.local_index(both, goal)), p))
+        } else {
+            None
+        };
+        let direct = direct_path
+            .as_ref()
+            .map_or(f64::INFINITY, |(cost, _)| *cost);
         self.dijkstra(rg, goal, stats);
         let to_goal: Vec<f64> = self.clusters[kg]
             .nodes
@@ -1060,6 +1078,10 @@ impl HpaGraph {
         }
         abstract_path.reverse();
 
+        if let ([_, _], Some((_, path))) = (abstract_path.as_slice(), direct_path) {
+            // The direct edge won.
+            return Some(path);
+        }
         if self.refinement == Refinement::Corridor {
             return Some(
                 self.corridor_path(start, goal, &abstract_path, heuristic, stats)
