@@ -39,6 +39,9 @@ pub const DEFAULT_CLUSTER_SIZE: u32 = 32;
 /// in the middle.
 pub const LONG_ENTRANCE: u32 = 6;
 
+/// How many of the landmarks a query uses: those with the largest bounds at its start.
+const ACTIVE_LANDMARKS: usize = 3;
+
 /// The smallest cluster side; smaller requests are raised to it.
 const MIN_CLUSTER_SIZE: u32 = 4;
 
@@ -992,21 +995,36 @@ impl HpaGraph {
         let base = self.offsets[kg] as usize;
         let count = self.landmark_count;
         let landmarks = &self.landmarks;
-        let at_goal: Vec<f64> = (0..count)
+        let at = |base: usize, costs: &[f64], l: usize| {
+            costs
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| landmarks[(base + i) * count + l] + t)
+                .fold(f64::INFINITY, f64::min)
+        };
+        // The active landmarks: the few whose bounds are largest at the start.
+        let start_base = self.offsets[ks] as usize;
+        let mut ranked: Vec<(f64, usize, f64)> = (0..count)
             .map(|l| {
-                to_goal
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &t)| landmarks[(base + i) * count + l] + t)
-                    .fold(f64::INFINITY, f64::min)
+                let (g, s) = (at(base, &to_goal, l), at(start_base, &from_start, l));
+                let bound = if g.is_finite() && s.is_finite() {
+                    (g - s).abs()
+                } else {
+                    0.0
+                };
+                (bound, l, g)
             })
+            .filter(|&(_, _, g)| g.is_finite())
             .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.truncate(ACTIVE_LANDMARKS);
         let h = |id: usize, cell: u32| {
             let mut best = estimate.at((cell as usize % w) as i32, (cell as usize / w) as i32);
             if id < total {
                 let here = &landmarks[id * count..(id + 1) * count];
-                for (&d, &goal_d) in here.iter().zip(&at_goal) {
-                    if d.is_finite() && goal_d.is_finite() {
+                for &(_, l, goal_d) in &ranked {
+                    let d = here[l];
+                    if d.is_finite() {
                         best = best.max((goal_d - d).abs());
                     }
                 }
