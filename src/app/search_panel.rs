@@ -109,5 +109,7 @@ pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
         Algorithm::Bidirectional => "Bidirectional A*",
         Algorithm::Jps => "Jump point search",
         Algorithm::IdaStar => "IDA*",
+        Algorithm::DStarLite => "D* Lite",
+        Algorithm::Hpa => "HPA*",
     }
 }

@@ -47,7 +47,8 @@ enum Command {
 /// Search settings shared by the commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps, idastar.
+    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps, idastar,
+    /// dstar-lite, hpa.
     #[arg(long = "algo", default_value = "astar")]
     pub algorithm: Algorithm,
     /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan

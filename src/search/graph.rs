@@ -1,6 +1,6 @@
 //! The grid as the searches see it: per-cell neighbour masks and step costs.
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, TerrainId};
 
 use super::request::Diagonal;
 
@@ -40,6 +40,8 @@ pub struct SearchGraph {
     uniform: Option<f64>,
     /// `delta[d]`: the change of cell index of a step in direction `d`.
     delta: [isize; 8],
+    /// How many cells hold each terrain id, to keep `min_cost` and `uniform` current on edits.
+    counts: Box<[u32; 256]>,
     /// Passability as bit words for jump point search, built on first use.
     jump_lines: std::sync::OnceLock<super::jps::JumpLines>,
 }
@@ -55,77 +57,160 @@ impl SearchGraph {
             }
         }
         let terrain = grid.cells().to_vec();
-        let passable: Vec<bool> = terrain
-            .iter()
-            .map(|&t| half_cost[usize::from(t)].is_finite())
-            .collect();
-        let open = |x: i64, y: i64| {
-            x >= 0
-                && y >= 0
-                && (x as usize) < w
-                && (y as usize) < h
-                && passable[y as usize * w + x as usize]
-        };
         let mut masks = vec![0u8; w * h];
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                if !passable[i] {
-                    continue;
-                }
-                let (x, y) = (x as i64, y as i64);
-                let mut mask = 0u8;
-                for d in 0..8 {
-                    let (dx, dy) = (i64::from(DX[d]), i64::from(DY[d]));
-                    if !open(x + dx, y + dy) {
-                        continue;
-                    }
-                    let allowed = if d < 4 {
-                        true
-                    } else {
-                        let (a, b) = (open(x + dx, y), open(x, y + dy));
-                        match diagonal {
-                            Diagonal::Never => false,
-                            Diagonal::Always => true,
-                            Diagonal::OneFree => a || b,
-                            Diagonal::NoCut => a && b,
-                        }
-                    };
-                    if allowed {
-                        mask |= 1 << d;
-                    }
-                }
-                masks[i] = mask;
-            }
-        }
-        let mut used = [false; 256];
+        let mut counts = Box::new([0u32; 256]);
         for &t in &terrain {
-            used[usize::from(t)] = true;
+            counts[usize::from(t)] += 1;
         }
-        let costs: Vec<f64> = (0..256)
-            .filter(|&i| used[i] && half_cost[i].is_finite())
-            .map(|i| half_cost[i] * 2.0)
-            .collect();
-        let min_cost = costs.iter().copied().reduce(f64::min).unwrap_or(0.0);
-        // Several terrains of one cost (Moving AI's `.` and `S`) still make a uniform map.
-        let uniform = match costs.as_slice() {
-            [first, rest @ ..] if rest.iter().all(|c| c == first) => Some(*first),
-            _ => None,
-        };
         let wi = w as isize;
         let delta = std::array::from_fn(|d| DY[d] as isize * wi + DX[d] as isize);
-        Self {
+        let mut graph = Self {
             width: w as u32,
             height: h as u32,
             diagonal,
-            masks,
+            masks: Vec::new(),
             terrain,
             half_cost,
-            min_cost,
-            uniform,
+            min_cost: 0.0,
+            uniform: None,
             delta,
+            counts,
             jump_lines: std::sync::OnceLock::new(),
+        };
+        for y in 0..h {
+            for x in 0..w {
+                masks[y * w + x] = graph.compute_mask(x as i64, y as i64);
+            }
         }
+        graph.masks = masks;
+        graph.refresh_costs();
+        graph
+    }
+
+    /// Whether `(x, y)` lies on the grid and is passable.
+    #[inline]
+    fn open_at(&self, x: i64, y: i64) -> bool {
+        x >= 0
+            && y >= 0
+            && x < i64::from(self.width)
+            && y < i64::from(self.height)
+            && self.is_passable(y as usize * self.width as usize + x as usize)
+    }
+
+    /// The neighbour mask of the cell at `(x, y)` from the current terrain.
+    fn compute_mask(&self, x: i64, y: i64) -> u8 {
+        if !self.open_at(x, y) {
+            return 0;
+        }
+        let mut mask = 0u8;
+        for d in 0..8 {
+            let (dx, dy) = (i64::from(DX[d]), i64::from(DY[d]));
+            if !self.open_at(x + dx, y + dy) {
+                continue;
+            }
+            let allowed = if d < 4 {
+                true
+            } else {
+                let (a, b) = (self.open_at(x + dx, y), self.open_at(x, y + dy));
+                match self.diagonal {
+                    Diagonal::Never => false,
+                    Diagonal::Always => true,
+                    Diagonal::OneFree => a || b,
+                    Diagonal::NoCut => a && b,
+                }
+            };
+            if allowed {
+                mask |= 1 << d;
+            }
+        }
+        mask
+    }
+
+    /// Recomputes the cheapest and the uniform cost from the terrain counts.
+    fn refresh_costs(&mut self) {
+        let costs: Vec<f64> = (0..256)
+            .filter(|&i| self.counts[i] > 0 && self.half_cost[i].is_finite())
+            .map(|i| self.half_cost[i] * 2.0)
+            .collect();
+        self.min_cost = costs.iter().copied().reduce(f64::min).unwrap_or(0.0);
+        // Several terrains of one cost (Moving AI's `.` and `S`) still make a uniform map.
+        self.uniform = match costs.as_slice() {
+            [first, rest @ ..] if rest.iter().all(|c| c == first) => Some(*first),
+            _ => None,
+        };
+    }
+
+    /// Whether the graph was built from a grid with this size and these terrain costs, so that
+    /// [`SearchGraph::set_cells`] can bring it up to date with that grid's edits.
+    pub fn matches_catalog(&self, grid: &Grid) -> bool {
+        if (grid.width(), grid.height()) != (self.width, self.height) {
+            return false;
+        }
+        let terrains = grid.terrains();
+        (0..256).all(|i| {
+            let cost = terrains.get(i).and_then(|t| t.cost);
+            match cost {
+                Some(c) => self.half_cost[i] == c / 2.0,
+                None => self.half_cost[i].is_infinite(),
+            }
+        })
+    }
+
+    /// Changes the terrain of some cells and updates the neighbour masks around them.
+    ///
+    /// Returns the indices of every cell whose outgoing steps may have changed (in mask or in
+    /// cost): the changed cells and their eight neighbours, without duplicates. Cells off the
+    /// grid are ignored.
+    pub fn set_cells(&mut self, changes: &[(Cell, TerrainId)]) -> Vec<usize> {
+        let w = self.width as usize;
+        let mut touched = Vec::new();
+        for &(cell, id) in changes {
+            if cell.x >= self.width || cell.y >= self.height {
+                continue;
+            }
+            let i = self.index(cell);
+            let old = self.terrain[i];
+            if old == id {
+                continue;
+            }
+            self.counts[usize::from(old)] -= 1;
+            self.counts[usize::from(id)] += 1;
+            self.terrain[i] = id;
+            touched.push(i);
+        }
+        if touched.is_empty() {
+            return touched;
+        }
+        let mut affected = Vec::with_capacity(touched.len() * 9);
+        for &i in &touched {
+            let (x, y) = ((i % w) as i64, (i / w) as i64);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx >= 0
+                        && ny >= 0
+                        && nx < i64::from(self.width)
+                        && ny < i64::from(self.height)
+                    {
+                        affected.push(ny as usize * w + nx as usize);
+                    }
+                }
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        for &i in &affected {
+            self.masks[i] = self.compute_mask((i % w) as i64, (i / w) as i64);
+        }
+        self.refresh_costs();
+        self.jump_lines = std::sync::OnceLock::new();
+        affected
+    }
+
+    /// The terrain id of a cell.
+    #[inline]
+    pub fn terrain_at(&self, index: usize) -> TerrainId {
+        self.terrain[index]
     }
 
     /// The bit-word passability lines jump point search scans, built on first use.

@@ -9,10 +9,12 @@ mod best_first;
 mod bfs;
 mod bidirectional;
 mod control;
+mod dstar_lite;
 mod flow_field;
 mod graph;
 mod heap;
 mod heuristic;
+mod hpa;
 mod idastar;
 mod jps;
 mod request;
@@ -20,8 +22,10 @@ mod searcher;
 mod space;
 
 pub use control::SearchControl;
+pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;
 pub use graph::SearchGraph;
+pub use hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph, LONG_ENTRANCE, Refinement};
 pub use idastar::IDASTAR_NODE_BUDGET;
 pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,

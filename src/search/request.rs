@@ -61,6 +61,12 @@ pub enum Algorithm {
     Jps,
     /// IDA*: iterative-deepening A*; optimal, little memory, many re-expansions, bounded work.
     IdaStar,
+    /// D* Lite: a backward search that keeps its state to replan after map edits; optimal.
+    /// Run once, it costs about what A* does; [`super::DStarLite`] keeps it between plans.
+    DStarLite,
+    /// HPA*: hierarchical A* over clusters and their entrances; fast on large maps,
+    /// near-optimal with no bound. See [`super::HpaGraph`].
+    Hpa,
 }
 
 named_enum!(Algorithm {
@@ -71,6 +77,8 @@ named_enum!(Algorithm {
     Bidirectional => "bidirectional", "Bidirectional A*: searches from both ends and stops when no better meeting point can exist; optimal.";
     Jps => "jps", "Jump point search: A* that skips symmetric paths, expanding only cells where a path may turn; optimal, on maps where every passable cell costs the same, under the no-cut rule.";
     IdaStar => "idastar", "IDA*: depth-first searches under a rising bound on cost plus estimate; optimal and memory-light, but re-expands cells many times (a teaching algorithm), and stops when its node budget runs out.";
+    DStarLite => "dstar-lite", "D* Lite: searches backwards from the goal and keeps its costs, so that after an edit it repairs only what changed; optimal with an admissible heuristic.";
+    Hpa => "hpa", "HPA*: plans over 32 × 32 clusters and the entrances between them, then refines the plan into cells; much faster than A* on large maps, near-optimal but with no bound.";
 });
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
@@ -211,15 +219,22 @@ impl SearchRequest {
             Algorithm::Dijkstra => Optimality::Exact,
             Algorithm::Bfs => Optimality::FewestSteps,
             Algorithm::Greedy => Optimality::NoGuarantee,
-            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps | Algorithm::IdaStar
+            Algorithm::Hpa => Optimality::Approximate,
+            Algorithm::AStar
+            | Algorithm::Bidirectional
+            | Algorithm::Jps
+            | Algorithm::IdaStar
+            | Algorithm::DStarLite
                 if !admissible =>
             {
                 Optimality::NoGuarantee
             }
             Algorithm::AStar if self.weight > 1.0 => Optimality::WithinFactor(self.weight),
-            Algorithm::AStar | Algorithm::Bidirectional | Algorithm::Jps | Algorithm::IdaStar => {
-                Optimality::Exact
-            }
+            Algorithm::AStar
+            | Algorithm::Bidirectional
+            | Algorithm::Jps
+            | Algorithm::IdaStar
+            | Algorithm::DStarLite => Optimality::Exact,
         }
     }
 }
@@ -235,6 +250,8 @@ pub enum Optimality {
     FewestSteps,
     /// Any path (greedy, or an overestimating heuristic).
     NoGuarantee,
+    /// Near-optimal in practice, with no bound (hierarchical search).
+    Approximate,
 }
 
 impl fmt::Display for Optimality {
@@ -244,6 +261,7 @@ impl fmt::Display for Optimality {
             Optimality::WithinFactor(w) => write!(f, "≤ {w} × optimal"),
             Optimality::FewestSteps => f.write_str("fewest steps (costs ignored)"),
             Optimality::NoGuarantee => f.write_str("no guarantee"),
+            Optimality::Approximate => f.write_str("near-optimal, no bound"),
         }
     }
 }

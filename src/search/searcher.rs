@@ -9,8 +9,10 @@ use super::best_first::{Ranking, best_first};
 use super::bfs::bfs;
 use super::bidirectional::bidirectional;
 use super::control::{SearchControl, UNCONTROLLED};
+use super::dstar_lite::dstar_lite_once;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
+use super::hpa::hpa_once;
 use super::idastar::{IDASTAR_NODE_BUDGET, idastar};
 use super::jps::jps;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats, Trace};
@@ -53,6 +55,10 @@ impl Searcher {
         request: &SearchRequest,
         control: &SearchControl,
     ) -> Result<SearchResult, SearchError> {
+        if request.algorithm == Algorithm::Hpa {
+            // Builds the abstraction first; its time is not in `time_us`.
+            return hpa_once(graph, request);
+        }
         check(graph, request)?;
         if control.is_cancelled() {
             return Err(SearchError::Cancelled);
@@ -203,6 +209,12 @@ impl Searcher {
                     )
                 }
             }
+            // Answered before the timer started.
+            Algorithm::Hpa => None,
+            Algorithm::DStarLite => {
+                let order = record.then_some(&mut self.order);
+                dstar_lite_once(graph, start, goal, heuristic, &mut stats, order)
+            }
             Algorithm::IdaStar => {
                 let estimate = Estimate::new(heuristic, gx, gy, scale);
                 let on_path = &mut self.on_path;
@@ -273,8 +285,8 @@ impl Searcher {
             .collect();
         let mut open: Vec<u32> = match algorithm {
             Algorithm::Bfs => self.queue.iter().copied().collect(),
-            // Neither keeps an open list of its own in `forward`.
-            Algorithm::IdaStar => Vec::new(),
+            // None of these keeps an open list of its own in `forward`.
+            Algorithm::IdaStar | Algorithm::DStarLite | Algorithm::Hpa => Vec::new(),
             Algorithm::Bidirectional => {
                 let f = self
                     .forward
@@ -323,7 +335,8 @@ impl Searcher {
             let i = i as usize;
             let cell = graph.cell(i);
             let (cost, parent) = match algorithm {
-                Algorithm::IdaStar => (f64::NAN, cell),
+                // They keep their costs elsewhere (or none at all).
+                Algorithm::IdaStar | Algorithm::DStarLite | Algorithm::Hpa => (f64::NAN, cell),
                 Algorithm::Jps => {
                     let parent = self.jump_parents.get(i).map_or(i, |&p| p as usize);
                     (self.forward.g(i), graph.cell(parent))
@@ -384,7 +397,7 @@ fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> 
     path
 }
 
-fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.diagonal() != request.diagonal {
         return Err(SearchError::DiagonalMismatch {
             prepared: graph.diagonal(),

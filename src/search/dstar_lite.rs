@@ -1,0 +1,546 @@
+//! D* Lite (Koenig & Likhachev, 2002, the optimised version): incremental replanning towards a
+//! fixed goal.
+//!
+//! The search runs backwards, from the goal towards the start, and keeps for every cell its
+//! cost-to-goal `g` and a one-step lookahead `rhs = min over neighbours (step cost + g)`. When
+//! cells change, only the cells whose steps changed get a new `rhs`; the search then repairs
+//! the costs that depend on them, working outwards only as far as the current start needs. The
+//! start may move between plans: the key modifier `k_m` keeps the priorities of the cells
+//! already queued valid lower bounds.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use crate::grid::{Cell, Grid, TerrainId};
+
+use super::graph::SearchGraph;
+use super::heuristic::Estimate;
+use super::request::{
+    Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace,
+};
+
+/// A priority: compared by the first component, then the second.
+type Key = (f64, f64);
+
+/// Whether key `a` orders strictly before key `b`.
+#[inline]
+fn less(a: Key, b: Key) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+/// One entry of the priority queue; stale when the cell's version has moved on.
+#[derive(Clone, Copy, Debug)]
+struct QueueEntry {
+    key: Key,
+    cell: u32,
+    version: u32,
+}
+
+impl PartialEq for QueueEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for QueueEntry {}
+
+impl PartialOrd for QueueEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for QueueEntry {
+    /// Reversed, so that the standard max-heap pops the smallest key first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .key
+            .0
+            .total_cmp(&self.key.0)
+            .then(other.key.1.total_cmp(&self.key.1))
+            .then(other.cell.cmp(&self.cell))
+    }
+}
+
+/// The D* Lite state over a graph that the caller owns: what [`DStarLite`] and the one-off
+/// [`Algorithm::DStarLite`] search share.
+#[derive(Debug)]
+pub(crate) struct Planner {
+    goal: usize,
+    heuristic: Heuristic,
+    /// The factor on the heuristic: the cheapest terrain cost when the state was initialised.
+    scale: f64,
+    g: Vec<f64>,
+    rhs: Vec<f64>,
+    /// Whether each cell is in the queue, and the version its valid entry carries.
+    queued: Vec<bool>,
+    version: Vec<u32>,
+    queue: BinaryHeap<QueueEntry>,
+    /// The start the keys were last computed for; `None` until the first plan.
+    last_start: Option<usize>,
+    /// The key modifier: the heuristic distance the start has moved in total.
+    k_m: f64,
+    /// The heuristic from the last start.
+    estimate: Estimate,
+}
+
+impl Planner {
+    /// A planner towards `goal` (a cell index) on a graph of `graph.len()` cells.
+    pub fn new(graph: &SearchGraph, goal: usize, heuristic: Heuristic) -> Self {
+        let n = graph.len();
+        Self {
+            goal,
+            heuristic,
+            scale: graph.min_cost(),
+            g: vec![f64::INFINITY; n],
+            rhs: vec![f64::INFINITY; n],
+            queued: vec![false; n],
+            version: vec![0; n],
+            queue: BinaryHeap::new(),
+            last_start: None,
+            k_m: 0.0,
+            estimate: Estimate::new(Heuristic::Zero, 0, 0, 0.0),
+        }
+    }
+
+    /// Forgets everything: the next plan searches from scratch.
+    fn reset(&mut self, graph: &SearchGraph) {
+        let n = graph.len();
+        self.scale = graph.min_cost();
+        for v in [&mut self.g, &mut self.rhs] {
+            v.clear();
+            v.resize(n, f64::INFINITY);
+        }
+        self.queued.clear();
+        self.queued.resize(n, false);
+        self.version.clear();
+        self.version.resize(n, 0);
+        self.queue.clear();
+        self.last_start = None;
+        self.k_m = 0.0;
+    }
+
+    fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
+        let cell = graph.cell(start);
+        Estimate::new(self.heuristic, cell.x, cell.y, self.scale)
+    }
+
+    #[inline]
+    fn h(&self, graph: &SearchGraph, cell: usize) -> f64 {
+        let w = graph.width() as usize;
+        self.estimate.at((cell % w) as i32, (cell / w) as i32)
+    }
+
+    #[inline]
+    fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
+        let m = self.g[cell].min(self.rhs[cell]);
+        (m + self.h(graph, cell) + self.k_m, m)
+    }
+
+    fn push(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
+        let key = self.key(graph, cell);
+        self.version[cell] = self.version[cell].wrapping_add(1);
+        self.queued[cell] = true;
+        self.queue.push(QueueEntry {
+            key,
+            cell: cell as u32,
+            version: self.version[cell],
+        });
+        stats.pushed += 1;
+        stats.max_open = stats.max_open.max(self.queue.len() as u64);
+    }
+
+    fn remove(&mut self, cell: usize) {
+        self.queued[cell] = false;
+        self.version[cell] = self.version[cell].wrapping_add(1);
+    }
+
+    /// Puts an inconsistent cell in the queue with its current key, or takes a consistent one
+    /// out.
+    fn update_vertex(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
+        if self.g[cell] != self.rhs[cell] {
+            self.push(graph, cell, stats);
+        } else if self.queued[cell] {
+            self.remove(cell);
+        }
+    }
+
+    /// The cheapest step-plus-cost-to-goal over the cell's neighbours.
+    fn lookahead(&self, graph: &SearchGraph, cell: usize) -> f64 {
+        let mut best = f64::INFINITY;
+        let mut mask = graph.mask(cell);
+        while mask != 0 {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let next = (cell as isize + graph.delta(d)) as usize;
+            best = best.min(graph.step_cost(cell, next, d) + self.g[next]);
+        }
+        best
+    }
+
+    /// The valid entry at the top of the queue, dropping stale ones.
+    fn top(&mut self) -> Option<QueueEntry> {
+        while let Some(&entry) = self.queue.peek() {
+            let cell = entry.cell as usize;
+            if self.queued[cell] && self.version[cell] == entry.version {
+                return Some(entry);
+            }
+            self.queue.pop();
+        }
+        None
+    }
+
+    /// Applies the effect of changed steps: `affected` holds every cell whose outgoing steps
+    /// changed (see [`SearchGraph::set_cells`]); the graph already holds the new terrain.
+    pub fn cells_changed(&mut self, graph: &SearchGraph, affected: &[usize]) {
+        if graph.len() != self.g.len() || graph.min_cost() < self.scale {
+            // A cheaper terrain makes the old heuristic scale overestimate: start afresh.
+            self.reset(graph);
+            return;
+        }
+        if self.last_start.is_none() {
+            return;
+        }
+        let mut stats = Stats::default();
+        for &cell in affected {
+            if cell != self.goal {
+                self.rhs[cell] = self.lookahead(graph, cell);
+            }
+        }
+        for &cell in affected {
+            self.update_vertex(graph, cell, &mut stats);
+        }
+    }
+
+    /// Brings the costs up to date for `start` and returns the path from it to the goal as
+    /// cell indices, or `None` when the goal cannot be reached.
+    pub fn plan(
+        &mut self,
+        graph: &SearchGraph,
+        start: usize,
+        stats: &mut Stats,
+        order: Option<&mut Vec<u32>>,
+    ) -> Option<Vec<usize>> {
+        if graph.len() != self.g.len() {
+            self.reset(graph);
+        }
+        let mut order = order;
+        for attempt in 0..2 {
+            match self.last_start {
+                None => {
+                    self.last_start = Some(start);
+                    self.estimate = self.estimate_from(graph, start);
+                    self.k_m = 0.0;
+                    self.rhs[self.goal] = 0.0;
+                    self.push(graph, self.goal, stats);
+                }
+                Some(last) if last != start => {
+                    self.k_m += self.estimate.at(
+                        (start % graph.width() as usize) as i32,
+                        (start / graph.width() as usize) as i32,
+                    );
+                    self.last_start = Some(start);
+                    self.estimate = self.estimate_from(graph, start);
+                }
+                Some(_) => {}
+            }
+            self.compute(graph, start, stats, order.as_deref_mut());
+            if self.rhs[start].is_infinite() {
+                return None;
+            }
+            if let Some(path) = self.extract(graph, start) {
+                return Some(path);
+            }
+            // Unreachable when the costs are consistent; searching again from scratch is the
+            // safe answer if rounding ever made the descent fail.
+            if attempt == 0 {
+                self.reset(graph);
+            }
+        }
+        None
+    }
+
+    /// ComputeShortestPath of the optimised D* Lite.
+    fn compute(
+        &mut self,
+        graph: &SearchGraph,
+        start: usize,
+        stats: &mut Stats,
+        mut order: Option<&mut Vec<u32>>,
+    ) {
+        while let Some(entry) = self.top() {
+            let start_key = self.key(graph, start);
+            if !less(entry.key, start_key) && self.rhs[start] <= self.g[start] {
+                break;
+            }
+            let u = entry.cell as usize;
+            let new_key = self.key(graph, u);
+            if less(entry.key, new_key) {
+                self.queue.pop();
+                self.push(graph, u, stats);
+                continue;
+            }
+            stats.expanded += 1;
+            if let Some(order) = order.as_deref_mut() {
+                order.push(entry.cell);
+            }
+            self.queue.pop();
+            if self.g[u] > self.rhs[u] {
+                self.g[u] = self.rhs[u];
+                self.remove(u);
+                let gu = self.g[u];
+                let mut mask = graph.mask(u);
+                while mask != 0 {
+                    let d = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let s = (u as isize + graph.delta(d)) as usize;
+                    if s != self.goal {
+                        let through = graph.step_cost(u, s, d) + gu;
+                        if through < self.rhs[s] {
+                            self.rhs[s] = through;
+                        }
+                    }
+                    self.update_vertex(graph, s, stats);
+                }
+            } else {
+                let g_old = self.g[u];
+                self.g[u] = f64::INFINITY;
+                let mut mask = graph.mask(u);
+                while mask != 0 {
+                    let d = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let s = (u as isize + graph.delta(d)) as usize;
+                    if s != self.goal && self.rhs[s] >= graph.step_cost(u, s, d) + g_old {
+                        self.rhs[s] = self.lookahead(graph, s);
+                    }
+                    self.update_vertex(graph, s, stats);
+                }
+                // rhs(u) does not depend on g(u): only its place in the queue changes.
+                self.update_vertex(graph, u, stats);
+            }
+        }
+    }
+
+    /// Follows the cheapest step-plus-cost-to-goal from the start to the goal.
+    fn extract(&self, graph: &SearchGraph, start: usize) -> Option<Vec<usize>> {
+        let mut path = vec![start];
+        let mut cell = start;
+        while cell != self.goal {
+            if path.len() > graph.len() {
+                return None;
+            }
+            let mut best = (f64::INFINITY, usize::MAX);
+            let mut mask = graph.mask(cell);
+            while mask != 0 {
+                let d = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let next = (cell as isize + graph.delta(d)) as usize;
+                let through = graph.step_cost(cell, next, d) + self.g[next];
+                if through < best.0 {
+                    best = (through, next);
+                }
+            }
+            if best.0.is_infinite() {
+                return None;
+            }
+            cell = best.1;
+            path.push(cell);
+        }
+        Some(path)
+    }
+}
+
+/// Checks that a cell lies on the graph and is passable.
+fn check_cell(graph: &SearchGraph, which: &'static str, cell: Cell) -> Result<(), SearchError> {
+    if cell.x >= graph.width() || cell.y >= graph.height() {
+        return Err(SearchError::OutOfBounds {
+            which,
+            cell,
+            width: graph.width(),
+            height: graph.height(),
+        });
+    }
+    if !graph.is_passable(graph.index(cell)) {
+        return Err(SearchError::Blocked { which, cell });
+    }
+    Ok(())
+}
+
+/// Incremental replanning towards one goal with D* Lite.
+///
+/// It owns a [`SearchGraph`] of the map and keeps its search state between plans: after
+/// [`DStarLite::cells_changed`] or [`DStarLite::update_cells`] only the costs the change
+/// affects are repaired, and the start may move freely between calls to
+/// [`DStarLite::plan`]. Every plan is optimal under the shared cost model (with an admissible
+/// heuristic), like a fresh A* on the changed map.
+///
+/// ```
+/// use gridpath::grid::{Cell, Grid};
+/// use gridpath::search::{DStarLite, Diagonal};
+///
+/// let mut grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
+/// let mut planner = DStarLite::new(&grid, Diagonal::NoCut, Cell::new(3, 1)).unwrap();
+/// let before = planner.plan(Cell::new(0, 1)).unwrap();
+/// grid.set(Cell::new(2, 1), 3); // a wall
+/// planner.cells_changed(&grid, &[Cell::new(2, 1)]);
+/// let after = planner.plan(Cell::new(0, 1)).unwrap();
+/// assert!(after.cost > before.cost);
+/// ```
+#[derive(Debug)]
+pub struct DStarLite {
+    graph: SearchGraph,
+    planner: Planner,
+    goal: Cell,
+    heuristic: Heuristic,
+}
+
+impl DStarLite {
+    /// A planner towards `goal` on `grid`, with the default heuristic for the diagonal rule.
+    /// Fails when the goal lies off the map.
+    pub fn new(grid: &Grid, diagonal: Diagonal, goal: Cell) -> Result<Self, SearchError> {
+        Self::with_heuristic(grid, diagonal, goal, Heuristic::default_for(diagonal))
+    }
+
+    /// A planner towards `goal` on `grid` with a chosen heuristic. Fails when the goal lies
+    /// off the map.
+    pub fn with_heuristic(
+        grid: &Grid,
+        diagonal: Diagonal,
+        goal: Cell,
+        heuristic: Heuristic,
+    ) -> Result<Self, SearchError> {
+        Self::from_graph(SearchGraph::new(grid, diagonal), goal, heuristic)
+    }
+
+    /// A planner on a prepared graph. Fails when the goal lies off the map.
+    pub fn from_graph(
+        graph: SearchGraph,
+        goal: Cell,
+        heuristic: Heuristic,
+    ) -> Result<Self, SearchError> {
+        if goal.x >= graph.width() || goal.y >= graph.height() {
+            return Err(SearchError::OutOfBounds {
+                which: "goal",
+                cell: goal,
+                width: graph.width(),
+                height: graph.height(),
+            });
+        }
+        let planner = Planner::new(&graph, graph.index(goal), heuristic);
+        Ok(Self {
+            graph,
+            planner,
+            goal,
+            heuristic,
+        })
+    }
+
+    /// The goal every plan leads to.
+    pub fn goal(&self) -> Cell {
+        self.goal
+    }
+
+    /// The graph as the planner currently sees the map.
+    pub fn graph(&self) -> &SearchGraph {
+        &self.graph
+    }
+
+    /// The cheapest path from `start` to the goal on the map as it is now.
+    ///
+    /// Fails when the start is off the map or either end is impassable. The statistics count
+    /// the cells expanded by this call alone (the repair since the last plan), and `time_us`
+    /// is the time of this call.
+    pub fn plan(&mut self, start: Cell) -> Result<SearchResult, SearchError> {
+        check_cell(&self.graph, "start", start)?;
+        check_cell(&self.graph, "goal", self.goal)?;
+        let started = Instant::now();
+        let mut stats = Stats::default();
+        let path = self
+            .planner
+            .plan(&self.graph, self.graph.index(start), &mut stats, None);
+        stats.time_us = started.elapsed().as_micros() as u64;
+        let request = SearchRequest::new(start, self.goal)
+            .with_algorithm(Algorithm::DStarLite)
+            .with_diagonal(self.graph.diagonal())
+            .with_heuristic(self.heuristic);
+        Ok(result(&self.graph, &request, path, stats, None))
+    }
+
+    /// Sets the terrain of some cells and repairs the plan state around them. Cells off the
+    /// map are ignored.
+    pub fn update_cells(&mut self, changes: &[(Cell, TerrainId)]) {
+        let affected = self.graph.set_cells(changes);
+        if !affected.is_empty() {
+            self.planner.cells_changed(&self.graph, &affected);
+        }
+    }
+
+    /// Takes over the terrain of `cells` from `grid`, which holds the map after an edit.
+    ///
+    /// When the grid's size or terrain costs differ from what the planner was built on (a
+    /// terrain edited or the map resized), the planner is rebuilt from the grid instead.
+    pub fn cells_changed(&mut self, grid: &Grid, cells: &[Cell]) {
+        if !self.graph.matches_catalog(grid) {
+            self.graph = SearchGraph::new(grid, self.graph.diagonal());
+            let goal = if grid.contains_cell(self.goal) {
+                self.graph.index(self.goal)
+            } else {
+                0
+            };
+            self.planner = Planner::new(&self.graph, goal, self.heuristic);
+            return;
+        }
+        let changes: Vec<(Cell, TerrainId)> = cells
+            .iter()
+            .filter_map(|&c| grid.get(c).map(|t| (c, t)))
+            .collect();
+        self.update_cells(&changes);
+    }
+}
+
+/// Builds the shared result shape from a path of cell indices.
+pub(crate) fn result(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    path: Option<Vec<usize>>,
+    stats: Stats,
+    trace: Option<Trace>,
+) -> SearchResult {
+    let path: Vec<Cell> = path
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| graph.cell(i))
+        .collect();
+    let found = !path.is_empty();
+    let (cost, length) = if found {
+        graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
+    } else {
+        (0.0, 0.0)
+    };
+    SearchResult {
+        found,
+        path,
+        cost,
+        length,
+        stats,
+        optimality: request.optimality(),
+        trace,
+        start: request.start,
+        goal: request.goal,
+    }
+}
+
+/// Runs D* Lite once from scratch: what `solve` and [`super::Searcher`] do for
+/// [`Algorithm::DStarLite`].
+pub(crate) fn dstar_lite_once(
+    graph: &SearchGraph,
+    start: usize,
+    goal: usize,
+    heuristic: Heuristic,
+    stats: &mut Stats,
+    order: Option<&mut Vec<u32>>,
+) -> Option<Vec<usize>> {
+    let mut planner = Planner::new(graph, goal, heuristic);
+    planner.plan(graph, start, stats, order)
+}
