@@ -49,13 +49,13 @@ fn settle(h: &mut Harness<'_, EditorApp>) {
 fn gated() -> (Solver, Arc<Mutex<bool>>) {
     let open = Arc::new(Mutex::new(false));
     let gate = Arc::clone(&open);
-    let solver: Solver = Arc::new(move |searcher, graph, request, control| {
+    let solver: Solver = Arc::new(move |workspace, graph, request, control| {
         loop {
             if control.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
             if *gate.lock().expect("the gate") {
-                return searcher.search_controlled(graph, request, control);
+                return workspace.search(graph, request, control);
             }
             std::thread::sleep(Duration::from_millis(1));
         }

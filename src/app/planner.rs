@@ -15,29 +15,130 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 use crate::search::{
-    Algorithm, Diagonal, FlowField, SearchControl, SearchError, SearchGraph, SearchRequest,
-    SearchResult, Searcher,
+    Algorithm, DEFAULT_CLUSTER_SIZE, DStarLite, Diagonal, FlowField, Heuristic, HpaGraph,
+    SearchControl, SearchError, SearchGraph, SearchRequest, SearchResult, Searcher,
 };
 use crate::smooth::{self, SmoothSettings, SmoothedPath};
 
 use super::exploration::Exploration;
 
-/// Runs one search: the worker's searcher and graph, the request and the control to watch.
+/// Runs one search: the worker's kept state and graph, the request and the control to watch.
 /// Tests put their own in to make searches slow or panic on purpose.
 pub type Solver = Arc<
-    dyn Fn(&mut Searcher, &SearchGraph, &SearchRequest, &SearchControl) -> SearchOutcome
+    dyn Fn(&mut Workspace, &SearchGraph, &SearchRequest, &SearchControl) -> SearchOutcome
         + Send
         + Sync,
 >;
+
+/// What the worker keeps between searches: the searcher's arrays, and the state of the
+/// incremental algorithms — HPA*'s abstraction and D* Lite's search towards its goal — which
+/// an edit repairs in the clusters and cells it touched instead of building them again.
+#[derive(Default)]
+pub struct Workspace {
+    /// The searcher of the one-shot algorithms.
+    pub searcher: Searcher,
+    /// The grid of the job being run.
+    grid: Option<Arc<Grid>>,
+    hpa: Option<(Arc<Grid>, HpaGraph)>,
+    dstar: Option<(Arc<Grid>, Heuristic, DStarLite)>,
+}
+
+impl Workspace {
+    /// Runs the library's search for `request`; HPA* and D* Lite go through their kept state.
+    pub fn search(
+        &mut self,
+        graph: &SearchGraph,
+        request: &SearchRequest,
+        control: &SearchControl,
+    ) -> SearchOutcome {
+        let grid = match (&self.grid, request.algorithm) {
+            (Some(grid), Algorithm::Hpa | Algorithm::DStarLite) => Arc::clone(grid),
+            _ => return self.searcher.search_controlled(graph, request, control),
+        };
+        if request.algorithm == Algorithm::Hpa {
+            self.hpa_for(&grid, graph).find_path(request)
+        } else {
+            self.dstar_for(&grid, request)?.plan(request.start)
+        }
+    }
+
+    /// HPA*'s abstraction of `grid`: kept, repaired where cells changed, or built.
+    fn hpa_for(&mut self, grid: &Arc<Grid>, graph: &SearchGraph) -> &mut HpaGraph {
+        let keep = self.hpa.as_ref().is_some_and(|(cached, hpa)| {
+            hpa.graph().diagonal() == graph.diagonal() && same_layout(cached, grid)
+        });
+        if !keep {
+            self.hpa = None;
+        }
+        let (cached, hpa) = self.hpa.get_or_insert_with(|| {
+            (
+                Arc::clone(grid),
+                HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE),
+            )
+        });
+        if !Arc::ptr_eq(cached, grid) {
+            hpa.update_cells(grid, &changed_cells(cached, grid));
+            *cached = Arc::clone(grid);
+        }
+        hpa
+    }
+
+    /// D* Lite towards the request's goal: kept and repaired when only cells changed.
+    fn dstar_for(
+        &mut self,
+        grid: &Arc<Grid>,
+        request: &SearchRequest,
+    ) -> Result<&mut DStarLite, SearchError> {
+        let heuristic = request.effective_heuristic();
+        let keep = self.dstar.as_ref().is_some_and(|(cached, h, dstar)| {
+            dstar.goal() == request.goal
+                && dstar.graph().diagonal() == request.diagonal
+                && *h == heuristic
+                && cached.width() == grid.width()
+                && cached.height() == grid.height()
+        });
+        if !keep {
+            self.dstar = None;
+        }
+        let (cached, _, dstar) = match &mut self.dstar {
+            Some(kept) => kept,
+            slot @ None => {
+                let dstar =
+                    DStarLite::with_heuristic(grid, request.diagonal, request.goal, heuristic)?;
+                slot.insert((Arc::clone(grid), heuristic, dstar))
+            }
+        };
+        if !Arc::ptr_eq(cached, grid) {
+            dstar.cells_changed(grid, &changed_cells(cached, grid));
+            *cached = Arc::clone(grid);
+        }
+        Ok(dstar)
+    }
+}
+
+/// Whether two grids have the same size and terrain catalog (only cells may differ).
+fn same_layout(a: &Grid, b: &Grid) -> bool {
+    a.width() == b.width() && a.height() == b.height() && a.terrains() == b.terrains()
+}
+
+/// The cells whose terrain differs between two grids of the same size.
+fn changed_cells(before: &Grid, after: &Grid) -> Vec<crate::grid::Cell> {
+    before
+        .cells()
+        .iter()
+        .zip(after.cells())
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| after.cell_at(i))
+        .collect()
+}
 
 /// What one search gave: a result, or why it could not run.
 pub type SearchOutcome = Result<SearchResult, SearchError>;
 
 /// The solver the editor uses: the library's search, watched by the control.
 pub fn library_solver() -> Solver {
-    Arc::new(|searcher, graph, request, control| {
-        searcher.search_controlled(graph, request, control)
-    })
+    Arc::new(|workspace, graph, request, control| workspace.search(graph, request, control))
 }
 
 /// Why a job gave no result.
@@ -73,6 +174,8 @@ pub struct Plan {
     pub exploration: Option<Exploration>,
     /// Every cell's cost to the goal and next step, when the flow field layer asked for it.
     pub field: Option<FlowField>,
+    /// The optimal cost, for algorithms that are only near-optimal (HPA*).
+    pub optimal_cost: Option<f64>,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -470,7 +573,7 @@ fn work_loop(
     solver: &Solver,
     repaint: &OnceLock<egui::Context>,
 ) {
-    let mut searcher = Searcher::new();
+    let mut workspace = Workspace::default();
     let mut graph: Option<(Arc<Grid>, SearchGraph)> = None;
     while let Ok(mut job) = jobs.recv() {
         // Only the newest job matters: the ones before it were cancelled when it was sent.
@@ -493,6 +596,7 @@ fn work_loop(
             }
             continue;
         }
+        workspace.grid = Some(Arc::clone(&job.grid));
         let answer = match &job.work {
             Work::Plan {
                 request,
@@ -501,15 +605,30 @@ fn work_loop(
             } => {
                 let diagonal = request.diagonal;
                 let graph = prepared(&mut graph, &job.grid, diagonal);
-                let outcome = run_guarded(solver, &mut searcher, graph, request, &job.control);
+                let outcome = run_guarded(solver, &mut workspace, graph, request, &job.control);
                 let field = (*field && !job.control.is_cancelled())
                     .then(|| FlowField::new(graph, request.goal).ok())
                     .flatten();
-                Answer::Plan(
-                    outcome.map(|result| {
-                        Box::new(plan_of(&job.grid, request, *smoothing, result, field))
-                    }),
-                )
+                // HPA* is near-optimal only: say how near, against an exact A*.
+                let optimal = match &outcome {
+                    Ok(result) if result.found && request.algorithm == Algorithm::Hpa => {
+                        let exact = request
+                            .clone()
+                            .with_algorithm(Algorithm::AStar)
+                            .recording(false);
+                        workspace
+                            .searcher
+                            .search_controlled(graph, &exact, &job.control)
+                            .ok()
+                            .map(|r| r.cost)
+                    }
+                    _ => None,
+                };
+                Answer::Plan(outcome.map(|result| {
+                    let mut plan = plan_of(&job.grid, request, *smoothing, result, field);
+                    plan.optimal_cost = optimal;
+                    Box::new(plan)
+                }))
             }
             Work::Compare { request } => {
                 let graph = prepared(&mut graph, &job.grid, request.diagonal);
@@ -519,7 +638,8 @@ fn work_loop(
                         break;
                     }
                     let request = request.clone().with_algorithm(algorithm).recording(false);
-                    let outcome = run_guarded(solver, &mut searcher, graph, &request, &job.control);
+                    let outcome =
+                        run_guarded(solver, &mut workspace, graph, &request, &job.control);
                     rows.push(Comparison { algorithm, outcome });
                 }
                 Answer::Compare(rows)
@@ -559,18 +679,18 @@ fn prepared<'g>(
 /// Runs the solver, turning a panic into a [`Failure`] and the searcher into a fresh one.
 fn run_guarded(
     solver: &Solver,
-    searcher: &mut Searcher,
+    workspace: &mut Workspace,
     graph: &SearchGraph,
     request: &SearchRequest,
     control: &SearchControl,
 ) -> Result<SearchResult, Failure> {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        solver(searcher, graph, request, control)
+        solver(workspace, graph, request, control)
     }));
     match outcome {
         Ok(result) => result.map_err(Failure::Search),
         Err(panic) => {
-            *searcher = Searcher::new();
+            *workspace = Workspace::default();
             let message = panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
@@ -604,6 +724,7 @@ fn plan_of(
         smoothing,
         exploration,
         field,
+        optimal_cost: None,
     }
 }
 
@@ -652,13 +773,13 @@ mod tests {
     fn gated() -> (Solver, Arc<Mutex<bool>>) {
         let open = Arc::new(Mutex::new(false));
         let gate = Arc::clone(&open);
-        let solver: Solver = Arc::new(move |searcher, graph, request, control| {
+        let solver: Solver = Arc::new(move |workspace, graph, request, control| {
             loop {
                 if control.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
                 if *gate.lock().unwrap() {
-                    return searcher.search_controlled(graph, request, control);
+                    return workspace.search(graph, request, control);
                 }
                 thread::sleep(Duration::from_millis(1));
             }
@@ -709,11 +830,11 @@ mod tests {
     #[test]
     fn a_panicking_search_is_reported_and_the_worker_goes_on() {
         let grid = Grid::from_ascii(&["....", "...."]).unwrap();
-        let solver: Solver = Arc::new(|searcher, graph, request, control| {
+        let solver: Solver = Arc::new(|workspace, graph, request, control| {
             if request.goal == Cell::new(3, 0) {
                 panic!("a deliberate failure");
             }
-            searcher.search_controlled(graph, request, control)
+            workspace.search(graph, request, control)
         });
         let mut planner = Planner::with_solver(solver);
         planner.submit(
@@ -759,5 +880,62 @@ mod tests {
                 assert!((result.cost - optimal).abs() < 1e-9, "{:?}", row.algorithm);
             }
         }
+    }
+
+    #[test]
+    fn d_star_lite_is_repaired_after_an_edit_not_run_again() {
+        let mut rows = vec!["........................................"; 30];
+        rows[15] = "..................####..................";
+        let before = Grid::from_ascii(&rows).unwrap();
+        let mut after = before.clone();
+        after.set(Cell::new(1, 28), 3).unwrap();
+        let (before, after) = (Arc::new(before), Arc::new(after));
+        let request = SearchRequest::new(Cell::new(2, 2), Cell::new(37, 27))
+            .with_algorithm(Algorithm::DStarLite);
+        let mut workspace = Workspace::default();
+        let control = SearchControl::new();
+        let mut run = |grid: &Arc<Grid>| {
+            workspace.grid = Some(Arc::clone(grid));
+            let graph = SearchGraph::new(grid, request.diagonal);
+            workspace.search(&graph, &request, &control).unwrap()
+        };
+        let first = run(&before);
+        let repaired = run(&after);
+        let fresh = crate::search::solve(&after, &request.clone().with_algorithm(Algorithm::AStar))
+            .unwrap();
+        assert!((repaired.cost - fresh.cost).abs() < 1e-9);
+        assert!(
+            repaired.stats.expanded < first.stats.expanded / 4,
+            "a far edit is repaired cheaply: {} after {}",
+            repaired.stats.expanded,
+            first.stats.expanded
+        );
+    }
+
+    #[test]
+    fn hpa_plans_say_how_near_optimal_they_are() {
+        let mut rows = vec![".".repeat(100); 80];
+        for (y, row) in rows.iter_mut().enumerate() {
+            if y % 20 == 10 {
+                row.replace_range(5..95, &"#".repeat(90));
+            }
+        }
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let grid = Grid::from_ascii(&rows).unwrap();
+        let mut planner = Planner::new();
+        let request =
+            SearchRequest::new(Cell::new(50, 2), Cell::new(50, 77)).with_algorithm(Algorithm::Hpa);
+        planner.submit(&grid, request, SmoothSettings::default(), false);
+        settle(&mut planner);
+        let plan = planner.plan().unwrap();
+        assert!(plan.result.found);
+        let optimal = plan.optimal_cost.unwrap();
+        let exact = crate::search::solve(
+            &grid,
+            &SearchRequest::new(Cell::new(50, 2), Cell::new(50, 77)),
+        )
+        .unwrap();
+        assert!((optimal - exact.cost).abs() < 1e-9);
+        assert!(plan.result.cost >= optimal - 1e-9);
     }
 }

@@ -437,6 +437,17 @@ impl EditorApp {
                     }
                 }
                 row(ui, "Optimality", optimality_text(result.optimality));
+                if let Some(optimal) = plan.optimal_cost
+                    && result.found
+                    && optimal > 0.0
+                {
+                    row(ui, "Optimal cost (A*)", format!("{optimal:.3}"));
+                    row(
+                        ui,
+                        "Cost / optimal",
+                        format!("{:.4}", result.cost / optimal),
+                    );
+                }
             });
     }
 
