@@ -19,6 +19,7 @@ use super::heuristic::Estimate;
 use super::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace,
 };
+use super::searcher::check_cell;
 
 /// A priority: compared by the first component, then the second.
 type Key = (f64, f64);
@@ -349,22 +350,6 @@ impl Planner {
         }
         Some(path)
     }
-}
-
-/// Checks that a cell lies on the graph and is passable.
-fn check_cell(graph: &SearchGraph, which: &'static str, cell: Cell) -> Result<(), SearchError> {
-    if cell.x >= graph.width() || cell.y >= graph.height() {
-        return Err(SearchError::OutOfBounds {
-            which,
-            cell,
-            width: graph.width(),
-            height: graph.height(),
-        });
-    }
-    if !graph.is_passable(graph.index(cell)) {
-        return Err(SearchError::Blocked { which, cell });
-    }
-    Ok(())
 }
 
 /// Incremental replanning towards one goal with D* Lite.

@@ -397,6 +397,26 @@ fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> 
     path
 }
 
+/// Checks that an endpoint (`which`: "start" or "goal") lies on the graph and is passable.
+pub(crate) fn check_cell(
+    graph: &SearchGraph,
+    which: &'static str,
+    cell: Cell,
+) -> Result<(), SearchError> {
+    if cell.x >= graph.width() || cell.y >= graph.height() {
+        return Err(SearchError::OutOfBounds {
+            which,
+            cell,
+            width: graph.width(),
+            height: graph.height(),
+        });
+    }
+    if !graph.is_passable(graph.index(cell)) {
+        return Err(SearchError::Blocked { which, cell });
+    }
+    Ok(())
+}
+
 pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.diagonal() != request.diagonal {
         return Err(SearchError::DiagonalMismatch {
@@ -404,19 +424,8 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
             requested: request.diagonal,
         });
     }
-    for (which, cell) in [("start", request.start), ("goal", request.goal)] {
-        if cell.x >= graph.width() || cell.y >= graph.height() {
-            return Err(SearchError::OutOfBounds {
-                which,
-                cell,
-                width: graph.width(),
-                height: graph.height(),
-            });
-        }
-        if !graph.is_passable(graph.index(cell)) {
-            return Err(SearchError::Blocked { which, cell });
-        }
-    }
+    check_cell(graph, "start", request.start)?;
+    check_cell(graph, "goal", request.goal)?;
     if request.algorithm == Algorithm::Jps {
         if request.diagonal != Diagonal::NoCut {
             return Err(SearchError::UnsupportedDiagonal {
