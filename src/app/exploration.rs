@@ -34,6 +34,8 @@ pub struct Exploration {
     rank: Vec<u32>,
     trace: Trace,
     max_g: f32,
+    /// The smallest region holding every expanded and open cell.
+    bounds: Region,
 }
 
 /// What the inspector shows of one explored cell.
@@ -63,8 +65,13 @@ impl Exploration {
     pub fn new(width: u32, height: u32, trace: Trace) -> Self {
         let mut rank = vec![0u32; width as usize * height as usize];
         let index = |c: Cell| c.y as usize * width as usize + c.x as usize;
+        let mut bounds = Region::EMPTY;
         for cell in &trace.open {
             rank[index(*cell)] = OPEN;
+            bounds.include(*cell);
+        }
+        for cell in &trace.expanded {
+            bounds.include(*cell);
         }
         // A cell expanded twice (IDA* re-expands) keeps its first expansion.
         for (k, cell) in trace.expanded.iter().enumerate().rev() {
@@ -82,7 +89,14 @@ impl Exploration {
             rank,
             trace,
             max_g,
+            bounds,
         }
+    }
+
+    /// The smallest region holding every cell the search touched: the only cells whose
+    /// overlay is not transparent.
+    pub fn bounds(&self) -> Region {
+        self.bounds
     }
 
     /// How many expansions the search made.

@@ -112,6 +112,8 @@ struct Overlay {
     texture: TiledTexture,
     /// (plan serial, expansions shown, shading, frontier shown).
     shown: Option<(u64, usize, Shade, bool)>,
+    /// The cells the texture may show as not transparent.
+    drawn: Region,
 }
 
 impl Default for Overlay {
@@ -119,6 +121,7 @@ impl Default for Overlay {
         Self {
             texture: TiledTexture::new("explored"),
             shown: None,
+            drawn: Region::EMPTY,
         }
     }
 }
@@ -256,10 +259,22 @@ impl SearchView {
                     });
                 }
             }
+            // Another plan or shading on a map of the same size: only the cells either plan
+            // touched change, so a small search on a huge map stays cheap to show.
+            _ if texture.size() == size => {
+                let mut region = self.overlay.drawn;
+                region.union(exploration.bounds());
+                if !region.is_empty() {
+                    texture.set_region(region, |part| {
+                        exploration.image(part, upto, shade, frontier)
+                    });
+                }
+            }
             _ => texture.set_whole(ctx, size, |part| {
                 exploration.image(part, upto, shade, frontier)
             }),
         }
+        self.overlay.drawn = exploration.bounds();
         self.overlay.shown = Some(wanted);
     }
 }
