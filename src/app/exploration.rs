@@ -240,6 +240,8 @@ mod tests {
             exploration.inspect(Cell::new(2, 0), 3).is_none(),
             "never reached"
         );
+        let bounds = exploration.bounds();
+        assert_eq!((bounds.x0, bounds.y0, bounds.x1, bounds.y1), (0, 0, 2, 2));
     }
 
     #[test]
