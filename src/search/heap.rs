@@ -73,6 +73,41 @@ impl Heap {
         &self.items
     }
 
+    /// Takes the entries of `list` as the heap's contents, leaving the heap's old (empty)
+    /// memory in `list`.
+    pub fn replace_with(&mut self, list: &mut Vec<Entry>) {
+        debug_assert!(self.items.is_empty());
+        std::mem::swap(&mut self.items, list);
+        let items = &mut self.items;
+        let len = items.len();
+        if len < 2 {
+            return;
+        }
+        for start in (0..=(len - 2) / 4).rev() {
+            let entry = items[start];
+            let mut hole = start;
+            loop {
+                let first = 4 * hole + 1;
+                if first >= len {
+                    break;
+                }
+                let best = (first + 1..(first + 4).min(len)).fold(first, |best, c| {
+                    if items[c].before(&items[best]) {
+                        c
+                    } else {
+                        best
+                    }
+                });
+                if !items[best].before(&entry) {
+                    break;
+                }
+                items[hole] = items[best];
+                hole = best;
+            }
+            items[hole] = entry;
+        }
+    }
+
     /// Adds an entry.
     #[inline]
     pub fn push(&mut self, entry: Entry) {
@@ -139,6 +174,121 @@ impl Heap {
     }
 }
 
+/// Open-list entries grouped by quantised priority, ahead of a [`Heap`] that holds the lowest
+/// band.
+///
+/// Bucket `b` holds the entries whose priority `f` has `floor(f / width) = b`. The heap holds
+/// every entry of bucket `current` or below; later buckets are plain lists. Quantising is
+/// monotone in `f`, so every entry in the heap ranks before every entry in a later bucket, and
+/// the heap orders its own entries exactly (priority, then larger g): popping the heap and
+/// refilling it from the next non-empty bucket when it runs dry pops in exactly the order of
+/// one heap over all entries. An entry whose bucket is at or below `current` (a search whose
+/// priorities can fall) goes straight into the heap; priorities beyond the last bucket share
+/// it, which stays exact because that bucket is ordered by the heap once it is reached.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Buckets {
+    lists: Vec<Vec<Entry>>,
+    /// Buckets up to this one live in the heap.
+    current: usize,
+    /// The highest bucket pushed to since the last reset.
+    highest: usize,
+    /// Entries in the lists.
+    count: usize,
+    /// Buckets per unit of priority.
+    per_unit: f64,
+}
+
+/// The number of buckets; priorities beyond share the last one.
+const BUCKETS: usize = 1 << 16;
+
+impl Buckets {
+    /// Empties the lists (keeping their memory) and sets the bucket width. `first` is the
+    /// priority of the first entry, so the scan for non-empty buckets starts there.
+    pub fn reset(&mut self, width: f64, first: f64) {
+        let end = (self.highest + 1).min(self.lists.len());
+        for list in &mut self.lists[(self.current + 1).min(end)..end] {
+            list.clear();
+        }
+        self.count = 0;
+        self.per_unit = if width > 0.0 { 1.0 / width } else { 1.0 };
+        self.current = self.bucket(first);
+        self.highest = self.current;
+    }
+
+    /// Entries in the lists, not counting the heap.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// The entries in the lists in no particular order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        let end = (self.highest + 1).min(self.lists.len());
+        let start = (self.current + 1).min(end);
+        self.lists[start..end].iter().flatten()
+    }
+
+    #[inline(always)]
+    fn bucket(&self, priority: f64) -> usize {
+        // `as` saturates: huge priorities land in the last bucket.
+        ((priority * self.per_unit) as usize).min(BUCKETS - 1)
+    }
+
+    /// Adds an entry, to `heap` when it belongs to the heap's band.
+    #[inline(always)]
+    pub fn push(&mut self, heap: &mut Heap, entry: Entry) {
+        let b = self.bucket(entry.priority());
+        if b <= self.current {
+            heap.push(entry);
+        } else {
+            self.push_later(b, entry);
+        }
+    }
+
+    #[inline(always)]
+    fn push_later(&mut self, b: usize, entry: Entry) {
+        if b >= self.lists.len() {
+            self.grow(b);
+        }
+        self.lists[b].push(entry);
+        self.count += 1;
+        self.highest = self.highest.max(b);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, b: usize) {
+        self.lists.resize_with(b + 1, Vec::new);
+    }
+
+    /// Removes and returns the smallest entry of the heap and the lists together.
+    #[inline(always)]
+    pub fn pop(&mut self, heap: &mut Heap) -> Option<Entry> {
+        match heap.pop() {
+            Some(entry) => Some(entry),
+            None => self.refill(heap).then(|| heap.pop()).flatten(),
+        }
+    }
+
+    /// Moves the next non-empty bucket into the (empty) heap; false when the lists are empty.
+    #[inline(never)]
+    fn refill(&mut self, heap: &mut Heap) -> bool {
+        if self.count == 0 {
+            return false;
+        }
+        loop {
+            self.current += 1;
+            if !self.lists[self.current].is_empty() {
+                break;
+            }
+        }
+        let list = &mut self.lists[self.current];
+        self.count -= list.len();
+        heap.replace_with(list);
+        true
+    }
+}
+
 /// The index and rank of the smaller of two entries, preferring the first on ties.
 #[inline(always)]
 fn select(a: usize, ra: u128, b: usize, rb: u128) -> (usize, u128) {
@@ -199,6 +349,47 @@ mod tests {
                 let expected = reference.swap_remove(best);
                 assert_eq!(popped.rank(), expected.rank());
             }
+        }
+    }
+
+    #[test]
+    fn buckets_pop_in_the_order_of_one_heap() {
+        for width in [0.25, 1.0, 3.0, 1e-9] {
+            let mut heap = Heap::default();
+            let mut buckets = Buckets::default();
+            let mut reference = Heap::default();
+            let mut seed = 99u64;
+            let mut next = || {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) as u32
+            };
+            buckets.reset(width, 10.0);
+            let mut floor = 10.0;
+            for round in 0..20000u32 {
+                if next() % 3 != 0 || reference.len() == 0 {
+                    // Mostly non-decreasing priorities, sometimes lower ones.
+                    let f = if next() % 10 == 0 {
+                        f64::from(next() % 400) / 8.0
+                    } else {
+                        floor + f64::from(next() % 40) / 8.0
+                    };
+                    let g = f64::from(next() % 50);
+                    buckets.push(&mut heap, Entry::new(f, g, round));
+                    reference.push(Entry::new(f, g, round));
+                } else {
+                    let popped = buckets.pop(&mut heap).unwrap();
+                    let expected = reference.pop().unwrap();
+                    assert_eq!(popped.rank(), expected.rank());
+                    floor = popped.priority();
+                }
+                assert_eq!(heap.len() + buckets.len(), reference.len());
+            }
+            while let Some(expected) = reference.pop() {
+                assert_eq!(buckets.pop(&mut heap).unwrap().rank(), expected.rank());
+            }
+            assert!(buckets.pop(&mut heap).is_none());
         }
     }
 }

@@ -307,6 +307,7 @@ impl Searcher {
                 .heap
                 .entries()
                 .iter()
+                .chain(self.forward.buckets.entries())
                 .filter(|e| !self.forward.nodes[e.cell as usize].closed)
                 .map(|e| e.cell)
                 .collect(),

@@ -3,7 +3,7 @@
 //! A generation stamp per cell says whether its state belongs to the current search, so a new
 //! search costs O(1) to start instead of clearing arrays the size of the map.
 
-use super::heap::Heap;
+use super::heap::{Buckets, Heap};
 
 /// No parent: the cell is where its search began.
 pub(crate) const NO_PARENT: u8 = u8::MAX;
@@ -27,6 +27,8 @@ pub(crate) struct Space {
     pub nodes: Vec<Node>,
     pub stamp: u32,
     pub heap: Heap,
+    /// The later priority bands of the open list, for the searches that use them.
+    pub buckets: Buckets,
 }
 
 impl Space {
@@ -47,6 +49,7 @@ impl Space {
         }
         self.stamp += 1;
         self.heap.clear();
+        self.buckets.reset(1.0, 0.0);
     }
 
     /// Whether the cell was reached in the current search.
