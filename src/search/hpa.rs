@@ -30,7 +30,7 @@ use super::heuristic::Estimate;
 use super::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
-use super::space::{NO_PARENT, Node, Space};
+use super::space::{NO_PARENT, Space};
 
 /// The cluster side [`HpaGraph::build`] is usually given: 32 × 32 cells.
 pub const DEFAULT_CLUSTER_SIZE: u32 = 32;
@@ -787,7 +787,6 @@ impl HpaGraph {
         let space = &mut self.space;
         space.begin(graph.len());
         space.relax(start, 0.0, NO_PARENT);
-        let stamp = space.stamp;
         let (sx, sy) = ((start % w) as i32, (start / w) as i32);
         space
             .heap
@@ -816,18 +815,7 @@ impl HpaGraph {
                 }
                 let next = (current as isize + graph.delta(d)) as usize;
                 let ng = g + graph.step_cost(current, next, d);
-                let node = &mut space.nodes[next];
-                if node.stamp != stamp {
-                    *node = Node {
-                        g: ng,
-                        stamp,
-                        parent: d as u8,
-                        closed: false,
-                    };
-                } else if !node.closed && ng < node.g {
-                    node.g = ng;
-                    node.parent = d as u8;
-                } else {
+                if !space.relax(next, ng, d as u8) {
                     continue;
                 }
                 let h = estimate.at(nx as i32, ny as i32);

@@ -20,7 +20,7 @@ use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::Stats;
-use super::space::{NO_PARENT, Node, Space};
+use super::space::{NO_PARENT, Space};
 
 /// Passability as bit words, one row of words per line of cells, read in one direction.
 ///
@@ -308,7 +308,6 @@ pub(crate) fn jps<const RECORD: bool>(
         .heap
         .push(Entry::new(estimate.at(sx, sy), 0.0, start as u32));
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
-    let stamp = space.stamp;
     let (straight, diagonal) = (cost, cost * std::f64::consts::SQRT_2);
     let mut found = false;
     while let Some(entry) = space.heap.pop() {
@@ -342,18 +341,7 @@ pub(crate) fn jps<const RECORD: bool>(
             let (nx, ny) = at(next);
             let steps = f64::from((nx - cx).abs().max((ny - cy).abs()));
             let ng = g + steps * if d < 4 { straight } else { diagonal };
-            let node = &mut space.nodes[next];
-            if node.stamp != stamp {
-                *node = Node {
-                    g: ng,
-                    stamp,
-                    parent: d as u8,
-                    closed: false,
-                };
-            } else if !node.closed && ng < node.g {
-                node.g = ng;
-                node.parent = d as u8;
-            } else {
+            if !space.relax(next, ng, d as u8) {
                 continue;
             }
             parents[next] = current as u32;
