@@ -17,9 +17,9 @@ use crate::grid::{Cell, Grid, TerrainId};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::request::{
-    Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace,
+    Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
-use super::searcher::check_cell;
+use super::searcher::{check_cell, result};
 
 /// A priority: compared by the first component, then the second.
 type Key = (f64, f64);
@@ -481,38 +481,6 @@ impl DStarLite {
             .filter_map(|&c| grid.get(c).map(|t| (c, t)))
             .collect();
         self.update_cells(&changes);
-    }
-}
-
-/// Builds the shared result shape from a path of cell indices.
-pub(crate) fn result(
-    graph: &SearchGraph,
-    request: &SearchRequest,
-    path: Option<Vec<usize>>,
-    stats: Stats,
-    trace: Option<Trace>,
-) -> SearchResult {
-    let path: Vec<Cell> = path
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| graph.cell(i))
-        .collect();
-    let found = !path.is_empty();
-    let (cost, length) = if found {
-        graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
-    } else {
-        (0.0, 0.0)
-    };
-    SearchResult {
-        found,
-        path,
-        cost,
-        length,
-        stats,
-        optimality: request.optimality(),
-        trace,
-        start: request.start,
-        goal: request.goal,
     }
 }
 

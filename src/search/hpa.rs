@@ -915,7 +915,7 @@ impl HpaGraph {
                 .then(|| astar.path.iter().map(|&c| self.graph.index(c)).collect());
         }
         stats.time_us = started.elapsed().as_micros() as u64;
-        Ok(super::dstar_lite::result(
+        Ok(super::searcher::result(
             &self.graph,
             request,
             path,

@@ -250,29 +250,8 @@ impl Searcher {
         if stats.cancelled {
             return Err(SearchError::Cancelled);
         }
-        let path: Vec<Cell> = path_indices
-            .unwrap_or_default()
-            .into_iter()
-            .map(|i| graph.cell(i))
-            .collect();
-        let found = !path.is_empty();
-        let (cost, length) = if found {
-            graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
-        } else {
-            (0.0, 0.0)
-        };
         let trace = record.then(|| self.trace(graph, request));
-        Ok(SearchResult {
-            found,
-            path,
-            cost,
-            length,
-            stats,
-            optimality: request.optimality(),
-            trace,
-            start: request.start,
-            goal: request.goal,
-        })
+        Ok(result(graph, request, path_indices, stats, trace))
     }
 
     fn trace(&self, graph: &SearchGraph, request: &SearchRequest) -> Trace {
@@ -396,6 +375,38 @@ fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> 
     }
     path.reverse();
     path
+}
+
+/// Builds the shared result shape from a path of cell indices.
+pub(crate) fn result(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    path: Option<Vec<usize>>,
+    stats: Stats,
+    trace: Option<Trace>,
+) -> SearchResult {
+    let path: Vec<Cell> = path
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| graph.cell(i))
+        .collect();
+    let found = !path.is_empty();
+    let (cost, length) = if found {
+        graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
+    } else {
+        (0.0, 0.0)
+    };
+    SearchResult {
+        found,
+        path,
+        cost,
+        length,
+        stats,
+        optimality: request.optimality(),
+        trace,
+        start: request.start,
+        goal: request.goal,
+    }
 }
 
 /// Checks that an endpoint (`which`: "start" or "goal") lies on the graph and is passable.
