@@ -6,7 +6,7 @@ use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::Stats;
-use super::space::{NO_PARENT, Space};
+use super::space::{CLOSED, NO_PARENT, Space, seen};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -79,19 +79,24 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     let rows = RowDivider::new(width as u32);
     let (sx, sy) = rows.split(start as u32);
     let first = Entry::new(estimate.at(sx, sy), 0.0, start as u32);
-    space.buckets.reset(bucket_width, first.priority());
+    // How far one step can raise a priority: the step's cost and the change of the estimate.
+    let span = std::f64::consts::SQRT_2 * (g_weight * graph.max_cost() + 2.0 * estimate.scale());
+    space.buckets.reset(bucket_width, first.priority(), span);
     space.heap.push(first);
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
-    let stamp = space.stamp;
     let mut found = false;
-    while let Some(entry) = space.buckets.pop(&mut space.heap) {
+    // A successor that ranks with the cell just expanded: no entry in the open list ranks
+    // before it, so it is expanded next without a trip through the open list.
+    let mut next_up: Option<Entry> = None;
+    while let Some(entry) = next_up
+        .take()
+        .or_else(|| space.buckets.pop(&mut space.heap))
+    {
         let current = entry.cell as usize;
-        let node = &mut space.nodes[current];
-        if node.closed {
+        if !space.close(current) {
             continue;
         }
-        node.closed = true;
-        let g = node.g;
+        let g = space.g[current];
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
@@ -111,18 +116,12 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
             mask &= mask - 1;
             let next = (current as isize + graph.delta(d)) as usize;
             let ng = g + step_cost(current, next, d);
-            let node = &mut space.nodes[next];
-            let fresh = node.stamp != stamp;
-            if fresh {
-                *node = super::space::Node {
-                    g: ng,
-                    stamp,
-                    parent: d as u8,
-                    closed: false,
-                };
-            } else if !node.closed && ng < node.g {
-                node.g = ng;
-                node.parent = d as u8;
+            let state = space.state[next];
+            if state == 0 {
+                space.reach(next, ng, d as u8);
+            } else if state & CLOSED == 0 && ng < space.g[next] {
+                space.state[next] = seen(d as u8);
+                space.g[next] = ng;
                 if g_weight == 0.0 {
                     // Greedy ranks by h alone: the cell's place in the open list is unchanged.
                     continue;
@@ -131,12 +130,22 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
                 continue;
             }
             let h = estimate.at(x + DX[d], y + DY[d]);
-            space.buckets.push(
-                &mut space.heap,
-                Entry::new(g_weight * ng + h, ng, next as u32),
-            );
+            let mut successor = Entry::new(g_weight * ng + h, ng, next as u32);
             pushed += 1;
-            max_open = max_open.max(space.heap.len() + space.buckets.len());
+            if successor.priority() <= entry.priority() {
+                match &mut next_up {
+                    None => {
+                        next_up = Some(successor);
+                        continue;
+                    }
+                    Some(held) if successor.before(held) => {
+                        std::mem::swap(held, &mut successor);
+                    }
+                    Some(_) => {}
+                }
+            }
+            space.buckets.push(&mut space.heap, successor);
+            max_open = max_open.max(space.heap.len() + space.buckets.len() + 1);
         }
     }
     stats.expanded += expanded;

@@ -28,7 +28,7 @@ pub(crate) fn bfs<const RECORD: bool>(
     let mut found = false;
     while let Some(cell) = queue.pop_front() {
         let current = cell as usize;
-        space.nodes[current].closed = true;
+        space.close(current);
         expanded += 1;
         if RECORD {
             order.push(cell);
@@ -41,7 +41,7 @@ pub(crate) fn bfs<const RECORD: bool>(
             found = true;
             break;
         }
-        let steps = space.nodes[current].g + 1.0;
+        let steps = space.g[current] + 1.0;
         let mut mask = graph.mask(current);
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;

@@ -69,8 +69,8 @@ pub(crate) fn bidirectional<const RECORD: bool>(
         };
         let Some(entry) = this.heap.pop() else { break };
         let current = entry.cell as usize;
-        this.nodes[current].closed = true;
-        let g = this.nodes[current].g;
+        this.close(current);
+        let g = this.g[current];
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
@@ -114,7 +114,7 @@ fn forward_len_plus(a: &Space, b: &Space) -> usize {
 /// Drops entries of closed cells from the top of a space's open list.
 fn skip_closed(space: &mut Space) {
     while let Some(top) = space.heap.peek() {
-        if !space.nodes[top.cell as usize].closed {
+        if !space.closed(top.cell as usize) {
             break;
         }
         space.heap.pop();

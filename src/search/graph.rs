@@ -249,6 +249,16 @@ impl SearchGraph {
         self.min_cost
     }
 
+    /// The dearest passable terrain cost in the catalog.
+    pub(crate) fn max_cost(&self) -> f64 {
+        2.0 * self
+            .half_cost
+            .iter()
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(0.0, f64::max)
+    }
+
     /// `Some(cost)` when all passable cells cost the same.
     pub fn uniform_cost(&self) -> Option<f64> {
         self.uniform

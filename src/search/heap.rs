@@ -40,8 +40,9 @@ impl Entry {
         (u128::from(self.key) << 32) | u128::from(self.tie)
     }
 
+    /// Whether this entry pops before `other`.
     #[inline(always)]
-    fn before(&self, other: &Entry) -> bool {
+    pub fn before(&self, other: &Entry) -> bool {
         self.rank() < other.rank()
     }
 }
@@ -183,55 +184,77 @@ impl Heap {
 /// the heap orders its own entries exactly (priority, then larger g): popping the heap and
 /// refilling it from the next non-empty bucket when it runs dry pops in exactly the order of
 /// one heap over all entries. An entry whose bucket is at or below `current` (a search whose
-/// priorities can fall) goes straight into the heap; priorities beyond the last bucket share
-/// it, which stays exact because that bucket is ordered by the heap once it is reached.
+/// priorities can fall) goes straight into the heap.
+///
+/// The lists form a ring over the buckets just after `current`, as many as one step of the
+/// search can reach ahead, so the same few lists (warm in the cache) are reused all through a
+/// search and from one search to the next. An entry further ahead than the ring waits in an
+/// overflow list and moves into the ring once the ring reaches its bucket.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Buckets {
-    lists: Vec<Vec<Entry>>,
+    /// Bucket `b` in `current < b < current + ring.len()` lives in `ring[b % ring.len()]`.
+    ring: Vec<Vec<Entry>>,
+    /// Entries of buckets at `current + ring.len()` or beyond.
+    overflow: Vec<Entry>,
+    /// The smallest bucket in `overflow`, `usize::MAX` when it is empty.
+    overflow_min: usize,
     /// Buckets up to this one live in the heap.
     current: usize,
-    /// The highest bucket pushed to since the last reset.
-    highest: usize,
-    /// Entries in the lists.
+    /// Entries in the ring.
     count: usize,
     /// Buckets per unit of priority.
     per_unit: f64,
 }
 
-/// The number of buckets; priorities beyond share the last one.
-const BUCKETS: usize = 1 << 16;
+/// The fewest and most lists in the ring.
+const RING_MIN: usize = 16;
+const RING_MAX: usize = 1 << 12;
 
 impl Buckets {
     /// Empties the lists (keeping their memory) and sets the bucket width. `first` is the
-    /// priority of the first entry, so the scan for non-empty buckets starts there.
-    pub fn reset(&mut self, width: f64, first: f64) {
-        let end = (self.highest + 1).min(self.lists.len());
-        for list in &mut self.lists[(self.current + 1).min(end)..end] {
-            list.clear();
+    /// priority of the first entry; `span` is how far past the lowest priority in the open list
+    /// a new entry's priority can usually be, which sizes the ring (entries beyond it stay
+    /// exact, only slower).
+    pub fn reset(&mut self, width: f64, first: f64, span: f64) {
+        if self.count > 0 {
+            for list in &mut self.ring {
+                list.clear();
+            }
         }
         self.count = 0;
+        self.overflow.clear();
+        self.overflow_min = usize::MAX;
         self.per_unit = if width > 0.0 { 1.0 / width } else { 1.0 };
+        let wanted = (span * self.per_unit).min(RING_MAX as f64) as usize + 2;
+        let len = wanted.next_power_of_two().clamp(RING_MIN, RING_MAX);
+        if self.ring.len() < len {
+            self.ring.resize_with(len, Vec::new);
+        } else {
+            self.ring.truncate(len);
+        }
         self.current = self.bucket(first);
-        self.highest = self.current;
     }
 
     /// Entries in the lists, not counting the heap.
     #[inline]
     pub fn len(&self) -> usize {
-        self.count
+        self.count + self.overflow.len()
     }
 
     /// The entries in the lists in no particular order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
-        let end = (self.highest + 1).min(self.lists.len());
-        let start = (self.current + 1).min(end);
-        self.lists[start..end].iter().flatten()
+        self.ring.iter().flatten().chain(&self.overflow)
     }
 
     #[inline(always)]
     fn bucket(&self, priority: f64) -> usize {
-        // `as` saturates: huge priorities land in the last bucket.
-        ((priority * self.per_unit) as usize).min(BUCKETS - 1)
+        // `as` saturates: infinite priorities land in the last bucket.
+        (priority * self.per_unit) as usize
+    }
+
+    #[inline(always)]
+    fn slot(&self, b: usize) -> usize {
+        b & (self.ring.len() - 1)
     }
 
     /// Adds an entry, to `heap` when it belongs to the heap's band.
@@ -240,25 +263,20 @@ impl Buckets {
         let b = self.bucket(entry.priority());
         if b <= self.current {
             heap.push(entry);
+        } else if b - self.current < self.ring.len() {
+            let slot = self.slot(b);
+            self.ring[slot].push(entry);
+            self.count += 1;
         } else {
-            self.push_later(b, entry);
+            self.push_overflow(b, entry);
         }
-    }
-
-    #[inline(always)]
-    fn push_later(&mut self, b: usize, entry: Entry) {
-        if b >= self.lists.len() {
-            self.grow(b);
-        }
-        self.lists[b].push(entry);
-        self.count += 1;
-        self.highest = self.highest.max(b);
     }
 
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, b: usize) {
-        self.lists.resize_with(b + 1, Vec::new);
+    fn push_overflow(&mut self, b: usize, entry: Entry) {
+        self.overflow.push(entry);
+        self.overflow_min = self.overflow_min.min(b);
     }
 
     /// Removes and returns the smallest entry of the heap and the lists together.
@@ -273,19 +291,46 @@ impl Buckets {
     /// Moves the next non-empty bucket into the (empty) heap; false when the lists are empty.
     #[inline(never)]
     fn refill(&mut self, heap: &mut Heap) -> bool {
-        if self.count == 0 {
-            return false;
-        }
         loop {
+            if self.count == 0 {
+                if self.overflow.is_empty() {
+                    return false;
+                }
+                // Nothing before the overflow's first bucket: jump there.
+                self.current = self.current.max(self.overflow_min - 1);
+            }
             self.current += 1;
-            if !self.lists[self.current].is_empty() {
-                break;
+            if self.overflow_min - self.current < self.ring.len() {
+                self.take_overflow();
+            }
+            let slot = self.slot(self.current);
+            let list = &mut self.ring[slot];
+            if !list.is_empty() {
+                self.count -= list.len();
+                heap.replace_with(list);
+                return true;
             }
         }
-        let list = &mut self.lists[self.current];
-        self.count -= list.len();
-        heap.replace_with(list);
-        true
+    }
+
+    /// Moves the overflow entries that now fall within the ring into it.
+    #[cold]
+    fn take_overflow(&mut self) {
+        let mut rest = std::mem::take(&mut self.overflow);
+        self.overflow_min = usize::MAX;
+        rest.retain(|&entry| {
+            let b = self.bucket(entry.priority());
+            if b - self.current < self.ring.len() {
+                let slot = self.slot(b);
+                self.ring[slot].push(entry);
+                self.count += 1;
+                false
+            } else {
+                self.overflow_min = self.overflow_min.min(b);
+                true
+            }
+        });
+        self.overflow = rest;
     }
 }
 
@@ -365,7 +410,7 @@ mod tests {
                     .wrapping_add(1442695040888963407);
                 (seed >> 33) as u32
             };
-            buckets.reset(width, 10.0);
+            buckets.reset(width, 10.0, 2.0);
             let mut floor = 10.0;
             for round in 0..20000u32 {
                 if next() % 3 != 0 || reference.len() == 0 {

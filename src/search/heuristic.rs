@@ -26,6 +26,11 @@ impl Estimate {
         }
     }
 
+    /// The factor the raw heuristic is multiplied by.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
     /// The estimate from `(x, y)`.
     #[inline]
     pub fn at(&self, x: i32, y: i32) -> f64 {

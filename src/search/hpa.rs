@@ -759,7 +759,7 @@ impl HpaGraph {
         let mut path = vec![goal];
         let mut at = goal;
         while at != start {
-            let d = self.space.nodes[at].parent;
+            let d = self.space.parent(at);
             if d == NO_PARENT {
                 return None;
             }
@@ -794,12 +794,10 @@ impl HpaGraph {
         stats.pushed += 1;
         while let Some(entry) = space.heap.pop() {
             let current = entry.cell as usize;
-            let node = &mut space.nodes[current];
-            if node.closed {
+            if !space.close(current) {
                 continue;
             }
-            node.closed = true;
-            let g = node.g;
+            let g = space.g[current];
             stats.expanded += 1;
             if current == goal {
                 return true;

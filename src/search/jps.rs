@@ -312,12 +312,10 @@ pub(crate) fn jps<const RECORD: bool>(
     let mut found = false;
     while let Some(entry) = space.heap.pop() {
         let current = entry.cell as usize;
-        let node = &mut space.nodes[current];
-        if node.closed {
+        if !space.close(current) {
             continue;
         }
-        node.closed = true;
-        let (g, arrival) = (node.g, node.parent);
+        let (g, arrival) = (space.g[current], space.parent(current));
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
@@ -371,7 +369,7 @@ fn fill_path(
     let mut cell = goal;
     while cell != start {
         let parent = parents[cell] as usize;
-        let d = usize::from(space.nodes[cell].parent);
+        let d = usize::from(space.parent(cell));
         let back = graph.delta(d);
         while cell != parent {
             cell = (cell as isize - back) as usize;

@@ -272,13 +272,13 @@ impl Searcher {
                     .heap
                     .entries()
                     .iter()
-                    .filter(|e| !self.forward.nodes[e.cell as usize].closed);
+                    .filter(|e| !self.forward.closed(e.cell as usize));
                 let b = self
                     .backward
                     .heap
                     .entries()
                     .iter()
-                    .filter(|e| !self.backward.nodes[e.cell as usize].closed);
+                    .filter(|e| !self.backward.closed(e.cell as usize));
                 f.chain(b).map(|e| e.cell).collect()
             }
             _ => self
@@ -287,7 +287,7 @@ impl Searcher {
                 .entries()
                 .iter()
                 .chain(self.forward.buckets.entries())
-                .filter(|e| !self.forward.nodes[e.cell as usize].closed)
+                .filter(|e| !self.forward.closed(e.cell as usize))
                 .map(|e| e.cell)
                 .collect(),
         };
@@ -323,16 +323,14 @@ impl Searcher {
                 }
                 _ => {
                     let forward = &self.forward;
-                    let space = if forward.reached(i) && forward.nodes[i].closed {
+                    let space = if forward.closed(i) {
                         forward
                     } else {
                         &self.backward
                     };
-                    let node = &space.nodes[i];
-                    let parent = if node.parent == NO_PARENT {
-                        cell
-                    } else {
-                        graph.cell((i as isize - graph.delta(usize::from(node.parent))) as usize)
+                    let parent = match space.parent(i) {
+                        NO_PARENT => cell,
+                        d => graph.cell((i as isize - graph.delta(usize::from(d))) as usize),
                     };
                     (space.g(i), parent)
                 }
@@ -366,7 +364,7 @@ fn walk_back(graph: &SearchGraph, space: &Space, from: usize, origin: usize) -> 
     let mut path = vec![from];
     let mut cell = from;
     while cell != origin {
-        let parent = space.nodes[cell].parent;
+        let parent = space.parent(cell);
         if parent == NO_PARENT {
             break;
         }
