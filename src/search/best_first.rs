@@ -88,10 +88,15 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
     let mut next_up: Option<Entry> = None;
-    while let Some(entry) = next_up
-        .take()
-        .or_else(|| space.buckets.pop(&mut space.heap))
-    {
+    while let Some(entry) = next_up.take().or_else(|| {
+        // Entries of cells closed since, or reached more cheaply since, are dropped in bulk.
+        let (state, g) = (&space.state, &space.g);
+        space.buckets.pop(&mut space.heap, |e| {
+            let i = e.cell as usize;
+            // Greedy keeps a cell's first entry when it finds a cheaper way there.
+            state[i] & CLOSED == 0 && (g_weight == 0.0 || e.made_for(g[i]))
+        })
+    }) {
         let current = entry.cell as usize;
         if !space.close(current) {
             continue;
@@ -145,8 +150,9 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
                 }
             }
             space.buckets.push(&mut space.heap, successor);
-            max_open = max_open.max(space.heap.len() + space.buckets.len() + 1);
         }
+        let open = space.heap.len() + space.buckets.len() + usize::from(next_up.is_some());
+        max_open = max_open.max(open);
     }
     stats.expanded += expanded;
     stats.pushed += pushed;

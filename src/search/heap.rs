@@ -28,6 +28,13 @@ impl Entry {
         }
     }
 
+    /// Whether the entry was made for a cell whose cost so far is `g` (to the precision the
+    /// entry keeps): false for an entry left behind when its cell was reached more cheaply.
+    #[inline(always)]
+    pub fn made_for(&self, g: f64) -> bool {
+        self.tie == !(g as f32).to_bits()
+    }
+
     /// The priority.
     #[inline]
     pub fn priority(&self) -> f64 {
@@ -72,41 +79,6 @@ impl Heap {
     /// The entries in no particular order.
     pub fn entries(&self) -> &[Entry] {
         &self.items
-    }
-
-    /// Takes the entries of `list` as the heap's contents, leaving the heap's old (empty)
-    /// memory in `list`.
-    pub fn replace_with(&mut self, list: &mut Vec<Entry>) {
-        debug_assert!(self.items.is_empty());
-        std::mem::swap(&mut self.items, list);
-        let items = &mut self.items;
-        let len = items.len();
-        if len < 2 {
-            return;
-        }
-        for start in (0..=(len - 2) / 4).rev() {
-            let entry = items[start];
-            let mut hole = start;
-            loop {
-                let first = 4 * hole + 1;
-                if first >= len {
-                    break;
-                }
-                let best = (first + 1..(first + 4).min(len)).fold(first, |best, c| {
-                    if items[c].before(&items[best]) {
-                        c
-                    } else {
-                        best
-                    }
-                });
-                if !items[best].before(&entry) {
-                    break;
-                }
-                items[hole] = items[best];
-                hole = best;
-            }
-            items[hole] = entry;
-        }
     }
 
     /// Adds an entry.
@@ -175,16 +147,16 @@ impl Heap {
     }
 }
 
-/// Open-list entries grouped by quantised priority, ahead of a [`Heap`] that holds the lowest
-/// band.
+/// Open-list entries grouped by quantised priority: a sorted band and a [`Heap`] for the
+/// lowest bucket, plain lists for the later ones.
 ///
-/// Bucket `b` holds the entries whose priority `f` has `floor(f / width) = b`. The heap holds
-/// every entry of bucket `current` or below; later buckets are plain lists. Quantising is
-/// monotone in `f`, so every entry in the heap ranks before every entry in a later bucket, and
-/// the heap orders its own entries exactly (priority, then larger g): popping the heap and
-/// refilling it from the next non-empty bucket when it runs dry pops in exactly the order of
-/// one heap over all entries. An entry whose bucket is at or below `current` (a search whose
-/// priorities can fall) goes straight into the heap.
+/// Bucket `b` holds the entries whose priority `f` has `floor(f / width) = b`. Every entry of
+/// bucket `current` or below is either in the band, sorted when it moved there from its list,
+/// or in the heap, where entries pushed into the current bucket (or below it, in a search whose
+/// priorities can fall) go. Later buckets are plain lists. Quantising is monotone in `f`, so the
+/// band and the heap rank before every later bucket, and popping the smaller of the band's and
+/// the heap's first entry, refilling the band from the next non-empty list when both run dry,
+/// pops in exactly the order of one heap over all entries (priority, then larger g).
 ///
 /// The lists form a ring over the buckets just after `current`, as many as one step of the
 /// search can reach ahead, so the same few lists (warm in the cache) are reused all through a
@@ -192,6 +164,9 @@ impl Heap {
 /// overflow list and moves into the ring once the ring reaches its bucket.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Buckets {
+    /// The entries of bucket `current` that came from a list, sorted so that the next to pop
+    /// is last.
+    band: Vec<Entry>,
     /// Bucket `b` in `current < b < current + ring.len()` lives in `ring[b % ring.len()]`.
     ring: Vec<Vec<Entry>>,
     /// Entries of buckets at `current + ring.len()` or beyond.
@@ -216,6 +191,7 @@ impl Buckets {
     /// a new entry's priority can usually be, which sizes the ring (entries beyond it stay
     /// exact, only slower).
     pub fn reset(&mut self, width: f64, first: f64, span: f64) {
+        self.band.clear();
         if self.count > 0 {
             for list in &mut self.ring {
                 list.clear();
@@ -238,18 +214,21 @@ impl Buckets {
     /// Entries in the lists, not counting the heap.
     #[inline]
     pub fn len(&self) -> usize {
-        self.count + self.overflow.len()
+        self.band.len() + self.count + self.overflow.len()
     }
 
     /// The entries in the lists in no particular order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.ring.iter().flatten().chain(&self.overflow)
+        self.band
+            .iter()
+            .chain(self.ring.iter().flatten())
+            .chain(&self.overflow)
     }
 
     #[inline(always)]
     fn bucket(&self, priority: f64) -> usize {
-        // `as` saturates: infinite priorities land in the last bucket.
-        (priority * self.per_unit) as usize
+        // `as` saturates: huge priorities share the last bucket (and are never below 0).
+        (priority * self.per_unit) as i64 as usize
     }
 
     #[inline(always)]
@@ -279,18 +258,35 @@ impl Buckets {
         self.overflow_min = self.overflow_min.min(b);
     }
 
-    /// Removes and returns the smallest entry of the heap and the lists together.
+    /// Removes and returns the smallest entry of the heap and the lists together, among the
+    /// entries that `live` keeps: entries it rejects may be dropped when they move from a list
+    /// to the heap, or returned as usual.
     #[inline(always)]
-    pub fn pop(&mut self, heap: &mut Heap) -> Option<Entry> {
-        match heap.pop() {
-            Some(entry) => Some(entry),
-            None => self.refill(heap).then(|| heap.pop()).flatten(),
+    pub fn pop(&mut self, heap: &mut Heap, live: impl Fn(&Entry) -> bool) -> Option<Entry> {
+        loop {
+            match (self.band.last(), heap.peek()) {
+                (Some(banded), Some(heaped)) => {
+                    return if heaped.before(banded) {
+                        heap.pop()
+                    } else {
+                        self.band.pop()
+                    };
+                }
+                (Some(_), None) => return self.band.pop(),
+                (None, Some(_)) => return heap.pop(),
+                (None, None) => {
+                    if !self.refill(&live) {
+                        return None;
+                    }
+                }
+            }
         }
     }
 
-    /// Moves the next non-empty bucket into the (empty) heap; false when the lists are empty.
+    /// Moves the live entries of the next non-empty bucket into the (empty) band, sorted; false
+    /// when the lists are empty.
     #[inline(never)]
-    fn refill(&mut self, heap: &mut Heap) -> bool {
+    fn refill(&mut self, live: &impl Fn(&Entry) -> bool) -> bool {
         loop {
             if self.count == 0 {
                 if self.overflow.is_empty() {
@@ -307,7 +303,11 @@ impl Buckets {
             let list = &mut self.ring[slot];
             if !list.is_empty() {
                 self.count -= list.len();
-                heap.replace_with(list);
+                std::mem::swap(list, &mut self.band);
+                self.band.retain(live);
+                // Descending: the entry to pop first is last.
+                self.band
+                    .sort_unstable_by_key(|e| std::cmp::Reverse(e.rank()));
                 return true;
             }
         }
@@ -424,7 +424,7 @@ mod tests {
                     buckets.push(&mut heap, Entry::new(f, g, round));
                     reference.push(Entry::new(f, g, round));
                 } else {
-                    let popped = buckets.pop(&mut heap).unwrap();
+                    let popped = buckets.pop(&mut heap, |_| true).unwrap();
                     let expected = reference.pop().unwrap();
                     assert_eq!(popped.rank(), expected.rank());
                     floor = popped.priority();
@@ -432,9 +432,12 @@ mod tests {
                 assert_eq!(heap.len() + buckets.len(), reference.len());
             }
             while let Some(expected) = reference.pop() {
-                assert_eq!(buckets.pop(&mut heap).unwrap().rank(), expected.rank());
+                assert_eq!(
+                    buckets.pop(&mut heap, |_| true).unwrap().rank(),
+                    expected.rank()
+                );
             }
-            assert!(buckets.pop(&mut heap).is_none());
+            assert!(buckets.pop(&mut heap, |_| true).is_none());
         }
     }
 }
