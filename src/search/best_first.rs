@@ -6,7 +6,7 @@ use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::Stats;
-use super::space::{CLOSED, NO_PARENT, Space, seen};
+use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -31,35 +31,35 @@ pub(crate) fn best_first<const RECORD: bool>(
     order: &mut Vec<u32>,
     control: &SearchControl,
 ) -> bool {
+    let estimate = ranking.estimate;
+    // The common cases get a loop of their own: one cost for every cell, the octile estimate.
+    macro_rules! with_estimate {
+        ($step_cost:expr) => {
+            if estimate.is_octile() {
+                let octile = |x, y| estimate.octile_at(x, y);
+                run::<RECORD, _, _>(
+                    graph, space, start, goal, ranking, stats, order, control, $step_cost, octile,
+                )
+            } else {
+                let any = |x, y| estimate.at(x, y);
+                run::<RECORD, _, _>(
+                    graph, space, start, goal, ranking, stats, order, control, $step_cost, any,
+                )
+            }
+        };
+    }
     match graph.uniform_cost() {
-        Some(cost) => run::<RECORD, _>(
-            graph,
-            space,
-            start,
-            goal,
-            ranking,
-            stats,
-            order,
-            control,
-            |_, _, d| super::graph::STEP_LENGTH[d] * cost,
-        ),
-        None => run::<RECORD, _>(
-            graph,
-            space,
-            start,
-            goal,
-            ranking,
-            stats,
-            order,
-            control,
-            |from, to, d| graph.step_cost(from, to, d),
-        ),
+        Some(cost) => {
+            let steps = super::graph::STEP_LENGTH.map(|length| length * cost);
+            with_estimate!(|_, _, d: usize| steps[d])
+        }
+        None => with_estimate!(|from, to, d| graph.step_cost(from, to, d)),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
+fn run<const RECORD: bool, C, H>(
     graph: &SearchGraph,
     space: &mut Space,
     start: usize,
@@ -69,7 +69,12 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     order: &mut Vec<u32>,
     control: &SearchControl,
     step_cost: C,
-) -> bool {
+    estimate_at: H,
+) -> bool
+where
+    C: Fn(usize, usize, usize) -> f64,
+    H: Fn(i32, i32) -> f64,
+{
     let width = graph.width() as usize;
     let Ranking { estimate, g_weight } = ranking;
     // A quarter of the cheapest step: a band of the open list holds few entries.
@@ -78,11 +83,24 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     space.relax(start, 0.0, NO_PARENT);
     let rows = RowDivider::new(width as u32);
     let (sx, sy) = rows.split(start as u32);
-    let first = Entry::new(estimate.at(sx, sy), 0.0, start as u32);
+    let first = Entry::new(estimate_at(sx, sy), 0.0, start as u32);
     // How far one step can raise a priority: the step's cost and the change of the estimate.
     let span = std::f64::consts::SQRT_2 * (g_weight * graph.max_cost() + 2.0 * estimate.scale());
     space.buckets.reset(bucket_width, first.priority(), span);
     space.heap.push(first);
+    // The arrays of the loop, all of one length, so that one bounds check serves them all.
+    let n = graph.len();
+    let masks = &graph.masks()[..n];
+    let deltas: [isize; 8] = std::array::from_fn(|d| graph.delta(d));
+    let Space {
+        state,
+        g: costs,
+        touched,
+        heap,
+        buckets,
+    } = space;
+    let state = &mut state[..n];
+    let costs = &mut costs[..n];
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
@@ -90,18 +108,27 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
     let mut next_up: Option<Entry> = None;
     while let Some(entry) = next_up.take().or_else(|| {
         // Entries of cells closed since, or reached more cheaply since, are dropped in bulk.
-        let (state, g) = (&space.state, &space.g);
-        space.buckets.pop(&mut space.heap, |e| {
+        let (state, costs) = (&*state, &*costs);
+        buckets.pop(heap, |e| {
             let i = e.cell as usize;
             // Greedy keeps a cell's first entry when it finds a cheaper way there.
-            state[i] & CLOSED == 0 && (g_weight == 0.0 || e.made_for(g[i]))
+            state[i] & CLOSED == 0 && (g_weight == 0.0 || e.made_for(costs[i]))
         })
     }) {
         let current = entry.cell as usize;
-        if !space.close(current) {
+        if state[current] & CLOSED != 0 {
             continue;
         }
-        let g = space.g[current];
+        state[current] |= CLOSED;
+        if let Some(cell) = buckets.next_in_band() {
+            // The next cell's state is likely far from this one's: start loading it now.
+            let cell = cell as usize;
+            prefetch(masks, cell);
+            prefetch(costs, cell);
+            prefetch(state, cell.wrapping_sub(width));
+            prefetch(state, cell + width);
+        }
+        let g = costs[current];
         expanded += 1;
         if RECORD {
             order.push(entry.cell);
@@ -115,18 +142,20 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
             break;
         }
         let (x, y) = rows.split(current as u32);
-        let mut mask = graph.mask(current);
+        let mut mask = masks[current];
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let next = (current as isize + graph.delta(d)) as usize;
+            let next = current.wrapping_add_signed(deltas[d]);
             let ng = g + step_cost(current, next, d);
-            let state = space.state[next];
-            if state == 0 {
-                space.reach(next, ng, d as u8);
-            } else if state & CLOSED == 0 && ng < space.g[next] {
-                space.state[next] = seen(d as u8);
-                space.g[next] = ng;
+            let old = state[next];
+            if old == 0 {
+                state[next] = seen(d as u8);
+                costs[next] = ng;
+                touched.push(next as u32);
+            } else if old & CLOSED == 0 && ng < costs[next] {
+                state[next] = seen(d as u8);
+                costs[next] = ng;
                 if g_weight == 0.0 {
                     // Greedy ranks by h alone: the cell's place in the open list is unchanged.
                     continue;
@@ -134,7 +163,7 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
             } else {
                 continue;
             }
-            let h = estimate.at(x + DX[d], y + DY[d]);
+            let h = estimate_at(x + DX[d], y + DY[d]);
             let mut successor = Entry::new(g_weight * ng + h, ng, next as u32);
             pushed += 1;
             if successor.priority() <= entry.priority() {
@@ -149,9 +178,9 @@ fn run<const RECORD: bool, C: Fn(usize, usize, usize) -> f64>(
                     Some(_) => {}
                 }
             }
-            space.buckets.push(&mut space.heap, successor);
+            buckets.push(heap, successor);
         }
-        let open = space.heap.len() + space.buckets.len() + usize::from(next_up.is_some());
+        let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
         max_open = max_open.max(open);
     }
     stats.expanded += expanded;

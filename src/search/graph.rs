@@ -297,6 +297,12 @@ impl SearchGraph {
         self.masks[index]
     }
 
+    /// The neighbour masks of all cells.
+    #[inline]
+    pub(crate) fn masks(&self) -> &[u8] {
+        &self.masks
+    }
+
     /// The index change of a step in direction `d`.
     #[inline]
     pub(crate) fn delta(&self, d: usize) -> isize {

@@ -236,6 +236,12 @@ impl Buckets {
         b & (self.ring.len() - 1)
     }
 
+    /// The cell the band would give next, when the band has one.
+    #[inline(always)]
+    pub fn next_in_band(&self) -> Option<u32> {
+        self.band.last().map(|e| e.cell)
+    }
+
     /// Adds an entry, to `heap` when it belongs to the heap's band.
     #[inline(always)]
     pub fn push(&mut self, heap: &mut Heap, entry: Entry) {

@@ -31,6 +31,19 @@ impl Estimate {
         self.scale
     }
 
+    /// Whether this is the octile estimate, which [`Estimate::octile_at`] computes directly.
+    pub fn is_octile(&self) -> bool {
+        self.kind == Heuristic::Octile
+    }
+
+    /// The octile estimate from `(x, y)`, whatever the kind.
+    #[inline(always)]
+    pub fn octile_at(&self, x: i32, y: i32) -> f64 {
+        let dx = f64::from((x - self.tx).abs());
+        let dy = f64::from((y - self.ty).abs());
+        (dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)) * self.scale
+    }
+
     /// The estimate from `(x, y)`.
     #[inline]
     pub fn at(&self, x: i32, y: i32) -> f64 {
