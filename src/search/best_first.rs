@@ -110,12 +110,12 @@ where
         // Entries of cells closed since, or reached more cheaply since, are dropped in bulk.
         let (state, costs) = (&*state, &*costs);
         buckets.pop(heap, |e| {
-            let i = e.cell as usize;
+            let i = e.cell() as usize;
             // Greedy keeps a cell's first entry when it finds a cheaper way there.
             state[i] & CLOSED == 0 && (g_weight == 0.0 || e.made_for(costs[i]))
         })
     }) {
-        let current = entry.cell as usize;
+        let current = entry.cell() as usize;
         if state[current] & CLOSED != 0 {
             continue;
         }
@@ -131,7 +131,7 @@ where
         let g = costs[current];
         expanded += 1;
         if RECORD {
-            order.push(entry.cell);
+            order.push(entry.cell());
         }
         if control.should_stop(expanded) {
             stats.cancelled = true;
@@ -164,16 +164,18 @@ where
                 continue;
             }
             let h = estimate_at(x + DX[d], y + DY[d]);
-            let mut successor = Entry::new(g_weight * ng + h, ng, next as u32);
+            let successor = Entry::new(g_weight * ng + h, ng, next as u32);
             pushed += 1;
             if successor.priority() <= entry.priority() {
-                match &mut next_up {
+                match next_up {
                     None => {
                         next_up = Some(successor);
                         continue;
                     }
-                    Some(held) if successor.before(held) => {
-                        std::mem::swap(held, &mut successor);
+                    Some(held) if successor.before(&held) => {
+                        next_up = Some(successor);
+                        buckets.push(heap, held);
+                        continue;
                     }
                     Some(_) => {}
                 }

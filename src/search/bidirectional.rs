@@ -68,12 +68,12 @@ pub(crate) fn bidirectional<const RECORD: bool>(
             (&mut *backward, &*forward, to_start)
         };
         let Some(entry) = this.heap.pop() else { break };
-        let current = entry.cell as usize;
+        let current = entry.cell() as usize;
         this.close(current);
         let g = this.g[current];
         expanded += 1;
         if RECORD {
-            order.push(entry.cell);
+            order.push(entry.cell());
         }
         if control.should_stop(expanded) {
             stats.cancelled = true;
@@ -114,7 +114,7 @@ fn forward_len_plus(a: &Space, b: &Space) -> usize {
 /// Drops entries of closed cells from the top of a space's open list.
 fn skip_closed(space: &mut Space) {
     while let Some(top) = space.heap.peek() {
-        if !space.closed(top.cell as usize) {
+        if !space.closed(top.cell() as usize) {
             break;
         }
         space.heap.pop();

@@ -87,7 +87,7 @@ impl FlowField {
         costs[target] = 0.0;
         heap.push(Entry::new(0.0, 0.0, target as u32));
         while let Some(entry) = heap.pop() {
-            let current = entry.cell as usize;
+            let current = entry.cell() as usize;
             if closed[current] {
                 continue;
             }

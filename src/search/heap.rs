@@ -1,50 +1,49 @@
 //! The open list: a 4-ary min-heap of small entries with lazy deletion.
 //!
 //! An entry is 16 bytes: the priority as the bits of a non-negative `f64` (which order like
-//! the float), a tie-break word, and the cell. A cell improved while open is pushed again;
+//! the float), a tie-break word, and the cell, in one 128-bit number. A cell improved while open is pushed again;
 //! the search skips entries of cells already closed. Four children per node halve the depth of
 //! a binary heap and keep the children of a node in one cache line.
 
-/// One open-list entry.
+/// One open-list entry: from the most significant bits down, the priority, the tie-break and
+/// the cell, so that entries order as one 128-bit number (and stay in registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Entry {
-    /// `f.to_bits()` for a priority `f ≥ 0`.
-    key: u64,
-    /// Smaller first among equal keys; the searches store `!g_bits` so larger g wins.
-    tie: u32,
-    /// The cell index.
-    pub cell: u32,
-}
+pub(crate) struct Entry(u128);
 
 impl Entry {
-    /// An entry of priority `f` (non-negative), preferring larger `g` among equal `f`.
+    /// An entry of priority `f` (non-negative), preferring larger `g` among equal `f`, then
+    /// the smaller cell index.
     #[inline]
     pub fn new(f: f64, g: f64, cell: u32) -> Self {
         debug_assert!(f >= 0.0, "priorities are non-negative");
-        Self {
-            key: f.to_bits(),
-            tie: !(g as f32).to_bits(),
-            cell,
-        }
+        // `f.to_bits()` orders like `f` for `f ≥ 0`; `!g_bits` puts larger g first.
+        let tie = !(g as f32).to_bits();
+        Self((u128::from(f.to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(cell))
+    }
+
+    /// The cell index.
+    #[inline(always)]
+    pub fn cell(&self) -> u32 {
+        self.0 as u32
     }
 
     /// Whether the entry was made for a cell whose cost so far is `g` (to the precision the
     /// entry keeps): false for an entry left behind when its cell was reached more cheaply.
     #[inline(always)]
     pub fn made_for(&self, g: f64) -> bool {
-        self.tie == !(g as f32).to_bits()
+        (self.0 >> 32) as u32 == !(g as f32).to_bits()
     }
 
     /// The priority.
     #[inline]
     pub fn priority(&self) -> f64 {
-        f64::from_bits(self.key)
+        f64::from_bits((self.0 >> 64) as u64)
     }
 
-    /// The key and tie-break as one number: smaller pops first.
+    /// The entry as one number: smaller pops first.
     #[inline(always)]
     fn rank(&self) -> u128 {
-        (u128::from(self.key) << 32) | u128::from(self.tie)
+        self.0
     }
 
     /// Whether this entry pops before `other`.
@@ -239,7 +238,7 @@ impl Buckets {
     /// The cell the band would give next, when the band has one.
     #[inline(always)]
     pub fn next_in_band(&self) -> Option<u32> {
-        self.band.last().map(|e| e.cell)
+        self.band.last().map(|e| e.cell())
     }
 
     /// Adds an entry, to `heap` when it belongs to the heap's band.
@@ -360,7 +359,7 @@ mod tests {
         }
         let mut popped = Vec::new();
         while let Some(e) = heap.pop() {
-            popped.push((e.priority(), e.cell));
+            popped.push((e.priority(), e.cell()));
         }
         let mut expected: Vec<(f64, u32)> = values
             .iter()

@@ -333,7 +333,7 @@ impl HpaGraph {
             dist[source] = 0.0;
             heap.push(Entry::new(0.0, 0.0, source as u32));
             while let Some(top) = heap.pop() {
-                let id = top.cell as usize;
+                let id = top.cell() as usize;
                 let g = dist[id];
                 if top.priority() > g {
                     continue;
@@ -664,7 +664,7 @@ impl HpaGraph {
             .push(Entry::new(h(source), 0.0, source as u32));
         stats.pushed += 1;
         while let Some(entry) = self.local.heap.pop() {
-            let cell = entry.cell as usize;
+            let cell = entry.cell() as usize;
             let li = self.local_index(rect, cell);
             if self.local.closed[li] {
                 continue;
@@ -793,7 +793,7 @@ impl HpaGraph {
             .push(Entry::new(estimate.at(sx, sy), 0.0, start as u32));
         stats.pushed += 1;
         while let Some(entry) = space.heap.pop() {
-            let current = entry.cell as usize;
+            let current = entry.cell() as usize;
             if !space.close(current) {
                 continue;
             }
@@ -1026,7 +1026,7 @@ impl HpaGraph {
         abs.relax(sid, 0.0, u32::MAX, h, start as u32, stats);
         let mut reached = false;
         while let Some(top) = abs.heap.pop() {
-            let id = top.cell as usize;
+            let id = top.cell() as usize;
             if abs.closed[id] {
                 continue;
             }

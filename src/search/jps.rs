@@ -311,14 +311,14 @@ pub(crate) fn jps<const RECORD: bool>(
     let (straight, diagonal) = (cost, cost * std::f64::consts::SQRT_2);
     let mut found = false;
     while let Some(entry) = space.heap.pop() {
-        let current = entry.cell as usize;
+        let current = entry.cell() as usize;
         if !space.close(current) {
             continue;
         }
         let (g, arrival) = (space.g[current], space.parent(current));
         expanded += 1;
         if RECORD {
-            order.push(entry.cell);
+            order.push(entry.cell());
         }
         if control.should_stop(expanded) {
             stats.cancelled = true;

@@ -272,14 +272,14 @@ impl Searcher {
                     .heap
                     .entries()
                     .iter()
-                    .filter(|e| !self.forward.closed(e.cell as usize));
+                    .filter(|e| !self.forward.closed(e.cell() as usize));
                 let b = self
                     .backward
                     .heap
                     .entries()
                     .iter()
-                    .filter(|e| !self.backward.closed(e.cell as usize));
-                f.chain(b).map(|e| e.cell).collect()
+                    .filter(|e| !self.backward.closed(e.cell() as usize));
+                f.chain(b).map(|e| e.cell()).collect()
             }
             _ => self
                 .forward
@@ -287,8 +287,8 @@ impl Searcher {
                 .entries()
                 .iter()
                 .chain(self.forward.buckets.entries())
-                .filter(|e| !self.forward.closed(e.cell as usize))
-                .map(|e| e.cell)
+                .filter(|e| !self.forward.closed(e.cell() as usize))
+                .map(|e| e.cell())
                 .collect(),
         };
         open.sort_unstable();
