@@ -25,7 +25,7 @@ pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;
 pub use graph::SearchGraph;
-pub use hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph, LONG_ENTRANCE, Refinement};
+pub use hpa::{DEFAULT_CLUSTER_SIZE, ENTRANCE_SPACING, HpaGraph, LONG_ENTRANCE, Refinement};
 pub use idastar::IDASTAR_NODE_BUDGET;
 pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
