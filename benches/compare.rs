@@ -1,0 +1,158 @@
+//! Every fast algorithm on the same Moving AI queries in one run: gridpath's `astar`, `jps`,
+//! `hpa` and `dstar-lite`, and the `pathfinding` crate's `astar`. Prints a markdown table of
+//! the time per query of each (and `hpa`'s cost against the optimum), for the README.
+//!
+//! Each set contributes `QUERIES` queries spread evenly over its scenario file. Every answer is
+//! checked against the file's optimal length first (`hpa` is near-optimal only: its ratio is
+//! reported instead); then each algorithm runs the whole sample `ROUNDS` times and the fastest
+//! round counts, which keeps the noise of a shared machine out of the ratios. `hpa` builds its
+//! abstraction once per map (the build time is printed too); `dstar-lite` plans from scratch
+//! for every query, as `gridpath solve --algo dstar-lite` does (its strength, replanning after
+//! edits, is measured by `benches/dstar_lite.rs`).
+//!
+//! Run with `cargo bench --bench compare`; the data is read from `../shared/movingai`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::grid::Grid;
+use gridpath::search::{
+    Algorithm, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph, SearchRequest, Searcher,
+};
+use ordered_float::OrderedFloat;
+
+/// The dao, bg512, sc1, rooms and cities sets of the one-run table.
+const SETS: &[&str] = &[
+    "dao/den520d",
+    "dao/brc202d",
+    "bg512/AR0011SR",
+    "bg512/AR0500SR",
+    "sc1/Aftershock",
+    "sc1/AcrosstheCape",
+    "rooms/8room_000",
+    "rooms/64room_000",
+    "cities/Berlin_0_256",
+    "cities/Boston_0_512",
+];
+const QUERIES: usize = 60;
+const ROUNDS: usize = 3;
+
+fn data_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
+    dir.is_dir().then_some(dir)
+}
+
+/// The `pathfinding` crate's A* over gridpath's neighbour masks (as in `benches/search.rs`).
+fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64> {
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, -1),
+        (-1, -1),
+        (1, 1),
+        (-1, 1),
+    ];
+    let goal = (q.goal.x as i32, q.goal.y as i32);
+    let width = grid.width() as usize;
+    let result = pathfinding::directed::astar::astar(
+        &(q.start.x as i32, q.start.y as i32),
+        |&(x, y)| {
+            let index = y as usize * width + x as usize;
+            DIRS.iter()
+                .enumerate()
+                .filter(move |(d, _)| graph.can_step(index, *d))
+                .map(move |(d, (dx, dy))| {
+                    let cost = if d < 4 { 1.0 } else { std::f64::consts::SQRT_2 };
+                    ((x + dx, y + dy), OrderedFloat(cost))
+                })
+        },
+        |&(x, y)| {
+            let (dx, dy) = (f64::from((x - goal.0).abs()), f64::from((y - goal.1).abs()));
+            OrderedFloat(dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy))
+        },
+        |&p| p == goal,
+    );
+    result.map(|(_, cost)| cost.0)
+}
+
+/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
+fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    (0..ROUNDS)
+        .map(|_| {
+            let t = Instant::now();
+            for q in queries {
+                black_box(run(q));
+            }
+            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let Some(dir) = data_dir() else {
+        eprintln!("compare bench: ../shared/movingai is absent; nothing to measure");
+        return;
+    };
+    println!(
+        "| set | queries | `astar` µs | `jps` µs | `hpa` µs | `dstar-lite` µs | `pathfinding` µs \
+         | `jps` ×| `hpa` × | `pathfinding` ÷ `astar` | `hpa` build ms | `hpa` cost / optimal, mean (worst) |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for set in SETS {
+        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
+        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
+        let grid = movingai::parse_map(&map).expect("valid map");
+        let all = movingai::parse_scen(&scen).expect("valid scen");
+        let step = (all.len() / QUERIES).max(1);
+        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let built = Instant::now();
+        let mut hpa = HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE);
+        let build_ms = built.elapsed().as_secs_f64() * 1e3;
+        let mut searcher = Searcher::new();
+        let mut solve = |q: &ScenQuery, algorithm: Algorithm| {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
+            searcher.search(&graph, &request).expect("valid query").cost
+        };
+        // Every answer first: the times mean nothing for a wrong one.
+        let (mut ratio_sum, mut worst) = (0.0, 1.0f64);
+        for q in &queries {
+            for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::DStarLite] {
+                let cost = solve(q, algorithm);
+                assert!(q.matches(cost), "{algorithm:?} mismatch on {set} line {}", q.line);
+            }
+            let theirs = rival_cost(&graph, &grid, q).expect("a path");
+            assert!(q.matches(theirs), "pathfinding mismatch on {set} line {}", q.line);
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Hpa);
+            let cost = hpa.find_path(&request).expect("valid query").cost;
+            assert!(cost >= q.optimal - q.tolerance(), "hpa below the optimum on {set}");
+            let ratio = if q.optimal > 0.0 { cost / q.optimal } else { 1.0 };
+            ratio_sum += ratio;
+            worst = worst.max(ratio);
+        }
+        let astar = time_per_query(&queries, |q| solve(q, Algorithm::AStar));
+        let jps = time_per_query(&queries, |q| solve(q, Algorithm::Jps));
+        let dstar = time_per_query(&queries, |q| solve(q, Algorithm::DStarLite));
+        let hpa_us = time_per_query(&queries, |q| {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Hpa);
+            hpa.find_path(&request).expect("valid query").cost
+        });
+        let rival = time_per_query(&queries, |q| rival_cost(&graph, &grid, q).unwrap_or(0.0));
+        let name = set.rsplit('/').next().unwrap_or(set);
+        println!(
+            "| {name} | {} | {astar:.0} | {jps:.1} | {hpa_us:.0} | {dstar:.0} | {rival:.0} | {:.1}× | {:.1}× | {:.1}× | {build_ms:.0} | {:.4} ({worst:.3}) |",
+            queries.len(),
+            astar / jps,
+            astar / hpa_us,
+            rival / astar,
+            ratio_sum / queries.len() as f64,
+        );
+    }
+}
