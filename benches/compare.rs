@@ -104,7 +104,9 @@ fn main() {
         "| set | queries | `astar` µs | `jps` µs | `hpa` µs | `dstar-lite` µs | `pathfinding` µs \
          | `jps` ×| `hpa` × | `pathfinding` ÷ `astar` | `hpa` build ms | `hpa` cost / optimal, mean (worst) |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     for set in SETS {
         let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
         let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
@@ -126,14 +128,29 @@ fn main() {
         for q in &queries {
             for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::DStarLite] {
                 let cost = solve(q, algorithm);
-                assert!(q.matches(cost), "{algorithm:?} mismatch on {set} line {}", q.line);
+                assert!(
+                    q.matches(cost),
+                    "{algorithm:?} mismatch on {set} line {}",
+                    q.line
+                );
             }
             let theirs = rival_cost(&graph, &grid, q).expect("a path");
-            assert!(q.matches(theirs), "pathfinding mismatch on {set} line {}", q.line);
+            assert!(
+                q.matches(theirs),
+                "pathfinding mismatch on {set} line {}",
+                q.line
+            );
             let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Hpa);
             let cost = hpa.find_path(&request).expect("valid query").cost;
-            assert!(cost >= q.optimal - q.tolerance(), "hpa below the optimum on {set}");
-            let ratio = if q.optimal > 0.0 { cost / q.optimal } else { 1.0 };
+            assert!(
+                cost >= q.optimal - q.tolerance(),
+                "hpa below the optimum on {set}"
+            );
+            let ratio = if q.optimal > 0.0 {
+                cost / q.optimal
+            } else {
+                1.0
+            };
             ratio_sum += ratio;
             worst = worst.max(ratio);
         }

@@ -19,7 +19,9 @@
 //! path exactly when one exists. Its cost is near-optimal, with no bound.
 //!
 //! The abstract search is A* with the larger of two bounds: the straight-line estimate and
-//! ALT bounds from up to eight landmark nodes near the corners and the middles of the sides.
+//! ALT bounds from up to sixteen landmark nodes spread around the map's border (the five
+//! whose bounds are largest at the start are used), each node's estimate computed once per
+//! query.
 //!
 //! Under the `always` rule a diagonal step can squeeze between two walls across a border (or a
 //! cluster corner) with no straight crossing beside it; each such step is a transition of its
@@ -50,7 +52,11 @@ pub const LONG_ENTRANCE: u32 = 6;
 pub const ENTRANCE_SPACING: u32 = 6;
 
 /// How many of the landmarks a query uses: those with the largest bounds at its start.
-const ACTIVE_LANDMARKS: usize = 3;
+const ACTIVE_LANDMARKS: usize = 5;
+
+/// Landmarks are placed at the map's corners and `LANDMARKS_PER_SIDE - 1` more points along
+/// each side: sixteen in all.
+const LANDMARKS_PER_SIDE: i64 = 4;
 
 /// The smallest cluster side; smaller requests are raised to it.
 const MIN_CLUSTER_SIZE: u32 = 4;
@@ -153,6 +159,8 @@ impl Local {
 #[derive(Debug, Default)]
 struct AbstractSpace {
     g: Vec<f64>,
+    /// The estimate of each node touched in the current query, computed once.
+    h: Vec<f64>,
     parent: Vec<u32>,
     cell: Vec<u32>,
     stamp: Vec<u32>,
@@ -165,6 +173,7 @@ impl AbstractSpace {
     fn begin(&mut self, len: usize) {
         if self.g.len() != len || self.current == u32::MAX {
             self.g = vec![f64::INFINITY; len];
+            self.h = vec![0.0; len];
             self.parent = vec![u32::MAX; len];
             self.cell = vec![0; len];
             self.stamp = vec![0; len];
@@ -176,7 +185,7 @@ impl AbstractSpace {
     }
 
     /// Offers node `id` (at `cell`) the cost `g` through `parent`; `h` estimates the rest
-    /// from `cell`, evaluated only when the offer is taken.
+    /// from `cell`, evaluated once per query, when the node is first offered a cost.
     #[inline]
     fn relax(
         &mut self,
@@ -191,6 +200,7 @@ impl AbstractSpace {
             self.stamp[id] = self.current;
             self.closed[id] = false;
             self.g[id] = f64::INFINITY;
+            self.h[id] = h(id, cell);
             self.cell[id] = cell;
         }
         if self.closed[id] || g >= self.g[id] {
@@ -198,7 +208,7 @@ impl AbstractSpace {
         }
         self.g[id] = g;
         self.parent[id] = parent;
-        self.heap.push(Entry::new(g + h(id, cell), g, id as u32));
+        self.heap.push(Entry::new(g + self.h[id], g, id as u32));
         stats.pushed += 1;
         stats.max_open = stats.max_open.max(self.heap.len() as u64);
     }
@@ -297,8 +307,8 @@ impl HpaGraph {
         }
     }
 
-    /// Picks up to eight landmarks, the nodes nearest the corners and the middles of the map's
-    /// sides, and computes their abstract distances to every node.
+    /// Picks up to sixteen landmarks, the nodes nearest the corners and evenly spaced points
+    /// along the map's sides, and computes their abstract distances to every node.
     fn refresh_landmarks(&mut self) {
         self.landmarks.clear();
         self.landmark_count = 0;
@@ -310,16 +320,13 @@ impl HpaGraph {
             i64::from(self.graph.width() - 1),
             i64::from(self.graph.height() - 1),
         );
-        let anchors = [
-            (0, 0),
-            (w, h),
-            (w, 0),
-            (0, h),
-            (w / 2, 0),
-            (w / 2, h),
-            (0, h / 2),
-            (w, h / 2),
-        ];
+        // Points evenly spaced around the border, corners first.
+        let per_side = LANDMARKS_PER_SIDE;
+        let mut anchors = vec![(0, 0), (w, h), (w, 0), (0, h)];
+        for i in 1..per_side {
+            let (fx, fy) = (w * i / per_side, h * i / per_side);
+            anchors.extend([(fx, 0), (w - fx, h), (0, h - fy), (w, fy)]);
+        }
         let mut chosen = Vec::new();
         for (ax, ay) in anchors {
             let nearest = (0..total).min_by_key(|&id| {
