@@ -126,6 +126,20 @@ impl Space {
     }
 }
 
+/// Asks the processor to start loading `slice[i]` into its caches, when `i` is in bounds.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = slice.get(i) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees, cannot fault, and
+        // the address is that of a live element.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,18 +169,4 @@ mod tests {
         space.begin(100);
         assert!((0..100).all(|i| !space.reached(i)));
     }
-}
-
-/// Asks the processor to start loading `slice[i]` into its caches, when `i` is in bounds.
-#[inline(always)]
-pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(item) = slice.get(i) {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is a hint: it reads nothing the program sees, cannot fault, and
-        // the address is that of a live element.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slice, i);
 }
