@@ -155,29 +155,40 @@ impl Local {
     }
 }
 
+/// The state of one abstract node in one query, in one record: offering a node a cost touches
+/// one cache line.
+#[derive(Clone, Copy, Debug)]
+struct AbstractNode {
+    g: f64,
+    /// The estimate to the goal, computed when the query first touches the node.
+    h: f64,
+    parent: u32,
+    cell: u32,
+    /// The query that last touched the node.
+    stamp: u32,
+    closed: bool,
+}
+
 /// Reusable state of the search over the abstract graph, indexed by node id.
 #[derive(Debug, Default)]
 struct AbstractSpace {
-    g: Vec<f64>,
-    /// The estimate of each node touched in the current query, computed once.
-    h: Vec<f64>,
-    parent: Vec<u32>,
-    cell: Vec<u32>,
-    stamp: Vec<u32>,
-    closed: Vec<bool>,
+    nodes: Vec<AbstractNode>,
     current: u32,
     heap: Heap,
 }
 
 impl AbstractSpace {
     fn begin(&mut self, len: usize) {
-        if self.g.len() != len || self.current == u32::MAX {
-            self.g = vec![f64::INFINITY; len];
-            self.h = vec![0.0; len];
-            self.parent = vec![u32::MAX; len];
-            self.cell = vec![0; len];
-            self.stamp = vec![0; len];
-            self.closed = vec![false; len];
+        if self.nodes.len() != len || self.current == u32::MAX {
+            let fresh = AbstractNode {
+                g: f64::INFINITY,
+                h: 0.0,
+                parent: u32::MAX,
+                cell: 0,
+                stamp: 0,
+                closed: false,
+            };
+            self.nodes = vec![fresh; len];
             self.current = 0;
         }
         self.current += 1;
@@ -196,19 +207,25 @@ impl AbstractSpace {
         cell: u32,
         stats: &mut Stats,
     ) {
-        if self.stamp[id] != self.current {
-            self.stamp[id] = self.current;
-            self.closed[id] = false;
-            self.g[id] = f64::INFINITY;
-            self.h[id] = h(id, cell);
-            self.cell[id] = cell;
+        let current = self.current;
+        let node = &mut self.nodes[id];
+        if node.stamp != current {
+            *node = AbstractNode {
+                g: f64::INFINITY,
+                h: h(id, cell),
+                parent: u32::MAX,
+                cell,
+                stamp: current,
+                closed: false,
+            };
         }
-        if self.closed[id] || g >= self.g[id] {
+        if node.closed || g >= node.g {
             return;
         }
-        self.g[id] = g;
-        self.parent[id] = parent;
-        self.heap.push(Entry::new(g + self.h[id], g, id as u32));
+        node.g = g;
+        node.parent = parent;
+        let f = g + node.h;
+        self.heap.push(Entry::new(f, g, id as u32));
         stats.pushed += 1;
         stats.max_open = stats.max_open.max(self.heap.len() as u64);
     }
@@ -233,6 +250,13 @@ pub struct HpaGraph {
     offsets: Vec<u32>,
     /// The cluster of each node id.
     owner: Vec<u32>,
+    /// The whole abstract graph in flat arrays for the searches, rebuilt from the clusters
+    /// after every change: the edges of node `id` are `adjacency[adjacency_first[id]..
+    /// adjacency_first[id + 1]]`, (node id, cost), intra-edges and inter-edges alike.
+    adjacency_first: Vec<u32>,
+    adjacency: Vec<(u32, f64)>,
+    /// The cell of each node id.
+    node_cell: Vec<u32>,
     /// The abstract distance from each landmark node to each node, `landmarks[id * count +
     /// l]` for `landmark_count` landmarks: ALT bounds that make the abstract search expand far
     /// fewer nodes than the straight-line estimate alone.
@@ -269,6 +293,9 @@ impl HpaGraph {
             clusters: vec![Cluster::default(); count],
             offsets: Vec::new(),
             owner: Vec::new(),
+            adjacency_first: Vec::new(),
+            adjacency: Vec::new(),
+            node_cell: Vec::new(),
             landmarks: Vec::new(),
             landmark_count: 0,
             local: Local::default(),
@@ -292,18 +319,9 @@ impl HpaGraph {
 
     /// The node ids joined to node `id` and the edge costs.
     fn for_each_edge(&self, id: usize, mut f: impl FnMut(usize, f64)) {
-        let k = self.owner[id] as usize;
-        let base = self.offsets[k] as usize;
-        let i = id - base;
-        let cluster = &self.clusters[k];
-        for &(j, d) in &cluster.edges[cluster.first[i] as usize..cluster.first[i + 1] as usize] {
-            f(base + j as usize, d);
-        }
-        for &(other, cost) in &cluster.links[i] {
-            let ko = self.cluster_of(other as usize);
-            if let Ok(j) = self.clusters[ko].nodes.binary_search(&other) {
-                f(self.offsets[ko] as usize + j, cost);
-            }
+        let span = self.adjacency_first[id] as usize..self.adjacency_first[id + 1] as usize;
+        for &(next, cost) in &self.adjacency[span] {
+            f(next as usize, cost);
         }
     }
 
@@ -382,6 +400,34 @@ impl HpaGraph {
                 .extend(std::iter::repeat_n(k as u32, cluster.nodes.len()));
         }
         self.offsets.push(next);
+        self.flatten();
+    }
+
+    /// Rebuilds the flat adjacency arrays from the clusters (after `number_nodes`).
+    fn flatten(&mut self) {
+        let total = self.owner.len();
+        let mut first = Vec::with_capacity(total + 1);
+        let mut adjacency = Vec::with_capacity(self.adjacency.len());
+        let mut node_cell = Vec::with_capacity(total);
+        for (k, cluster) in self.clusters.iter().enumerate() {
+            let base = self.offsets[k];
+            for (i, &cell) in cluster.nodes.iter().enumerate() {
+                first.push(adjacency.len() as u32);
+                node_cell.push(cell);
+                let span = cluster.first[i] as usize..cluster.first[i + 1] as usize;
+                adjacency.extend(cluster.edges[span].iter().map(|&(j, d)| (base + j, d)));
+                for &(other, cost) in &cluster.links[i] {
+                    let ko = self.cluster_of(other as usize);
+                    if let Ok(j) = self.clusters[ko].nodes.binary_search(&other) {
+                        adjacency.push((self.offsets[ko] + j as u32, cost));
+                    }
+                }
+            }
+        }
+        first.push(adjacency.len() as u32);
+        self.adjacency_first = first;
+        self.adjacency = adjacency;
+        self.node_cell = node_cell;
     }
 
     /// The graph the queries run on.
@@ -440,7 +486,15 @@ impl HpaGraph {
             })
             .sum();
         let landmarks = self.landmarks.capacity() * 8;
-        borders + clusters + landmarks + self.owner.capacity() * 4 + self.offsets.capacity() * 4
+        let flat = self.adjacency_first.capacity() * 4
+            + self.adjacency.capacity() * size_of::<(u32, f64)>()
+            + self.node_cell.capacity() * 4;
+        borders
+            + clusters
+            + landmarks
+            + flat
+            + self.owner.capacity() * 4
+            + self.offsets.capacity() * 4
     }
 
     /// The rectangle of cluster `k`.
@@ -1101,25 +1155,25 @@ impl HpaGraph {
             best
         };
         let (sid, gid) = (total, total + 1);
-        let size = self.size as usize;
-        let cols = self.cols as usize;
-        let (clusters, offsets, owner, abs) =
-            (&self.clusters, &self.offsets, &self.owner, &mut self.abs);
+        let (clusters, offsets, abs) = (&self.clusters, &self.offsets, &mut self.abs);
+        let (adjacency_first, adjacency, node_cell) =
+            (&self.adjacency_first, &self.adjacency, &self.node_cell);
+        let goal_base = offsets[kg] as usize;
         abs.begin(total + 2);
         abs.relax(sid, 0.0, u32::MAX, h, start as u32, stats);
         let mut reached = false;
         while let Some(top) = abs.heap.pop() {
             let id = top.cell() as usize;
-            if abs.closed[id] {
+            if abs.nodes[id].closed {
                 continue;
             }
-            abs.closed[id] = true;
+            abs.nodes[id].closed = true;
             stats.expanded += 1;
             if id == gid {
                 reached = true;
                 break;
             }
-            let g = abs.g[id];
+            let g = abs.nodes[id].g;
             let parent = id as u32;
             if id == sid {
                 let base = offsets[ks] as usize;
@@ -1133,24 +1187,13 @@ impl HpaGraph {
                 }
                 continue;
             }
-            let k = owner[id] as usize;
-            let base = offsets[k] as usize;
-            let i = id - base;
-            let cluster = &clusters[k];
-            let span = cluster.first[i] as usize..cluster.first[i + 1] as usize;
-            for &(j, d) in &cluster.edges[span] {
-                let node = cluster.nodes[j as usize];
-                abs.relax(base + j as usize, g + d, parent, h, node, stats);
+            let span = adjacency_first[id] as usize..adjacency_first[id + 1] as usize;
+            for &(next, cost) in &adjacency[span] {
+                let next = next as usize;
+                abs.relax(next, g + cost, parent, h, node_cell[next], stats);
             }
-            for &(other, cost) in &cluster.links[i] {
-                let o = other as usize;
-                let ko = (o / w / size) * cols + (o % w) / size;
-                if let Ok(j) = clusters[ko].nodes.binary_search(&other) {
-                    let oid = offsets[ko] as usize + j;
-                    abs.relax(oid, g + cost, parent, h, other, stats);
-                }
-            }
-            if k == kg && to_goal[i].is_finite() {
+            let i = id.wrapping_sub(goal_base);
+            if i < to_goal.len() && to_goal[i].is_finite() {
                 abs.relax(gid, g + to_goal[i], parent, |_, _| 0.0, goal as u32, stats);
             }
         }
@@ -1158,10 +1201,10 @@ impl HpaGraph {
             return None;
         }
         let mut abstract_path = vec![goal];
-        let mut id = abs.parent[gid];
+        let mut id = abs.nodes[gid].parent;
         while id != u32::MAX {
-            abstract_path.push(abs.cell[id as usize] as usize);
-            id = abs.parent[id as usize];
+            abstract_path.push(abs.nodes[id as usize].cell as usize);
+            id = abs.nodes[id as usize].parent;
         }
         abstract_path.reverse();
 
