@@ -781,28 +781,28 @@ impl HpaGraph {
         stats: &mut Stats,
     ) -> bool {
         let w = self.graph.width() as usize;
-        let cells = rect.width() * (rect.y1 - rect.y0) as usize;
+        let rw = rect.width();
+        let cells = rw * (rect.y1 - rect.y0) as usize;
         self.local.begin(cells);
         let stamp = self.local.current;
-        let at = |cell: usize| ((cell % w) as i32, (cell / w) as i32);
-        let h = |cell: usize| {
-            goal.map_or(0.0, |(_, e)| {
-                let (x, y) = at(cell);
-                e.at(x, y)
-            })
-        };
+        let h = |x: i32, y: i32| goal.map_or(0.0, |(_, e)| e.at(x, y));
+        // The local index of a step in each direction: no division per neighbour.
+        let local_delta: [isize; 8] =
+            std::array::from_fn(|d| DY[d] as isize * rw as isize + DX[d] as isize);
         let s = self.local_index(rect, source);
         self.local.g[s] = 0.0;
         self.local.stamp[s] = stamp;
         self.local.closed[s] = false;
         self.local.parent[s] = u8::MAX;
+        let (sx, sy) = ((source % w) as i32, (source / w) as i32);
         self.local
             .heap
-            .push(Entry::new(h(source), 0.0, source as u32));
+            .push(Entry::new(h(sx, sy), 0.0, source as u32));
         stats.pushed += 1;
         while let Some(entry) = self.local.heap.pop() {
             let cell = entry.cell() as usize;
-            let li = self.local_index(rect, cell);
+            let (x, y) = ((cell % w) as i32, (cell / w) as i32);
+            let li = (y as usize - rect.y0 as usize) * rw + (x as usize - rect.x0 as usize);
             if self.local.closed[li] {
                 continue;
             }
@@ -812,17 +812,17 @@ impl HpaGraph {
                 return true;
             }
             let g = self.local.g[li];
-            let (x, y) = at(cell);
             let mut mask = self.graph.mask(cell);
             while mask != 0 {
                 let d = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                if !rect.contains(x + DX[d], y + DY[d]) {
+                let (nx, ny) = (x + DX[d], y + DY[d]);
+                if !rect.contains(nx, ny) {
                     continue;
                 }
                 let next = (cell as isize + self.graph.delta(d)) as usize;
                 let ng = g + self.graph.step_cost(cell, next, d);
-                let ni = self.local_index(rect, next);
+                let ni = li.wrapping_add_signed(local_delta[d]);
                 let local = &mut self.local;
                 if local.stamp[ni] != stamp {
                     local.stamp[ni] = stamp;
@@ -832,7 +832,7 @@ impl HpaGraph {
                 }
                 local.g[ni] = ng;
                 local.parent[ni] = d as u8;
-                local.heap.push(Entry::new(ng + h(next), ng, next as u32));
+                local.heap.push(Entry::new(ng + h(nx, ny), ng, next as u32));
                 stats.pushed += 1;
             }
         }
