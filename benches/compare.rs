@@ -17,11 +17,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use gridpath::format::movingai::{self, ScenQuery};
-use gridpath::grid::Grid;
 use gridpath::search::{
     Algorithm, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph, SearchRequest, Searcher,
 };
-use ordered_float::OrderedFloat;
+
+mod common;
+use common::rival_cost;
 
 /// The dao, bg512, sc1, rooms and cities sets of the one-run table.
 const SETS: &[&str] = &[
@@ -42,41 +43,6 @@ const ROUNDS: usize = 3;
 fn data_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
     dir.is_dir().then_some(dir)
-}
-
-/// The `pathfinding` crate's A* over gridpath's neighbour masks (as in `benches/search.rs`).
-fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64> {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, -1),
-        (-1, -1),
-        (1, 1),
-        (-1, 1),
-    ];
-    let goal = (q.goal.x as i32, q.goal.y as i32);
-    let width = grid.width() as usize;
-    let result = pathfinding::directed::astar::astar(
-        &(q.start.x as i32, q.start.y as i32),
-        |&(x, y)| {
-            let index = y as usize * width + x as usize;
-            DIRS.iter()
-                .enumerate()
-                .filter(move |(d, _)| graph.can_step(index, *d))
-                .map(move |(d, (dx, dy))| {
-                    let cost = if d < 4 { 1.0 } else { std::f64::consts::SQRT_2 };
-                    ((x + dx, y + dy), OrderedFloat(cost))
-                })
-        },
-        |&(x, y)| {
-            let (dx, dy) = (f64::from((x - goal.0).abs()), f64::from((y - goal.1).abs()));
-            OrderedFloat(dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy))
-        },
-        |&p| p == goal,
-    );
-    result.map(|(_, cost)| cost.0)
 }
 
 /// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.

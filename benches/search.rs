@@ -14,7 +14,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gridpath::format::movingai::{self, ScenQuery};
 use gridpath::grid::Grid;
 use gridpath::search::{Diagonal, SearchGraph, SearchRequest, Searcher};
-use ordered_float::OrderedFloat;
+
+mod common;
+use common::rival_cost;
 
 /// The map families of the benchmark, one map each.
 const SETS: &[&str] = &[
@@ -41,41 +43,6 @@ fn load(dir: &Path, set: &str) -> (Grid, Vec<ScenQuery>) {
     let all = movingai::parse_scen(&scen).expect("valid scen");
     let step = (all.len() / QUERIES).max(1);
     (grid, all.into_iter().step_by(step).take(QUERIES).collect())
-}
-
-/// The rival: `pathfinding::directed::astar::astar` over the same neighbour masks.
-fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64> {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, -1),
-        (-1, -1),
-        (1, 1),
-        (-1, 1),
-    ];
-    let goal = (q.goal.x as i32, q.goal.y as i32);
-    let width = grid.width() as usize;
-    let result = pathfinding::directed::astar::astar(
-        &(q.start.x as i32, q.start.y as i32),
-        |&(x, y)| {
-            let index = y as usize * width + x as usize;
-            DIRS.iter()
-                .enumerate()
-                .filter(move |(d, _)| graph.can_step(index, *d))
-                .map(move |(d, (dx, dy))| {
-                    let cost = if d < 4 { 1.0 } else { std::f64::consts::SQRT_2 };
-                    ((x + dx, y + dy), OrderedFloat(cost))
-                })
-        },
-        |&(x, y)| {
-            let (dx, dy) = (f64::from((x - goal.0).abs()), f64::from((y - goal.1).abs()));
-            OrderedFloat(dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy))
-        },
-        |&p| p == goal,
-    );
-    result.map(|(_, cost)| cost.0)
 }
 
 fn bench(c: &mut Criterion) {

@@ -1,0 +1,41 @@
+//! What more than one benchmark needs: the `pathfinding` crate's A* as the rival.
+
+use gridpath::format::movingai::ScenQuery;
+use gridpath::grid::Grid;
+use gridpath::search::SearchGraph;
+use ordered_float::OrderedFloat;
+
+/// The rival: `pathfinding::directed::astar::astar` over the same neighbour masks.
+pub fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64> {
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, -1),
+        (-1, -1),
+        (1, 1),
+        (-1, 1),
+    ];
+    let goal = (q.goal.x as i32, q.goal.y as i32);
+    let width = grid.width() as usize;
+    let result = pathfinding::directed::astar::astar(
+        &(q.start.x as i32, q.start.y as i32),
+        |&(x, y)| {
+            let index = y as usize * width + x as usize;
+            DIRS.iter()
+                .enumerate()
+                .filter(move |(d, _)| graph.can_step(index, *d))
+                .map(move |(d, (dx, dy))| {
+                    let cost = if d < 4 { 1.0 } else { std::f64::consts::SQRT_2 };
+                    ((x + dx, y + dy), OrderedFloat(cost))
+                })
+        },
+        |&(x, y)| {
+            let (dx, dy) = (f64::from((x - goal.0).abs()), f64::from((y - goal.1).abs()));
+            OrderedFloat(dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy))
+        },
+        |&p| p == goal,
+    );
+    result.map(|(_, cost)| cost.0)
+}
