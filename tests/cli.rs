@@ -179,3 +179,37 @@ fn movingai_maps_solve_too() {
     // The wall at the centre blocks every diagonal past it: four orthogonal steps.
     assert!((cost - 4.0).abs() < 1e-12, "no corner cutting: {cost}");
 }
+
+/// `gridpath … | head`: when the reader closes the pipe early the command ends quietly, with
+/// no panic message, instead of failing on the next write.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    // A 400 × 400 field prints megabytes of JSON: far more than a pipe buffers.
+    let rows: Vec<String> = (0..400).map(|_| ".".repeat(400)).collect();
+    let map = serde_json::json!({
+        "format": "gridpath-map", "version": 1, "width": 400, "height": 400,
+        "terrains": [{"symbol": ".", "name": "Grass", "cost": 1.0, "color": "#6abe30"}],
+        "rows": rows,
+    });
+    let path = temp_map("big.json", &map.to_string());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridpath"))
+        .args(["field", path.to_str().unwrap(), "--to", "0,0", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert!(
+        output.status.success(),
+        "status {:?}, stderr: {stderr}",
+        output.status
+    );
+}

@@ -62,7 +62,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|&&id| !grid.terrain(id).is_passable())
         .count();
-    println!(
+    out!(
         "{} → {}: {} × {} cells, {walls} impassable",
         args.input.display(),
         args.output.display(),

@@ -40,9 +40,9 @@ pub fn run(args: &FieldArgs) -> anyhow::Result<ExitCode> {
     let field = FlowField::new(&graph, goal)?;
     let elapsed = started.elapsed();
     if args.json {
-        println!("{}", field.to_json());
+        out!("{}", field.to_json());
     } else {
-        println!(
+        out!(
             "Flow field to {goal}: {} of {} passable cells reach the goal, largest cost {:.6}, {:.1} ms",
             field.reachable_count(),
             graph.passable_count(),

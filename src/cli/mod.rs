@@ -1,6 +1,18 @@
 //! Argument parsing and dispatch. Each command lives in its own file and only wires the
 //! library together.
 
+/// `println!` that returns the error instead of panicking: when the reader of standard output
+/// has gone (`gridpath field map.json --json | head`), the command ends quietly.
+macro_rules! out {
+    () => {
+        out!("")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod ascii;
 mod convert;
 mod field;
@@ -92,11 +104,22 @@ pub fn run() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        // The reader stopped reading: nothing is wrong with the request.
+        Err(error) if reader_gone(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("gridpath: {error:#}");
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// Whether an error is standard output's reader having closed the pipe.
+fn reader_gone(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 #[cfg(feature = "editor")]

@@ -127,23 +127,23 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
         if hpa.is_some() {
             value["preprocess_ms"] = json!(preprocess_ms);
         }
-        println!("{value}");
+        out!("{value}");
     } else {
-        println!(
+        out!(
             "{}: {} queries, {mismatches} mismatches, {total_ms:.1} ms searching, {expanded} cells expanded ({})",
             args.scen.display(),
             queries.len(),
             args.search.algorithm
         );
-        println!("  cost / optimal: mean {mean_ratio:.6}, max {max_ratio:.6}");
+        out!("  cost / optimal: mean {mean_ratio:.6}, max {max_ratio:.6}");
         if hpa.is_some() {
-            println!("  abstraction built in {preprocess_ms:.1} ms (not in the search time)");
+            out!("  abstraction built in {preprocess_ms:.1} ms (not in the search time)");
         }
         for line in &reports {
-            println!("  {line}");
+            out!("  {line}");
         }
         if mismatches > reports.len() {
-            println!("  … and {} more", mismatches - reports.len());
+            out!("  … and {} more", mismatches - reports.len());
         }
     }
     Ok(if mismatches == 0 {

@@ -75,8 +75,8 @@ impl SmoothArgs {
 }
 
 /// Prints the smoothed path's lengths and costs beside the grid path's.
-pub fn print_summary(smoothed: &SmoothedPath) {
-    println!(
+pub fn print_summary(smoothed: &SmoothedPath) -> std::io::Result<()> {
+    out!(
         "smoothed: {} waypoints, length {:.6} (grid {:.6}), cost {:.6} (grid {:.6})",
         smoothed.waypoints.len(),
         smoothed.length,
@@ -84,11 +84,12 @@ pub fn print_summary(smoothed: &SmoothedPath) {
         smoothed.cost,
         smoothed.grid_cost
     );
-    println!(
+    out!(
         "curve: {} Bezier pieces ({} straight), length {:.6}, cost {:.6}",
         smoothed.beziers.len(),
         smoothed.straight_pieces,
         smoothed.curve_length,
         smoothed.curve_cost
     );
+    Ok(())
 }

@@ -65,15 +65,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         if args.smoothing.smooth {
             value["smoothed"] = serde_json::to_value(&smoothed)?;
         }
-        println!("{value}");
+        out!("{value}");
     } else {
-        print_summary(&request, &result);
+        print_summary(&request, &result)?;
         if let Some(smoothed) = &smoothed {
-            smooth::print_summary(smoothed);
+            smooth::print_summary(smoothed)?;
         }
         if map.grid.width() <= 80 {
-            println!();
-            print!("{}", ascii::render(&map.grid, &result));
+            out!();
+            use std::io::Write as _;
+            write!(
+                std::io::stdout().lock(),
+                "{}",
+                ascii::render(&map.grid, &result)
+            )?;
         }
     }
     Ok(if result.found {
@@ -111,9 +116,9 @@ fn to_json(request: &SearchRequest, result: &SearchResult) -> serde_json::Value 
     value
 }
 
-fn print_summary(request: &SearchRequest, result: &SearchResult) {
-    println!("{}", result.message());
-    println!(
+fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Result<()> {
+    out!("{}", result.message());
+    out!(
         "algorithm {}, diagonal {}, heuristic {}, weight {}: {}",
         request.algorithm,
         request.diagonal,
@@ -122,8 +127,12 @@ fn print_summary(request: &SearchRequest, result: &SearchResult) {
         result.optimality
     );
     let s = result.stats;
-    println!(
+    out!(
         "expanded {}, pushed {}, largest open list {}, time {} µs",
-        s.expanded, s.pushed, s.max_open, s.time_us
+        s.expanded,
+        s.pushed,
+        s.max_open,
+        s.time_us
     );
+    Ok(())
 }
