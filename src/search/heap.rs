@@ -1,9 +1,10 @@
-//! The open list: a 4-ary min-heap of small entries with lazy deletion.
+//! The open list: a 4-ary min-heap of small entries with lazy deletion, and the buckets that
+//! A*, Dijkstra and greedy search put in front of it.
 //!
 //! An entry is 16 bytes: the priority as the bits of a non-negative `f64` (which order like
-//! the float), a tie-break word, and the cell, in one 128-bit number. A cell improved while open is pushed again;
-//! the search skips entries of cells already closed. Four children per node halve the depth of
-//! a binary heap and keep the children of a node in one cache line.
+//! the float), a tie-break word, and the cell, in one 128-bit number. A cell improved while
+//! open is pushed again; the search skips entries of cells already closed. Four children per
+//! node halve the depth of a binary heap and keep the children of a node in one cache line.
 
 /// One open-list entry: from the most significant bits down, the priority, the tie-break and
 /// the cell, so that entries order as one 128-bit number (and stay in registers).
@@ -155,7 +156,9 @@ impl Heap {
 /// priorities can fall) go. Later buckets are plain lists. Quantising is monotone in `f`, so the
 /// band and the heap rank before every later bucket, and popping the smaller of the band's and
 /// the heap's first entry, refilling the band from the next non-empty list when both run dry,
-/// pops in exactly the order of one heap over all entries (priority, then larger g).
+/// pops in exactly the order of one heap over all entries (priority, then larger g). When a
+/// list becomes the band, the entries `pop`'s `live` rejects (cells expanded since, or reached
+/// more cheaply since) are dropped instead of sorted.
 ///
 /// The lists form a ring over the buckets just after `current`, as many as one step of the
 /// search can reach ahead, so the same few lists (warm in the cache) are reused all through a
