@@ -13,7 +13,6 @@
 //! Run with `cargo bench --bench compare`; the data is read from `../shared/movingai`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use gridpath::format::movingai::{self, ScenQuery};
@@ -22,7 +21,7 @@ use gridpath::search::{
 };
 
 mod common;
-use common::rival_cost;
+use common::{data_dir, rival_cost};
 
 /// The dao, bg512, sc1, rooms and cities sets of the one-run table.
 const SETS: &[&str] = &[
@@ -39,11 +38,6 @@ const SETS: &[&str] = &[
 ];
 const QUERIES: usize = 60;
 const ROUNDS: usize = 3;
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    dir.is_dir().then_some(dir)
-}
 
 /// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
 fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {

@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench search`; the data is read from `../shared/movingai`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gridpath::format::movingai::{self, ScenQuery};
@@ -16,7 +16,7 @@ use gridpath::grid::Grid;
 use gridpath::search::{Diagonal, SearchGraph, SearchRequest, Searcher};
 
 mod common;
-use common::rival_cost;
+use common::{data_dir, rival_cost};
 
 /// The map families of the benchmark, one map each.
 const SETS: &[&str] = &[
@@ -30,11 +30,6 @@ const SETS: &[&str] = &[
 ];
 /// Queries per set: spread evenly over the file, so every bucket of difficulty is in.
 const QUERIES: usize = 40;
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    dir.is_dir().then_some(dir)
-}
 
 fn load(dir: &Path, set: &str) -> (Grid, Vec<ScenQuery>) {
     let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");

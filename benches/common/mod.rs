@@ -1,9 +1,18 @@
-//! What more than one benchmark needs: the `pathfinding` crate's A* as the rival.
+//! What more than one benchmark needs: the Moving AI data and the `pathfinding` crate's A*
+//! as the rival.
+
+use std::path::{Path, PathBuf};
 
 use gridpath::format::movingai::ScenQuery;
 use gridpath::grid::Grid;
 use gridpath::search::SearchGraph;
 use ordered_float::OrderedFloat;
+
+/// `../shared/movingai`, when it is there.
+pub fn data_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
+    dir.is_dir().then_some(dir)
+}
 
 /// The rival: `pathfinding::directed::astar::astar` over the same neighbour masks.
 pub fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64> {

@@ -51,7 +51,7 @@ impl Estimate {
         let dy = f64::from((y - self.ty).abs());
         let raw = match self.kind {
             Heuristic::Zero => return 0.0,
-            Heuristic::Octile => dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy),
+            Heuristic::Octile => return self.octile_at(x, y),
             Heuristic::Manhattan => dx + dy,
             Heuristic::Chebyshev => dx.max(dy),
             Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
