@@ -80,6 +80,46 @@ fn arb_map() -> impl Strategy<Value = (Grid, Cell, Cell, Diagonal)> {
         })
 }
 
+/// A random map of one cost (grass and walls, as the Moving AI maps), where the searches take
+/// their faster loop. The endpoints are never in the bottom-right 2 × 2 corner, which is walled.
+fn arb_uniform_map() -> impl Strategy<Value = (Grid, Cell, Cell, Diagonal)> {
+    (3u32..28, 3u32..28, 0usize..4, 0u8..60)
+        .prop_flat_map(|(w, h, d, walls)| {
+            // Walls at 0% to 59%: open fields to mazes of dead ends.
+            let cells = prop::collection::vec(
+                (0u8..100).prop_map(move |r| if r < walls { WALL } else { GRASS }),
+                (w * h) as usize,
+            );
+            let cell = move || {
+                (0..w * h - 1)
+                    .prop_filter("off the corner", move |&i| i % w < w - 2 || i / w < h - 2)
+            };
+            (Just(w), Just(h), cells, cell(), cell(), Just(d))
+        })
+        .prop_map(|(w, h, mut cells, start, goal, d)| {
+            let (start, goal) = (
+                Cell::new(start % w, start / w),
+                Cell::new(goal % w, goal / w),
+            );
+            for (x, y) in [
+                (w - 2, h - 2),
+                (w - 1, h - 2),
+                (w - 2, h - 1),
+                (w - 1, h - 1),
+            ] {
+                cells[(y * w + x) as usize] = WALL;
+            }
+            cells[(start.y * w + start.x) as usize] = GRASS;
+            cells[(goal.y * w + goal.x) as usize] = GRASS;
+            let grid = Grid::from_cells(w, h, catalog(), cells).expect("valid grid");
+            (grid, start, goal, Diagonal::ALL[d])
+        })
+}
+
+const GRASS: u8 = 0;
+const SWAMP: u8 = 2;
+const WALL: u8 = 3;
+
 /// The path is adjacent, passable, obeys the diagonal rule, and its steps sum to its cost.
 fn assert_valid(grid: &Grid, diagonal: Diagonal, result: &SearchResult) {
     let graph = SearchGraph::new(grid, diagonal);
@@ -127,6 +167,58 @@ proptest! {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn optimal_algorithms_match_the_oracle_on_maps_of_one_cost((grid, start, goal, diagonal) in arb_uniform_map()) {
+        let expected = oracle_cost(&grid, diagonal, start, goal);
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bidirectional] {
+            for heuristic in [Heuristic::default_for(diagonal), Heuristic::Euclidean, Heuristic::Zero] {
+                let request = SearchRequest::new(start, goal)
+                    .with_algorithm(algorithm)
+                    .with_diagonal(diagonal)
+                    .with_heuristic(heuristic);
+                let result = run(&grid, request);
+                prop_assert_eq!(result.found, expected.is_some(), "{}/{}/{}", algorithm, heuristic, diagonal);
+                if let Some(cost) = expected {
+                    prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
+                        "{algorithm}/{heuristic}/{diagonal}: {} vs oracle {cost}", result.cost);
+                    assert_valid(&grid, diagonal, &result);
+                }
+            }
+        }
+    }
+
+    /// On a map of one cost the best-first searches skip the neighbours a cell's parent already
+    /// reached more cheaply. That must save work and change nothing else: the same map with a
+    /// walled-off swamp cell in its corner (no longer of one cost, so searched without skipping)
+    /// expands the same cells in the same order and returns the same path.
+    #[test]
+    fn skipping_covered_neighbours_changes_nothing_but_the_work((grid, start, goal, diagonal) in arb_uniform_map(), w in 1.0f64..3.0) {
+        let (width, height) = (grid.width(), grid.height());
+        let cells: Vec<u8> = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .map(|(x, y)| if (x, y) == (width - 1, height - 1) { SWAMP } else if grid.cost(Cell::new(x, y)).is_some() { GRASS } else { WALL })
+            .collect();
+        let twin = Grid::from_cells(width, height, catalog(), cells).unwrap();
+        prop_assert!(SearchGraph::new(&grid, diagonal).uniform_cost().is_some());
+        prop_assert!(SearchGraph::new(&twin, diagonal).uniform_cost().is_none());
+        let runs = [(Algorithm::AStar, 1.0), (Algorithm::AStar, w), (Algorithm::Dijkstra, 1.0), (Algorithm::Greedy, 1.0)];
+        let heuristics = [Heuristic::default_for(diagonal), Heuristic::Manhattan, Heuristic::Euclidean, Heuristic::Chebyshev];
+        for ((algorithm, weight), heuristic) in runs.into_iter().flat_map(|run| heuristics.map(|h| (run, h))) {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(algorithm)
+                .with_diagonal(diagonal)
+                .with_heuristic(heuristic)
+                .with_weight(weight)
+                .recording(true);
+            let (fast, plain) = (run(&grid, request.clone()), run(&twin, request));
+            prop_assert_eq!(&fast.path, &plain.path, "{}", algorithm);
+            prop_assert_eq!(fast.cost.to_bits(), plain.cost.to_bits());
+            prop_assert_eq!(fast.stats.expanded, plain.stats.expanded);
+            let (fast, plain) = (fast.trace.unwrap(), plain.trace.unwrap());
+            prop_assert_eq!(fast.expanded, plain.expanded, "{} {} weight {}", algorithm, heuristic, weight);
         }
     }
 

@@ -5,8 +5,9 @@ use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
+use super::request::Diagonal;
 use super::request::Stats;
-use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
+use super::space::{CLOSED, NO_PARENT, PARENT_BITS, Space, prefetch, seen};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -34,15 +35,15 @@ pub(crate) fn best_first<const RECORD: bool>(
     let estimate = ranking.estimate;
     // The common cases get a loop of their own: one cost for every cell, the octile estimate.
     macro_rules! with_estimate {
-        ($step_cost:expr) => {
+        ($prune:literal, $step_cost:expr) => {
             if estimate.is_octile() {
                 let octile = |x, y| estimate.octile_at(x, y);
-                run::<RECORD, _, _>(
+                run::<RECORD, $prune, _, _>(
                     graph, space, start, goal, ranking, stats, order, control, $step_cost, octile,
                 )
             } else {
                 let any = |x, y| estimate.at(x, y);
-                run::<RECORD, _, _>(
+                run::<RECORD, $prune, _, _>(
                     graph, space, start, goal, ranking, stats, order, control, $step_cost, any,
                 )
             }
@@ -51,15 +52,17 @@ pub(crate) fn best_first<const RECORD: bool>(
     match graph.uniform_cost() {
         Some(cost) => {
             let steps = super::graph::STEP_LENGTH.map(|length| length * cost);
-            with_estimate!(|_, _, d: usize| steps[d])
+            with_estimate!(true, |_, _, d: usize| steps[d])
         }
-        None => with_estimate!(|from, to, d| graph.step_cost(from, to, d)),
+        None => with_estimate!(false, |from, to, d| graph.step_cost(from, to, d)),
     }
 }
 
+/// The search loop. `PRUNE` skips the neighbours the parent covers ([`COVERED`]), which is
+/// exact only when every passable cell costs the same.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn run<const RECORD: bool, C, H>(
+fn run<const RECORD: bool, const PRUNE: bool, C, H>(
     graph: &SearchGraph,
     space: &mut Space,
     start: usize,
@@ -102,18 +105,26 @@ where
     let state = &mut state[..n];
     let costs = &mut costs[..n];
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
+    // The cells beyond a diagonal step wait for their cheaper way only when it ranks first: the
+    // estimate changes by at most its scale along that way, so a scale up to the step cost
+    // keeps it ahead (a heavier weight, or greedy search, could rank the dearer way first).
+    let beyond = if graph.diagonal() == Diagonal::NoCut
+        && g_weight == 1.0
+        && estimate.scale() <= graph.min_cost()
+    {
+        BEYOND_NO_CUT
+    } else {
+        [0; 8]
+    };
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
     let mut next_up: Option<Entry> = None;
     while let Some(entry) = next_up.take().or_else(|| {
-        // Entries of cells closed since, or reached more cheaply since, are dropped in bulk.
-        let (state, costs) = (&*state, &*costs);
-        buckets.pop(heap, |e| {
-            let i = e.cell() as usize;
-            // Greedy keeps a cell's first entry when it finds a cheaper way there.
-            state[i] & CLOSED == 0 && (g_weight == 0.0 || e.made_for(costs[i]))
-        })
+        // Entries of cells closed since are dropped in bulk. (An entry left behind when its
+        // cell was reached more cheaply ranks after the newer one, and is skipped below.)
+        let state = &*state;
+        buckets.pop(heap, |e| state[e.cell() as usize] & CLOSED == 0)
     }) {
         let current = entry.cell() as usize;
         if state[current] & CLOSED != 0 {
@@ -143,6 +154,14 @@ where
         }
         let (x, y) = rows.split(current as u32);
         let mut mask = masks[current];
+        if PRUNE {
+            // The neighbours that the parent's expansion already reached more cheaply.
+            let from = usize::from(state[current] & PARENT_BITS);
+            if from < 8 {
+                let parent = current.wrapping_add_signed(-deltas[from]);
+                mask &= !(COVERED[from][usize::from(masks[parent])] | beyond[from]);
+            }
+        }
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -191,6 +210,67 @@ where
     found
 }
 
+/// `COVERED[d][m]`: the neighbours of a cell reached by a step in direction `d` that its parent,
+/// whose neighbour mask is `m`, reaches in one step (the parent itself among them).
+///
+/// On a map of one cost the direct step is strictly cheaper than the two steps through the cell
+/// (1 against 1 + √2, √2 against 2), and the parent relaxed its neighbours when it was expanded,
+/// so the cell's expansion cannot improve them and skips them. The search expands the same cells
+/// in the same order; it only tests fewer neighbours.
+static COVERED: [[u8; 256]; 8] = covered_table();
+
+/// For a cell reached diagonally, the two neighbours beyond it on either side (north-west and
+/// south-east after a north-east step): two orthogonal steps from the parent reach them for 2,
+/// against 2√2 through the cell. Without corner cutting, a diagonal step out of the cell proves
+/// both of those orthogonal steps open, so the path through the cell is never the cheapest;
+/// and when the middle cell of the cheaper way ranks before the dearer entry would have, the
+/// search expands the same cells in the same order without it. (Another diagonal rule could
+/// leave the orthogonal way blocked.)
+const BEYOND_NO_CUT: [u8; 8] = beyond_table();
+
+const fn direction(x: i32, y: i32) -> usize {
+    let mut d = 0;
+    while DX[d] != x || DY[d] != y {
+        d += 1;
+    }
+    d
+}
+
+const fn beyond_table() -> [u8; 8] {
+    let mut table = [0u8; 8];
+    let mut d = 4;
+    while d < 8 {
+        table[d] = (1 << direction(-DX[d], DY[d])) | (1 << direction(DX[d], -DY[d]));
+        d += 1;
+    }
+    table
+}
+
+const fn covered_table() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut m = 0;
+        while m < 256 {
+            let mut bits = 0u8;
+            let mut e = 0;
+            while e < 8 {
+                let (x, y) = (DX[d] + DX[e], DY[d] + DY[e]);
+                // The parent itself, or a neighbour of it that it steps to.
+                let parent = x == 0 && y == 0;
+                if parent || (x.abs() <= 1 && y.abs() <= 1 && (m >> direction(x, y)) & 1 == 1) {
+                    bits |= 1 << e;
+                }
+                e += 1;
+            }
+            table[d][m] = bits;
+            m += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
 /// Splits cell indices into columns and rows with a multiplication instead of a division
 /// (Lemire's method, exact for every 32-bit index and width).
 #[derive(Clone, Copy, Debug)]
@@ -225,7 +305,62 @@ impl RowDivider {
 
 #[cfg(test)]
 mod tests {
-    use super::RowDivider;
+    use super::*;
+
+    /// The cell a step in direction `d` from `(x, y)` reaches.
+    fn step(x: i32, y: i32, d: usize) -> (i32, i32) {
+        (x + DX[d], y + DY[d])
+    }
+
+    #[test]
+    fn covered_neighbours_are_the_parents_own_neighbours() {
+        for (d, row) in COVERED.iter().enumerate() {
+            for (m, &covered) in row.iter().enumerate() {
+                // The parent at the origin, the cell one step away.
+                let cell = step(0, 0, d);
+                for e in 0..8 {
+                    let next = step(cell.0, cell.1, e);
+                    let from_parent = (0..8).find(|&f| step(0, 0, f) == next);
+                    let expected = next == (0, 0) || from_parent.is_some_and(|f| m >> f & 1 == 1);
+                    assert_eq!(
+                        covered >> e & 1 == 1,
+                        expected,
+                        "d {d}, mask {m:#010b}, e {e}"
+                    );
+                    if expected && next != (0, 0) {
+                        // Strictly cheaper from the parent than through the cell.
+                        let f = from_parent.unwrap();
+                        let direct = super::super::graph::STEP_LENGTH[f];
+                        let through = super::super::graph::STEP_LENGTH[d]
+                            + super::super::graph::STEP_LENGTH[e];
+                        assert!(direct + 0.4 < through);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cells_beyond_a_diagonal_step_are_two_orthogonal_steps_from_the_parent() {
+        assert_eq!(
+            BEYOND_NO_CUT[..4],
+            [0; 4],
+            "orthogonal steps prune nothing beyond"
+        );
+        for d in 4..8 {
+            let cell = step(0, 0, d);
+            let beyond: Vec<(i32, i32)> = (0..8)
+                .filter(|&e| BEYOND_NO_CUT[d] >> e & 1 == 1)
+                .map(|e| step(cell.0, cell.1, e))
+                .collect();
+            // North-east step to (1, -1): the cells beyond are (0, -2) and (2, 0).
+            let mut expected = vec![(0, 2 * DY[d]), (2 * DX[d], 0)];
+            expected.sort();
+            let mut beyond = beyond;
+            beyond.sort();
+            assert_eq!(beyond, expected, "d {d}");
+        }
+    }
 
     #[test]
     fn row_divider_matches_division() {

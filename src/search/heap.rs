@@ -28,13 +28,6 @@ impl Entry {
         self.0 as u32
     }
 
-    /// Whether the entry was made for a cell whose cost so far is `g` (to the precision the
-    /// entry keeps): false for an entry left behind when its cell was reached more cheaply.
-    #[inline(always)]
-    pub fn made_for(&self, g: f64) -> bool {
-        (self.0 >> 32) as u32 == !(g as f32).to_bits()
-    }
-
     /// The priority.
     #[inline]
     pub fn priority(&self) -> f64 {

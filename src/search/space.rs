@@ -16,7 +16,7 @@ pub(crate) const SEEN: u8 = 0x10;
 /// The cell has been expanded.
 pub(crate) const CLOSED: u8 = 0x20;
 /// The parent bits of a state byte; all ones for [`NO_PARENT`].
-const PARENT_BITS: u8 = 0x0F;
+pub(crate) const PARENT_BITS: u8 = 0x0F;
 
 /// The state byte of a cell just reached through direction `parent`.
 #[inline(always)]
