@@ -132,12 +132,17 @@ where
         }
         state[current] |= CLOSED;
         if let Some(cell) = buckets.next_in_band() {
-            // The next cell's state is likely far from this one's: start loading it now.
+            // The next cell is likely far from this one: start loading what its expansion
+            // reads, its own state and the rows of its neighbours.
             let cell = cell as usize;
             prefetch(masks, cell);
             prefetch(costs, cell);
             prefetch(state, cell.wrapping_sub(width));
             prefetch(state, cell + width);
+            prefetch(costs, cell.wrapping_sub(width));
+            prefetch(costs, cell + width);
+            prefetch(masks, cell.wrapping_sub(width));
+            prefetch(masks, cell + width);
         }
         let g = costs[current];
         expanded += 1;
@@ -153,6 +158,7 @@ where
             break;
         }
         let (x, y) = rows.split(current as u32);
+        let pushed_before = pushed;
         let mut mask = masks[current];
         if PRUNE {
             // The neighbours that the parent's expansion already reached more cheaply.
@@ -201,8 +207,12 @@ where
             }
             buckets.push(heap, successor);
         }
-        let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
-        max_open = max_open.max(open);
+        // The open list only outgrows its largest size yet when more entries went in than the
+        // one that came out.
+        if pushed - pushed_before >= 2 {
+            let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
+            max_open = max_open.max(open);
+        }
     }
     stats.expanded += expanded;
     stats.pushed += pushed;

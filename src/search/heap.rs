@@ -222,8 +222,12 @@ impl Buckets {
 
     #[inline(always)]
     fn bucket(&self, priority: f64) -> usize {
-        // `as` saturates: huge priorities share the last bucket (and are never below 0).
-        (priority * self.per_unit) as i64 as usize
+        // Rounded to the nearest integer by adding 2^52, where a float's units are its lowest
+        // bits: monotone in the priority, as the buckets need, and cheaper than a conversion.
+        // Huge priorities share the last bucket (priorities are never below 0).
+        const TWO_52: f64 = (1u64 << 52) as f64;
+        (((priority * self.per_unit).min(TWO_52 / 2.0) + TWO_52).to_bits() - TWO_52.to_bits())
+            as usize
     }
 
     #[inline(always)]
@@ -400,7 +404,8 @@ mod tests {
 
     #[test]
     fn buckets_pop_in_the_order_of_one_heap() {
-        for width in [0.25, 1.0, 3.0, 1e-9] {
+        // The last width puts the priorities past the largest bucket, where they share one.
+        for width in [0.25, 1.0, 3.0, 1e-9, 1e-14] {
             let mut heap = Heap::default();
             let mut buckets = Buckets::default();
             let mut reference = Heap::default();
