@@ -158,7 +158,6 @@ where
             break;
         }
         let (x, y) = rows.split(current as u32);
-        let pushed_before = pushed;
         let mut mask = masks[current];
         if PRUNE {
             // The neighbours that the parent's expansion already reached more cheaply.
@@ -207,12 +206,8 @@ where
             }
             buckets.push(heap, successor);
         }
-        // The open list only outgrows its largest size yet when more entries went in than the
-        // one that came out.
-        if pushed - pushed_before >= 2 {
-            let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
-            max_open = max_open.max(open);
-        }
+        let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
+        max_open = max_open.max(open);
     }
     stats.expanded += expanded;
     stats.pushed += pushed;

@@ -126,15 +126,18 @@ impl Space {
     }
 }
 
-/// Asks the processor to start loading `slice[i]` into its caches, when `i` is in bounds.
+/// Asks the processor to start loading `slice[i]` into its caches; nothing happens for an
+/// index out of bounds.
 #[inline(always)]
 pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(item) = slice.get(i) {
+    {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is a hint: it reads nothing the program sees, cannot fault, and
-        // the address is that of a live element.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
+        // Out of bounds (past either end of the map) the address is simply not loaded.
+        let address = slice.as_ptr().wrapping_add(i);
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees and cannot fault,
+        // whatever the address, so the pointer is never dereferenced.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast::<i8>()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (slice, i);
