@@ -119,13 +119,19 @@ where
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
-    let mut next_up: Option<Entry> = None;
-    while let Some(entry) = next_up.take().or_else(|| {
-        // Entries of cells closed since are dropped in bulk. (An entry left behind when its
-        // cell was reached more cheaply ranks after the newer one, and is skipped below.)
-        let state = &*state;
-        buckets.pop(heap, |e| state[e.cell() as usize] & CLOSED == 0)
-    }) {
+    let mut next_up = Entry::NONE;
+    loop {
+        let entry = if next_up != Entry::NONE {
+            std::mem::replace(&mut next_up, Entry::NONE)
+        } else {
+            // Entries of cells closed since are dropped in bulk. (An entry left behind when its
+            // cell was reached more cheaply ranks after the newer one, and is skipped below.)
+            let state = &*state;
+            match buckets.pop(heap, |e| state[e.cell() as usize] & CLOSED == 0) {
+                Some(entry) => entry,
+                None => break,
+            }
+        };
         let current = entry.cell() as usize;
         if state[current] & CLOSED != 0 {
             continue;
@@ -190,23 +196,17 @@ where
             let h = estimate_at(x + DX[d], y + DY[d]);
             let successor = Entry::new(g_weight * ng + h, ng, next as u32);
             pushed += 1;
-            if successor.priority() <= entry.priority() {
-                match next_up {
-                    None => {
-                        next_up = Some(successor);
-                        continue;
-                    }
-                    Some(held) if successor.before(&held) => {
-                        next_up = Some(successor);
-                        buckets.push(heap, held);
-                        continue;
-                    }
-                    Some(_) => {}
+            if successor.priority() <= entry.priority() && successor.before(&next_up) {
+                // The better of the two waits to be expanded next; the other goes to the list.
+                let held = std::mem::replace(&mut next_up, successor);
+                if held != Entry::NONE {
+                    buckets.push(heap, held);
                 }
+                continue;
             }
             buckets.push(heap, successor);
         }
-        let open = heap.len() + buckets.len() + usize::from(next_up.is_some());
+        let open = heap.len() + buckets.len() + usize::from(next_up != Entry::NONE);
         max_open = max_open.max(open);
     }
     stats.expanded += expanded;

@@ -12,6 +12,9 @@
 pub(crate) struct Entry(u128);
 
 impl Entry {
+    /// No entry: ranks after every real one (its priority bits are a NaN's).
+    pub const NONE: Entry = Entry(u128::MAX);
+
     /// An entry of priority `f` (non-negative), preferring larger `g` among equal `f`, then
     /// the smaller cell index.
     #[inline]
