@@ -7,7 +7,7 @@ use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::Diagonal;
 use super::request::Stats;
-use super::space::{CLOSED, NO_PARENT, PARENT_BITS, Space, prefetch, seen};
+use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -58,8 +58,9 @@ pub(crate) fn best_first<const RECORD: bool>(
     }
 }
 
-/// The search loop. `PRUNE` skips the neighbours the parent covers ([`COVERED`]), which is
-/// exact only when every passable cell costs the same.
+/// The search loop. With `PRUNE`, each entry notes the neighbours of its cell that its parent
+/// covers ([`COVERED`], [`BEYOND_NO_CUT`]) and the cell's expansion skips them: exact only when
+/// every passable cell costs the same.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn run<const RECORD: bool, const PRUNE: bool, C, H>(
@@ -104,6 +105,8 @@ where
     } = space;
     let state = &mut state[..n];
     let costs = &mut costs[..n];
+    // Past the limit the next search clears everything: the list need not grow.
+    let touch_limit = Space::touch_limit(n);
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
     // The cells beyond a diagonal step wait for their cheaper way only when it ranks first: the
     // estimate changes by at most its scale along that way, so a scale up to the step cost
@@ -116,6 +119,9 @@ where
     } else {
         [0; 8]
     };
+    // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
+    // would be the old parent's: it skips nothing.
+    let prune = PRUNE && g_weight != 0.0;
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
@@ -164,15 +170,10 @@ where
             break;
         }
         let (x, y) = rows.split(current as u32);
-        let mut mask = masks[current];
-        if PRUNE {
-            // The neighbours that the parent's expansion already reached more cheaply.
-            let from = usize::from(state[current] & PARENT_BITS);
-            if from < 8 {
-                let parent = current.wrapping_add_signed(-deltas[from]);
-                mask &= !(COVERED[from][usize::from(masks[parent])] | beyond[from]);
-            }
-        }
+        let around = masks[current];
+        // Less the neighbours that the parent's expansion already reached more cheaply, which
+        // the parent noted in the entry.
+        let mut mask = around & !entry.notes();
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -182,7 +183,9 @@ where
             if old == 0 {
                 state[next] = seen(d as u8);
                 costs[next] = ng;
-                touched.push(next as u32);
+                if touched.len() <= touch_limit {
+                    touched.push(next as u32);
+                }
             } else if old & CLOSED == 0 && ng < costs[next] {
                 state[next] = seen(d as u8);
                 costs[next] = ng;
@@ -194,7 +197,12 @@ where
                 continue;
             }
             let h = estimate_at(x + DX[d], y + DY[d]);
-            let successor = Entry::new(g_weight * ng + h, ng, next as u32);
+            let notes = if prune {
+                COVERED[d][usize::from(around)] | beyond[d]
+            } else {
+                0
+            };
+            let successor = Entry::with_notes(g_weight * ng + h, ng, next as u32, notes);
             pushed += 1;
             if successor.priority() <= entry.priority() && successor.before(&next_up) {
                 // The better of the two waits to be expanded next; the other goes to the list.

@@ -2,12 +2,14 @@
 //! A*, Dijkstra and greedy search put in front of it.
 //!
 //! An entry is 16 bytes: the priority as the bits of a non-negative `f64` (which order like
-//! the float), a tie-break word, and the cell, in one 128-bit number. A cell improved while
-//! open is pushed again; the search skips entries of cells already closed. Four children per
-//! node halve the depth of a binary heap and keep the children of a node in one cache line.
+//! the float), a tie-break, the cell and a byte of notes for the search, in one 128-bit
+//! number. A cell improved while open is pushed again; the search skips entries of cells
+//! already closed. Four children per node halve the depth of a binary heap and keep the
+//! children of a node in one cache line.
 
-/// One open-list entry: from the most significant bits down, the priority, the tie-break and
-/// the cell, so that entries order as one 128-bit number (and stay in registers).
+/// One open-list entry: from the most significant bits down, the priority (64 bits), the
+/// tie-break (24), the cell (32) and the notes (8), so that entries order as one 128-bit number
+/// (and stay in registers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry(u128);
 
@@ -19,16 +21,35 @@ impl Entry {
     /// the smaller cell index.
     #[inline]
     pub fn new(f: f64, g: f64, cell: u32) -> Self {
+        Self::with_notes(f, g, cell, 0)
+    }
+
+    /// An entry that also carries a byte for the search that pushed it (which ranks last).
+    #[inline(always)]
+    pub fn with_notes(f: f64, g: f64, cell: u32, notes: u8) -> Self {
         debug_assert!(f >= 0.0, "priorities are non-negative");
-        // `f.to_bits()` orders like `f` for `f ≥ 0`; `!g_bits` puts larger g first.
-        let tie = !(g as f32).to_bits();
-        Self((u128::from(f.to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(cell))
+        // `f.to_bits()` orders like `f` for `f ≥ 0`. The tie-break is `g` as an `f32` without
+        // its sign (always 0) or its lowest 7 bits, 16 bits of mantissa in all, inverted so
+        // that larger g comes first.
+        let tie = !((g as f32).to_bits() >> 7) & 0xFF_FFFF;
+        Self(
+            (u128::from(f.to_bits()) << 64)
+                | (u128::from(tie) << 40)
+                | (u128::from(cell) << 8)
+                | u128::from(notes),
+        )
     }
 
     /// The cell index.
     #[inline(always)]
     pub fn cell(&self) -> u32 {
-        self.0 as u32
+        (self.0 >> 8) as u32
+    }
+
+    /// The byte the pushing search left.
+    #[inline(always)]
+    pub fn notes(&self) -> u8 {
+        self.0 as u8
     }
 
     /// The priority.

@@ -16,7 +16,7 @@ pub(crate) const SEEN: u8 = 0x10;
 /// The cell has been expanded.
 pub(crate) const CLOSED: u8 = 0x20;
 /// The parent bits of a state byte; all ones for [`NO_PARENT`].
-pub(crate) const PARENT_BITS: u8 = 0x0F;
+const PARENT_BITS: u8 = 0x0F;
 
 /// The state byte of a cell just reached through direction `parent`.
 #[inline(always)]
@@ -33,7 +33,8 @@ pub(crate) struct Space {
     pub state: Vec<u8>,
     /// The best cost found so far; meaningful only where `state` is not 0.
     pub g: Vec<f64>,
-    /// The cells reached in the current search, to clear at the next.
+    /// The cells reached in the current search, to clear at the next; complete up to
+    /// [`Space::touch_limit`] of them.
     pub touched: Vec<u32>,
     pub heap: Heap,
     /// The later priority bands of the open list, for the searches that use them.
@@ -48,7 +49,7 @@ impl Space {
             self.state.resize(len, 0);
             self.g.clear();
             self.g.resize(len, f64::INFINITY);
-        } else if self.touched.len() > len / 16 {
+        } else if self.touched.len() > Self::touch_limit(len) {
             self.state.fill(0);
         } else {
             for &i in &self.touched {
@@ -58,6 +59,13 @@ impl Space {
         self.touched.clear();
         self.heap.clear();
         self.buckets.reset(1.0, 0.0, 0.0);
+    }
+
+    /// Past this many cells reached, a new search clears the whole state array rather than
+    /// cell by cell, and the searches may stop listing the cells they reach.
+    #[inline]
+    pub fn touch_limit(len: usize) -> usize {
+        len / 16
     }
 
     /// Whether the cell was reached in the current search.
