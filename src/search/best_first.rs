@@ -132,8 +132,18 @@ where
         } else {
             // Entries of cells closed since are dropped in bulk. (An entry left behind when its
             // cell was reached more cheaply ranks after the newer one, and is skipped below.)
-            let state = &*state;
-            match buckets.pop(heap, |e| state[e.cell() as usize] & CLOSED == 0) {
+            // The cells of the others will be expanded soon: start loading their cost and mask.
+            let (state, costs) = (&*state, &*costs);
+            let live = |e: &Entry| {
+                let cell = e.cell() as usize;
+                let open = state[cell] & CLOSED == 0;
+                if open {
+                    prefetch(costs, cell);
+                    prefetch(masks, cell);
+                }
+                open
+            };
+            match buckets.pop(heap, live) {
                 Some(entry) => entry,
                 None => break,
             }
