@@ -111,24 +111,22 @@ where
     // The cells beyond a diagonal step wait for their cheaper way only when it ranks first: the
     // estimate changes by at most its scale along that way, so a scale up to the step cost
     // keeps it ahead (a heavier weight, or greedy search, could rank the dearer way first).
-    let beyond = if graph.diagonal() == Diagonal::NoCut
+    let beyond = graph.diagonal() == Diagonal::NoCut
         && g_weight == 1.0
-        && estimate.scale() <= graph.min_cost()
-    {
-        BEYOND_NO_CUT
-    } else {
-        [0; 8]
-    };
+        && estimate.scale() <= graph.min_cost();
+    let notes = &NOTES[usize::from(beyond)];
     // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
     // would be the old parent's: it skips nothing.
-    let prune = PRUNE && g_weight != 0.0;
+    let prune = if PRUNE && g_weight != 0.0 { u8::MAX } else { 0 };
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
     let mut next_up = Entry::NONE;
     loop {
-        let entry = if next_up != Entry::NONE {
+        let entry = if !next_up.is_none() {
             std::mem::replace(&mut next_up, Entry::NONE)
+        } else if let Some(entry) = buckets.pop_ready(heap) {
+            entry
         } else {
             // Entries of cells closed since are dropped in bulk. (An entry left behind when its
             // cell was reached more cheaply ranks after the newer one, and is skipped below.)
@@ -143,10 +141,10 @@ where
                 }
                 open
             };
-            match buckets.pop(heap, live) {
-                Some(entry) => entry,
-                None => break,
+            if buckets.refill(&live) {
+                continue;
             }
+            break;
         };
         let current = entry.cell() as usize;
         if state[current] & CLOSED != 0 {
@@ -181,6 +179,7 @@ where
         }
         let (x, y) = rows.split(current as u32);
         let around = masks[current];
+        let notes_for = &notes[usize::from(around)];
         // Less the neighbours that the parent's expansion already reached more cheaply, which
         // the parent noted in the entry.
         let mut mask = around & !entry.notes();
@@ -207,24 +206,20 @@ where
                 continue;
             }
             let h = estimate_at(x + DX[d], y + DY[d]);
-            let notes = if prune {
-                COVERED[d][usize::from(around)] | beyond[d]
-            } else {
-                0
-            };
+            let notes = notes_for[d] & prune;
             let successor = Entry::with_notes(g_weight * ng + h, ng, next as u32, notes);
             pushed += 1;
             if successor.priority() <= entry.priority() && successor.before(&next_up) {
                 // The better of the two waits to be expanded next; the other goes to the list.
                 let held = std::mem::replace(&mut next_up, successor);
-                if held != Entry::NONE {
+                if !held.is_none() {
                     buckets.push(heap, held);
                 }
                 continue;
             }
             buckets.push(heap, successor);
         }
-        let open = heap.len() + buckets.len() + usize::from(next_up != Entry::NONE);
+        let open = heap.len() + buckets.len() + usize::from(!next_up.is_none());
         max_open = max_open.max(open);
     }
     stats.expanded += expanded;
@@ -240,7 +235,7 @@ where
 /// (1 against 1 + √2, √2 against 2), and the parent relaxed its neighbours when it was expanded,
 /// so the cell's expansion cannot improve them and skips them. The search expands the same cells
 /// in the same order; it only tests fewer neighbours.
-static COVERED: [[u8; 256]; 8] = covered_table();
+const COVERED: [[u8; 256]; 8] = covered_table();
 
 /// For a cell reached diagonally, the two neighbours beyond it on either side (north-west and
 /// south-east after a north-east step): two orthogonal steps from the parent reach them for 2,
@@ -250,6 +245,27 @@ static COVERED: [[u8; 256]; 8] = covered_table();
 /// search expands the same cells in the same order without it. (Another diagonal rule could
 /// leave the orthogonal way blocked.)
 const BEYOND_NO_CUT: [u8; 8] = beyond_table();
+
+/// `NOTES[b][m][d]`: the neighbours a cell reached by a step in direction `d` from a parent of
+/// mask `m` skips, [`COVERED`] and, when `b` is 1, [`BEYOND_NO_CUT`]; by parent mask first, so
+/// that an expansion finds the notes of all its successors in one row.
+static NOTES: [[[u8; 8]; 256]; 2] = notes_table();
+
+const fn notes_table() -> [[[u8; 8]; 256]; 2] {
+    let covered = COVERED;
+    let mut table = [[[0u8; 8]; 256]; 2];
+    let mut m = 0;
+    while m < 256 {
+        let mut d = 0;
+        while d < 8 {
+            table[0][m][d] = covered[d][m];
+            table[1][m][d] = covered[d][m] | BEYOND_NO_CUT[d];
+            d += 1;
+        }
+        m += 1;
+    }
+    table
+}
 
 const fn direction(x: i32, y: i32) -> usize {
     let mut d = 0;

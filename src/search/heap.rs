@@ -40,6 +40,12 @@ impl Entry {
         )
     }
 
+    /// Whether this is [`Entry::NONE`] (the only entry with these priority bits).
+    #[inline(always)]
+    pub fn is_none(&self) -> bool {
+        (self.0 >> 64) as u64 == u64::MAX
+    }
+
     /// The cell index.
     #[inline(always)]
     pub fn cell(&self) -> u32 {
@@ -290,32 +296,41 @@ impl Buckets {
     /// Removes and returns the smallest entry of the heap and the lists together, among the
     /// entries that `live` keeps: entries it rejects may be dropped when they move from a list
     /// to the heap, or returned as usual.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn pop(&mut self, heap: &mut Heap, live: impl Fn(&Entry) -> bool) -> Option<Entry> {
         loop {
-            match (self.band.last(), heap.peek()) {
-                (Some(banded), Some(heaped)) => {
-                    return if heaped.before(banded) {
-                        heap.pop()
-                    } else {
-                        self.band.pop()
-                    };
-                }
-                (Some(_), None) => return self.band.pop(),
-                (None, Some(_)) => return heap.pop(),
-                (None, None) => {
-                    if !self.refill(&live) {
-                        return None;
-                    }
+            if let Some(entry) = self.pop_ready(heap) {
+                return Some(entry);
+            }
+            if !self.refill(&live) {
+                return None;
+            }
+        }
+    }
+
+    /// Removes and returns the smallest entry when the band or the heap has one: [`Buckets::pop`]
+    /// without moving the next bucket in, for a search that calls [`Buckets::refill`] itself
+    /// when this finds nothing.
+    #[inline(always)]
+    pub fn pop_ready(&mut self, heap: &mut Heap) -> Option<Entry> {
+        match (self.band.last(), heap.peek()) {
+            (Some(banded), Some(heaped)) => {
+                if heaped.before(banded) {
+                    heap.pop()
+                } else {
+                    self.band.pop()
                 }
             }
+            (Some(_), None) => self.band.pop(),
+            (None, Some(_)) => heap.pop(),
+            (None, None) => None,
         }
     }
 
     /// Moves the live entries of the next non-empty bucket into the (empty) band, sorted; false
     /// when the lists are empty.
     #[inline(never)]
-    fn refill(&mut self, live: &impl Fn(&Entry) -> bool) -> bool {
+    pub fn refill(&mut self, live: &impl Fn(&Entry) -> bool) -> bool {
         loop {
             if self.count == 0 {
                 if self.overflow.is_empty() {
