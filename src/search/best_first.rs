@@ -117,6 +117,7 @@ where
     let notes = &NOTES[usize::from(beyond)];
     // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
     // would be the old parent's: it skips nothing.
+    let unit_g = g_weight == 1.0;
     let prune = if PRUNE && g_weight != 0.0 { u8::MAX } else { 0 };
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
@@ -207,7 +208,9 @@ where
             }
             let h = estimate_at(x + DX[d], y + DY[d]);
             let notes = notes_for[d] & prune;
-            let successor = Entry::with_notes(g_weight * ng + h, ng, next as u32, notes);
+            // A* and Dijkstra weigh g by 1: no multiplication on the way to the bucket index.
+            let f = if unit_g { ng + h } else { g_weight * ng + h };
+            let successor = Entry::with_notes(f, ng, next as u32, notes);
             pushed += 1;
             if successor.priority() <= entry.priority() && successor.before(&next_up) {
                 // The better of the two waits to be expanded next; the other goes to the list.
