@@ -173,15 +173,15 @@ impl Heap {
 /// Open-list entries grouped by quantised priority: a sorted band and a [`Heap`] for the
 /// lowest bucket, plain lists for the later ones.
 ///
-/// Bucket `b` holds the entries whose priority `f` has `floor(f / width) = b`. Every entry of
+/// Bucket `b` holds the entries whose priority `f` has `round(f / width) = b`. Every entry of
 /// bucket `current` or below is either in the band, sorted when it moved there from its list,
 /// or in the heap, where entries pushed into the current bucket (or below it, in a search whose
 /// priorities can fall) go. Later buckets are plain lists. Quantising is monotone in `f`, so the
 /// band and the heap rank before every later bucket, and popping the smaller of the band's and
 /// the heap's first entry, refilling the band from the next non-empty list when both run dry,
 /// pops in exactly the order of one heap over all entries (priority, then larger g). When a
-/// list becomes the band, the entries `pop`'s `live` rejects (cells expanded since, or reached
-/// more cheaply since) are dropped instead of sorted.
+/// list becomes the band, the entries the search's `live` rejects (those of cells expanded
+/// since) are dropped instead of sorted.
 ///
 /// The lists form a ring over the buckets just after `current`, as many as one step of the
 /// search can reach ahead, so the same few lists (warm in the cache) are reused all through a
