@@ -5,8 +5,7 @@ use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
-use super::request::Diagonal;
-use super::request::Stats;
+use super::request::{Diagonal, Stats};
 use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
 
 /// How one best-first search ranks cells.
@@ -115,9 +114,9 @@ where
         && g_weight == 1.0
         && estimate.scale() <= graph.min_cost();
     let notes = &NOTES[usize::from(beyond)];
+    let unit_g = g_weight == 1.0;
     // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
     // would be the old parent's: it skips nothing.
-    let unit_g = g_weight == 1.0;
     let prune = if PRUNE && g_weight != 0.0 { u8::MAX } else { 0 };
     let mut found = false;
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
