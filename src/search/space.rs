@@ -134,14 +134,15 @@ impl Space {
     }
 }
 
-/// Asks the processor to start loading `slice[i]` into its caches; nothing happens for an
-/// index out of bounds.
+/// Asks the processor to start loading `slice[i]` into its caches; an index out of bounds is
+/// harmless.
 #[inline(always)]
 pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // Out of bounds (past either end of the map) the address is simply not loaded.
+        // Out of bounds (past either end of the map) the hint loads an unrelated line or
+        // nothing.
         let address = slice.as_ptr().wrapping_add(i);
         // SAFETY: a prefetch is a hint: it reads nothing the program sees and cannot fault,
         // whatever the address, so the pointer is never dereferenced.
