@@ -107,6 +107,9 @@ where
     // Past the limit the next search clears everything: the list need not grow.
     let touch_limit = Space::touch_limit(n);
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
+    // Entries in the open list (the held successor among them), kept up to date as entries
+    // are taken and pushed, and counted again when a band is refilled.
+    let mut open = 1usize;
     // The cells beyond a diagonal step wait for their cheaper way only when it ranks first: the
     // estimate changes by at most its scale along that way, so a scale up to the step cost
     // keeps it ahead (a heavier weight, or greedy search, could rank the dearer way first).
@@ -134,18 +137,20 @@ where
             let (state, costs) = (&*state, &*costs);
             let live = |e: &Entry| {
                 let cell = e.cell() as usize;
-                let open = state[cell] & CLOSED == 0;
-                if open {
+                let alive = state[cell] & CLOSED == 0;
+                if alive {
                     prefetch(costs, cell);
                     prefetch(masks, cell);
                 }
-                open
+                alive
             };
             if buckets.refill(&live) {
+                open = heap.len() + buckets.len();
                 continue;
             }
             break;
         };
+        open -= 1;
         let current = entry.cell() as usize;
         if state[current] & CLOSED != 0 {
             continue;
@@ -211,6 +216,7 @@ where
             let f = if unit_g { ng + h } else { g_weight * ng + h };
             let successor = Entry::with_notes(f, ng, next as u32, notes);
             pushed += 1;
+            open += 1;
             if successor.priority() <= entry.priority() && successor.before(&next_up) {
                 // The better of the two waits to be expanded next; the other goes to the list.
                 let held = std::mem::replace(&mut next_up, successor);
@@ -221,7 +227,6 @@ where
             }
             buckets.push(heap, successor);
         }
-        let open = heap.len() + buckets.len() + usize::from(!next_up.is_none());
         max_open = max_open.max(open);
     }
     stats.expanded += expanded;

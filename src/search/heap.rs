@@ -400,21 +400,22 @@ impl Buckets {
                 // The band's entries have all been popped (their keys are gone).
                 self.band.clear();
                 std::mem::swap(list, &mut self.band);
-                self.band.retain(live);
-                self.order_band();
+                self.order_band(live);
                 return true;
             }
         }
     }
 
-    /// Orders the band just taken from a list: [`Buckets`] says how.
-    fn order_band(&mut self) {
+    /// Orders the live entries of the band just taken from a list: [`Buckets`] says how.
+    fn order_band(&mut self, live: &impl Fn(&Entry) -> bool) {
         self.keys.clear();
         let len = self.band.len();
         // The last bucket holds every priority past it: their places would all clamp to one.
         let saturated = self.current as f64 >= TWO_52 / 2.0;
         if len > KEYED_UP_TO || saturated {
             // Whole entries, descending, and keys that list them from the first to the last.
+            self.band.retain(live);
+            let len = self.band.len();
             self.band
                 .sort_unstable_by_key(|e| std::cmp::Reverse(e.rank()));
             self.index_mask = u64::MAX;
@@ -426,7 +427,9 @@ impl Buckets {
         // `current + 0.5` up to rounding, which the clamp absorbs.
         let (per_unit, base) = (self.per_unit, self.current as f64 - 0.5);
         let top = f64::from(u32::MAX);
-        self.keys.extend(self.band.iter().enumerate().map(|(i, e)| {
+        // The dead entries get no key: they stay in the band unseen until the next refill.
+        let entries = self.band.iter().enumerate().filter(|(_, e)| live(e));
+        self.keys.extend(entries.map(|(i, e)| {
             let place = ((e.priority() * per_unit - base) * 4_294_967_296.0)
                 .max(0.0)
                 .min(top);
