@@ -234,7 +234,7 @@ const RING_MAX: usize = 1 << 12;
 
 /// Bits of a band key for the entry's index, and so the largest band sorted by keys.
 const INDEX_BITS: u32 = 10;
-pub(crate) const KEYED_UP_TO: usize = 1 << INDEX_BITS;
+const KEYED_UP_TO: usize = 1 << INDEX_BITS;
 /// Bits of a band key for the tie-break (the highest of the entry's 24).
 const TIE_BITS: u32 = 32 - INDEX_BITS;
 /// 2^52: adding it to a float in [0, 2^51] leaves the float rounded to an integer in its
@@ -595,7 +595,7 @@ mod tests {
             let g = 50.0 + f64::from(k % 3);
             let entry = Entry::new(f, g, k);
             expected.push(entry);
-            // Pushed past the first bucket, so that they reach the heap through a band.
+            // Pushed past the first bucket, so that they pop through a band.
             buckets.push(&mut heap, entry);
         }
         assert_eq!(heap.len(), 0, "the entries wait in a later bucket");
@@ -612,7 +612,8 @@ mod tests {
         let count = KEYED_UP_TO as u32 + 500;
         let mut expected = Vec::new();
         for k in 0..count {
-            // One band, ties of priority and g in threes, pushed in a scrambled order.
+            // One band of 97 priorities and 5 values of g, so many entries tie in both,
+            // pushed in a scrambled order.
             let k = k.wrapping_mul(2_654_435_761) % count;
             let entry = Entry::new(10.3 + f64::from(k % 97) * 1e-6, f64::from(k % 5), k);
             expected.push(entry);
