@@ -439,7 +439,7 @@ impl Buckets {
             // Complemented, so that an ascending sort puts the next to pop last.
             !(place << 32 | u64::from(tie) << INDEX_BITS | i as u64)
         }));
-        self.keys.sort_unstable();
+        super::sort::sort_keys(&mut self.keys);
     }
 
     /// Moves the overflow entries that now fall within the ring into it.

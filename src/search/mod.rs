@@ -19,6 +19,7 @@ mod idastar;
 mod jps;
 mod request;
 mod searcher;
+mod sort;
 mod space;
 
 pub use control::SearchControl;
