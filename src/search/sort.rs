@@ -32,9 +32,9 @@ pub(crate) fn has_avx512() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
-        __m512i, __mmask8, _mm512_mask_blend_epi64, _mm512_maskz_loadu_epi64, _mm512_max_epu64,
-        _mm512_min_epu64, _mm512_permutexvar_epi64, _mm512_set_epi64, _mm512_setzero_si512,
-        _mm512_storeu_si512,
+        __m512i, __mmask8, _mm512_loadu_si512, _mm512_mask_max_epu64, _mm512_mask_storeu_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_max_epu64, _mm512_min_epu64, _mm512_permutexvar_epi64,
+        _mm512_set_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
     };
 
     /// Lane permutations (`_mm512_set_epi64` lists lanes from the highest down): each lane
@@ -63,8 +63,7 @@ mod avx512 {
     fn step(v: __m512i, partner: __m512i, upper: __mmask8) -> __m512i {
         let other = _mm512_permutexvar_epi64(partner, v);
         let low = _mm512_min_epu64(v, other);
-        let high = _mm512_max_epu64(v, other);
-        _mm512_mask_blend_epi64(upper, low, high)
+        _mm512_mask_max_epu64(low, upper, v, other)
     }
 
     /// Sorts the eight lanes of a register ascending: a bitonic sorter, whose first phases
@@ -145,13 +144,24 @@ mod avx512 {
             }
         }
         sort_registers(&mut regs);
-        let mut sorted = [0u64; super::NETWORK_UP_TO];
+        // The zeros are first: the keys are the last `len` of the `8 R`, which are read back
+        // from a buffer eight keys longer, so that every load of eight is in it.
+        let mut sorted = [0u64; super::NETWORK_UP_TO + 8];
         for (i, r) in regs.iter().enumerate() {
             // SAFETY: lanes `8 i..8 i + 8` of a buffer of `8 R` or more keys.
             unsafe { _mm512_storeu_si512(sorted.as_mut_ptr().add(8 * i).cast(), *r) };
         }
-        // The zeros are first: the keys are the last `len` of the `8 R`.
-        keys.copy_from_slice(&sorted[8 * R - len..8 * R]);
+        let skip = 8 * R - len;
+        for first in (0..len).step_by(8) {
+            let lanes = (len - first).min(8);
+            let mask = ((1u32 << lanes) - 1) as __mmask8;
+            // SAFETY: the eight keys loaded end at `skip + first + 8 ≤ 8 R + 8`, in the
+            // buffer; the lanes stored are keys `first..first + lanes`, in the slice.
+            unsafe {
+                let v = _mm512_loadu_si512(sorted.as_ptr().add(skip + first).cast());
+                _mm512_mask_storeu_epi64(keys.as_mut_ptr().add(first).cast(), mask, v);
+            }
+        }
     }
 
     /// Sorts up to 64 keys ascending.
