@@ -32,19 +32,40 @@ pub(crate) fn best_first<const RECORD: bool>(
     control: &SearchControl,
 ) -> bool {
     let estimate = ranking.estimate;
-    // The common cases get a loop of their own: one cost for every cell, the octile estimate.
+    // The common cases get a loop of their own: one cost for every cell, the octile estimate,
+    // g weighed by 1 (A* and Dijkstra).
     macro_rules! with_estimate {
         ($prune:literal, $step_cost:expr) => {
-            if estimate.is_octile() {
-                let octile = |x, y| estimate.octile_at(x, y);
-                run::<RECORD, $prune, _, _>(
-                    graph, space, start, goal, ranking, stats, order, control, $step_cost, octile,
-                )
-            } else {
-                let any = |x, y| estimate.at(x, y);
-                run::<RECORD, $prune, _, _>(
-                    graph, space, start, goal, ranking, stats, order, control, $step_cost, any,
-                )
+            match (estimate.is_octile(), ranking.g_weight == 1.0) {
+                (true, true) => {
+                    let octile = |x, y| estimate.octile_at(x, y);
+                    run::<RECORD, $prune, true, _, _>(
+                        graph, space, start, goal, ranking, stats, order, control, $step_cost,
+                        octile,
+                    )
+                }
+                (true, false) => {
+                    let octile = |x, y| estimate.octile_at(x, y);
+                    run::<RECORD, $prune, false, _, _>(
+                        graph, space, start, goal, ranking, stats, order, control, $step_cost,
+                        octile,
+                    )
+                }
+                (false, unit) => {
+                    // Every other estimate shares one loop, which tests the weight as it goes.
+                    let any = |x, y| estimate.at(x, y);
+                    if unit {
+                        run::<RECORD, $prune, true, _, _>(
+                            graph, space, start, goal, ranking, stats, order, control, $step_cost,
+                            any,
+                        )
+                    } else {
+                        run::<RECORD, $prune, false, _, _>(
+                            graph, space, start, goal, ranking, stats, order, control, $step_cost,
+                            any,
+                        )
+                    }
+                }
             }
         };
     }
@@ -57,12 +78,13 @@ pub(crate) fn best_first<const RECORD: bool>(
     }
 }
 
-/// The search loop. With `PRUNE`, each entry notes the neighbours of its cell that its parent
-/// covers ([`COVERED`], [`BEYOND_NO_CUT`]) and the cell's expansion skips them: exact only when
-/// every passable cell costs the same.
+/// The search loop, for a `ranking.g_weight` of 1 exactly when `UNIT_G`. With `PRUNE`, each
+/// entry notes the neighbours of its cell that its parent covers ([`COVERED`],
+/// [`BEYOND_NO_CUT`]) and the cell's expansion skips them: exact only when every passable cell
+/// costs the same.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn run<const RECORD: bool, const PRUNE: bool, C, H>(
+fn run<const RECORD: bool, const PRUNE: bool, const UNIT_G: bool, C, H>(
     graph: &SearchGraph,
     space: &mut Space,
     start: usize,
@@ -80,6 +102,9 @@ where
 {
     let width = graph.width() as usize;
     let Ranking { estimate, g_weight } = ranking;
+    debug_assert_eq!(UNIT_G, g_weight == 1.0);
+    // A* and Dijkstra weigh g by 1: the compiler drops the tests of other weights.
+    let g_weight = if UNIT_G { 1.0 } else { g_weight };
     // A quarter of the cheapest step: a band of the open list holds few entries.
     let bucket_width = graph.min_cost() * 0.25;
     space.begin(graph.len());
@@ -117,7 +142,6 @@ where
         && g_weight == 1.0
         && estimate.scale() <= graph.min_cost();
     let notes = &NOTES[usize::from(beyond)];
-    let unit_g = g_weight == 1.0;
     // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
     // would be the old parent's: it skips nothing.
     let prune = if PRUNE && g_weight != 0.0 { u8::MAX } else { 0 };
@@ -213,7 +237,7 @@ where
             let h = estimate_at(x + DX[d], y + DY[d]);
             let notes = notes_for[d] & prune;
             // A* and Dijkstra weigh g by 1: no multiplication on the way to the bucket index.
-            let f = if unit_g { ng + h } else { g_weight * ng + h };
+            let f = if UNIT_G { ng + h } else { g_weight * ng + h };
             let successor = Entry::with_notes(f, ng, next as u32, notes);
             pushed += 1;
             open += 1;
