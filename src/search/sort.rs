@@ -4,7 +4,7 @@
 //! The bands of a search are small (a few to a few dozen keys) and their order is random, so a
 //! comparison sort mispredicts a branch on about every other comparison. A network compares
 //! the same lanes whatever the keys: eight keys per register, each step a permutation, a
-//! minimum, a maximum and a blend, and no branch that depends on the keys. Both ways give the
+//! minimum and a masked maximum, and no branch that depends on the keys. Both ways give the
 //! same order, as the keys of a band are distinct.
 
 /// The most keys the network sorts: eight registers of eight.
