@@ -34,40 +34,33 @@ pub(crate) fn best_first<const RECORD: bool>(
     let estimate = ranking.estimate;
     // The common cases get a loop of their own: one cost for every cell, the octile estimate,
     // g weighed by 1 (A* and Dijkstra).
-    macro_rules! with_estimate {
-        ($prune:literal, $step_cost:expr) => {
-            match (estimate.is_octile(), ranking.g_weight == 1.0) {
-                (true, true) => {
-                    let octile = |x, y| estimate.octile_at(x, y);
-                    run::<RECORD, $prune, true, _, _>(
-                        graph, space, start, goal, ranking, stats, order, control, $step_cost,
-                        octile,
-                    )
-                }
-                (true, false) => {
-                    let octile = |x, y| estimate.octile_at(x, y);
-                    run::<RECORD, $prune, false, _, _>(
-                        graph, space, start, goal, ranking, stats, order, control, $step_cost,
-                        octile,
-                    )
-                }
-                (false, unit) => {
-                    // Every other estimate shares one loop, which tests the weight as it goes.
-                    let any = |x, y| estimate.at(x, y);
-                    if unit {
-                        run::<RECORD, $prune, true, _, _>(
-                            graph, space, start, goal, ranking, stats, order, control, $step_cost,
-                            any,
-                        )
-                    } else {
-                        run::<RECORD, $prune, false, _, _>(
-                            graph, space, start, goal, ranking, stats, order, control, $step_cost,
-                            any,
-                        )
-                    }
-                }
-            }
+    macro_rules! run {
+        ($prune:literal, $unit_g:literal, $step_cost:expr, $estimate_at:expr) => {
+            run::<RECORD, $prune, $unit_g, _, _>(
+                graph,
+                space,
+                start,
+                goal,
+                ranking,
+                stats,
+                order,
+                control,
+                $step_cost,
+                $estimate_at,
+            )
         };
+    }
+    macro_rules! with_estimate {
+        ($prune:literal, $step_cost:expr) => {{
+            let octile = |x, y| estimate.octile_at(x, y);
+            let any = |x, y| estimate.at(x, y);
+            match (estimate.is_octile(), ranking.g_weight == 1.0) {
+                (true, true) => run!($prune, true, $step_cost, octile),
+                (true, false) => run!($prune, false, $step_cost, octile),
+                (false, true) => run!($prune, true, $step_cost, any),
+                (false, false) => run!($prune, false, $step_cost, any),
+            }
+        }};
     }
     match graph.uniform_cost() {
         Some(cost) => {

@@ -193,10 +193,10 @@ impl Heap {
 /// (about twice as fast on the bands of a search with the standard library's sort, as the
 /// keys move and compare in one register each, and faster again in vector registers, see
 /// [`sort_keys`](super::sort::sort_keys)): the priority's place inside the bucket in 32 bits,
-/// the 22 highest bits of the tie-break and the entry's index in the band. Two priorities of one band closer
-/// than 2^-32 of the bucket width (a quarter of the cheapest step, so 2^-34 of it; in buckets
-/// past 2^20 widths, about a unit in the last place of the priority) may therefore pop in
-/// either order, as may entries that agree in both priority and tie-break. A goal popped that
+/// the 22 highest bits of the tie-break and the entry's index in the band. Two priorities of
+/// one band closer than 2^-32 of the bucket width (a quarter of the cheapest step, so 2^-34 of
+/// it; in buckets past 2^20 widths, about a unit in the last place of the priority) may
+/// therefore pop in either order, as may entries that agree in both priority and tie-break. A goal popped that
 /// way costs at most that much more than the optimum, less than a float sum of steps rounds
 /// off. A band of more than [`KEYED_UP_TO`] entries, or the last bucket (which holds every
 /// priority past it), is sorted as whole entries instead, exactly.

@@ -37,23 +37,13 @@ mod avx512 {
         _mm512_set_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
     };
 
-    /// Lane permutations (`_mm512_set_epi64` lists lanes from the highest down): each lane
-    /// with its partner at distance 1, 2 and 4, and the lanes reversed.
+    /// The lane permutation that meets each lane `i` with lane `i ^ x`: its partner at
+    /// distance 1, 2 or 4 for `x` 1, 2 or 4, the lanes reversed for 7.
+    #[inline]
     #[target_feature(enable = "avx512f")]
-    fn swap1() -> __m512i {
-        _mm512_set_epi64(6, 7, 4, 5, 2, 3, 0, 1)
-    }
-    #[target_feature(enable = "avx512f")]
-    fn swap2() -> __m512i {
-        _mm512_set_epi64(5, 4, 7, 6, 1, 0, 3, 2)
-    }
-    #[target_feature(enable = "avx512f")]
-    fn swap4() -> __m512i {
-        _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4)
-    }
-    #[target_feature(enable = "avx512f")]
-    fn reverse() -> __m512i {
-        _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)
+    fn partners(x: i64) -> __m512i {
+        // `_mm512_set_epi64` lists lanes from the highest down.
+        _mm512_set_epi64(7 ^ x, 6 ^ x, 5 ^ x, 4 ^ x, 3 ^ x, 2 ^ x, 1 ^ x, x)
     }
 
     /// One compare-exchange step inside a register: each lane meets its partner under
@@ -71,9 +61,9 @@ mod avx512 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn sort8(v: __m512i) -> __m512i {
-        let v = step(v, swap1(), 0x66);
-        let v = step(v, swap2(), 0x3C);
-        let v = step(v, swap1(), 0x5A);
+        let v = step(v, partners(1), 0x66);
+        let v = step(v, partners(2), 0x3C);
+        let v = step(v, partners(1), 0x5A);
         merge8(v)
     }
 
@@ -81,9 +71,9 @@ mod avx512 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn merge8(v: __m512i) -> __m512i {
-        let v = step(v, swap4(), 0xF0);
-        let v = step(v, swap2(), 0xCC);
-        step(v, swap1(), 0xAA)
+        let v = step(v, partners(4), 0xF0);
+        let v = step(v, partners(2), 0xCC);
+        step(v, partners(1), 0xAA)
     }
 
     /// Sorts `R` registers as one sequence of `8 R` keys, ascending from the first lane of the
@@ -103,7 +93,7 @@ mod avx512 {
                 let second = &mut regs[group + half..group + size];
                 second.reverse();
                 for r in second.iter_mut() {
-                    *r = _mm512_permutexvar_epi64(reverse(), *r);
+                    *r = _mm512_permutexvar_epi64(partners(7), *r);
                 }
                 // Half-cleaners across registers, lane by lane, at distances half, …, 1.
                 let mut distance = half;
