@@ -5,11 +5,12 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use gridpath::format::ImportError;
-use gridpath::format::image_import::{ImageImport, Scale};
+use gridpath::format::image_import::{ImageImport, Reduce, Scale};
 use gridpath::format::occupancy::{Interpretation, Occupancy, Unknown};
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::{json, load_map};
-use gridpath::grid::{GeoReference, Grid};
+use gridpath::grid::{Cell, GeoReference, Grid};
+use gridpath::search::{Algorithm, Diagonal, SearchRequest, solve};
 use image::{DynamicImage, GrayImage, ImageFormat, LumaA, Rgb, RgbImage, Rgba, RgbaImage};
 
 fn root() -> PathBuf {
@@ -44,8 +45,10 @@ fn import_row(values: &[u8], import: &ImageImport) -> String {
 #[test]
 fn the_floorplan_imports_to_its_design() {
     let expected = load_map(&root().join("tests/data/floorplan.json")).expect("expected grid");
+    // The floorplan is a noisy scan: averaging its 4 × 4 blocks filters the dust.
     let import = ImageImport {
         scale: Scale::CellsPerPixel(0.25),
+        reduce: Reduce::Mean,
         ..ImageImport::default()
     };
     let map = import
@@ -60,6 +63,7 @@ fn the_floorplan_imports_to_its_design() {
 
     let by_width = ImageImport {
         scale: Scale::Width(48),
+        reduce: Reduce::Mean,
         ..ImageImport::default()
     };
     let map = by_width
@@ -130,7 +134,11 @@ fn a_ros_map_keeps_its_resolution_and_origin() {
         })
     );
 
-    let coarse = load_ros_map(&yaml, |i| i.scale = Scale::CellsPerPixel(0.25)).expect("imports");
+    let coarse = load_ros_map(&yaml, |i| {
+        i.scale = Scale::CellsPerPixel(0.25);
+        i.reduce = Reduce::Mean;
+    })
+    .expect("imports");
     let design = load_map(&root().join("tests/data/floorplan.json")).expect("design");
     assert_eq!(coarse.grid, design.grid);
     let geo = coarse.metadata.expect("metadata");
@@ -242,7 +250,7 @@ fn transparent_pixels_are_unknown() {
 }
 
 #[test]
-fn downsampling_averages_blocks_and_upsampling_repeats() {
+fn downsampling_by_mean_averages_blocks_and_upsampling_repeats() {
     // 4 × 2 pixels; the left 2 × 2 block averages (0 + 255 · 3) / 4 = 191.25, whose occupancy
     // is exactly 0.25: not below the free threshold, so unknown. The right block is white
     // with one pixel of 8: mean 193.25, free.
@@ -250,15 +258,26 @@ fn downsampling_averages_blocks_and_upsampling_repeats() {
     let image = GrayImage::from_fn(4, 2, |x, y| image::Luma([values[y as usize][x as usize]]));
     let half = ImageImport {
         scale: Scale::CellsPerPixel(0.5),
+        reduce: Reduce::Mean,
         ..ImageImport::default()
     };
     let grid = half.import(&png(image.clone())).expect("imports");
     assert_eq!(symbols(&grid), vec!["?."]);
     let by_width = ImageImport {
         scale: Scale::Width(2),
+        reduce: Reduce::Mean,
         ..ImageImport::default()
     };
     assert_eq!(by_width.import(&png(image.clone())).expect("imports"), grid);
+    // By default a block is as occupied as its most occupied pixel: both hold a wall pixel.
+    let most = ImageImport {
+        scale: Scale::CellsPerPixel(0.5),
+        ..ImageImport::default()
+    };
+    assert_eq!(
+        symbols(&most.import(&png(image.clone())).expect("imports")),
+        vec!["##"]
+    );
 
     let double = ImageImport {
         scale: Scale::CellsPerPixel(2.0),
@@ -343,4 +362,208 @@ fn a_missing_image_file_names_it() {
             .starts_with("no/such/floorplan.png: cannot read"),
         "{e}"
     );
+}
+
+/// The trinary rule of ROS `map_server`, written afresh from its documentation: a pixel's
+/// occupancy is (255 − value) / 255; above the occupied threshold a wall, below the free
+/// threshold free, otherwise unknown.
+fn map_server_symbol(value: u8, occupied_thresh: f64, free_thresh: f64) -> char {
+    let occupancy = (255.0 - f64::from(value)) / 255.0;
+    if occupancy > occupied_thresh {
+        '#'
+    } else if occupancy < free_thresh {
+        '.'
+    } else {
+        '?'
+    }
+}
+
+/// The width, height, maximum value and samples of a binary PGM, read by hand: the header's
+/// four tokens with `#` comments to the end of a line anywhere between them.
+fn read_pgm(bytes: &[u8]) -> (usize, usize, u32, Vec<u32>) {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while tokens.len() < 4 {
+        match bytes[i] {
+            b'#' => {
+                while bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => {
+                let start = i;
+                while !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                tokens.push(
+                    std::str::from_utf8(&bytes[start..i])
+                        .expect("ascii")
+                        .to_owned(),
+                );
+                continue;
+            }
+        }
+        i += 1;
+    }
+    assert_eq!(tokens[0], "P5");
+    let number = |t: &str| t.parse::<usize>().expect("a number");
+    let (w, h, max) = (number(&tokens[1]), number(&tokens[2]), number(&tokens[3]));
+    let data = &bytes[i + 1..];
+    let samples = if max < 256 {
+        data[..w * h].iter().map(|&b| u32::from(b)).collect()
+    } else {
+        data[..2 * w * h]
+            .chunks_exact(2)
+            .map(|p| u32::from(p[0]) << 8 | u32::from(p[1]))
+            .collect()
+    };
+    (w, h, max as u32, samples)
+}
+
+/// A yaml beside a PGM, as `map_saver` writes them.
+fn write_ros_map(dir: &Path, pgm: &[u8], free_thresh: f64) -> PathBuf {
+    std::fs::write(dir.join("map.pgm"), pgm).expect("write");
+    let yaml = dir.join("map.yaml");
+    std::fs::write(
+        &yaml,
+        format!("image: map.pgm\nresolution: 0.050000\norigin: [-10.000000, -10.000000, 0.000000]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: {free_thresh}\n\n"),
+    )
+    .expect("write");
+    yaml
+}
+
+#[test]
+fn map_saver_pgm_files_convert_by_the_trinary_rule() {
+    // Every grey level, as map_saver writes them (0, 205 and 254) and all the others, in a
+    // binary PGM with comments where the format allows them.
+    let values: Vec<u8> = (0..=255).collect();
+    let mut pgm =
+        b"P5\n# CREATOR: map_saver.cpp 0.050 m/pix\n16 # width\n16\n# max\n255\n".to_vec();
+    pgm.extend(&values);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let yaml = write_ros_map(dir.path(), &pgm, 0.196);
+    let map = load_ros_map(&yaml, |_| {}).expect("a map_saver map converts");
+    let (w, h, _, samples) = read_pgm(&pgm);
+    assert_eq!(
+        (map.grid.width() as usize, map.grid.height() as usize),
+        (w, h)
+    );
+    let expected: String = samples
+        .iter()
+        .map(|&v| map_server_symbol(v as u8, 0.65, 0.196))
+        .collect();
+    assert_eq!(symbols(&map.grid).concat(), expected);
+    // 205, map_saver's unknown, is unknown at free_thresh 0.196 (its occupancy is 0.19608).
+    assert_eq!(expected.as_bytes()[205], b'?');
+    assert_eq!(expected.as_bytes()[254], b'.');
+
+    // The same pixels as ASCII (P2) and as 16-bit samples (each value v as v · 257).
+    let ascii = format!(
+        "P2\n# an ASCII grey map\n16 16\n255\n{}\n",
+        values
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let mut wide = b"P5\n16 16\n65535\n".to_vec();
+    for &v in &values {
+        wide.extend((u16::from(v) * 257).to_be_bytes());
+    }
+    for other in [ascii.into_bytes(), wide] {
+        let grid = ImageImport::occupancy(Occupancy {
+            free_thresh: 0.196,
+            ..Occupancy::default()
+        })
+        .import(&other)
+        .expect("imports");
+        assert_eq!(symbols(&grid).concat(), expected);
+    }
+}
+
+#[test]
+fn the_turtlebot3_map_converts_by_the_trinary_rule() {
+    let folder = root().join("../shared/samples/ros-turtlebot3");
+    if !folder.is_dir() {
+        println!("SKIPPED: {} is absent", folder.display());
+        return;
+    }
+    let map = load_ros_map(&folder.join("map.yaml"), |_| {}).expect("the turtlebot3 map");
+    let pgm = std::fs::read(folder.join("map.pgm")).expect("the pgm");
+    let (w, h, max, samples) = read_pgm(&pgm);
+    assert_eq!(max, 255);
+    assert_eq!(
+        (map.grid.width() as usize, map.grid.height() as usize),
+        (w, h)
+    );
+    let expected: String = samples
+        .iter()
+        .map(|&v| map_server_symbol(v as u8, 0.65, 0.196))
+        .collect();
+    assert_eq!(symbols(&map.grid).concat(), expected);
+    let unknown = expected.bytes().filter(|&b| b == b'?').count();
+    assert!(unknown > 100_000, "{unknown} unknown cells");
+    assert_eq!(
+        map.metadata,
+        Some(GeoReference {
+            resolution: 0.05,
+            origin: [-10.0, -10.0, 0.0]
+        })
+    );
+}
+
+#[test]
+fn walls_survive_downscaling() {
+    // A 400 × 300 floorplan: black walls on white, one pixel thick (the vertical one at
+    // x = 137, floor to ceiling) and four pixels thick (y = 201 to 204, across the left part).
+    let (width, height) = (400u32, 300u32);
+    let thin = |x: u32, _y: u32| x == 137;
+    let thick = |x: u32, y: u32| x < 137 && (201..205).contains(&y);
+    let image = GrayImage::from_fn(width, height, |x, y| {
+        image::Luma([if thin(x, y) || thick(x, y) { 0 } else { 255 }])
+    });
+    let bytes = png(image);
+    for scale in [1.0, 0.5, 0.25, 0.1, 0.05] {
+        let import = ImageImport {
+            scale: Scale::CellsPerPixel(scale),
+            ..ImageImport::default()
+        };
+        let grid = import.import(&bytes).expect("imports");
+        let (cw, ch) = (grid.width(), grid.height());
+        // The cell whose block of pixels holds pixel p along a side of `pixels` in `cells`.
+        let cell_of = |p: u32, pixels: u32, cells: u32| {
+            (0..cells)
+                .find(|&c| u64::from(p) < (u64::from(c) + 1) * u64::from(pixels) / u64::from(cells))
+                .expect("a cell")
+        };
+        for y in 0..height {
+            for x in 0..width {
+                if thin(x, y) || thick(x, y) {
+                    let cell = Cell::new(cell_of(x, width, cw), cell_of(y, height, ch));
+                    assert!(
+                        !grid
+                            .terrain(grid.get(cell).expect("in the grid"))
+                            .is_passable(),
+                        "scale {scale}: wall pixel ({x}, {y}) fell into passable cell {cell}"
+                    );
+                }
+            }
+        }
+        // No path crosses a wall: left of the thin wall from right of it, and the two rooms
+        // left of it from each other.
+        let left_top = Cell::new(0, 0);
+        let right = Cell::new(cw - 1, 0);
+        let left_bottom = Cell::new(0, ch - 1);
+        for goal in [right, left_bottom] {
+            let request = SearchRequest::new(left_top, goal)
+                .with_algorithm(Algorithm::Bfs)
+                .with_diagonal(Diagonal::Always);
+            let result = solve(&grid, &request).expect("searches");
+            assert!(
+                !result.found,
+                "scale {scale}: a path from {left_top} to {goal}"
+            );
+        }
+    }
 }

@@ -23,8 +23,7 @@ use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
 /// How many files the File → Open recent menu lists.
 pub const RECENT_LIMIT: usize = 8;
 
-/// The image extensions the import reads.
-const IMAGE_EXTENSIONS: [&str; 4] = ["png", "jpg", "jpeg", "bmp"];
+use crate::format::image_import::IMAGE_EXTENSIONS;
 /// The extensions of ROS map descriptions.
 const ROS_EXTENSIONS: [&str; 2] = ["yaml", "yml"];
 /// The extensions of map files.
@@ -87,6 +86,15 @@ fn file_kind(path: &Path) -> FileKind {
 /// than opened as a map.
 pub fn is_importable(path: &Path) -> bool {
     file_kind(path) == FileKind::Image
+}
+
+/// The extensions the import dialog reads: images and ROS map descriptions.
+fn importable_extensions() -> Vec<&'static str> {
+    IMAGE_EXTENSIONS
+        .iter()
+        .chain(&ROS_EXTENSIONS)
+        .copied()
+        .collect()
 }
 
 /// Asks for a file to open; `None` when the user cancels or no file dialog is available.
@@ -296,10 +304,7 @@ impl EditorApp {
         let picked = pick_file(
             "Import an image",
             &[
-                (
-                    "Images and ROS maps",
-                    &["png", "jpg", "jpeg", "bmp", "yaml", "yml"],
-                ),
+                ("Images and ROS maps", &importable_extensions()),
                 ("Images", &IMAGE_EXTENSIONS),
                 ("ROS map.yaml", &ROS_EXTENSIONS),
             ],

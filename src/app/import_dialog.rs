@@ -15,10 +15,10 @@ use image::imageops::FilterType;
 
 use crate::format::ImportError;
 use crate::format::image_export;
-use crate::format::image_import::{ImageImport, ImportMode, Scale};
+use crate::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
 use crate::format::occupancy::{Interpretation, Occupancy, Unknown};
-use crate::format::ros_map::RosMap;
-use crate::grid::{GeoReference, Grid, Map, Terrain, TerrainId};
+use crate::format::ros_map::{RosMap, map_name};
+use crate::grid::{Grid, Map, Terrain, TerrainId};
 
 use super::document::Document;
 use super::files::Replacement;
@@ -95,6 +95,7 @@ struct Settings {
     scale: ScaleChoice,
     cells_per_pixel: f64,
     width: u32,
+    reduce: Reduce,
 }
 
 impl Settings {
@@ -110,6 +111,7 @@ impl Settings {
             scale: ScaleChoice::CellsPerPixel,
             cells_per_pixel: 1.0,
             width: image_width.min(Grid::MAX_SIDE),
+            reduce: Reduce::default(),
         }
     }
 
@@ -141,6 +143,7 @@ impl Settings {
             ScaleChoice::CellsPerPixel => Scale::CellsPerPixel(self.cells_per_pixel),
             ScaleChoice::Width => Scale::Width(self.width),
         };
+        import.reduce = self.reduce;
         import
     }
 }
@@ -193,11 +196,7 @@ impl ImportDialog {
             .and_then(|e| e.to_str())
             .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
         let (ros, image_path) = if is_yaml {
-            let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io {
-                path: path.to_owned(),
-                message: e.to_string(),
-            })?;
-            let ros = RosMap::parse(&text).map_err(|e| e.in_file(path))?;
+            let ros = RosMap::read(path)?;
             let image_path = ros.image_path(path);
             (Some(ros), image_path)
         } else {
@@ -399,20 +398,11 @@ impl ImportDialog {
                 .map_err(|e| e.in_file(&self.image_path).to_string())?,
         };
         self.shown = None;
-        let name = self
-            .path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("image");
-        let mut map = Map::new(name, grid);
-        if let Some(ros) = &self.ros {
-            // The yaml's resolution is per pixel; a cell covers image width / grid width pixels.
-            let pixels_per_cell = f64::from(self.image.width()) / f64::from(map.grid.width());
-            map.metadata = Some(GeoReference {
-                resolution: ros.resolution * pixels_per_cell,
-                origin: ros.origin,
-            });
-        }
+        let name = map_name(&self.path);
+        let map = match &self.ros {
+            Some(ros) => ros.map_from_grid(name, grid, self.image.width()),
+            None => Map::new(name, grid),
+        };
         let notice = format!(
             "Imported {}: {} × {} cells.",
             self.path.display(),
@@ -426,24 +416,28 @@ impl ImportDialog {
     }
 }
 
+/// A threshold slider. It shows three decimals and never rounds the value it is given (a
+/// yaml's `free_thresh: 0.196` stays 0.196); only a drag sets a value of its own.
+fn threshold_slider<'a>(value: &'a mut f64, text: &str) -> egui::Slider<'a> {
+    egui::Slider::new(value, 0.0..=1.0)
+        .fixed_decimals(3)
+        .clamping(egui::SliderClamping::Edits)
+        .text(text)
+}
+
 fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
     let occupied = ui
-        .add(
-            egui::Slider::new(&mut settings.occupied, 0.0..=1.0)
-                .step_by(0.01)
-                .text("Occupied threshold"),
-        )
+        .add(threshold_slider(
+            &mut settings.occupied,
+            "Occupied threshold",
+        ))
         .on_hover_text("Occupancy above this is a wall (ROS default 0.65)")
         .changed();
     if occupied && settings.free > settings.occupied {
         settings.free = settings.occupied;
     }
     let free = ui
-        .add(
-            egui::Slider::new(&mut settings.free, 0.0..=1.0)
-                .step_by(0.01)
-                .text("Free threshold"),
-        )
+        .add(threshold_slider(&mut settings.free, "Free threshold"))
         .on_hover_text("Occupancy below this is free (ROS default 0.25)")
         .changed();
     if free && settings.free > settings.occupied {
@@ -474,6 +468,21 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
                 ui.selectable_value(&mut settings.unknown, choice, unknown_text(choice, catalog));
             }
         });
+    ui.horizontal(|ui| {
+        ui.label("Downscaling:");
+        ui.radio_value(&mut settings.reduce, Reduce::Max, "Most occupied pixel")
+            .on_hover_text(
+                "A cell is as occupied as its most occupied pixel: thin walls stay walls at any scale",
+            );
+        ui.radio_value(&mut settings.reduce, Reduce::Mean, "Mean")
+            .on_hover_text("A cell takes the mean of its pixels: thin walls may fade to unknown or free");
+    });
+    ui.label(
+        RichText::new(
+            "Occupancy reads a pixel's brightness (the mean of its channels, as ROS does): a red or blue mark is dark and becomes a wall. Use \"Nearest terrain colour\" for maps painted in colours.",
+        )
+        .weak(),
+    );
 }
 
 fn scale_ui(ui: &mut Ui, settings: &mut Settings) {

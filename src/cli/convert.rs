@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
-use gridpath::format::image_import::{ImageImport, ImportMode, Scale};
+use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale, is_image_path};
 use gridpath::format::occupancy::{Occupancy, Unknown};
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::{load_map, save};
@@ -13,7 +13,7 @@ use gridpath::grid::{Map, Terrain};
 /// Arguments of `gridpath convert`.
 #[derive(clap::Args, Debug)]
 pub struct ConvertArgs {
-    /// The input: an image (.png, .jpg, .bmp), a ROS map (.yaml) or a map (.json, .map).
+    /// The input: an image (.png, .jpg, .bmp, .pgm), a ROS map (.yaml) or a map (.json, .map).
     input: PathBuf,
     /// The output: a map (.json, .map) or an image of the terrain colours (.png).
     output: PathBuf,
@@ -32,6 +32,10 @@ pub struct ConvertArgs {
     /// The grid's width in cells; the height follows the image's aspect ratio.
     #[arg(long)]
     width: Option<u32>,
+    /// How the pixels that fall into one cell are combined when the image is downscaled: the
+    /// most occupied pixel (a thin wall stays a wall) or their mean.
+    #[arg(long, value_enum, default_value = "max", conflicts_with = "palette")]
+    reduce: ReduceChoice,
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
     unknown: UnknownChoice,
@@ -39,6 +43,15 @@ pub struct ConvertArgs {
     /// occupancy (for maps painted in an image editor).
     #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
     palette: bool,
+}
+
+/// How the pixels of one cell are combined.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ReduceChoice {
+    /// The most occupied pixel.
+    Max,
+    /// The mean of the pixels.
+    Mean,
 }
 
 /// What unknown cells become.
@@ -75,7 +88,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
     let ext = extension(&args.input);
     match ext.as_str() {
-        "png" | "jpg" | "jpeg" | "bmp" => {
+        _ if is_image_path(&args.input) => {
             let mut import = if args.palette {
                 ImageImport::palette(Terrain::default_catalog())
             } else {
@@ -101,7 +114,7 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             Ok(load_map(&args.input)?)
         }
         _ => bail!(
-            "{}: unknown input type: expected .png, .jpg, .bmp, .yaml, .json or .map",
+            "{}: unknown input type: expected an image (.png, .jpg, .bmp, .pgm), a ROS .yaml, .json or .map",
             args.input.display()
         ),
     }
@@ -115,6 +128,10 @@ fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
     if let Some(w) = args.width {
         import.scale = Scale::Width(w);
     }
+    import.reduce = match args.reduce {
+        ReduceChoice::Max => Reduce::Max,
+        ReduceChoice::Mean => Reduce::Mean,
+    };
     if let ImportMode::Occupancy(o) = &mut import.mode {
         if let Some(t) = args.threshold {
             o.occupied_thresh = t;

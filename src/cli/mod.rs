@@ -51,7 +51,7 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Open a map in the editor (.json or .map), or import an image or ROS map.yaml.
     Edit {
-        /// The map to open (.json or .map), or an image (.png, .jpg, .bmp) or map.yaml to import.
+        /// The map to open (.json or .map), or an image (.png, .jpg, .bmp, .pgm) or map.yaml to import.
         map: PathBuf,
     },
 }

@@ -26,6 +26,17 @@ use super::ImportError;
 use super::occupancy::{Occupancy, OccupancyClass, Unknown};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
+/// The extensions of the image files the import reads: PNG, JPEG, BMP and the Netpbm family
+/// (PGM, as ROS `map_saver` writes, and PBM, PPM, PNM).
+pub const IMAGE_EXTENSIONS: [&str; 8] = ["png", "jpg", "jpeg", "bmp", "pgm", "pbm", "ppm", "pnm"];
+
+/// Whether a file name's extension is one of [`IMAGE_EXTENSIONS`].
+pub fn is_image_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
 /// How pixels become terrains.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportMode {
@@ -52,18 +63,45 @@ impl Default for Scale {
     }
 }
 
+/// How an occupancy import combines the pixels that fall into one cell when it downscales.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reduce {
+    /// The cell takes the class of its most occupied pixel (occupied before unknown before
+    /// graded before free), so a wall one pixel thick stays a wall at any scale.
+    #[default]
+    Max,
+    /// The cell takes the class of the mean value of its pixels: thin walls fade into grey.
+    Mean,
+}
+
+impl Reduce {
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduce::Max => "max",
+            Reduce::Mean => "mean",
+        }
+    }
+}
+
 /// The settings of an image import, and the import itself.
 ///
-/// Each cell covers a block of pixels; a block's value is the mean over its pixels, so
-/// downsampling averages and upsampling repeats. In occupancy mode a block with more
-/// transparent than opaque pixels is unknown, and the others are averaged over their opaque
-/// pixels.
+/// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode a block
+/// with more transparent than opaque pixels is unknown; the others take the class of their
+/// most occupied opaque pixel ([`Reduce::Max`], the default) or of the mean of their opaque
+/// pixels ([`Reduce::Mean`]). In palette mode a block's colour is the mean of its pixels.
+///
+/// A pixel's value is the plain mean of its colour channels, as ROS `map_server` reads it, so
+/// in occupancy mode a saturated colour is as dark as its mean: pure red (255, 0, 0) has the
+/// value 85 and is occupied. Maps painted in colours are read in palette mode.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageImport {
     /// How pixels become terrains.
     pub mode: ImportMode,
     /// How many cells the image becomes.
     pub scale: Scale,
+    /// How the pixels of one cell are combined in occupancy mode.
+    pub reduce: Reduce,
     /// The largest image width and height accepted, checked against the file's header before
     /// decoding.
     pub max_side: u32,
@@ -88,6 +126,7 @@ impl ImageImport {
         Self {
             mode: ImportMode::Occupancy(occupancy),
             scale: Scale::default(),
+            reduce: Reduce::default(),
             max_side: Self::MAX_SIDE,
             max_alloc: Self::MAX_ALLOC,
         }
@@ -112,7 +151,7 @@ impl ImageImport {
         Ok(Map::new(name, grid))
     }
 
-    /// Imports an encoded image (PNG, JPEG or BMP). The size limits and the size of the
+    /// Imports an encoded image (PNG, JPEG, BMP or Netpbm: PGM, PBM, PPM). The size limits and the size of the
     /// resulting grid are checked from the header, before the pixels are decoded.
     pub fn import(&self, bytes: &[u8]) -> Result<Grid, ImportError> {
         self.check()?;
@@ -200,11 +239,17 @@ impl ImageImport {
         let rows = spans(raster.height, cells_h as usize);
         match &self.mode {
             ImportMode::Occupancy(occupancy) => {
+                let table = SeverityTable::new(occupancy);
                 let mut codes = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
-                        let sample = raster.sample(column, row, true);
-                        codes.push(occupancy_code(occupancy, &sample));
+                        let code = match self.reduce {
+                            Reduce::Mean => {
+                                occupancy_code(occupancy, &raster.sample(column, row, true))
+                            }
+                            Reduce::Max => raster.most_occupied(column, row, &table),
+                        };
+                        codes.push(code);
                     }
                 }
                 occupancy_grid(occupancy, cells_w, cells_h, codes)
@@ -334,6 +379,77 @@ impl<'a> Raster<'a> {
             }
         }
         sample
+    }
+}
+
+/// The occupancy class of an opaque pixel for each sum of its three colour channels (a grey
+/// pixel counts its value three times), ranked by how occupied it is: 0 free, 1 to
+/// [`Occupancy::BANDS`] the graded bands, then unknown, then occupied.
+struct SeverityTable([u8; 766]);
+
+impl SeverityTable {
+    const UNKNOWN: u8 = Occupancy::BANDS + 1;
+    const OCCUPIED: u8 = Occupancy::BANDS + 2;
+
+    fn new(occupancy: &Occupancy) -> Self {
+        let mut table = [0; 766];
+        for (sum, rank) in table.iter_mut().enumerate() {
+            *rank = match occupancy.classify(sum as f64 / 3.0) {
+                OccupancyClass::Free => 0,
+                OccupancyClass::Band(b) => b,
+                OccupancyClass::Unknown => Self::UNKNOWN,
+                OccupancyClass::Occupied => Self::OCCUPIED,
+            };
+        }
+        Self(table)
+    }
+
+    /// The occupancy code (as [`occupancy_code`] gives it) of a rank.
+    fn code(rank: u8) -> u8 {
+        match rank {
+            0 => 0,
+            Self::OCCUPIED => 1,
+            Self::UNKNOWN => 2,
+            band => 2 + band,
+        }
+    }
+}
+
+impl Raster<'_> {
+    /// The occupancy code of the most occupied opaque pixel of a block; a block with more
+    /// transparent than opaque pixels is unknown.
+    fn most_occupied(
+        &self,
+        (x0, x1): (usize, usize),
+        (y0, y1): (usize, usize),
+        table: &SeverityTable,
+    ) -> u8 {
+        let c = self.channels;
+        let (mut worst, mut counted, mut transparent) = (0u8, 0u64, 0u64);
+        for y in y0..y1 {
+            let start = (y * self.width + x0) * c;
+            let end = (y * self.width + x1) * c;
+            let Some(row) = self.bytes.get(start..end) else {
+                continue;
+            };
+            for pixel in row.chunks_exact(c) {
+                if self.alpha && pixel[c - 1] == 0 {
+                    transparent += 1;
+                    continue;
+                }
+                let sum = if c < 3 {
+                    3 * usize::from(pixel[0])
+                } else {
+                    usize::from(pixel[0]) + usize::from(pixel[1]) + usize::from(pixel[2])
+                };
+                worst = worst.max(table.0[sum]);
+                counted += 1;
+            }
+        }
+        if counted == 0 || transparent > counted {
+            return 2;
+        }
+        SeverityTable::code(worst)
     }
 }
 

@@ -22,7 +22,7 @@ pub enum ImportError {
         error: Box<ImportError>,
     },
     /// The bytes are not an image of a kind gridpath reads.
-    #[error("not a PNG, JPEG or BMP image")]
+    #[error("not a PNG, JPEG, BMP or PGM/PPM/PBM image")]
     UnknownImageFormat,
     /// The image claims more pixels than the import allows; refused before decoding.
     #[error(

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::ImportError;
 use super::image_import::{ImageImport, ImportMode};
 use super::occupancy::{Interpretation, Occupancy};
-use crate::grid::{GeoReference, Map};
+use crate::grid::{GeoReference, Grid, Map};
 
 /// The contents of a ROS `map.yaml`.
 #[derive(Clone, Debug, PartialEq)]
@@ -179,6 +179,15 @@ impl RosMap {
         })
     }
 
+    /// Reads and parses a `map.yaml`; errors name the file and the line.
+    pub fn read(path: &Path) -> Result<Self, ImportError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text).map_err(|e| e.in_file(path))
+    }
+
     /// Imports the image's bytes into a map that keeps the resolution (per cell, so scaled
     /// with the import) and the origin.
     pub fn to_map(
@@ -189,27 +198,32 @@ impl RosMap {
     ) -> Result<Map, ImportError> {
         let (pixels_wide, _) = import.dimensions(image)?;
         let grid = import.import(image)?;
+        Ok(self.map_from_grid(name, grid, pixels_wide))
+    }
+
+    /// The map of a grid imported from this file's image, `pixels_wide` pixels wide: the
+    /// resolution is per cell, so it grows as the import downscales; the origin is kept.
+    pub fn map_from_grid(&self, name: &str, grid: Grid, pixels_wide: u32) -> Map {
         let resolution = self.resolution * (f64::from(pixels_wide) / f64::from(grid.width()));
         let mut map = Map::new(name, grid);
         map.metadata = Some(GeoReference {
             resolution,
             origin: self.origin,
         });
-        Ok(map)
+        map
     }
 }
 
 /// Reads a `map.yaml` and its image into a map named after the yaml file. `adjust` may change
 /// the import settings the file gives (the scale, thresholds or terrains) before the import.
+///
+/// The editor's import dialog reads a yaml through the same [`RosMap::read`],
+/// [`RosMap::image_import`] and [`RosMap::map_from_grid`], so both give the same cells.
 pub fn load_ros_map(
     path: &Path,
     adjust: impl FnOnce(&mut ImageImport),
 ) -> Result<Map, ImportError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io {
-        path: path.to_owned(),
-        message: e.to_string(),
-    })?;
-    let ros = RosMap::parse(&text).map_err(|e| e.in_file(path))?;
+    let ros = RosMap::read(path)?;
     let mut import = ros.image_import();
     adjust(&mut import);
     if let ImportMode::Occupancy(o) = &import.mode {
@@ -220,9 +234,13 @@ pub fn load_ros_map(
         path: image_path.clone(),
         message: e.to_string(),
     })?;
-    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
-    ros.to_map(name, &bytes, &import)
+    ros.to_map(map_name(path), &bytes, &import)
         .map_err(|e| e.in_file(image_path))
+}
+
+/// The name of a map read from a file: the file's stem.
+pub fn map_name(path: &Path) -> &str {
+    path.file_stem().and_then(|s| s.to_str()).unwrap_or("map")
 }
 
 fn yaml(line: usize, message: String) -> ImportError {
