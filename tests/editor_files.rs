@@ -234,7 +234,9 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
 
 #[test]
 fn the_floorplan_imports_to_its_design_at_a_target_width() {
-    let expected = load_map(&root().join("tests/data/floorplan.json")).unwrap();
+    let mut expected = load_map(&root().join("tests/data/floorplan.json")).unwrap();
+    // An imported map gets the default start and goal.
+    assert!(expected.place_default_markers());
     let mut h = editor(EditorApp::with_map(pond()));
     h.state_mut()
         .start_import(&root().join("assets/floorplan.png"));
@@ -287,7 +289,10 @@ fn autosave_writes_a_recovery_file_that_a_restart_restores() {
     h.get_by_label_contains("Restore unsaved work from");
     h.get_by_label("Restore").click();
     h.run();
-    assert_eq!(h.state().map(), &edited);
+    // The pond has no markers: it opens with the default ones.
+    let mut expected = edited.clone();
+    assert!(expected.place_default_markers());
+    assert_eq!(h.state().map(), &expected);
     assert!(h.state().is_dirty(), "restored work is still unsaved");
 
     let saved = dir.path().join("pond.json");
@@ -413,7 +418,8 @@ fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
         "image: floor.png\nresolution: 0.05\norigin: [-4.8, -3.6, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n",
     )
     .unwrap();
-    let expected = load_ros_map(&yaml, |_| {}).unwrap();
+    let mut expected = load_ros_map(&yaml, |_| {}).unwrap();
+    assert!(expected.place_default_markers());
     let mut h = editor(EditorApp::with_map(pond()));
     drop_file(&mut h, &yaml);
     assert!(h.state().is_importing());
@@ -427,7 +433,8 @@ fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
 /// Imports a `map.yaml` through the editor's dialog with the settings it shows, and checks the
 /// map against the command line's reading, cell by cell.
 fn import_ros_map_both_ways(yaml: &Path) {
-    let expected = load_ros_map(yaml, |_| {}).expect("the command line reads it");
+    let mut expected = load_ros_map(yaml, |_| {}).expect("the command line reads it");
+    expected.place_default_markers();
     let mut h = editor(EditorApp::with_map(pond()));
     drop_file(&mut h, yaml);
     assert!(h.state().is_importing());
@@ -548,4 +555,80 @@ fn recent_files_are_kept_between_sessions() {
         &[first.clone(), second.clone()],
         "the file opened now comes first, then the earlier list"
     );
+}
+
+/// Checks that the open map has a start and a goal on passable cells and that the background
+/// search joins them.
+fn assert_planned(h: &mut Harness<'_, EditorApp>, what: &str) {
+    let map = h.state().map();
+    let (Some(start), Some(goal)) = (map.start, map.goal) else {
+        panic!("{what}: no start or goal");
+    };
+    assert!(
+        map.grid.is_passable(start) && map.grid.is_passable(goal),
+        "{what}"
+    );
+    assert_ne!(start, goal, "{what}");
+    assert!(
+        h.state_mut().wait_for_search(Duration::from_secs(60)),
+        "{what}: the search answers"
+    );
+    h.run();
+    let result = h.state().search_result().expect("a search result");
+    assert!(result.found, "{what}: a path between the default markers");
+    assert_eq!((result.start, result.goal), (start, goal), "{what}");
+    assert!(
+        h.state().notice().unwrap_or("").contains("farthest apart"),
+        "{what}: the status bar says where the markers came from"
+    );
+}
+
+#[test]
+fn imported_maps_get_a_start_and_goal_and_a_path_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // An image: a white room with a black wall, open at the bottom.
+    let room = GrayImage::from_fn(30, 20, |x, y| {
+        image::Luma([if x == 15 && y < 15 { 0 } else { 255 }])
+    });
+    let image = dir.path().join("room.png");
+    std::fs::write(&image, png(room)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &image);
+    h.get_by_label("Import").click();
+    h.run();
+    assert_planned(&mut h, "an imported image");
+
+    // A ROS map: the same room as a map_saver PGM.
+    let mut pgm = b"P5\n# CREATOR: map_saver.cpp 0.050 m/pix\n30 20\n255\n".to_vec();
+    pgm.extend((0..600).map(|i| {
+        if i % 30 == 15 && i / 30 < 15 {
+            0u8
+        } else {
+            254
+        }
+    }));
+    std::fs::write(dir.path().join("room.pgm"), &pgm).unwrap();
+    let yaml = dir.path().join("room.yaml");
+    std::fs::write(
+        &yaml,
+        "image: room.pgm\nresolution: 0.05\norigin: [0.0, 0.0, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+    )
+    .unwrap();
+    drop_file(&mut h, &yaml);
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map().name, "room");
+    assert!(h.state().map().metadata.is_some());
+    assert_planned(&mut h, "a ROS map");
+
+    // A Moving AI map.
+    let file = dir.path().join("arena.map");
+    std::fs::write(
+        &file,
+        "type octile\nheight 3\nwidth 9\nmap\n....@....\n....@....\n.........\n",
+    )
+    .unwrap();
+    drop_file(&mut h, &file);
+    assert_eq!(h.state().map().grid.width(), 9);
+    assert_planned(&mut h, "a Moving AI map");
 }

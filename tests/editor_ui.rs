@@ -604,3 +604,79 @@ fn closing_with_unsaved_changes_asks_first() {
     assert!(!h.state().has_dialog());
     assert!(!request_close(&mut h), "after Discard the window may close");
 }
+
+fn right_click_at(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
+    h.hover_at(pos);
+    for pressed in [true, false] {
+        h.input_mut().events.push(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run();
+}
+
+#[test]
+fn the_start_and_goal_tools_place_the_markers_on_passable_cells() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::S);
+    assert_eq!(h.state().tool(), Tool::Start);
+    let pos = at(&h, 10, 20);
+    click_at(&mut h, pos);
+    assert_eq!(h.state().map().start, Some(Cell::new(10, 20)));
+    let result = settled(&mut h);
+    assert_eq!(
+        result.start,
+        Cell::new(10, 20),
+        "the path is planned again at once"
+    );
+
+    press(&mut h, Modifiers::NONE, Key::G);
+    assert_eq!(h.state().tool(), Tool::Goal);
+    let pos = at(&h, 23, 7);
+    click_at(&mut h, pos);
+    assert_eq!(
+        h.state().map().goal,
+        Some(Cell::new(23, 7)),
+        "inside the pen"
+    );
+    let result = settled(&mut h);
+    assert!(!result.found, "the pen is walled in");
+
+    // A wall is refused, with a message, and the goal stays.
+    let pos = at(&h, 20, 6);
+    click_at(&mut h, pos);
+    assert_eq!(h.state().map().goal, Some(Cell::new(23, 7)));
+    let notice = h.state().notice().expect("a message");
+    assert!(notice.contains("impassable"), "{notice}");
+}
+
+#[test]
+fn a_right_click_sets_the_start_or_the_goal_there() {
+    let mut h = editor(meadow());
+    let pos = at(&h, 30, 2);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Set goal here").click();
+    h.run();
+    assert_eq!(h.state().map().goal, Some(Cell::new(30, 2)));
+    assert_eq!(h.state().tool(), Tool::Brush, "the tool stays");
+    let result = settled(&mut h);
+    assert_eq!(result.goal, Cell::new(30, 2));
+
+    let pos = at(&h, 5, 5);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Set start here").click();
+    h.run();
+    assert_eq!(h.state().map().start, Some(Cell::new(5, 5)));
+
+    // On a wall the menu's choice is refused.
+    let pos = at(&h, 26, 8);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Set start here").click();
+    h.run();
+    assert_eq!(h.state().map().start, Some(Cell::new(5, 5)));
+    assert!(h.state().notice().unwrap_or("").contains("impassable"));
+}

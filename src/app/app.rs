@@ -59,6 +59,15 @@ pub(super) struct Notice {
     pub error: bool,
 }
 
+/// What the status bar adds when a map opened without markers got the default ones.
+pub(super) fn markers_note(placed: bool) -> &'static str {
+    if placed {
+        " Start and goal placed at the two cells farthest apart: move them with the Start (S) and Goal (G) tools or by right-clicking the map."
+    } else {
+        ""
+    }
+}
+
 /// The map editor.
 pub struct EditorApp {
     pub(super) document: Document,
@@ -78,6 +87,8 @@ pub struct EditorApp {
     pub(super) dialog: Option<Dialog>,
     pub(super) notice: Option<Notice>,
     pub(super) hovered: Option<Cell>,
+    /// The cell of the last right-click on the map, for its menu.
+    pub(super) context_cell: Option<Cell>,
     pub(super) preferences: Preferences,
     pub(super) autosave: Autosave,
     pub(super) import: Option<ImportDialog>,
@@ -100,10 +111,14 @@ impl EditorApp {
             return Ok(app);
         };
         Ok(match Document::open(path) {
-            Ok(document) => {
+            Ok(mut document) => {
+                let placed = document.map.place_default_markers();
                 let mut app = Self::with_document(document);
                 app.preferences.remember(path);
-                app.say(format!("Opened {}.", path.display()), false);
+                app.say(
+                    format!("Opened {}.{}", path.display(), markers_note(placed)),
+                    false,
+                );
                 app
             }
             Err(error) => {
@@ -141,6 +156,7 @@ impl EditorApp {
             dialog: None,
             notice: None,
             hovered: None,
+            context_cell: None,
             preferences: Preferences::default(),
             autosave: Autosave::default(),
             import: None,
@@ -270,9 +286,12 @@ impl EditorApp {
     pub fn open_path(&mut self, path: &Path) {
         match Document::open(path) {
             Ok(document) => {
-                self.replace_document(document);
+                let placed = self.replace_document(document);
                 self.preferences.remember(path);
-                self.say(format!("Opened {}.", path.display()), false);
+                self.say(
+                    format!("Opened {}.{}", path.display(), markers_note(placed)),
+                    false,
+                );
             }
             Err(error) => {
                 self.dialog = Some(Dialog::Message {
@@ -305,14 +324,19 @@ impl EditorApp {
         self.notice = Some(Notice { text, error });
     }
 
-    pub(super) fn replace_document(&mut self, document: Document) {
+    /// Puts a document in place of the open one. A map without a start or goal gets the
+    /// default ones ([`Map::place_default_markers`]); returns whether it did, so the caller
+    /// can say so.
+    pub(super) fn replace_document(&mut self, document: Document) -> bool {
         self.document = document;
+        let placed = self.document.map.place_default_markers();
         self.history.clear();
         self.gesture = None;
         self.canvas.redraw(Redraw::All);
         self.canvas.request_fit();
         self.active = self.first_passable_other_than_base();
         self.replan();
+        placed
     }
 
     fn first_passable_other_than_base(&self) -> TerrainId {

@@ -250,8 +250,11 @@ impl EditorApp {
         if let Some(path) = &replacement.document.path {
             self.preferences.remember(path);
         }
-        self.replace_document(replacement.document);
-        self.say(replacement.notice, false);
+        let placed = self.replace_document(replacement.document);
+        self.say(
+            format!("{}{}", replacement.notice, super::app::markers_note(placed)),
+            false,
+        );
     }
 
     /// Opens a map, image or `map.yaml` by its extension: a map takes the open map's place

@@ -1,7 +1,7 @@
 //! What the pointer does on the canvas: painting, shapes, dragging markers, panning and
 //! zooming; and what is drawn over the map (path, markers, tool previews).
 
-use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2};
 
 use crate::grid::{Cell, TerrainId};
 
@@ -96,6 +96,10 @@ impl EditorApp {
         if self.gesture.is_some() {
             self.continue_gesture(&pointer);
         }
+        if response.secondary_clicked() {
+            self.context_cell = self.hovered;
+        }
+        response.context_menu(|ui| self.context_menu_ui(ui));
         self.canvas.sync_texture(ui.ctx(), &self.document.map.grid);
         let painter = ui.painter_at(rect);
         self.canvas
@@ -173,6 +177,12 @@ impl EditorApp {
                 }
                 None
             }
+            Tool::Start => self
+                .set_marker(Marker::Start, cell)
+                .then_some(Gesture::Marker(Marker::Start)),
+            Tool::Goal => self
+                .set_marker(Marker::Goal, cell)
+                .then_some(Gesture::Marker(Marker::Goal)),
             Tool::Eyedropper => None,
         };
     }
@@ -260,6 +270,49 @@ impl EditorApp {
             self.canvas.redraw(Redraw::Cells(region));
         }
         self.commit(edit);
+    }
+
+    /// Puts a marker on a cell the user chose; a cell that is off the map or impassable is
+    /// refused with a message. Returns whether the marker is there.
+    pub(super) fn set_marker(&mut self, marker: Marker, cell: Cell) -> bool {
+        let grid = &self.document.map.grid;
+        let what = match marker {
+            Marker::Start => "start",
+            Marker::Goal => "goal",
+        };
+        match grid.get(cell) {
+            Some(id) if !grid.terrain(id).is_passable() => {
+                let text = format!(
+                    "The {what} cannot go on {cell}: {} is impassable.",
+                    grid.terrain(id).name
+                );
+                self.say(text, true);
+                false
+            }
+            Some(_) => {
+                self.place_marker(marker, cell);
+                self.say(format!("The {what} is on {cell}."), false);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The menu of a right-click on the map: put the start or the goal on the cell clicked.
+    fn context_menu_ui(&mut self, ui: &mut Ui) {
+        let Some(cell) = self.context_cell else {
+            ui.close();
+            return;
+        };
+        ui.label(RichText::new(format!("Cell {cell}")).weak());
+        if ui.button("Set start here").clicked() {
+            self.set_marker(Marker::Start, cell);
+            ui.close();
+        }
+        if ui.button("Set goal here").clicked() {
+            self.set_marker(Marker::Goal, cell);
+            ui.close();
+        }
     }
 
     fn place_marker(&mut self, marker: Marker, cell: Cell) {

@@ -392,7 +392,9 @@ impl EditorApp {
         }
         let Some(plan) = self.planner.plan() else {
             if self.planner.failure().is_none() && !self.planner.is_busy() {
-                ui.label("Place a start and a goal to see a path.");
+                ui.label(
+                    "Place a start and a goal to see a path: the Start (S) and Goal (G) tools, or right-click the map.",
+                );
             }
             return;
         };

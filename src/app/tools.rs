@@ -28,17 +28,23 @@ pub enum Tool {
     Eraser,
     /// Picks the terrain under the pointer as the active one (also Alt+click with any tool).
     Eyedropper,
+    /// Puts the start on the passable cell clicked (and follows a drag).
+    Start,
+    /// Puts the goal on the passable cell clicked (and follows a drag).
+    Goal,
 }
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 8] = [
         Tool::Brush,
         Tool::Line,
         Tool::Rectangle,
         Tool::Fill,
         Tool::Eraser,
         Tool::Eyedropper,
+        Tool::Start,
+        Tool::Goal,
     ];
 
     /// The name shown on its button.
@@ -50,6 +56,8 @@ impl Tool {
             Tool::Fill => "Fill",
             Tool::Eraser => "Eraser",
             Tool::Eyedropper => "Eyedropper",
+            Tool::Start => "Start",
+            Tool::Goal => "Goal",
         }
     }
 
@@ -64,6 +72,10 @@ impl Tool {
             Tool::Eyedropper => {
                 "Click to pick the terrain under the pointer (Alt+click with any tool)."
             }
+            Tool::Start => {
+                "Click a passable cell to start the path there (or right-click the map)."
+            }
+            Tool::Goal => "Click a passable cell to end the path there (or right-click the map).",
         }
     }
 
@@ -76,6 +88,8 @@ impl Tool {
             Tool::Fill => Key::F,
             Tool::Eraser => Key::E,
             Tool::Eyedropper => Key::I,
+            Tool::Start => Key::S,
+            Tool::Goal => Key::G,
         };
         KeyboardShortcut::new(Modifiers::NONE, key)
     }

@@ -1,6 +1,7 @@
 //! The map model: cells, terrains and the grid that holds them.
 
 mod cell;
+mod endpoints;
 mod geo_reference;
 #[allow(clippy::module_inception)]
 mod grid;
@@ -8,6 +9,7 @@ mod map;
 mod terrain;
 
 pub use cell::Cell;
+pub use endpoints::{farthest_apart, farthest_from};
 pub use geo_reference::GeoReference;
 pub use grid::{Grid, GridError};
 pub use map::Map;
