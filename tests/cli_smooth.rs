@@ -124,8 +124,141 @@ fn the_export_holds_the_same_curves_as_the_json_output() {
     assert_eq!(doc["found"], true);
     assert_eq!(doc["grid_path"]["cells"], out["path"]);
     assert_eq!(doc["grid_path"]["cost"], out["cost"]);
-    assert_eq!(doc["smoothed"], out["smoothed"]);
+    // Every field of the solve command's smoothed path, and the samples besides.
+    let fields = out["smoothed"].as_object().expect("a smoothed path");
+    for (key, value) in fields {
+        assert_eq!(&doc["smoothed"][key], value, "smoothed.{key}");
+    }
+    assert!(
+        doc["smoothed"]["samples"]
+            .as_array()
+            .is_some_and(|s| s.len() > 2)
+    );
+    assert!(doc["world"].is_null(), "a Moving AI map has no world frame");
     assert!(doc["stats"]["expanded"].as_u64() > Some(0));
+}
+
+#[test]
+fn a_ros_map_path_exports_in_the_world_frame() {
+    // A 40 × 30 room with a wall from the top down to row 20, saved as map_saver saves maps;
+    // resolution 0.05 m, origin (-1, 2).
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("world_export");
+    std::fs::create_dir_all(&dir).expect("a test folder");
+    let (w, h) = (40usize, 30usize);
+    let mut pgm = format!("P5\n# CREATOR: map_saver.cpp 0.050 m/pix\n{w} {h}\n255\n").into_bytes();
+    pgm.extend((0..w * h).map(|i| if i % w == 20 && i / w < 20 { 0u8 } else { 254 }));
+    std::fs::write(dir.join("room.pgm"), pgm).expect("write");
+    let yaml = dir.join("room.yaml");
+    std::fs::write(
+        &yaml,
+        "image: room.pgm\nresolution: 0.05\norigin: [-1.0, 2.0, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+    )
+    .expect("write");
+    let json = dir.join("room.json");
+    let converted = gridpath(&[
+        "convert",
+        yaml.to_str().expect("utf-8"),
+        json.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        converted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&converted.stderr)
+    );
+
+    let export = dir.join("path.json");
+    let csv = dir.join("path.csv");
+    let spacing = 0.3;
+    for file in [&export, &csv] {
+        let solved = gridpath(&[
+            "solve",
+            json.to_str().expect("utf-8"),
+            "--from",
+            "5,5",
+            "--to",
+            "35,5",
+            "--spacing",
+            "0.3",
+            "--export",
+            file.to_str().expect("utf-8"),
+        ]);
+        assert!(
+            solved.status.success(),
+            "{}",
+            String::from_utf8_lossy(&solved.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&export).expect("the export");
+    let doc: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(doc["version"], 2);
+    assert!(
+        doc["units"]
+            .as_str()
+            .is_some_and(|u| u.contains("y grows down"))
+    );
+    assert!(
+        text.lines().count() < 400,
+        "compact arrays: {} lines",
+        text.lines().count()
+    );
+    let world = &doc["world"];
+    assert_eq!(world["frame"], "map");
+    assert_eq!(world["y_axis"], "up");
+    assert_eq!(world["resolution"], 0.05);
+    assert_eq!(world["origin"], serde_json::json!([-1.0, 2.0, 0.0]));
+
+    let samples = doc["smoothed"]["samples"].as_array().expect("samples");
+    let world_samples = world["samples"].as_array().expect("world samples");
+    assert_eq!(samples.len(), world_samples.len());
+    let number = |v: &Value| v.as_f64().expect("a number");
+    let first = &samples[0];
+    let last = &samples[samples.len() - 1];
+    assert_eq!((number(&first[0]), number(&first[1])), (5.5, 5.5));
+    assert_eq!((number(&last[0]), number(&last[1])), (35.5, 5.5));
+    for (i, (s, ws)) in samples.iter().zip(world_samples).enumerate() {
+        let (x, y, heading, d) = (number(&s[0]), number(&s[1]), number(&s[2]), number(&s[3]));
+        // map_server: a point (x, y) of a map H cells high is at
+        // (origin.x + x · res, origin.y + (H − y) · res).
+        let (wx, wy) = (-1.0 + x * 0.05, 2.0 + (30.0 - y) * 0.05);
+        assert!((number(&ws[0]) - wx).abs() < 1e-12, "sample {i}");
+        assert!((number(&ws[1]) - wy).abs() < 1e-12, "sample {i}");
+        let yaw = number(&ws[2]);
+        assert!(
+            ((yaw + heading).sin()).abs() < 1e-12 && (yaw + heading).cos() > 0.0,
+            "yaw is −heading"
+        );
+        assert!((number(&ws[3]) - d * 0.05).abs() < 1e-12);
+        if i > 0 {
+            let p = &samples[i - 1];
+            let gap = (x - number(&p[0])).hypot(y - number(&p[1]));
+            assert!(gap <= spacing + 1e-9, "samples {gap} apart");
+            assert!(d > number(&p[3]), "distance from the start increases");
+        }
+    }
+    // The path goes round the wall's lower end: in the world frame, y up, it dips below the
+    // start's height and the headings there point down the map (positive heading).
+    let lowest = world_samples
+        .iter()
+        .map(|s| number(&s[1]))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        lowest < 2.0 + (30.0 - 20.0) * 0.05,
+        "round the wall's end, below it"
+    );
+
+    let rows: Vec<String> = std::fs::read_to_string(&csv)
+        .expect("the CSV")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(rows[0], "x,y,heading,s,wx,wy,yaw,ws");
+    assert_eq!(rows.len(), samples.len() + 1);
+    let fields: Vec<f64> = rows[1]
+        .split(',')
+        .map(|f| f.parse().expect("a number"))
+        .collect();
+    assert_eq!(fields[..2], [5.5, 5.5]);
+    assert_eq!(fields[4], number(&world_samples[0][0]));
 }
 
 #[test]

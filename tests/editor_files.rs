@@ -333,7 +333,12 @@ fn the_path_export_is_a_gridpath_path_document() {
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(value["format"], "gridpath-path");
-    assert_eq!(value["version"], 1);
+    assert_eq!(value["version"], 2);
+    assert!(value["world"].is_null(), "the meadow has no world frame");
+    let samples = value["smoothed"]["samples"].as_array().unwrap();
+    assert_eq!(samples[0][0], 3.5);
+    assert_eq!(samples[0][1], 5.5);
+    assert_eq!(value["smoothed"]["spacing"], 0.25);
     assert_eq!(value["map"]["name"], "meadow");
     assert_eq!(value["map"]["width"], 40);
     assert_eq!(value["map"]["height"], 24);

@@ -214,6 +214,7 @@ impl EditorApp {
             &plan.result,
             plan.smoothing,
             plan.smoothed.clone(),
+            self.view.sample_spacing,
         ))
     }
 

@@ -132,6 +132,8 @@ pub struct SearchView {
     pub live: bool,
     /// The smoothing settings.
     pub smoothing: SmoothSettings,
+    /// The spacing, in cells, of the points File → Export path samples along the curve.
+    pub sample_spacing: f64,
     /// Which drawings show.
     pub layers: Layers,
     /// How explored cells are shaded.
@@ -157,6 +159,7 @@ impl Default for SearchView {
         Self {
             live: true,
             smoothing: SmoothSettings::default(),
+            sample_spacing: crate::smooth::DEFAULT_SPACING,
             layers: Layers::default(),
             shade: Shade::Order,
             playback: Playback::default(),
@@ -324,6 +327,12 @@ impl EditorApp {
                 .add(egui::Slider::new(&mut s.clearance, 0.0..=1.0).text("Clearance"))
                 .on_hover_text("The distance in cells every curved piece keeps from walls; pieces that cannot are tightened, then straightened.")
                 .changed();
+            ui.add(
+                egui::Slider::new(&mut self.view.sample_spacing, 0.05..=2.0)
+                    .logarithmic(true)
+                    .text("Export spacing"),
+            )
+            .on_hover_text("File → Export path samples the curve at most this many cells apart: points with heading and distance, and in metres for maps with a world frame.");
         });
         if changed {
             self.replan();

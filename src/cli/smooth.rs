@@ -21,10 +21,14 @@ pub struct SmoothArgs {
     /// The distance in cells that curves keep from walls and the map's border.
     #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE)]
     pub clearance: f64,
-    /// Write the path export (map, settings, grid path, smoothed path, statistics) as JSON to
-    /// FILE; smooths the path even without --smooth.
+    /// Write the path export (map, settings, grid path, smoothed path and its samples, the
+    /// world frame, statistics) as JSON to FILE, or, for a FILE ending in .csv, the samples
+    /// along the curve as CSV; smooths the path even without --smooth.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// The largest distance in cells between two exported samples along the curve.
+    #[arg(long, default_value_t = smooth::DEFAULT_SPACING)]
+    pub spacing: f64,
 }
 
 impl SmoothArgs {
@@ -42,6 +46,12 @@ impl SmoothArgs {
             self.settings()
                 .validate()
                 .context("bad --tension or --clearance")?;
+        }
+        if !(self.spacing.is_finite() && self.spacing > 0.0) {
+            anyhow::bail!(
+                "--spacing {} must be a positive number of cells",
+                self.spacing
+            );
         }
         Ok(())
     }
@@ -67,9 +77,23 @@ impl SmoothArgs {
         let Some(path) = &self.export else {
             return Ok(());
         };
-        let export = PathExport::new(map, request, result, self.settings(), smoothed.cloned());
-        let text = export.to_json().context("writing the path export")?;
-        std::fs::write(path, text + "\n")
+        let export = PathExport::new(
+            map,
+            request,
+            result,
+            self.settings(),
+            smoothed.cloned(),
+            self.spacing,
+        );
+        let csv = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        let text = if csv {
+            export.to_csv()
+        } else {
+            export.to_json().context("writing the path export")? + "\n"
+        };
+        std::fs::write(path, text)
             .with_context(|| format!("cannot write the path export to {}", path.display()))
     }
 }

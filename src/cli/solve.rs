@@ -37,15 +37,23 @@ pub struct SolveArgs {
 
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let map = load_map(&args.map)?;
-    let start = args
-        .from
-        .or(map.start)
-        .context("the map has no start: give one with --from X,Y")?;
-    let goal = args
-        .to
-        .or(map.goal)
-        .context("the map has no goal: give one with --to X,Y")?;
+    let mut map = load_map(&args.map)?;
+    map.start = args.from.or(map.start);
+    map.goal = args.to.or(map.goal);
+    if map.place_default_markers() {
+        eprintln!(
+            "gridpath: {} names no start or goal: using {} and {}, the cells of its largest region farthest apart (choose with --from X,Y and --to X,Y)",
+            args.map.display(),
+            map.start.map_or_else(String::new, |c| c.to_string()),
+            map.goal.map_or_else(String::new, |c| c.to_string()),
+        );
+    }
+    let start = map
+        .start
+        .context("the map has no passable cell to start from: give one with --from X,Y")?;
+    let goal = map
+        .goal
+        .context("the map has no passable cell to go to: give one with --to X,Y")?;
     let request = SearchRequest {
         start,
         goal,

@@ -1,11 +1,13 @@
 //! The path export: one search's answer, grid path and smoothed path, as one JSON document.
 //!
-//! The editor's File → Export path and `gridpath solve --export FILE` write the same document:
+//! The editor's File → Export path and `gridpath solve --export FILE` write the same document
+//! (version 2; every field of version 1 is still there):
 //!
 //! ```json
 //! {
 //!   "format": "gridpath-path",
-//!   "version": 1,
+//!   "version": 2,
+//!   "units": "cells: [x, y] integers, column and row from the top-left cell; points: ...",
 //!   "map": { "name": "arena", "width": 49, "height": 49 },
 //!   "start": [1, 11],
 //!   "goal": [40, 37],
@@ -20,7 +22,14 @@
 //!     "waypoints": [[1.5, 11.5], [12.5, 20.5], ..., [40.5, 37.5]],
 //!     "beziers": [[[1.5, 11.5], [3.2, 12.9], [10.1, 18.8], [12.5, 20.5]], ...],
 //!     "length": 48.9, "cost": 48.9, "curve_length": 49.2, "curve_cost": 49.2,
-//!     "straight_pieces": 0
+//!     "straight_pieces": 0,
+//!     "spacing": 0.25,
+//!     "samples": [[1.5, 11.5, 0.69, 0.0], [1.69, 11.66, 0.70, 0.25], ...]
+//!   },
+//!   "world": {
+//!     "frame": "map", "resolution": 0.05, "origin": [-10.0, -10.0, 0.0], "y_axis": "up",
+//!     "waypoints": [[-9.925, -7.575], ...],
+//!     "samples": [[-9.925, -7.575, -0.69, 0.0], ...]
 //!   },
 //!   "stats": { "expanded": 1022, "pushed": 1510, "max_open": 130, "time_us": 412 }
 //! }
@@ -28,28 +37,46 @@
 //!
 //! - Cells are `[x, y]` (column, row, from the top-left cell); points are continuous
 //!   `[x, y]`, where cell (x, y) covers [x, x + 1) × [y, y + 1) and its centre is
-//!   (x + 0.5, y + 0.5).
+//!   (x + 0.5, y + 0.5); y grows down the map. `units` says so in the file.
 //! - `grid_path.cost` follows the search's step model (step length × mean of the two cells'
 //!   costs); `smoothed.cost` integrates the terrain cost along the line-of-sight segments and
 //!   is never higher. `curve_length` and `curve_cost` are measured on the Bezier curve by
 //!   sampling it at most 0.01 cells apart.
 //! - Each Bezier piece is `[[x0, y0], [c1x, c1y], [c2x, c2y], [x1, y1]]`; each ends where the
 //!   next starts, the first starts at the start cell's centre and the last ends at the goal's.
+//! - `smoothed.samples` are points on the drawn curve, evenly spread at most `spacing` cells
+//!   apart, each `[x, y, heading, s]`: the direction of travel in radians from +x towards +y
+//!   (clockwise on screen, as y grows down) and the distance along the curve from the start.
+//!   The first is the start cell's centre, the last the goal's.
+//! - `world` is present (else `null`) when the map has a world frame (a map imported from a
+//!   ROS `map.yaml`). It uses map_server's convention: a point (x, y) of a map H cells high is
+//!   at (origin.x + x · resolution, origin.y + (H − y) · resolution) metres, y pointing up;
+//!   `yaw` is counter-clockwise from +x, so it is −heading. The origin's own yaw is reported
+//!   but, as in map_server and nav2, not applied. `waypoints` are the line-of-sight
+//!   waypoints and `samples` the curve's samples as `[x, y, yaw, s]`, with s in metres.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
+//! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.
+
+use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::grid::{Cell, Map};
+use crate::grid::{Cell, GeoReference, Map};
 use crate::search::{SearchRequest, SearchResult};
-use crate::smooth::{SmoothSettings, SmoothedPath};
+use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
+
+/// The statement of the cell frame that every export carries in `units`.
+pub const UNITS: &str = "cells: [x, y] integers, column and row from the top-left cell; points: continuous [x, y] in cells, cell (x, y) covers [x, x+1) x [y, y+1) and its centre is (x+0.5, y+0.5); y grows down; headings in radians from +x towards +y; distances in cells";
 
 /// The path export document (see the [module](self) for its schema).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PathExport {
     /// Always `"gridpath-path"`.
     pub format: &'static str,
-    /// The schema version, 1.
+    /// The schema version, 2.
     pub version: u32,
+    /// The cell frame, in words ([`UNITS`]).
+    pub units: &'static str,
     /// Which map was searched.
     pub map: MapSummary,
     /// The start cell.
@@ -64,10 +91,59 @@ pub struct PathExport {
     pub found: bool,
     /// The grid path with its length and cost.
     pub grid_path: GridPath,
-    /// The smoothed path; `None` (`null`) when no path was found.
-    pub smoothed: Option<SmoothedPath>,
+    /// The smoothed path and its samples; `None` (`null`) when no path was found.
+    pub smoothed: Option<SmoothedExport>,
+    /// The path in the map's world frame; `None` (`null`) when the map has none.
+    pub world: Option<WorldPath>,
     /// The search's counters.
     pub stats: StatsSummary,
+}
+
+/// The smoothed path with points sampled along its curve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SmoothedExport {
+    /// The waypoints, curve, lengths and costs.
+    #[serde(flatten)]
+    pub path: SmoothedPath,
+    /// The largest distance between two samples along the curve, in cells.
+    pub spacing: f64,
+    /// Points on the curve, `[x, y, heading, distance from the start]`.
+    pub samples: Vec<[f64; 4]>,
+}
+
+/// The path in a map's world frame (ROS `map` frame: metres, y up).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WorldPath {
+    /// The frame's name, `"map"`.
+    pub frame: &'static str,
+    /// Metres per cell.
+    pub resolution: f64,
+    /// The pose of the map's lower-left corner, `[x, y, yaw]`.
+    pub origin: [f64; 3],
+    /// Always `"up"`.
+    pub y_axis: &'static str,
+    /// The line-of-sight waypoints, `[x, y]` in metres.
+    pub waypoints: Vec<[f64; 2]>,
+    /// The curve's samples, `[x, y, yaw, distance from the start in metres]`.
+    pub samples: Vec<[f64; 4]>,
+}
+
+/// Where a continuous point of a map `height` cells high lies in its world frame.
+pub fn world_point(geo: &GeoReference, height: u32, x: f64, y: f64) -> [f64; 2] {
+    [
+        geo.origin[0] + x * geo.resolution,
+        geo.origin[1] + (f64::from(height) - y) * geo.resolution,
+    ]
+}
+
+/// A heading in cell coordinates (y down) as a yaw in a y-up frame, in (−π, π].
+pub fn yaw_of_heading(heading: f64) -> f64 {
+    let yaw = -heading;
+    if yaw <= -std::f64::consts::PI {
+        yaw + std::f64::consts::TAU
+    } else {
+        yaw
+    }
 }
 
 /// The map's name and size.
@@ -121,18 +197,56 @@ pub struct StatsSummary {
 }
 
 impl PathExport {
-    /// The export of one search on `map` and its smoothing (`None` when nothing was found).
+    /// The export of one search on `map` and its smoothing (`None` when nothing was found),
+    /// with the curve sampled at most `spacing` cells apart.
     pub fn new(
         map: &Map,
         request: &SearchRequest,
         result: &SearchResult,
         smoothing: SmoothSettings,
         smoothed: Option<SmoothedPath>,
+        spacing: f64,
     ) -> Self {
         let stats = result.stats;
+        let samples = smoothed.as_ref().map(|path| curve_samples(path, spacing));
+        let world = map
+            .metadata
+            .as_ref()
+            .zip(smoothed.as_ref())
+            .map(|(geo, path)| {
+                let height = map.grid.height();
+                WorldPath {
+                    frame: "map",
+                    resolution: geo.resolution,
+                    origin: geo.origin,
+                    y_axis: "up",
+                    waypoints: path
+                        .waypoints
+                        .iter()
+                        .map(|p| world_point(geo, height, p.x, p.y))
+                        .collect(),
+                    samples: samples
+                        .iter()
+                        .flatten()
+                        .map(|s| {
+                            let [x, y] = world_point(geo, height, s.point.x, s.point.y);
+                            [x, y, yaw_of_heading(s.heading), s.distance * geo.resolution]
+                        })
+                        .collect(),
+                }
+            });
+        let smoothed = smoothed.zip(samples).map(|(path, samples)| SmoothedExport {
+            path,
+            spacing,
+            samples: samples
+                .iter()
+                .map(|s| [s.point.x, s.point.y, s.heading, s.distance])
+                .collect(),
+        });
         Self {
             format: "gridpath-path",
-            version: 1,
+            version: 2,
+            units: UNITS,
             map: MapSummary {
                 name: map.name.clone(),
                 width: map.grid.width(),
@@ -155,6 +269,7 @@ impl PathExport {
                 cost: result.cost,
             },
             smoothed,
+            world,
             stats: StatsSummary {
                 expanded: stats.expanded,
                 pushed: stats.pushed,
@@ -164,10 +279,100 @@ impl PathExport {
         }
     }
 
-    /// The document as indented JSON.
+    /// The document as indented JSON, each array of numbers on one line.
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(self)
+        let value = serde_json::to_value(self)?;
+        let mut out = Vec::new();
+        write_compact(&mut out, &value, 0).map_err(serde_json::Error::io)?;
+        Ok(String::from_utf8(out).unwrap_or_default())
     }
+
+    /// The curve's samples as CSV: `x,y,heading,s`, and with a world frame
+    /// `x,y,heading,s,wx,wy,yaw,ws`. Empty but for the header when no path was found.
+    pub fn to_csv(&self) -> String {
+        let mut text = String::from("x,y,heading,s");
+        if self.world.is_some() {
+            text.push_str(",wx,wy,yaw,ws");
+        }
+        text.push('\n');
+        let samples = self.smoothed.as_ref().map_or(&[][..], |s| &s.samples[..]);
+        let world = self.world.as_ref().map(|w| &w.samples);
+        for (i, [x, y, heading, s]) in samples.iter().enumerate() {
+            text.push_str(&format!("{x},{y},{heading},{s}"));
+            if let Some([wx, wy, yaw, ws]) = world.and_then(|w| w.get(i)) {
+                text.push_str(&format!(",{wx},{wy},{yaw},{ws}"));
+            }
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// The samples of a smoothed path's curve; a path of one cell is its one waypoint.
+fn curve_samples(path: &SmoothedPath, spacing: f64) -> Vec<CurveSample> {
+    match path.waypoints[..] {
+        [only] if path.beziers.is_empty() => vec![CurveSample {
+            point: only,
+            heading: 0.0,
+            distance: 0.0,
+        }],
+        _ => smooth::sample_curve(&path.beziers, spacing),
+    }
+}
+
+/// The longest line an array of numbers (or of short arrays of numbers) is kept on.
+const INLINE_WIDTH: usize = 100;
+
+/// Writes JSON indented by two spaces a level, with each array that holds only numbers, or
+/// only arrays of numbers that fit on one line together, written on one line.
+fn write_compact(out: &mut impl Write, value: &serde_json::Value, depth: usize) -> io::Result<()> {
+    use serde_json::Value;
+    let indent = |n: usize| "  ".repeat(n);
+    match value {
+        Value::Array(items) if items.is_empty() => write!(out, "[]"),
+        Value::Object(fields) if fields.is_empty() => write!(out, "{{}}"),
+        Value::Array(items) => {
+            if let Some(line) = inline(value).filter(|l| l.len() <= INLINE_WIDTH) {
+                return write!(out, "{line}");
+            }
+            writeln!(out, "[")?;
+            for (i, item) in items.iter().enumerate() {
+                write!(out, "{}", indent(depth + 1))?;
+                write_compact(out, item, depth + 1)?;
+                writeln!(out, "{}", if i + 1 < items.len() { "," } else { "" })?;
+            }
+            write!(out, "{}]", indent(depth))
+        }
+        Value::Object(fields) => {
+            writeln!(out, "{{")?;
+            for (i, (key, item)) in fields.iter().enumerate() {
+                write!(out, "{}{}: ", indent(depth + 1), Value::String(key.clone()))?;
+                write_compact(out, item, depth + 1)?;
+                writeln!(out, "{}", if i + 1 < fields.len() { "," } else { "" })?;
+            }
+            write!(out, "{}}}", indent(depth))
+        }
+        scalar => write!(out, "{scalar}"),
+    }
+}
+
+/// An array of scalars, or of arrays of scalars, on one line; `None` for anything deeper.
+fn inline(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let Value::Array(items) = value else {
+        return (!value.is_object()).then(|| value.to_string());
+    };
+    let parts: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            Value::Array(inner) if inner.iter().all(|v| !v.is_array() && !v.is_object()) => {
+                inline(item)
+            }
+            Value::Array(_) | Value::Object(_) => None,
+            scalar => Some(scalar.to_string()),
+        })
+        .collect::<Option<_>>()?;
+    Some(format!("[{}]", parts.join(", ")))
 }
 
 #[cfg(test)]
@@ -185,8 +390,22 @@ mod tests {
         let result = search::solve(&map.grid, &request).unwrap();
         let settings = SmoothSettings::default();
         let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).unwrap();
-        let export = PathExport::new(&map, &request, &result, settings, Some(smoothed));
-        let value: serde_json::Value = serde_json::from_str(&export.to_json().unwrap()).unwrap();
+        let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
+        let text = export.to_json().unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["version"], 2);
+        assert_eq!(value["units"], UNITS);
+        assert!(
+            value["world"].is_null(),
+            "a map drawn by hand has no world frame"
+        );
+        assert!(
+            text.contains("\"start\": [0, 0],") && text.contains("[0.5, 0.5]"),
+            "arrays of numbers sit on one line:\n{text}"
+        );
+        let samples = value["smoothed"]["samples"].as_array().unwrap();
+        assert_eq!(samples[0], serde_json::json!([0.5, 0.5, 0.0, 0.0]));
+        assert_eq!(value["smoothed"]["spacing"], 0.25);
         assert_eq!(value["format"], "gridpath-path");
         assert_eq!(value["map"]["name"], "ring");
         assert_eq!(value["map"]["width"], 5);

@@ -52,6 +52,36 @@ impl CubicBezier {
         p0 * (s * s * s) + c1 * (3.0 * s * s * t) + c2 * (3.0 * s * t * t) + p1 * (t * t * t)
     }
 
+    /// The velocity B′(t) at parameter `t`.
+    pub fn derivative(&self, t: f64) -> Point {
+        let [p0, c1, c2, p1] = self.points;
+        let s = 1.0 - t;
+        (c1 - p0) * (3.0 * s * s) + (c2 - c1) * (6.0 * s * t) + (p1 - c2) * (3.0 * t * t)
+    }
+
+    /// The direction of travel at parameter `t`, in radians from +x towards +y (in cell
+    /// coordinates, where y grows down the map). Where the velocity vanishes — the ends of a
+    /// straight piece, whose control points sit on its ends — it is the limit of the direction
+    /// from either side: the second derivative's, reversed past the middle.
+    pub fn heading(&self, t: f64) -> f64 {
+        let [p0, c1, c2, p1] = self.points;
+        let velocity = self.derivative(t);
+        let scale = self.speed_bound().max(f64::MIN_POSITIVE);
+        let direction = if velocity.norm() > 1e-9 * scale {
+            velocity
+        } else {
+            let acceleration =
+                (c2 - c1 * 2.0 + p0) * (6.0 * (1.0 - t)) + (p1 - c2 * 2.0 + c1) * (6.0 * t);
+            let sign = if t < 0.5 { 1.0 } else { -1.0 };
+            if acceleration.norm() > 1e-9 * scale {
+                acceleration * sign
+            } else {
+                p1 - p0
+            }
+        };
+        direction.y.atan2(direction.x)
+    }
+
     /// An upper bound on the curve's speed |B′(t)|: three times the longest leg of the control
     /// polygon. Samples `1 / n` apart in `t` lie at most `speed_bound / n` apart along the curve.
     pub fn speed_bound(&self) -> f64 {

@@ -1,0 +1,230 @@
+//! Points along a smoothed curve at an even spacing, with the direction of travel and the
+//! distance from the start: what a robot's controller or a game's unit follows.
+//!
+//! The curve's length is measured piece by piece on a fine polyline of its own points; the
+//! samples lie on the curve itself (each is the point of its piece at a parameter found from
+//! that measure), so the headings are the curve's exact tangent directions there.
+
+use super::{CubicBezier, Point};
+
+/// The spacing, in cells, of the samples of [`sample_curve`] when nothing else is chosen.
+pub const DEFAULT_SPACING: f64 = 0.25;
+
+/// One point along the curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurveSample {
+    /// Where it is, in continuous cell coordinates.
+    pub point: Point,
+    /// The direction of travel there, in radians from +x towards +y (y down the map).
+    pub heading: f64,
+    /// The distance along the curve from the start, in cells.
+    pub distance: f64,
+}
+
+/// Points along a chain of Bezier pieces, evenly spread at most `spacing` apart along the
+/// curve: the first is the chain's start, the last its end, and their distances from the
+/// start increase. An empty chain gives no samples.
+///
+/// # Panics
+/// Never; a `spacing` that is not a positive finite number is taken as [`DEFAULT_SPACING`].
+pub fn sample_curve(beziers: &[CubicBezier], spacing: f64) -> Vec<CurveSample> {
+    let spacing = if spacing.is_finite() && spacing > 0.0 {
+        spacing
+    } else {
+        DEFAULT_SPACING
+    };
+    let Some(first) = beziers.first() else {
+        return Vec::new();
+    };
+    // A fine table of (piece, parameter, distance from the start) along the whole chain.
+    let fine = (spacing / 8.0).min(0.01);
+    let mut table: Vec<(usize, f64, f64)> = vec![(0, 0.0, 0.0)];
+    let mut travelled = 0.0;
+    for (i, piece) in beziers.iter().enumerate() {
+        let n = piece.sample_count(fine);
+        let mut previous = piece.start();
+        for k in 1..=n {
+            let t = k as f64 / n as f64;
+            let point = if k == n { piece.end() } else { piece.at(t) };
+            travelled += previous.distance(point);
+            previous = point;
+            table.push((i, t, travelled));
+        }
+    }
+    let total = travelled;
+    let intervals = (total / spacing).ceil().max(1.0) as usize;
+    let mut samples = Vec::with_capacity(intervals + 1);
+    samples.push(CurveSample {
+        point: first.start(),
+        heading: first.heading(0.0),
+        distance: 0.0,
+    });
+    let mut j = 0;
+    for k in 1..=intervals {
+        let target = if k == intervals {
+            total
+        } else {
+            total * k as f64 / intervals as f64
+        };
+        while j + 2 < table.len() && table[j + 1].2 < target {
+            j += 1;
+        }
+        let (a, b) = (table[j], table[j + 1]);
+        // The rows' piece and parameter: a row that ends a piece starts the next at 0.
+        let (piece, t) = if k == intervals {
+            (beziers.len() - 1, 1.0)
+        } else {
+            let t0 = if a.0 == b.0 { a.1 } else { 0.0 };
+            let span = b.2 - a.2;
+            let f = if span > 0.0 {
+                ((target - a.2) / span).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (b.0, t0 + (b.1 - t0) * f)
+        };
+        let curve = &beziers[piece];
+        let point = match t {
+            1.0 => curve.end(),
+            0.0 => curve.start(),
+            t => curve.at(t),
+        };
+        samples.push(CurveSample {
+            point,
+            heading: curve.heading(t),
+            distance: target,
+        });
+    }
+    samples
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parameter of the point of `curve` nearest to `p`, to about 1e-12.
+    fn nearest_parameter(curve: &CubicBezier, p: Point) -> (f64, f64) {
+        let steps = 4000;
+        let mut best = (f64::INFINITY, 0.0);
+        for k in 0..=steps {
+            let t = k as f64 / steps as f64;
+            let d = curve.at(t).distance(p);
+            if d < best.0 {
+                best = (d, t);
+            }
+        }
+        let (mut lo, mut hi) = (
+            (best.1 - 1.0 / steps as f64).max(0.0),
+            (best.1 + 1.0 / steps as f64).min(1.0),
+        );
+        for _ in 0..200 {
+            let m1 = lo + (hi - lo) / 3.0;
+            let m2 = hi - (hi - lo) / 3.0;
+            if curve.at(m1).distance(p) < curve.at(m2).distance(p) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        let t = (lo + hi) / 2.0;
+        (curve.at(t).distance(p), t)
+    }
+
+    /// The direction of travel along `curve` at `t` by finite differences of its points alone.
+    fn numeric_heading(curve: &CubicBezier, t: f64) -> f64 {
+        let h = 1e-6;
+        let (a, b) = if t < h {
+            (curve.at(0.0), curve.at(h))
+        } else if t > 1.0 - h {
+            (curve.at(1.0 - h), curve.at(1.0))
+        } else {
+            (curve.at(t - h), curve.at(t + h))
+        };
+        (b.y - a.y).atan2(b.x - a.x)
+    }
+
+    fn angle_between(a: f64, b: f64) -> f64 {
+        let d = (a - b).rem_euclid(std::f64::consts::TAU);
+        d.min(std::f64::consts::TAU - d)
+    }
+
+    #[test]
+    fn samples_follow_the_curve_at_the_spacing() {
+        let curves = vec![
+            CubicBezier::new(
+                Point::new(0.5, 0.5),
+                Point::new(2.0, 0.5),
+                Point::new(3.0, 2.0),
+                Point::new(4.5, 3.5),
+            ),
+            CubicBezier::new(
+                Point::new(4.5, 3.5),
+                Point::new(6.0, 5.0),
+                Point::new(8.0, 5.5),
+                Point::new(9.5, 4.5),
+            ),
+            // A straight piece: its velocity vanishes at both ends.
+            CubicBezier::straight(Point::new(9.5, 4.5), Point::new(9.5, 9.5)),
+        ];
+        for spacing in [0.25, 0.1, 1.0, 3.0] {
+            let samples = sample_curve(&curves, spacing);
+            assert_eq!(samples[0].point, Point::new(0.5, 0.5));
+            assert_eq!(samples.last().expect("samples").point, Point::new(9.5, 9.5));
+            for pair in samples.windows(2) {
+                assert!(pair[1].distance > pair[0].distance);
+                let gap = pair[0].point.distance(pair[1].point);
+                assert!(gap <= spacing + 1e-9, "{gap} apart at spacing {spacing}");
+            }
+            for sample in &samples {
+                let (distance, curve, t) = curves
+                    .iter()
+                    .map(|c| {
+                        let (d, t) = nearest_parameter(c, sample.point);
+                        (d, c, t)
+                    })
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .expect("pieces");
+                assert!(
+                    distance < 1e-9,
+                    "{:?} is {distance} off the curve",
+                    sample.point
+                );
+                let expected = numeric_heading(curve, t);
+                assert!(
+                    angle_between(sample.heading, expected) < 1e-6,
+                    "heading {} against {expected} at {:?}",
+                    sample.heading,
+                    sample.point
+                );
+            }
+            // The last distance is the curve's length, measured independently.
+            let length: f64 = curves
+                .iter()
+                .map(|c| {
+                    let n = 20_000;
+                    (0..n)
+                        .map(|k| {
+                            c.at(k as f64 / n as f64)
+                                .distance(c.at((k + 1) as f64 / n as f64))
+                        })
+                        .sum::<f64>()
+                })
+                .sum();
+            let last = samples.last().expect("samples").distance;
+            assert!(
+                (last - length).abs() < 1e-4 * length,
+                "{last} against {length}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_straight_piece_heads_along_itself_at_both_ends() {
+        let piece = CubicBezier::straight(Point::new(1.0, 1.0), Point::new(1.0, 5.0));
+        let down = std::f64::consts::FRAC_PI_2;
+        for t in [0.0, 0.5, 1.0] {
+            assert!(angle_between(piece.heading(t), down) < 1e-12, "t = {t}");
+        }
+        assert!(sample_curve(&[], 0.25).is_empty());
+    }
+}
