@@ -8,6 +8,7 @@ use gridpath::format::ImportError;
 use gridpath::format::image_import::{ImageImport, Reduce, Scale};
 use gridpath::format::occupancy::{Interpretation, Occupancy, Unknown};
 use gridpath::format::ros_map::load_ros_map;
+use gridpath::format::ros_write::{self, RosImage};
 use gridpath::format::{json, load_map};
 use gridpath::grid::{Cell, GeoReference, Grid};
 use gridpath::search::{Algorithm, Diagonal, SearchRequest, solve};
@@ -565,5 +566,51 @@ fn walls_survive_downscaling() {
                 "scale {scale}: a path from {left_top} to {goal}"
             );
         }
+    }
+}
+
+#[test]
+fn a_ros_map_written_and_read_back_has_the_same_cells() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Free, occupied and unknown as map_saver writes them, in a pattern.
+    let mut pgm = b"P5\n# CREATOR: map_saver.cpp 0.050 m/pix\n12 7\n255\n".to_vec();
+    pgm.extend((0..84u32).map(|i| [254u8, 0, 205][(i * 7 % 5 % 3) as usize]));
+    let yaml = write_ros_map(dir.path(), &pgm, 0.196);
+    let original = load_ros_map(&yaml, |_| {}).expect("imports");
+
+    // json → yaml + pgm → json.
+    let json_file = dir.path().join("site.json");
+    std::fs::write(&json_file, json::to_string(&original)).expect("write");
+    let map = load_map(&json_file).expect("loads");
+    let out = dir.path().join("out/site.yaml");
+    std::fs::create_dir(dir.path().join("out")).expect("mkdir");
+    let geo = map.metadata.expect("a world frame");
+    ros_write::write_ros_map(&map, &out, &geo, RosImage::Occupancy).expect("writes");
+    let written = std::fs::read(dir.path().join("out/site.pgm")).expect("the pgm beside it");
+    assert_eq!(
+        read_pgm(&written).3,
+        read_pgm(&pgm).3,
+        "map_saver's pixel values"
+    );
+    let back = load_ros_map(&out, |_| {}).expect("reads back");
+    assert_eq!(back.grid, map.grid);
+    assert_eq!(back.metadata, map.metadata);
+
+    // A drawn map of several terrains comes back with the same passable cells.
+    let drawn = load_map(&root().join("maps/default.json")).expect("the default map");
+    let geo = GeoReference {
+        resolution: 0.5,
+        origin: [-3.0, 4.0, 0.0],
+    };
+    let out = dir.path().join("out/drawn.yaml");
+    ros_write::write_ros_map(&drawn, &out, &geo, RosImage::Occupancy).expect("writes");
+    let back = load_ros_map(&out, |_| {}).expect("reads back");
+    assert_eq!(back.metadata, Some(geo));
+    for (i, (&a, &b)) in drawn.grid.cells().iter().zip(back.grid.cells()).enumerate() {
+        assert_eq!(
+            drawn.grid.terrain(a).is_passable(),
+            back.grid.terrain(b).is_passable(),
+            "cell {i}"
+        );
     }
 }

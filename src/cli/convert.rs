@@ -3,19 +3,21 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale, is_image_path};
 use gridpath::format::occupancy::{Occupancy, Unknown};
 use gridpath::format::ros_map::load_ros_map;
+use gridpath::format::ros_write::{RosImage, write_ros_map};
 use gridpath::format::{load_map, save};
-use gridpath::grid::{Map, Terrain};
+use gridpath::grid::{GeoReference, Map, Terrain};
 
 /// Arguments of `gridpath convert`.
 #[derive(clap::Args, Debug)]
 pub struct ConvertArgs {
     /// The input: an image (.png, .jpg, .bmp, .pgm), a ROS map (.yaml) or a map (.json, .map).
     input: PathBuf,
-    /// The output: a map (.json, .map) or an image of the terrain colours (.png).
+    /// The output: a map (.json, .map), an image of the terrain colours (.png), or a ROS map
+    /// (.yaml, written with its .pgm beside it).
     output: PathBuf,
     /// Occupancy above which a pixel becomes a wall (0–1) [default: 0.65, or the yaml's].
     #[arg(long)]
@@ -39,10 +41,45 @@ pub struct ConvertArgs {
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
     unknown: UnknownChoice,
+    /// For a .yaml output: metres per cell [default: the map's own, from a ROS import].
+    #[arg(long)]
+    resolution: Option<f64>,
+    /// For a .yaml output: the pose of the map's lower-left corner, X,Y,YAW in metres and
+    /// radians [default: the map's own, or 0,0,0].
+    #[arg(long, value_parser = parse_origin, allow_hyphen_values = true)]
+    origin: Option<[f64; 3]>,
+    /// For a .yaml output: write a nav2 costmap filter mask of the terrain costs instead of
+    /// the occupancy map (keepout: impassable and costlier-than-1 cells; speed: a speed limit
+    /// of 100 / cost percent).
+    #[arg(long, value_enum)]
+    mask: Option<MaskChoice>,
     /// Map each pixel to the default terrain of the nearest colour instead of reading
     /// occupancy (for maps painted in an image editor).
     #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
     palette: bool,
+}
+
+/// Which nav2 mask to write.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum MaskChoice {
+    /// Keep out of impassable and costly cells.
+    Keepout,
+    /// Slow down on costly cells.
+    Speed,
+}
+
+/// Parses `X,Y,YAW`.
+fn parse_origin(s: &str) -> Result<[f64; 3], String> {
+    let values: Vec<f64> = s
+        .split(',')
+        .map(|v| v.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("expected X,Y,YAW (three numbers), got {s:?}"))?;
+    match values[..] {
+        [x, y, yaw] => Ok([x, y, yaw]),
+        [x, y] => Ok([x, y, 0.0]),
+        _ => Err(format!("expected X,Y,YAW (three numbers), got {s:?}")),
+    }
 }
 
 /// How the pixels of one cell are combined.
@@ -67,8 +104,19 @@ enum UnknownChoice {
 
 /// Runs `gridpath convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let ros_output = matches!(extension(&args.output).as_str(), "yaml" | "yml");
+    if !ros_output && (args.resolution.is_some() || args.origin.is_some() || args.mask.is_some()) {
+        bail!(
+            "--resolution, --origin and --mask apply to a ROS map output (.yaml), not to {}",
+            args.output.display()
+        );
+    }
     let map = read(args)?;
-    save::save_map(&map, &args.output)?;
+    if ros_output {
+        write_ros(args, &map)?;
+    } else {
+        save::save_map(&map, &args.output)?;
+    }
     let grid = &map.grid;
     let walls = grid
         .cells()
@@ -83,6 +131,30 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         grid.height()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the map as a ROS map.yaml and PGM (or a nav2 mask) with its world frame.
+fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
+    let own = map.metadata;
+    let resolution = args.resolution.or(own.map(|g| g.resolution)).with_context(|| {
+        format!(
+            "{} has no world frame: give --resolution (metres per cell) and, if it is not at 0,0, --origin X,Y,YAW",
+            args.input.display()
+        )
+    })?;
+    let geo = GeoReference {
+        resolution,
+        origin: args.origin.or(own.map(|g| g.origin)).unwrap_or([0.0; 3]),
+    };
+    geo.validate()
+        .map_err(|e| anyhow::anyhow!("bad --resolution or --origin: {e}"))?;
+    let kind = match args.mask {
+        None => RosImage::Occupancy,
+        Some(MaskChoice::Keepout) => RosImage::Keepout,
+        Some(MaskChoice::Speed) => RosImage::Speed,
+    };
+    write_ros_map(map, &args.output, &geo, kind)?;
+    Ok(())
 }
 
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {

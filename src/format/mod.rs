@@ -14,6 +14,7 @@ pub mod occupancy;
 pub mod path_export;
 pub mod recovery;
 pub mod ros_map;
+pub mod ros_write;
 pub mod save;
 
 use std::path::{Path, PathBuf};
