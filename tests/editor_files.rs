@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
 use gridpath::app::resize::Anchor;
 use gridpath::format::image_import::ImageImport;
@@ -253,6 +253,13 @@ fn the_floorplan_imports_to_its_design_at_a_target_width() {
     h.get_by_label("Import").click();
     h.run();
     assert_eq!(h.state().map(), &expected);
+    // The closed dialog fades out over a few frames; the next one opens after it.
+    for _ in 0..100 {
+        if h.query_by_label("Cancel").is_none() {
+            break;
+        }
+        h.step();
+    }
 
     // Cancel leaves the map as it is.
     h.state_mut()
@@ -636,4 +643,80 @@ fn imported_maps_get_a_start_and_goal_and_a_path_at_once() {
     drop_file(&mut h, &file);
     assert_eq!(h.state().map().grid.width(), 9);
     assert_planned(&mut h, "a Moving AI map");
+}
+
+/// Clicks the button of this label in the in-window file dialog.
+fn click_button(h: &mut Harness<'_, EditorApp>, label: &str) {
+    h.get_all_by_label(label)
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .unwrap_or_else(|| panic!("no {label} button"))
+        .click();
+    h.run();
+}
+
+/// The editor with the in-window file dialogs, starting in `folder`. egui_file's path and
+/// file name fields carry no accessible name, so the harness's accessibility check is off.
+fn editor_without_portal(map: Map, folder: &Path) -> Harness<'static, EditorApp> {
+    let app = EditorApp::with_map(map).with_in_window_file_dialogs("no portal here", folder);
+    let mut harness = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .with_max_steps(16)
+        .with_accessibility_check(false)
+        .build_eframe(move |_cc| app);
+    harness.run();
+    harness
+}
+
+#[test]
+fn save_as_works_without_a_desktop_portal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_without_portal(meadow(), dir.path());
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::S,
+    );
+    h.run();
+    assert!(h.state().is_picking_file(), "the in-window dialog opens");
+    let notice = h.state().notice().expect("a notice").to_owned();
+    assert!(
+        notice.contains("no portal here"),
+        "the status bar says why: {notice}"
+    );
+    assert!(!notice.contains("no file chosen"), "{notice}");
+    click_button(&mut h, "Save");
+    assert!(!h.state().is_picking_file());
+    let file = dir.path().join("meadow.json");
+    assert_eq!(load_map(&file).unwrap(), meadow());
+    assert!(h.state().notice().unwrap().contains("Saved"));
+
+    // Cancel says so.
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::S,
+    );
+    h.run();
+    click_button(&mut h, "Cancel");
+    assert!(!h.state().is_picking_file());
+    assert_eq!(h.state().notice(), Some("Not saved: no file chosen."));
+}
+
+#[test]
+fn saving_before_a_new_map_goes_on_after_the_in_window_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_without_portal(pond(), dir.path());
+    make_dirty(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
+    h.run();
+    click_button(&mut h, "Save");
+    assert!(
+        h.state().is_picking_file(),
+        "an unnamed map asks where to save"
+    );
+    click_button(&mut h, "Save");
+    assert!(dir.path().join("pond.json").is_file());
+    assert!(!h.state().is_dirty());
+    assert!(
+        h.state().has_dialog(),
+        "the new-map dialog follows the save"
+    );
 }

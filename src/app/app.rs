@@ -1,7 +1,7 @@
 //! The editor window: the open document, its history, the tools and the panels around the
 //! canvas.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use egui::{Key, KeyboardShortcut, Modifiers, Pos2, ViewportCommand};
 
@@ -14,6 +14,7 @@ use super::canvas::Canvas;
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
+use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
 use super::files::Preferences;
 use super::history::History;
 use super::import_dialog::ImportDialog;
@@ -92,6 +93,14 @@ pub struct EditorApp {
     pub(super) preferences: Preferences,
     pub(super) autosave: Autosave,
     pub(super) import: Option<ImportDialog>,
+    /// Which file dialogs this editor shows.
+    pub(super) file_dialogs: FileDialogs,
+    /// The open in-window file dialog.
+    pub(super) picker: Option<Box<InWindowPicker>>,
+    /// A file chosen (or not) in a dialog, to act on this frame.
+    pub(super) picked: Option<Picked>,
+    /// The folder the last file was chosen in, where the next dialog starts.
+    pub(super) dialog_folder: Option<PathBuf>,
     shown_title: String,
     may_close: bool,
 }
@@ -157,6 +166,10 @@ impl EditorApp {
             notice: None,
             hovered: None,
             context_cell: None,
+            file_dialogs: file_picker::desktop_dialogs_here(),
+            picker: None,
+            picked: None,
+            dialog_folder: None,
             preferences: Preferences::default(),
             autosave: Autosave::default(),
             import: None,
@@ -538,7 +551,7 @@ impl EditorApp {
         }
     }
 
-    fn proceed(&mut self, ctx: &egui::Context, pending: Pending) {
+    pub(super) fn proceed(&mut self, ctx: &egui::Context, pending: Pending) {
         match pending {
             Pending::NewMap => {
                 let grid = &self.document.map.grid;
@@ -556,26 +569,17 @@ impl EditorApp {
         }
     }
 
-    /// Saves to the document's file, or asks for one; returns whether the map was saved.
-    pub(super) fn save(&mut self) -> bool {
+    /// Saves to the document's file, or asks for one; `then` goes on once the map is saved.
+    pub(super) fn save_then(&mut self, ctx: &egui::Context, then: Option<Pending>) {
         match self.document.path.clone() {
-            Some(path) if is_json(&path) => self.save_to(&path),
-            _ => self.save_as(),
-        }
-    }
-
-    pub(super) fn save_as(&mut self) -> bool {
-        let name = format!("{}.json", self.document.name());
-        let picked = rfd::FileDialog::new()
-            .add_filter("gridpath map", &["json"])
-            .set_file_name(name)
-            .save_file();
-        match picked {
-            Some(path) => self.save_to(&path),
-            None => {
-                self.say("Not saved: no file chosen.".to_owned(), false);
-                false
+            Some(path) if is_json(&path) => {
+                if self.save_to(&path)
+                    && let Some(pending) = then
+                {
+                    self.proceed(ctx, pending);
+                }
             }
+            _ => self.save_as_then(then),
         }
     }
 
@@ -592,11 +596,7 @@ impl EditorApp {
                 height,
                 anchor,
             } => self.resize_map(width, height, anchor),
-            Answer::Save(pending) => {
-                if self.save() {
-                    self.proceed(ctx, pending);
-                }
-            }
+            Answer::Save(pending) => self.save_then(ctx, Some(pending)),
             Answer::Discard(pending) => {
                 self.document.dirty = false;
                 self.proceed(ctx, pending);
@@ -629,12 +629,12 @@ impl EditorApp {
             }
         }
         if consume(&SAVE_AS) {
-            self.save_as();
+            self.save_as_then(None);
         } else if consume(&SAVE) {
-            self.save();
+            self.save_then(ctx, None);
         }
         if consume(&OPEN) {
-            self.open_dialog(ctx);
+            self.open_dialog();
         }
         if consume(&NEW) {
             self.guard(ctx, Pending::NewMap);
@@ -736,6 +736,7 @@ impl eframe::App for EditorApp {
             }
         }
         self.files_ui(&ctx);
+        self.file_dialog_ui(&ctx);
         self.update_title(&ctx);
     }
 

@@ -18,6 +18,7 @@ use super::app::EditorApp;
 use super::autosave::Autosave;
 use super::dialog::{Dialog, Pending};
 use super::document::Document;
+use super::file_picker::{FileDialogs, FileRequest, FileTask, InWindowPicker, Picked};
 use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
 
 /// How many files the File → Open recent menu lists.
@@ -97,22 +98,29 @@ fn importable_extensions() -> Vec<&'static str> {
         .collect()
 }
 
-/// Asks for a file to open; `None` when the user cancels or no file dialog is available.
-fn pick_file(title: &str, filters: &[(&str, &[&str])]) -> Option<PathBuf> {
-    let mut dialog = rfd::FileDialog::new().set_title(title);
-    for (name, extensions) in filters {
-        dialog = dialog.add_filter(*name, extensions);
+/// A request for a file to read.
+fn open_request(title: &str, filters: &[(&str, &[&str])]) -> FileRequest {
+    FileRequest {
+        title: title.to_owned(),
+        filters: filters
+            .iter()
+            .map(|(name, exts)| {
+                (
+                    (*name).to_owned(),
+                    exts.iter().map(|e| (*e).to_owned()).collect(),
+                )
+            })
+            .collect(),
+        save_name: None,
     }
-    dialog.pick_file()
 }
 
-/// Asks for a file to write.
-fn pick_save_file(title: &str, filter: (&str, &[&str]), name: String) -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .set_title(title)
-        .add_filter(filter.0, filter.1)
-        .set_file_name(name)
-        .save_file()
+/// A request for a file to write.
+fn save_request(title: &str, filter: (&str, &[&str]), name: String) -> FileRequest {
+    FileRequest {
+        save_name: Some(name),
+        ..open_request(title, &[filter])
+    }
 }
 
 impl EditorApp {
@@ -288,8 +296,8 @@ impl EditorApp {
     }
 
     /// File → Open: asks for a map file.
-    pub(super) fn open_dialog(&mut self, ctx: &egui::Context) {
-        let picked = pick_file(
+    pub(super) fn open_dialog(&mut self) {
+        let request = open_request(
             "Open a map",
             &[
                 ("Maps", &MAP_EXTENSIONS),
@@ -297,15 +305,12 @@ impl EditorApp {
                 ("Moving AI map", &["map"]),
             ],
         );
-        match picked {
-            Some(path) => self.open_map_file(ctx, &path),
-            None => self.say("No file chosen.".to_owned(), false),
-        }
+        self.ask_for_file(FileTask::Open, &request);
     }
 
     /// File → Import image: asks for an image or a ROS `map.yaml`.
     pub(super) fn import_image_dialog(&mut self) {
-        let picked = pick_file(
+        let request = open_request(
             "Import an image",
             &[
                 ("Images and ROS maps", &importable_extensions()),
@@ -313,30 +318,21 @@ impl EditorApp {
                 ("ROS map.yaml", &ROS_EXTENSIONS),
             ],
         );
-        match picked {
-            Some(path) => self.start_import(&path),
-            None => self.say("No file chosen.".to_owned(), false),
-        }
+        self.ask_for_file(FileTask::ImportImage, &request);
     }
 
     /// File → Import Moving AI map: asks for a `.map` file.
-    pub(super) fn import_movingai_dialog(&mut self, ctx: &egui::Context) {
-        match pick_file("Import a Moving AI map", &[("Moving AI map", &["map"])]) {
-            Some(path) => self.open_map_file(ctx, &path),
-            None => self.say("No file chosen.".to_owned(), false),
-        }
+    pub(super) fn import_movingai_dialog(&mut self) {
+        let request = open_request("Import a Moving AI map", &[("Moving AI map", &["map"])]);
+        self.ask_for_file(FileTask::ImportMovingAi, &request);
     }
 
     /// File → Export Moving AI map and Export PNG: asks where to write the map.
-    pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &str) {
+    pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
         let name = format!("{}.{extension}", self.document.name());
         let title = format!("Export the map as {kind}");
-        match pick_save_file(&title, (kind, &[extension]), name) {
-            Some(path) => {
-                self.export_map_to(&path);
-            }
-            None => self.say("Not exported: no file chosen.".to_owned(), false),
-        }
+        let request = save_request(&title, (kind, &[extension]), name);
+        self.ask_for_file(FileTask::ExportMap(extension), &request);
     }
 
     /// File → Export path: asks where to write the path export.
@@ -345,11 +341,95 @@ impl EditorApp {
             return self.show_error("Could not export the path", text);
         }
         let name = format!("{}-path.json", self.document.name());
-        match pick_save_file("Export the path", ("Path export", &["json"]), name) {
-            Some(path) => {
-                self.export_path_to(&path);
+        let request = save_request("Export the path", ("Path export", &["json"]), name);
+        self.ask_for_file(FileTask::ExportPath, &request);
+    }
+
+    /// Save as: asks where to save the map as JSON; `then` goes on once it is saved.
+    pub(super) fn save_as_then(&mut self, then: Option<Pending>) {
+        let name = format!("{}.json", self.document.name());
+        let request = save_request("Save the map", ("gridpath map", &["json"]), name);
+        self.ask_for_file(FileTask::SaveAs(then), &request);
+    }
+
+    /// Makes the file dialogs of this editor the in-window ones, starting in `folder`, as on a
+    /// desktop without a portal.
+    pub fn with_in_window_file_dialogs(mut self, why: &str, folder: &Path) -> Self {
+        self.file_dialogs = FileDialogs::InWindow(why.to_owned());
+        self.dialog_folder = Some(folder.to_owned());
+        self
+    }
+
+    /// Whether an in-window file dialog is open.
+    pub fn is_picking_file(&self) -> bool {
+        self.picker.is_some()
+    }
+
+    /// Asks for a file with the desktop's dialog where it can be shown, else with the
+    /// in-window one; the answer is acted on by [`EditorApp::file_dialog_ui`].
+    fn ask_for_file(&mut self, task: FileTask, request: &FileRequest) {
+        match &self.file_dialogs {
+            FileDialogs::Native => {
+                self.picked = Some(match request.native() {
+                    Some(path) => Picked::File(task, path),
+                    None => Picked::Cancelled(task),
+                });
             }
-            None => self.say("Not exported: no file chosen.".to_owned(), false),
+            FileDialogs::InWindow(why) => {
+                let text = format!("Using gridpath's own file dialog: {why}.");
+                let folder = self
+                    .dialog_folder
+                    .clone()
+                    .or_else(|| {
+                        self.document
+                            .path
+                            .as_ref()
+                            .and_then(|p| p.parent())
+                            .map(Path::to_path_buf)
+                    })
+                    .or_else(|| std::env::current_dir().ok())
+                    .unwrap_or_default();
+                self.picker = Some(Box::new(InWindowPicker::open(task, request, &folder)));
+                self.say(text, false);
+            }
+        }
+    }
+
+    /// Shows the in-window file dialog, and acts on the file chosen in either dialog.
+    pub(super) fn file_dialog_ui(&mut self, ctx: &egui::Context) {
+        if let Some(picker) = self.picker.take() {
+            match picker.show(ctx) {
+                Ok(picked) => self.picked = Some(picked),
+                Err(open) => self.picker = Some(open),
+            }
+        }
+        let Some(picked) = self.picked.take() else {
+            return;
+        };
+        match picked {
+            Picked::Cancelled(task) => self.say(task.cancelled().to_owned(), false),
+            Picked::File(task, path) => {
+                if let Some(folder) = path.parent() {
+                    self.dialog_folder = Some(folder.to_owned());
+                }
+                match task {
+                    FileTask::Open | FileTask::ImportMovingAi => self.open_map_file(ctx, &path),
+                    FileTask::ImportImage => self.start_import(&path),
+                    FileTask::SaveAs(then) => {
+                        if self.save_to(&path)
+                            && let Some(pending) = then
+                        {
+                            self.proceed(ctx, pending);
+                        }
+                    }
+                    FileTask::ExportMap(_) => {
+                        self.export_map_to(&path);
+                    }
+                    FileTask::ExportPath => {
+                        self.export_path_to(&path);
+                    }
+                }
+            }
         }
     }
 

@@ -85,7 +85,7 @@ impl EditorApp {
             self.guard(&ctx, Pending::NewMap);
         }
         if item(ui, "Open…", Some(&OPEN), true) {
-            self.open_dialog(&ctx);
+            self.open_dialog();
         }
         let recent = self.recent_files().to_vec();
         ui.add_enabled_ui(!recent.is_empty(), |ui| {
@@ -111,17 +111,17 @@ impl EditorApp {
         });
         ui.separator();
         if item(ui, "Save", Some(&SAVE), true) {
-            self.save();
+            self.save_then(ui.ctx(), None);
         }
         if item(ui, "Save as…", Some(&SAVE_AS), true) {
-            self.save_as();
+            self.save_as_then(None);
         }
         ui.separator();
         if item(ui, "Import image…", None, true) {
             self.import_image_dialog();
         }
         if item(ui, "Import Moving AI map…", None, true) {
-            self.import_movingai_dialog(&ctx);
+            self.import_movingai_dialog();
         }
         ui.separator();
         if item(ui, "Export Moving AI map…", None, true) {

@@ -14,6 +14,7 @@ mod dialog;
 pub mod document;
 pub mod edit;
 pub mod exploration;
+pub mod file_picker;
 pub mod files;
 pub mod history;
 pub mod import_dialog;
