@@ -46,9 +46,14 @@ fn a_saved_map_loads_identical() {
         !save::backup_path(&path).exists(),
         "nothing to back up on the first save"
     );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name())
+        .filter(|name| save::is_temporary_name(name))
+        .collect();
     assert!(
-        !save::temporary_path(&path).exists(),
-        "no temporary file left behind"
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
     );
 
     let plain = Map::new("plain", Grid::from_ascii(&["#."]).expect("valid rows"));
@@ -69,7 +74,7 @@ fn a_crash_before_the_rename_leaves_the_old_file_readable() {
     // A save that died while writing its temporary file: half the new text, no rename.
     let new_text = json::to_string(&Map::new("new", Grid::from_ascii(&["##"]).expect("rows")));
     std::fs::write(
-        save::temporary_path(&path),
+        dir.path().join(".gridpath-x1y2z3.tmp"),
         &new_text.as_bytes()[..new_text.len() / 2],
     )
     .expect("write");
@@ -82,23 +87,22 @@ fn a_failed_save_leaves_the_old_file_and_says_why() {
     let path = dir.path().join("plan.json");
     let map = sample_map();
     save::save_map(&map, &path).expect("saves");
-    // Something in the way of the temporary file: the save cannot even start writing.
-    std::fs::create_dir(save::temporary_path(&path)).expect("mkdir");
-    let e = save::save_map(
-        &Map::new("new", Grid::from_ascii(&["##"]).expect("rows")),
-        &path,
-    )
-    .unwrap_err();
-    assert!(matches!(e.step, SaveStep::CreateTemporary(_)), "{e}");
+    // A folder where the file should be: the save cannot replace it.
+    let folder = dir.path().join("folder.json");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let e = save::save_map(&map, &folder).unwrap_err();
+    assert_eq!(e.step, SaveStep::Inspect(folder.clone()), "{e}");
     let message = e.to_string();
     assert!(
-        message.contains("plan.json") && message.contains("unchanged"),
+        message.contains("folder.json") && message.contains("unchanged"),
         "{message}"
     );
     assert_eq!(load_map(&path).expect("the old file loads"), map);
 
+    // No folder to write the temporary file in: the save cannot even start writing.
     let missing = dir.path().join("no/such/folder/plan.json");
-    assert!(save::save_map(&map, &missing).is_err());
+    let e = save::save_map(&map, &missing).unwrap_err();
+    assert!(matches!(e.step, SaveStep::CreateTemporary(_)), "{e}");
     let unknown = save::save_map(&map, &dir.path().join("plan.txt")).unwrap_err();
     assert_eq!(unknown.step, SaveStep::Encode);
 }

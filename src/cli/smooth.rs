@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use gridpath::format::PathExport;
+use gridpath::format::save::{self, Backup};
 use gridpath::grid::Map;
 use gridpath::search::{SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
@@ -69,8 +70,8 @@ impl SmoothArgs {
         };
         let export = PathExport::new(map, request, result, self.settings(), smoothed.cloned());
         let text = export.to_json().context("writing the path export")?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write the path export to {}", path.display()))
+        save::write_atomically(path, (text + "\n").as_bytes(), Backup::Discard)
+            .context("writing the path export")
     }
 }
 
