@@ -110,6 +110,26 @@ fn bad_input_exits_1_with_a_message_that_says_where() {
 }
 
 #[test]
+fn a_scenario_file_over_its_size_limit_is_refused_naming_the_file_and_limit() {
+    let map = temp_map("small.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    let scen = temp_map("huge.scen", "");
+    // Sparse: nothing written, no disk used.
+    std::fs::File::options()
+        .write(true)
+        .open(&scen)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    let out = gridpath(&["scen", map.to_str().unwrap(), scen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("huge.scen") && err.contains("64 MiB") && err.contains("scenario file"),
+        "{err}"
+    );
+}
+
+#[test]
 fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
     if !dir.is_dir() {

@@ -6,8 +6,9 @@ use std::io::Cursor;
 use std::path::PathBuf;
 
 use gridpath::format::image_import::{ImageImport, Scale};
+use gridpath::format::read::{FileLimit, ReadError};
 use gridpath::format::ros_map::RosMap;
-use gridpath::format::{FormatError, ImportError, json, movingai};
+use gridpath::format::{FormatError, ImportError, json, load_map, movingai};
 use gridpath::grid::Grid;
 use image::{ImageFormat, Rgba, RgbaImage};
 use proptest::prelude::*;
@@ -119,6 +120,51 @@ fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
 
 fn import(bytes: &[u8]) -> Result<Grid, ImportError> {
     ImageImport::default().import(bytes)
+}
+
+/// A sparse file of `size` bytes: nothing is written, so it costs no disk and no time.
+fn sparse_file(path: &std::path::Path, size: u64) {
+    std::fs::File::create(path)
+        .and_then(|f| f.set_len(size))
+        .expect("the temp dir is writable");
+}
+
+#[test]
+fn map_files_over_the_size_limit_are_refused_before_reading_naming_the_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["huge.json", "huge.map"] {
+        let path = dir.path().join(name);
+        sparse_file(&path, FileLimit::MAP.bytes + 1);
+        let e = load_map(&path).unwrap_err();
+        assert_eq!(
+            e.error,
+            FormatError::Read(ReadError::TooLarge {
+                size: FileLimit::MAP.bytes + 1,
+                limit: FileLimit::MAP
+            })
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains(name) && message.contains("512 MiB") && message.contains("map file"),
+            "{message}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_folders_are_refused_as_maps_naming_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // /dev/zero under a map's name: it would be read until memory ran out.
+    let zero = dir.path().join("zero.map");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
+    let e = load_map(&zero).unwrap_err();
+    assert_eq!(e.error, FormatError::Read(ReadError::NotAFile("a device")));
+    assert!(e.to_string().contains("zero.map"), "{e}");
+    let folder = dir.path().join("folder.json");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let e = load_map(&folder).unwrap_err();
+    assert_eq!(e.error, FormatError::Read(ReadError::NotAFile("a folder")));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 
 use tempfile::NamedTempFile;
 
-use super::{MapFormat, image_export, json, movingai};
+use super::{MapFormat, image_export, json, movingai, read};
 use crate::grid::Map;
 
 /// Whether a save keeps the previous version of the file.
@@ -178,7 +178,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8], backup: Backup) -> Result<(),
                     io::ErrorKind::InvalidInput,
                     format!(
                         "it is {}, not a regular file",
-                        describe_file_type(&metadata.file_type())
+                        read::describe(&metadata.file_type())
                     ),
                 ),
             ));
@@ -228,28 +228,6 @@ fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
-    }
-}
-
-/// Names a kind of file for an error message.
-fn describe_file_type(kind: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "a special file"
     }
 }
 
