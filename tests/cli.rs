@@ -130,6 +130,65 @@ fn a_scenario_file_over_its_size_limit_is_refused_naming_the_file_and_limit() {
 }
 
 #[test]
+fn usage_errors_exit_64_apart_from_no_path() {
+    let map = temp_map("usage.json", DEMO);
+    let map = map.to_str().unwrap();
+    for args in [
+        &["solve", map, "--algo", "nope"][..],
+        &["solve", map, "--from", "1;2"],
+        &["solve", map, "--weight", "NaN", "--algo", "dijkstra"],
+        &["solve", map, "--weight", "inf", "--algo", "bfs"],
+        &["field", map, "--to", "x"],
+        &["scen", map, map, "--weight", "0.5"],
+        &["solve", map, "--no-such-option"],
+        &["no-such-command"],
+    ] {
+        let out = gridpath(args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?} says what is wrong");
+    }
+    let out = gridpath(&["solve", map, "--weight", "nan"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--weight") && err.contains("at least 1"),
+        "{err}"
+    );
+    for args in [&["--help"][..], &["--version"], &["solve", "--help"]] {
+        let out = gridpath(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_scenario_file_with_no_queries_is_an_error_naming_it() {
+    let map = temp_map(
+        "empty_scen.map",
+        "type octile\nheight 1\nwidth 2\nmap\n..\n",
+    );
+    let scen = temp_map("empty.scen", "version 1\n");
+    let out = gridpath(&["scen", map.to_str().unwrap(), scen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("empty.scen") && err.contains("no queries"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_goal_on_a_wall_is_an_error_naming_the_map_file() {
+    let map = temp_map("walled.json", DEMO);
+    let out = gridpath(&["field", map.to_str().unwrap(), "--to", "2,0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("walled.json") && err.contains("(2, 0)"),
+        "{err}"
+    );
+}
+
+#[test]
 fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
     if !dir.is_dir() {

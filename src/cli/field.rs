@@ -37,7 +37,7 @@ pub fn run(args: &FieldArgs) -> anyhow::Result<ExitCode> {
         .context("the map has no goal: give one with --to X,Y")?;
     let graph = SearchGraph::new(&map.grid, args.diagonal);
     let started = Instant::now();
-    let field = FlowField::new(&graph, goal)?;
+    let field = FlowField::new(&graph, goal).with_context(|| args.map.display().to_string())?;
     let elapsed = started.elapsed();
     if args.json {
         out!("{}", field.to_json());

@@ -40,6 +40,12 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     };
     let text = read::read_text(&args.scen, FileLimit::SCENARIO).map_err(|e| wrap(e.into()))?;
     let mut queries = movingai::parse_scen(&text).map_err(wrap)?;
+    if queries.is_empty() {
+        bail!(
+            "{}: the scenario file has no queries: nothing to check",
+            args.scen.display()
+        );
+    }
     if let Some(limit) = args.limit {
         queries.truncate(limit);
     }
