@@ -189,6 +189,49 @@ fn a_goal_on_a_wall_is_an_error_naming_the_map_file() {
 }
 
 #[test]
+fn terrain_costs_outside_the_range_are_refused_and_the_range_ends_give_exact_costs() {
+    let with_swamp = |cost: &str| {
+        DEMO.replace(
+            "\"=\", \"name\": \"Road\", \"cost\": 0.5",
+            &format!("\"=\", \"name\": \"Road\", \"cost\": {cost}"),
+        )
+    };
+    for cost in ["1e308", "5e-324"] {
+        let map = temp_map("extreme_cost.json", &with_swamp(cost));
+        let out = gridpath(&["solve", map.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{cost}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("extreme_cost.json")
+                && err.contains("\"Road\"")
+                && err.contains("terrains[1].cost")
+                && err.contains("1e-6 to 1e6"),
+            "{err}"
+        );
+    }
+    // At both ends of the range the path's cost is a number, and the one expected. The wall
+    // leaves one way round, through the road cell below it: a dear road is crossed in three
+    // cells and seven grass steps, a cheap one followed all along with four grass steps.
+    for (cost, expected) in [(1e6, 3e6 + 8.0), (1e-6, 5.0 + 6e-6)] {
+        let map = temp_map("edge_cost.json", &with_swamp(&cost.to_string()));
+        let out = gridpath(&[
+            "solve",
+            map.to_str().unwrap(),
+            "--json",
+            "--diagonal",
+            "never",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{cost}");
+        let v = json(&out);
+        let found = v["cost"].as_f64().expect("the cost is a number");
+        assert!(
+            (found - expected).abs() <= 1e-12 * expected,
+            "{found} vs {expected}"
+        );
+    }
+}
+
+#[test]
 fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
     if !dir.is_dir() {

@@ -195,6 +195,9 @@ fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
             "has no \"cost\": give a positive number, or null for impassable".to_owned(),
         ));
     };
+    if let Some(c) = cost {
+        Terrain::check_cost(c).map_err(|e| err(format!("terrains[{index}].cost: {e}")))?;
+    }
     let color = match &raw.color {
         Some(c) => c.parse::<Rgb>().map_err(err)?,
         None => Rgb([0x80, 0x80, 0x80]),
@@ -423,6 +426,24 @@ mod tests {
             parse(&negative).unwrap_err(),
             FormatError::Terrain { index: 2, .. }
         ));
+
+        // Costs near the limits of floating point: a path's sum would overflow to infinity
+        // or underflow to zero.
+        for (cost, shown) in [("1e308", "1e308"), ("5e-324", "5e-324"), ("1e-7", "1e-7")] {
+            let extreme = DEMO.replace("\"cost\": 3.0", &format!("\"cost\": {cost}"));
+            let e = parse(&extreme).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "terrain 2: (\"Swamp\") terrains[2].cost: cost {shown} is outside the range \
+                     1e-6 to 1e6 (null for impassable)"
+                )
+            );
+        }
+        for cost in ["1e6", "1e-6"] {
+            let edge = DEMO.replace("\"cost\": 3.0", &format!("\"cost\": {cost}"));
+            assert!(parse(&edge).is_ok(), "{cost}");
+        }
 
         assert!(matches!(parse("").unwrap_err(), FormatError::Json { .. }));
         let other = DEMO.replace("gridpath-map", "tiled");
