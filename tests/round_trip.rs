@@ -269,3 +269,59 @@ fn convert_reports_bad_input_with_its_place() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("free threshold"), "{stderr}");
 }
+
+#[test]
+fn convert_never_writes_a_map_that_will_not_load() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let floorplan = root().join("assets/floorplan.png");
+    let yaml = dir.path().join("site.yaml");
+    // Fine as the yaml gives them, out of range once scaled to cells of four pixels, or of a
+    // quarter of one.
+    for (resolution, scale) in [("1e308", "0.25"), ("1e-323", "4")] {
+        std::fs::write(
+            &yaml,
+            format!(
+                "image: {}\nresolution: {resolution}\norigin: [1.0, 2.0, 0.0]\n",
+                floorplan.display()
+            ),
+        )
+        .expect("write");
+        let output = dir.path().join("site.json");
+        let out = Command::new(env!("CARGO_BIN_EXE_gridpath"))
+            .arg("convert")
+            .arg(&yaml)
+            .arg(&output)
+            .args(["--scale", scale])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{resolution}: {stderr}");
+        assert!(
+            stderr.contains("site.json") && stderr.contains("metadata: resolution"),
+            "{stderr}"
+        );
+        assert!(!output.exists(), "{resolution}: nothing written");
+    }
+}
+
+#[test]
+fn a_save_refuses_metadata_out_of_range_and_the_loader_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("geo.json");
+    let mut map = sample_map();
+    for (resolution, origin) in [
+        (f64::INFINITY, [0.0; 3]),
+        (0.0, [0.0; 3]),
+        (-1.0, [0.0; 3]),
+        (0.05, [f64::NAN, 0.0, 0.0]),
+        (0.05, [0.0, 1e13, 0.0]),
+    ] {
+        map.metadata = Some(GeoReference { resolution, origin });
+        let e = save::save_map(&map, &path).unwrap_err();
+        assert_eq!(e.step, SaveStep::Encode, "{e}");
+        assert!(e.to_string().contains("metadata: "), "{e}");
+        assert!(!path.exists());
+        // Written unchecked, the loader refuses it.
+        assert!(json::parse(&json::to_string(&map)).is_err());
+    }
+}

@@ -159,14 +159,7 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     let start = endpoint("start", raw.start)?;
     let goal = endpoint("goal", raw.goal)?;
     let metadata = match raw.metadata {
-        Some(m) => {
-            let geo = GeoReference {
-                resolution: m.resolution,
-                origin: m.origin,
-            };
-            geo.validate().map_err(FormatError::Metadata)?;
-            Some(geo)
-        }
+        Some(m) => Some(GeoReference::new(m.resolution, m.origin).map_err(FormatError::Metadata)?),
         None => None,
     };
     Ok(Map {
@@ -264,7 +257,18 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// Writes a map as JSON text, one row per line.
+/// Writes a map as JSON text, one row per line, after checking that the text will load: the
+/// metadata must be in [`GeoReference::new`]'s ranges (the terrains are checked whenever a
+/// grid's catalog changes).
+pub fn encode(map: &Map) -> Result<String, FormatError> {
+    if let Some(geo) = &map.metadata {
+        geo.validate().map_err(FormatError::Metadata)?;
+    }
+    Ok(to_string(map))
+}
+
+/// Writes a map as JSON text, one row per line, unchecked: metadata out of range is written as
+/// it is, and the file will not load. Saves go through [`encode`].
 pub fn to_string(map: &Map) -> String {
     let grid = &map.grid;
     let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned());

@@ -73,7 +73,11 @@ impl Recovery {
                 source: e,
             })?,
         }
-        let text = json::to_string(map);
+        let text = json::encode(map).map_err(|e| SaveError {
+            path: self.path.clone(),
+            step: save::SaveStep::Encode,
+            source: io::Error::new(io::ErrorKind::InvalidData, e),
+        })?;
         save::write_atomically(&self.path, text.as_bytes(), Backup::Discard)
     }
 

@@ -92,7 +92,9 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
             image_export::to_png(&map.grid).map_err(|e| fail(io::Error::other(e)))?
         }
         _ => match MapFormat::from_path(path) {
-            Some(MapFormat::Json) => json::to_string(map).into_bytes(),
+            Some(MapFormat::Json) => json::encode(map)
+                .map_err(|e| fail(io::Error::new(io::ErrorKind::InvalidData, e)))?
+                .into_bytes(),
             Some(MapFormat::MovingAi) => movingai::write_map(&map.grid).into_bytes(),
             None => {
                 return Err(fail(io::Error::new(
