@@ -170,6 +170,28 @@ fn an_export_replaces_its_file_whole_and_keeps_its_permissions() {
 }
 
 #[test]
+fn a_clearance_larger_than_the_map_is_refused() {
+    let map = map_file("smooth_clearance");
+    let output = gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "0,4",
+        "--to",
+        "7,0",
+        "--smooth",
+        "--clearance",
+        "9",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("clearance 9 cells is larger than the 8 × 5 map"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_summary_reports_smoothed_length_and_cost() {
     let map = map_file("smooth_summary");
     let output = gridpath(&[
