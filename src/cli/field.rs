@@ -1,5 +1,6 @@
 //! `gridpath field`: every cell's cost to one goal and its next step, from one Dijkstra.
 
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,7 +41,12 @@ pub fn run(args: &FieldArgs) -> anyhow::Result<ExitCode> {
     let field = FlowField::new(&graph, goal).with_context(|| args.map.display().to_string())?;
     let elapsed = started.elapsed();
     if args.json {
-        out!("{}", field.to_json());
+        // Streamed: a 4096 × 4096 field is gigabytes as a JSON value, a few hundred
+        // megabytes as text, and only its own arrays this way.
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        field.write_json(&mut out)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
     } else {
         out!(
             "Flow field to {goal}: {} of {} passable cells reach the goal, largest cost {:.6}, {:.1} ms",
