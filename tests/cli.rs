@@ -110,6 +110,128 @@ fn bad_input_exits_1_with_a_message_that_says_where() {
 }
 
 #[test]
+fn a_scenario_file_over_its_size_limit_is_refused_naming_the_file_and_limit() {
+    let map = temp_map("small.map", "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    let scen = temp_map("huge.scen", "");
+    // Sparse: nothing written, no disk used.
+    std::fs::File::options()
+        .write(true)
+        .open(&scen)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    let out = gridpath(&["scen", map.to_str().unwrap(), scen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("huge.scen") && err.contains("64 MiB") && err.contains("scenario file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_64_apart_from_no_path() {
+    let map = temp_map("usage.json", DEMO);
+    let map = map.to_str().unwrap();
+    for args in [
+        &["solve", map, "--algo", "nope"][..],
+        &["solve", map, "--from", "1;2"],
+        &["solve", map, "--weight", "NaN", "--algo", "dijkstra"],
+        &["solve", map, "--weight", "inf", "--algo", "bfs"],
+        &["field", map, "--to", "x"],
+        &["scen", map, map, "--weight", "0.5"],
+        &["solve", map, "--no-such-option"],
+        &["no-such-command"],
+    ] {
+        let out = gridpath(args);
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?} says what is wrong");
+    }
+    let out = gridpath(&["solve", map, "--weight", "nan"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--weight") && err.contains("at least 1"),
+        "{err}"
+    );
+    for args in [&["--help"][..], &["--version"], &["solve", "--help"]] {
+        let out = gridpath(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_scenario_file_with_no_queries_is_an_error_naming_it() {
+    let map = temp_map(
+        "empty_scen.map",
+        "type octile\nheight 1\nwidth 2\nmap\n..\n",
+    );
+    let scen = temp_map("empty.scen", "version 1\n");
+    let out = gridpath(&["scen", map.to_str().unwrap(), scen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("empty.scen") && err.contains("no queries"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_goal_on_a_wall_is_an_error_naming_the_map_file() {
+    let map = temp_map("walled.json", DEMO);
+    let out = gridpath(&["field", map.to_str().unwrap(), "--to", "2,0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("walled.json") && err.contains("(2, 0)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn terrain_costs_outside_the_range_are_refused_and_the_range_ends_give_exact_costs() {
+    let with_swamp = |cost: &str| {
+        DEMO.replace(
+            "\"=\", \"name\": \"Road\", \"cost\": 0.5",
+            &format!("\"=\", \"name\": \"Road\", \"cost\": {cost}"),
+        )
+    };
+    for cost in ["1e308", "5e-324"] {
+        let map = temp_map("extreme_cost.json", &with_swamp(cost));
+        let out = gridpath(&["solve", map.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{cost}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("extreme_cost.json")
+                && err.contains("\"Road\"")
+                && err.contains("terrains[1].cost")
+                && err.contains("1e-6 to 1e6"),
+            "{err}"
+        );
+    }
+    // At both ends of the range the path's cost is a number, and the one expected. The wall
+    // leaves one way round, through the road cell below it: a dear road is crossed in three
+    // cells and seven grass steps, a cheap one followed all along with four grass steps.
+    for (cost, expected) in [(1e6, 3e6 + 8.0), (1e-6, 5.0 + 6e-6)] {
+        let map = temp_map("edge_cost.json", &with_swamp(&cost.to_string()));
+        let out = gridpath(&[
+            "solve",
+            map.to_str().unwrap(),
+            "--json",
+            "--diagonal",
+            "never",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{cost}");
+        let v = json(&out);
+        let found = v["cost"].as_f64().expect("the cost is a number");
+        assert!(
+            (found - expected).abs() <= 1e-12 * expected,
+            "{found} vs {expected}"
+        );
+    }
+}
+
+#[test]
 fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
     if !dir.is_dir() {

@@ -262,6 +262,69 @@ fn a_ros_map_path_exports_in_the_world_frame() {
 }
 
 #[test]
+fn an_export_replaces_its_file_whole_and_keeps_its_permissions() {
+    let map = map_file("smooth_export_atomic");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let export = dir.path().join("path.json");
+    std::fs::write(&export, "old export").expect("write");
+    // A second name for the old file: an atomic save replaces the file and leaves the old data
+    // under this name, where writing into the file in place would change both.
+    let old = dir.path().join("old.json");
+    std::fs::hard_link(&export, &old).expect("hard link");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&export, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+    let output = gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "0,4",
+        "--to",
+        "7,0",
+        "--export",
+        export.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&old).expect("read"), "old export");
+    let text = std::fs::read_to_string(&export).expect("the export was written");
+    let doc: Value = serde_json::from_str(&text).expect("the export is JSON");
+    assert_eq!(doc["format"], "gridpath-path");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&export)
+            .expect("stat")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn a_clearance_larger_than_the_map_is_refused() {
+    let map = map_file("smooth_clearance");
+    let output = gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "0,4",
+        "--to",
+        "7,0",
+        "--smooth",
+        "--clearance",
+        "9",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("clearance 9 cells is larger than the 8 × 5 map"),
+        "{err}"
+    );
+}
+
+#[test]
 fn the_summary_reports_smoothed_length_and_cost() {
     let map = map_file("smooth_summary");
     let output = gridpath(&[

@@ -146,6 +146,16 @@ fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
     map.start = Some(Cell::new(0, 0));
     map.goal = Some(Cell::new(2499, 2499));
     let mut h = editor(map);
+    // Dijkstra's search is held until the user has cancelled it, then the real search runs
+    // with the cancelled control and must stop at once: the Cancel button cannot race a
+    // search that has already finished, however loaded the machine.
+    let solver: Solver = Arc::new(|workspace, graph, request, control| {
+        while request.algorithm == Algorithm::Dijkstra && !control.is_cancelled() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        workspace.search(graph, request, control)
+    });
+    h.state_mut().set_solver(solver);
     h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
     h.run();
     h.get_by_label("Dijkstra").click();

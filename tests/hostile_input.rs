@@ -1,13 +1,16 @@
 //! Hostile input never panics and always gives an error: empty, truncated and random files,
 //! wrong row lengths, unknown symbols, negative and giant sizes; then a fuzz-style property
-//! test that feeds thousands of mutated files to every loader.
+//! test that feeds thousands of byte-level mutations of the seed files in `tests/corpus/` to
+//! every loader (a thousand cases each, a fixed number, so `cargo test` stays quick).
 
 use std::io::Cursor;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use gridpath::format::image_import::{ImageImport, Scale};
+use gridpath::format::read::{FileLimit, ReadError};
 use gridpath::format::ros_map::RosMap;
-use gridpath::format::{FormatError, ImportError, json, movingai};
+use gridpath::format::{FormatError, ImportError, json, load_map, movingai};
 use gridpath::grid::Grid;
 use image::{ImageFormat, Rgba, RgbaImage};
 use proptest::prelude::*;
@@ -119,6 +122,51 @@ fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
 
 fn import(bytes: &[u8]) -> Result<Grid, ImportError> {
     ImageImport::default().import(bytes)
+}
+
+/// A sparse file of `size` bytes: nothing is written, so it costs no disk and no time.
+fn sparse_file(path: &std::path::Path, size: u64) {
+    std::fs::File::create(path)
+        .and_then(|f| f.set_len(size))
+        .expect("the temp dir is writable");
+}
+
+#[test]
+fn map_files_over_the_size_limit_are_refused_before_reading_naming_the_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["huge.json", "huge.map"] {
+        let path = dir.path().join(name);
+        sparse_file(&path, FileLimit::MAP.bytes + 1);
+        let e = load_map(&path).unwrap_err();
+        assert_eq!(
+            e.error,
+            FormatError::Read(ReadError::TooLarge {
+                size: FileLimit::MAP.bytes + 1,
+                limit: FileLimit::MAP
+            })
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains(name) && message.contains("512 MiB") && message.contains("map file"),
+            "{message}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_folders_are_refused_as_maps_naming_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // /dev/zero under a map's name: it would be read until memory ran out.
+    let zero = dir.path().join("zero.map");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
+    let e = load_map(&zero).unwrap_err();
+    assert_eq!(e.error, FormatError::Read(ReadError::NotAFile("a device")));
+    assert!(e.to_string().contains("zero.map"), "{e}");
+    let folder = dir.path().join("folder.json");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let e = load_map(&folder).unwrap_err();
+    assert_eq!(e.error, FormatError::Read(ReadError::NotAFile("a folder")));
 }
 
 #[test]
@@ -441,50 +489,117 @@ fn edits() -> impl Strategy<Value = Vec<Mutation>> {
     prop::collection::vec(mutation(), 1..6)
 }
 
+/// The seed files of one kind under `tests/corpus/KIND/`, sorted by name.
+fn corpus(kind: &str) -> Vec<Vec<u8>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(kind);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "{} has no seeds", dir.display());
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("a readable seed"))
+        .collect()
+}
+
+static JSON_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("json"));
+static MAP_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("map"));
+static SCEN_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("scen"));
+static YAML_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("yaml"));
+static IMAGE_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+    let mut seeds = corpus("image");
+    seeds.extend([
+        encoded(ImageFormat::Png),
+        encoded(ImageFormat::Bmp),
+        encoded(ImageFormat::Jpeg),
+        floorplan_png(),
+    ]);
+    seeds
+});
+
+/// One seed of a corpus, chosen by an index of any size.
+fn pick(seeds: &[Vec<u8>], index: usize) -> &[u8] {
+    &seeds[index % seeds.len()]
+}
+
+/// An image import small enough that a mutated size cannot make a test slow.
+fn small_import() -> ImageImport {
+    ImageImport {
+        max_alloc: 64 << 20,
+        ..ImageImport::default()
+    }
+}
+
+#[test]
+fn every_corpus_seed_loads() {
+    for seed in JSON_SEEDS.iter() {
+        let map = json::parse(&text(seed)).expect("a JSON seed loads");
+        assert_eq!(json::parse(&json::encode(&map).expect("encodes")), Ok(map));
+    }
+    for seed in MAP_SEEDS.iter() {
+        movingai::parse_map(&text(seed)).expect("a map seed loads");
+    }
+    for seed in SCEN_SEEDS.iter() {
+        let queries = movingai::parse_scen(&text(seed)).expect("a scenario seed loads");
+        assert!(!queries.is_empty());
+    }
+    for seed in YAML_SEEDS.iter() {
+        RosMap::parse(&text(seed)).expect("a yaml seed loads");
+    }
+    for seed in IMAGE_SEEDS.iter() {
+        small_import().import(seed).expect("an image seed imports");
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
+    /// A mutated map either fails with an error or loads a map that saves and loads again
+    /// unchanged.
     #[test]
-    fn mutated_json_never_panics(edits in edits()) {
-        if let Ok(map) = json::parse(&text(&mutate(JSON.as_bytes(), &edits))) {
+    fn mutated_json_never_panics(seed in any::<usize>(), edits in edits()) {
+        if let Ok(map) = json::parse(&text(&mutate(pick(&JSON_SEEDS, seed), &edits))) {
             check_grid(&map.grid);
+            let saved = json::encode(&map).expect("a loaded map encodes");
+            prop_assert_eq!(json::parse(&saved), Ok(map));
         }
     }
 
     #[test]
-    fn mutated_moving_ai_maps_never_panic(edits in edits()) {
-        if let Ok(grid) = movingai::parse_map(&text(&mutate(MAP.as_bytes(), &edits))) {
+    fn mutated_moving_ai_maps_never_panic(seed in any::<usize>(), edits in edits()) {
+        if let Ok(grid) = movingai::parse_map(&text(&mutate(pick(&MAP_SEEDS, seed), &edits))) {
             check_grid(&grid);
+            let saved = movingai::write_map(&grid);
+            prop_assert_eq!(movingai::parse_map(&saved), Ok(grid));
         }
     }
 
     #[test]
-    fn mutated_scenarios_never_panic(edits in edits()) {
-        let _ = movingai::parse_scen(&text(&mutate(SCEN.as_bytes(), &edits)));
+    fn mutated_scenarios_never_panic(seed in any::<usize>(), edits in edits()) {
+        let _ = movingai::parse_scen(&text(&mutate(pick(&SCEN_SEEDS, seed), &edits)));
     }
 
     #[test]
-    fn mutated_yaml_never_panics(edits in edits()) {
-        if let Ok(ros) = RosMap::parse(&text(&mutate(YAML.as_bytes(), &edits))) {
+    fn mutated_yaml_never_panics(seed in any::<usize>(), edits in edits()) {
+        if let Ok(ros) = RosMap::parse(&text(&mutate(pick(&YAML_SEEDS, seed), &edits))) {
             prop_assert!(ros.resolution > 0.0 && ros.free_thresh <= ros.occupied_thresh);
             let _ = ros.to_map("m", &encoded(ImageFormat::Png), &ros.image_import());
         }
     }
 
     #[test]
-    fn mutated_images_never_panic(which in 0usize..4, edits in edits(), fix_crcs in any::<bool>()) {
-        let seed = match which {
-            0 => encoded(ImageFormat::Png),
-            1 => encoded(ImageFormat::Bmp),
-            2 => encoded(ImageFormat::Jpeg),
-            _ => floorplan_png(),
-        };
-        let mut bytes = mutate(&seed, &edits);
-        if fix_crcs && which != 1 && which != 2 {
+    fn mutated_images_never_panic(seed in any::<usize>(), edits in edits(), fix_crcs in any::<bool>()) {
+        let seed = pick(&IMAGE_SEEDS, seed);
+        let mut bytes = mutate(seed, &edits);
+        if fix_crcs && seed.starts_with(b"\x89PNG") {
             fix_png_crcs(&mut bytes);
         }
-        let small = ImageImport { max_alloc: 64 << 20, ..ImageImport::default() };
-        if let Ok(grid) = small.import(&bytes) {
+        if let Ok(grid) = small_import().import(&bytes) {
             check_grid(&grid);
         }
     }

@@ -5,7 +5,7 @@
 
 use gridpath::grid::{Cell, Grid, Rgb, Terrain};
 use gridpath::search::{
-    Algorithm, Diagonal, Heuristic, SearchGraph, SearchRequest, SearchResult, Searcher,
+    Algorithm, Diagonal, Heuristic, SearchError, SearchGraph, SearchRequest, SearchResult, Searcher,
 };
 use ordered_float::OrderedFloat;
 use proptest::prelude::*;
@@ -308,6 +308,24 @@ fn no_path_and_blocked_endpoints_say_so() {
         &SearchRequest::new(Cell::new(0, 0), Cell::new(1, 2)).with_weight(0.5),
     );
     assert!(weight.is_err());
+}
+
+#[test]
+fn every_algorithm_refuses_a_weight_that_is_not_a_number_of_at_least_1() {
+    let grid = Grid::from_ascii(&["....", "...."]).unwrap();
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    for &algorithm in Algorithm::ALL {
+        for weight in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.5] {
+            let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 1))
+                .with_algorithm(algorithm)
+                .with_weight(weight);
+            let outcome = Searcher::new().search(&graph, &request);
+            assert!(
+                matches!(outcome, Err(SearchError::BadWeight(w)) if w.to_bits() == weight.to_bits()),
+                "{algorithm} with weight {weight}: {outcome:?}"
+            );
+        }
+    }
 }
 
 #[test]

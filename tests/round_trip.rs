@@ -46,9 +46,14 @@ fn a_saved_map_loads_identical() {
         !save::backup_path(&path).exists(),
         "nothing to back up on the first save"
     );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name())
+        .filter(|name| save::is_temporary_name(name))
+        .collect();
     assert!(
-        !save::temporary_path(&path).exists(),
-        "no temporary file left behind"
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
     );
 
     let plain = Map::new("plain", Grid::from_ascii(&["#."]).expect("valid rows"));
@@ -69,7 +74,7 @@ fn a_crash_before_the_rename_leaves_the_old_file_readable() {
     // A save that died while writing its temporary file: half the new text, no rename.
     let new_text = json::to_string(&Map::new("new", Grid::from_ascii(&["##"]).expect("rows")));
     std::fs::write(
-        save::temporary_path(&path),
+        dir.path().join(".gridpath-x1y2z3.tmp"),
         &new_text.as_bytes()[..new_text.len() / 2],
     )
     .expect("write");
@@ -82,23 +87,22 @@ fn a_failed_save_leaves_the_old_file_and_says_why() {
     let path = dir.path().join("plan.json");
     let map = sample_map();
     save::save_map(&map, &path).expect("saves");
-    // Something in the way of the temporary file: the save cannot even start writing.
-    std::fs::create_dir(save::temporary_path(&path)).expect("mkdir");
-    let e = save::save_map(
-        &Map::new("new", Grid::from_ascii(&["##"]).expect("rows")),
-        &path,
-    )
-    .unwrap_err();
-    assert!(matches!(e.step, SaveStep::CreateTemporary(_)), "{e}");
+    // A folder where the file should be: the save cannot replace it.
+    let folder = dir.path().join("folder.json");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let e = save::save_map(&map, &folder).unwrap_err();
+    assert_eq!(e.step, SaveStep::Inspect(folder.clone()), "{e}");
     let message = e.to_string();
     assert!(
-        message.contains("plan.json") && message.contains("unchanged"),
+        message.contains("folder.json") && message.contains("unchanged"),
         "{message}"
     );
     assert_eq!(load_map(&path).expect("the old file loads"), map);
 
+    // No folder to write the temporary file in: the save cannot even start writing.
     let missing = dir.path().join("no/such/folder/plan.json");
-    assert!(save::save_map(&map, &missing).is_err());
+    let e = save::save_map(&map, &missing).unwrap_err();
+    assert!(matches!(e.step, SaveStep::CreateTemporary(_)), "{e}");
     let unknown = save::save_map(&map, &dir.path().join("plan.txt")).unwrap_err();
     assert_eq!(unknown.step, SaveStep::Encode);
 }
@@ -186,7 +190,7 @@ fn convert_moves_between_the_formats() {
         .arg("convert")
         .arg(&floorplan)
         .arg(&json_out)
-        .args(["--scale", "0.25"])
+        .args(["--scale", "0.25", "--reduce", "mean"])
         .output()
         .expect("runs");
     assert!(
@@ -264,4 +268,61 @@ fn convert_reports_bad_input_with_its_place() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("free threshold"), "{stderr}");
+}
+
+#[test]
+fn convert_never_writes_a_map_that_will_not_load() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let floorplan = root().join("assets/floorplan.png");
+    let yaml = dir.path().join("site.yaml");
+    // Fine as the yaml gives them, out of range once scaled to cells of four pixels, or of a
+    // quarter of one.
+    for (resolution, scale) in [("1e308", "0.25"), ("1e-323", "4")] {
+        std::fs::write(
+            &yaml,
+            format!(
+                "image: {}\nresolution: {resolution}\norigin: [1.0, 2.0, 0.0]\n",
+                floorplan.display()
+            ),
+        )
+        .expect("write");
+        let output = dir.path().join("site.json");
+        let out = Command::new(env!("CARGO_BIN_EXE_gridpath"))
+            .arg("convert")
+            .arg(&yaml)
+            .arg(&output)
+            .args(["--scale", scale])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{resolution}: {stderr}");
+        // Refused on the way in, naming the image whose cells would have that resolution.
+        assert!(
+            stderr.contains("floorplan.png") && stderr.contains("resolution"),
+            "{stderr}"
+        );
+        assert!(!output.exists(), "{resolution}: nothing written");
+    }
+}
+
+#[test]
+fn a_save_refuses_metadata_out_of_range_and_the_loader_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("geo.json");
+    let mut map = sample_map();
+    for (resolution, origin) in [
+        (f64::INFINITY, [0.0; 3]),
+        (0.0, [0.0; 3]),
+        (-1.0, [0.0; 3]),
+        (0.05, [f64::NAN, 0.0, 0.0]),
+        (0.05, [0.0, 1e13, 0.0]),
+    ] {
+        map.metadata = Some(GeoReference { resolution, origin });
+        let e = save::save_map(&map, &path).unwrap_err();
+        assert_eq!(e.step, SaveStep::Encode, "{e}");
+        assert!(e.to_string().contains("metadata: "), "{e}");
+        assert!(!path.exists());
+        // Written unchecked, the loader refuses it.
+        assert!(json::parse(&json::to_string(&map)).is_err());
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::format::save::{self, Backup, SaveError};
+use crate::format::save::{self, Backup, SaveError, SaveStep};
 use crate::format::{self, FormatError, LoadError, json};
 use crate::grid::Map;
 
@@ -72,7 +72,11 @@ impl Document {
     /// renamed over the target, so a failure at any point leaves the old file whole; the
     /// previous version is kept as `NAME.bak`.
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        let text = json::to_string(&self.map);
+        let text = json::encode(&self.map).map_err(|e| SaveError {
+            path: path.to_owned(),
+            step: SaveStep::Encode,
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
+        })?;
         save::write_atomically(path, text.as_bytes(), Backup::Keep)?;
         self.path = Some(path.to_path_buf());
         self.dirty = false;

@@ -17,6 +17,7 @@ use crate::format::ImportError;
 use crate::format::image_export;
 use crate::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
 use crate::format::occupancy::{Interpretation, Occupancy, Unknown};
+use crate::format::read::{FileLimit, read_file};
 use crate::format::ros_map::{RosMap, map_name};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
@@ -205,7 +206,7 @@ impl ImportDialog {
         let import = ros
             .as_ref()
             .map_or_else(ImageImport::default, RosMap::image_import);
-        let bytes = std::fs::read(&image_path).map_err(|e| ImportError::Io {
+        let bytes = read_file(&image_path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
             path: image_path.clone(),
             message: e.to_string(),
         })?;
@@ -400,7 +401,9 @@ impl ImportDialog {
         self.shown = None;
         let name = map_name(&self.path);
         let map = match &self.ros {
-            Some(ros) => ros.map_from_grid(name, grid, self.image.width()),
+            Some(ros) => ros
+                .map_from_grid(name, grid, self.image.width())
+                .map_err(|e| e.in_file(&self.path).to_string())?,
             None => Map::new(name, grid),
         };
         let notice = format!(

@@ -1,5 +1,6 @@
 //! `gridpath field`: every cell's cost to one goal and its next step, from one Dijkstra.
 
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -37,10 +38,15 @@ pub fn run(args: &FieldArgs) -> anyhow::Result<ExitCode> {
         .context("the map has no goal: give one with --to X,Y")?;
     let graph = SearchGraph::new(&map.grid, args.diagonal);
     let started = Instant::now();
-    let field = FlowField::new(&graph, goal)?;
+    let field = FlowField::new(&graph, goal).with_context(|| args.map.display().to_string())?;
     let elapsed = started.elapsed();
     if args.json {
-        out!("{}", field.to_json());
+        // Streamed: a 4096 × 4096 field is gigabytes as a JSON value, a few hundred
+        // megabytes as text, and only its own arrays this way.
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        field.write_json(&mut out)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
     } else {
         out!(
             "Flow field to {goal}: {} of {} passable cells reach the goal, largest cost {:.6}, {:.1} ms",

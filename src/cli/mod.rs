@@ -31,6 +31,10 @@ use gridpath::search::{Algorithm, Diagonal, Heuristic};
 pub const EXIT_BAD_INPUT: u8 = 1;
 /// Exit code of a well-formed request with a negative answer (no path, or mismatches).
 pub const EXIT_NEGATIVE: u8 = 2;
+/// Exit code of a command line that cannot be parsed: an unknown command or option, a bad
+/// value (`--algo`, `--from`, `--weight`). `EX_USAGE` of BSD's sysexits, apart from
+/// [`EXIT_NEGATIVE`] (clap's own code for usage errors is 2).
+pub const EXIT_USAGE: u8 = 64;
 
 #[derive(Parser, Debug)]
 #[command(name = "gridpath", version, about = "A grid map editor and pathfinding engine.", long_about = None)]
@@ -69,7 +73,7 @@ pub struct SearchArgs {
     pub heuristic: Option<Heuristic>,
     /// Weight on the heuristic for A* (weighted A* above 1; the cost stays within weight ×
     /// optimal).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
     pub weight: f64,
 }
 
@@ -86,6 +90,14 @@ pub fn parse_cell(s: &str) -> Result<Cell, String> {
     Ok(Cell::new(coordinate(x)?, coordinate(y)?))
 }
 
+/// Parses the weight on the heuristic: a finite number of at least 1.
+pub fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
+        _ => Err(format!("expected a number of at least 1, got {s:?}")),
+    }
+}
+
 /// Parses a diagonal rule.
 pub fn parse_diagonal(s: &str) -> Result<Diagonal, String> {
     s.parse()
@@ -93,7 +105,15 @@ pub fn parse_diagonal(s: &str) -> Result<Diagonal, String> {
 
 /// Parses the command line and runs the command.
 pub fn run() -> ExitCode {
-    let args = Args::parse();
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // --help and --version print to standard output and succeed.
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
     let outcome = match args.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
+use gridpath::format::read::{self, FileLimit};
 use gridpath::format::{FormatError, LoadError, load_map, movingai};
 use gridpath::search::{
     Algorithm, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph, SearchRequest, Searcher,
@@ -33,13 +34,18 @@ pub struct ScenArgs {
 /// Runs `gridpath scen`.
 pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let map = load_map(&args.map)?;
-    let text = std::fs::read_to_string(&args.scen)
-        .with_context(|| format!("{}: cannot read the scenario file", args.scen.display()))?;
     let wrap = |error: FormatError| LoadError {
         path: args.scen.clone(),
         error,
     };
+    let text = read::read_text(&args.scen, FileLimit::SCENARIO).map_err(|e| wrap(e.into()))?;
     let mut queries = movingai::parse_scen(&text).map_err(wrap)?;
+    if queries.is_empty() {
+        bail!(
+            "{}: the scenario file has no queries: nothing to check",
+            args.scen.display()
+        );
+    }
     if let Some(limit) = args.limit {
         queries.truncate(limit);
     }

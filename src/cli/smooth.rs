@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use gridpath::format::PathExport;
+use gridpath::format::save::{self, Backup};
 use gridpath::grid::Map;
 use gridpath::search::{SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
@@ -93,8 +94,8 @@ impl SmoothArgs {
         } else {
             export.to_json().context("writing the path export")? + "\n"
         };
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write the path export to {}", path.display()))
+        save::write_atomically(path, text.as_bytes(), Backup::Discard)
+            .context("writing the path export")
     }
 }
 

@@ -64,7 +64,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         record: false,
     };
     args.smoothing.validate()?;
-    let result = search::solve(&map.grid, &request)?;
+    let result =
+        search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
     let smoothed = args.smoothing.smooth(&map, &result)?;
     args.smoothing
         .export(&map, &request, &result, smoothed.as_ref())?;

@@ -1,6 +1,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::read::ReadError;
 use crate::grid::GridError;
 
 /// What is wrong with a map or scenario text, and where.
@@ -12,6 +13,9 @@ pub enum FormatError {
     /// The file could not be read.
     #[error("cannot read the file: {0}")]
     Io(String),
+    /// The file could not be read: not a regular file, over its size limit, or a system error.
+    #[error("cannot read the file: {0}")]
+    Read(#[from] ReadError),
     /// The file is not UTF-8 text.
     #[error("not UTF-8 text (invalid byte at offset {offset})")]
     NotUtf8 {

@@ -24,6 +24,7 @@ use image::{DynamicImage, ImageError, ImageReader, Limits};
 
 use super::ImportError;
 use super::occupancy::{Occupancy, OccupancyClass, Unknown};
+use super::read::{FileLimit, read_file};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
 /// The extensions of the image files the import reads: PNG, JPEG, BMP and the Netpbm family
@@ -142,7 +143,7 @@ impl ImageImport {
 
     /// Reads an image file into a map named after the file.
     pub fn load(&self, path: &Path) -> Result<Map, ImportError> {
-        let bytes = std::fs::read(path).map_err(|e| ImportError::Io {
+        let bytes = read_file(path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
             path: path.to_owned(),
             message: e.to_string(),
         })?;

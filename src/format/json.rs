@@ -159,14 +159,7 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     let start = endpoint("start", raw.start)?;
     let goal = endpoint("goal", raw.goal)?;
     let metadata = match raw.metadata {
-        Some(m) => {
-            let geo = GeoReference {
-                resolution: m.resolution,
-                origin: m.origin,
-            };
-            geo.validate().map_err(FormatError::Metadata)?;
-            Some(geo)
-        }
+        Some(m) => Some(GeoReference::new(m.resolution, m.origin).map_err(FormatError::Metadata)?),
         None => None,
     };
     Ok(Map {
@@ -195,6 +188,9 @@ fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
             "has no \"cost\": give a positive number, or null for impassable".to_owned(),
         ));
     };
+    if let Some(c) = cost {
+        Terrain::check_cost(c).map_err(|e| err(format!("terrains[{index}].cost: {e}")))?;
+    }
     let color = match &raw.color {
         Some(c) => c.parse::<Rgb>().map_err(err)?,
         None => Rgb([0x80, 0x80, 0x80]),
@@ -261,7 +257,18 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// Writes a map as JSON text, one row per line.
+/// Writes a map as JSON text, one row per line, after checking that the text will load: the
+/// metadata must be in [`GeoReference::new`]'s ranges (the terrains are checked whenever a
+/// grid's catalog changes).
+pub fn encode(map: &Map) -> Result<String, FormatError> {
+    if let Some(geo) = &map.metadata {
+        geo.validate().map_err(FormatError::Metadata)?;
+    }
+    Ok(to_string(map))
+}
+
+/// Writes a map as JSON text, one row per line, unchecked: metadata out of range is written as
+/// it is, and the file will not load. Saves go through [`encode`].
 pub fn to_string(map: &Map) -> String {
     let grid = &map.grid;
     let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned());
@@ -423,6 +430,24 @@ mod tests {
             parse(&negative).unwrap_err(),
             FormatError::Terrain { index: 2, .. }
         ));
+
+        // Costs near the limits of floating point: a path's sum would overflow to infinity
+        // or underflow to zero.
+        for (cost, shown) in [("1e308", "1e308"), ("5e-324", "5e-324"), ("1e-7", "1e-7")] {
+            let extreme = DEMO.replace("\"cost\": 3.0", &format!("\"cost\": {cost}"));
+            let e = parse(&extreme).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "terrain 2: (\"Swamp\") terrains[2].cost: cost {shown} is outside the range \
+                     1e-6 to 1e6 (null for impassable)"
+                )
+            );
+        }
+        for cost in ["1e6", "1e-6"] {
+            let edge = DEMO.replace("\"cost\": 3.0", &format!("\"cost\": {cost}"));
+            assert!(parse(&edge).is_ok(), "{cost}");
+        }
 
         assert!(matches!(parse("").unwrap_err(), FormatError::Json { .. }));
         let other = DEMO.replace("gridpath-map", "tiled");

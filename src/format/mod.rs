@@ -3,6 +3,8 @@
 //!
 //! Every loader returns a [`FormatError`] that names the place of the problem (JSON line and
 //! column, the row and column of a bad cell, the limit passed); [`load_map`] adds the file.
+//! Files are read through [`read::read_file`], which refuses anything but a regular file and
+//! files over the size limit of their kind.
 
 mod error;
 pub mod image_export;
@@ -12,6 +14,7 @@ pub mod json;
 pub mod movingai;
 pub mod occupancy;
 pub mod path_export;
+pub mod read;
 pub mod recovery;
 pub mod ros_map;
 pub mod ros_write;
@@ -45,14 +48,15 @@ impl MapFormat {
     }
 }
 
-/// Reads a map file, choosing the format by its extension (`.json` or `.map`).
+/// Reads a map file, choosing the format by its extension (`.json` or `.map`). The file must
+/// be a regular file of at most [`read::FileLimit::MAP`].
 pub fn load_map(path: &Path) -> Result<Map, LoadError> {
     let wrap = |error| LoadError {
         path: PathBuf::from(path),
         error,
     };
     let format = MapFormat::from_path(path).ok_or_else(|| wrap(FormatError::UnknownExtension))?;
-    let text = std::fs::read(path).map_err(|e| wrap(FormatError::Io(e.to_string())))?;
+    let text = read::read_file(path, read::FileLimit::MAP).map_err(|e| wrap(e.into()))?;
     let text = String::from_utf8(text).map_err(|e| {
         wrap(FormatError::NotUtf8 {
             offset: e.utf8_error().valid_up_to(),

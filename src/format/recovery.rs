@@ -9,6 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::read::{self, FileLimit};
 use super::save::{self, Backup, SaveError};
 use super::{FormatError, LoadError, json};
 use crate::grid::Map;
@@ -72,7 +73,11 @@ impl Recovery {
                 source: e,
             })?,
         }
-        let text = json::to_string(map);
+        let text = json::encode(map).map_err(|e| SaveError {
+            path: self.path.clone(),
+            step: save::SaveStep::Encode,
+            source: io::Error::new(io::ErrorKind::InvalidData, e),
+        })?;
         save::write_atomically(&self.path, text.as_bytes(), Backup::Discard)
     }
 
@@ -85,10 +90,10 @@ impl Recovery {
             path: self.path.clone(),
             error,
         };
-        let text = std::fs::read_to_string(&self.path)
-            .map_err(|e| wrap(FormatError::Io(e.to_string())))?;
+        let text =
+            read::read_text(&self.path, FileLimit::MAP).map_err(|e| wrap(FormatError::from(e)))?;
         let map = json::parse(&text).map_err(wrap)?;
-        let source = std::fs::read_to_string(self.source_path())
+        let source = read::read_text(&self.source_path(), FileLimit::NOTE)
             .ok()
             .map(|s| PathBuf::from(s.trim_end_matches('\n')))
             .filter(|p| !p.as_os_str().is_empty());

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use super::ImportError;
 use super::image_import::{ImageImport, ImportMode};
 use super::occupancy::{Interpretation, Occupancy};
+use super::read::{FileLimit, read_file, read_text};
 use crate::grid::{GeoReference, Grid, Map};
 
 /// The contents of a ROS `map.yaml`.
@@ -181,7 +182,7 @@ impl RosMap {
 
     /// Reads and parses a `map.yaml`; errors name the file and the line.
     pub fn read(path: &Path) -> Result<Self, ImportError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io {
+        let text = read_text(path, FileLimit::YAML).map_err(|e| ImportError::Io {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
@@ -198,19 +199,23 @@ impl RosMap {
     ) -> Result<Map, ImportError> {
         let (pixels_wide, _) = import.dimensions(image)?;
         let grid = import.import(image)?;
-        Ok(self.map_from_grid(name, grid, pixels_wide))
+        self.map_from_grid(name, grid, pixels_wide)
     }
 
     /// The map of a grid imported from this file's image, `pixels_wide` pixels wide: the
     /// resolution is per cell, so it grows as the import downscales; the origin is kept.
-    pub fn map_from_grid(&self, name: &str, grid: Grid, pixels_wide: u32) -> Map {
+    /// Fails when the resolution per cell or the origin is out of the range a map may hold.
+    pub fn map_from_grid(
+        &self,
+        name: &str,
+        grid: Grid,
+        pixels_wide: u32,
+    ) -> Result<Map, ImportError> {
         let resolution = self.resolution * (f64::from(pixels_wide) / f64::from(grid.width()));
+        let geo = GeoReference::new(resolution, self.origin).map_err(ImportError::Settings)?;
         let mut map = Map::new(name, grid);
-        map.metadata = Some(GeoReference {
-            resolution,
-            origin: self.origin,
-        });
-        map
+        map.metadata = Some(geo);
+        Ok(map)
     }
 }
 
@@ -230,7 +235,7 @@ pub fn load_ros_map(
         o.validate().map_err(ImportError::Settings)?;
     }
     let image_path = ros.image_path(path);
-    let bytes = std::fs::read(&image_path).map_err(|e| ImportError::Io {
+    let bytes = read_file(&image_path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
         path: image_path.clone(),
         message: e.to_string(),
     })?;

@@ -79,15 +79,37 @@ impl Terrain {
         ]
     }
 
-    /// Checks that the terrain can be used: a cost, when present, is a positive finite number,
-    /// and the symbol is a printable character that a map row can hold.
+    /// The cheapest cost a passable terrain may have.
+    pub const MIN_COST: f64 = 1e-6;
+    /// The dearest cost a passable terrain may have.
+    ///
+    /// With costs in [`MIN_COST`](Self::MIN_COST)`..=`[`MAX_COST`](Self::MAX_COST), no sum of
+    /// step costs can overflow or underflow: the longest path on the largest map allowed
+    /// ([`Grid::MAX_SIDE`](super::Grid::MAX_SIDE)² = 2²⁶ cells, each step at most √2 long)
+    /// costs at most about 9.5e13, and the cheapest step 1e-6, both far inside the normal
+    /// range of `f64`, and the ratio of the two (1e12 · 2²⁶ < 2⁵³ · 1e6) keeps a path's
+    /// rounding error below a millionth of its cost.
+    pub const MAX_COST: f64 = 1e6;
+
+    /// Checks a passable terrain's cost: a number from [`MIN_COST`](Self::MIN_COST) to
+    /// [`MAX_COST`](Self::MAX_COST).
+    pub fn check_cost(cost: f64) -> Result<(), String> {
+        if (Self::MIN_COST..=Self::MAX_COST).contains(&cost) {
+            return Ok(());
+        }
+        Err(format!(
+            "cost {cost:e} is outside the range {:e} to {:e} (null for impassable)",
+            Self::MIN_COST,
+            Self::MAX_COST
+        ))
+    }
+
+    /// Checks that the terrain can be used: a cost, when present, is within
+    /// [`check_cost`](Self::check_cost)'s range, and the symbol is a printable character that
+    /// a map row can hold.
     pub fn validate(&self) -> Result<(), String> {
-        if let Some(cost) = self.cost
-            && !(cost.is_finite() && cost > 0.0)
-        {
-            return Err(format!(
-                "cost {cost} must be a positive number (or null for impassable)"
-            ));
+        if let Some(cost) = self.cost {
+            Self::check_cost(cost)?;
         }
         if self.symbol.is_control() || self.symbol == '"' || self.symbol == '\\' {
             return Err(format!(

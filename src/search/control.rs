@@ -26,6 +26,10 @@ pub(crate) const CHECK_EVERY: u64 = 1024;
 pub struct SearchControl {
     cancelled: AtomicBool,
     expanded: AtomicU64,
+    /// Called at every checkpoint, before the search looks for a cancellation: lets a test
+    /// hold the search at a known point instead of racing it.
+    #[cfg(test)]
+    on_checkpoint: tests::Hook,
 }
 
 impl SearchControl {
@@ -34,6 +38,8 @@ impl SearchControl {
         Self {
             cancelled: AtomicBool::new(false),
             expanded: AtomicU64::new(0),
+            #[cfg(test)]
+            on_checkpoint: tests::Hook::new(),
         }
     }
 
@@ -56,6 +62,8 @@ impl SearchControl {
     #[cold]
     pub(crate) fn checkpoint(&self, expanded: u64) -> bool {
         self.expanded.store(expanded, Ordering::Relaxed);
+        #[cfg(test)]
+        self.on_checkpoint.call(expanded);
         !self.is_cancelled()
     }
 
@@ -71,10 +79,38 @@ pub(crate) static UNCONTROLLED: SearchControl = SearchControl::new();
 
 #[cfg(test)]
 mod tests {
+    use std::fmt;
+    use std::sync::OnceLock;
+    use std::sync::mpsc;
+
     use super::*;
     use crate::grid::{Cell, Grid, Terrain};
     use crate::search::{Algorithm, Heuristic, SearchError, SearchGraph, SearchRequest, Searcher};
 
+    /// A function a test sets to run at each checkpoint.
+    #[derive(Default)]
+    pub(super) struct Hook(OnceLock<Box<dyn Fn(u64) + Send + Sync>>);
+
+    impl Hook {
+        pub(super) const fn new() -> Self {
+            Self(OnceLock::new())
+        }
+
+        pub(super) fn call(&self, expanded: u64) {
+            if let Some(hook) = self.0.get() {
+                hook(expanded);
+            }
+        }
+    }
+
+    impl fmt::Debug for Hook {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Hook")
+        }
+    }
+
+    /// The search is held at its first checkpoint until this thread has cancelled it: no race
+    /// between the search finishing and the cancellation, however loaded the machine.
     #[test]
     fn a_search_cancelled_from_another_thread_stops_early() {
         let grid = Grid::new(1000, 1000, Terrain::default_catalog(), 0).unwrap();
@@ -88,21 +124,32 @@ mod tests {
                 .with_heuristic(Heuristic::Zero);
             let graph = SearchGraph::new(&grid, request.diagonal);
             let control = SearchControl::new();
+            let (reached, reached_rx) = mpsc::channel();
+            let (resume, resume_rx) = mpsc::channel::<()>();
+            let resume_rx = std::sync::Mutex::new(resume_rx);
+            let hook: Box<dyn Fn(u64) + Send + Sync> = Box::new(move |expanded| {
+                // Only the first checkpoint waits; later ones find the sender gone.
+                if reached.send(expanded).is_ok() {
+                    let _ = resume_rx.lock().expect("the resume channel").recv();
+                }
+            });
+            assert!(control.on_checkpoint.0.set(hook).is_ok());
             std::thread::scope(|scope| {
                 let search =
                     scope.spawn(|| Searcher::new().search_controlled(&graph, &request, &control));
-                while control.expanded() == 0 && !search.is_finished() {
-                    std::hint::spin_loop();
-                }
+                let first = reached_rx.recv().expect("the search reaches a checkpoint");
+                assert_eq!(first, CHECK_EVERY, "{algorithm}");
+                drop(reached_rx);
                 control.cancel();
+                resume.send(()).expect("the search waits to resume");
                 let outcome = search.join().expect("the search thread");
                 assert_eq!(outcome, Err(SearchError::Cancelled), "{algorithm}");
             });
-            assert!(
-                control.expanded() >= CHECK_EVERY,
-                "{algorithm} published progress"
+            assert_eq!(
+                control.expanded(),
+                CHECK_EVERY,
+                "{algorithm} stopped at the checkpoint after the cancellation"
             );
-            assert!(control.expanded() < 1_000_000, "{algorithm} stopped early");
         }
     }
 }

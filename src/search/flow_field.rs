@@ -7,7 +7,8 @@
 //!
 //! # JSON shape
 //!
-//! [`FlowField::to_json`] gives one object:
+//! [`FlowField::to_json`] gives one object, and [`FlowField::write_json`] writes it as text
+//! without building it in memory:
 //!
 //! ```text
 //! {
@@ -34,7 +35,10 @@
 //! assert_eq!(path.last(), Some(&Cell::new(3, 1)));
 //! ```
 
-use serde_json::{Value, json};
+use std::io;
+
+use serde::ser::{Serialize, SerializeStruct as _, Serializer};
+use serde_json::Value;
 
 use crate::grid::Cell;
 
@@ -184,32 +188,18 @@ impl FlowField {
             .fold(0.0, f64::max)
     }
 
-    /// The field as JSON, in the shape the module documentation describes.
+    /// The field as JSON, in the shape the module documentation describes. For a large map,
+    /// [`write_json`](Self::write_json) writes the same text without building it in memory.
     pub fn to_json(&self) -> Value {
-        let costs: Vec<Value> = self
-            .costs
-            .iter()
-            .map(|&c| if c.is_finite() { json!(c) } else { Value::Null })
-            .collect();
-        let next: Vec<Value> = self
-            .next
-            .iter()
-            .map(|&d| {
-                if d == NO_STEP {
-                    Value::Null
-                } else {
-                    json!([DX[usize::from(d)], DY[usize::from(d)]])
-                }
-            })
-            .collect();
-        json!({
-            "width": self.width,
-            "height": self.height,
-            "goal": [self.goal.x, self.goal.y],
-            "diagonal": self.diagonal.name(),
-            "costs": costs,
-            "next": next,
-        })
+        // Cannot fail: the shape has no map with keys other than strings.
+        serde_json::to_value(FieldJson(self)).unwrap_or(Value::Null)
+    }
+
+    /// Writes the field as compact JSON to `out`, cell by cell, in the shape the module
+    /// documentation describes: memory stays that of the field itself, whatever the map's
+    /// size. Give it a buffered writer.
+    pub fn write_json<W: io::Write>(&self, out: W) -> io::Result<()> {
+        serde_json::to_writer(out, &FieldJson(self)).map_err(io::Error::from)
     }
 
     fn index(&self, cell: Cell) -> Option<usize> {
@@ -218,10 +208,96 @@ impl FlowField {
     }
 }
 
+/// The JSON shape of a field, serialized straight from its arrays.
+struct FieldJson<'a>(&'a FlowField);
+
+impl Serialize for FieldJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let field = self.0;
+        let mut object = serializer.serialize_struct("FlowField", 6)?;
+        object.serialize_field("width", &field.width)?;
+        object.serialize_field("height", &field.height)?;
+        object.serialize_field("goal", &[field.goal.x, field.goal.y])?;
+        object.serialize_field("diagonal", field.diagonal.name())?;
+        object.serialize_field("costs", &Costs(&field.costs))?;
+        object.serialize_field("next", &Steps(&field.next))?;
+        object.end()
+    }
+}
+
+/// Costs as a JSON array: `null` where unreachable.
+struct Costs<'a>(&'a [f64]);
+
+impl Serialize for Costs<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|&c| c.is_finite().then_some(c)))
+    }
+}
+
+/// Next steps as a JSON array of `[dx, dy]`: `null` at the goal and where unreachable.
+struct Steps<'a>(&'a [u8]);
+
+impl Serialize for Steps<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.0
+                .iter()
+                .map(|&d| (d != NO_STEP).then(|| [DX[usize::from(d)], DY[usize::from(d)]])),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::grid::Grid;
+
+    #[test]
+    fn the_streamed_json_is_the_documented_object_in_the_documented_order() {
+        let grid = Grid::from_ascii(&["..#.", "...."]).expect("valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::Never);
+        let field = FlowField::new(&graph, Cell::new(0, 0)).expect("valid goal");
+        let mut text = Vec::new();
+        field.write_json(&mut text).expect("writes to memory");
+        let text = String::from_utf8(text).expect("UTF-8");
+        assert_eq!(
+            text,
+            r#"{"width":4,"height":2,"goal":[0,0],"diagonal":"never","costs":[0.0,1.0,null,5.0,1.0,2.0,3.0,4.0],"next":[null,[-1,0],null,[0,1],[0,-1],[0,-1],[-1,0],[-1,0]]}"#
+        );
+        let parsed: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(parsed, field.to_json());
+    }
+
+    /// A writer that refuses after `room` bytes, as a pipe whose reader has gone.
+    struct Closing {
+        room: usize,
+    }
+
+    impl io::Write for Closing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_writer_that_fails_stops_the_stream_with_its_own_error() {
+        let grid = Grid::from_ascii(&["...."; 64]).expect("valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let field = FlowField::new(&graph, Cell::new(0, 0)).expect("valid goal");
+        let e = field.write_json(Closing { room: 100 }).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+    }
 
     #[test]
     fn walls_make_cells_unreachable_and_json_says_null() {

@@ -450,9 +450,9 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
             });
         }
     }
-    if request.algorithm == Algorithm::AStar
-        && !(request.weight.is_finite() && request.weight >= 1.0)
-    {
+    // Checked for every algorithm, though only A* uses the weight: a request with a weight
+    // that means nothing is a mistake, whichever algorithm it names.
+    if !(request.weight.is_finite() && request.weight >= 1.0) {
         return Err(SearchError::BadWeight(request.weight));
     }
     Ok(())

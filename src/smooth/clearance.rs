@@ -3,6 +3,8 @@
 //! A wall is an impassable cell's closed square, and everything past the map's edges counts as
 //! wall too: a unit may not leave the map, so it keeps its clearance from the border as well.
 
+use std::ops::RangeInclusive;
+
 use crate::grid::Grid;
 
 use super::Point;
@@ -10,18 +12,26 @@ use super::segment::is_passable;
 
 /// The distance from `point` to the nearest wall, looking no farther than `limit`: `limit`
 /// itself when no wall is nearer, 0 when the point lies in a wall.
+///
+/// The work is bounded by the map, whatever the limit: the border is a wall at a known
+/// distance, so only the map's own cells within reach are examined.
 pub fn wall_distance(grid: &Grid, point: Point, limit: f64) -> f64 {
     let (cx, cy) = point.cell_in_grid();
     if !is_passable(grid, cx, cy) {
         return 0.0;
     }
-    let mut nearest = limit;
-    // Cells whose square may lie within `limit`: x ≤ p.x + limit and x + 1 ≥ p.x − limit.
-    let span = |v: f64| ((v - limit - 1.0).ceil() as i64, (v + limit).floor() as i64);
-    let (x0, x1) = span(point.x);
-    let (y0, y1) = span(point.y);
-    for y in y0..=y1 {
-        for x in x0..=x1 {
+    // Everything past the edges is wall: the nearest of it is the nearest edge.
+    let (width, height) = (f64::from(grid.width()), f64::from(grid.height()));
+    let border = point
+        .x
+        .min(point.y)
+        .min(width - point.x)
+        .min(height - point.y)
+        .max(0.0);
+    let mut nearest = limit.min(border);
+    let (xs, ys) = scan_window(grid, point, nearest);
+    for y in ys {
+        for x in xs.clone() {
             if is_passable(grid, x, y) {
                 continue;
             }
@@ -34,6 +44,21 @@ pub fn wall_distance(grid: &Grid, point: Point, limit: f64) -> f64 {
         }
     }
     nearest
+}
+
+/// The columns and rows of the map's cells whose square may lie within `reach` of `point`
+/// (x ≤ p.x + reach and x + 1 ≥ p.x − reach), clipped to the map.
+fn scan_window(
+    grid: &Grid,
+    point: Point,
+    reach: f64,
+) -> (RangeInclusive<i64>, RangeInclusive<i64>) {
+    let span = |v: f64, side: u32| {
+        let low = ((v - reach - 1.0).ceil() as i64).max(0);
+        let high = ((v + reach).floor() as i64).min(i64::from(side) - 1);
+        low..=high
+    };
+    (span(point.x, grid.width()), span(point.y, grid.height()))
 }
 
 /// Whether `point` lies in a passable cell and no wall comes nearer than `clearance`.
@@ -55,6 +80,57 @@ mod tests {
         assert_eq!(wall_distance(&grid, Point::new(2.5, 2.5), 2.0), 0.0);
         assert!(keeps_clearance(&grid, Point::new(1.5, 2.5), 0.5));
         assert!(!keeps_clearance(&grid, Point::new(1.6, 2.5), 0.5));
+    }
+
+    /// The scan before it was clipped to the map: every cell within `limit`, off the map too.
+    fn unclipped_wall_distance(grid: &Grid, point: Point, limit: f64) -> f64 {
+        let (cx, cy) = point.cell_in_grid();
+        if !is_passable(grid, cx, cy) {
+            return 0.0;
+        }
+        let mut nearest = limit;
+        let span = |v: f64| ((v - limit - 1.0).ceil() as i64, (v + limit).floor() as i64);
+        let (x0, x1) = span(point.x);
+        let (y0, y1) = span(point.y);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if !is_passable(grid, x, y) {
+                    let gap = |v: f64, low: i64| {
+                        let low = low as f64;
+                        (low - v).max(v - (low + 1.0)).max(0.0)
+                    };
+                    nearest = nearest.min(gap(point.x, x).hypot(gap(point.y, y)));
+                }
+            }
+        }
+        nearest
+    }
+
+    #[test]
+    fn the_clipped_scan_gives_the_distances_of_the_full_one() {
+        let grid = Grid::from_ascii(&["......#", ".#.....", "...#...", "......."]).unwrap();
+        for i in 0..=28 {
+            for j in 0..=16 {
+                let point = Point::new(f64::from(i) * 0.25, f64::from(j) * 0.25);
+                for limit in [0.0, 0.3, 1.0, 2.5, 7.0, 12.0] {
+                    assert_eq!(
+                        wall_distance(&grid, point, limit),
+                        unclipped_wall_distance(&grid, point, limit),
+                        "{point:?} within {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_limit_scans_no_cell_off_the_map() {
+        let grid = Grid::from_ascii(&["...", "...", "..."]).unwrap();
+        let point = Point::new(1.5, 1.25);
+        let (xs, ys) = scan_window(&grid, point, 1e12);
+        assert_eq!((xs, ys), (0..=2, 0..=2));
+        assert_eq!(wall_distance(&grid, point, 1e300), 1.25);
+        assert_eq!(wall_distance(&grid, point, f64::INFINITY), 1.25);
     }
 
     #[test]

@@ -42,4 +42,18 @@ pub enum SmoothError {
     /// The clearance is negative or not a finite number.
     #[error("the clearance must be a number of at least 0 cells, got {0}")]
     BadClearance(f64),
+    /// The clearance is larger than the map: no point of it could keep that far from its
+    /// border.
+    #[error(
+        "the clearance {clearance} cells is larger than the {width} × {height} map: at most {max} cells",
+        max = (*width).max(*height)
+    )]
+    ClearanceTooLarge {
+        /// The clearance asked for.
+        clearance: f64,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
 }

@@ -73,14 +73,15 @@ use crate::grid::{Cell, Grid};
 /// Smooths a grid path (start and goal included, as in a search result) in both stages: the
 /// line-of-sight waypoints and the safe curve through them, with both paths' lengths and costs.
 ///
-/// Fails when the settings are out of range or the path is empty, leaves the map, crosses an
+/// Fails when the settings are out of range (a clearance above the map's longer side too) or the
+/// path is empty, leaves the map, crosses an
 /// impassable cell or jumps between cells that are not neighbours.
 pub fn smooth_path(
     grid: &Grid,
     path: &[Cell],
     settings: &SmoothSettings,
 ) -> Result<SmoothedPath, SmoothError> {
-    settings.validate()?;
+    settings.validate_for(grid)?;
     check_path(grid, path)?;
     let steps = step_costs(grid, path);
     let grid_length: f64 = path
@@ -182,6 +183,31 @@ mod tests {
             smooth_path(&grid, &off[..1], &bad),
             Err(SmoothError::BadTension(2.0))
         );
+    }
+
+    #[test]
+    fn a_clearance_larger_than_the_map_is_refused() {
+        let grid = Grid::from_ascii(&["..#", "..."]).unwrap();
+        let path = [Cell::new(0, 0), Cell::new(1, 1)];
+        let with = |clearance| SmoothSettings {
+            clearance,
+            ..SmoothSettings::default()
+        };
+        assert!(smooth_path(&grid, &path, &with(3.0)).is_ok());
+        let error = smooth_path(&grid, &path, &with(3.5)).unwrap_err();
+        assert_eq!(
+            error,
+            SmoothError::ClearanceTooLarge {
+                clearance: 3.5,
+                width: 3,
+                height: 2
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "the clearance 3.5 cells is larger than the 3 × 2 map: at most 3 cells"
+        );
+        assert!(smooth_path(&grid, &path, &with(1e300)).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::SmoothError;
+use crate::grid::Grid;
 
 /// How curvy the smoothed path may be and how far it keeps from walls.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,6 +28,22 @@ impl SmoothSettings {
         }
         if !(self.clearance.is_finite() && self.clearance >= 0.0) {
             return Err(SmoothError::BadClearance(self.clearance));
+        }
+        Ok(())
+    }
+}
+
+impl SmoothSettings {
+    /// [`validate`](Self::validate), and the clearance is at most the map's longer side.
+    pub fn validate_for(&self, grid: &Grid) -> Result<(), SmoothError> {
+        self.validate()?;
+        let (width, height) = (grid.width(), grid.height());
+        if self.clearance > f64::from(width.max(height)) {
+            return Err(SmoothError::ClearanceTooLarge {
+                clearance: self.clearance,
+                width,
+                height,
+            });
         }
         Ok(())
     }
