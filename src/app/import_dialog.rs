@@ -365,7 +365,11 @@ impl ImportDialog {
                     ));
                 }
                 let texture_size = preview.texture.size_vec2();
-                let fit = (PREVIEW_BOX / texture_size.x.max(texture_size.y)).min(16.0);
+                // The settings above take about 430 points: the preview shrinks on a short
+                // window so that Import and Cancel stay on screen.
+                let room = ui.ctx().content_rect().height() - 470.0;
+                let side = PREVIEW_BOX.min(room).max(96.0);
+                let fit = (side / texture_size.x.max(texture_size.y)).min(16.0);
                 ui.add(egui::Image::new((preview.texture.id(), texture_size * fit)));
             }
             Err(text) => {
