@@ -179,13 +179,16 @@ fn a_scenario_file_with_no_queries_is_an_error_naming_it() {
 #[test]
 fn a_goal_on_a_wall_is_an_error_naming_the_map_file() {
     let map = temp_map("walled.json", DEMO);
-    let out = gridpath(&["field", map.to_str().unwrap(), "--to", "2,0"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("walled.json") && err.contains("(2, 0)"),
-        "{err}"
-    );
+    for args in [["field", "--to", "2,0"], ["solve", "--from", "2,0"]] {
+        let out = gridpath(&[args[0], map.to_str().unwrap(), args[1], args[2]]);
+        assert_eq!(out.status.code(), Some(1), "{}", args[0]);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("walled.json") && err.contains("(2, 0)"),
+            "{}: {err}",
+            args[0]
+        );
+    }
 }
 
 #[test]
