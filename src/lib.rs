@@ -1,26 +1,21 @@
-//! gridpath: a weighted-terrain grid and the searches that run over it.
+//! gridpath: the desktop map editor and the command line over [`gridpath_core`], the
+//! pathfinding engine.
 //!
-//! The library is the whole pathfinding engine — the map model ([`grid`]), the search
-//! algorithms ([`search`]), path smoothing ([`smooth`]) and the file formats ([`format`]). It
-//! never touches a user interface: the desktop editor and the command line are thin layers over it.
+//! The engine's modules are re-exported here, so `gridpath::grid`, `gridpath::search`,
+//! `gridpath::smooth` and `gridpath::format` are the core crate's. A program that needs the
+//! engine alone depends on `gridpath-core`, which builds without egui, clap or anyhow.
 //!
 //! ```
 //! use gridpath::grid::{Cell, Grid};
-//! use gridpath::search::{self, Algorithm, SearchRequest};
+//! use gridpath::search::{self, SearchRequest};
 //!
 //! let grid = Grid::from_ascii(&["....", ".##.", "...."]).expect("valid map");
-//! let request = SearchRequest::new(Cell::new(0, 1), Cell::new(3, 1));
-//! let result = search::solve(&grid, &request).expect("valid request");
+//! let result = search::solve(&grid, &SearchRequest::new(Cell::new(0, 1), Cell::new(3, 1)))
+//!     .expect("valid request");
 //! assert!(result.found);
-//! assert_eq!(result.path.first(), Some(&Cell::new(0, 1)));
-//! assert_eq!(result.path.last(), Some(&Cell::new(3, 1)));
-//! assert_eq!(request.algorithm, Algorithm::AStar);
 //! ```
 
-pub mod format;
-pub mod grid;
-pub mod search;
-pub mod smooth;
+pub use gridpath_core::{format, grid, search, smooth};
 
 #[cfg(feature = "editor")]
 pub mod app;

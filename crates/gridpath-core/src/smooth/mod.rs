@@ -33,9 +33,9 @@
 //!   `always` and `one-free`) is kept as it is, and so is its corner.
 //!
 //! ```
-//! use gridpath::grid::{Cell, Grid};
-//! use gridpath::search::{self, SearchRequest};
-//! use gridpath::smooth::{self, Point, SmoothSettings};
+//! use gridpath_core::grid::{Cell, Grid};
+//! use gridpath_core::search::{self, SearchRequest};
+//! use gridpath_core::smooth::{self, Point, SmoothSettings};
 //!
 //! let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
 //! let result = search::solve(&grid, &SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)))

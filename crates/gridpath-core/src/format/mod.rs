@@ -7,7 +7,9 @@
 //! files over the size limit of their kind.
 
 mod error;
+#[cfg(feature = "images")]
 pub mod image_export;
+#[cfg(feature = "images")]
 pub mod image_import;
 mod import_error;
 pub mod json;
@@ -16,6 +18,7 @@ pub mod occupancy;
 pub mod path_export;
 pub mod read;
 pub mod recovery;
+#[cfg(feature = "images")]
 pub mod ros_map;
 pub mod ros_write;
 pub mod save;

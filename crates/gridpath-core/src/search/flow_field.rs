@@ -23,8 +23,8 @@
 //! ```
 //!
 //! ```
-//! use gridpath::grid::{Cell, Grid};
-//! use gridpath::search::{Diagonal, FlowField, SearchGraph};
+//! use gridpath_core::grid::{Cell, Grid};
+//! use gridpath_core::search::{Diagonal, FlowField, SearchGraph};
 //!
 //! let grid = Grid::from_ascii(&["....", ".##.", "...."]).expect("valid map");
 //! let graph = SearchGraph::new(&grid, Diagonal::NoCut);

@@ -15,7 +15,9 @@ use std::time::{Duration, SystemTime};
 
 use tempfile::NamedTempFile;
 
-use super::{MapFormat, image_export, json, movingai, read};
+#[cfg(feature = "images")]
+use super::image_export;
+use super::{MapFormat, json, movingai, read};
 use crate::grid::Map;
 
 /// Whether a save keeps the previous version of the file.
@@ -88,6 +90,7 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
     {
+        #[cfg(feature = "images")]
         Some(ext) if ext == "png" => {
             image_export::to_png(&map.grid).map_err(|e| fail(io::Error::other(e)))?
         }

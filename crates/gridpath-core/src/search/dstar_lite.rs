@@ -361,8 +361,8 @@ impl Planner {
 /// heuristic), like a fresh A* on the changed map.
 ///
 /// ```
-/// use gridpath::grid::{Cell, Grid};
-/// use gridpath::search::{DStarLite, Diagonal};
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::{DStarLite, Diagonal};
 ///
 /// let mut grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
 /// let mut planner = DStarLite::new(&grid, Diagonal::NoCut, Cell::new(3, 1)).unwrap();

@@ -2,7 +2,7 @@
 //! painted in an image editor (palette mode).
 //!
 //! ```
-//! use gridpath::format::image_import::ImageImport;
+//! use gridpath_core::format::image_import::ImageImport;
 //! use image::{GrayImage, ImageFormat, Luma};
 //!
 //! // A 3 × 1 image: black, mid-grey, white.

@@ -5,7 +5,7 @@
 /// or that no real map has; the fields stay public for reading.
 ///
 /// ```
-/// use gridpath::grid::GeoReference;
+/// use gridpath_core::grid::GeoReference;
 ///
 /// let geo = GeoReference::new(0.05, [-10.0, -7.5, 0.0]).unwrap();
 /// assert_eq!(geo.resolution, 0.05);

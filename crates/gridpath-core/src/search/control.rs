@@ -11,8 +11,8 @@ pub(crate) const CHECK_EVERY: u64 = 1024;
 /// [`CHECK_EVERY`] expansions), returning [`SearchError::Cancelled`](super::SearchError).
 ///
 /// ```
-/// use gridpath::grid::{Cell, Grid};
-/// use gridpath::search::{SearchControl, SearchError, SearchGraph, SearchRequest, Searcher};
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::{SearchControl, SearchError, SearchGraph, SearchRequest, Searcher};
 ///
 /// let grid = Grid::from_ascii(&["....", "....", "...."]).expect("valid map");
 /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 2));

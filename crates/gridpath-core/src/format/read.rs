@@ -6,7 +6,7 @@
 //! refused before reading, with the limit named in the error.
 //!
 //! ```
-//! use gridpath::format::read::{FileLimit, ReadError, read_file};
+//! use gridpath_core::format::read::{FileLimit, ReadError, read_file};
 //!
 //! let e = read_file(std::path::Path::new("/dev/zero"), FileLimit::MAP).unwrap_err();
 //! # #[cfg(unix)]

@@ -52,7 +52,7 @@ impl Segment {
     /// touched cell passable never squeezes between two diagonally touching walls.
     ///
     /// ```
-    /// use gridpath::smooth::{Point, Segment};
+    /// use gridpath_core::smooth::{Point, Segment};
     ///
     /// // The diagonal step from the centre of (0, 0) to the centre of (1, 1) passes the corner
     /// // point (1, 1), which all four cells share.

@@ -10,7 +10,7 @@
 //! in the map's size.
 //!
 //! ```
-//! use gridpath::grid::{Cell, Grid, farthest_apart};
+//! use gridpath_core::grid::{Cell, Grid, farthest_apart};
 //!
 //! let grid = Grid::from_ascii(&["..#....", "..#.##.", ".....#."]).expect("a valid grid");
 //! // One region; its far ends, 12 steps apart, are the corners (0, 0) and (6, 2).
