@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::PathExport;
+use crate::format::registry;
 use crate::format::save::{self, Backup};
+use crate::format::{MapFormat, PathExport};
 
 use super::app::EditorApp;
 use super::autosave::Autosave;
@@ -23,12 +24,6 @@ use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
 
 /// How many files the File → Open recent menu lists.
 pub const RECENT_LIMIT: usize = 8;
-
-use crate::format::image_import::IMAGE_EXTENSIONS;
-/// The extensions of ROS map descriptions.
-const ROS_EXTENSIONS: [&str; 2] = ["yaml", "yml"];
-/// The extensions of map files.
-const MAP_EXTENSIONS: [&str; 2] = ["json", "map"];
 
 /// A map loaded and ready to take the open map's place once unsaved changes are dealt with.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +52,7 @@ impl Preferences {
     }
 }
 
-/// What a file is, by its extension.
+/// What a dropped or chosen file is, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileKind {
     /// A gridpath or Moving AI map.
@@ -69,17 +64,10 @@ enum FileKind {
 }
 
 fn file_kind(path: &Path) -> FileKind {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if MAP_EXTENSIONS.contains(&ext.as_str()) {
-        FileKind::Map
-    } else if IMAGE_EXTENSIONS.contains(&ext.as_str()) || ROS_EXTENSIONS.contains(&ext.as_str()) {
-        FileKind::Image
-    } else {
-        FileKind::Other
+    match registry::kind_of(path) {
+        Some(registry::FileKind::Map(_)) => FileKind::Map,
+        Some(registry::FileKind::Image | registry::FileKind::RosMap) => FileKind::Image,
+        None => FileKind::Other,
     }
 }
 
@@ -89,37 +77,42 @@ pub fn is_importable(path: &Path) -> bool {
     file_kind(path) == FileKind::Image
 }
 
-/// The extensions the import dialog reads: images and ROS map descriptions.
-fn importable_extensions() -> Vec<&'static str> {
-    IMAGE_EXTENSIONS
-        .iter()
-        .chain(&ROS_EXTENSIONS)
-        .copied()
-        .collect()
+/// The file dialog's filter of one kind of file.
+fn filter(kind: registry::FileKind) -> (String, Vec<String>) {
+    (
+        registry::name(kind).to_owned(),
+        registry::extensions(kind)
+            .iter()
+            .map(|e| (*e).to_owned())
+            .collect(),
+    )
+}
+
+/// A filter of every kind of file `wanted` accepts, under one name.
+fn filter_where(name: &str, wanted: impl Fn(registry::FileKind) -> bool) -> (String, Vec<String>) {
+    (
+        name.to_owned(),
+        registry::extensions_where(wanted)
+            .iter()
+            .map(|e| (*e).to_owned())
+            .collect(),
+    )
 }
 
 /// A request for a file to read.
-fn open_request(title: &str, filters: &[(&str, &[&str])]) -> FileRequest {
+fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> FileRequest {
     FileRequest {
         title: title.to_owned(),
-        filters: filters
-            .iter()
-            .map(|(name, exts)| {
-                (
-                    (*name).to_owned(),
-                    exts.iter().map(|e| (*e).to_owned()).collect(),
-                )
-            })
-            .collect(),
+        filters,
         save_name: None,
     }
 }
 
 /// A request for a file to write.
-fn save_request(title: &str, filter: (&str, &[&str]), name: String) -> FileRequest {
+fn save_request(title: &str, filter: (String, Vec<String>), name: String) -> FileRequest {
     FileRequest {
         save_name: Some(name),
-        ..open_request(title, &[filter])
+        ..open_request(title, vec![filter])
     }
 }
 
@@ -299,10 +292,10 @@ impl EditorApp {
     pub(super) fn open_dialog(&mut self) {
         let request = open_request(
             "Open a map",
-            &[
-                ("Maps", &MAP_EXTENSIONS),
-                ("gridpath map", &["json"]),
-                ("Moving AI map", &["map"]),
+            vec![
+                filter_where("Maps", |k| matches!(k, registry::FileKind::Map(_))),
+                filter(registry::FileKind::Map(MapFormat::Json)),
+                filter(registry::FileKind::Map(MapFormat::MovingAi)),
             ],
         );
         self.ask_for_file(FileTask::Open, &request);
@@ -312,10 +305,12 @@ impl EditorApp {
     pub(super) fn import_image_dialog(&mut self) {
         let request = open_request(
             "Import an image",
-            &[
-                ("Images and ROS maps", &importable_extensions()),
-                ("Images", &IMAGE_EXTENSIONS),
-                ("ROS map.yaml", &ROS_EXTENSIONS),
+            vec![
+                filter_where("Images and ROS maps", |k| {
+                    matches!(k, registry::FileKind::Image | registry::FileKind::RosMap)
+                }),
+                filter(registry::FileKind::Image),
+                filter(registry::FileKind::RosMap),
             ],
         );
         self.ask_for_file(FileTask::ImportImage, &request);
@@ -323,7 +318,10 @@ impl EditorApp {
 
     /// File → Import Moving AI map: asks for a `.map` file.
     pub(super) fn import_movingai_dialog(&mut self) {
-        let request = open_request("Import a Moving AI map", &[("Moving AI map", &["map"])]);
+        let request = open_request(
+            "Import a Moving AI map",
+            vec![filter(registry::FileKind::Map(MapFormat::MovingAi))],
+        );
         self.ask_for_file(FileTask::ImportMovingAi, &request);
     }
 
@@ -331,7 +329,7 @@ impl EditorApp {
     pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
         let name = format!("{}.{extension}", self.document.name());
         let title = format!("Export the map as {kind}");
-        let request = save_request(&title, (kind, &[extension]), name);
+        let request = save_request(&title, (kind.to_owned(), vec![extension.to_owned()]), name);
         self.ask_for_file(FileTask::ExportMap(extension), &request);
     }
 
@@ -341,14 +339,22 @@ impl EditorApp {
             return self.show_error("Could not export the path", text);
         }
         let name = format!("{}-path.json", self.document.name());
-        let request = save_request("Export the path", ("Path export", &["json"]), name);
+        let request = save_request(
+            "Export the path",
+            ("Path export".to_owned(), vec!["json".to_owned()]),
+            name,
+        );
         self.ask_for_file(FileTask::ExportPath, &request);
     }
 
     /// Save as: asks where to save the map as JSON; `then` goes on once it is saved.
     pub(super) fn save_as_then(&mut self, then: Option<Pending>) {
         let name = format!("{}.json", self.document.name());
-        let request = save_request("Save the map", ("gridpath map", &["json"]), name);
+        let request = save_request(
+            "Save the map",
+            filter(registry::FileKind::Map(MapFormat::Json)),
+            name,
+        );
         self.ask_for_file(FileTask::SaveAs(then), &request);
     }
 

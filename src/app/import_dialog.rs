@@ -192,10 +192,8 @@ impl ImportDialog {
     /// Reads and decodes an image, or a `map.yaml` and its image. Errors name the file and,
     /// for images over the size limit, the limit.
     pub fn open(path: &Path, catalog: &[Terrain]) -> Result<Self, ImportError> {
-        let is_yaml = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+        let is_yaml = crate::format::registry::kind_of(path)
+            == Some(crate::format::registry::FileKind::RosMap);
         let (ros, image_path) = if is_yaml {
             let ros = RosMap::read(path)?;
             let image_path = ros.image_path(path);

@@ -1,11 +1,12 @@
 //! `gridpath convert`: between map files, and from images and ROS occupancy maps.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
-use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale, is_image_path};
+use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
 use gridpath::format::occupancy::{Occupancy, Unknown};
+use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::ros_write::{RosImage, write_ros_map};
 use gridpath::format::{load_map, save};
@@ -104,7 +105,7 @@ enum UnknownChoice {
 
 /// Runs `gridpath convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
-    let ros_output = matches!(extension(&args.output).as_str(), "yaml" | "yml");
+    let ros_output = registry::kind_of(&args.output) == Some(FileKind::RosMap);
     if !ros_output && (args.resolution.is_some() || args.origin.is_some() || args.mask.is_some()) {
         bail!(
             "--resolution, --origin and --mask apply to a ROS map output (.yaml), not to {}",
@@ -158,9 +159,8 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
 }
 
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
-    let ext = extension(&args.input);
-    match ext.as_str() {
-        _ if is_image_path(&args.input) => {
+    match registry::kind_of(&args.input) {
+        Some(FileKind::Image) => {
             let mut import = if args.palette {
                 ImageImport::palette(Terrain::default_catalog())
             } else {
@@ -169,8 +169,8 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             adjust(args, &mut import);
             Ok(import.load(&args.input)?)
         }
-        "yaml" | "yml" => Ok(load_ros_map(&args.input, |import| adjust(args, import))?),
-        "json" | "map" => {
+        Some(FileKind::RosMap) => Ok(load_ros_map(&args.input, |import| adjust(args, import))?),
+        Some(FileKind::Map(_)) => {
             let image_only = args.threshold.is_some()
                 || args.free_threshold.is_some()
                 || args.negate
@@ -185,9 +185,10 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             }
             Ok(load_map(&args.input)?)
         }
-        _ => bail!(
-            "{}: unknown input type: expected an image (.png, .jpg, .bmp, .pgm), a ROS .yaml, .json or .map",
-            args.input.display()
+        None => bail!(
+            "{}: unknown input type: expected {}",
+            args.input.display(),
+            registry::listed(&registry::extensions_where(|_| true))
         ),
     }
 }
@@ -218,11 +219,4 @@ fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
             UnknownChoice::Unknown => Occupancy::default().unknown,
         };
     }
-}
-
-fn extension(path: &Path) -> String {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase()
 }

@@ -27,15 +27,11 @@ use super::occupancy::{Occupancy, OccupancyClass, Unknown};
 use super::read::{FileLimit, read_file};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
-/// The extensions of the image files the import reads: PNG, JPEG, BMP and the Netpbm family
-/// (PGM, as ROS `map_saver` writes, and PBM, PPM, PNM).
-pub const IMAGE_EXTENSIONS: [&str; 8] = ["png", "jpg", "jpeg", "bmp", "pgm", "pbm", "ppm", "pnm"];
-
-/// Whether a file name's extension is one of [`IMAGE_EXTENSIONS`].
+/// Whether a file is an image the import reads, by its extension: PNG, JPEG, BMP and the
+/// Netpbm family (PGM, as ROS `map_saver` writes, and PBM, PPM, PNM); see
+/// [`registry`](super::registry).
 pub fn is_image_path(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+    super::registry::kind_of(path) == Some(super::registry::FileKind::Image)
 }
 
 /// How pixels become terrains.

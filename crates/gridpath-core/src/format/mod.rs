@@ -18,6 +18,7 @@ pub mod occupancy;
 pub mod path_export;
 pub mod read;
 pub mod recovery;
+pub mod registry;
 #[cfg(feature = "images")]
 pub mod ros_map;
 pub mod ros_write;
@@ -41,11 +42,10 @@ pub enum MapFormat {
 }
 
 impl MapFormat {
-    /// The format a file name's extension stands for.
+    /// The format a file name's extension stands for (see [`registry`]).
     pub fn from_path(path: &Path) -> Option<Self> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "json" => Some(MapFormat::Json),
-            "map" => Some(MapFormat::MovingAi),
+        match registry::kind_of(path)? {
+            registry::FileKind::Map(format) => Some(format),
             _ => None,
         }
     }
