@@ -49,7 +49,7 @@ impl SearchSettings {
             .selected_text(algorithm_name(self.algorithm))
             .show_ui(ui, |ui| {
                 for &a in Algorithm::ALL {
-                    let usable = a != Algorithm::Jps || uniform;
+                    let usable = !a.info().needs_uniform_cost || uniform;
                     let response = ui
                         .add_enabled_ui(usable, |ui| {
                             ui.selectable_value(&mut self.algorithm, a, algorithm_name(a))
@@ -91,7 +91,7 @@ impl SearchSettings {
                         .on_hover_text(h.about());
                 }
             });
-        if self.algorithm == Algorithm::AStar {
+        if self.algorithm.info().uses_weight {
             ui.add(egui::Slider::new(&mut self.weight, 1.0..=5.0).text("Weight"))
                 .on_hover_text("Weighted A*: above 1 it expands fewer cells; the cost stays within weight × optimal.");
         }
@@ -99,17 +99,7 @@ impl SearchSettings {
     }
 }
 
-/// The algorithm's name as menus show it.
+/// The algorithm's name as menus show it (its registry title).
 pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::AStar => "A*",
-        Algorithm::Dijkstra => "Dijkstra",
-        Algorithm::Greedy => "Greedy best-first",
-        Algorithm::Bfs => "Breadth-first",
-        Algorithm::Bidirectional => "Bidirectional A*",
-        Algorithm::Jps => "Jump point search",
-        Algorithm::IdaStar => "IDA*",
-        Algorithm::DStarLite => "D* Lite",
-        Algorithm::Hpa => "HPA*",
-    }
+    algorithm.info().title
 }

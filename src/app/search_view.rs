@@ -187,7 +187,7 @@ impl SearchView {
         self.runs += 1;
         let request = &plan.request;
         let mut settings = format!("{}, {}", request.diagonal, request.effective_heuristic());
-        if request.algorithm == Algorithm::AStar && request.weight > 1.0 {
+        if request.algorithm.info().uses_weight && request.weight > 1.0 {
             settings.push_str(&format!(", w {:.2}", request.weight));
         }
         self.history.push(HistoryRow {
@@ -437,7 +437,7 @@ impl EditorApp {
                     "Settings",
                     format!("{}, {}", request.diagonal, request.effective_heuristic()),
                 );
-                if request.algorithm == Algorithm::AStar {
+                if request.algorithm.info().uses_weight {
                     row(ui, "Weight", format!("{:.2}", request.weight));
                 }
                 row(

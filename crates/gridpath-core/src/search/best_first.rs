@@ -5,8 +5,10 @@ use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
-use super::request::{Diagonal, Stats};
+use super::outcome::walk_back;
+use super::request::{Diagonal, Heuristic, Stats};
 use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
+use super::workspace::{Query, Workspace};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -364,6 +366,69 @@ impl RowDivider {
         };
         ((index - row * self.width) as i32, row as i32)
     }
+}
+
+/// A*'s run for the [registry](super::algorithms): best-first on g + w·h.
+pub(crate) fn run_astar(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let ranking = Ranking {
+        estimate: q.estimate_to_goal(q.request.weight),
+        g_weight: 1.0,
+    };
+    run_ranked(ws, q, ranking, control, stats)
+}
+
+/// Dijkstra's run: best-first on g alone.
+pub(crate) fn run_dijkstra(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let goal = q.request.goal;
+    let ranking = Ranking {
+        estimate: Estimate::new(Heuristic::Zero, goal.x, goal.y, q.scale),
+        g_weight: 1.0,
+    };
+    run_ranked(ws, q, ranking, control, stats)
+}
+
+/// Greedy best-first's run: on h alone.
+pub(crate) fn run_greedy(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let ranking = Ranking {
+        estimate: q.estimate_to_goal(1.0),
+        g_weight: 0.0,
+    };
+    run_ranked(ws, q, ranking, control, stats)
+}
+
+fn run_ranked(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    ranking: Ranking,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let (graph, space, order) = (q.graph, &mut ws.forward, &mut ws.order);
+    let found = if q.record() {
+        best_first::<true>(
+            graph, space, q.start, q.goal, ranking, stats, order, control,
+        )
+    } else {
+        best_first::<false>(
+            graph, space, q.start, q.goal, ranking, stats, order, control,
+        )
+    };
+    found.then(|| walk_back(graph, &ws.forward, q.goal, q.start))
 }
 
 #[cfg(test)]

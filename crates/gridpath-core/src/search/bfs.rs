@@ -4,8 +4,10 @@ use std::collections::VecDeque;
 
 use super::control::SearchControl;
 use super::graph::SearchGraph;
+use super::outcome::walk_back;
 use super::request::Stats;
 use super::space::{NO_PARENT, Space};
+use super::workspace::{Query, Workspace};
 
 /// Runs a breadth-first search from `start` to `goal` (cell indices). Returns whether the goal
 /// was reached; the path is left in the parent links of `space`, `g` holds step counts.
@@ -59,4 +61,20 @@ pub(crate) fn bfs<const RECORD: bool>(
     stats.pushed += pushed;
     stats.max_open = stats.max_open.max(max_open as u64);
     found
+}
+
+/// Breadth-first search's run for the [registry](super::algorithms).
+pub(crate) fn run(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let (graph, space, queue, order) = (q.graph, &mut ws.forward, &mut ws.queue, &mut ws.order);
+    let found = if q.record() {
+        bfs::<true>(graph, space, queue, q.start, q.goal, stats, order, control)
+    } else {
+        bfs::<false>(graph, space, queue, q.start, q.goal, stats, order, control)
+    };
+    found.then(|| walk_back(graph, &ws.forward, q.goal, q.start))
 }

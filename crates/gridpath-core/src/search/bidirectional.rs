@@ -12,8 +12,10 @@ use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
+use super::outcome::walk_back;
 use super::request::Stats;
 use super::space::{NO_PARENT, Space};
+use super::workspace::{Query, Workspace};
 
 /// The outcome: the meeting cell when a path was found.
 pub(crate) struct Meeting {
@@ -119,4 +121,33 @@ fn skip_closed(space: &mut Space) {
         }
         space.heap.pop();
     }
+}
+
+/// Bidirectional A*'s run for the [registry](super::algorithms).
+pub(crate) fn run(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let graph = q.graph;
+    let (to_goal, to_start) = (q.estimate_to_goal(1.0), q.estimate_to_start());
+    let (f, b, order) = (&mut ws.forward, &mut ws.backward, &mut ws.order);
+    let (start, goal) = (q.start, q.goal);
+    let meeting = if q.record() {
+        bidirectional::<true>(
+            graph, f, b, start, goal, to_goal, to_start, stats, order, control,
+        )
+    } else {
+        bidirectional::<false>(
+            graph, f, b, start, goal, to_goal, to_start, stats, order, control,
+        )
+    };
+    meeting.cell.map(|meet| {
+        let mut path = walk_back(graph, &ws.forward, meet, start);
+        let mut rest = walk_back(graph, &ws.backward, meet, goal);
+        rest.reverse();
+        path.extend(rest.into_iter().skip(1));
+        path
+    })
 }

@@ -14,12 +14,14 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
+use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
+use super::outcome::{check_cell, result};
 use super::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
-use super::searcher::{check_cell, result};
+use super::workspace::{Query, Workspace};
 
 /// A priority: compared by the first component, then the second.
 type Key = (f64, f64);
@@ -496,4 +498,15 @@ pub(crate) fn dstar_lite_once(
 ) -> Option<Vec<usize>> {
     let mut planner = Planner::new(graph, goal, heuristic);
     planner.plan(graph, start, stats, order)
+}
+
+/// D* Lite's run once from scratch for the [registry](super::algorithms).
+pub(crate) fn run(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    _control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let order = q.record().then_some(&mut ws.order);
+    dstar_lite_once(q.graph, q.start, q.goal, q.heuristic, stats, order)
 }

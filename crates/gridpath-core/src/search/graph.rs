@@ -43,7 +43,7 @@ pub struct SearchGraph {
     /// How many cells hold each terrain id, to keep `min_cost` and `uniform` current on edits.
     counts: Box<[u32; 256]>,
     /// Passability as bit words for jump point search, built on first use.
-    jump_lines: std::sync::OnceLock<super::jps::JumpLines>,
+    jump_lines: std::sync::OnceLock<super::jump_lines::JumpLines>,
 }
 
 impl SearchGraph {
@@ -214,9 +214,11 @@ impl SearchGraph {
     }
 
     /// The bit-word passability lines jump point search scans, built on first use.
-    pub(crate) fn jump_lines(&self) -> &super::jps::JumpLines {
-        self.jump_lines
-            .get_or_init(|| super::jps::JumpLines::new(self))
+    pub(crate) fn jump_lines(&self) -> &super::jump_lines::JumpLines {
+        self.jump_lines.get_or_init(|| {
+            let (w, h) = (self.width() as usize, self.height() as usize);
+            super::jump_lines::JumpLines::new(w, h, |i| self.is_passable(i))
+        })
     }
 
     /// The number of columns.

@@ -31,6 +31,7 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
+use super::control::UNCONTROLLED;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::{Entry, Heap};
 use super::heuristic::Estimate;
@@ -38,6 +39,7 @@ use super::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::space::{NO_PARENT, Space};
+use super::workspace::{Query, Workspace};
 
 /// The cluster side [`HpaGraph::build`] is usually given: 32 × 32 cells.
 pub const DEFAULT_CLUSTER_SIZE: u32 = 32;
@@ -1020,7 +1022,7 @@ impl HpaGraph {
     /// abstraction is built beforehand); `expanded` counts abstract nodes and the cells of the
     /// bounded searches that connect the ends and refine the abstract path.
     pub fn find_path(&mut self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
-        super::searcher::check(&self.graph, request)?;
+        super::outcome::check(&self.graph, request)?;
         let started = Instant::now();
         let mut stats = Stats::default();
         let heuristic = request.effective_heuristic();
@@ -1040,17 +1042,13 @@ impl HpaGraph {
         debug_assert!(valid, "HPA* assembled an invalid path: {path:?}");
         if !valid {
             // Never expected; a full A* is the safe answer rather than an invalid path.
-            let astar = super::Searcher::new().search(
-                &self.graph,
-                &request.clone().with_algorithm(Algorithm::AStar),
-            )?;
-            stats.expanded += astar.stats.expanded;
-            path = astar
-                .found
-                .then(|| astar.path.iter().map(|&c| self.graph.index(c)).collect());
+            let astar = request.clone().with_algorithm(Algorithm::AStar);
+            let query = Query::new(&self.graph, &astar);
+            let mut workspace = Workspace::default();
+            path = super::best_first::run_astar(&mut workspace, &query, &UNCONTROLLED, &mut stats);
         }
         stats.time_us = started.elapsed().as_micros() as u64;
-        Ok(super::searcher::result(
+        Ok(super::outcome::result(
             &self.graph,
             request,
             path,

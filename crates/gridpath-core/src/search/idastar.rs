@@ -12,6 +12,7 @@ use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::request::Stats;
+use super::workspace::{Query, Workspace};
 
 /// The most expansions one IDA* search may make before it gives up.
 pub const IDASTAR_NODE_BUDGET: u64 = 5_000_000;
@@ -123,4 +124,24 @@ pub(crate) fn idastar<const RECORD: bool>(
     stats.pushed += expanded;
     stats.max_open = stats.max_open.max(stack.len() as u64);
     outcome
+}
+
+/// IDA*'s run for the [registry](super::algorithms), with [`IDASTAR_NODE_BUDGET`].
+pub(crate) fn run(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let (graph, estimate, budget) = (q.graph, q.estimate_to_goal(1.0), IDASTAR_NODE_BUDGET);
+    let (on_path, order) = (&mut ws.on_path, &mut ws.order);
+    if q.record() {
+        idastar::<true>(
+            graph, on_path, q.start, q.goal, estimate, budget, stats, order, control,
+        )
+    } else {
+        idastar::<false>(
+            graph, on_path, q.start, q.goal, estimate, budget, stats, order, control,
+        )
+    }
 }

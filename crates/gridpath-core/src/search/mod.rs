@@ -5,6 +5,7 @@
 //! cells' terrain costs, so a path costs the same both ways, and on a map of one terrain of cost
 //! 1 it is exactly the Moving AI convention.
 
+mod algorithms;
 mod best_first;
 mod bfs;
 mod bidirectional;
@@ -17,11 +18,15 @@ mod heuristic;
 mod hpa;
 mod idastar;
 mod jps;
+mod jump_lines;
+mod outcome;
 mod request;
 mod searcher;
 mod sort;
 mod space;
+mod workspace;
 
+pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;

@@ -69,18 +69,6 @@ pub enum Algorithm {
     Hpa,
 }
 
-named_enum!(Algorithm {
-    AStar => "astar", "A*: expands cells in order of cost so far plus estimated cost to go; optimal with an admissible heuristic at weight 1, within weight × optimal above it.";
-    Dijkstra => "dijkstra", "Dijkstra: expands cells in order of cost so far, ignoring the heuristic; always optimal.";
-    Greedy => "greedy", "Greedy best-first: expands the cell that looks closest to the goal; fast, but no guarantee on cost.";
-    Bfs => "bfs", "Breadth-first: finds the path with the fewest steps, ignoring terrain costs.";
-    Bidirectional => "bidirectional", "Bidirectional A*: searches from both ends and stops when no better meeting point can exist; optimal.";
-    Jps => "jps", "Jump point search: A* that skips symmetric paths, expanding only cells where a path may turn; optimal, on maps where every passable cell costs the same, under the no-cut rule.";
-    IdaStar => "idastar", "IDA*: depth-first searches under a rising bound on cost plus estimate; optimal and memory-light, but re-expands cells many times (a teaching algorithm), and stops when its node budget runs out.";
-    DStarLite => "dstar-lite", "D* Lite: searches backwards from the goal and keeps its costs, so that after an edit it repairs only what changed; optimal with an admissible heuristic.";
-    Hpa => "hpa", "HPA*: plans over 32 × 32 clusters and the entrances between them, then refines the plan into cells; much faster than A* on large maps, near-optimal but with no bound.";
-});
-
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Diagonal {
@@ -210,32 +198,6 @@ impl SearchRequest {
     pub fn effective_heuristic(&self) -> Heuristic {
         self.heuristic
             .unwrap_or(Heuristic::default_for(self.diagonal))
-    }
-
-    /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.
-    pub fn optimality(&self) -> Optimality {
-        let admissible = self.effective_heuristic().is_admissible(self.diagonal);
-        match self.algorithm {
-            Algorithm::Dijkstra => Optimality::Exact,
-            Algorithm::Bfs => Optimality::FewestSteps,
-            Algorithm::Greedy => Optimality::NoGuarantee,
-            Algorithm::Hpa => Optimality::Approximate,
-            Algorithm::AStar
-            | Algorithm::Bidirectional
-            | Algorithm::Jps
-            | Algorithm::IdaStar
-            | Algorithm::DStarLite
-                if !admissible =>
-            {
-                Optimality::NoGuarantee
-            }
-            Algorithm::AStar if self.weight > 1.0 => Optimality::WithinFactor(self.weight),
-            Algorithm::AStar
-            | Algorithm::Bidirectional
-            | Algorithm::Jps
-            | Algorithm::IdaStar
-            | Algorithm::DStarLite => Optimality::Exact,
-        }
     }
 }
 

@@ -1,0 +1,101 @@
+//! What every search shares before and after it runs: the checks of a request and the result
+//! built from a path of cell indices.
+
+use crate::grid::Cell;
+
+use super::graph::SearchGraph;
+use super::request::{SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::space::{NO_PARENT, Space};
+
+/// Follows parent links from `from` back to `origin`; returns the cells from `origin` to `from`.
+pub(crate) fn walk_back(
+    graph: &SearchGraph,
+    space: &Space,
+    from: usize,
+    origin: usize,
+) -> Vec<usize> {
+    let mut path = vec![from];
+    let mut cell = from;
+    while cell != origin {
+        let parent = space.parent(cell);
+        if parent == NO_PARENT {
+            break;
+        }
+        cell = (cell as isize - graph.delta(usize::from(parent))) as usize;
+        path.push(cell);
+    }
+    path.reverse();
+    path
+}
+
+/// Builds the shared result shape from a path of cell indices.
+pub(crate) fn result(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    path: Option<Vec<usize>>,
+    stats: Stats,
+    trace: Option<Trace>,
+) -> SearchResult {
+    let path: Vec<Cell> = path
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| graph.cell(i))
+        .collect();
+    let found = !path.is_empty();
+    let (cost, length) = if found {
+        graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
+    } else {
+        (0.0, 0.0)
+    };
+    SearchResult {
+        found,
+        path,
+        cost,
+        length,
+        stats,
+        optimality: request.optimality(),
+        trace,
+        start: request.start,
+        goal: request.goal,
+    }
+}
+
+/// Checks that an endpoint (`which`: "start" or "goal") lies on the graph and is passable.
+pub(crate) fn check_cell(
+    graph: &SearchGraph,
+    which: &'static str,
+    cell: Cell,
+) -> Result<(), SearchError> {
+    if cell.x >= graph.width() || cell.y >= graph.height() {
+        return Err(SearchError::OutOfBounds {
+            which,
+            cell,
+            width: graph.width(),
+            height: graph.height(),
+        });
+    }
+    if !graph.is_passable(graph.index(cell)) {
+        return Err(SearchError::Blocked { which, cell });
+    }
+    Ok(())
+}
+
+/// Checks a request against a prepared graph: the diagonal rule it was built for, both ends
+/// on passable cells, a weight of at least 1, and what the algorithm accepts.
+pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.diagonal() != request.diagonal {
+        return Err(SearchError::DiagonalMismatch {
+            prepared: graph.diagonal(),
+            requested: request.diagonal,
+        });
+    }
+    check_cell(graph, "start", request.start)?;
+    check_cell(graph, "goal", request.goal)?;
+    (request.algorithm.info().accepts)(graph, request)?;
+    // Checked for every algorithm, though only A* uses the weight: a request with a weight
+    // that means nothing is a mistake, whichever algorithm it names.
+    if !(request.weight.is_finite() && request.weight >= 1.0) {
+        return Err(SearchError::BadWeight(request.weight));
+    }
+    Ok(())
+}
