@@ -61,6 +61,53 @@ fn solve_json_has_the_documented_shape() {
     }
 }
 
+/// The text of `solve --json` with the search's time, which varies, set to 0.
+fn solve_json_text(map: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["solve", map.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let text = String::from_utf8(gridpath(&args).stdout).unwrap();
+    let at = text.find("\"time_us\":").unwrap() + "\"time_us\":".len();
+    let end = at + text[at..].find(',').unwrap();
+    format!("{}0{}", &text[..at], &text[end..])
+}
+
+#[test]
+fn solve_json_keeps_its_text_and_key_order() {
+    let map = temp_map("order.json", DEMO);
+    assert_eq!(
+        solve_json_text(&map, &[]),
+        concat!(
+            r#"{"found":true,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
+            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":7.535533905932737,"#,
+            r#""length":9.242640687119286,"optimality":"exact","#,
+            r#""path":[[0,0],[0,1],[0,2],[1,3],[2,3],[3,3],[4,2],[4,1],[5,0]],"#,
+            r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"#,
+            r#""budget_exhausted":false}}"#,
+            "\n"
+        )
+    );
+    let smoothed = solve_json_text(&map, &["--smooth"]);
+    assert!(
+        smoothed.contains(r#""budget_exhausted":false},"smoothed":{"waypoints":[[0.5,0.5],"#),
+        "{smoothed}"
+    );
+    let walled = temp_map(
+        "order-walled.json",
+        &DEMO.replace("\"======\"", "\"..#...\""),
+    );
+    assert_eq!(
+        solve_json_text(&walled, &[]),
+        concat!(
+            r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
+            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
+            r#""optimality":"exact","path":[],"#,
+            r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"#,
+            r#""budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
+            "\n"
+        )
+    );
+}
+
 #[test]
 fn solve_without_json_draws_the_map() {
     let map = temp_map("draw.json", DEMO);

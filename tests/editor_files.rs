@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -89,19 +89,24 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Steps the harness (with real time passing) until `done`, for at most `limit`.
+/// The smallest autosave interval that still lets a frame settle (an interval of zero asks
+/// for a repaint at once, every frame, while the map is dirty).
+const AUTOSAVE_INTERVAL: Duration = Duration::from_millis(1);
+
+/// Steps the harness until `done`, at most `steps` times, pausing one autosave interval
+/// between steps: each pause lets one interval pass, so what is checked is the number of
+/// frames, never how long they took.
 fn step_until(
     h: &mut Harness<'_, EditorApp>,
-    limit: Duration,
+    steps: usize,
     mut done: impl FnMut(&EditorApp) -> bool,
 ) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
+    for _ in 0..steps {
         h.step();
         if done(h.state()) {
             return true;
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(AUTOSAVE_INTERVAL);
     }
     false
 }
@@ -274,7 +279,7 @@ fn the_floorplan_imports_to_its_design_at_a_target_width() {
 #[test]
 fn autosave_writes_a_recovery_file_that_a_restart_restores() {
     let dir = tempfile::tempdir().unwrap();
-    let interval = Duration::from_millis(100);
+    let interval = AUTOSAVE_INTERVAL;
     let mut h = editor(EditorApp::with_map(pond()).with_autosave(dir.path(), interval));
     let file = h.state().recovery_file().unwrap().to_owned();
     h.step();
@@ -282,8 +287,8 @@ fn autosave_writes_a_recovery_file_that_a_restart_restores() {
     make_dirty(&mut h);
     let edited = h.state().map().clone();
     assert!(
-        step_until(&mut h, Duration::from_secs(10), |_| file.exists()),
-        "the recovery file is written after the interval"
+        step_until(&mut h, 10, |_| file.exists()),
+        "the recovery file is written once the interval has passed"
     );
     let written = json::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(written, edited);
@@ -311,11 +316,11 @@ fn autosave_writes_a_recovery_file_that_a_restart_restores() {
 #[test]
 fn discarding_the_recovered_work_removes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let interval = Duration::from_millis(50);
+    let interval = AUTOSAVE_INTERVAL;
     let mut h = editor(EditorApp::with_map(pond()).with_autosave(dir.path(), interval));
     let file = h.state().recovery_file().unwrap().to_owned();
     make_dirty(&mut h);
-    assert!(step_until(&mut h, Duration::from_secs(10), |_| file.exists()));
+    assert!(step_until(&mut h, 10, |_| file.exists()));
     drop(h);
 
     let mut app = EditorApp::with_map(meadow()).with_autosave(dir.path(), interval);
@@ -332,9 +337,10 @@ fn discarding_the_recovered_work_removes_it() {
 fn the_path_export_is_a_gridpath_path_document() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = editor(EditorApp::with_map(meadow()));
-    assert!(step_until(&mut h, Duration::from_secs(10), |app| app
-        .search_result()
-        .is_some()));
+    h.step();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.step();
+    assert!(h.state().search_result().is_some());
     let file = dir.path().join("route.json");
     assert!(h.state_mut().export_path_to(&file));
     let value: serde_json::Value =

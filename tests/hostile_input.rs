@@ -604,3 +604,198 @@ proptest! {
         }
     }
 }
+
+/// Counts the bytes each thread has allocated, so a test can see the most memory its own
+/// import held at once (other tests run on other threads).
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Counting;
+
+    thread_local! {
+        static HELD: Cell<usize> = const { Cell::new(0) };
+        static PEAK: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn add(bytes: usize) {
+        let _ = HELD.try_with(|held| {
+            let now = held.get().saturating_add(bytes);
+            held.set(now);
+            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+        });
+    }
+
+    fn sub(bytes: usize) {
+        let _ = HELD.try_with(|held| held.set(held.get().saturating_sub(bytes)));
+    }
+
+    // SAFETY: every call goes to the system allocator unchanged; the counters only add and
+    // subtract sizes, and never allocate.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            add(layout.size());
+            // SAFETY: the caller's layout, passed on.
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            add(layout.size());
+            // SAFETY: the caller's layout, passed on.
+            unsafe { System.alloc_zeroed(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            sub(layout.size());
+            // SAFETY: the caller's pointer and layout, passed on.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            add(new_size);
+            sub(layout.size());
+            // SAFETY: the caller's pointer, layout and size, passed on.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// The most bytes this thread held at once while `f` ran, above what it held before.
+    pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let before = HELD.with(Cell::get);
+        PEAK.with(|peak| peak.set(before));
+        let value = f();
+        (value, PEAK.with(Cell::get).saturating_sub(before))
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+/// A zlib stream that inflates to `len` zero bytes, made of one fixed-Huffman block: a zero
+/// literal, then copies of 258 bytes at distance 1 (13 bits each).
+fn zlib_zeros(len: usize) -> Vec<u8> {
+    struct Bits {
+        out: Vec<u8>,
+        byte: u8,
+        used: u8,
+    }
+    impl Bits {
+        /// Pushes `count` bits of `value`, least significant first.
+        fn push(&mut self, value: u32, count: u8) {
+            for i in 0..count {
+                self.byte |= (((value >> i) & 1) as u8) << self.used;
+                self.used += 1;
+                if self.used == 8 {
+                    self.out.push(self.byte);
+                    (self.byte, self.used) = (0, 0);
+                }
+            }
+        }
+        /// Pushes a Huffman code, most significant bit first.
+        fn code(&mut self, code: u32, count: u8) {
+            let reversed = code.reverse_bits() >> (32 - u32::from(count));
+            self.push(reversed, count);
+        }
+    }
+    let mut bits = Bits {
+        out: vec![0x78, 0x01],
+        byte: 0,
+        used: 0,
+    };
+    bits.push(1, 1); // the final block
+    bits.push(1, 2); // fixed Huffman codes
+    bits.code(0x30, 8); // the literal 0
+    let mut left = len - 1;
+    while left >= 258 {
+        bits.code(0xc5, 8); // length 258 (symbol 285)
+        bits.code(0, 5); // distance 1
+        left -= 258;
+    }
+    for _ in 0..left {
+        bits.code(0x30, 8);
+    }
+    bits.code(0, 7); // end of block
+    if bits.used > 0 {
+        bits.out.push(bits.byte);
+    }
+    let adler = (((len % 65_521) as u32) << 16) | 1;
+    bits.out.extend_from_slice(&adler.to_be_bytes());
+    bits.out
+}
+
+#[test]
+fn a_compressed_colour_profile_is_never_inflated() {
+    let png = encoded(ImageFormat::Png);
+    let mut profile = b"bomb\0\0".to_vec();
+    profile.extend(zlib_zeros(200 << 20));
+    // The colour profile goes right after the header chunk (8 bytes of signature, 25 of IHDR).
+    let mut bomb = png[..33].to_vec();
+    bomb.extend_from_slice(&png_of(&[(b"iCCP", profile)])[8..]);
+    bomb.extend_from_slice(&png[33..]);
+    let (grid, peak) = counting::peak_of(|| import(&bomb));
+    assert!(grid == import(&png), "the profile changes nothing");
+    assert!(peak < 16 << 20, "the import held {peak} bytes at once");
+}
+
+#[test]
+fn sixteen_bit_images_count_the_eight_bit_copy_in_the_memory_limit() {
+    let image = image::ImageBuffer::<image::Rgb<u16>, _>::from_fn(100, 100, |x, y| {
+        image::Rgb([x as u16 * 600, y as u16 * 600, 30_000])
+    });
+    let mut png = Cursor::new(Vec::new());
+    image.write_to(&mut png, ImageFormat::Png).expect("encodes");
+    // 60 000 bytes decoded, and 30 000 more for the 8-bit copy the import reads.
+    let within = |max_alloc| ImageImport {
+        max_alloc,
+        ..ImageImport::default()
+    };
+    let refused = within(70_000).import(png.get_ref()).err();
+    assert_eq!(refused, Some(ImportError::MemoryLimit { limit: 70_000 }));
+    let (grid, peak) = counting::peak_of(|| within(100_000).import(png.get_ref()));
+    assert!(grid.is_ok(), "{:?}", grid.err());
+    assert!(peak >= 90_000, "both copies are held at once: {peak} bytes");
+    // 8-bit pixels need no copy.
+    let eight = image::DynamicImage::ImageRgb16(image).to_rgb8();
+    let mut png = Cursor::new(Vec::new());
+    eight.write_to(&mut png, ImageFormat::Png).expect("encodes");
+    assert!(within(40_000).import(png.get_ref()).is_ok());
+}
+
+#[test]
+fn images_whose_data_ends_early_are_errors() {
+    let image = image::RgbImage::from_fn(64, 64, |x, y| {
+        image::Rgb([(x * 4) as u8, (y * 4) as u8, 90])
+    });
+    for format in [ImageFormat::Jpeg, ImageFormat::Png, ImageFormat::Bmp] {
+        let mut out = Cursor::new(Vec::new());
+        image.write_to(&mut out, format).expect("encodes");
+        let bytes = out.into_inner();
+        assert!(import(&bytes).is_ok(), "the whole {format:?} image imports");
+        for keep in [0.9, 0.5, 0.25] {
+            let cut = (bytes.len() as f64 * keep) as usize;
+            let result = import(&bytes[..cut]);
+            assert!(
+                matches!(result, Err(ImportError::Decode(_))),
+                "{format:?} cut at {cut}: {:?}",
+                result.err()
+            );
+        }
+    }
+    // A JPEG whose header claims far more pixels than its data holds, with its end marker.
+    let mut out = Cursor::new(Vec::new());
+    image::GrayImage::from_pixel(16, 16, image::Luma([200]))
+        .write_to(&mut out, ImageFormat::Jpeg)
+        .expect("encodes");
+    let mut jpeg = out.into_inner();
+    let sof = jpeg
+        .windows(2)
+        .position(|w| w == [0xff, 0xc0])
+        .expect("a baseline frame header");
+    jpeg[sof + 5..sof + 7].copy_from_slice(&4000u16.to_be_bytes());
+    jpeg[sof + 7..sof + 9].copy_from_slice(&4000u16.to_be_bytes());
+    let e = import(&jpeg)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("ends early"), "{e}");
+}

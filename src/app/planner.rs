@@ -8,7 +8,7 @@
 //! worker goes on with a fresh searcher.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -449,43 +449,52 @@ impl Planner {
     pub fn poll(&mut self) -> bool {
         let mut changed = false;
         loop {
-            let reply = match self.replies.as_ref().map(Receiver::try_recv) {
-                Some(Ok(reply)) => reply,
+            match self.replies.as_ref().map(Receiver::try_recv) {
+                Some(Ok(reply)) => changed |= self.take(reply),
                 Some(Err(TryRecvError::Empty)) | None => break,
                 Some(Err(TryRecvError::Disconnected)) => {
-                    self.jobs = None;
-                    self.replies = None;
-                    if self.running.take().is_some() {
-                        self.failure =
-                            Some(Failure::Panicked("the search worker stopped".to_owned()));
-                    }
+                    self.worker_stopped();
                     break;
                 }
-            };
-            if self.running.as_ref().map(|r| r.generation) != Some(reply.generation) {
-                continue;
-            }
-            self.running = None;
-            self.finished += 1;
-            changed = true;
-            match reply.answer {
-                Answer::Plan(Ok(plan)) => {
-                    self.last = Some(*plan);
-                    self.plans += 1;
-                    self.failure = None;
-                    self.stale = false;
-                }
-                Answer::Plan(Err(Failure::Search(SearchError::Cancelled))) => {
-                    self.stale = self.last.is_some();
-                }
-                Answer::Plan(Err(failure)) => {
-                    self.failure = Some(failure);
-                    self.stale = self.last.is_some();
-                }
-                Answer::Compare(rows) => self.comparison = Some(rows),
             }
         }
         changed
+    }
+
+    /// Takes one answer of the worker; returns whether it is the running job's.
+    fn take(&mut self, reply: Reply) -> bool {
+        if self.running.as_ref().map(|r| r.generation) != Some(reply.generation) {
+            return false;
+        }
+        self.running = None;
+        self.finished += 1;
+        match reply.answer {
+            Answer::Plan(Ok(plan)) => {
+                self.last = Some(*plan);
+                self.plans += 1;
+                self.failure = None;
+                self.stale = false;
+            }
+            Answer::Plan(Err(Failure::Search(SearchError::Cancelled))) => {
+                self.stale = self.last.is_some();
+            }
+            Answer::Plan(Err(failure)) => {
+                self.failure = Some(failure);
+                self.stale = self.last.is_some();
+            }
+            Answer::Compare(rows) => self.comparison = Some(rows),
+        }
+        true
+    }
+
+    /// The worker has gone (it panicked): the running job fails, and the next one starts a
+    /// new worker.
+    fn worker_stopped(&mut self) {
+        self.jobs = None;
+        self.replies = None;
+        if self.running.take().is_some() {
+            self.failure = Some(Failure::Panicked("the search worker stopped".to_owned()));
+        }
     }
 
     /// Whether a job is running or waiting.
@@ -506,13 +515,24 @@ impl Planner {
             .map(|r| (r.control.expanded(), r.passable, r.started.elapsed()))
     }
 
-    /// Blocks until the worker has answered the latest job (or `timeout` passed), then takes
-    /// the answers. For tests and scripts; the editor itself never waits.
+    /// Blocks until the worker has answered the latest job, then takes the answers. It sleeps
+    /// on the worker's reply channel, so it returns as soon as the answer arrives; `timeout`
+    /// only bounds a worker that never answers. For tests and scripts; the editor itself never
+    /// waits.
     pub fn wait(&mut self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
-        while self.is_busy() && Instant::now() < deadline {
-            self.poll();
-            thread::sleep(Duration::from_millis(2));
+        self.poll();
+        while self.is_busy() {
+            let Some(replies) = self.replies.as_ref() else {
+                break;
+            };
+            match replies.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(reply) => {
+                    self.take(reply);
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => self.worker_stopped(),
+            }
         }
         self.poll();
         !self.is_busy()

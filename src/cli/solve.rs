@@ -1,5 +1,6 @@
 //! `gridpath solve`: one search on one map.
 
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,7 +8,7 @@ use anyhow::Context as _;
 use gridpath::format::load_map;
 use gridpath::grid::Cell;
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
-use serde_json::json;
+use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
 use super::smooth::SmoothArgs;
 use super::{EXIT_NEGATIVE, SearchArgs, ascii, parse_cell, parse_diagonal, smooth};
@@ -70,11 +71,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     args.smoothing
         .export(&map, &request, &result, smoothed.as_ref())?;
     if args.json {
-        let mut value = to_json(&request, &result);
-        if args.smoothing.smooth {
-            value["smoothed"] = serde_json::to_value(&smoothed)?;
-        }
-        out!("{value}");
+        // Streamed: a long path is never held as a JSON value, only as the result's cells.
+        let json = SolveJson {
+            request: &request,
+            result: &result,
+            smoothed: args.smoothing.smooth.then_some(&smoothed),
+        };
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
     } else {
         print_summary(&request, &result)?;
         if let Some(smoothed) = &smoothed {
@@ -82,7 +88,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         }
         if map.grid.width() <= 80 {
             out!();
-            use std::io::Write as _;
             write!(
                 std::io::stdout().lock(),
                 "{}",
@@ -97,32 +102,65 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn to_json(request: &SearchRequest, result: &SearchResult) -> serde_json::Value {
-    let path: Vec<[u32; 2]> = result.path.iter().map(|c| [c.x, c.y]).collect();
-    let mut value = json!({
-        "found": result.found,
-        "algorithm": request.algorithm.name(),
-        "diagonal": request.diagonal.name(),
-        "heuristic": request.effective_heuristic().name(),
-        "weight": request.weight,
-        "from": [request.start.x, request.start.y],
-        "to": [request.goal.x, request.goal.y],
-        "cost": result.cost,
-        "length": result.length,
-        "optimality": result.optimality.to_string(),
-        "path": path,
-        "stats": {
-            "expanded": result.stats.expanded,
-            "pushed": result.stats.pushed,
-            "max_open": result.stats.max_open,
-            "time_us": result.stats.time_us,
-            "budget_exhausted": result.stats.budget_exhausted,
-        },
-    });
-    if !result.found {
-        value["message"] = json!(result.message());
+/// The JSON object of `solve --json`, written straight from the search result: `found`,
+/// `algorithm`, `diagonal`, `heuristic`, `weight`, `from`, `to`, `cost`, `length`,
+/// `optimality`, `path` (cells as `[x, y]`), `stats`, then `message` when no path was found and
+/// `smoothed` with `--smooth`.
+struct SolveJson<'a, T> {
+    request: &'a SearchRequest,
+    result: &'a SearchResult,
+    smoothed: Option<&'a T>,
+}
+
+impl<T: Serialize> Serialize for SolveJson<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (request, result) = (self.request, self.result);
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("found", &result.found)?;
+        map.serialize_entry("algorithm", request.algorithm.name())?;
+        map.serialize_entry("diagonal", request.diagonal.name())?;
+        map.serialize_entry("heuristic", request.effective_heuristic().name())?;
+        map.serialize_entry("weight", &request.weight)?;
+        map.serialize_entry("from", &[request.start.x, request.start.y])?;
+        map.serialize_entry("to", &[request.goal.x, request.goal.y])?;
+        map.serialize_entry("cost", &result.cost)?;
+        map.serialize_entry("length", &result.length)?;
+        map.serialize_entry("optimality", &result.optimality.to_string())?;
+        map.serialize_entry("path", &Path(&result.path))?;
+        map.serialize_entry("stats", &Stats(result))?;
+        if !result.found {
+            map.serialize_entry("message", &result.message())?;
+        }
+        if let Some(smoothed) = self.smoothed {
+            map.serialize_entry("smoothed", smoothed)?;
+        }
+        map.end()
     }
-    value
+}
+
+/// Cells as a JSON array of `[x, y]`.
+struct Path<'a>(&'a [Cell]);
+
+impl Serialize for Path<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|c| [c.x, c.y]))
+    }
+}
+
+/// The search's counters as a JSON object.
+struct Stats<'a>(&'a SearchResult);
+
+impl Serialize for Stats<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let stats = &self.0.stats;
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("expanded", &stats.expanded)?;
+        map.serialize_entry("pushed", &stats.pushed)?;
+        map.serialize_entry("max_open", &stats.max_open)?;
+        map.serialize_entry("time_us", &stats.time_us)?;
+        map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
+        map.end()
+    }
 }
 
 fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Result<()> {

@@ -20,7 +20,10 @@ use std::io::Cursor;
 use std::path::Path;
 
 use image::error::{LimitErrorKind, UnsupportedErrorKind};
-use image::{DynamicImage, ImageError, ImageReader, Limits};
+use image::{
+    ColorType, DynamicImage, GrayImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits,
+    RgbImage,
+};
 
 use super::ImportError;
 use super::occupancy::{Occupancy, OccupancyClass, Unknown};
@@ -102,7 +105,8 @@ pub struct ImageImport {
     /// The largest image width and height accepted, checked against the file's header before
     /// decoding.
     pub max_side: u32,
-    /// The most memory, in bytes, the decoder may allocate.
+    /// The most memory, in bytes, the decoded pixels may take: at the file's own depth, plus
+    /// the 8-bit copy the import reads when they are not 8-bit; checked from the header.
     pub max_alloc: u64,
 }
 
@@ -161,6 +165,11 @@ impl ImageImport {
     /// The width and height an encoded image claims, read from its header alone; refuses
     /// images beyond [`ImageImport::max_side`].
     pub fn dimensions(&self, bytes: &[u8]) -> Result<(u32, u32), ImportError> {
+        self.checked_dimensions(&without_colour_profiles(bytes))
+    }
+
+    /// [`ImageImport::dimensions`] of an image whose colour profiles are already removed.
+    fn checked_dimensions(&self, bytes: &[u8]) -> Result<(u32, u32), ImportError> {
         let mut limits = Limits::default();
         limits.max_alloc = Some(self.max_alloc);
         let (width, height) = self
@@ -184,13 +193,37 @@ impl ImageImport {
 
     /// Decodes an encoded image within the limits, so a preview can convert it many times
     /// with [`ImageImport::grid_from_image`] without decoding it again.
+    ///
+    /// The memory the pixels need is estimated from the header and checked against
+    /// [`ImageImport::max_alloc`] before decoding: the decoded pixels, at the depth the file
+    /// stores them (16-bit channels count twice), and the 8-bit copy the import reads when the
+    /// file's pixels are not 8-bit. PNG colour profiles (iCCP chunks) are skipped unread, and
+    /// image data that ends before the last pixel is an error.
     pub fn decode(&self, bytes: &[u8]) -> Result<DynamicImage, ImportError> {
-        self.dimensions(bytes)?;
+        let bytes = without_colour_profiles(bytes);
+        let (width, height) = self.checked_dimensions(&bytes)?;
         let mut limits = Limits::default();
         limits.max_image_width = Some(self.max_side);
         limits.max_image_height = Some(self.max_side);
         limits.max_alloc = Some(self.max_alloc);
-        self.reader(bytes, limits)?
+        let reader = self.reader(&bytes, limits.clone())?;
+        let format = reader.format();
+        let decoder = reader.into_decoder().map_err(|e| self.image_error(e))?;
+        let colour = decoder.color_type();
+        let pixels = u64::from(width) * u64::from(height);
+        let needed = decoder
+            .total_bytes()
+            .saturating_add(pixels * eight_bit_copy(colour));
+        if needed > self.max_alloc {
+            return Err(ImportError::MemoryLimit {
+                limit: self.max_alloc,
+            });
+        }
+        drop(decoder);
+        if format == Some(ImageFormat::Jpeg) {
+            return decode_jpeg(&bytes, width, height, colour);
+        }
+        self.reader(&bytes, limits)?
             .decode()
             .map_err(|e| self.image_error(e))
     }
@@ -312,6 +345,148 @@ impl ImageImport {
     }
 }
 
+/// The bytes per pixel of the 8-bit copy [`Raster`] makes of an image of this colour type:
+/// none for 8-bit pixels, which it reads in place.
+fn eight_bit_copy(colour: ColorType) -> u64 {
+    match colour {
+        ColorType::L8 | ColorType::La8 | ColorType::Rgb8 | ColorType::Rgba8 => 0,
+        ColorType::L16 => 1,
+        ColorType::La16 => 2,
+        other if other.has_alpha() => 4,
+        _ => 3,
+    }
+}
+
+/// The encoded image without its PNG colour profiles: a compressed iCCP chunk can inflate to
+/// far more memory than the image (the decoder inflates it up to the whole memory limit), and
+/// the import does not use colour profiles. Anything but a PNG with such a chunk is returned
+/// as it is; a chunk structure that breaks off is copied from there on unchanged, for the
+/// decoder to report.
+fn without_colour_profiles(bytes: &[u8]) -> Cow<'_, [u8]> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if !bytes.starts_with(SIGNATURE) {
+        return Cow::Borrowed(bytes);
+    }
+    // Each chunk: its length, its type, its data and a checksum.
+    let mut chunks = Vec::new();
+    let mut at = SIGNATURE.len();
+    while let Some(header) = bytes.get(at..at + 8) {
+        let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
+        let Some(end) = (at + 12).checked_add(length).filter(|&e| e <= bytes.len()) else {
+            break;
+        };
+        chunks.push((at..end, &header[4..8] == b"iCCP"));
+        at = end;
+    }
+    if !chunks.iter().any(|&(_, profile)| profile) {
+        return Cow::Borrowed(bytes);
+    }
+    let mut kept = bytes[..SIGNATURE.len()].to_vec();
+    for (range, profile) in chunks {
+        if !profile {
+            kept.extend_from_slice(&bytes[range]);
+        }
+    }
+    kept.extend_from_slice(&bytes[at..]);
+    Cow::Owned(kept)
+}
+
+/// Decodes a JPEG in strict mode, where scan data that ends before the last pixel is an error
+/// (the decoder `image` wraps fills the missing pixels with grey instead). Grey images stay
+/// grey; every other colour space becomes RGB, as `image` decodes it (`colour`).
+fn decode_jpeg(
+    bytes: &[u8],
+    width: u32,
+    height: u32,
+    colour: ColorType,
+) -> Result<DynamicImage, ImportError> {
+    use zune_core::bytestream::ZCursor;
+    use zune_core::colorspace::ColorSpace;
+    use zune_core::options::DecoderOptions;
+
+    let out = if colour == ColorType::L8 {
+        ColorSpace::Luma
+    } else {
+        ColorSpace::RGB
+    };
+    if let Some(blocks) = jpeg_blocks(bytes) {
+        // Every block of every component codes at least its DC difference, one bit or more.
+        let at_least = blocks.div_ceil(8);
+        if (bytes.len() as u64) < at_least {
+            return Err(ImportError::Decode(format!(
+                "the JPEG image data ends early: a {width} × {height} image holds {blocks} \
+                 blocks of 8 × 8 pixels, at least {at_least} bytes, but the file has {}",
+                bytes.len()
+            )));
+        }
+    }
+    let options = DecoderOptions::default()
+        .set_strict_mode(true)
+        .set_max_width(width as usize)
+        .set_max_height(height as usize)
+        .jpeg_set_out_colorspace(out);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
+    let pixels = decoder.decode().map_err(|e| {
+        ImportError::Decode(format!(
+            "the JPEG image data ends early or is damaged ({e:?}): \
+             a {width} × {height} image cannot be decoded from {} bytes",
+            bytes.len()
+        ))
+    })?;
+    let image = if out == ColorSpace::Luma {
+        GrayImage::from_raw(width, height, pixels).map(DynamicImage::ImageLuma8)
+    } else {
+        RgbImage::from_raw(width, height, pixels).map(DynamicImage::ImageRgb8)
+    };
+    image.ok_or_else(|| {
+        ImportError::Decode(format!(
+            "the JPEG decoder gave too few pixels for a {width} × {height} image"
+        ))
+    })
+}
+
+/// How many 8 × 8 blocks the frame header (SOF) of a JPEG says its components hold, or `None`
+/// when no frame header is found before the image data.
+fn jpeg_blocks(bytes: &[u8]) -> Option<u64> {
+    let mut at = 2;
+    // Segments after the start-of-image marker: 0xFF, the marker, a 16-bit length.
+    let frame = loop {
+        let &[0xff, marker, high, low] = bytes.get(at..at + 4)? else {
+            return None;
+        };
+        let length = usize::from(u16::from_be_bytes([high, low]));
+        let segment = bytes.get(at + 4..at + 2 + length)?;
+        // Frame headers are 0xC0 to 0xCF, except 0xC4 (Huffman tables), 0xC8 and 0xCC.
+        if (0xc0..=0xcf).contains(&marker) && ![0xc4, 0xc8, 0xcc].contains(&marker) {
+            break segment;
+        }
+        if marker == 0xda {
+            return None;
+        }
+        at += 2 + length;
+    };
+    // Precision, height, width, the number of components, then three bytes per component.
+    let (&[_, h0, h1, w0, w1, count], rest) = frame.split_first_chunk::<6>()?;
+    let (height, width) = (
+        u64::from(u16::from_be_bytes([h0, h1])),
+        u64::from(u16::from_be_bytes([w0, w1])),
+    );
+    let components: Vec<(u64, u64)> = rest
+        .chunks_exact(3)
+        .take(usize::from(count))
+        .map(|c| (u64::from(c[1] >> 4).max(1), u64::from(c[1] & 15).max(1)))
+        .collect();
+    let h_max = components.iter().map(|c| c.0).max()?;
+    let v_max = components.iter().map(|c| c.1).max()?;
+    let blocks = components
+        .iter()
+        .map(|&(h, v)| {
+            (width * h).div_ceil(h_max).div_ceil(8) * (height * v).div_ceil(v_max).div_ceil(8)
+        })
+        .sum();
+    Some(blocks)
+}
+
 /// The pixels of a decoded image as 8-bit channels.
 struct Raster<'a> {
     bytes: Cow<'a, [u8]>,
@@ -328,6 +503,10 @@ impl<'a> Raster<'a> {
             DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2, true),
             DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3, false),
             DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4, true),
+            DynamicImage::ImageLuma16(_) => (Cow::Owned(image.to_luma8().into_raw()), 1, false),
+            DynamicImage::ImageLumaA16(_) => {
+                (Cow::Owned(image.to_luma_alpha8().into_raw()), 2, true)
+            }
             other if other.color().has_alpha() => {
                 (Cow::Owned(other.to_rgba8().into_raw()), 4, true)
             }
