@@ -5,7 +5,8 @@
 
 use gridpath::grid::{Cell, Grid, Rgb, Terrain};
 use gridpath::search::{
-    Algorithm, Diagonal, Heuristic, SearchError, SearchGraph, SearchRequest, SearchResult, Searcher,
+    ALGORITHMS, Algorithm, Diagonal, Guarantee, Heuristic, Optimality, SearchError, SearchGraph,
+    SearchRequest, SearchResult, Searcher,
 };
 use ordered_float::OrderedFloat;
 use proptest::prelude::*;
@@ -364,4 +365,49 @@ fn bidirectional_does_not_stop_at_first_touch() {
         "{} vs {expected}",
         result.cost
     );
+}
+
+proptest! {
+    // Every algorithm on each map, IDA* among them: fewer maps than the tests above.
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Every algorithm of the registry, by what its entry promises: an exact one matches the
+    /// oracle's cost, the others find a path exactly when the oracle does, and every path is
+    /// legal. An algorithm added to the registry is checked here from its first day.
+    #[test]
+    fn every_registered_algorithm_keeps_its_promise((grid, start, goal, diagonal) in arb_map()) {
+        let expected = oracle_cost(&grid, diagonal, start, goal);
+        let graph = SearchGraph::new(&grid, diagonal);
+        for info in ALGORITHMS {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(info.algorithm)
+                .with_diagonal(diagonal);
+            let name = info.name;
+            let result = match Searcher::new().search(&graph, &request) {
+                Ok(result) => result,
+                // What the entry says it refuses (jump point search off uniform maps or the no-cut rule).
+                Err(SearchError::NonUniformCost { .. } | SearchError::UnsupportedDiagonal { .. })
+                    if info.needs_uniform_cost => continue,
+                Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
+            };
+            if result.stats.budget_exhausted {
+                continue;
+            }
+            prop_assert_eq!(result.found, expected.is_some(), "{}/{}", name, diagonal);
+            let Some(cost) = expected else { continue };
+            assert_valid(&grid, diagonal, &result);
+            match (info.guarantee, request.optimality()) {
+                (_, Optimality::Exact) => prop_assert!(
+                    (result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
+                    "{name}/{diagonal}: {} vs oracle {cost}", result.cost
+                ),
+                (Guarantee::Approximate | Guarantee::NoGuarantee | Guarantee::FewestSteps, _) => {
+                    prop_assert!(result.cost >= cost - 1e-9 * cost.max(1.0), "{name} beat the optimum");
+                }
+                (guarantee, optimality) => {
+                    return Err(TestCaseError::fail(format!("{name}: {guarantee:?} gave {optimality}")));
+                }
+            }
+        }
+    }
 }
