@@ -68,7 +68,7 @@ fn frames(c: &mut Criterion) {
             let dx = if flip { 40.0 } else { -40.0 };
             h.hover_at(centre + egui::vec2(dx, 0.0));
             h.step();
-        })
+        });
     });
     h.event(egui::Event::PointerButton {
         pos: centre,
@@ -110,7 +110,7 @@ fn brush_stroke(c: &mut Criterion) {
                 let to = if t.is_multiple_of(2) { a } else { b };
                 h.hover_at(to);
                 h.step();
-            })
+            });
         },
     );
     group.finish();

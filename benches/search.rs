@@ -75,14 +75,14 @@ fn bench(c: &mut Criterion) {
                     let request = SearchRequest::new(q.start, q.goal);
                     black_box(searcher.search(&graph, &request).expect("valid query").cost);
                 }
-            })
+            });
         });
         group.bench_function(format!("pathfinding/{name}"), |b| {
             b.iter(|| {
                 for q in &queries {
                     black_box(rival_cost(&graph, &grid, q));
                 }
-            })
+            });
         });
     }
     group.finish();

@@ -66,7 +66,7 @@ fn the_engine_crate_depends_on_no_interface_or_application_crate() {
 }
 
 /// The module of each source file under `src`: `search::hpa` for `search/hpa.rs`, `search`
-/// for `search/mod.rs`, `` for `lib.rs`.
+/// for `search/mod.rs`, and the empty name for `lib.rs`.
 fn modules(src: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut folders = vec![src.to_path_buf()];

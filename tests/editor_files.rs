@@ -1,5 +1,5 @@
 #![cfg(feature = "editor")]
-//! The editor's files, driven headlessly with egui_kittest: dropped files, the image import
+//! The editor's files, driven headlessly with `egui_kittest`: dropped files, the image import
 //! dialog, autosave and recovery, and the exports.
 
 use std::path::{Path, PathBuf};
@@ -660,7 +660,7 @@ fn click_button(h: &mut Harness<'_, EditorApp>, label: &str) {
     h.run();
 }
 
-/// The editor with the in-window file dialogs, starting in `folder`. egui_file's path and
+/// The editor with the in-window file dialogs, starting in `folder`. `egui_file`'s path and
 /// file name fields carry no accessible name, so the harness's accessibility check is off.
 fn editor_without_portal(map: Map, folder: &Path) -> Harness<'static, EditorApp> {
     let app = EditorApp::with_map(map).with_in_window_file_dialogs("no portal here", folder);

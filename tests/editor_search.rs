@@ -1,5 +1,5 @@
 #![cfg(feature = "editor")]
-//! The editor's background search, driven through its widgets in a headless egui_kittest
+//! The editor's background search, driven through its widgets in a headless `egui_kittest`
 //! harness: the statistics panel, cancelling, "compare all", the replay, the inspector, and
 //! frames that keep coming while a search runs.
 

@@ -1,6 +1,6 @@
 #![cfg(feature = "editor")]
 //! The editor driven as a user would: through its widgets, keys and pointer, in a headless
-//! egui_kittest harness.
+//! `egui_kittest` harness.
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;

@@ -30,7 +30,7 @@ pub mod stroke;
 pub mod tiled_texture;
 pub mod tools;
 
-use std::path::PathBuf;
+use std::path::Path;
 
 pub use app::EditorApp;
 pub use interaction::Marker;
@@ -39,13 +39,9 @@ pub use interaction::Marker;
 /// `map.yaml` opens the import dialog over the built-in map. Autosave writes to the recovery
 /// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
 /// offered for restoring.
-pub fn run(map: Option<PathBuf>) -> anyhow::Result<()> {
-    let import = map.as_deref().filter(|p| files::is_importable(p));
-    let mut app = EditorApp::new(if import.is_some() {
-        None
-    } else {
-        map.as_deref()
-    })?;
+pub fn run(map: Option<&Path>) -> anyhow::Result<()> {
+    let import = map.filter(|p| files::is_importable(p));
+    let mut app = EditorApp::new(if import.is_some() { None } else { map })?;
     if let Some(path) = import {
         app.start_import(path);
     }

@@ -138,7 +138,7 @@ pub type SearchOutcome = Result<SearchResult, SearchError>;
 
 /// The solver the editor uses: the library's search, watched by the control.
 pub fn library_solver() -> Solver {
-    Arc::new(|workspace, graph, request, control| workspace.search(graph, request, control))
+    Arc::new(Workspace::search)
 }
 
 /// Why a job gave no result.

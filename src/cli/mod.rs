@@ -20,7 +20,7 @@ mod scen;
 mod smooth;
 mod solve;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -119,7 +119,7 @@ pub fn run() -> ExitCode {
         Some(Command::Scen(a)) => scen::run(&a),
         Some(Command::Field(a)) => field::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
-        Some(Command::Edit { map }) => open_editor(Some(map)),
+        Some(Command::Edit { map }) => open_editor(Some(&map)),
         None => open_editor(None),
     };
     match outcome {
@@ -143,13 +143,13 @@ fn reader_gone(error: &anyhow::Error) -> bool {
 }
 
 #[cfg(feature = "editor")]
-fn open_editor(map: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn open_editor(map: Option<&Path>) -> anyhow::Result<ExitCode> {
     gridpath::app::run(map)?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "editor"))]
-fn open_editor(_map: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn open_editor(_map: Option<&Path>) -> anyhow::Result<ExitCode> {
     anyhow::bail!(
         "this gridpath was built without the editor (feature \"editor\"); see gridpath --help for the commands"
     )

@@ -32,7 +32,7 @@ pub enum FormatError {
         line: usize,
         /// 1-based column.
         column: usize,
-        /// serde_json's description.
+        /// `serde_json`'s description.
         message: String,
     },
     /// The `format` field is not `gridpath-map`.

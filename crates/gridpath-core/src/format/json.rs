@@ -249,7 +249,7 @@ fn row_line(text: &str, rows: &[String], y: usize) -> Option<usize> {
     None
 }
 
-/// serde_json appends " at line L column C" to its messages; we report the place ourselves.
+/// `serde_json` appends " at line L column C" to its messages; we report the place ourselves.
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_owned(),

@@ -49,10 +49,10 @@
 //!   (clockwise on screen, as y grows down) and the distance along the curve from the start.
 //!   The first is the start cell's centre, the last the goal's.
 //! - `world` is present (else `null`) when the map has a world frame (a map imported from a
-//!   ROS `map.yaml`). It uses map_server's convention: a point (x, y) of a map H cells high is
+//!   ROS `map.yaml`). It uses `map_server`'s convention: a point (x, y) of a map H cells high is
 //!   at (origin.x + x · resolution, origin.y + (H − y) · resolution) metres, y pointing up;
 //!   `yaw` is counter-clockwise from +x, so it is −heading. The origin's own yaw is reported
-//!   but, as in map_server and nav2, not applied. `waypoints` are the line-of-sight
+//!   but, as in `map_server` and nav2, not applied. `waypoints` are the line-of-sight
 //!   waypoints and `samples` the curve's samples as `[x, y, yaw, s]`, with s in metres.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
 //! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.

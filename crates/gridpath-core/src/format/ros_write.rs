@@ -5,10 +5,10 @@
 //!   impassable cells 0 (occupied), passable cells 254 (free), and cells of an impassable
 //!   terrain with the symbol `?` (the unknown terrain of an occupancy import) 205 (unknown).
 //!   The yaml's `free_thresh` is 0.196, as `map_saver` writes it, so 205 reads back unknown.
-//! - **Keepout mask** ([`RosImage::Keepout`]), for nav2's KeepoutFilter: `mode: raw`, pixel
+//! - **Keepout mask** ([`RosImage::Keepout`]), for nav2's `KeepoutFilter`: `mode: raw`, pixel
 //!   value 100 (keep out) on impassable cells and cells whose terrain costs more than 1, 0
 //!   elsewhere.
-//! - **Speed mask** ([`RosImage::Speed`]), for nav2's SpeedFilter with `type: 1` (speed limit
+//! - **Speed mask** ([`RosImage::Speed`]), for nav2's `SpeedFilter` with `type: 1` (speed limit
 //!   in percent), `base: 100.0` and `multiplier: -1.0`: `mode: raw`, pixel value
 //!   100 − 100 / cost on terrains that cost more than 1 (a terrain of cost 2 limits the speed
 //!   to 50 %), 0 (no limit) on terrains of cost 1 or less, and 100 (speed 0) on impassable

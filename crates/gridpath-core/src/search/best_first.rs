@@ -1,5 +1,5 @@
 //! Best-first search on `g_weight · g + h`: A*, weighted A*, Dijkstra (h = 0) and greedy
-//! best-first (g_weight = 0) are this one loop with other weights.
+//! best-first (`g_weight` = 0) are this one loop with other weights.
 
 use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};

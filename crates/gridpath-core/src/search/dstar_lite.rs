@@ -264,7 +264,7 @@ impl Planner {
         None
     }
 
-    /// ComputeShortestPath of the optimised D* Lite.
+    /// `ComputeShortestPath` of the optimised D* Lite.
     fn compute(
         &mut self,
         graph: &SearchGraph,

@@ -319,7 +319,7 @@ impl Buckets {
     /// The cell the band would give next, when the band has one.
     #[inline(always)]
     pub fn next_in_band(&self) -> Option<u32> {
-        self.band_head().map(|e| e.cell())
+        self.band_head().map(Entry::cell)
     }
 
     /// Adds an entry, to `heap` when it belongs to the heap's band.
@@ -599,7 +599,7 @@ mod tests {
             buckets.push(&mut heap, entry);
         }
         assert_eq!(heap.len(), 0, "the entries wait in a later bucket");
-        expected.sort_unstable_by_key(|e| e.rank());
+        expected.sort_unstable_by_key(super::Entry::rank);
         let popped: Vec<Entry> = std::iter::from_fn(|| buckets.pop(&mut heap, |_| true)).collect();
         assert_eq!(popped, expected);
     }
@@ -619,7 +619,7 @@ mod tests {
             expected.push(entry);
             buckets.push(&mut heap, entry);
         }
-        expected.sort_unstable_by_key(|e| e.rank());
+        expected.sort_unstable_by_key(super::Entry::rank);
         let popped: Vec<Entry> = std::iter::from_fn(|| buckets.pop(&mut heap, |_| true)).collect();
         assert_eq!(popped, expected);
     }

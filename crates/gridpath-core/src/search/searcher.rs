@@ -91,7 +91,7 @@ impl Searcher {
                     .entries()
                     .iter()
                     .filter(|e| !ws.backward.closed(e.cell() as usize));
-                f.chain(b).map(|e| e.cell()).collect()
+                f.chain(b).map(super::heap::Entry::cell).collect()
             }
             TraceFrom::Forward | TraceFrom::JumpPoints => ws
                 .forward
@@ -100,7 +100,7 @@ impl Searcher {
                 .iter()
                 .chain(ws.forward.buckets.entries())
                 .filter(|e| !ws.forward.closed(e.cell() as usize))
-                .map(|e| e.cell())
+                .map(super::heap::Entry::cell)
                 .collect(),
         };
         open.sort_unstable();

@@ -107,7 +107,7 @@ mod avx512 {
                     }
                     distance /= 2;
                 }
-                for r in regs[group..group + size].iter_mut() {
+                for r in &mut regs[group..group + size] {
                     *r = merge8(*r);
                 }
             }
@@ -121,7 +121,8 @@ mod avx512 {
     #[target_feature(enable = "avx512f")]
     fn sort_in<const R: usize>(keys: &mut [u64]) {
         let len = keys.len();
-        debug_assert!(len <= 8 * R);
+        // The loads and stores below stay in bounds only for `len ≤ 8 R`.
+        assert!(len <= 8 * R, "{len} keys for {R} registers");
         let mut regs = [_mm512_setzero_si512(); R];
         for (i, r) in regs.iter_mut().enumerate() {
             let first = 8 * i;
@@ -157,7 +158,9 @@ mod avx512 {
     /// Sorts up to 64 keys ascending.
     ///
     /// # Safety
-    /// The processor must support AVX-512F.
+    /// The processor must support AVX-512F. The slice may hold at most
+    /// [`NETWORK_UP_TO`](super::NETWORK_UP_TO) (64) keys: more is refused by an assertion,
+    /// since the network's buffers hold no more.
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn sort(keys: &mut [u64]) {
         match keys.len() {
