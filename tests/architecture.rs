@@ -2,11 +2,10 @@
 //! user interface or application crate, and its modules import each other without a circle.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::root;
 
 /// The packages of `Cargo.lock` and the names of the packages each depends on.
 fn lock_graph() -> BTreeMap<String, Vec<String>> {

@@ -5,12 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn gridpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridpath"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::gridpath;
 
 fn temp_map(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridpath-cli-{}", std::process::id()));

@@ -4,18 +4,14 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::gridpath;
 
 use gridpath::format::load_map;
 use gridpath::grid::Cell;
 use gridpath::search::{SearchRequest, solve};
-
-fn gridpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridpath"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridpath-cli-beyond-{}", std::process::id()));

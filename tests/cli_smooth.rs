@@ -1,7 +1,10 @@
 //! The smoothing options of `gridpath solve`, run through the binary.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::gridpath;
 
 use serde_json::Value;
 
@@ -21,13 +24,6 @@ fn map_file(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.map"));
     std::fs::write(&path, MAP).expect("the test directory is writable");
     path
-}
-
-fn gridpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridpath"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 fn json_of(output: &Output) -> Value {

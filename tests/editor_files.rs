@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod common;
+use common::{png, root};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
@@ -74,19 +77,6 @@ fn make_dirty(h: &mut Harness<'_, EditorApp>) {
     h.state_mut().resize_map(w + 1, hgt, Anchor::TopLeft);
     h.run();
     assert!(h.state().is_dirty());
-}
-
-fn png(image: impl Into<DynamicImage>) -> Vec<u8> {
-    let mut out = std::io::Cursor::new(Vec::new());
-    image
-        .into()
-        .write_to(&mut out, ImageFormat::Png)
-        .expect("encodes");
-    out.into_inner()
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The smallest autosave interval that still lets a frame settle (an interval of zero asks

@@ -1,8 +1,10 @@
 //! Image and ROS map imports: the committed floorplan against its expected grid, and the ROS
 //! `map_server` semantics on hand-made pixels at and around each threshold.
 
-use std::io::Cursor;
 use std::path::{Path, PathBuf};
+
+mod common;
+use common::{png, root};
 
 use gridpath::format::ImportError;
 use gridpath::format::image_import::{ImageImport, Reduce, Scale};
@@ -12,20 +14,7 @@ use gridpath::format::ros_write::{self, RosImage};
 use gridpath::format::{json, load_map};
 use gridpath::grid::{Cell, GeoReference, Grid};
 use gridpath::search::{Algorithm, Diagonal, SearchRequest, solve};
-use image::{DynamicImage, GrayImage, ImageFormat, LumaA, Rgb, RgbImage, Rgba, RgbaImage};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn png(image: impl Into<DynamicImage>) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    image
-        .into()
-        .write_to(&mut out, ImageFormat::Png)
-        .expect("encodes");
-    out.into_inner()
-}
+use image::{DynamicImage, GrayImage, LumaA, Rgb, RgbImage, Rgba, RgbaImage};
 
 /// The symbols of a grid's cells, row by row.
 fn symbols(grid: &Grid) -> Vec<String> {

@@ -4,14 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::root;
+
 use gridpath::format::image_import::ImageImport;
 use gridpath::format::save::{self, SaveStep};
 use gridpath::format::{image_export, json, load_map, movingai};
 use gridpath::grid::{Cell, GeoReference, Grid, Map, Rgb, Terrain};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn sample_map() -> Map {
     let mut grid = Grid::from_ascii(&["..=~#", "#~=..", "....."]).expect("valid rows");

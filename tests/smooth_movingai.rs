@@ -41,7 +41,10 @@ fn benchmark_paths_smooth_without_touching_walls() {
             assert!(smoothed.cost <= result.cost * (1.0 + smooth::COST_TOLERANCE));
             assert_eq!(smoothed.beziers[0].start(), Point::centre(query.start));
             assert_eq!(
-                smoothed.beziers.last().map(gridpath::smooth::CubicBezier::end),
+                smoothed
+                    .beziers
+                    .last()
+                    .map(gridpath::smooth::CubicBezier::end),
                 Some(Point::centre(query.goal))
             );
             for curve in &smoothed.beziers {

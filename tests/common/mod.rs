@@ -1,0 +1,34 @@
+//! Helpers the integration tests share: the project's folder, the binary, encoded images.
+//! Each test file takes `mod common;` and uses its own part of them.
+
+#![allow(dead_code)] // Each test binary uses some of the helpers, none uses them all.
+
+use std::ffi::OsStr;
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use image::{DynamicImage, ImageFormat};
+
+/// The project's folder (where `Cargo.toml`, `maps/` and `assets/` are).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the `gridpath` binary with these arguments and waits for it.
+pub fn gridpath<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gridpath"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// An image encoded as PNG.
+pub fn png(image: impl Into<DynamicImage>) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    image
+        .into()
+        .write_to(&mut out, ImageFormat::Png)
+        .expect("encodes");
+    out.into_inner()
+}
