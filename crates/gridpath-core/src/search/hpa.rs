@@ -982,7 +982,14 @@ impl HpaGraph {
             .iter()
             .filter_map(|&c| grid.get(c).map(|t| (c, t)))
             .collect();
-        let affected = self.graph.set_cells(&changes);
+        self.set_cells(&changes);
+    }
+
+    /// Sets the terrain of some cells (of the catalog the graph was built with) and rebuilds
+    /// the clusters they touch with the borders around them, as [`HpaGraph::update_cells`]
+    /// does. Cells off the map are ignored.
+    pub fn set_cells(&mut self, changes: &[(Cell, TerrainId)]) {
+        let affected = self.graph.set_cells(changes);
         let mut touched: Vec<usize> = affected.iter().map(|&i| self.cluster_of(i)).collect();
         touched.sort_unstable();
         touched.dedup();

@@ -20,6 +20,7 @@ mod idastar;
 mod jps;
 mod jump_lines;
 mod outcome;
+mod replanner;
 mod request;
 mod searcher;
 mod sort;
@@ -33,6 +34,7 @@ pub use flow_field::FlowField;
 pub use graph::SearchGraph;
 pub use hpa::{DEFAULT_CLUSTER_SIZE, ENTRANCE_SPACING, HpaGraph, LONG_ENTRANCE, Refinement};
 pub use idastar::IDASTAR_NODE_BUDGET;
+pub use replanner::{CellChange, Replanner};
 pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
     Trace,
