@@ -27,7 +27,11 @@ fn map() -> Grid {
         .collect();
     let mut grid = Grid::from_cells(SIDE, SIDE, Terrain::default_catalog(), cells)
         .expect("a valid generated map");
-    for c in [Cell::new(1, 1), Cell::new(SIDE - 2, SIDE - 2), Cell::new(SIDE / 2, SIDE / 2)] {
+    for c in [
+        Cell::new(1, 1),
+        Cell::new(SIDE - 2, SIDE - 2),
+        Cell::new(SIDE / 2, SIDE / 2),
+    ] {
         grid.set(c, FLOOR);
     }
     grid

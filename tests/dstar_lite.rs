@@ -320,3 +320,33 @@ fn replanning_after_a_far_edit_expands_few_cells() {
         first.stats.expanded
     );
 }
+
+#[test]
+fn a_cancelled_plan_loses_nothing() {
+    let rows = vec![".".repeat(120); 120];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = Grid::from_ascii(&rows).unwrap();
+    let (start, goal) = (Cell::new(0, 0), Cell::new(119, 119));
+    // With no heuristic the plan expands most of the map: many checkpoints.
+    let mut planner = DStarLite::with_heuristic(
+        &grid,
+        Diagonal::NoCut,
+        goal,
+        gridpath::search::Heuristic::Zero,
+    )
+    .unwrap();
+    let control = gridpath::search::SearchControl::new();
+    control.cancel();
+    assert!(matches!(
+        planner.plan_controlled(start, &control),
+        Err(SearchError::Cancelled)
+    ));
+    // The next plan goes on from where the cancelled one stopped, to the right answer.
+    let resumed = planner.plan(start).unwrap();
+    let fresh = DStarLite::new(&grid, Diagonal::NoCut, goal)
+        .unwrap()
+        .plan(start)
+        .unwrap();
+    assert!(resumed.found);
+    assert!((resumed.cost - fresh.cost).abs() < 1e-9);
+}

@@ -58,3 +58,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_cancelled_field_stops_and_says_so() {
+    let rows = vec![".".repeat(100); 100];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = Grid::from_ascii(&rows).unwrap();
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let control = gridpath::search::SearchControl::new();
+    control.cancel();
+    let outcome = FlowField::new_controlled(&graph, Cell::new(50, 50), &control);
+    assert!(matches!(
+        outcome,
+        Err(gridpath::search::SearchError::Cancelled)
+    ));
+    assert!(
+        control.expanded() < 10_000,
+        "stopped at {}",
+        control.expanded()
+    );
+    let field = FlowField::new_controlled(
+        &graph,
+        Cell::new(50, 50),
+        &gridpath::search::SearchControl::new(),
+    )
+    .unwrap();
+    assert_eq!(field.reachable_count(), 10_000);
+}

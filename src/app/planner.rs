@@ -58,7 +58,8 @@ impl Workspace {
         if request.algorithm == Algorithm::Hpa {
             self.hpa_for(&grid, graph).find_path(request)
         } else {
-            self.dstar_for(&grid, request)?.plan(request.start)
+            self.dstar_for(&grid, request)?
+                .plan_controlled(request.start, control)
         }
     }
 
@@ -627,7 +628,7 @@ fn work_loop(
                 let graph = prepared(&mut graph, &job.grid, diagonal);
                 let outcome = run_guarded(solver, &mut workspace, graph, request, &job.control);
                 let field = (*field && !job.control.is_cancelled())
-                    .then(|| FlowField::new(graph, request.goal).ok())
+                    .then(|| FlowField::new_controlled(graph, request.goal, &job.control).ok())
                     .flatten();
                 // HPA* is near-optimal only: say how near, against an exact A*.
                 let optimal = match &outcome {

@@ -224,6 +224,7 @@ impl Planner {
         start: usize,
         stats: &mut Stats,
         order: Option<&mut Vec<u32>>,
+        control: &SearchControl,
     ) -> Option<Vec<usize>> {
         if graph.len() != self.g.len() {
             self.reset(graph);
@@ -248,7 +249,10 @@ impl Planner {
                 }
                 Some(_) => {}
             }
-            self.compute(graph, start, stats, order.as_deref_mut());
+            self.compute(graph, start, stats, order.as_deref_mut(), control);
+            if stats.cancelled {
+                return None;
+            }
             if self.rhs[start].is_infinite() {
                 return None;
             }
@@ -271,8 +275,14 @@ impl Planner {
         start: usize,
         stats: &mut Stats,
         mut order: Option<&mut Vec<u32>>,
+        control: &SearchControl,
     ) {
         while let Some(entry) = self.top() {
+            // The queue keeps every inconsistent cell, so a later plan resumes where this stops.
+            if control.should_stop(stats.expanded + 1) {
+                stats.cancelled = true;
+                return;
+            }
             let start_key = self.key(graph, start);
             if !less(entry.key, start_key) && self.rhs[start] <= self.g[start] {
                 break;
@@ -439,13 +449,31 @@ impl DStarLite {
     /// the cells expanded by this call alone (the repair since the last plan), and `time_us`
     /// is the time of this call.
     pub fn plan(&mut self, start: Cell) -> Result<SearchResult, SearchError> {
+        self.plan_controlled(start, &super::control::UNCONTROLLED)
+    }
+
+    /// Like [`DStarLite::plan`], watched and cancelled through `control`. A cancelled plan
+    /// returns [`SearchError::Cancelled`] and loses nothing: the next plan goes on from where
+    /// this one stopped.
+    pub fn plan_controlled(
+        &mut self,
+        start: Cell,
+        control: &SearchControl,
+    ) -> Result<SearchResult, SearchError> {
         check_cell(&self.graph, "start", start)?;
         check_cell(&self.graph, "goal", self.goal)?;
         let started = Instant::now();
         let mut stats = Stats::default();
-        let path = self
-            .planner
-            .plan(&self.graph, self.graph.index(start), &mut stats, None);
+        let path = self.planner.plan(
+            &self.graph,
+            self.graph.index(start),
+            &mut stats,
+            None,
+            control,
+        );
+        if stats.cancelled {
+            return Err(SearchError::Cancelled);
+        }
         stats.time_us = started.elapsed().as_micros() as u64;
         let request = SearchRequest::new(start, self.goal)
             .with_algorithm(Algorithm::DStarLite)
@@ -495,18 +523,19 @@ pub(crate) fn dstar_lite_once(
     heuristic: Heuristic,
     stats: &mut Stats,
     order: Option<&mut Vec<u32>>,
+    control: &SearchControl,
 ) -> Option<Vec<usize>> {
     let mut planner = Planner::new(graph, goal, heuristic);
-    planner.plan(graph, start, stats, order)
+    planner.plan(graph, start, stats, order, control)
 }
 
 /// D* Lite's run once from scratch for the [registry](super::algorithms).
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,
-    _control: &SearchControl,
+    control: &SearchControl,
     stats: &mut Stats,
 ) -> Option<Vec<usize>> {
     let order = q.record().then_some(&mut ws.order);
-    dstar_lite_once(q.graph, q.start, q.goal, q.heuristic, stats, order)
+    dstar_lite_once(q.graph, q.start, q.goal, q.heuristic, stats, order, control)
 }

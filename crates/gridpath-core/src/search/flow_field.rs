@@ -69,6 +69,16 @@ impl FlowField {
     ///
     /// Fails when the goal is off the map or on an impassable cell.
     pub fn new(graph: &SearchGraph, goal: Cell) -> Result<Self, SearchError> {
+        Self::new_controlled(graph, goal, &super::control::UNCONTROLLED)
+    }
+
+    /// Like [`FlowField::new`], watched and cancelled through `control`: a cancelled field
+    /// returns [`SearchError::Cancelled`].
+    pub fn new_controlled(
+        graph: &SearchGraph,
+        goal: Cell,
+        control: &super::SearchControl,
+    ) -> Result<Self, SearchError> {
         if goal.x >= graph.width() || goal.y >= graph.height() {
             return Err(SearchError::OutOfBounds {
                 which: "goal",
@@ -90,12 +100,17 @@ impl FlowField {
         let mut heap = Heap::default();
         costs[target] = 0.0;
         heap.push(Entry::new(0.0, 0.0, target as u32));
+        let mut expanded = 0u64;
         while let Some(entry) = heap.pop() {
             let current = entry.cell() as usize;
             if closed[current] {
                 continue;
             }
             closed[current] = true;
+            expanded += 1;
+            if control.should_stop(expanded) {
+                return Err(SearchError::Cancelled);
+            }
             let g = costs[current];
             let mut mask = graph.mask(current);
             while mask != 0 {

@@ -115,8 +115,8 @@ impl Replanner {
     }
 
     /// Plans on the map as it is now. The diagonal rule of the request may differ from the
-    /// last one (the graph is then built again). `control` cancels the searches over cells;
-    /// HPA* and D* Lite answer whole.
+    /// last one (the graph is then built again). `control` cancels every search but HPA*'s
+    /// query, which answers whole (its cost is in building the abstraction).
     pub fn plan(
         &mut self,
         request: &SearchRequest,
@@ -148,7 +148,7 @@ impl Replanner {
                 let Some((dstar, _)) = &mut self.dstar else {
                     unreachable!("kept or built just above")
                 };
-                dstar.plan(request.start)
+                dstar.plan_controlled(request.start, control)
             }
             _ => self
                 .searcher
