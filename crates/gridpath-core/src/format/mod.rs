@@ -53,6 +53,20 @@ impl MapFormat {
 
 /// Reads a map file, choosing the format by its extension (`.json` or `.map`). The file must
 /// be a regular file of at most [`read::FileLimit::MAP`].
+///
+/// ```
+/// use gridpath_core::format::{load_map, save};
+/// use gridpath_core::grid::{Cell, Grid, Map};
+///
+/// let dir = tempfile::tempdir().expect("a temporary folder");
+/// let path = dir.path().join("level.json");
+/// let mut map = Map::new("level", Grid::from_ascii(&["..#", "..."]).expect("a valid map"));
+/// map.start = Some(Cell::new(0, 0));
+/// save::save_map(&map, &path).expect("saves");
+/// assert_eq!(load_map(&path).expect("loads"), map);
+/// let missing = load_map(&dir.path().join("missing.json")).unwrap_err();
+/// assert!(missing.to_string().contains("missing.json"));
+/// ```
 pub fn load_map(path: &Path) -> Result<Map, LoadError> {
     let wrap = |error| LoadError {
         path: PathBuf::from(path),

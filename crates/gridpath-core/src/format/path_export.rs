@@ -199,6 +199,26 @@ pub struct StatsSummary {
 impl PathExport {
     /// The export of one search on `map` and its smoothing (`None` when nothing was found),
     /// with the curve sampled at most `spacing` cells apart.
+    ///
+    /// ```
+    /// use gridpath_core::format::PathExport;
+    /// use gridpath_core::grid::{Cell, GeoReference, Grid, Map};
+    /// use gridpath_core::search::{self, SearchRequest};
+    /// use gridpath_core::smooth::{self, SmoothSettings};
+    ///
+    /// let mut map = Map::new("yard", Grid::from_ascii(&["....", "....", "...."]).expect("valid"));
+    /// map.metadata = Some(GeoReference::new(0.05, [-1.0, 2.0, 0.0]).expect("a world frame"));
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 2));
+    /// let result = search::solve(&map.grid, &request).expect("searches");
+    /// let settings = SmoothSettings::default();
+    /// let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).expect("smooths");
+    /// let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
+    /// let world = export.world.as_ref().expect("the map has a world frame");
+    /// // The start cell's centre (0.5, 0.5) of a map 3 cells high, in metres with y up.
+    /// let [x, y, _, _] = world.samples[0];
+    /// assert!((x - (-1.0 + 0.5 * 0.05)).abs() < 1e-12 && (y - (2.0 + 2.5 * 0.05)).abs() < 1e-12);
+    /// assert!(export.to_json().expect("encodes").contains("\"version\": 2"));
+    /// ```
     pub fn new(
         map: &Map,
         request: &SearchRequest,
