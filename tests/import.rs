@@ -411,6 +411,19 @@ fn read_pgm(bytes: &[u8]) -> (usize, usize, u32, Vec<u32>) {
     (w, h, max as u32, samples)
 }
 
+/// Checks that `grid` holds, cell for cell, what `map_server`'s trinary rule (occupied 0.65, free
+/// 0.196) makes of the 8-bit binary PGM `pgm`; returns the expected symbols.
+fn assert_trinary(grid: &Grid, pgm: &[u8]) -> String {
+    let (w, h, _, samples) = read_pgm(pgm);
+    assert_eq!((grid.width() as usize, grid.height() as usize), (w, h));
+    let expected: String = samples
+        .iter()
+        .map(|&v| map_server_symbol(v as u8, 0.65, 0.196))
+        .collect();
+    assert_eq!(symbols(grid).concat(), expected);
+    expected
+}
+
 /// A yaml beside a PGM, as `map_saver` writes them.
 fn write_ros_map(dir: &Path, pgm: &[u8], free_thresh: f64) -> PathBuf {
     std::fs::write(dir.join("map.pgm"), pgm).expect("write");
@@ -434,16 +447,7 @@ fn map_saver_pgm_files_convert_by_the_trinary_rule() {
     let dir = tempfile::tempdir().expect("temp dir");
     let yaml = write_ros_map(dir.path(), &pgm, 0.196);
     let map = load_ros_map(&yaml, |_| {}).expect("a map_saver map converts");
-    let (w, h, _, samples) = read_pgm(&pgm);
-    assert_eq!(
-        (map.grid.width() as usize, map.grid.height() as usize),
-        (w, h)
-    );
-    let expected: String = samples
-        .iter()
-        .map(|&v| map_server_symbol(v as u8, 0.65, 0.196))
-        .collect();
-    assert_eq!(symbols(&map.grid).concat(), expected);
+    let expected = assert_trinary(&map.grid, &pgm);
     // 205, map_saver's unknown, is unknown at free_thresh 0.196 (its occupancy is 0.19608).
     assert_eq!(expected.as_bytes()[205], b'?');
     assert_eq!(expected.as_bytes()[254], b'.');
@@ -481,17 +485,8 @@ fn the_turtlebot3_map_converts_by_the_trinary_rule() {
     }
     let map = load_ros_map(&folder.join("map.yaml"), |_| {}).expect("the turtlebot3 map");
     let pgm = std::fs::read(folder.join("map.pgm")).expect("the pgm");
-    let (w, h, max, samples) = read_pgm(&pgm);
-    assert_eq!(max, 255);
-    assert_eq!(
-        (map.grid.width() as usize, map.grid.height() as usize),
-        (w, h)
-    );
-    let expected: String = samples
-        .iter()
-        .map(|&v| map_server_symbol(v as u8, 0.65, 0.196))
-        .collect();
-    assert_eq!(symbols(&map.grid).concat(), expected);
+    assert_eq!(read_pgm(&pgm).2, 255);
+    let expected = assert_trinary(&map.grid, &pgm);
     let unknown = expected.bytes().filter(|&b| b == b'?').count();
     assert!(unknown > 100_000, "{unknown} unknown cells");
     assert_eq!(
