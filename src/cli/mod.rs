@@ -63,9 +63,8 @@ enum Command {
 /// Search settings shared by the commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Algorithm: astar, dijkstra, greedy, bfs, bidirectional, jps, idastar,
-    /// dstar-lite, hpa.
-    #[arg(long = "algo", default_value = "astar")]
+    /// The search algorithm.
+    #[arg(long = "algo", default_value = "astar", value_parser = algorithm_parser())]
     pub algorithm: Algorithm,
     /// Heuristic: manhattan, euclidean, chebyshev, octile, zero [default: octile, or manhattan
     /// when --diagonal never].
@@ -75,6 +74,15 @@ pub struct SearchArgs {
     /// optimal).
     #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
     pub weight: f64,
+}
+
+/// The algorithms of the registry as the command line's choices, each with its description.
+fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    let names = gridpath::search::ALGORITHMS
+        .iter()
+        .map(|a| clap::builder::PossibleValue::new(a.name).help(a.about));
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<Algorithm>())
 }
 
 /// Parses `X,Y` into a cell.
