@@ -79,21 +79,8 @@ impl FlowField {
         goal: Cell,
         control: &super::SearchControl,
     ) -> Result<Self, SearchError> {
-        if goal.x >= graph.width() || goal.y >= graph.height() {
-            return Err(SearchError::OutOfBounds {
-                which: "goal",
-                cell: goal,
-                width: graph.width(),
-                height: graph.height(),
-            });
-        }
+        super::outcome::check_cell(graph, "goal", goal)?;
         let target = graph.index(goal);
-        if !graph.is_passable(target) {
-            return Err(SearchError::Blocked {
-                which: "goal",
-                cell: goal,
-            });
-        }
         let mut costs = vec![f64::INFINITY; graph.len()];
         let mut next = vec![NO_STEP; graph.len()];
         let mut closed = vec![false; graph.len()];
