@@ -30,13 +30,6 @@ use super::occupancy::{Occupancy, OccupancyClass, Unknown};
 use super::read::{FileLimit, read_file};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
-/// Whether a file is an image the import reads, by its extension: PNG, JPEG, BMP and the
-/// Netpbm family (PGM, as ROS `map_saver` writes, and PBM, PPM, PNM); see
-/// [`registry`](super::registry).
-pub fn is_image_path(path: &Path) -> bool {
-    super::registry::kind_of(path) == Some(super::registry::FileKind::Image)
-}
-
 /// How pixels become terrains.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportMode {
@@ -521,38 +514,47 @@ impl<'a> Raster<'a> {
         }
     }
 
-    /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
-    /// apart and left out of the sums.
-    fn sample(
+    /// The pixels of a block, row by row: each as its three colour channels (a grey pixel's
+    /// value three times), or `None` for a transparent one when `use_alpha` is set and the
+    /// image has alpha.
+    fn block(
         &self,
         (x0, x1): (usize, usize),
         (y0, y1): (usize, usize),
         use_alpha: bool,
-    ) -> Sample {
-        let mut sample = Sample::default();
+    ) -> impl Iterator<Item = Option<[u8; 3]>> + '_ {
         let c = self.channels;
         let use_alpha = use_alpha && self.alpha;
-        for y in y0..y1 {
-            let start = (y * self.width + x0) * c;
-            let end = (y * self.width + x1) * c;
-            let Some(row) = self.bytes.get(start..end) else {
+        (y0..y1)
+            .filter_map(move |y| {
+                self.bytes
+                    .get((y * self.width + x0) * c..(y * self.width + x1) * c)
+            })
+            .flat_map(move |row| row.chunks_exact(c))
+            .map(move |pixel| {
+                if use_alpha && pixel[c - 1] == 0 {
+                    None
+                } else if c < 3 {
+                    Some([pixel[0]; 3])
+                } else {
+                    Some([pixel[0], pixel[1], pixel[2]])
+                }
+            })
+    }
+
+    /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
+    /// apart and left out of the sums.
+    fn sample(&self, columns: (usize, usize), rows: (usize, usize), use_alpha: bool) -> Sample {
+        let mut sample = Sample::default();
+        for pixel in self.block(columns, rows, use_alpha) {
+            let Some([r, g, b]) = pixel else {
+                sample.transparent += 1;
                 continue;
             };
-            for pixel in row.chunks_exact(c) {
-                if use_alpha && pixel[c - 1] == 0 {
-                    sample.transparent += 1;
-                    continue;
-                }
-                let [r, g, b] = if c < 3 {
-                    [pixel[0]; 3]
-                } else {
-                    [pixel[0], pixel[1], pixel[2]]
-                };
-                sample.sum[0] += u64::from(r);
-                sample.sum[1] += u64::from(g);
-                sample.sum[2] += u64::from(b);
-                sample.counted += 1;
-            }
+            sample.sum[0] += u64::from(r);
+            sample.sum[1] += u64::from(g);
+            sample.sum[2] += u64::from(b);
+            sample.counted += 1;
         }
         sample
     }
@@ -596,31 +598,19 @@ impl Raster<'_> {
     /// transparent than opaque pixels is unknown.
     fn most_occupied(
         &self,
-        (x0, x1): (usize, usize),
-        (y0, y1): (usize, usize),
+        columns: (usize, usize),
+        rows: (usize, usize),
         table: &SeverityTable,
     ) -> u8 {
-        let c = self.channels;
         let (mut worst, mut counted, mut transparent) = (0u8, 0u64, 0u64);
-        for y in y0..y1 {
-            let start = (y * self.width + x0) * c;
-            let end = (y * self.width + x1) * c;
-            let Some(row) = self.bytes.get(start..end) else {
+        for pixel in self.block(columns, rows, true) {
+            let Some([r, g, b]) = pixel else {
+                transparent += 1;
                 continue;
             };
-            for pixel in row.chunks_exact(c) {
-                if self.alpha && pixel[c - 1] == 0 {
-                    transparent += 1;
-                    continue;
-                }
-                let sum = if c < 3 {
-                    3 * usize::from(pixel[0])
-                } else {
-                    usize::from(pixel[0]) + usize::from(pixel[1]) + usize::from(pixel[2])
-                };
-                worst = worst.max(table.0[sum]);
-                counted += 1;
-            }
+            let sum = usize::from(r) + usize::from(g) + usize::from(b);
+            worst = worst.max(table.0[sum]);
+            counted += 1;
         }
         if counted == 0 || transparent > counted {
             return 2;
