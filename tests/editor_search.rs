@@ -49,13 +49,13 @@ fn settle(h: &mut Harness<'_, EditorApp>) {
 fn gated() -> (Solver, Arc<Mutex<bool>>) {
     let open = Arc::new(Mutex::new(false));
     let gate = Arc::clone(&open);
-    let solver: Solver = Arc::new(move |workspace, graph, request, control| {
+    let solver: Solver = Arc::new(move |replanner, request, control| {
         loop {
             if control.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
             if *gate.lock().expect("the gate") {
-                return workspace.search(graph, request, control);
+                return replanner.plan(request, control);
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -149,11 +149,11 @@ fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
     // Dijkstra's search is held until the user has cancelled it, then the real search runs
     // with the cancelled control and must stop at once: the Cancel button cannot race a
     // search that has already finished, however loaded the machine.
-    let solver: Solver = Arc::new(|workspace, graph, request, control| {
+    let solver: Solver = Arc::new(|replanner, request, control| {
         while request.algorithm == Algorithm::Dijkstra && !control.is_cancelled() {
             std::thread::sleep(Duration::from_millis(1));
         }
-        workspace.search(graph, request, control)
+        replanner.plan(request, control)
     });
     h.state_mut().set_solver(solver);
     h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();

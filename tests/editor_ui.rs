@@ -155,6 +155,66 @@ fn a_brush_stroke_paints_and_undoes_and_redoes() {
     assert_eq!(terrain_at(&h, 8, 20), SWAMP, "Ctrl+Y redoes too");
 }
 
+/// The result on screen is the one a fresh search of the editor's map gives: the worker,
+/// which is sent each edit's cells rather than the map, holds the map the user sees.
+fn plans_on_the_editors_map(h: &mut Harness<'_, EditorApp>, step: &str) {
+    let result = settled(h);
+    let app = h.state();
+    assert!(
+        app.search_failure().is_none(),
+        "{step}: {:?}",
+        app.search_failure()
+    );
+    let request = app.search_request().expect("a request").clone();
+    let fresh = gridpath::search::solve(&app.map().grid, &request).expect("a fresh search");
+    assert_eq!(result.found, fresh.found, "{step}");
+    assert!(
+        (result.cost - fresh.cost).abs() < 1e-9,
+        "{step}: {} != {}",
+        result.cost,
+        fresh.cost
+    );
+}
+
+#[test]
+fn the_search_follows_every_kind_of_edit() {
+    let mut h = editor(meadow());
+    plans_on_the_editors_map(&mut h, "opened");
+    // A wall stroke across the straight path, then a swamp rectangle, a road fill.
+    select_terrain(&mut h, "Wall");
+    let (from, to) = (at(&h, 18, 12), at(&h, 18, 22));
+    drag(&mut h, from, to, 5);
+    plans_on_the_editors_map(&mut h, "stroke");
+    select_terrain(&mut h, "Swamp");
+    press(&mut h, Modifiers::NONE, Key::R);
+    let (a, b) = (at(&h, 5, 14), at(&h, 12, 23));
+    drag(&mut h, a, b, 3);
+    plans_on_the_editors_map(&mut h, "rectangle");
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    plans_on_the_editors_map(&mut h, "rectangle undone");
+    press(&mut h, Modifiers::COMMAND, Key::Y);
+    plans_on_the_editors_map(&mut h, "rectangle redone");
+    // A terrain's cost (the catalog), then a resize, each undone.
+    select_terrain(&mut h, "Swamp");
+    cost_field(&h).click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    cost_field(&h).type_text("0.5");
+    h.key_press(Key::Enter);
+    h.run();
+    plans_on_the_editors_map(&mut h, "cost");
+    h.state_mut()
+        .resize_map(44, 26, gridpath::app::resize::Anchor::Center);
+    h.run();
+    plans_on_the_editors_map(&mut h, "resize");
+    for step in 0..4 {
+        press(&mut h, Modifiers::COMMAND, Key::Z);
+        plans_on_the_editors_map(&mut h, &format!("undo {step}"));
+    }
+    press(&mut h, Modifiers::COMMAND, Key::Y);
+    plans_on_the_editors_map(&mut h, "redo");
+}
+
 #[test]
 fn undo_and_redo_from_the_edit_menu() {
     let mut h = editor(meadow());

@@ -221,6 +221,11 @@ impl EditorApp {
         self.planner.result()
     }
 
+    /// What the latest search result was searched for.
+    pub fn search_request(&self) -> Option<&crate::search::SearchRequest> {
+        self.planner.request()
+    }
+
     /// Why the latest search gave no result, if it failed.
     pub fn search_failure(&self) -> Option<&Failure> {
         self.planner.failure()
@@ -342,6 +347,7 @@ impl EditorApp {
     /// can say so.
     pub(super) fn replace_document(&mut self, document: Document) -> bool {
         self.document = document;
+        self.planner.map_replaced();
         let placed = self.document.map.place_default_markers();
         self.history.clear();
         self.gesture = None;
@@ -404,6 +410,7 @@ impl EditorApp {
 
     /// Records an edit that was just made on the map.
     pub(super) fn commit(&mut self, edit: Edit) {
+        self.planner.edited(&edit, true, &self.document.map.grid);
         self.history.record(edit);
         self.document.dirty = true;
         self.replan();
@@ -411,17 +418,30 @@ impl EditorApp {
 
     pub(super) fn undo(&mut self) {
         let outcome = self.history.undo(&mut self.document.map);
-        self.after_history(outcome, "Nothing to undo.");
+        self.after_history(outcome, false);
     }
 
     pub(super) fn redo(&mut self) {
         let outcome = self.history.redo(&mut self.document.map);
-        self.after_history(outcome, "Nothing to redo.");
+        self.after_history(outcome, true);
     }
 
-    fn after_history(&mut self, outcome: Option<Result<Redraw, GridError>>, none: &str) {
+    /// Shows and plans on the map after an undo (`forward` false) or a redo.
+    fn after_history(&mut self, outcome: Option<Result<Redraw, GridError>>, forward: bool) {
+        let edit = if forward {
+            self.history.latest_done()
+        } else {
+            self.history.latest_undone()
+        };
+        match (edit, &outcome) {
+            (Some(edit), Some(Ok(_))) => {
+                self.planner.edited(edit, forward, &self.document.map.grid);
+            }
+            _ => self.planner.map_replaced(),
+        }
         match outcome {
-            None => self.say(none.to_owned(), false),
+            None if forward => self.say("Nothing to redo.".to_owned(), false),
+            None => self.say("Nothing to undo.".to_owned(), false),
             Some(Ok(redraw)) => {
                 self.canvas.redraw(redraw);
                 self.document.dirty = true;
@@ -441,6 +461,7 @@ impl EditorApp {
         match change(&mut self.document.map.grid) {
             Ok(()) => {
                 let edit = Edit::catalog_change(&before, &self.document.map.grid);
+                self.planner.map_replaced();
                 self.history.record_or_merge(edit);
                 self.document.dirty = true;
                 self.canvas.redraw(Redraw::All);

@@ -4,9 +4,10 @@ use crate::grid::{Cell, Grid, GridError, Map, Terrain, TerrainId};
 
 use super::region::Region;
 
-/// One cell's terrain before and after an edit.
+/// One cell's terrain before and after an edit: what undo needs. The search is told of it as
+/// the library's [`CellChange`](crate::search::CellChange) of the direction taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellChange {
+pub struct CellEdit {
     /// The cell's index in [`Grid::cells`].
     pub index: u32,
     /// Its terrain before.
@@ -30,7 +31,7 @@ pub struct Layout {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
     /// A stroke or shape: the cells it repainted.
-    Cells(Vec<CellChange>),
+    Cells(Vec<CellEdit>),
     /// A change of the terrain catalog (add, rename, recolour, cost, remove), with the cells it
     /// renumbered or replaced.
     Catalog {
@@ -39,7 +40,7 @@ pub enum Edit {
         /// The catalog after.
         after: Vec<Terrain>,
         /// The cells whose terrain id changed with it.
-        cells: Vec<CellChange>,
+        cells: Vec<CellEdit>,
     },
     /// A change of the map's size: every cell moves, so both grids are kept.
     Resize {
@@ -67,7 +68,7 @@ impl Edit {
         for &index in cells {
             let cell = grid.cell_at(index as usize);
             match grid.set(cell, terrain) {
-                Some(before) if before != terrain => changes.push(CellChange {
+                Some(before) if before != terrain => changes.push(CellEdit {
                     index,
                     before,
                     after: terrain,
@@ -87,7 +88,7 @@ impl Edit {
             .zip(after.cells())
             .enumerate()
             .filter(|(_, (b, a))| b != a)
-            .map(|(i, (&before, &after))| CellChange {
+            .map(|(i, (&before, &after))| CellEdit {
                 index: i as u32,
                 before,
                 after,
@@ -142,7 +143,7 @@ impl Edit {
     }
 
     fn apply(&self, map: &mut Map, forward: bool) -> Result<Redraw, GridError> {
-        let pick = |c: &CellChange| if forward { c.after } else { c.before };
+        let pick = |c: &CellEdit| if forward { c.after } else { c.before };
         match self {
             Edit::Cells(changes) => {
                 let mut region = Region::EMPTY;

@@ -88,6 +88,16 @@ impl History {
         Some(outcome)
     }
 
+    /// The edit undone last, while it can be redone.
+    pub fn latest_undone(&self) -> Option<&Edit> {
+        self.undone.last()
+    }
+
+    /// The edit made or redone last, while it can be undone.
+    pub fn latest_done(&self) -> Option<&Edit> {
+        self.done.back()
+    }
+
     /// Forgets every step (a new document).
     pub fn clear(&mut self) {
         self.done.clear();

@@ -1,11 +1,16 @@
 //! Where the editor's searches run: on a worker thread, so that no frame ever waits for one.
 //!
-//! The editor submits a job (a search, or "compare all") with a snapshot of the grid. Every job
-//! carries a generation number: a newer job cancels the one that is running (through its
-//! [`SearchControl`]) and the worker skips straight to the newest one waiting, so dragging a
-//! marker re-plans as fast as the searches allow without queueing stale work. An answer whose
-//! generation is not the newest is dropped. A search that panics is caught and reported; the
-//! worker goes on with a fresh searcher.
+//! The worker owns the map's search state, a library [`Replanner`]. The editor tells the
+//! planner what each edit changed ([`Planner::cells_changed`]) or that the map was replaced
+//! ([`Planner::map_replaced`]); the next job carries those changes, not the grid, and the
+//! worker applies them before it searches, so a one-cell edit costs one cell's work however
+//! large the map. The whole grid travels only when the map was replaced or a worker starts.
+//!
+//! Every job carries a generation number: a newer job cancels the one that is running (through
+//! its [`SearchControl`]) and the worker skips straight to the newest one waiting (applying the
+//! changes of those it skips), so dragging a marker re-plans as fast as the searches allow
+//! without queueing stale work. An answer whose generation is not the newest is dropped. A
+//! search that panics is caught and reported; the worker goes on with fresh search state.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -13,133 +18,27 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::grid::Grid;
+use crate::grid::{Grid, TerrainId};
 use crate::search::{
-    Algorithm, DEFAULT_CLUSTER_SIZE, DStarLite, Diagonal, FlowField, Heuristic, HpaGraph,
-    SearchControl, SearchError, SearchGraph, SearchRequest, SearchResult, Searcher,
+    Algorithm, CellChange, FlowField, Replanner, SearchControl, SearchError, SearchRequest,
+    SearchResult,
 };
 use crate::smooth::{self, SmoothSettings, SmoothedPath};
 
+use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
 
-/// Runs one search: the worker's kept state and graph, the request and the control to watch.
+/// Runs one search on the worker's search state, for the request, watching the control.
 /// Tests put their own in to make searches slow or panic on purpose.
-pub type Solver = Arc<
-    dyn Fn(&mut Workspace, &SearchGraph, &SearchRequest, &SearchControl) -> SearchOutcome
-        + Send
-        + Sync,
->;
-
-/// What the worker keeps between searches: the searcher's arrays, and the state of the
-/// incremental algorithms — HPA*'s abstraction and D* Lite's search towards its goal — which
-/// an edit repairs in the clusters and cells it touched instead of building them again.
-#[derive(Default)]
-pub struct Workspace {
-    /// The searcher of the one-shot algorithms.
-    pub searcher: Searcher,
-    /// The grid of the job being run.
-    grid: Option<Arc<Grid>>,
-    hpa: Option<(Arc<Grid>, HpaGraph)>,
-    dstar: Option<(Arc<Grid>, Heuristic, DStarLite)>,
-}
-
-impl Workspace {
-    /// Runs the library's search for `request`; HPA* and D* Lite go through their kept state.
-    pub fn search(
-        &mut self,
-        graph: &SearchGraph,
-        request: &SearchRequest,
-        control: &SearchControl,
-    ) -> SearchOutcome {
-        let grid = match (&self.grid, request.algorithm) {
-            (Some(grid), Algorithm::Hpa | Algorithm::DStarLite) => Arc::clone(grid),
-            _ => return self.searcher.search_controlled(graph, request, control),
-        };
-        if request.algorithm == Algorithm::Hpa {
-            self.hpa_for(&grid, graph).find_path(request)
-        } else {
-            self.dstar_for(&grid, request)?
-                .plan_controlled(request.start, control)
-        }
-    }
-
-    /// HPA*'s abstraction of `grid`: kept, repaired where cells changed, or built.
-    fn hpa_for(&mut self, grid: &Arc<Grid>, graph: &SearchGraph) -> &mut HpaGraph {
-        let keep = self.hpa.as_ref().is_some_and(|(cached, hpa)| {
-            hpa.graph().diagonal() == graph.diagonal() && same_layout(cached, grid)
-        });
-        if !keep {
-            self.hpa = None;
-        }
-        let (cached, hpa) = self.hpa.get_or_insert_with(|| {
-            (
-                Arc::clone(grid),
-                HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE),
-            )
-        });
-        if !Arc::ptr_eq(cached, grid) {
-            hpa.update_cells(grid, &changed_cells(cached, grid));
-            *cached = Arc::clone(grid);
-        }
-        hpa
-    }
-
-    /// D* Lite towards the request's goal: kept and repaired when only cells changed.
-    fn dstar_for(
-        &mut self,
-        grid: &Arc<Grid>,
-        request: &SearchRequest,
-    ) -> Result<&mut DStarLite, SearchError> {
-        let heuristic = request.effective_heuristic();
-        let keep = self.dstar.as_ref().is_some_and(|(cached, h, dstar)| {
-            dstar.goal() == request.goal
-                && dstar.graph().diagonal() == request.diagonal
-                && *h == heuristic
-                && cached.width() == grid.width()
-                && cached.height() == grid.height()
-        });
-        if !keep {
-            self.dstar = None;
-        }
-        let (cached, _, dstar) = match &mut self.dstar {
-            Some(kept) => kept,
-            slot @ None => {
-                let dstar =
-                    DStarLite::with_heuristic(grid, request.diagonal, request.goal, heuristic)?;
-                slot.insert((Arc::clone(grid), heuristic, dstar))
-            }
-        };
-        if !Arc::ptr_eq(cached, grid) {
-            dstar.cells_changed(grid, &changed_cells(cached, grid));
-            *cached = Arc::clone(grid);
-        }
-        Ok(dstar)
-    }
-}
-
-/// Whether two grids have the same size and terrain catalog (only cells may differ).
-fn same_layout(a: &Grid, b: &Grid) -> bool {
-    a.width() == b.width() && a.height() == b.height() && a.terrains() == b.terrains()
-}
-
-/// The cells whose terrain differs between two grids of the same size.
-fn changed_cells(before: &Grid, after: &Grid) -> Vec<crate::grid::Cell> {
-    before
-        .cells()
-        .iter()
-        .zip(after.cells())
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .map(|(i, _)| after.cell_at(i))
-        .collect()
-}
+pub type Solver =
+    Arc<dyn Fn(&mut Replanner, &SearchRequest, &SearchControl) -> SearchOutcome + Send + Sync>;
 
 /// What one search gave: a result, or why it could not run.
 pub type SearchOutcome = Result<SearchResult, SearchError>;
 
-/// The solver the editor uses: the library's search, watched by the control.
+/// The solver the editor uses: the library's replanner, watched by the control.
 pub fn library_solver() -> Solver {
-    Arc::new(Workspace::search)
+    Arc::new(Replanner::plan)
 }
 
 /// Why a job gave no result.
@@ -201,9 +100,20 @@ enum Work {
     },
 }
 
+/// How the worker's map is brought up to the editor's before a job runs.
+enum MapUpdate {
+    /// The whole map: the first job of a worker, or after the map was replaced.
+    Replace(Grid),
+    /// The cells edited since the last job (none when only markers or settings moved).
+    Apply(Vec<CellChange>),
+}
+
 struct Job {
     generation: u64,
-    grid: Arc<Grid>,
+    update: MapUpdate,
+    /// In debug builds, the editor's grid fingerprint: the worker checks that the changes
+    /// it was sent give it the same map (an edit the editor forgot to report shows here).
+    fingerprint: Option<u64>,
     work: Work,
     control: Arc<SearchControl>,
 }
@@ -228,25 +138,70 @@ struct Running {
     comparing: bool,
 }
 
-/// The grid as the worker shares it, with what the panels need to know of it.
-struct Snapshot {
-    grid: Arc<Grid>,
-    /// Passable cells, for the progress bar.
-    passable: u64,
+/// What the panels need to know of the map, kept up to date by the edits: how many cells
+/// hold each terrain, and each terrain's cost.
+struct MapCounts {
+    cells: Box<[u64; 256]>,
+    costs: Vec<Option<f64>>,
+}
+
+impl MapCounts {
+    fn of(grid: &Grid) -> Self {
+        let mut cells = Box::new([0u64; 256]);
+        for &t in grid.cells() {
+            cells[usize::from(t)] += 1;
+        }
+        let costs = grid.terrains().iter().map(|t| t.cost).collect();
+        Self { cells, costs }
+    }
+
+    fn change(&mut self, before: TerrainId, after: TerrainId) {
+        let before = &mut self.cells[usize::from(before)];
+        *before = before.saturating_sub(1);
+        self.cells[usize::from(after)] += 1;
+    }
+
+    /// The costs of the passable terrains some cell holds.
+    fn used_costs(&self) -> impl Iterator<Item = f64> + '_ {
+        self.costs
+            .iter()
+            .zip(self.cells.iter())
+            .filter_map(|(cost, &n)| cost.filter(|_| n > 0))
+    }
+
+    fn passable(&self) -> u64 {
+        self.costs
+            .iter()
+            .zip(self.cells.iter())
+            .filter(|(cost, _)| cost.is_some())
+            .map(|(_, &n)| n)
+            .sum()
+    }
+
     /// Whether every passable cell costs the same (jump point search needs it).
-    uniform: bool,
+    fn uniform(&self) -> bool {
+        let mut costs = self.used_costs();
+        let Some(first) = costs.next() else {
+            return true;
+        };
+        costs.all(|c| c == first)
+    }
 }
 
 /// The editor's side of the worker: submits jobs and keeps the latest answers.
 pub struct Planner {
     solver: Solver,
-    jobs: Option<Sender<Job>>,
+    jobs: Option<Sender<Box<Job>>>,
     replies: Option<Receiver<Reply>>,
     /// The context the worker wakes when it answers, known from the first frame on.
     repaint: Arc<OnceLock<egui::Context>>,
     generation: u64,
     running: Option<Running>,
-    grid: Option<Snapshot>,
+    /// Whether the worker holds the map as the editor last reported it (with `pending`).
+    worker_has_map: bool,
+    /// Edits the worker has not been sent yet.
+    pending: Vec<CellChange>,
+    counts: Option<MapCounts>,
     last: Option<Plan>,
     failure: Option<Failure>,
     stale: bool,
@@ -276,7 +231,9 @@ impl Planner {
             repaint: Arc::new(OnceLock::new()),
             generation: 0,
             running: None,
-            grid: None,
+            worker_has_map: false,
+            pending: Vec::new(),
+            counts: None,
             last: None,
             failure: None,
             stale: false,
@@ -292,6 +249,7 @@ impl Planner {
         self.solver = solver;
         self.jobs = None;
         self.replies = None;
+        self.worker_has_map = false;
     }
 
     /// The context to wake when an answer arrives.
@@ -302,8 +260,45 @@ impl Planner {
         }
     }
 
+    /// The map was replaced as a whole (opened, imported, resized, or its terrain catalog
+    /// changed): the next job sends it whole.
+    pub fn map_replaced(&mut self) {
+        self.worker_has_map = false;
+        self.pending.clear();
+        self.counts = None;
+    }
+
+    /// Some cells were repainted: the next job sends the changes. `forward` is whether the
+    /// edits were made (or redone) rather than undone.
+    pub fn cells_changed(&mut self, edits: &[CellEdit], forward: bool, grid: &Grid) {
+        for edit in edits {
+            let (before, after) = if forward {
+                (edit.before, edit.after)
+            } else {
+                (edit.after, edit.before)
+            };
+            if let Some(counts) = &mut self.counts {
+                counts.change(before, after);
+            }
+            // Without the map, the worker is sent it whole with the next job.
+            if self.worker_has_map {
+                let cell = grid.cell_at(edit.index as usize);
+                self.pending.push(CellChange::new(cell, after));
+            }
+        }
+    }
+
+    /// Reports an edit that was just made (`forward`) or undone to the worker's map.
+    pub fn edited(&mut self, edit: &Edit, forward: bool, grid: &Grid) {
+        match edit {
+            Edit::Cells(cells) => self.cells_changed(cells, forward, grid),
+            Edit::Catalog { .. } | Edit::Resize { .. } => self.map_replaced(),
+        }
+    }
+
     /// Plans a path on `grid` for `request`, and the flow field to its goal when `field` is
-    /// set; cancels whatever runs now.
+    /// set; cancels whatever runs now. `grid` is the editor's map, with every edit since the
+    /// last job reported; only those edits travel to the worker.
     pub fn submit(
         &mut self,
         grid: &Grid,
@@ -328,17 +323,18 @@ impl Planner {
 
     fn start(&mut self, grid: &Grid, work: Work) {
         self.cancel_running();
-        let grid = self.snapshot(grid);
-        let passable = self.grid.as_ref().map_or(0, |s| s.passable);
+        let counts = self.counts.get_or_insert_with(|| MapCounts::of(grid));
+        let passable = counts.passable();
         self.generation += 1;
         let control = Arc::new(SearchControl::new());
         let comparing = matches!(work, Work::Compare { .. });
-        let job = Job {
+        let mut job = Box::new(Job {
             generation: self.generation,
-            grid,
+            update: self.update(grid),
+            fingerprint: cfg!(debug_assertions).then(|| fingerprint(grid)),
             work,
             control: Arc::clone(&control),
-        };
+        });
         self.running = Some(Running {
             generation: self.generation,
             control,
@@ -346,24 +342,46 @@ impl Planner {
             passable,
             comparing,
         });
-        if let Err(job) = self.send(job) {
-            // The worker is gone (its loop catches panics, but its thread could fail to
-            // start): try once more on a new one, else report it.
-            self.jobs = None;
-            self.replies = None;
-            if self.send(job).is_err() {
-                self.running = None;
-                self.failure = Some(Failure::Panicked(
-                    "the search worker could not be started".to_owned(),
-                ));
+        for _ in 0..2 {
+            match self.send(job) {
+                Ok(()) => {
+                    self.worker_has_map = true;
+                    return;
+                }
+                Err(returned) => {
+                    // The worker is gone (its loop catches panics, but its thread could fail
+                    // to start): try once more on a new one, which needs the whole map.
+                    self.jobs = None;
+                    self.replies = None;
+                    job = returned;
+                    job.update = MapUpdate::Replace(grid.clone());
+                }
             }
+        }
+        self.running = None;
+        self.worker_has_map = false;
+        self.failure = Some(Failure::Panicked(
+            "the search worker could not be started".to_owned(),
+        ));
+    }
+
+    /// What the next job must carry for the worker's map to be the editor's.
+    fn update(&mut self, grid: &Grid) -> MapUpdate {
+        if self.worker_has_map && self.jobs.is_some() {
+            MapUpdate::Apply(std::mem::take(&mut self.pending))
+        } else {
+            self.pending.clear();
+            MapUpdate::Replace(grid.clone())
         }
     }
 
     /// Sends a job to the worker, starting it first if needed; gives the job back on failure.
-    fn send(&mut self, job: Job) -> Result<(), Job> {
+    fn send(&mut self, job: Box<Job>) -> Result<(), Box<Job>> {
         if self.jobs.is_none() {
-            let (jobs, job_rx) = mpsc::channel::<Job>();
+            if !matches!(job.update, MapUpdate::Replace(_)) {
+                return Err(job);
+            }
+            let (jobs, job_rx) = mpsc::channel::<Box<Job>>();
             let (reply_tx, replies) = mpsc::channel::<Reply>();
             let solver = Arc::clone(&self.solver);
             let repaint = Arc::clone(&self.repaint);
@@ -382,41 +400,10 @@ impl Planner {
         jobs.send(job).map_err(|failed| failed.0)
     }
 
-    /// The grid as the worker shares it: the same snapshot while the grid is unchanged, so the
-    /// worker reuses its prepared graph when only the markers or settings moved.
-    fn snapshot(&mut self, grid: &Grid) -> Arc<Grid> {
-        if let Some(snapshot) = &self.grid
-            && *snapshot.grid == *grid
-        {
-            return Arc::clone(&snapshot.grid);
-        }
-        let mut used = [false; 256];
-        for &t in grid.cells() {
-            used[usize::from(t)] = true;
-        }
-        let mut passable = 0u64;
-        let mut costs = (f64::INFINITY, f64::NEG_INFINITY);
-        for (id, terrain) in grid.terrains().iter().enumerate() {
-            if let (true, Some(cost)) = (used[id], terrain.cost) {
-                costs = (costs.0.min(cost), costs.1.max(cost));
-            }
-        }
-        for &t in grid.cells() {
-            passable += u64::from(grid.terrain(t).is_passable());
-        }
-        let shared = Arc::new(grid.clone());
-        self.grid = Some(Snapshot {
-            grid: Arc::clone(&shared),
-            passable,
-            uniform: costs.0 >= costs.1,
-        });
-        shared
-    }
-
     /// Whether every passable cell of the map last submitted costs the same; `true` before
     /// any map was submitted.
     pub fn map_is_uniform(&self) -> bool {
-        self.grid.as_ref().is_none_or(|s| s.uniform)
+        self.counts.as_ref().is_none_or(MapCounts::uniform)
     }
 
     fn cancel_running(&mut self) {
@@ -587,84 +574,37 @@ impl Drop for Planner {
     }
 }
 
-/// The worker: takes the newest job waiting, runs it, sends the answer, and wakes the UI.
+/// The worker: takes the newest job waiting (applying the map changes of every job it
+/// skips), runs it, sends the answer, and wakes the UI.
 fn work_loop(
-    jobs: &Receiver<Job>,
+    jobs: &Receiver<Box<Job>>,
     replies: &Sender<Reply>,
     solver: &Solver,
     repaint: &OnceLock<egui::Context>,
 ) {
-    let mut workspace = Workspace::default();
-    let mut graph: Option<(Arc<Grid>, SearchGraph)> = None;
+    let mut replanner: Option<Replanner> = None;
     while let Ok(mut job) = jobs.recv() {
+        bring_up_to_date(&mut replanner, &mut job.update);
         // Only the newest job matters: the ones before it were cancelled when it was sent.
-        while let Ok(newer) = jobs.try_recv() {
+        while let Ok(mut newer) = jobs.try_recv() {
+            bring_up_to_date(&mut replanner, &mut newer.update);
             job = newer;
         }
-        if job.control.is_cancelled() {
-            let answer = match job.work {
-                Work::Plan { .. } => Answer::Plan(Err(Failure::Search(SearchError::Cancelled))),
-                Work::Compare { .. } => Answer::Compare(Vec::new()),
-            };
-            if replies
-                .send(Reply {
-                    generation: job.generation,
-                    answer,
-                })
-                .is_err()
-            {
-                return;
-            }
-            continue;
-        }
-        workspace.grid = Some(Arc::clone(&job.grid));
-        let answer = match &job.work {
-            Work::Plan {
-                request,
-                smoothing,
-                field,
-            } => {
-                let diagonal = request.diagonal;
-                let graph = prepared(&mut graph, &job.grid, diagonal);
-                let outcome = run_guarded(solver, &mut workspace, graph, request, &job.control);
-                let field = (*field && !job.control.is_cancelled())
-                    .then(|| FlowField::new_controlled(graph, request.goal, &job.control).ok())
-                    .flatten();
-                // HPA* is near-optimal only: say how near, against an exact A*.
-                let optimal = match &outcome {
-                    Ok(result) if result.found && request.algorithm == Algorithm::Hpa => {
-                        let exact = request
-                            .clone()
-                            .with_algorithm(Algorithm::AStar)
-                            .recording(false);
-                        workspace
-                            .searcher
-                            .search_controlled(graph, &exact, &job.control)
-                            .ok()
-                            .map(|r| r.cost)
-                    }
-                    _ => None,
-                };
-                Answer::Plan(outcome.map(|result| {
-                    let mut plan = plan_of(&job.grid, request, *smoothing, result, field);
-                    plan.optimal_cost = optimal;
-                    Box::new(plan)
-                }))
-            }
-            Work::Compare { request } => {
-                let graph = prepared(&mut graph, &job.grid, request.diagonal);
-                let mut rows = Vec::new();
-                for &algorithm in Algorithm::ALL {
-                    if job.control.is_cancelled() {
-                        break;
-                    }
-                    let request = request.clone().with_algorithm(algorithm).recording(false);
-                    let outcome =
-                        run_guarded(solver, &mut workspace, graph, &request, &job.control);
-                    rows.push(Comparison { algorithm, outcome });
+        let answer = match &mut replanner {
+            _ if job.control.is_cancelled() => cancelled(&job.work),
+            None => Answer::Plan(Err(Failure::Panicked(
+                "the search worker was sent edits before the map".to_owned(),
+            ))),
+            Some(replanner) => match job.fingerprint {
+                Some(expected) if expected != fingerprint(replanner.grid()) => {
+                    Answer::Plan(Err(Failure::Panicked(
+                        "the search worker's map differs from the editor's: an edit was not \
+                         reported"
+                            .to_owned(),
+                    )))
                 }
-                Answer::Compare(rows)
-            }
+                _ => run_job(replanner, &job, solver),
+            },
         };
         let reply = Reply {
             generation: job.generation,
@@ -679,39 +619,96 @@ fn work_loop(
     }
 }
 
-/// The graph of `grid` under `diagonal`, prepared again only when either changed.
-fn prepared<'g>(
-    cache: &'g mut Option<(Arc<Grid>, SearchGraph)>,
-    grid: &Arc<Grid>,
-    diagonal: Diagonal,
-) -> &'g SearchGraph {
-    let outdated = match cache {
-        Some((cached, graph)) => !Arc::ptr_eq(cached, grid) || graph.diagonal() != diagonal,
-        None => true,
-    };
-    if outdated {
-        *cache = None;
+/// Applies a job's map update to the worker's search state.
+fn bring_up_to_date(replanner: &mut Option<Replanner>, update: &mut MapUpdate) {
+    match update {
+        MapUpdate::Replace(grid) => {
+            let grid = std::mem::replace(grid, placeholder_grid());
+            match replanner {
+                Some(replanner) => replanner.replace(grid),
+                None => *replanner = Some(Replanner::new(grid, Default::default())),
+            }
+        }
+        MapUpdate::Apply(changes) => {
+            if let Some(replanner) = replanner {
+                replanner.apply(changes);
+            }
+        }
     }
-    &cache
-        .get_or_insert_with(|| (Arc::clone(grid), SearchGraph::new(grid, diagonal)))
-        .1
 }
 
-/// Runs the solver, turning a panic into a [`Failure`] and the searcher into a fresh one.
+/// A one-cell grid, left in a job whose map was moved into the search state.
+fn placeholder_grid() -> Grid {
+    Grid::from_cells(1, 1, crate::grid::Terrain::default_catalog(), vec![0])
+        .unwrap_or_else(|_| unreachable!("the default catalog holds terrain 0"))
+}
+
+/// The answer to a job cancelled before it ran.
+fn cancelled(work: &Work) -> Answer {
+    match work {
+        Work::Plan { .. } => Answer::Plan(Err(Failure::Search(SearchError::Cancelled))),
+        Work::Compare { .. } => Answer::Compare(Vec::new()),
+    }
+}
+
+/// Runs one job on the worker's search state.
+fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
+    let control = &job.control;
+    match &job.work {
+        Work::Plan {
+            request,
+            smoothing,
+            field,
+        } => {
+            let outcome = run_guarded(solver, replanner, request, control);
+            let field = (*field && !control.is_cancelled())
+                .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
+                .flatten();
+            // HPA* is near-optimal only: say how near, against an exact A*.
+            let optimal = match &outcome {
+                Ok(result) if result.found && request.algorithm == Algorithm::Hpa => {
+                    let exact = request
+                        .clone()
+                        .with_algorithm(Algorithm::AStar)
+                        .recording(false);
+                    replanner.plan(&exact, control).ok().map(|r| r.cost)
+                }
+                _ => None,
+            };
+            Answer::Plan(outcome.map(|result| {
+                let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field);
+                plan.optimal_cost = optimal;
+                Box::new(plan)
+            }))
+        }
+        Work::Compare { request } => {
+            let mut rows = Vec::new();
+            for &algorithm in Algorithm::ALL {
+                if control.is_cancelled() {
+                    break;
+                }
+                let request = request.clone().with_algorithm(algorithm).recording(false);
+                let outcome = run_guarded(solver, replanner, &request, control);
+                rows.push(Comparison { algorithm, outcome });
+            }
+            Answer::Compare(rows)
+        }
+    }
+}
+
+/// Runs the solver, turning a panic into a [`Failure`] and the search state into a fresh one.
 fn run_guarded(
     solver: &Solver,
-    workspace: &mut Workspace,
-    graph: &SearchGraph,
+    replanner: &mut Replanner,
     request: &SearchRequest,
     control: &SearchControl,
 ) -> Result<SearchResult, Failure> {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        solver(workspace, graph, request, control)
-    }));
+    let outcome = catch_unwind(AssertUnwindSafe(|| solver(replanner, request, control)));
     match outcome {
         Ok(result) => result.map_err(Failure::Search),
         Err(panic) => {
-            *workspace = Workspace::default();
+            let grid = replanner.grid().clone();
+            replanner.replace(grid);
             let message = panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
@@ -720,6 +717,23 @@ fn run_guarded(
             Err(Failure::Panicked(message))
         }
     }
+}
+
+/// A hash of a grid's cells and terrain costs, to check in debug builds that the worker's map
+/// is the editor's.
+fn fingerprint(grid: &Grid) -> u64 {
+    let mut hash =
+        0xcbf2_9ce4_8422_2325_u64 ^ u64::from(grid.width()) << 32 ^ u64::from(grid.height());
+    let mut mix = |word: u64| hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    for chunk in grid.cells().chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        mix(u64::from_le_bytes(word));
+    }
+    for terrain in grid.terrains() {
+        mix(terrain.cost.map_or(u64::MAX, f64::to_bits));
+    }
+    hash
 }
 
 /// Smooths the path and lays out the explored cells: everything the UI draws, prepared here.
@@ -794,13 +808,13 @@ mod tests {
     fn gated() -> (Solver, Arc<Mutex<bool>>) {
         let open = Arc::new(Mutex::new(false));
         let gate = Arc::clone(&open);
-        let solver: Solver = Arc::new(move |workspace, graph, request, control| {
+        let solver: Solver = Arc::new(move |replanner, request, control| {
             loop {
                 if control.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
                 if *gate.lock().unwrap() {
-                    return workspace.search(graph, request, control);
+                    return replanner.plan(request, control);
                 }
                 thread::sleep(Duration::from_millis(1));
             }
@@ -851,11 +865,11 @@ mod tests {
     #[test]
     fn a_panicking_search_is_reported_and_the_worker_goes_on() {
         let grid = Grid::from_ascii(&["....", "...."]).unwrap();
-        let solver: Solver = Arc::new(|workspace, graph, request, control| {
+        let solver: Solver = Arc::new(|replanner, request, control| {
             if request.goal == Cell::new(3, 0) {
                 panic!("a deliberate failure");
             }
-            workspace.search(graph, request, control)
+            replanner.plan(request, control)
         });
         let mut planner = Planner::with_solver(solver);
         planner.submit(
@@ -907,23 +921,26 @@ mod tests {
     fn d_star_lite_is_repaired_after_an_edit_not_run_again() {
         let mut rows = vec!["........................................"; 30];
         rows[15] = "..................####..................";
-        let before = Grid::from_ascii(&rows).unwrap();
-        let mut after = before.clone();
-        after.set(Cell::new(1, 28), 3).unwrap();
-        let (before, after) = (Arc::new(before), Arc::new(after));
+        let mut grid = Grid::from_ascii(&rows).unwrap();
         let request = SearchRequest::new(Cell::new(2, 2), Cell::new(37, 27))
             .with_algorithm(Algorithm::DStarLite);
-        let mut workspace = Workspace::default();
-        let control = SearchControl::new();
-        let mut run = |grid: &Arc<Grid>| {
-            workspace.grid = Some(Arc::clone(grid));
-            let graph = SearchGraph::new(grid, request.diagonal);
-            workspace.search(&graph, &request, &control).unwrap()
-        };
-        let first = run(&before);
-        let repaired = run(&after);
-        let fresh = crate::search::solve(&after, &request.clone().with_algorithm(Algorithm::AStar))
-            .unwrap();
+        let mut planner = Planner::new();
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        let first = planner.result().unwrap().clone();
+
+        // A wall far from the path: the worker is sent this one cell.
+        let cell = Cell::new(1, 28);
+        let index = grid.index(cell) as u32;
+        let edit = Edit::paint(&mut grid, &[index], 3).unwrap();
+        planner.edited(&edit, true, &grid);
+        assert_eq!(planner.pending, [CellChange::new(cell, 3)]);
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert!(planner.failure().is_none(), "{:?}", planner.failure());
+        let repaired = planner.result().unwrap();
+        let fresh =
+            crate::search::solve(&grid, &request.clone().with_algorithm(Algorithm::AStar)).unwrap();
         assert!((repaired.cost - fresh.cost).abs() < 1e-9);
         assert!(
             repaired.stats.expanded < first.stats.expanded / 4,
@@ -931,6 +948,41 @@ mod tests {
             repaired.stats.expanded,
             first.stats.expanded
         );
+
+        // Undone, the cell travels back; the worker's map is the editor's again.
+        let Edit::Cells(cells) = &edit else {
+            unreachable!("a paint edit")
+        };
+        grid.set(cell, cells[0].before).unwrap();
+        planner.edited(&edit, false, &grid);
+        assert_eq!(planner.pending, [CellChange::new(cell, cells[0].before)]);
+        planner.submit(&grid, request, SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert!(planner.failure().is_none(), "{:?}", planner.failure());
+    }
+
+    #[test]
+    fn an_edit_the_worker_was_not_told_of_is_caught_in_debug_builds() {
+        let mut grid = Grid::from_ascii(&["......", "......"]).unwrap();
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 0));
+        let mut planner = Planner::new();
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        grid.set(Cell::new(2, 1), 3).unwrap();
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        if cfg!(debug_assertions) {
+            let failure = planner
+                .failure()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            assert!(failure.contains("not reported"), "{failure}");
+        }
+        // Told the map was replaced, the worker is sent it whole and agrees again.
+        planner.map_replaced();
+        planner.submit(&grid, request, SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert!(planner.failure().is_none(), "{:?}", planner.failure());
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::edit::{CellChange, Edit};
+use super::edit::{CellEdit, Edit};
 use super::region::Region;
 
 /// The cells a stroke has painted so far, with the terrain each had before the stroke.
@@ -54,12 +54,12 @@ impl Stroke {
 
     /// Ends the stroke: the edit that undoes it, or `None` when it changed nothing.
     pub fn finish(self, grid: &Grid) -> Option<Edit> {
-        let mut changes: Vec<CellChange> = self
+        let mut changes: Vec<CellEdit> = self
             .before
             .into_iter()
             .filter_map(|(index, before)| {
                 let after = grid.cells().get(index as usize).copied()?;
-                (after != before).then_some(CellChange {
+                (after != before).then_some(CellEdit {
                     index,
                     before,
                     after,
