@@ -159,6 +159,16 @@ fn imports(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<Stri
     edges
 }
 
+/// Fails with the circle when modules import each other in one.
+fn assert_no_circle(edges: &BTreeMap<String, BTreeSet<String>>) {
+    if let Some(found) = circle(edges) {
+        panic!(
+            "modules import each other in a circle: {}",
+            found.join(" → ")
+        );
+    }
+}
+
 /// A circle of imports, if there is one.
 fn circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit(
@@ -207,12 +217,7 @@ fn the_engine_modules_import_each_other_without_a_circle() {
         edges["search::searcher"].contains("search::algorithms"),
         "the reading of imports finds the searcher's use of the registry"
     );
-    if let Some(found) = circle(&edges) {
-        panic!(
-            "modules import each other in a circle: {}",
-            found.join(" → ")
-        );
-    }
+    assert_no_circle(&edges);
 }
 
 #[test]
@@ -227,4 +232,16 @@ fn the_circle_finder_finds_a_circle() {
     .collect();
     let found = circle(&imports(&modules)).expect("a → b → c → a");
     assert_eq!(found.len(), 3, "{found:?}");
+}
+
+#[test]
+fn the_editor_and_command_line_modules_import_each_other_without_a_circle() {
+    let modules = modules(&root().join("src"));
+    assert!(modules.contains_key("app::app") && modules.contains_key("cli"));
+    let edges = imports(&modules);
+    assert!(
+        edges["app::app"].contains("app::history"),
+        "the reading of imports finds the editor's use of its history"
+    );
+    assert_no_circle(&edges);
 }

@@ -1,7 +1,10 @@
 //! HPA* checked against A*: a path exactly when A* finds one, always legal, never cheaper than
 //! the optimum; and an edited abstraction answers as a freshly built one does.
 
-#![allow(clippy::unwrap_used)] // Test helpers fail loudly on broken test data.
+#![expect(
+    clippy::unwrap_used,
+    reason = "test helpers fail loudly on broken test data"
+)]
 
 use gridpath::grid::{Cell, Grid, Rgb, Terrain, TerrainId};
 use gridpath::search::{

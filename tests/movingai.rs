@@ -4,7 +4,10 @@
 //! optimised builds (`cargo test --release`) run every query. `gridpath scen` runs whole files
 //! from the command line.
 
-#![allow(clippy::unwrap_used)] // Test helpers fail loudly on broken test data.
+#![expect(
+    clippy::unwrap_used,
+    reason = "test helpers fail loudly on broken test data"
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -15,15 +15,15 @@ use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
 use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
-use super::files::Preferences;
+use super::gesture::Gesture;
 use super::history::History;
 use super::import_dialog::ImportDialog;
-use super::interaction::Gesture;
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::planner::{Comparison, Failure, Planner, Solver};
+use super::preferences::Preferences;
 use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
-use super::search_view::SearchView;
+use super::search_view::{SearchIntent, SearchView};
 use super::tools::{BrushTip, MAX_BRUSH, Tool};
 
 /// Undo: Ctrl+Z.
@@ -395,6 +395,16 @@ impl EditorApp {
         }
     }
 
+    /// Carries out what the search panel asked for.
+    fn search_intent(&mut self, intent: SearchIntent) {
+        match intent {
+            SearchIntent::Replan => self.replan(),
+            SearchIntent::PlanNow => self.replan_now(),
+            SearchIntent::CompareAll => self.compare_all(),
+            SearchIntent::Cancel => self.planner.cancel(),
+        }
+    }
+
     /// Runs every algorithm between the markers in the background and opens the comparison.
     pub fn compare_all(&mut self) {
         let map = &self.document.map;
@@ -718,7 +728,7 @@ impl EditorApp {
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.search_logic(&ctx);
+        self.view.update(&ctx, &mut self.planner);
         self.handle_close(&ctx);
         self.shortcuts(&ctx);
         egui::Panel::top("menu-bar").show(ui, |ui| {
@@ -743,12 +753,17 @@ impl eframe::App for EditorApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("search-panel")
-                    .show(ui, |ui| self.search_ui(ui));
+                    .show(ui, |ui| {
+                        let intents = self.view.panel_ui(ui, &self.planner, &mut self.settings);
+                        for intent in intents {
+                            self.search_intent(intent);
+                        }
+                    });
             });
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.canvas_ui(ui));
-        self.compare_window_ui(&ctx);
+        self.view.compare_window_ui(&ctx, &self.planner);
         if let Some(mut dialog) = self.dialog.take() {
             let answer = dialog.show(&ctx, &self.document.map.grid, self.document.name());
             match answer {

@@ -5,7 +5,7 @@ use egui::{Id, Modal, Ui};
 
 use crate::grid::{Grid, TerrainId};
 
-use super::files::Replacement;
+use super::document::Replacement;
 use super::resize::Anchor;
 
 /// What to do once unsaved changes are dealt with.

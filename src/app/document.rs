@@ -90,6 +90,15 @@ fn file_stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// A map loaded and ready to take the open map's place once unsaved changes are dealt with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replacement {
+    /// The new document.
+    pub document: Document,
+    /// What the status bar says once it is open.
+    pub notice: String,
+}
+
 #[cfg(test)]
 mod tests {
     use std::fs;

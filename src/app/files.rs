@@ -9,8 +9,6 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use crate::format::registry;
 use crate::format::save::{self, Backup};
 use crate::format::{MapFormat, PathExport};
@@ -18,39 +16,10 @@ use crate::format::{MapFormat, PathExport};
 use super::app::EditorApp;
 use super::autosave::Autosave;
 use super::dialog::{Dialog, Pending};
-use super::document::Document;
+use super::document::{Document, Replacement};
 use super::file_picker::{FileDialogs, FileRequest, FileTask, InWindowPicker, Picked};
 use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
-
-/// How many files the File → Open recent menu lists.
-pub const RECENT_LIMIT: usize = 8;
-
-/// A map loaded and ready to take the open map's place once unsaved changes are dealt with.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Replacement {
-    /// The new document.
-    pub document: Document,
-    /// What the status bar says once it is open.
-    pub notice: String,
-}
-
-/// The editor's preferences, kept between sessions by eframe.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Preferences {
-    /// The map files opened or saved last, newest first.
-    pub recent: Vec<PathBuf>,
-}
-
-impl Preferences {
-    /// Puts `path` first in the recent files, once.
-    pub fn remember(&mut self, path: &Path) {
-        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        self.recent.retain(|p| p != &path);
-        self.recent.insert(0, path);
-        self.recent.truncate(RECENT_LIMIT);
-    }
-}
+use super::preferences::Preferences;
 
 /// What a dropped or chosen file is, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -535,26 +504,6 @@ impl EditorApp {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn recent_files_are_newest_first_without_repeats() {
-        let mut preferences = Preferences::default();
-        for i in 0..10 {
-            preferences.remember(Path::new(&format!("/maps/{i}.json")));
-        }
-        preferences.remember(Path::new("/maps/5.json"));
-        assert_eq!(preferences.recent.len(), RECENT_LIMIT);
-        assert_eq!(preferences.recent[0], Path::new("/maps/5.json"));
-        assert_eq!(preferences.recent[1], Path::new("/maps/9.json"));
-        assert_eq!(
-            preferences
-                .recent
-                .iter()
-                .filter(|p| p.ends_with("5.json"))
-                .count(),
-            1
-        );
-    }
 
     #[test]
     fn files_are_sorted_by_extension() {

@@ -22,7 +22,7 @@ use crate::format::ros_map::{RosMap, map_name};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
 use super::document::Document;
-use super::files::Replacement;
+use super::document::Replacement;
 
 /// The largest side, in pixels, of the image the preview is converted from.
 pub const PREVIEW_SIDE: u32 = 1024;

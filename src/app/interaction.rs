@@ -7,43 +7,9 @@ use crate::grid::{Cell, TerrainId};
 
 use super::app::EditorApp;
 use super::edit::{Edit, Redraw};
+use super::gesture::{Gesture, Marker};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool};
-
-/// A marker of the map that the user drags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Marker {
-    /// Where the path starts.
-    Start,
-    /// Where the path ends.
-    Goal,
-}
-
-/// What a drag on the canvas is doing.
-pub enum Gesture {
-    /// Freehand painting with the brush or eraser.
-    Paint(BrushStroke),
-    /// A straight line from where the drag started (Line tool, or Shift with the brush).
-    Line {
-        /// The first cell.
-        from: Cell,
-        /// The cell under the pointer.
-        to: Cell,
-        /// The terrain it paints.
-        terrain: TerrainId,
-    },
-    /// A rectangle between the drag's corners.
-    Rectangle {
-        /// The first corner.
-        from: Cell,
-        /// The corner under the pointer.
-        to: Cell,
-    },
-    /// Moving a marker.
-    Marker(Marker),
-    /// Moving the view.
-    Pan,
-}
 
 /// The pointer's state in one frame, read once.
 struct Pointer {
@@ -104,7 +70,13 @@ impl EditorApp {
         let painter = ui.painter_at(rect);
         self.canvas
             .paint(&painter, &self.document.map.grid, self.grid_lines);
-        self.paint_search(ui.ctx(), &painter);
+        self.view.paint(
+            ui.ctx(),
+            &painter,
+            &self.planner,
+            &self.canvas,
+            &self.document.map.grid,
+        );
         self.paint_preview(&painter, if over { pointer.pos } else { None });
         self.paint_markers(&painter);
         if matches!(self.gesture, Some(Gesture::Pan)) || (over && pointer.space) {

@@ -212,7 +212,7 @@ impl EditorApp {
                     ui.label(RichText::new("(–, –)").monospace());
                 }
             }
-            if let Some(inspected) = self.inspector_text() {
+            if let Some(inspected) = self.view.inspector_text(&self.planner, self.hovered) {
                 ui.separator();
                 ui.label(RichText::new(inspected).monospace());
             }

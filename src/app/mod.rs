@@ -6,7 +6,10 @@
 //! the file menu's actions, [`import_dialog`] the image import, and [`autosave`] the recovery
 //! file that keeps unsaved work through a crash.
 
-#[allow(clippy::module_inception)]
+#[expect(
+    clippy::module_inception,
+    reason = "the editor window is the module's main type, named after it"
+)]
 mod app;
 pub mod autosave;
 pub mod canvas;
@@ -16,12 +19,14 @@ pub mod edit;
 pub mod exploration;
 pub mod file_picker;
 pub mod files;
+pub mod gesture;
 pub mod history;
 pub mod import_dialog;
 mod interaction;
 mod menus;
 pub mod palette;
 pub mod planner;
+pub mod preferences;
 pub mod region;
 pub mod resize;
 pub mod search_panel;
@@ -33,7 +38,7 @@ pub mod tools;
 use std::path::Path;
 
 pub use app::EditorApp;
-pub use interaction::Marker;
+pub use gesture::Marker;
 
 /// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
 /// `map.yaml` opens the import dialog over the built-in map. Autosave writes to the recovery

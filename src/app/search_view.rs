@@ -6,15 +6,15 @@ use egui::epaint::CubicBezierShape;
 use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
 use egui_plot::{Bar, BarChart, Plot};
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Grid};
 use crate::search::{Algorithm, FlowField, Optimality, SearchResult};
 use crate::smooth::SmoothSettings;
 
-use super::app::EditorApp;
+use super::canvas::Canvas;
 use super::exploration::{Exploration, Shade, ramp};
-use super::planner::{Failure, Plan};
+use super::planner::{Failure, Plan, Planner};
 use super::region::Region;
-use super::search_panel::algorithm_name;
+use super::search_panel::{SearchSettings, algorithm_name};
 use super::tiled_texture::TiledTexture;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
@@ -282,43 +282,62 @@ impl SearchView {
     }
 }
 
-impl EditorApp {
+/// What the search panel asks the editor to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchIntent {
+    /// A setting changed: plan again in live mode, else mark the path stale.
+    Replan,
+    /// Plan now ("Find path", or a layer that needs the search run again).
+    PlanNow,
+    /// Run every algorithm between the markers.
+    CompareAll,
+    /// Stop the running search.
+    Cancel,
+}
+
+impl SearchView {
     /// Takes the worker's answers and moves the replay on; called once per frame.
-    pub(super) fn search_logic(&mut self, ctx: &egui::Context) {
-        self.planner.set_context(ctx);
-        self.planner.poll();
-        if let Some(plan) = self.planner.plan() {
-            self.view.on_plan(self.planner.plan_serial(), plan);
+    pub fn update(&mut self, ctx: &egui::Context, planner: &mut Planner) {
+        planner.set_context(ctx);
+        planner.poll();
+        if let Some(plan) = planner.plan() {
+            self.on_plan(planner.plan_serial(), plan);
             let total = plan.exploration.as_ref().map_or(0, Exploration::expanded);
             let dt = f64::from(ctx.input(|i| i.stable_dt)).min(0.1);
-            if self.view.advance(dt, total) {
+            if self.advance(dt, total) {
                 ctx.request_repaint();
             }
         }
-        if self.planner.is_busy() {
+        if planner.is_busy() {
             // The progress bar moves while the worker runs; the worker wakes us when done.
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
     }
 
     /// The search panel: settings, progress, statistics, layers, replay and history.
-    pub(super) fn search_ui(&mut self, ui: &mut Ui) {
+    pub fn panel_ui(
+        &mut self,
+        ui: &mut Ui,
+        planner: &Planner,
+        settings: &mut SearchSettings,
+    ) -> Vec<SearchIntent> {
+        let mut intents = Vec::new();
         ui.heading("Path");
         ui.add_space(4.0);
-        let mut changed = self.settings.ui(ui, self.planner.map_is_uniform());
+        let mut changed = settings.ui(ui, planner.map_is_uniform());
         ui.horizontal(|ui| {
-            ui.checkbox(&mut self.view.live, "Live")
+            ui.checkbox(&mut self.live, "Live")
                 .on_hover_text("Plan again at every edit, marker move and setting change.");
             if ui
                 .button("Find path")
                 .on_hover_text("Run the search now with the settings above.")
                 .clicked()
             {
-                self.replan_now();
+                intents.push(SearchIntent::PlanNow);
             }
         });
         ui.collapsing("Smoothing", |ui| {
-            let s = &mut self.view.smoothing;
+            let s = &mut self.smoothing;
             changed |= ui
                 .add(egui::Slider::new(&mut s.tension, 0.0..=1.0).text("Tension"))
                 .on_hover_text("0 draws straight segments between the line-of-sight waypoints; 1 a full Catmull–Rom curve.")
@@ -328,44 +347,45 @@ impl EditorApp {
                 .on_hover_text("The distance in cells every curved piece keeps from walls; pieces that cannot are tightened, then straightened.")
                 .changed();
             ui.add(
-                egui::Slider::new(&mut self.view.sample_spacing, 0.05..=2.0)
+                egui::Slider::new(&mut self.sample_spacing, 0.05..=2.0)
                     .logarithmic(true)
                     .text("Export spacing"),
             )
             .on_hover_text("File → Export path samples the curve at most this many cells apart: points with heading and distance, and in metres for maps with a world frame.");
         });
         if changed {
-            self.replan();
+            intents.push(SearchIntent::Replan);
         }
         ui.separator();
-        self.progress_ui(ui);
-        self.statistics_ui(ui);
+        self.progress_ui(ui, planner, &mut intents);
+        Self::statistics_ui(ui, planner);
         ui.separator();
         ui.horizontal(|ui| {
-            let busy = self.planner.is_comparing();
+            let busy = planner.is_comparing();
             if ui
                 .add_enabled(!busy, egui::Button::new("Compare all"))
                 .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
                 .clicked()
             {
-                self.compare_all();
+                intents.push(SearchIntent::CompareAll);
             }
-            if self.planner.comparison().is_some() && ui.button("Show comparison").clicked() {
-                self.view.compare_open = true;
+            if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
+                self.compare_open = true;
             }
         });
         ui.separator();
-        self.layers_ui(ui);
-        self.playback_ui(ui);
+        self.layers_ui(ui, planner, &mut intents);
+        self.playback_ui(ui, planner);
         ui.separator();
         self.history_ui(ui);
+        intents
     }
 
-    fn progress_ui(&mut self, ui: &mut Ui) {
-        let Some((expanded, passable, elapsed)) = self.planner.progress() else {
+    fn progress_ui(&mut self, ui: &mut Ui, planner: &Planner, intents: &mut Vec<SearchIntent>) {
+        let Some((expanded, passable, elapsed)) = planner.progress() else {
             return;
         };
-        let what = if self.planner.is_comparing() {
+        let what = if planner.is_comparing() {
             "Comparing algorithms…"
         } else {
             "Searching…"
@@ -377,7 +397,7 @@ impl EditorApp {
                 .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
                 .clicked()
             {
-                self.planner.cancel();
+                intents.push(SearchIntent::Cancel);
             }
         });
         let fraction = if passable == 0 {
@@ -391,23 +411,23 @@ impl EditorApp {
         )));
     }
 
-    fn statistics_ui(&mut self, ui: &mut Ui) {
-        if let Some(failure) = self.planner.failure() {
+    fn statistics_ui(ui: &mut Ui, planner: &Planner) {
+        if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
                 Failure::Search(_) => failure.to_string(),
             };
             ui.colored_label(ui.visuals().warn_fg_color, text);
         }
-        let Some(plan) = self.planner.plan() else {
-            if self.planner.failure().is_none() && !self.planner.is_busy() {
+        let Some(plan) = planner.plan() else {
+            if planner.failure().is_none() && !planner.is_busy() {
                 ui.label(
                     "Place a start and a goal to see a path: the Start (S) and Goal (G) tools, or right-click the map.",
                 );
             }
             return;
         };
-        if self.planner.is_stale() {
+        if planner.is_stale() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 "Stale: this result is from before the latest change.",
@@ -477,9 +497,9 @@ impl EditorApp {
             });
     }
 
-    fn layers_ui(&mut self, ui: &mut Ui) {
+    fn layers_ui(&mut self, ui: &mut Ui, planner: &Planner, intents: &mut Vec<SearchIntent>) {
         ui.label(RichText::new("Layers").strong());
-        let layers = &mut self.view.layers;
+        let layers = &mut self.layers;
         let mut field_toggled = false;
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut layers.explored, "Explored")
@@ -501,26 +521,25 @@ impl EditorApp {
         });
         ui.horizontal(|ui| {
             ui.label("Shade by");
-            ui.selectable_value(&mut self.view.shade, Shade::Order, "order")
+            ui.selectable_value(&mut self.shade, Shade::Order, "order")
                 .on_hover_text("Early expansions blue, late ones orange.");
-            ui.selectable_value(&mut self.view.shade, Shade::Cost, "cost g")
+            ui.selectable_value(&mut self.shade, Shade::Cost, "cost g")
                 .on_hover_text("Cells near the start blue, far ones orange.");
         });
-        let missing = self.planner.plan().is_some_and(|p| p.field.is_none());
-        if field_toggled && self.view.layers.field && missing {
-            self.replan_now();
+        let missing = planner.plan().is_some_and(|p| p.field.is_none());
+        if field_toggled && self.layers.field && missing {
+            intents.push(SearchIntent::PlanNow);
         }
     }
 
-    fn playback_ui(&mut self, ui: &mut Ui) {
-        let total = self
-            .planner
+    fn playback_ui(&mut self, ui: &mut Ui, planner: &Planner) {
+        let total = planner
             .plan()
             .and_then(|p| p.exploration.as_ref())
             .map_or(0, Exploration::expanded);
         ui.label(RichText::new("Replay").strong());
         ui.add_enabled_ui(total > 0, |ui| {
-            let playback = &mut self.view.playback;
+            let playback = &mut self.playback;
             ui.horizontal(|ui| {
                 let label = if playback.playing { "Pause" } else { "Play" };
                 if ui
@@ -567,10 +586,10 @@ impl EditorApp {
     }
 
     fn history_ui(&mut self, ui: &mut Ui) {
-        egui::CollapsingHeader::new(format!("History ({})", self.view.history.len()))
+        egui::CollapsingHeader::new(format!("History ({})", self.history.len()))
             .default_open(false)
             .show(ui, |ui| {
-                if self.view.history.is_empty() {
+                if self.history.is_empty() {
                     ui.label("No runs yet.");
                     return;
                 }
@@ -585,7 +604,7 @@ impl EditorApp {
                             (Column::Expanded, "Expanded"),
                             (Column::Time, "Time"),
                         ] {
-                            let (current, ascending) = self.view.sort;
+                            let (current, ascending) = self.sort;
                             let arrow = match (current == column, ascending) {
                                 (true, true) => " ⏶",
                                 (true, false) => " ⏷",
@@ -596,11 +615,11 @@ impl EditorApp {
                                 .on_hover_text(format!("Sort by {}", name.to_lowercase()))
                                 .clicked()
                             {
-                                self.view.sort = (column, !(current == column && ascending));
+                                self.sort = (column, !(current == column && ascending));
                             }
                         }
                         ui.end_row();
-                        for row in self.view.sorted_history() {
+                        for row in self.sorted_history() {
                             ui.label(row.run.to_string());
                             ui.label(algorithm_name(row.algorithm))
                                 .on_hover_text(&row.settings);
@@ -614,11 +633,11 @@ impl EditorApp {
     }
 
     /// The "compare all" window: a table and bar charts of every algorithm's run.
-    pub(super) fn compare_window_ui(&mut self, ctx: &egui::Context) {
-        if !self.view.compare_open {
+    pub fn compare_window_ui(&mut self, ctx: &egui::Context, planner: &Planner) {
+        if !self.compare_open {
             return;
         }
-        let Some(rows) = self.planner.comparison() else {
+        let Some(rows) = planner.comparison() else {
             return;
         };
         let mut open = true;
@@ -705,71 +724,71 @@ impl EditorApp {
                         .small(),
                 );
             });
-        self.view.compare_open = open;
+        self.compare_open = open;
     }
 
     /// Draws the explored cells, the frontier, the paths and the inspector's numbers.
-    pub(super) fn paint_search(&mut self, ctx: &egui::Context, painter: &Painter) {
-        let serial = self.planner.plan_serial();
-        let Some(plan) = self.planner.plan() else {
+    pub fn paint(
+        &mut self,
+        ctx: &egui::Context,
+        painter: &Painter,
+        planner: &Planner,
+        canvas: &Canvas,
+        grid: &Grid,
+    ) {
+        let serial = planner.plan_serial();
+        let Some(plan) = planner.plan() else {
             return;
         };
-        let grid = &self.document.map.grid;
-        let stale = self.planner.is_stale();
-        if self.view.layers.field
+        let stale = planner.is_stale();
+        if self.layers.field
             && let Some(field) = &plan.field
             && (field.width(), field.height()) == (grid.width(), grid.height())
         {
-            if self.view.field_shown != Some(serial) {
-                self.view.field_shown = Some(serial);
-                self.view
-                    .field_texture
+            if self.field_shown != Some(serial) {
+                self.field_shown = Some(serial);
+                self.field_texture
                     .set_whole(ctx, (field.width(), field.height()), |part| {
                         field_image(field, part)
                     });
             }
-            let visible = self.canvas.visible_cells(grid);
-            let canvas = &self.canvas;
-            self.view.field_texture.paint(
+            let visible = canvas.visible_cells(grid);
+            self.field_texture.paint(
                 painter,
                 visible,
                 |p| canvas.screen_from_cell(p),
                 Color32::WHITE,
             );
-            if self.canvas.zoom() >= ARROWS_FROM {
-                self.paint_field_arrows(painter, field, visible);
+            if canvas.zoom() >= ARROWS_FROM {
+                self.paint_field_arrows(painter, field, visible, canvas);
             }
         }
         if let Some(exploration) = &plan.exploration
             && exploration.size() == (grid.width(), grid.height())
-            && (self.view.layers.explored || self.view.layers.frontier)
+            && (self.layers.explored || self.layers.frontier)
         {
-            self.view.sync_overlay(ctx, serial, exploration);
-            if self.view.layers.explored {
+            self.sync_overlay(ctx, serial, exploration);
+            if self.layers.explored {
                 let tint = if stale {
                     Color32::from_white_alpha(110)
                 } else {
                     Color32::WHITE
                 };
-                let visible = self.canvas.visible_cells(grid);
-                let canvas = &self.canvas;
-                self.view.overlay.texture.paint(
-                    painter,
-                    visible,
-                    |p| canvas.screen_from_cell(p),
-                    tint,
-                );
+                let visible = canvas.visible_cells(grid);
+                self.overlay
+                    .texture
+                    .paint(painter, visible, |p| canvas.screen_from_cell(p), tint);
             }
         }
         let result = &plan.result;
         let alpha = if stale { 110 } else { 255 };
-        if self.view.layers.path && result.path.len() >= 2 {
+        if self.layers.path && result.path.len() >= 2 {
             let points: Vec<Pos2> = result
                 .path
                 .iter()
-                .map(|&c| self.canvas.screen_from_cell_center(c))
+                .map(|&c| canvas.screen_from_cell_center(c))
                 .collect();
-            let width = (self.canvas.zoom() * 0.2).clamp(1.5, 5.0);
+            let width = (canvas.zoom() * 0.2).clamp(1.5, 5.0);
             painter.line(
                 points.clone(),
                 Stroke::new(width + 2.0, Color32::from_black_alpha(alpha / 2)),
@@ -779,14 +798,13 @@ impl EditorApp {
                 Stroke::new(width, Color32::from_rgba_unmultiplied(255, 214, 10, alpha)),
             );
         }
-        if self.view.layers.smoothed
+        if self.layers.smoothed
             && let Some(smoothed) = &plan.smoothed
         {
-            let width = (self.canvas.zoom() * 0.15).clamp(1.5, 4.0);
+            let width = (canvas.zoom() * 0.15).clamp(1.5, 4.0);
             let stroke = Stroke::new(width, Color32::from_rgba_unmultiplied(255, 255, 255, alpha));
             let to_screen = |p: crate::smooth::Point| {
-                self.canvas
-                    .screen_from_cell(Pos2::new(p.x as f32, p.y as f32))
+                canvas.screen_from_cell(Pos2::new(p.x as f32, p.y as f32))
             };
             for piece in &smoothed.beziers {
                 let points = [
@@ -803,24 +821,30 @@ impl EditorApp {
                 ));
             }
         }
-        if self.view.layers.numbers
-            && self.canvas.zoom() >= NUMBERS_FROM
+        if self.layers.numbers
+            && canvas.zoom() >= NUMBERS_FROM
             && let Some(exploration) = &plan.exploration
         {
-            self.paint_numbers(painter, exploration);
+            self.paint_numbers(painter, exploration, canvas, grid);
         }
     }
 
     /// An arrow in each visible cell along its next step towards the goal.
-    fn paint_field_arrows(&self, painter: &Painter, field: &FlowField, visible: Region) {
-        let zoom = self.canvas.zoom();
+    fn paint_field_arrows(
+        &self,
+        painter: &Painter,
+        field: &FlowField,
+        visible: Region,
+        canvas: &Canvas,
+    ) {
+        let zoom = canvas.zoom();
         let stroke = Stroke::new(1.2, Color32::from_rgba_unmultiplied(255, 255, 255, 190));
         for y in visible.y0..visible.y1 {
             for x in visible.x0..visible.x1 {
                 let Some([dx, dy]) = field.direction(Cell::new(x, y)) else {
                     continue;
                 };
-                let centre = self.canvas.screen_from_cell_center(Cell::new(x, y));
+                let centre = canvas.screen_from_cell_center(Cell::new(x, y));
                 let direction = Vec2::new(dx as f32, dy as f32).normalized() * zoom * 0.6;
                 painter.arrow(centre - direction / 2.0, direction, stroke);
             }
@@ -828,14 +852,19 @@ impl EditorApp {
     }
 
     /// g, h and f in each visible explored cell, and an arrow to its parent.
-    fn paint_numbers(&self, painter: &Painter, exploration: &Exploration) {
-        let grid = &self.document.map.grid;
+    fn paint_numbers(
+        &self,
+        painter: &Painter,
+        exploration: &Exploration,
+        canvas: &Canvas,
+        grid: &Grid,
+    ) {
         if exploration.size() != (grid.width(), grid.height()) {
             return;
         }
-        let upto = self.view.shown_expansions(exploration);
-        let visible = self.canvas.visible_cells(grid);
-        let zoom = self.canvas.zoom();
+        let upto = self.shown_expansions(exploration);
+        let visible = canvas.visible_cells(grid);
+        let zoom = canvas.zoom();
         let font = FontId::monospace((zoom * 0.17).clamp(8.0, 14.0));
         let text = Color32::from_rgb(245, 245, 245);
         let arrow = Stroke::new(1.5, Color32::from_rgba_unmultiplied(255, 255, 255, 160));
@@ -845,7 +874,7 @@ impl EditorApp {
                 let Some(seen) = exploration.inspect(cell, upto) else {
                     continue;
                 };
-                let min = self.canvas.screen_from_cell(Pos2::new(x as f32, y as f32));
+                let min = canvas.screen_from_cell(Pos2::new(x as f32, y as f32));
                 let pad = zoom * 0.06;
                 let number = |v: f32| {
                     if v.is_finite() {
@@ -876,8 +905,8 @@ impl EditorApp {
                     text,
                 );
                 if seen.parent != cell {
-                    let from = self.canvas.screen_from_cell_center(cell);
-                    let to = self.canvas.screen_from_cell_center(seen.parent);
+                    let from = canvas.screen_from_cell_center(cell);
+                    let to = canvas.screen_from_cell_center(seen.parent);
                     let direction = (to - from).normalized();
                     painter.arrow(from, direction * zoom * 0.3, arrow);
                 }
@@ -886,10 +915,10 @@ impl EditorApp {
     }
 
     /// One line on the explored cell under the pointer, for the status bar.
-    pub(super) fn inspector_text(&self) -> Option<String> {
-        let cell = self.hovered?;
-        let exploration = self.planner.plan()?.exploration.as_ref()?;
-        let seen = exploration.inspect(cell, self.view.shown_expansions(exploration))?;
+    pub fn inspector_text(&self, planner: &Planner, hovered: Option<Cell>) -> Option<String> {
+        let cell = hovered?;
+        let exploration = planner.plan()?.exploration.as_ref()?;
+        let seen = exploration.inspect(cell, self.shown_expansions(exploration))?;
         Some(format!(
             "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
             seen.step + 1,

@@ -3,7 +3,10 @@
 mod cell;
 mod endpoints;
 mod geo_reference;
-#[allow(clippy::module_inception)]
+#[expect(
+    clippy::module_inception,
+    reason = "the grid is the module's main type, named after it"
+)]
 mod grid;
 mod map;
 mod terrain;

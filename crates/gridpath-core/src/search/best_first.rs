@@ -22,7 +22,10 @@ pub(crate) struct Ranking {
 /// Runs a best-first search from `start` to `goal` (cell indices) in `space`. Returns whether
 /// the goal was reached; the path is left in the parent links of `space`. Expanded cells are
 /// appended to `order` when `RECORD` is set.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 pub(crate) fn best_first<const RECORD: bool>(
     graph: &SearchGraph,
     space: &mut Space,
@@ -77,7 +80,10 @@ pub(crate) fn best_first<const RECORD: bool>(
 /// entry notes the neighbours of its cell that its parent covers ([`COVERED`],
 /// [`BEYOND_NO_CUT`]) and the cell's expansion skips them: exact only when every passable cell
 /// costs the same.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 #[inline(always)]
 fn run<const RECORD: bool, const PRUNE: bool, const UNIT_G: bool, C, H>(
     graph: &SearchGraph,

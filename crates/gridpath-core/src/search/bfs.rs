@@ -11,7 +11,10 @@ use super::workspace::{Query, Workspace};
 
 /// Runs a breadth-first search from `start` to `goal` (cell indices). Returns whether the goal
 /// was reached; the path is left in the parent links of `space`, `g` holds step counts.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 pub(crate) fn bfs<const RECORD: bool>(
     graph: &SearchGraph,
     space: &mut Space,

@@ -24,7 +24,10 @@ pub(crate) struct Meeting {
 
 /// Runs bidirectional A* between `start` and `goal` (cell indices). The forward parent links
 /// lead from the meeting cell back to the start, the backward ones from it to the goal.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 pub(crate) fn bidirectional<const RECORD: bool>(
     graph: &SearchGraph,
     forward: &mut Space,

@@ -34,7 +34,10 @@ struct Frame {
 /// the path's cells, or `None` when the goal is unreachable or the budget ran out (then
 /// `stats.budget_exhausted` is set). `on_path` is scratch memory. Expanded cells are appended
 /// to `order` when `RECORD` is set.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 pub(crate) fn idastar<const RECORD: bool>(
     graph: &SearchGraph,
     on_path: &mut Vec<bool>,

@@ -138,7 +138,10 @@ impl Jumper<'_> {
 /// cost `cost`. Returns the full cell path from start to goal, or `None` when the goal cannot
 /// be reached. Jump points' parents are kept in `parents`; expanded jump points are appended
 /// to `order` when `RECORD` is set.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a search takes the graph, its state, the request's parts and the control apart, so that the hot loop borrows each on its own"
+)]
 pub(crate) fn jps<const RECORD: bool>(
     graph: &SearchGraph,
     lines: &JumpLines,

@@ -1,0 +1,40 @@
+//! What a drag on the canvas is doing, from the press to the release.
+
+use crate::grid::{Cell, TerrainId};
+
+use super::stroke::Stroke as BrushStroke;
+
+/// A marker of the map that the user drags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marker {
+    /// Where the path starts.
+    Start,
+    /// Where the path ends.
+    Goal,
+}
+
+/// What a drag on the canvas is doing.
+pub enum Gesture {
+    /// Freehand painting with the brush or eraser.
+    Paint(BrushStroke),
+    /// A straight line from where the drag started (Line tool, or Shift with the brush).
+    Line {
+        /// The first cell.
+        from: Cell,
+        /// The cell under the pointer.
+        to: Cell,
+        /// The terrain it paints.
+        terrain: TerrainId,
+    },
+    /// A rectangle between the drag's corners.
+    Rectangle {
+        /// The first corner.
+        from: Cell,
+        /// The corner under the pointer.
+        to: Cell,
+    },
+    /// Moving a marker.
+    Marker(Marker),
+    /// Moving the view.
+    Pan,
+}
