@@ -3,8 +3,8 @@
 //! harness: the statistics panel, cancelling, "compare all", the replay, the inspector, and
 //! frames that keep coming while a search runs.
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable as _;
 use gridpath::app::EditorApp;
 use gridpath::app::planner::Solver;
 use gridpath::grid::{Cell, Grid, Map, Terrain};
-use gridpath::search::{self, Algorithm, SearchError, SearchRequest, SearchResult};
+use gridpath::search::{self, Algorithm, SearchControl, SearchError, SearchRequest, SearchResult};
 
 /// A 40 × 24 meadow with a wall across the middle, open at the bottom.
 fn meadow() -> Map {
@@ -139,6 +139,16 @@ fn frames_keep_coming_while_the_worker_is_busy() {
     assert!(!h.state().search_is_stale());
 }
 
+/// What the worker's search did once the user had cancelled it.
+struct Stopped {
+    algorithm: Algorithm,
+    outcome: Result<SearchResult, SearchError>,
+    /// Cells expanded when the search returned.
+    expanded: u64,
+    /// From the moment the worker saw the cancellation to the search's return.
+    after_cancel: Duration,
+}
+
 #[test]
 fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
     let grid = Grid::new(2500, 2500, Terrain::default_catalog(), 0).expect("a big meadow");
@@ -146,27 +156,67 @@ fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
     map.start = Some(Cell::new(0, 0));
     map.goal = Some(Cell::new(2499, 2499));
     let mut h = editor(map);
-    // Dijkstra's search is held until the user has cancelled it, then the real search runs
-    // with the cancelled control and must stop at once: the Cancel button cannot race a
-    // search that has already finished, however loaded the machine.
-    let solver: Solver = Arc::new(|replanner, request, control| {
-        while request.algorithm == Algorithm::Dijkstra && !control.is_cancelled() {
+    // Dijkstra's search and HPA*'s build are held until the user has cancelled them, then
+    // run for real with the cancelled control on the worker's thread, which reports how far
+    // each got: the Cancel button cannot race a search that has already finished, however
+    // loaded the machine, and the bound is in work done after the cancel, not in seconds.
+    let (started, starts) = mpsc::channel::<Algorithm>();
+    let (stopped, stops) = mpsc::channel::<Stopped>();
+    let (started, stopped) = (Mutex::new(started), Mutex::new(stopped));
+    let solver: Solver = Arc::new(move |replanner, request, control| {
+        let held = matches!(request.algorithm, Algorithm::Dijkstra | Algorithm::Hpa);
+        if !held {
+            return replanner.plan(request, control);
+        }
+        let _ = started
+            .lock()
+            .expect("the start channel")
+            .send(request.algorithm);
+        while !control.is_cancelled() {
             std::thread::sleep(Duration::from_millis(1));
         }
-        replanner.plan(request, control)
+        let seen = Instant::now();
+        let outcome = replanner.plan(request, control);
+        let report = Stopped {
+            algorithm: request.algorithm,
+            outcome: outcome.clone(),
+            expanded: control.expanded(),
+            after_cancel: seen.elapsed(),
+        };
+        let _ = stopped.lock().expect("the report channel").send(report);
+        outcome
     });
     h.state_mut().set_solver(solver);
-    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
-    h.run();
-    h.get_by_label("Dijkstra").click();
-    h.run();
-    h.get_by_label("Cancel").click();
-    h.run();
-    assert!(!h.state().is_searching());
-    assert!(
-        h.state_mut().wait_for_search(Duration::from_secs(60)),
-        "nothing left to wait for"
-    );
+    for (algorithm, label) in [(Algorithm::Dijkstra, "Dijkstra"), (Algorithm::Hpa, "HPA*")] {
+        h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+        h.run();
+        h.get_by_label(label).click();
+        h.run();
+        // The worker has taken the job (a job cancelled while it waits never runs).
+        let running = starts
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the worker starts the search");
+        assert_eq!(running, algorithm);
+        h.get_by_label("Cancel").click();
+        h.run();
+        assert!(!h.state().is_searching());
+        // Waits for the worker's own report: the event, not a clock, ends the wait (the
+        // limit only keeps a broken worker from hanging the test run).
+        let report = stops
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the worker's search returns after the cancel");
+        assert_eq!(report.algorithm, algorithm);
+        assert_eq!(report.outcome, Err(SearchError::Cancelled), "{label}");
+        assert!(
+            report.expanded <= SearchControl::CHECK_EVERY,
+            "{label} expanded {} cells after the cancel",
+            report.expanded
+        );
+        println!(
+            "{label} on 2500 × 2500 stopped {:?} after the worker saw the cancel, {} cells in",
+            report.after_cancel, report.expanded
+        );
+    }
     // The map is larger than the harness's largest texture (2048 a side): the map and the
     // explored cells are drawn in tiles. A* crosses the open map along the diagonal.
     h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();

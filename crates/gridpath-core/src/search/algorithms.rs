@@ -52,8 +52,9 @@ pub(crate) enum Run {
     /// first), or `None` when the goal cannot be reached; counts into the stats and checks the
     /// control for cancellation.
     Cells(fn(&mut Workspace, &Query<'_>, &SearchControl, &mut Stats) -> Option<Vec<usize>>),
-    /// Builds a structure of its own first (whose time is not the query's) and answers whole.
-    Whole(fn(&SearchGraph, &SearchRequest) -> Result<SearchResult, SearchError>),
+    /// Builds a structure of its own first (whose time is not the query's; the build checks
+    /// the control for cancellation) and answers whole.
+    Whole(fn(&SearchGraph, &SearchRequest, &SearchControl) -> Result<SearchResult, SearchError>),
 }
 
 /// Where a recorded search leaves its open list and its costs, for the trace.

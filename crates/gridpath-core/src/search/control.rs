@@ -33,6 +33,11 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// How many expansions a search may still make after a cancellation before it stops
+    /// (it looks for one this often); builds of a whole structure (HPA*'s abstraction) look
+    /// between pieces of their own.
+    pub const CHECK_EVERY: u64 = CHECK_EVERY;
+
     /// A control that has not been cancelled.
     pub const fn new() -> Self {
         Self {

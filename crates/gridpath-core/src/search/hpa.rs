@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::control::UNCONTROLLED;
+use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::{Entry, Heap};
 use super::heuristic::Estimate;
@@ -282,6 +282,34 @@ impl HpaGraph {
 
     /// Prepares a search graph for hierarchical queries, as [`HpaGraph::build`] does.
     pub fn from_graph(graph: SearchGraph, cluster_size: u32) -> Self {
+        let Ok(hpa) = Self::from_graph_controlled(graph, cluster_size, &UNCONTROLLED) else {
+            unreachable!("a build nobody can cancel runs to the end")
+        };
+        hpa
+    }
+
+    /// Prepares a search graph for hierarchical queries, looking for a cancellation between
+    /// clusters: the build of a large map's abstraction takes seconds, and a cancelled build
+    /// stops within one cluster's work with [`SearchError::Cancelled`].
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Grid, Terrain};
+    /// use gridpath_core::search::{Diagonal, HpaGraph, SearchControl, SearchError, SearchGraph};
+    ///
+    /// let grid = Grid::new(256, 256, Terrain::default_catalog(), 0).expect("a valid map");
+    /// let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    /// let control = SearchControl::new();
+    /// control.cancel();
+    /// let built = HpaGraph::from_graph_controlled(graph.clone(), 16, &control);
+    /// assert!(matches!(built, Err(SearchError::Cancelled)));
+    /// let built = HpaGraph::from_graph_controlled(graph, 16, &SearchControl::new());
+    /// assert!(built.is_ok_and(|hpa| hpa.node_count() > 0));
+    /// ```
+    pub fn from_graph_controlled(
+        graph: SearchGraph,
+        cluster_size: u32,
+        control: &SearchControl,
+    ) -> Result<Self, SearchError> {
         let size = cluster_size.max(MIN_CLUSTER_SIZE);
         let cols = graph.width().div_ceil(size);
         let rows = graph.height().div_ceil(size);
@@ -307,16 +335,22 @@ impl HpaGraph {
             space: Space::default(),
         };
         for k in 0..count {
+            if control.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
             for kind in 0..4 {
                 hpa.borders[k * 4 + kind] = hpa.transitions(k, kind);
             }
         }
         for k in 0..count {
+            if control.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
             hpa.clusters[k] = hpa.cluster(k);
         }
         hpa.number_nodes();
         hpa.refresh_landmarks();
-        hpa
+        Ok(hpa)
     }
 
     /// The node ids joined to node `id` and the edge costs.
@@ -1251,7 +1285,10 @@ impl HpaGraph {
 pub(crate) fn hpa_once(
     graph: &SearchGraph,
     request: &SearchRequest,
+    control: &SearchControl,
 ) -> Result<SearchResult, SearchError> {
     debug_assert_eq!(request.algorithm, Algorithm::Hpa);
-    HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE).find_path(request)
+    super::outcome::check(graph, request)?;
+    HpaGraph::from_graph_controlled(graph.clone(), DEFAULT_CLUSTER_SIZE, control)?
+        .find_path(request)
 }

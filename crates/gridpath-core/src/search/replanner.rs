@@ -115,8 +115,9 @@ impl Replanner {
     }
 
     /// Plans on the map as it is now. The diagonal rule of the request may differ from the
-    /// last one (the graph is then built again). `control` cancels every search but HPA*'s
-    /// query, which answers whole (its cost is in building the abstraction).
+    /// last one (the graph is then built again). `control` cancels every search and the
+    /// build of HPA*'s abstraction; HPA*'s query itself, short next to the build, answers
+    /// whole. A cancelled build keeps nothing.
     pub fn plan(
         &mut self,
         request: &SearchRequest,
@@ -129,10 +130,15 @@ impl Replanner {
         }
         match request.algorithm {
             Algorithm::Hpa => {
-                let graph = &self.graph;
-                let hpa = self.hpa.get_or_insert_with(|| {
-                    HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE)
-                });
+                super::outcome::check(&self.graph, request)?;
+                let hpa = match &mut self.hpa {
+                    Some(hpa) => hpa,
+                    slot @ None => slot.insert(HpaGraph::from_graph_controlled(
+                        self.graph.clone(),
+                        DEFAULT_CLUSTER_SIZE,
+                        control,
+                    )?),
+                };
                 hpa.find_path(request)
             }
             Algorithm::DStarLite => {
@@ -215,5 +221,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_cancelled_abstraction_build_keeps_nothing_and_the_next_plan_builds_it() {
+        let grid = Grid::new(200, 150, crate::grid::Terrain::default_catalog(), 0).unwrap();
+        let mut replanner = Replanner::new(grid, Diagonal::NoCut);
+        let request =
+            SearchRequest::new(Cell::new(3, 3), Cell::new(190, 140)).with_algorithm(Algorithm::Hpa);
+        let cancelled = SearchControl::new();
+        cancelled.cancel();
+        assert_eq!(
+            replanner.plan(&request, &cancelled),
+            Err(SearchError::Cancelled)
+        );
+        assert!(replanner.hpa.is_none(), "no half-built abstraction is kept");
+        let result = replanner.plan(&request, &SearchControl::new()).unwrap();
+        assert!(result.found && replanner.hpa.is_some());
     }
 }

@@ -46,7 +46,7 @@ impl Searcher {
     ) -> Result<SearchResult, SearchError> {
         let run = match request.algorithm.info().run {
             // Builds its own structure first; that time is not in `time_us`.
-            Run::Whole(whole) => return whole(graph, request),
+            Run::Whole(whole) => return whole(graph, request, control),
             Run::Cells(run) => run,
         };
         check(graph, request)?;
