@@ -112,7 +112,7 @@ fn a_long_search_shows_progress_and_can_be_cancelled_leaving_the_old_path_stale(
     h.run();
     assert!(h.state().is_searching());
     h.get_by_label("Searching…");
-    h.get_by_label("Cancel").click();
+    h.get_by_label("Stop").click();
     h.run();
     assert!(!h.state().is_searching());
     assert!(h.state().search_is_stale());
@@ -197,7 +197,7 @@ fn a_real_search_over_millions_of_cells_is_cancelled_promptly() {
             .recv_timeout(Duration::from_secs(120))
             .expect("the worker starts the search");
         assert_eq!(running, algorithm);
-        h.get_by_label("Cancel").click();
+        h.get_by_label("Stop").click();
         h.run();
         assert!(!h.state().is_searching());
         // Waits for the worker's own report: the event, not a clock, ends the wait (the

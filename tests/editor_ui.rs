@@ -41,6 +41,13 @@ fn editor(map: Map) -> Harness<'static, EditorApp> {
         .with_max_steps(16)
         .build_eframe(move |_cc| EditorApp::with_map(map));
     harness.run();
+    // The first search's answer changes what the panels show: let it arrive before the
+    // test reads screen positions, so that the layout it reads is the one it clicks on.
+    assert!(
+        harness.state_mut().wait_for_search(Duration::from_secs(60)),
+        "the first search answers"
+    );
+    harness.run();
     harness
 }
 

@@ -11,11 +11,12 @@ use crate::search::SearchResult;
 
 use super::autosave::Autosave;
 use super::canvas::Canvas;
+use super::canvas_input::{CanvasInput, CanvasIntent};
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
 use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
-use super::gesture::Gesture;
+use super::gesture::Marker;
 use super::history::History;
 use super::import_dialog::ImportDialog;
 use super::palette::{Palette, PaletteAction, new_terrain};
@@ -24,7 +25,7 @@ use super::preferences::Preferences;
 use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
 use super::search_view::{SearchIntent, SearchView};
-use super::tools::{BrushTip, MAX_BRUSH, Tool};
+use super::tools::{MAX_BRUSH, Tool, ToolSettings};
 
 /// Undo: Ctrl+Z.
 pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -78,18 +79,13 @@ pub struct EditorApp {
     pub(super) planner: Planner,
     pub(super) settings: SearchSettings,
     pub(super) view: SearchView,
-    pub(super) tool: Tool,
-    pub(super) brush_size: u32,
-    pub(super) brush_tip: BrushTip,
-    pub(super) filled: bool,
+    /// The tool in hand, the brush and the terrain it paints.
+    pub(super) tools: ToolSettings,
     pub(super) grid_lines: bool,
-    pub(super) active: TerrainId,
-    pub(super) gesture: Option<Gesture>,
+    /// The pointer's work on the canvas.
+    pub(super) input: CanvasInput,
     pub(super) dialog: Option<Dialog>,
     pub(super) notice: Option<Notice>,
-    pub(super) hovered: Option<Cell>,
-    /// The cell of the last right-click on the map, for its menu.
-    pub(super) context_cell: Option<Cell>,
     pub(super) preferences: Preferences,
     pub(super) autosave: Autosave,
     pub(super) import: Option<ImportDialog>,
@@ -155,17 +151,11 @@ impl EditorApp {
             planner: Planner::new(),
             settings: SearchSettings::default(),
             view: SearchView::default(),
-            tool: Tool::Brush,
-            brush_size: 1,
-            brush_tip: BrushTip::Round,
-            filled: true,
+            tools: ToolSettings::default(),
             grid_lines: true,
-            active: 0,
-            gesture: None,
+            input: CanvasInput::default(),
             dialog: None,
             notice: None,
-            hovered: None,
-            context_cell: None,
             file_dialogs: file_picker::desktop_dialogs_here(),
             picker: None,
             picked: None,
@@ -176,7 +166,7 @@ impl EditorApp {
             shown_title: String::new(),
             may_close: false,
         };
-        app.active = app.first_passable_other_than_base();
+        app.tools.active = app.first_passable_other_than_base();
         app.replan();
         app
     }
@@ -198,17 +188,17 @@ impl EditorApp {
 
     /// The terrain the tools paint with.
     pub fn active_terrain(&self) -> TerrainId {
-        self.active
+        self.tools.active
     }
 
     /// The chosen tool.
     pub fn tool(&self) -> Tool {
-        self.tool
+        self.tools.tool
     }
 
     /// The brush size in cells.
     pub fn brush_size(&self) -> u32 {
-        self.brush_size
+        self.tools.brush_size
     }
 
     /// The number of steps that can be undone.
@@ -350,10 +340,10 @@ impl EditorApp {
         self.planner.map_replaced();
         let placed = self.document.map.place_default_markers();
         self.history.clear();
-        self.gesture = None;
+        self.input.reset();
         self.canvas.redraw(Redraw::All);
         self.canvas.request_fit();
-        self.active = self.first_passable_other_than_base();
+        self.tools.active = self.first_passable_other_than_base();
         self.replan();
         placed
     }
@@ -392,6 +382,96 @@ impl EditorApp {
                 );
             }
             _ => self.planner.clear(),
+        }
+    }
+
+    /// The canvas: the map, the search over it, and the pointer's work on it.
+    fn canvas_ui(&mut self, ui: &mut egui::Ui) {
+        let accepts_input = self.dialog.is_none();
+        let (painter, intents) = self.input.ui(
+            ui,
+            &mut self.canvas,
+            &mut self.document.map,
+            &self.tools,
+            accepts_input,
+        );
+        let grid = &self.document.map.grid;
+        self.canvas.sync_texture(ui.ctx(), grid);
+        self.canvas.paint(&painter, grid, self.grid_lines);
+        self.view
+            .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
+        self.input
+            .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
+        for intent in intents {
+            self.canvas_intent(intent);
+        }
+    }
+
+    /// Carries out what the canvas asked for.
+    fn canvas_intent(&mut self, intent: CanvasIntent) {
+        match intent {
+            CanvasIntent::Edit(edit) => self.apply_shape(edit),
+            CanvasIntent::SetMarker(marker, cell) => {
+                self.set_marker(marker, cell);
+            }
+            CanvasIntent::MoveMarker(marker, cell) => self.place_marker(marker, cell),
+            CanvasIntent::Pick(id) => {
+                let name = self.document.map.grid.terrain(id).name.clone();
+                self.tools.active = id;
+                self.say(format!("Picked {name}."), false);
+            }
+        }
+    }
+
+    /// Redraws the cells of an edit that was just made and records it.
+    fn apply_shape(&mut self, edit: Edit) {
+        if let Edit::Cells(changes) = &edit {
+            let mut region = super::region::Region::EMPTY;
+            for change in changes {
+                region.include(self.document.map.grid.cell_at(change.index as usize));
+            }
+            self.canvas.redraw(Redraw::Cells(region));
+        }
+        self.commit(edit);
+    }
+
+    /// Puts a marker on a cell the user chose; a cell that is off the map or impassable is
+    /// refused with a message. Returns whether the marker is there.
+    pub(super) fn set_marker(&mut self, marker: Marker, cell: Cell) -> bool {
+        let grid = &self.document.map.grid;
+        let what = match marker {
+            Marker::Start => "start",
+            Marker::Goal => "goal",
+        };
+        match grid.get(cell) {
+            Some(id) if !grid.terrain(id).is_passable() => {
+                let text = format!(
+                    "The {what} cannot go on {cell}: {} is impassable.",
+                    grid.terrain(id).name
+                );
+                self.say(text, true);
+                false
+            }
+            Some(_) => {
+                self.place_marker(marker, cell);
+                self.say(format!("The {what} is on {cell}."), false);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves a marker to a cell, and plans again when it moved.
+    fn place_marker(&mut self, marker: Marker, cell: Cell) {
+        let map = &mut self.document.map;
+        let slot = match marker {
+            Marker::Start => &mut map.start,
+            Marker::Goal => &mut map.goal,
+        };
+        if *slot != Some(cell) {
+            *slot = Some(cell);
+            self.document.dirty = true;
+            self.replan();
         }
     }
 
@@ -456,8 +536,8 @@ impl EditorApp {
                 self.canvas.redraw(redraw);
                 self.document.dirty = true;
                 let count = self.document.map.grid.terrains().len();
-                if usize::from(self.active) >= count {
-                    self.active = (count - 1) as TerrainId;
+                if usize::from(self.tools.active) >= count {
+                    self.tools.active = (count - 1) as TerrainId;
                 }
                 self.replan();
             }
@@ -487,7 +567,7 @@ impl EditorApp {
 
     pub(super) fn palette_action(&mut self, action: PaletteAction) {
         match action {
-            PaletteAction::Select(id) => self.active = id,
+            PaletteAction::Select(id) => self.tools.active = id,
             PaletteAction::Update(id, terrain) => {
                 self.change_catalog(|grid| grid.set_terrain(id, terrain).map(|_| ()));
             }
@@ -495,7 +575,7 @@ impl EditorApp {
                 let terrain = new_terrain(&self.document.map.grid);
                 let mut added = 0;
                 if self.change_catalog(|grid| grid.add_terrain(terrain).map(|id| added = id)) {
-                    self.active = added;
+                    self.tools.active = added;
                 }
             }
             PaletteAction::Remove(id) => {
@@ -513,10 +593,10 @@ impl EditorApp {
     fn remove_terrain(&mut self, id: TerrainId, replacement: Option<TerrainId>) {
         if self.change_catalog(|grid| grid.remove_terrain(id, replacement).map(|_| ())) {
             let shift = |t: TerrainId| if t > id { t - 1 } else { t };
-            self.active = if self.active == id {
+            self.tools.active = if self.tools.active == id {
                 replacement.map_or(0, shift)
             } else {
-                shift(self.active)
+                shift(self.tools.active)
             };
             self.say("Terrain deleted.".to_owned(), false);
         }
@@ -639,12 +719,12 @@ impl EditorApp {
     }
 
     pub(super) fn select_tool(&mut self, tool: Tool) {
-        self.tool = tool;
+        self.tools.tool = tool;
     }
 
     pub(super) fn change_brush(&mut self, delta: i32) {
-        let size = (self.brush_size as i32 + delta).clamp(1, MAX_BRUSH as i32);
-        self.brush_size = size as u32;
+        let size = (self.tools.brush_size as i32 + delta).clamp(1, MAX_BRUSH as i32);
+        self.tools.brush_size = size as u32;
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -652,7 +732,7 @@ impl EditorApp {
             return;
         }
         let consume = |sc: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(sc));
-        if self.gesture.is_none() {
+        if self.input.is_idle() {
             if consume(&REDO) || consume(&REDO_Y) {
                 self.redo();
             } else if consume(&UNDO) {
@@ -704,7 +784,7 @@ impl EditorApp {
         let count = self.document.map.grid.terrains().len();
         for (i, key) in digits.into_iter().enumerate() {
             if i < count && consume(&KeyboardShortcut::new(Modifiers::NONE, key)) {
-                self.active = i as TerrainId;
+                self.tools.active = i as TerrainId;
             }
         }
     }
@@ -741,7 +821,9 @@ impl eframe::App for EditorApp {
             .default_size(230.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    let action = self.palette.ui(ui, &self.document.map.grid, self.active);
+                    let action = self
+                        .palette
+                        .ui(ui, &self.document.map.grid, self.tools.active);
                     if let Some(action) = action {
                         self.palette_action(action);
                     }

@@ -63,7 +63,7 @@ impl EditorApp {
                 ui,
                 "Smaller brush",
                 Some(&SMALLER_BRUSH),
-                self.brush_size > 1,
+                self.tools.brush_size > 1,
             ) {
                 self.change_brush(-1);
             }
@@ -71,7 +71,7 @@ impl EditorApp {
                 ui,
                 "Larger brush",
                 Some(&LARGER_BRUSH),
-                self.brush_size < MAX_BRUSH,
+                self.tools.brush_size < MAX_BRUSH,
             ) {
                 self.change_brush(1);
             }
@@ -145,7 +145,7 @@ impl EditorApp {
         ui.horizontal_wrapped(|ui| {
             for tool in Tool::ALL {
                 let key = ui.ctx().format_shortcut(&tool.shortcut());
-                let selected = self.tool == tool;
+                let selected = self.tools.tool == tool;
                 let text = RichText::new(tool.name());
                 let text = if selected { text.strong() } else { text };
                 if ui
@@ -157,21 +157,23 @@ impl EditorApp {
                 }
             }
             ui.separator();
-            let enabled = self.tool.uses_brush();
+            let enabled = self.tools.tool.uses_brush();
             ui.add_enabled_ui(enabled, |ui| {
-                ui.add(egui::Slider::new(&mut self.brush_size, 1..=MAX_BRUSH).text("Brush size"))
-                    .on_hover_text(format!(
-                        "Brush size in cells ({} smaller, {} larger)",
-                        ui.ctx().format_shortcut(&SMALLER_BRUSH),
-                        ui.ctx().format_shortcut(&LARGER_BRUSH)
-                    ));
-                ui.selectable_value(&mut self.brush_tip, BrushTip::Round, "Round")
+                ui.add(
+                    egui::Slider::new(&mut self.tools.brush_size, 1..=MAX_BRUSH).text("Brush size"),
+                )
+                .on_hover_text(format!(
+                    "Brush size in cells ({} smaller, {} larger)",
+                    ui.ctx().format_shortcut(&SMALLER_BRUSH),
+                    ui.ctx().format_shortcut(&LARGER_BRUSH)
+                ));
+                ui.selectable_value(&mut self.tools.brush_tip, BrushTip::Round, "Round")
                     .on_hover_text("Round brush tip");
-                ui.selectable_value(&mut self.brush_tip, BrushTip::Square, "Square")
+                ui.selectable_value(&mut self.tools.brush_tip, BrushTip::Square, "Square")
                     .on_hover_text("Square brush tip");
             });
-            ui.add_enabled_ui(self.tool == Tool::Rectangle, |ui| {
-                ui.checkbox(&mut self.filled, "Filled")
+            ui.add_enabled_ui(self.tools.tool == Tool::Rectangle, |ui| {
+                ui.checkbox(&mut self.tools.filled, "Filled")
                     .on_hover_text("Rectangles are filled (on) or outlined (off)");
             });
             ui.separator();
@@ -202,7 +204,7 @@ impl EditorApp {
     pub(super) fn status_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let grid = &self.document.map.grid;
-            match self.hovered.and_then(|c| Some((c, grid.get(c)?))) {
+            match self.input.hovered().and_then(|c| Some((c, grid.get(c)?))) {
                 Some((cell, id)) => {
                     let terrain = grid.terrain(id);
                     ui.label(RichText::new(format!("{cell}")).monospace());
@@ -212,7 +214,10 @@ impl EditorApp {
                     ui.label(RichText::new("(–, –)").monospace());
                 }
             }
-            if let Some(inspected) = self.view.inspector_text(&self.planner, self.hovered) {
+            if let Some(inspected) = self
+                .view
+                .inspector_text(&self.planner, self.input.hovered())
+            {
                 ui.separator();
                 ui.label(RichText::new(inspected).monospace());
             }

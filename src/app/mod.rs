@@ -13,6 +13,7 @@
 mod app;
 pub mod autosave;
 pub mod canvas;
+pub mod canvas_input;
 mod dialog;
 pub mod document;
 pub mod edit;
@@ -22,7 +23,6 @@ pub mod files;
 pub mod gesture;
 pub mod history;
 pub mod import_dialog;
-mod interaction;
 mod menus;
 pub mod palette;
 pub mod planner;

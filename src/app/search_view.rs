@@ -393,7 +393,7 @@ impl SearchView {
         ui.horizontal(|ui| {
             ui.label(what);
             if ui
-                .button("Cancel")
+                .button("Stop")
                 .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
                 .clicked()
             {

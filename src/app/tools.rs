@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, TerrainId};
 
 /// The largest brush size, in cells.
 pub const MAX_BRUSH: u32 = 64;
@@ -97,6 +97,33 @@ impl Tool {
     /// Whether it paints with the brush's size and tip.
     pub fn uses_brush(self) -> bool {
         matches!(self, Tool::Brush | Tool::Line | Tool::Eraser)
+    }
+}
+
+/// The toolbar's settings, which the canvas paints with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolSettings {
+    /// The tool in hand.
+    pub tool: Tool,
+    /// The brush's size in cells (1–[`MAX_BRUSH`]).
+    pub brush_size: u32,
+    /// The brush's shape.
+    pub brush_tip: BrushTip,
+    /// Whether rectangles are filled or outlined.
+    pub filled: bool,
+    /// The terrain the tools paint.
+    pub active: TerrainId,
+}
+
+impl Default for ToolSettings {
+    fn default() -> Self {
+        Self {
+            tool: Tool::Brush,
+            brush_size: 1,
+            brush_tip: BrushTip::Round,
+            filled: true,
+            active: 0,
+        }
     }
 }
 

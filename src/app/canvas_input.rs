@@ -1,0 +1,411 @@
+//! What the pointer does on the canvas: painting, shapes, dragging markers, panning and
+//! zooming; and what is drawn over the map while it does (tool previews, markers).
+//!
+//! [`CanvasInput`] is a component: it owns the gesture under way and the cell under the
+//! pointer, paints strokes straight onto the map it is given (as a text field edits its
+//! string), and returns what the editor must carry out — an edit to record, a marker to put
+//! down, a terrain picked — as [`CanvasIntent`]s.
+
+use egui::{
+    Align2, Color32, FontId, Painter, Pos2, Rect, Response, RichText, Sense, Stroke, Ui, Vec2,
+};
+
+use crate::grid::{Cell, Map, TerrainId};
+
+use super::canvas::{Canvas, color_of};
+use super::edit::{Edit, Redraw};
+use super::gesture::{Gesture, Marker};
+use super::stroke::Stroke as BrushStroke;
+use super::tools::{self, BrushTip, Tool, ToolSettings};
+
+/// What the canvas asks the editor to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CanvasIntent {
+    /// A stroke, line, rectangle or fill was made on the map: record it as one step.
+    Edit(Edit),
+    /// Put a marker on the cell the user chose; an impassable cell is refused with a message.
+    SetMarker(Marker, Cell),
+    /// A dragged marker reached another passable cell.
+    MoveMarker(Marker, Cell),
+    /// The eyedropper (or Alt+click) picked the terrain of a cell.
+    Pick(TerrainId),
+}
+
+/// The pointer's state in one frame, read once.
+struct Pointer {
+    pos: Option<Pos2>,
+    pressed: bool,
+    down: bool,
+    middle_pressed: bool,
+    any_down: bool,
+    delta: Vec2,
+    space: bool,
+    alt: bool,
+    shift: bool,
+    scroll: f32,
+    zoom: f32,
+}
+
+/// The pointer's work on the canvas.
+#[derive(Default)]
+pub struct CanvasInput {
+    gesture: Option<Gesture>,
+    hovered: Option<Cell>,
+    /// Where the pointer is over the canvas, for the brush outline.
+    pointer: Option<Pos2>,
+    /// Whether the space bar is held over the canvas (the hand cursor).
+    panning_key: bool,
+    /// The cell of the last right-click on the map, for its menu.
+    context_cell: Option<Cell>,
+}
+
+impl CanvasInput {
+    /// The map cell under the pointer.
+    pub fn hovered(&self) -> Option<Cell> {
+        self.hovered
+    }
+
+    /// Whether no drag is under way (undo waits for the end of a stroke).
+    pub fn is_idle(&self) -> bool {
+        self.gesture.is_none()
+    }
+
+    /// Drops the gesture under way (the map was replaced).
+    pub fn reset(&mut self) {
+        self.gesture = None;
+    }
+
+    /// Takes the canvas's area of `ui` and the pointer's work in it: zooms and pans `canvas`,
+    /// paints strokes onto `map`, and returns the painter to draw the map with and what the
+    /// editor must do. `accepts_input` is false while a modal dialog is open.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        canvas: &mut Canvas,
+        map: &mut Map,
+        tools: &ToolSettings,
+        accepts_input: bool,
+    ) -> (Painter, Vec<CanvasIntent>) {
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map canvas"));
+        canvas.set_rect(rect, &map.grid);
+        let pointer = ui.input(|i| Pointer {
+            pos: i.pointer.latest_pos(),
+            pressed: i.pointer.primary_pressed(),
+            down: i.pointer.primary_down(),
+            middle_pressed: i.pointer.button_pressed(egui::PointerButton::Middle),
+            any_down: i.pointer.any_down(),
+            delta: i.pointer.delta(),
+            space: i.key_down(egui::Key::Space),
+            alt: i.modifiers.alt,
+            shift: i.modifiers.shift,
+            scroll: i.smooth_scroll_delta.y,
+            zoom: i.zoom_delta(),
+        });
+        let over = response.hovered() && pointer.pos.is_some_and(|p| rect.contains(p));
+        self.pointer = pointer.pos.filter(|_| over);
+        self.panning_key = over && pointer.space;
+        self.hovered = self.pointer.and_then(|p| canvas.grid_cell_at(p, &map.grid));
+        if let Some(pos) = self.pointer {
+            let factor = pointer.zoom * (pointer.scroll / 300.0).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                canvas.zoom_by(factor, pos);
+            }
+        }
+        let mut intents = Vec::new();
+        if self.gesture.is_none() && over && accepts_input {
+            self.begin_gesture(&pointer, canvas, map, tools, &mut intents);
+        }
+        if self.gesture.is_some() {
+            self.continue_gesture(&pointer, canvas, map, tools, &mut intents);
+        }
+        self.context_menu(&response, &mut intents);
+        if matches!(self.gesture, Some(Gesture::Pan)) || self.panning_key {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        (ui.painter_at(rect), intents)
+    }
+
+    fn begin_gesture(
+        &mut self,
+        p: &Pointer,
+        canvas: &mut Canvas,
+        map: &mut Map,
+        tools: &ToolSettings,
+        intents: &mut Vec<CanvasIntent>,
+    ) {
+        let Some(pos) = p.pos else { return };
+        if p.middle_pressed || (p.pressed && p.space) {
+            self.gesture = Some(Gesture::Pan);
+            return;
+        }
+        if !p.pressed {
+            return;
+        }
+        let grid = &map.grid;
+        let Some(cell) = canvas.grid_cell_at(pos, grid) else {
+            return;
+        };
+        if p.alt || tools.tool == Tool::Eyedropper {
+            if let Some(id) = grid.get(cell) {
+                intents.push(CanvasIntent::Pick(id));
+            }
+            return;
+        }
+        if let Some(marker) = marker_at(canvas, map, pos) {
+            self.gesture = Some(Gesture::Marker(marker));
+            return;
+        }
+        let terrain = if tools.tool == Tool::Eraser {
+            0
+        } else {
+            tools.active
+        };
+        self.gesture = match tools.tool {
+            Tool::Brush | Tool::Eraser if p.shift => Some(Gesture::Line {
+                from: cell,
+                to: cell,
+                terrain,
+            }),
+            Tool::Brush | Tool::Eraser => {
+                let mut stroke = BrushStroke::new(terrain, cell);
+                let (w, h) = (grid.width(), grid.height());
+                let cells = tools::brush(cell, tools.brush_size, tools.brush_tip, w, h);
+                let region = stroke.paint(&mut map.grid, &cells);
+                canvas.redraw(Redraw::Cells(region));
+                Some(Gesture::Paint(stroke))
+            }
+            Tool::Line => Some(Gesture::Line {
+                from: cell,
+                to: cell,
+                terrain,
+            }),
+            Tool::Rectangle => Some(Gesture::Rectangle {
+                from: cell,
+                to: cell,
+            }),
+            Tool::Fill => {
+                let region = tools::flood_fill(grid, cell);
+                if let Some(edit) = Edit::paint(&mut map.grid, &region, tools.active) {
+                    intents.push(CanvasIntent::Edit(edit));
+                }
+                None
+            }
+            Tool::Start | Tool::Goal => {
+                let marker = if tools.tool == Tool::Start {
+                    Marker::Start
+                } else {
+                    Marker::Goal
+                };
+                intents.push(CanvasIntent::SetMarker(marker, cell));
+                grid.is_passable(cell).then_some(Gesture::Marker(marker))
+            }
+            Tool::Eyedropper => None,
+        };
+    }
+
+    fn continue_gesture(
+        &mut self,
+        p: &Pointer,
+        canvas: &mut Canvas,
+        map: &mut Map,
+        tools: &ToolSettings,
+        intents: &mut Vec<CanvasIntent>,
+    ) {
+        let grid = &map.grid;
+        let cell = p.pos.map(|pos| canvas.clamped_cell_at(pos, grid));
+        match &mut self.gesture {
+            Some(Gesture::Pan) => canvas.pan(p.delta),
+            Some(Gesture::Paint(stroke)) => {
+                if let Some(cell) = cell
+                    && cell != stroke.last()
+                {
+                    let (w, h) = (grid.width(), grid.height());
+                    let cells = tools::brush_line(
+                        stroke.last(),
+                        cell,
+                        tools.brush_size,
+                        tools.brush_tip,
+                        w,
+                        h,
+                    );
+                    let region = stroke.paint(&mut map.grid, &cells);
+                    stroke.move_to(cell);
+                    canvas.redraw(Redraw::Cells(region));
+                }
+            }
+            Some(Gesture::Line { to, .. } | Gesture::Rectangle { to, .. }) => {
+                if let Some(cell) = cell {
+                    *to = cell;
+                }
+            }
+            Some(Gesture::Marker(marker)) => {
+                if let Some(cell) = cell
+                    && grid.is_passable(cell)
+                {
+                    intents.push(CanvasIntent::MoveMarker(*marker, cell));
+                }
+            }
+            None => {}
+        }
+        let still = if matches!(self.gesture, Some(Gesture::Pan)) {
+            p.any_down
+        } else {
+            p.down
+        };
+        if !still {
+            self.end_gesture(map, tools, intents);
+        }
+    }
+
+    fn end_gesture(
+        &mut self,
+        map: &mut Map,
+        tools: &ToolSettings,
+        intents: &mut Vec<CanvasIntent>,
+    ) {
+        let Some(gesture) = self.gesture.take() else {
+            return;
+        };
+        let grid = &mut map.grid;
+        let (w, h) = (grid.width(), grid.height());
+        let edit = match gesture {
+            Gesture::Paint(stroke) => stroke.finish(grid),
+            Gesture::Line { from, to, terrain } => {
+                let cells = tools::brush_line(from, to, tools.brush_size, tools.brush_tip, w, h);
+                Edit::paint(grid, &indices(w, &cells), terrain)
+            }
+            Gesture::Rectangle { from, to } => {
+                let cells = tools::rectangle(from, to, tools.filled, w, h);
+                Edit::paint(grid, &indices(w, &cells), tools.active)
+            }
+            Gesture::Marker(_) | Gesture::Pan => None,
+        };
+        if let Some(edit) = edit {
+            intents.push(CanvasIntent::Edit(edit));
+        }
+    }
+
+    /// The menu of a right-click on the map: put the start or the goal on the cell clicked.
+    fn context_menu(&mut self, response: &Response, intents: &mut Vec<CanvasIntent>) {
+        if response.secondary_clicked() {
+            self.context_cell = self.hovered;
+        }
+        let context_cell = self.context_cell;
+        response.context_menu(|ui| {
+            let Some(cell) = context_cell else {
+                ui.close();
+                return;
+            };
+            ui.label(RichText::new(format!("Cell {cell}")).weak());
+            if ui.button("Set start here").clicked() {
+                intents.push(CanvasIntent::SetMarker(Marker::Start, cell));
+                ui.close();
+            }
+            if ui.button("Set goal here").clicked() {
+                intents.push(CanvasIntent::SetMarker(Marker::Goal, cell));
+                ui.close();
+            }
+        });
+    }
+
+    /// Draws what lies over the map and the search: the outline of the shape being dragged
+    /// or of the brush under the pointer, and the markers.
+    pub fn paint_over(&self, painter: &Painter, canvas: &Canvas, map: &Map, tools: &ToolSettings) {
+        self.paint_preview(painter, canvas, map, tools);
+        paint_markers(painter, canvas, map);
+    }
+
+    /// The outline of the shape being dragged, or of the brush under the pointer.
+    fn paint_preview(&self, painter: &Painter, canvas: &Canvas, map: &Map, tools: &ToolSettings) {
+        let outline = Stroke::new(1.5, Color32::WHITE);
+        let shadow = Stroke::new(3.0, Color32::from_black_alpha(120));
+        let cell_rect = |a: Cell, b: Cell| {
+            let min = Pos2::new(a.x.min(b.x) as f32, a.y.min(b.y) as f32);
+            let max = Pos2::new(a.x.max(b.x) as f32 + 1.0, a.y.max(b.y) as f32 + 1.0);
+            Rect::from_min_max(canvas.screen_from_cell(min), canvas.screen_from_cell(max))
+        };
+        match &self.gesture {
+            Some(Gesture::Rectangle { from, to }) => {
+                let rect = cell_rect(*from, *to);
+                for stroke in [shadow, outline] {
+                    painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Middle);
+                }
+            }
+            Some(Gesture::Line { from, to, .. }) => {
+                let a = canvas.screen_from_cell_center(*from);
+                let b = canvas.screen_from_cell_center(*to);
+                let width = (tools.brush_size as f32 * canvas.zoom()).max(1.5);
+                let colour = map
+                    .grid
+                    .terrains()
+                    .get(usize::from(tools.active))
+                    .map_or(Color32::GRAY, |t| color_of(t.color))
+                    .gamma_multiply(0.7);
+                painter.line_segment([a, b], Stroke::new(width, colour));
+                painter.line_segment([a, b], outline);
+            }
+            _ => {
+                let Some(pos) = self.pointer else { return };
+                let other_gesture =
+                    self.gesture.is_some() && !matches!(self.gesture, Some(Gesture::Paint(_)));
+                if !tools.tool.uses_brush() || other_gesture {
+                    return;
+                }
+                let Some(cell) = canvas.grid_cell_at(pos, &map.grid) else {
+                    return;
+                };
+                let lo = -((tools.brush_size as i64 - 1) / 2) as f32;
+                let side = tools.brush_size as f32;
+                let min = Pos2::new(cell.x as f32 + lo, cell.y as f32 + lo);
+                let rect = Rect::from_min_size(
+                    canvas.screen_from_cell(min),
+                    Vec2::splat(side * canvas.zoom()),
+                );
+                if tools.brush_tip == BrushTip::Round && tools.brush_size > 2 {
+                    painter.circle_stroke(rect.center(), rect.width() / 2.0, outline);
+                } else {
+                    painter.rect_stroke(rect, 0.0, outline, egui::StrokeKind::Middle);
+                }
+            }
+        }
+    }
+}
+
+fn marker_radius(canvas: &Canvas) -> f32 {
+    (canvas.zoom() * 0.6).clamp(7.0, 16.0)
+}
+
+/// The marker drawn under a screen position.
+fn marker_at(canvas: &Canvas, map: &Map, pos: Pos2) -> Option<Marker> {
+    let reach = marker_radius(canvas) + 3.0;
+    [(Marker::Goal, map.goal), (Marker::Start, map.start)]
+        .into_iter()
+        .filter_map(|(m, cell)| Some((m, canvas.screen_from_cell_center(cell?))))
+        .find(|(_, centre)| centre.distance(pos) <= reach)
+        .map(|(m, _)| m)
+}
+
+fn paint_markers(painter: &Painter, canvas: &Canvas, map: &Map) {
+    let radius = marker_radius(canvas);
+    let markers = [
+        (map.start, Color32::from_rgb(40, 200, 90), "S"),
+        (map.goal, Color32::from_rgb(230, 60, 60), "G"),
+    ];
+    for (cell, colour, letter) in markers {
+        let Some(cell) = cell else { continue };
+        let centre = canvas.screen_from_cell_center(cell);
+        painter.circle(centre, radius, colour, Stroke::new(2.0, Color32::WHITE));
+        painter.text(
+            centre,
+            Align2::CENTER_CENTER,
+            letter,
+            FontId::proportional(radius * 1.1),
+            Color32::WHITE,
+        );
+    }
+}
+
+fn indices(width: u32, cells: &[Cell]) -> Vec<u32> {
+    cells.iter().map(|c| c.y * width + c.x).collect()
+}
