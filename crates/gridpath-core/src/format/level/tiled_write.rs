@@ -1,0 +1,258 @@
+//! A gridpath map written as a Tiled map (`.tmj` or `.tmx`): one CSV tile layer, an embedded
+//! tileset of one tile per terrain, and the start and goal as point objects.
+//!
+//! The tileset, named and marked `gridpath-terrains`, has no image; each tile carries the
+//! terrain's `name`, `symbol`, `color` (a Tiled colour) and either its `cost` or
+//! `walkable=false`. Reading the file back gives the same grid and markers: every tile of a
+//! tileset marked `gridpath-terrains` becomes a terrain, in order, even when no cell uses it.
+//! [`save::save_map`](crate::format::save::save_map) writes these files atomically.
+//!
+//! ```
+//! use gridpath_core::format::{load_map, save};
+//! use gridpath_core::grid::{Cell, Grid, Map};
+//!
+//! let dir = tempfile::tempdir().expect("a temporary folder");
+//! let mut map = Map::new("yard", Grid::from_ascii(&[".#", "=~"]).expect("a valid map"));
+//! map.start = Some(Cell::new(0, 0));
+//! for name in ["yard.tmj", "yard.tmx"] {
+//!     let path = dir.path().join(name);
+//!     save::save_map(&map, &path).expect("saves");
+//!     let back = load_map(&path).expect("loads");
+//!     assert_eq!((back.grid, back.start, back.goal), (map.grid.clone(), map.start, map.goal));
+//! }
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::grid::{Map, Terrain};
+
+/// The size of a tile in the written map, in pixels.
+pub const TILE_SIZE: u32 = 16;
+
+/// The name of the written tileset, and of its property marking every tile a terrain.
+pub const TILESET_NAME: &str = "gridpath-terrains";
+
+/// A property of a written tile.
+enum Property {
+    Text(&'static str, String),
+    Number(&'static str, f64),
+    Bool(&'static str, bool),
+    Color(&'static str, String),
+}
+
+fn properties(terrain: &Terrain) -> Vec<Property> {
+    let mut out = vec![
+        Property::Text("name", terrain.name.clone()),
+        Property::Text("symbol", terrain.symbol.to_string()),
+        Property::Color("color", format!("#ff{}", &terrain.color.to_string()[1..])),
+    ];
+    match terrain.cost {
+        Some(cost) => out.push(Property::Number("cost", cost)),
+        None => out.push(Property::Bool("walkable", false)),
+    }
+    out
+}
+
+/// The start and goal as (name, x, y) in pixels: the centre of their cell.
+fn markers(map: &Map) -> Vec<(&'static str, f64, f64)> {
+    let centre = |v: u32| (f64::from(v) + 0.5) * f64::from(TILE_SIZE);
+    [("start", map.start), ("goal", map.goal)]
+        .into_iter()
+        .filter_map(|(name, cell)| cell.map(|c| (name, centre(c.x), centre(c.y))))
+        .collect()
+}
+
+/// The map as Tiled JSON (`.tmj`).
+pub fn to_tmj(map: &Map) -> String {
+    let grid = &map.grid;
+    let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned());
+    let n = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "0".to_owned());
+    let mut out = String::with_capacity(grid.len() * 4 + 4096);
+    out.push_str(
+        "{\n  \"type\": \"map\",\n  \"version\": \"1.10\",\n  \"tiledversion\": \"1.10.2\",\n",
+    );
+    out.push_str("  \"orientation\": \"orthogonal\",\n  \"renderorder\": \"right-down\",\n  \"infinite\": false,\n");
+    let _ = writeln!(
+        out,
+        "  \"width\": {},\n  \"height\": {},",
+        grid.width(),
+        grid.height()
+    );
+    let _ = writeln!(
+        out,
+        "  \"tilewidth\": {TILE_SIZE},\n  \"tileheight\": {TILE_SIZE},"
+    );
+    let markers = markers(map);
+    let _ = writeln!(
+        out,
+        "  \"nextlayerid\": 3,\n  \"nextobjectid\": {},",
+        markers.len() + 1
+    );
+    out.push_str("  \"tilesets\": [{\n");
+    let _ = writeln!(
+        out,
+        "    \"firstgid\": 1, \"name\": {}, \"tilewidth\": {TILE_SIZE}, \"tileheight\": {TILE_SIZE}, \"tilecount\": {}, \"columns\": 0,",
+        q(TILESET_NAME),
+        grid.terrains().len()
+    );
+    let _ = writeln!(
+        out,
+        "    \"properties\": [{{\"name\": {}, \"type\": \"bool\", \"value\": true}}],",
+        q(TILESET_NAME)
+    );
+    out.push_str("    \"tiles\": [\n");
+    for (id, terrain) in grid.terrains().iter().enumerate() {
+        let listed: Vec<String> = properties(terrain)
+            .into_iter()
+            .map(|p| match p {
+                Property::Text(k, v) => format!(
+                    "{{\"name\": {}, \"type\": \"string\", \"value\": {}}}",
+                    q(k),
+                    q(&v)
+                ),
+                Property::Number(k, v) => format!(
+                    "{{\"name\": {}, \"type\": \"float\", \"value\": {}}}",
+                    q(k),
+                    n(v)
+                ),
+                Property::Bool(k, v) => {
+                    format!("{{\"name\": {}, \"type\": \"bool\", \"value\": {v}}}", q(k))
+                }
+                Property::Color(k, v) => format!(
+                    "{{\"name\": {}, \"type\": \"color\", \"value\": {}}}",
+                    q(k),
+                    q(&v)
+                ),
+            })
+            .collect();
+        let comma = if id + 1 < grid.terrains().len() {
+            ","
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "      {{\"id\": {id}, \"properties\": [{}]}}{comma}",
+            listed.join(", ")
+        );
+    }
+    out.push_str("    ]\n  }],\n  \"layers\": [\n");
+    let _ = write!(
+        out,
+        "    {{\"id\": 1, \"type\": \"tilelayer\", \"name\": \"terrain\", \"x\": 0, \"y\": 0, \"width\": {}, \"height\": {}, \"opacity\": 1, \"visible\": true,\n     \"data\": [",
+        grid.width(),
+        grid.height()
+    );
+    for (i, &id) in grid.cells().iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i % grid.width() as usize == 0 {
+                ",\n      "
+            } else {
+                ", "
+            });
+        }
+        let _ = write!(out, "{}", u32::from(id) + 1);
+    }
+    out.push_str("]},\n");
+    out.push_str("    {\"id\": 2, \"type\": \"objectgroup\", \"name\": \"markers\", \"x\": 0, \"y\": 0, \"opacity\": 1, \"visible\": true, \"draworder\": \"topdown\", \"objects\": [");
+    for (i, (name, x, y)) in markers.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(
+            out,
+            "{comma}\n      {{\"id\": {}, \"name\": {}, \"type\": \"\", \"point\": true, \"x\": {}, \"y\": {}, \"width\": 0, \"height\": 0, \"rotation\": 0, \"visible\": true}}",
+            i + 1,
+            q(name),
+            n(*x),
+            n(*y)
+        );
+    }
+    out.push_str("]}\n  ]\n}\n");
+    out
+}
+
+/// Escapes text for an XML attribute, keeping line breaks and tabs as character references.
+fn attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' | '\r' | '\t' => {
+                let _ = write!(out, "&#{};", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The map as Tiled XML (`.tmx`).
+pub fn to_tmx(map: &Map) -> String {
+    let grid = &map.grid;
+    let markers = markers(map);
+    let mut out = String::with_capacity(grid.len() * 4 + 4096);
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"{}\" height=\"{}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" infinite=\"0\" nextlayerid=\"3\" nextobjectid=\"{}\">",
+        grid.width(),
+        grid.height(),
+        markers.len() + 1
+    );
+    let _ = writeln!(
+        out,
+        " <tileset firstgid=\"1\" name=\"{TILESET_NAME}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" tilecount=\"{}\" columns=\"0\">",
+        grid.terrains().len()
+    );
+    let _ = writeln!(
+        out,
+        "  <properties>\n   <property name=\"{TILESET_NAME}\" type=\"bool\" value=\"true\"/>\n  </properties>"
+    );
+    for (id, terrain) in grid.terrains().iter().enumerate() {
+        let _ = writeln!(out, "  <tile id=\"{id}\">\n   <properties>");
+        for p in properties(terrain) {
+            let (name, kind, value) = match p {
+                Property::Text(k, v) => (k, "string", v),
+                Property::Number(k, v) => (k, "float", v.to_string()),
+                Property::Bool(k, v) => (k, "bool", v.to_string()),
+                Property::Color(k, v) => (k, "color", v),
+            };
+            let _ = writeln!(
+                out,
+                "    <property name=\"{name}\" type=\"{kind}\" value=\"{}\"/>",
+                attribute(&value)
+            );
+        }
+        out.push_str("   </properties>\n  </tile>\n");
+    }
+    out.push_str(" </tileset>\n");
+    let _ = writeln!(
+        out,
+        " <layer id=\"1\" name=\"terrain\" width=\"{}\" height=\"{}\">\n  <data encoding=\"csv\">",
+        grid.width(),
+        grid.height()
+    );
+    let rows = grid.cells().chunks(grid.width() as usize);
+    let last = grid.height() as usize - 1;
+    for (y, row) in rows.enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&id| (u32::from(id) + 1).to_string())
+            .collect();
+        let comma = if y < last { "," } else { "" };
+        let _ = writeln!(out, "{}{comma}", cells.join(","));
+    }
+    out.push_str("</data>\n </layer>\n <objectgroup id=\"2\" name=\"markers\">\n");
+    for (i, (name, x, y)) in markers.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  <object id=\"{}\" name=\"{name}\" x=\"{x}\" y=\"{y}\">\n   <point/>\n  </object>",
+            i + 1
+        );
+    }
+    out.push_str(" </objectgroup>\n</map>\n");
+    out
+}

@@ -1,0 +1,386 @@
+//! Tiled's JSON map format (`.tmj`, also `.json` inside Tiled) and its external tilesets
+//! (`.tsj`), read into the shared [`TiledMap`] model. Unknown fields are ignored.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::data::{self, Compression, Encoding};
+use super::tiled::{
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Properties, Shape, TileBudget, TileInfo,
+    TiledMap, Tileset, Value,
+};
+use super::{LevelError, read_beside, tmx, xml};
+use crate::format::FormatError;
+
+#[derive(Deserialize)]
+struct RawMap {
+    #[serde(default = "orthogonal")]
+    orientation: String,
+    #[serde(default)]
+    width: u64,
+    #[serde(default)]
+    height: u64,
+    tilewidth: f64,
+    tileheight: f64,
+    #[serde(default)]
+    infinite: bool,
+    #[serde(default)]
+    tilesets: Vec<RawTileset>,
+    #[serde(default)]
+    layers: Vec<RawLayer>,
+}
+
+fn orthogonal() -> String {
+    "orthogonal".to_owned()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawTileset {
+    firstgid: u32,
+    source: Option<String>,
+    name: String,
+    tilecount: u32,
+    columns: u32,
+    tilewidth: u32,
+    tileheight: u32,
+    margin: u32,
+    spacing: u32,
+    image: Option<String>,
+    tiles: Vec<RawTile>,
+    properties: Vec<RawProperty>,
+}
+
+#[derive(Deserialize)]
+struct RawTile {
+    id: u32,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    properties: Vec<RawProperty>,
+}
+
+#[derive(Deserialize)]
+struct RawProperty {
+    name: String,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    value: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct RawLayer {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default = "yes")]
+    visible: bool,
+    #[serde(default)]
+    width: u64,
+    #[serde(default)]
+    height: u64,
+    #[serde(default)]
+    encoding: Option<String>,
+    #[serde(default)]
+    compression: Option<String>,
+    #[serde(default)]
+    data: Option<RawData>,
+    #[serde(default)]
+    chunks: Vec<RawChunk>,
+    #[serde(default)]
+    objects: Vec<RawObject>,
+    #[serde(default)]
+    layers: Vec<RawLayer>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Layer data: an array of ids (CSV) or a base64 string.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawData {
+    Ids(Vec<u32>),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+struct RawChunk {
+    x: i64,
+    y: i64,
+    width: u64,
+    height: u64,
+    data: RawData,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawObject {
+    name: String,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    class: Option<String>,
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    rotation: f64,
+    point: bool,
+    ellipse: bool,
+    polygon: Option<Vec<RawPoint>>,
+    polyline: Option<serde_json::Value>,
+    text: Option<serde_json::Value>,
+    gid: Option<u32>,
+    properties: Vec<RawProperty>,
+}
+
+#[derive(Deserialize)]
+struct RawPoint {
+    x: f64,
+    y: f64,
+}
+
+/// Parses a `.tmj` map; external tilesets are read from `folder`.
+pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
+    let raw: RawMap = json(text)?;
+    let mut map = TiledMap {
+        orientation: raw.orientation,
+        width: raw.width,
+        height: raw.height,
+        tile_width: raw.tilewidth,
+        tile_height: raw.tileheight,
+        infinite: raw.infinite,
+        ..TiledMap::default()
+    };
+    for set in raw.tilesets {
+        map.tilesets.push(tileset_reference(set, folder)?);
+    }
+    map.tilesets.sort_by_key(|t| t.first_gid);
+    let mut budget = TileBudget::default();
+    layers(raw.layers, true, 0, &mut budget, &mut map.layers)?;
+    Ok(map)
+}
+
+/// Parses an external `.tsj` tileset; its image is resolved beside `folder`.
+pub fn tileset_file(text: &str, folder: &Path) -> Result<Tileset, FormatError> {
+    let raw: RawTileset = json(text)?;
+    Ok(tileset(raw, folder)?)
+}
+
+fn json<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, FormatError> {
+    serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(i) => message[..i].to_owned(),
+            None => message,
+        };
+        FormatError::Json {
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    })
+}
+
+fn tileset_reference(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
+    let first_gid = raw.firstgid;
+    let Some(source) = raw.source.clone() else {
+        let mut set = tileset(raw, folder)?;
+        set.first_gid = first_gid;
+        return Ok(set);
+    };
+    let (path, text) = read_beside(folder, &source)?;
+    let beside = path.parent().unwrap_or(Path::new("")).to_owned();
+    let external = |message: String| LevelError::External {
+        path: path.clone(),
+        message,
+    };
+    let is_xml = Path::new(&source)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("tsx") || e.eq_ignore_ascii_case("xml"));
+    let mut set = if is_xml {
+        let root = xml::parse(&text).map_err(|e| external(e.to_string()))?;
+        tmx::tileset(&root, &beside).map_err(|e| external(e.to_string()))?
+    } else {
+        tileset_file(&text, &beside).map_err(|e| external(e.to_string()))?
+    };
+    set.first_gid = first_gid;
+    Ok(set)
+}
+
+fn tileset(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
+    let place = format!("tileset {:?}", raw.name);
+    let mut set = Tileset {
+        first_gid: raw.firstgid,
+        tile_count: raw.tilecount,
+        columns: raw.columns,
+        tile_width: raw.tilewidth,
+        tile_height: raw.tileheight,
+        margin: raw.margin,
+        spacing: raw.spacing,
+        image: raw.image.map(|s| folder.join(s)),
+        properties: properties(raw.properties, &place)?,
+        name: raw.name,
+        ..Tileset::default()
+    };
+    for tile in raw.tiles {
+        let class = tile.kind.or(tile.class).filter(|c| !c.is_empty());
+        let properties = properties(tile.properties, &place)?;
+        set.tiles.insert(tile.id, TileInfo { class, properties });
+    }
+    Ok(set)
+}
+
+fn properties(raw: Vec<RawProperty>, place: &str) -> Result<Properties, LevelError> {
+    let mut out = Properties::new();
+    for property in raw {
+        let value = match (property.kind.as_deref(), property.value) {
+            (_, serde_json::Value::Bool(b)) => Value::Bool(b),
+            (_, serde_json::Value::Number(n)) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            (Some("int" | "float"), other) => {
+                return Err(LevelError::Field {
+                    place: place.to_owned(),
+                    message: format!("property {:?} is {other}, not a number", property.name),
+                });
+            }
+            (_, serde_json::Value::String(s)) => Value::Text(s),
+            (_, other) => Value::Text(other.to_string()),
+        };
+        out.insert(property.name, value);
+    }
+    Ok(out)
+}
+
+fn layers(
+    raw: Vec<RawLayer>,
+    visible: bool,
+    depth: usize,
+    budget: &mut TileBudget,
+    out: &mut Vec<Layer>,
+) -> Result<(), LevelError> {
+    if depth > MAX_GROUP_DEPTH {
+        return Err(LevelError::Field {
+            place: "map".to_owned(),
+            message: format!("group layers nested more than {MAX_GROUP_DEPTH} deep"),
+        });
+    }
+    for layer in raw {
+        let seen = visible && layer.visible;
+        let content = match layer.kind.as_str() {
+            "tilelayer" => Content::Tiles(tile_data(&layer, budget)?),
+            "objectgroup" => Content::Objects(
+                layer
+                    .objects
+                    .into_iter()
+                    .map(|o| object(o, &layer.name))
+                    .collect::<Result<_, _>>()?,
+            ),
+            "group" => {
+                layers(layer.layers, seen, depth + 1, budget, out)?;
+                continue;
+            }
+            _ => continue,
+        };
+        out.push(Layer {
+            name: layer.name,
+            class: layer.class,
+            visible: seen,
+            content,
+        });
+    }
+    Ok(())
+}
+
+fn tile_data(layer: &RawLayer, budget: &mut TileBudget) -> Result<Vec<Chunk>, LevelError> {
+    let name = layer.name.as_str();
+    let fail = |chunk, message| LevelError::LayerData {
+        layer: name.to_owned(),
+        chunk,
+        message,
+    };
+    let encoding = match layer.encoding.as_deref() {
+        None => Encoding::Csv,
+        Some(e) => Encoding::parse(e).map_err(|m| fail(None, m))?,
+    };
+    let compression = Compression::parse(layer.compression.as_deref().unwrap_or(""))
+        .map_err(|m| fail(None, m))?;
+    let decode = |data: &RawData, chunk, count: usize| match (data, encoding) {
+        (RawData::Ids(ids), Encoding::Csv) => {
+            if ids.len() != count {
+                return Err(fail(
+                    chunk,
+                    format!("{} tiles, expected {count}", ids.len()),
+                ));
+            }
+            Ok(data::clear_flips(ids.clone()))
+        }
+        (RawData::Text(text), Encoding::Base64) => {
+            data::decode(text, encoding, compression, count).map_err(|m| fail(chunk, m))
+        }
+        _ => Err(fail(
+            chunk,
+            "the data does not match the encoding (an array for csv, a string for base64)"
+                .to_owned(),
+        )),
+    };
+    if let Some(data) = &layer.data {
+        let count = budget.take(name, None, layer.width, layer.height)?;
+        return Ok(vec![Chunk {
+            x: 0,
+            y: 0,
+            width: layer.width as u32,
+            height: layer.height as u32,
+            gids: decode(data, None, count)?,
+        }]);
+    }
+    let mut out = Vec::with_capacity(layer.chunks.len());
+    for chunk in &layer.chunks {
+        let at = Some((chunk.x, chunk.y));
+        let count = budget.take(name, at, chunk.width, chunk.height)?;
+        out.push(Chunk {
+            x: chunk.x,
+            y: chunk.y,
+            width: chunk.width as u32,
+            height: chunk.height as u32,
+            gids: decode(&chunk.data, at, count)?,
+        });
+    }
+    Ok(out)
+}
+
+fn object(raw: RawObject, layer: &str) -> Result<Object, LevelError> {
+    let shape = if raw.point {
+        Shape::Point
+    } else if raw.ellipse {
+        Shape::Ellipse
+    } else if let Some(points) = raw.polygon {
+        Shape::Polygon(points.into_iter().map(|p| (p.x, p.y)).collect())
+    } else if raw.polyline.is_some() || raw.text.is_some() || raw.gid.is_some() {
+        Shape::Other
+    } else {
+        Shape::Rectangle
+    };
+    Ok(Object {
+        class: raw.kind.or(raw.class).filter(|c| !c.is_empty()),
+        x: raw.x,
+        y: raw.y,
+        width: raw.width,
+        height: raw.height,
+        rotation: raw.rotation,
+        shape,
+        properties: properties(
+            raw.properties,
+            &format!("layer {layer:?}, object {:?}", raw.name),
+        )?,
+        name: raw.name,
+    })
+}
