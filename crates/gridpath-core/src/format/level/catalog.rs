@@ -88,10 +88,11 @@ fn usable(c: char) -> bool {
 /// Symbols to hand out: printable ASCII, then Latin-1 and Latin Extended letters — more than
 /// [`MAX_TERRAINS`] of them.
 fn symbol_pool() -> impl Iterator<Item = char> {
+    let alphanumeric = |c: &char| c.is_ascii_alphanumeric();
     ('a'..='z')
         .chain('A'..='Z')
         .chain('0'..='9')
-        .chain('!'..='~')
+        .chain(('!'..='~').filter(move |c| !alphanumeric(c)))
         .chain('\u{a1}'..='\u{24f}')
         .filter(|&c| usable(c))
 }

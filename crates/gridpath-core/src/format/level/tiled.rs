@@ -219,7 +219,9 @@ impl TiledMap {
         let index = self.tilesets.iter().rposition(|t| t.first_gid <= gid)?;
         let set = &self.tilesets[index];
         let id = gid - set.first_gid;
-        (id < set.tile_count || set.tiles.contains_key(&id)).then_some((index, id))
+        // Old files do not give the count: then every id past the first belongs.
+        let known = set.tile_count == 0 || id < set.tile_count || set.tiles.contains_key(&id);
+        known.then_some((index, id))
     }
 
     fn key(&self, tileset: usize, id: u32) -> Key {
