@@ -302,3 +302,183 @@ pub fn read(
         sources,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::PathBuf;
+
+    use super::super::{LevelOptions, TerrainSource, read_level};
+    use crate::grid::{Cell, Rgb};
+
+    /// A project of two levels; values 7 ("water") and 3 ("Walls") are defined in that order.
+    fn project(external: bool) -> String {
+        let level = |name: &str, csv: &str| {
+            format!(
+                r#"{{"identifier": "{name}", "uid": 1, "layerInstances": [
+      {{"__identifier": "Entities", "__type": "Entities", "__cWid": 3, "__cHei": 2, "__gridSize": 16,
+        "layerDefUid": 2, "intGridCsv": [], "entityInstances": [
+          {{"__identifier": "Start", "__grid": [0, 1]}}, {{"__identifier": "GOAL", "__grid": [2, 0]}}]}},
+      {{"__identifier": "Decor", "__type": "IntGrid", "__cWid": 3, "__cHei": 2, "__gridSize": 16,
+        "layerDefUid": 1, "intGridCsv": [7, 7, 7, 7, 7, 7], "entityInstances": []}},
+      {{"__identifier": "Collisions", "__type": "IntGrid", "__cWid": 3, "__cHei": 2, "__gridSize": 16,
+        "layerDefUid": 1, "intGridCsv": {csv}, "entityInstances": []}}]}}"#
+            )
+        };
+        let levels = if external {
+            r#"{"identifier": "First", "externalRelPath": "p/First.ldtkl", "layerInstances": null}"#
+                .to_owned()
+        } else {
+            format!(
+                "{}, {}",
+                level("First", "[3, 0, 7, 0, 0, 3]"),
+                level("Second", "[0, 0, 0, 0, 0, 0]")
+            )
+        };
+        if external {
+            return format!(
+                r##"{{"jsonVersion": "1.5.3", "externalLevels": true,
+  "defs": {{"layers": [{{"uid": 1, "identifier": "Collisions", "intGridValues": [
+    {{"value": 7, "identifier": "water", "color": "#0000FF"}}, {{"value": 3, "identifier": "Walls", "color": "#B86F50"}}]}}]}},
+  "levels": [{levels}]}}
+@@{}"##,
+                level("First", "[3, 0, 7, 0, 0, 3]")
+            );
+        }
+        format!(
+            r##"{{"jsonVersion": "1.5.3", "externalLevels": false, "extra": {{"ignored": true}},
+  "defs": {{"layers": [{{"uid": 1, "identifier": "Collisions", "intGridValues": [
+    {{"value": 7, "identifier": "water", "color": "#0000FF"}}, {{"value": 3, "identifier": "Walls", "color": "#B86F50"}}]}}]}},
+  "levels": [{levels}]}}"##
+        )
+    }
+
+    fn write(dir: &std::path::Path, external: bool) -> PathBuf {
+        let path = dir.join("world.ldtk");
+        let text = project(external);
+        match text.split_once("@@") {
+            Some((main, level)) => {
+                fs::create_dir_all(dir.join("p")).unwrap();
+                fs::write(dir.join("p/First.ldtkl"), level).unwrap();
+                fs::write(&path, main).unwrap();
+            }
+            None => fs::write(&path, text).unwrap(),
+        }
+        path
+    }
+
+    #[test]
+    fn values_are_read_by_value_not_index_with_names_colours_and_markers() {
+        let dir = tempfile::tempdir().unwrap();
+        for external in [false, true] {
+            let import =
+                read_level(&write(dir.path(), external), &LevelOptions::default()).unwrap();
+            let grid = &import.map.grid;
+            let t: Vec<(&str, Option<f64>, Rgb)> = grid
+                .terrains()
+                .iter()
+                .map(|t| (t.name.as_str(), t.cost, t.color))
+                .collect();
+            assert_eq!(
+                t,
+                [
+                    ("floor", Some(1.0), Rgb([0xd8, 0xd8, 0xd0])),
+                    ("water", Some(1.0), Rgb([0, 0, 0xff])),
+                    ("Walls", None, Rgb([0xb8, 0x6f, 0x50])),
+                ]
+            );
+            assert_eq!(grid.cells(), [2, 0, 1, 0, 0, 2]);
+            assert_eq!(
+                import.sources[1],
+                TerrainSource::IntGrid {
+                    layer: "Collisions".to_owned(),
+                    value: 7
+                }
+            );
+            assert_eq!(import.layer.as_deref(), Some("Collisions"));
+            assert_eq!(import.layers, ["Decor", "Collisions"]);
+            assert_eq!(import.level.as_deref(), Some("First"));
+            assert_eq!(
+                (import.map.start, import.map.goal),
+                (Some(Cell::new(0, 1)), Some(Cell::new(2, 0)))
+            );
+        }
+    }
+
+    #[test]
+    fn a_level_and_layer_are_chosen_by_name_and_unknown_ones_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), false);
+        let options = |level: Option<&str>, layer: Option<&str>| LevelOptions {
+            level: level.map(str::to_owned),
+            layer: layer.map(str::to_owned),
+        };
+        let second = read_level(&path, &options(Some("second"), None)).unwrap();
+        assert_eq!(second.levels, ["First", "Second"]);
+        assert_eq!(second.map.grid.cells(), [0; 6]);
+        let decor = read_level(&path, &options(None, Some("Decor"))).unwrap();
+        assert_eq!(
+            decor.map.grid.terrains()[decor.map.grid.cells()[0] as usize].name,
+            "water"
+        );
+        let e = read_level(&path, &options(Some("Third"), None)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no level \"Third\": the levels are \"First\", \"Second\""),
+            "{e}"
+        );
+        let e = read_level(&path, &options(None, Some("Entities"))).unwrap_err();
+        assert!(e.to_string().contains("no layer \"Entities\""), "{e}");
+    }
+
+    #[test]
+    fn a_wrong_count_or_size_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.ldtk");
+        fs::write(
+            &path,
+            project(false).replace("[3, 0, 7, 0, 0, 3]", "[3, 0]"),
+        )
+        .unwrap();
+        let e = read_level(&path, &LevelOptions::default()).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "level \"First\", layer \"Collisions\": intGridCsv holds 2 values, expected 6"
+            ),
+            "{e}"
+        );
+        fs::write(
+            &path,
+            project(false).replace("\"__cWid\": 3", "\"__cWid\": 100000"),
+        )
+        .unwrap();
+        let e = read_level(&path, &LevelOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("100000 × 2"), "{e}");
+        // A missing external level file is named.
+        let path = write(dir.path(), true);
+        fs::remove_file(dir.path().join("p/First.ldtkl")).unwrap();
+        let e = read_level(&path, &LevelOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("First.ldtkl"), "{e}");
+    }
+
+    #[test]
+    fn the_sample_project_reads() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/samples/ldtk/AutoLayers_1_basic.ldtk");
+        if !path.is_file() {
+            eprintln!("SKIPPED: ../shared/samples/ldtk is absent, so the LDtk sample was not read");
+            return;
+        }
+        let import = read_level(&path, &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        assert_eq!((grid.width(), grid.height()), (37, 26));
+        let names: Vec<&str> = grid.terrains().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["floor", "walls"]);
+        assert!(!grid.terrains()[1].is_passable());
+        assert_eq!(grid.terrains()[1].color, Rgb([0xb8, 0x6f, 0x50]));
+        assert_eq!(import.layers, ["IntGrid_layer"]);
+        assert_eq!(import.levels, ["AutoLayer"]);
+        let walls = grid.cells().iter().filter(|&&c| c == 1).count();
+        assert_eq!(walls, 484);
+    }
+}

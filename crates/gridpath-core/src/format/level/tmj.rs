@@ -384,3 +384,103 @@ fn object(raw: RawObject, layer: &str) -> Result<Object, LevelError> {
         name: raw.name,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::io::Write as _;
+
+    use base64::Engine as _;
+
+    use super::super::{LevelOptions, read_level};
+    use crate::grid::Cell;
+
+    #[test]
+    fn base64_chunks_an_external_tsj_groups_and_markers() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("set.tsj"),
+            r#"{"name": "set", "tilecount": 2, "columns": 2, "tilewidth": 16, "tileheight": 16,
+                "tiles": [{"id": 1, "type": "water", "properties": [{"name": "cost", "type": "float", "value": 4.5}]}]}"#,
+        )
+        .unwrap();
+        let zlib = |gids: &[u32]| {
+            let bytes: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&bytes).unwrap();
+            base64::engine::general_purpose::STANDARD.encode(e.finish().unwrap())
+        };
+        let text = format!(
+            r#"{{"type": "map", "orientation": "orthogonal", "infinite": true, "width": 0, "height": 0,
+  "tilewidth": 16, "tileheight": 16, "unknown": [1, 2],
+  "tilesets": [{{"firstgid": 1, "source": "set.tsj"}}],
+  "layers": [
+    {{"type": "group", "name": "g", "layers": [
+      {{"type": "tilelayer", "name": "ground", "encoding": "base64", "compression": "zlib",
+        "chunks": [{{"x": 0, "y": 0, "width": 2, "height": 1, "data": "{}"}},
+                   {{"x": 2, "y": 0, "width": 2, "height": 1, "data": "{}"}}]}}]}},
+    {{"type": "objectgroup", "name": "o", "objects": [
+      {{"name": "start", "point": true, "x": 1, "y": 1}},
+      {{"name": "goal", "type": "", "x": 48, "y": 0, "width": 16, "height": 16}},
+      {{"name": "rock", "x": 16, "y": 0, "width": 16, "height": 16,
+        "properties": [{{"name": "solid", "type": "bool", "value": true}}]}}]}}]}}"#,
+            zlib(&[1, 2]),
+            zlib(&[0x8000_0002, 1])
+        );
+        let path = dir.path().join("m.tmj");
+        fs::write(&path, text).unwrap();
+        let import = read_level(&path, &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        let names: Vec<(&str, Option<f64>)> = grid
+            .terrains()
+            .iter()
+            .map(|t| (t.name.as_str(), t.cost))
+            .collect();
+        assert_eq!(
+            names,
+            [("set:0", Some(1.0)), ("water", Some(4.5)), ("wall", None)]
+        );
+        assert_eq!(grid.cells(), [0, 2, 1, 0]);
+        assert_eq!(import.map.start, Some(Cell::new(0, 0)));
+        assert_eq!(import.map.goal, Some(Cell::new(3, 0)));
+    }
+
+    #[test]
+    fn broken_json_names_the_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.tmj");
+        let map = |layer: &str| {
+            format!(
+                r#"{{"orientation": "orthogonal", "width": 2, "height": 1, "tilewidth": 8, "tileheight": 8,
+  "tilesets": [{{"firstgid": 1, "name": "t", "tilecount": 1}}], "layers": [{layer}]}}"#
+            )
+        };
+        let check = |text: String, wanted: &str| {
+            fs::write(&path, text).unwrap();
+            let e = read_level(&path, &LevelOptions::default()).unwrap_err();
+            assert!(e.to_string().contains(wanted), "{e}");
+        };
+        check(
+            map(r#"{"type": "tilelayer", "name": "L", "width": 2, "height": 1, "data": [1]}"#),
+            "layer \"L\": 1 tiles, expected 2",
+        );
+        check(
+            map(r#"{"type": "tilelayer", "name": "L", "width": 2, "height": 1, "data": [1, 5]}"#),
+            "layer \"L\": tile 5 belongs to no tileset",
+        );
+        check(
+            map(r#"{"type": "tilelayer", "name": "L", "width": 2, "height": 1, "data": "AAAA"}"#),
+            "does not match the encoding",
+        );
+        check(
+            map(r#"{"type": "tilelayer", "name": "L", "width": 2, "height": 1, "data": [1, 1],}"#),
+            "line 2",
+        );
+        check(
+            map(
+                r#"{"type": "tilelayer", "name": "L", "width": 9000, "height": 9000, "data": [1]}"#,
+            ),
+            "9000 × 9000",
+        );
+    }
+}
