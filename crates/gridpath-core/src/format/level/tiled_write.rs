@@ -256,3 +256,129 @@ pub fn to_tmx(map: &Map) -> String {
     out.push_str(" </objectgroup>\n</map>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::format::{load_map, save};
+    use crate::grid::{Cell, Grid, Rgb};
+
+    /// Saves as `.tmj` and `.tmx` and reads each back: the same grid and markers.
+    fn round_trip(map: &Map, dir: &Path) {
+        for name in ["level.tmj", "level.tmx"] {
+            let path = dir.join(name);
+            save::save_map(map, &path).unwrap();
+            let back = load_map(&path).unwrap();
+            assert_eq!(back.grid, map.grid, "{name}");
+            assert_eq!((back.start, back.goal), (map.start, map.goal), "{name}");
+        }
+    }
+
+    /// A small deterministic generator (a linear congruential one).
+    struct Numbers(u64);
+
+    impl Numbers {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    #[test]
+    fn the_built_in_map_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/default.json");
+        let map = load_map(&path).unwrap();
+        round_trip(&map, dir.path());
+    }
+
+    #[test]
+    fn random_maps_with_awkward_terrains_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "Grass",
+            "a \"quoted\" <name> & more",
+            "line\nbreak\ttab",
+            "Straße ✓",
+            "",
+            "wall",
+        ];
+        let costs = [
+            Some(1.0),
+            Some(0.1 + 0.2),
+            Some(Terrain::MIN_COST),
+            Some(Terrain::MAX_COST),
+            None,
+            Some(2.5),
+        ];
+        let symbols = ['.', '<', '&', 'é', '#', '\''];
+        let mut numbers = Numbers(7);
+        for round in 0..24 {
+            let count = 1 + numbers.below(6) as usize;
+            let terrains: Vec<Terrain> = (0..count)
+                .map(|i| Terrain {
+                    name: names[(i + round) % names.len()].to_owned(),
+                    symbol: symbols[i],
+                    color: Rgb([
+                        numbers.below(256) as u8,
+                        numbers.below(256) as u8,
+                        numbers.below(256) as u8,
+                    ]),
+                    cost: costs[(i + round / 2) % costs.len()],
+                })
+                .collect();
+            let (width, height) = (1 + numbers.below(7) as u32, 1 + numbers.below(5) as u32);
+            // Not every terrain need be used: the last is left out of every other map.
+            let used = if round % 2 == 0 && count > 1 {
+                count - 1
+            } else {
+                count
+            } as u64;
+            let cells = (0..width * height)
+                .map(|_| numbers.below(used) as u8)
+                .collect();
+            let mut map = Map::new(
+                "random",
+                Grid::from_cells(width, height, terrains, cells).unwrap(),
+            );
+            if round % 3 != 0 {
+                map.start = Some(Cell::new(
+                    numbers.below(u64::from(width)) as u32,
+                    numbers.below(u64::from(height)) as u32,
+                ));
+            }
+            if round % 4 != 0 {
+                map.goal = Some(Cell::new(width - 1, height - 1));
+            }
+            round_trip(&map, dir.path());
+        }
+    }
+
+    #[test]
+    fn the_tileset_lists_every_terrain_with_its_properties() {
+        let map = Map::new("yard", Grid::from_ascii(&[".#"]).unwrap());
+        let tmj = to_tmj(&map);
+        assert!(
+            tmj.contains("{\"name\": \"walkable\", \"type\": \"bool\", \"value\": false}"),
+            "{tmj}"
+        );
+        assert!(
+            tmj.contains("{\"name\": \"color\", \"type\": \"color\", \"value\": \"#ff6abe30\"}"),
+            "{tmj}"
+        );
+        let tmx = to_tmx(&map);
+        assert!(
+            tmx.contains("<property name=\"cost\" type=\"float\" value=\"1\"/>"),
+            "{tmx}"
+        );
+        assert!(
+            tmx.contains("<data encoding=\"csv\">\n1,4\n</data>"),
+            "{tmx}"
+        );
+    }
+}
