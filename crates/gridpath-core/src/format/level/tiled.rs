@@ -570,22 +570,35 @@ impl TiledMap {
         let (x0, x1) = (clamp_x((min_x / tw).floor()), clamp_x((max_x / tw).ceil()));
         let (y0, y1) = (clamp_y((min_y / th).floor()), clamp_y((max_y / th).ceil()));
         for ty in y0..y1 {
-            for tx in x0..x1 {
-                let centre = ((tx as f64 + 0.5) * tw, (ty as f64 + 0.5) * th);
-                let inside = match object.shape {
-                    Shape::Ellipse => {
-                        // Into the ellipse's own frame: unrotate about the origin.
-                        let (dx, dy) = (centre.0 - object.x, centre.1 - object.y);
-                        let (lx, ly) = (dx * cos + dy * sin, -dx * sin + dy * cos);
-                        let (rx, ry) = (object.width / 2.0, object.height / 2.0);
-                        rx > 0.0
-                            && ry > 0.0
-                            && ((lx - rx) / rx).powi(2) + ((ly - ry) / ry).powi(2) <= 1.0
+            let cy = (ty as f64 + 0.5) * th;
+            if let Shape::Ellipse = object.shape {
+                for tx in x0..x1 {
+                    let cx = (tx as f64 + 0.5) * tw;
+                    // Into the ellipse's own frame: unrotate about the origin.
+                    let (dx, dy) = (cx - object.x, cy - object.y);
+                    let (lx, ly) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+                    let (rx, ry) = (object.width / 2.0, object.height / 2.0);
+                    let inside = rx > 0.0
+                        && ry > 0.0
+                        && ((lx - rx) / rx).powi(2) + ((ly - ry) / ry).powi(2) <= 1.0;
+                    if inside && let Some(at) = extent.index(tx, ty) {
+                        walls[at] = true;
                     }
-                    _ => contains(&world, centre),
-                };
-                if inside && let Some(at) = extent.index(tx, ty) {
-                    walls[at] = true;
+                }
+                continue;
+            }
+            // One scanline through the row's centres: the cells between pairs of crossings
+            // (even-odd rule), so the work is the row's edges plus its cells.
+            let mut crossings = crossings(&world, cy);
+            crossings.sort_by(f64::total_cmp);
+            for pair in crossings.chunks_exact(2) {
+                // Centres (tx + 0.5) · tw in [pair[0], pair[1]).
+                let from = clamp_x((pair[0] / tw - 0.5).ceil());
+                let to = clamp_x((pair[1] / tw - 0.5).ceil());
+                for tx in from.max(x0)..to.min(x1) {
+                    if let Some(at) = extent.index(tx, ty) {
+                        walls[at] = true;
+                    }
                 }
             }
         }
@@ -665,18 +678,19 @@ impl Terrains {
     }
 }
 
-/// Whether a point lies inside a polygon (even-odd rule).
-fn contains(polygon: &[(f64, f64)], (x, y): (f64, f64)) -> bool {
-    let mut inside = false;
+/// The x where the edges of a closed polygon cross the horizontal line at `y`; an edge holds
+/// its lower end and not its upper one, so a vertex on the line counts once.
+fn crossings(polygon: &[(f64, f64)], y: f64) -> Vec<f64> {
+    let mut out = Vec::new();
     let mut j = polygon.len() - 1;
     for (i, &(xi, yi)) in polygon.iter().enumerate() {
         let (xj, yj) = polygon[j];
-        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
-            inside = !inside;
+        if (yi > y) != (yj > y) {
+            out.push(xi + (y - yi) * (xj - xi) / (yj - yi));
         }
         j = i;
     }
-    inside
+    out
 }
 
 /// Checks a size in tiles against the grid's limits.

@@ -115,18 +115,11 @@ fn tile_data(
      -> Result<Vec<u32>, LevelError> {
         match encoding {
             None => {
-                let gids: Vec<u32> = element
-                    .children("tile")
-                    .map(|t| t.attribute("gid").map_or(Ok(0), str::parse::<u32>))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| fail(chunk, format!("bad <tile gid>: {e}")))?;
-                if gids.len() != count {
-                    return Err(fail(
-                        chunk,
-                        format!("{} <tile>s, expected {count}", gids.len()),
-                    ));
-                }
-                Ok(data::clear_flips(gids))
+                // The parser keeps `<tile gid>`s as CSV text (see `xml::Element::tiles`);
+                // text between them is whitespace.
+                let text: String = element.text.split_whitespace().collect();
+                data::decode(&text, Encoding::Csv, Compression::None, count)
+                    .map_err(|m| fail(chunk, m.replace("CSV data", "<tile>s")))
             }
             Some(encoding) => {
                 let encoding = Encoding::parse(encoding).map_err(|m| fail(chunk, m))?;

@@ -21,6 +21,9 @@ pub struct Element {
     pub text: String,
     /// The 1-based line it starts on.
     pub line: usize,
+    /// How many empty `<tile>` children a `<data>` or `<chunk>` had; their `gid`s (0 when
+    /// absent) stand in [`text`](Self::text), each followed by a comma.
+    pub tiles: usize,
 }
 
 impl Element {
@@ -72,6 +75,21 @@ pub fn parse(text: &str) -> Result<Element, LevelError> {
                 stack.push(element(&e, line_of(at)).map_err(bad)?);
             }
             Event::Empty(e) => {
+                // The `<tile gid="…"/>` of a layer's data in XML are kept as the parent's
+                // CSV text, not as elements: a few bytes each instead of a whole element.
+                if let Some(parent) = stack.last_mut()
+                    && e.name().as_ref() == b"tile"
+                    && (parent.name == "data" || parent.name == "chunk")
+                {
+                    let gid = e
+                        .try_get_attribute("gid")
+                        .map_err(|e| bad(e.to_string()))?
+                        .map(|a| String::from_utf8_lossy(&a.value).into_owned());
+                    parent.text.push_str(gid.as_deref().unwrap_or("0"));
+                    parent.text.push(',');
+                    parent.tiles += 1;
+                    continue;
+                }
                 let element = element(&e, line_of(at)).map_err(bad)?;
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(element),
@@ -135,6 +153,7 @@ fn element(start: &BytesStart<'_>, line: usize) -> Result<Element, String> {
         children: Vec::new(),
         text: String::new(),
         line,
+        tiles: 0,
     })
 }
 
