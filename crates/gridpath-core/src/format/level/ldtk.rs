@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::catalog::{self, TerrainSpec};
 use super::tiled::check_size;
+use super::tsj::json;
 use super::{LevelError, LevelImport, LevelOptions, TerrainSource, read_beside};
 use crate::format::FormatError;
 use crate::grid::{Cell, Grid, Map, TerrainId};
@@ -112,21 +113,6 @@ pub fn is_solid_name(identifier: &str) -> bool {
 fn is_collision_layer(identifier: &str) -> bool {
     let lower = identifier.to_ascii_lowercase();
     lower.contains("collision")
-}
-
-fn json<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, FormatError> {
-    serde_json::from_str(text).map_err(|e| {
-        let message = e.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(i) => message[..i].to_owned(),
-            None => message,
-        };
-        FormatError::Json {
-            line: e.line(),
-            column: e.column(),
-            message,
-        }
-    })
 }
 
 /// Reads one level of a project; `folder` holds the project, `name` names the map.

@@ -7,13 +7,15 @@
 //! options. [`tiled_write`] writes `.tmj` and `.tmx`. The conventions (which property makes a
 //! tile a wall, which layer is the collision layer) are listed in `docs/levels.md`.
 //!
-//! Both Tiled front ends ([`tmx`] over `quick-xml` events, [`tmj`] over `serde_json`) fill
-//! one small model ([`tiled`]) rather than use the `tiled` crate: that crate reads files
+//! Both Tiled front ends (`tmx` over `quick-xml` events, `tmj` over `serde_json`) fill one
+//! small model (`tiled`) rather than use the `tiled` crate: that crate reads files
 //! (tilesets, images) through its own loader without size limits, allocates the declared map
 //! size before looking at the data, decompresses without a bound, and reads no `.tmj`; here
 //! every file goes through [`read::read_file`](crate::format::read::read_file), sizes are
 //! checked against [`Grid::MAX_SIDE`](crate::grid::Grid::MAX_SIDE) before allocating, and
-//! decompression stops one byte past what a layer can hold ([`data`]).
+//! decompression stops one byte past what a layer can hold (`data`). One file per idea: the
+//! XML tree (`xml`), tilesets (`tsx`, `tsj`, `external`), layer data (`data`), the terrain
+//! catalog (`catalog`), LDtk (`ldtk`) and the export ([`tiled_write`]).
 //!
 //! ```
 //! use gridpath_core::format::level::{LevelOptions, read_level};
@@ -40,14 +42,17 @@
 //! assert_eq!(import.layers, ["Ground"]);
 //! ```
 
-pub mod catalog;
-pub mod data;
+mod catalog;
+mod data;
 mod error;
-pub mod ldtk;
-pub mod tiled;
+mod external;
+mod ldtk;
+mod tiled;
 pub mod tiled_write;
-pub mod tmj;
-pub mod tmx;
+mod tmj;
+mod tmx;
+mod tsj;
+mod tsx;
 mod xml;
 
 use std::path::Path;

@@ -1,5 +1,4 @@
-//! The model of a Tiled map that both front ends ([`tmx`](super::tmx), [`tmj`](super::tmj))
-//! fill, and its conversion to a gridpath map: which layer decides a cell, which tile becomes
+//! The model of a Tiled map that both front ends (`tmx`, `tmj`) fill, and its conversion to a gridpath map: which layer decides a cell, which tile becomes
 //! which terrain, which objects are walls and where the start and goal are.
 
 use std::collections::{BTreeMap, HashMap};

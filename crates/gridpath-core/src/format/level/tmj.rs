@@ -7,10 +7,10 @@ use serde::Deserialize;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Properties, Shape, TileBudget, TileInfo,
-    TiledMap, Tileset, Value,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, TileBudget, TiledMap, Tileset,
 };
-use super::{LevelError, read_beside, tmx, xml};
+use super::tsj::{self, RawProperty, RawTileset, json, properties};
+use super::{LevelError, external};
 use crate::format::FormatError;
 
 #[derive(Deserialize)]
@@ -33,43 +33,6 @@ struct RawMap {
 
 fn orthogonal() -> String {
     "orthogonal".to_owned()
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawTileset {
-    firstgid: u32,
-    source: Option<String>,
-    name: String,
-    tilecount: u32,
-    columns: u32,
-    tilewidth: u32,
-    tileheight: u32,
-    margin: u32,
-    spacing: u32,
-    image: Option<String>,
-    tiles: Vec<RawTile>,
-    properties: Vec<RawProperty>,
-}
-
-#[derive(Deserialize)]
-struct RawTile {
-    id: u32,
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
-    #[serde(default)]
-    class: Option<String>,
-    #[serde(default)]
-    properties: Vec<RawProperty>,
-}
-
-#[derive(Deserialize)]
-struct RawProperty {
-    name: String,
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
-    #[serde(default)]
-    value: serde_json::Value,
 }
 
 #[derive(Deserialize)]
@@ -169,95 +132,14 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
     Ok(map)
 }
 
-/// Parses an external `.tsj` tileset; its image is resolved beside `folder`.
-pub fn tileset_file(text: &str, folder: &Path) -> Result<Tileset, FormatError> {
-    let raw: RawTileset = json(text)?;
-    Ok(tileset(raw, folder)?)
-}
-
-fn json<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, FormatError> {
-    serde_json::from_str(text).map_err(|e| {
-        let message = e.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(i) => message[..i].to_owned(),
-            None => message,
-        };
-        FormatError::Json {
-            line: e.line(),
-            column: e.column(),
-            message,
-        }
-    })
-}
-
 fn tileset_reference(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
     let first_gid = raw.firstgid;
-    let Some(source) = raw.source.clone() else {
-        let mut set = tileset(raw, folder)?;
-        set.first_gid = first_gid;
-        return Ok(set);
-    };
-    let (path, text) = read_beside(folder, &source)?;
-    let beside = path.parent().unwrap_or(Path::new("")).to_owned();
-    let external = |message: String| LevelError::External {
-        path: path.clone(),
-        message,
-    };
-    let is_xml = Path::new(&source)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("tsx") || e.eq_ignore_ascii_case("xml"));
-    let mut set = if is_xml {
-        let root = xml::parse(&text).map_err(|e| external(e.to_string()))?;
-        tmx::tileset(&root, &beside).map_err(|e| external(e.to_string()))?
-    } else {
-        tileset_file(&text, &beside).map_err(|e| external(e.to_string()))?
+    let mut set = match raw.source.clone() {
+        None => tsj::tileset(raw, folder)?,
+        Some(source) => external::tileset(folder, &source)?,
     };
     set.first_gid = first_gid;
     Ok(set)
-}
-
-fn tileset(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
-    let place = format!("tileset {:?}", raw.name);
-    let mut set = Tileset {
-        first_gid: raw.firstgid,
-        tile_count: raw.tilecount,
-        columns: raw.columns,
-        tile_width: raw.tilewidth,
-        tile_height: raw.tileheight,
-        margin: raw.margin,
-        spacing: raw.spacing,
-        image: raw.image.map(|s| folder.join(s)),
-        properties: properties(raw.properties, &place)?,
-        name: raw.name,
-        ..Tileset::default()
-    };
-    for tile in raw.tiles {
-        let class = tile.kind.or(tile.class).filter(|c| !c.is_empty());
-        let properties = properties(tile.properties, &place)?;
-        set.tiles.insert(tile.id, TileInfo { class, properties });
-    }
-    Ok(set)
-}
-
-fn properties(raw: Vec<RawProperty>, place: &str) -> Result<Properties, LevelError> {
-    let mut out = Properties::new();
-    for property in raw {
-        let value = match (property.kind.as_deref(), property.value) {
-            (_, serde_json::Value::Bool(b)) => Value::Bool(b),
-            (_, serde_json::Value::Number(n)) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
-            (Some("int" | "float"), other) => {
-                return Err(LevelError::Field {
-                    place: place.to_owned(),
-                    message: format!("property {:?} is {other}, not a number", property.name),
-                });
-            }
-            (_, serde_json::Value::String(s)) => Value::Text(s),
-            (_, other) => Value::Text(other.to_string()),
-        };
-        out.insert(property.name, value);
-    }
-    Ok(out)
 }
 
 fn layers(

@@ -5,11 +5,11 @@ use std::path::Path;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Properties, Shape, TileBudget, TileInfo,
-    TiledMap, Tileset, Value,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, TileBudget, TiledMap, Tileset,
 };
+use super::tsx::{self, field, number, properties};
 use super::xml::{self, Element};
-use super::{LevelError, read_beside, tmj};
+use super::{LevelError, external};
 use crate::format::FormatError;
 
 /// Parses a `.tmx` map; external tilesets are read from `folder`.
@@ -219,139 +219,12 @@ fn points(text: &str) -> Result<Vec<(f64, f64)>, String> {
 /// A `<tileset>` of a map: embedded, or a reference to a `.tsx` or `.tsj` file.
 fn tileset_reference(element: &Element, folder: &Path) -> Result<Tileset, LevelError> {
     let first_gid: u32 = number(element, "tileset", "firstgid")?;
-    let Some(source) = element.attribute("source") else {
-        let mut set = tileset(element, folder)?;
-        set.first_gid = first_gid;
-        return Ok(set);
-    };
-    let (path, text) = read_beside(folder, source)?;
-    let beside = path.parent().unwrap_or(Path::new("")).to_owned();
-    let external = |message: String| LevelError::External {
-        path: path.clone(),
-        message,
-    };
-    let is_json = Path::new(source)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("tsj") || e.eq_ignore_ascii_case("json"));
-    let mut set = if is_json {
-        tmj::tileset_file(&text, &beside).map_err(|e| external(e.to_string()))?
-    } else {
-        let root = xml::parse(&text).map_err(|e| external(e.to_string()))?;
-        tileset(&root, &beside).map_err(|e| external(e.to_string()))?
+    let mut set = match element.attribute("source") {
+        None => tsx::tileset(element, folder)?,
+        Some(source) => external::tileset(folder, source)?,
     };
     set.first_gid = first_gid;
     Ok(set)
-}
-
-/// The tiles of a `<tileset>` element; its image resolved beside `folder`.
-pub fn tileset(element: &Element, folder: &Path) -> Result<Tileset, LevelError> {
-    let name = element.attribute("name").unwrap_or("").to_owned();
-    let place = format!("tileset {name:?}");
-    let optional = |attribute: &str| -> Result<u32, LevelError> {
-        match element.attribute(attribute) {
-            None => Ok(0),
-            Some(_) => number(element, &place, attribute),
-        }
-    };
-    let mut set = Tileset {
-        tile_count: optional("tilecount")?,
-        columns: optional("columns")?,
-        tile_width: optional("tilewidth")?,
-        tile_height: optional("tileheight")?,
-        margin: optional("margin")?,
-        spacing: optional("spacing")?,
-        image: element
-            .child("image")
-            .and_then(|i| i.attribute("source"))
-            .map(|s| folder.join(s)),
-        properties: properties(element)?,
-        name,
-        ..Tileset::default()
-    };
-    for tile in element.children("tile") {
-        let id: u32 = number(tile, &place, "id")?;
-        let class = tile
-            .attribute("type")
-            .or_else(|| tile.attribute("class"))
-            .filter(|c| !c.is_empty())
-            .map(str::to_owned);
-        set.tiles.insert(
-            id,
-            TileInfo {
-                class,
-                properties: properties(tile)?,
-            },
-        );
-    }
-    Ok(set)
-}
-
-/// The `<properties>` of an element.
-fn properties(element: &Element) -> Result<Properties, LevelError> {
-    let mut out = Properties::new();
-    let Some(list) = element.child("properties") else {
-        return Ok(out);
-    };
-    for property in list.children("property") {
-        let Some(name) = property.attribute("name") else {
-            continue;
-        };
-        let raw = property
-            .attribute("value")
-            .unwrap_or(property.text.as_str());
-        let value = match property.attribute("type").unwrap_or("string") {
-            "bool" => Value::Bool(raw == "true"),
-            "int" | "float" => Value::Number(raw.trim().parse::<f64>().map_err(|_| {
-                field(
-                    &format!("property {name:?}"),
-                    format!("{raw:?} is not a number"),
-                )
-            })?),
-            _ => Value::Text(raw.to_owned()),
-        };
-        out.insert(name.to_owned(), value);
-    }
-    Ok(out)
-}
-
-/// A required numeric attribute.
-fn number<T: std::str::FromStr>(
-    element: &Element,
-    place: &str,
-    attribute: &str,
-) -> Result<T, LevelError> {
-    let Some(text) = element.attribute(attribute) else {
-        return Err(field(
-            place,
-            format!(
-                "<{}> (line {}) has no {attribute:?}",
-                element.name, element.line
-            ),
-        ));
-    };
-    // Tiled writes whole numbers; older files may hold "16.0" for a size.
-    text.parse::<T>()
-        .or_else(|_| match text.strip_suffix(".0") {
-            Some(whole) => whole.parse::<T>().map_err(|_| ()),
-            None => Err(()),
-        })
-        .map_err(|()| {
-            field(
-                place,
-                format!(
-                    "<{}> (line {}): {attribute}={text:?} is not a valid number",
-                    element.name, element.line
-                ),
-            )
-        })
-}
-
-fn field(place: &str, message: String) -> LevelError {
-    LevelError::Field {
-        place: place.to_owned(),
-        message,
-    }
 }
 
 #[cfg(test)]
