@@ -52,6 +52,13 @@ pub struct TiledMap {
 
 /// A tileset, embedded or read from its own file.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(
+    not(feature = "images"),
+    expect(
+        dead_code,
+        reason = "the image and its layout only colour terrains, with images"
+    )
+)]
 pub struct Tileset {
     /// The global id of its first tile.
     pub first_gid: u32,
