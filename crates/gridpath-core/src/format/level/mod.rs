@@ -157,12 +157,8 @@ pub fn read_level(path: &Path, options: &LevelOptions) -> Result<LevelImport, Lo
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("level");
     let folder = path.parent().unwrap_or(Path::new(""));
     match format {
-        LevelFormat::Tmx => {
-            tmx::parse(&text, folder).and_then(|m| Ok(m.into_import(name, options)?))
-        }
-        LevelFormat::Tmj => {
-            tmj::parse(&text, folder).and_then(|m| Ok(m.into_import(name, options)?))
-        }
+        LevelFormat::Tmx => tmx::parse(&text, folder).and_then(|m| Ok(m.to_import(name, options)?)),
+        LevelFormat::Tmj => tmj::parse(&text, folder).and_then(|m| Ok(m.to_import(name, options)?)),
         LevelFormat::Ldtk => ldtk::read(&text, folder, name, options),
     }
     .map_err(wrap)

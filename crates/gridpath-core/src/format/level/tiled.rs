@@ -392,11 +392,7 @@ impl TiledMap {
     }
 
     /// Converts the map: see the module's documentation.
-    pub fn into_import(
-        &self,
-        name: &str,
-        options: &LevelOptions,
-    ) -> Result<LevelImport, LevelError> {
+    pub fn to_import(&self, name: &str, options: &LevelOptions) -> Result<LevelImport, LevelError> {
         if self.orientation != "orthogonal" {
             return Err(LevelError::NotOrthogonal(self.orientation.clone()));
         }
