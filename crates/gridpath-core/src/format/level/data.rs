@@ -146,8 +146,15 @@ fn inflate(bytes: Vec<u8>, compression: Compression, expected: usize) -> Result<
             .take(limit)
             .read_to_end(&mut out),
         Compression::Zstd => {
-            let decoder = ruzstd::decoding::StreamingDecoder::new(&bytes[..])
-                .map_err(|e| format!("bad zstd data: {e}"))?;
+            // The window the frame may ask for is bounded by what the layer can hold (with
+            // room for encoders that round it up), so a frame cannot claim a large buffer.
+            let window = (expected as u64)
+                .next_power_of_two()
+                .saturating_mul(2)
+                .clamp(1 << 20, ruzstd::decoding::DEFAULT_MAX_WINDOW_SIZE);
+            let decoder =
+                ruzstd::decoding::StreamingDecoder::new_with_max_window_size(&bytes[..], window)
+                    .map_err(|e| format!("bad zstd data: {e}"))?;
             decoder.take(limit).read_to_end(&mut out)
         }
     };
