@@ -136,3 +136,39 @@ fn level_options_on_other_maps_are_refused() {
     let out = gridpath(&["solve", arg(&map), "--level", "L"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Real files from another Tiled reader's test assets (see `tests/data/tiled/LICENSE`): a
+/// zstd-compressed layer with shapes that are not walls, and group layers over an external
+/// tileset.
+#[test]
+fn real_tiled_files_convert_and_their_exports_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = root().join("tests/data/tiled");
+    for (name, size, terrains, first_row) in [
+        ("tiled_base64_zstandard.tmx", (100, 100), 8, "aaaaabbbbbb."),
+        ("tiled_group_layers.tmx", (8, 8), 19, "abcdef.."),
+    ] {
+        let out_path = dir.path().join("out.json");
+        let text = ok(&gridpath(&[
+            "convert",
+            arg(&data.join(name)),
+            arg(&out_path),
+        ]));
+        assert!(
+            text.contains(&format!("{} × {} cells, 0 impassable", size.0, size.1)),
+            "{text}"
+        );
+        let map = load_map(&out_path).unwrap();
+        assert_eq!(map.grid.terrains().len(), terrains, "{name}");
+        assert_eq!(map.grid.terrains()[0].name, "floor");
+        let row: String = map.grid.cells()[..first_row.len()]
+            .iter()
+            .map(|&id| map.grid.terrain(id).symbol)
+            .collect();
+        assert_eq!(row, first_row, "{name}");
+        // Through Tiled JSON and back.
+        let tmj = dir.path().join("again.tmj");
+        ok(&gridpath(&["convert", arg(&out_path), arg(&tmj)]));
+        assert_eq!(load_map(&tmj).unwrap().grid, map.grid, "{name}");
+    }
+}
