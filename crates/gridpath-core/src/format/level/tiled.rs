@@ -803,3 +803,34 @@ impl TileBudget {
         Ok(count)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tile_budget_refuses_a_long_side_and_too_many_tiles_in_all() {
+        let mut budget = TileBudget::default();
+        let side = u64::from(Grid::MAX_SIDE);
+        assert_eq!(budget.take("a", None, side, side).unwrap(), 1 << 26);
+        assert!(budget.take("b", None, side, side).is_ok());
+        let e = budget.take("c", Some((0, 0)), 1, 1).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("layer \"c\", chunk at (0, 0): the layers hold more than"),
+            "{e}"
+        );
+        let e = TileBudget::default()
+            .take("d", None, side + 1, 1)
+            .unwrap_err();
+        assert!(e.to_string().contains("8193 × 1 tiles"), "{e}");
+    }
+
+    #[test]
+    fn a_point_on_a_vertex_crosses_once() {
+        let square = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)];
+        assert_eq!(crossings(&square, 1.0), [0.0, 2.0]);
+        assert_eq!(crossings(&square, 0.0).len(), 2);
+        assert!(crossings(&square, 3.0).is_empty());
+    }
+}
