@@ -123,8 +123,10 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
         infinite: raw.infinite,
         ..TiledMap::default()
     };
+    let mut read = 0;
     for set in raw.tilesets {
-        map.tilesets.push(tileset_reference(set, folder)?);
+        map.tilesets
+            .push(tileset_reference(set, folder, &mut read)?);
     }
     map.tilesets.sort_by_key(|t| t.first_gid);
     let mut budget = TileBudget::default();
@@ -132,11 +134,15 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
     Ok(map)
 }
 
-fn tileset_reference(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
+fn tileset_reference(
+    raw: RawTileset,
+    folder: &Path,
+    read: &mut u64,
+) -> Result<Tileset, LevelError> {
     let first_gid = raw.firstgid;
     let mut set = match raw.source.clone() {
         None => tsj::tileset(raw, folder)?,
-        Some(source) => external::tileset(folder, &source)?,
+        Some(source) => external::tileset(folder, &source, read)?,
     };
     set.first_gid = first_gid;
     Ok(set)

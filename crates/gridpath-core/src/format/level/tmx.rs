@@ -38,8 +38,10 @@ fn map(root: &Element, folder: &Path) -> Result<TiledMap, LevelError> {
         infinite: root.attribute("infinite") == Some("1"),
         ..TiledMap::default()
     };
+    let mut read = 0;
     for element in root.children("tileset") {
-        map.tilesets.push(tileset_reference(element, folder)?);
+        map.tilesets
+            .push(tileset_reference(element, folder, &mut read)?);
     }
     map.tilesets.sort_by_key(|t| t.first_gid);
     let mut budget = TileBudget::default();
@@ -217,11 +219,15 @@ fn points(text: &str) -> Result<Vec<(f64, f64)>, String> {
 }
 
 /// A `<tileset>` of a map: embedded, or a reference to a `.tsx` or `.tsj` file.
-fn tileset_reference(element: &Element, folder: &Path) -> Result<Tileset, LevelError> {
+fn tileset_reference(
+    element: &Element,
+    folder: &Path,
+    read: &mut u64,
+) -> Result<Tileset, LevelError> {
     let first_gid: u32 = number(element, "tileset", "firstgid")?;
     let mut set = match element.attribute("source") {
         None => tsx::tileset(element, folder)?,
-        Some(source) => external::tileset(folder, source)?,
+        Some(source) => external::tileset(folder, source, read)?,
     };
     set.first_gid = first_gid;
     Ok(set)
