@@ -19,6 +19,16 @@ struct Project {
     #[serde(default, rename = "externalLevels")]
     external_levels: bool,
     defs: Definitions,
+    #[serde(default)]
+    levels: Vec<Level>,
+    /// Projects with several worlds keep their levels here instead.
+    #[serde(default)]
+    worlds: Vec<World>,
+}
+
+#[derive(Deserialize)]
+struct World {
+    #[serde(default)]
     levels: Vec<Level>,
 }
 
@@ -122,7 +132,13 @@ pub fn read(
     name: &str,
     options: &LevelOptions,
 ) -> Result<LevelImport, FormatError> {
-    let project: Project = json(text)?;
+    let mut project: Project = json(text)?;
+    if project.levels.is_empty() {
+        project.levels = std::mem::take(&mut project.worlds)
+            .into_iter()
+            .flat_map(|w| w.levels)
+            .collect();
+    }
     let levels: Vec<String> = project
         .levels
         .iter()
@@ -415,6 +431,28 @@ mod tests {
         );
         let e = read_level(&path, &options(None, Some("Entities"))).unwrap_err();
         assert!(e.to_string().contains("no layer \"Entities\""), "{e}");
+    }
+
+    #[test]
+    fn the_levels_of_a_multi_world_project_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("worlds.ldtk");
+        let text = project(false).replacen(
+            "\"levels\": [",
+            "\"levels\": [], \"worlds\": [{\"levels\": [",
+            1,
+        );
+        let text = format!(
+            "{}]}}]}}",
+            text.trim_end()
+                .trim_end_matches('}')
+                .trim_end()
+                .trim_end_matches(']')
+        );
+        fs::write(&path, text).unwrap();
+        let import = read_level(&path, &LevelOptions::default()).unwrap();
+        assert_eq!(import.levels, ["First", "Second"]);
+        assert_eq!(import.map.grid.cells(), [2, 0, 1, 0, 0, 2]);
     }
 
     #[test]

@@ -66,7 +66,8 @@ use crate::grid::Map;
 /// Which part of a level file to read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LevelOptions {
-    /// The LDtk level, by identifier; `None` for the first. Tiled maps have one level.
+    /// The LDtk level, by identifier; `None` for the first. A Tiled map is one level: naming
+    /// one is an error.
     pub level: Option<String>,
     /// The layer that decides the cells, by name; `None` for the default: the collision
     /// layer over the visible tile layers (Tiled), or the collision IntGrid layer, else the
@@ -153,6 +154,16 @@ pub fn read_level(path: &Path, options: &LevelOptions) -> Result<LevelImport, Lo
         error,
     };
     let format = LevelFormat::from_path(path).ok_or_else(|| wrap(FormatError::UnknownExtension))?;
+    if let (Some(wanted), LevelFormat::Tmx | LevelFormat::Tmj) = (&options.level, format) {
+        // A Tiled map is one level: naming one is a mistake worth saying.
+        return Err(wrap(
+            LevelError::NoSuchLevel {
+                wanted: wanted.clone(),
+                available: Vec::new(),
+            }
+            .into(),
+        ));
+    }
     let text = read::read_text(path, FileLimit::MAP).map_err(|e| wrap(e.into()))?;
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("level");
     let folder = path.parent().unwrap_or(Path::new(""));

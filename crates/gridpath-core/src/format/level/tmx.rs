@@ -527,6 +527,17 @@ mod tests {
             }
         );
         assert!(!import.map.grid.terrains()[1].is_passable());
+        // A Tiled map is one level.
+        let options = LevelOptions {
+            level: Some("Second".to_owned()),
+            layer: None,
+        };
+        let e = read_level(&dir.path().join("m.tmx"), &options).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no level \"Second\": the levels are none"),
+            "{e}"
+        );
     }
 
     #[test]
