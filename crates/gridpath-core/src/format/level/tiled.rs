@@ -391,12 +391,15 @@ impl TiledMap {
         })
     }
 
-    /// Converts the map: see the module's documentation.
+    /// Converts the map by the conventions of `docs/levels.md`: the layer asked for, or the
+    /// topmost visible tile with the collision layer over it; solid objects as walls; start and
+    /// goal from objects of those names.
     pub fn to_import(&self, name: &str, options: &LevelOptions) -> Result<LevelImport, LevelError> {
         if self.orientation != "orthogonal" {
             return Err(LevelError::NotOrthogonal(self.orientation.clone()));
         }
-        if !(self.tile_width > 0.0 && self.tile_height > 0.0) {
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        if !(positive(self.tile_width) && positive(self.tile_height)) {
             return Err(LevelError::Field {
                 place: "map".to_owned(),
                 message: "the tile width and height must be positive".to_owned(),
