@@ -9,17 +9,22 @@ use gridpath::format::occupancy::{Occupancy, Unknown};
 use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::ros_write::{RosImage, write_ros_map};
-use gridpath::format::{load_map, save};
+use gridpath::format::{MapFormat, load_map, save};
 use gridpath::grid::{GeoReference, Map, Terrain};
+
+use super::LevelArgs;
 
 /// Arguments of `gridpath convert`.
 #[derive(clap::Args, Debug)]
 pub struct ConvertArgs {
-    /// The input: an image (.png, .jpg, .bmp, .pgm), a ROS map (.yaml) or a map (.json, .map).
+    /// The input: an image (.png, .jpg, .bmp, .pgm), a ROS map (.yaml), a map (.json, .map), a
+    /// Tiled map (.tmx, .tmj) or an LDtk project (.ldtk).
     input: PathBuf,
-    /// The output: a map (.json, .map), an image of the terrain colours (.png), or a ROS map
-    /// (.yaml, written with its .pgm beside it).
+    /// The output: a map (.json, .map), a Tiled map (.tmj, .tmx), an image of the terrain
+    /// colours (.png), or a ROS map (.yaml, written with its .pgm beside it).
     output: PathBuf,
+    #[command(flatten)]
+    level: LevelArgs,
     /// Occupancy above which a pixel becomes a wall (0–1) [default: 0.65, or the yaml's].
     #[arg(long)]
     threshold: Option<f64>,
@@ -170,7 +175,11 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             Ok(import.load(&args.input)?)
         }
         Some(FileKind::RosMap) => Ok(load_ros_map(&args.input, |import| adjust(args, import))?),
+        Some(FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => {
+            Ok(args.level.read(&args.input)?.map)
+        }
         Some(FileKind::Map(_)) => {
+            args.level.refuse(&args.input)?;
             let image_only = args.threshold.is_some()
                 || args.free_threshold.is_some()
                 || args.negate

@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gridpath::grid::Cell;
+use gridpath::format::level::{LevelFormat, LevelImport, LevelOptions, read_level};
+use gridpath::format::load_map;
+use gridpath::grid::{Cell, Map};
 use gridpath::search::{Algorithm, Diagonal, Heuristic};
 
 /// Exit code of a bad input: unreadable file, malformed map, impossible request.
@@ -53,11 +55,61 @@ enum Command {
     Field(field::FieldArgs),
     /// Convert between map files, or import an image or a ROS map.yaml.
     Convert(convert::ConvertArgs),
-    /// Open a map in the editor (.json or .map), or import an image or ROS map.yaml.
+    /// Open a map in the editor (.json, .map, .tmx, .tmj, .ldtk), or import an image or ROS
+    /// map.yaml.
     Edit {
-        /// The map to open (.json or .map), or an image (.png, .jpg, .bmp, .pgm) or map.yaml to import.
+        /// The map to open (.json, .map, or a Tiled map or LDtk project, read with the default
+        /// level and layer), or an image (.png, .jpg, .bmp, .pgm) or map.yaml to import.
         map: PathBuf,
     },
+}
+
+/// Which part of a Tiled map or LDtk project to read, for the commands that read a map.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LevelArgs {
+    /// For an LDtk project (.ldtk): the level to read, by identifier [default: the first].
+    #[arg(long)]
+    pub level: Option<String>,
+    /// For a Tiled map or LDtk project: the tile or IntGrid layer that decides the cells, by
+    /// name [default: a layer named collision or walls, over the visible tile layers (Tiled);
+    /// the collision IntGrid layer, else the first (LDtk)].
+    #[arg(long)]
+    pub layer: Option<String>,
+}
+
+impl LevelArgs {
+    fn options(&self) -> LevelOptions {
+        LevelOptions {
+            level: self.level.clone(),
+            layer: self.layer.clone(),
+        }
+    }
+
+    /// Reads a level file with these options.
+    pub fn read(&self, path: &Path) -> anyhow::Result<LevelImport> {
+        Ok(read_level(path, &self.options())?)
+    }
+
+    /// Reads a map: a level file with these options, any other map with `load_map` (and no
+    /// options given).
+    pub fn load_map(&self, path: &Path) -> anyhow::Result<Map> {
+        if LevelFormat::from_path(path).is_some() {
+            return Ok(self.read(path)?.map);
+        }
+        self.refuse(path)?;
+        Ok(load_map(path)?)
+    }
+
+    /// Fails when options were given for a file that is not a level file.
+    pub fn refuse(&self, path: &Path) -> anyhow::Result<()> {
+        if self.level.is_some() || self.layer.is_some() {
+            anyhow::bail!(
+                "--level and --layer apply to Tiled maps (.tmx, .tmj) and LDtk projects (.ldtk), not to {}",
+                path.display()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Search settings shared by the commands.

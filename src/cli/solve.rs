@@ -5,19 +5,20 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use gridpath::format::load_map;
 use gridpath::grid::Cell;
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
 use super::smooth::SmoothArgs;
-use super::{EXIT_NEGATIVE, SearchArgs, ascii, parse_cell, parse_diagonal, smooth};
+use super::{EXIT_NEGATIVE, LevelArgs, SearchArgs, ascii, parse_cell, parse_diagonal, smooth};
 
 /// Arguments of `gridpath solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The map (.json or .map).
+    /// The map (.json, .map, or a Tiled map .tmx/.tmj or LDtk project .ldtk).
     map: PathBuf,
+    #[command(flatten)]
+    level: LevelArgs,
     /// Start cell as X,Y [default: the map's start].
     #[arg(long, value_parser = parse_cell)]
     from: Option<Cell>,
@@ -38,7 +39,7 @@ pub struct SolveArgs {
 
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let mut map = load_map(&args.map)?;
+    let mut map = args.level.load_map(&args.map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
     if map.place_default_markers() {

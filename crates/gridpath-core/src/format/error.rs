@@ -1,6 +1,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::level::LevelError;
 use super::read::ReadError;
 use crate::grid::GridError;
 
@@ -23,7 +24,7 @@ pub enum FormatError {
         offset: usize,
     },
     /// The file name's extension is not one gridpath reads.
-    #[error("unknown map file type: expected a .json or .map file")]
+    #[error("unknown map file type: expected a .json, .map, .tmx, .tmj or .ldtk file")]
     UnknownExtension,
     /// The JSON is malformed, or a field has the wrong type.
     #[error("line {line}, column {column}: {message}")]
@@ -109,6 +110,9 @@ pub enum FormatError {
     /// The map's `metadata` (resolution and origin) is out of range.
     #[error("metadata: {0}")]
     Metadata(String),
+    /// A Tiled or LDtk level file is wrong.
+    #[error("{0}")]
+    Level(#[from] LevelError),
     /// A header line of a Moving AI file is wrong.
     #[error("line {line}: {message}")]
     Header {

@@ -1,4 +1,5 @@
-//! Map files: gridpath's JSON format and the Moving AI benchmark formats.
+//! Map files: gridpath's JSON format, the Moving AI benchmark formats, and level designers'
+//! Tiled and LDtk files ([`level`]).
 //! [`path_export`] writes a search and its smoothed path as JSON.
 //!
 //! Every loader returns a [`FormatError`] that names the place of the problem (JSON line and
@@ -13,6 +14,7 @@ pub mod image_export;
 pub mod image_import;
 mod import_error;
 pub mod json;
+pub mod level;
 pub mod movingai;
 pub mod occupancy;
 pub mod path_export;
@@ -39,6 +41,10 @@ pub enum MapFormat {
     Json,
     /// A Moving AI benchmark map (`.map`).
     MovingAi,
+    /// A Tiled map (`.tmx`, `.tmj`), read and written through [`level`].
+    Tiled,
+    /// An LDtk project (`.ldtk`), read through [`level`].
+    Ldtk,
 }
 
 impl MapFormat {
@@ -51,8 +57,9 @@ impl MapFormat {
     }
 }
 
-/// Reads a map file, choosing the format by its extension (`.json` or `.map`). The file must
-/// be a regular file of at most [`read::FileLimit::MAP`].
+/// Reads a map file, choosing the format by its extension (`.json`, `.map`, or a level
+/// designer's `.tmx`, `.tmj` or `.ldtk`, read with [`level::LevelOptions`]' defaults). The file
+/// must be a regular file of at most [`read::FileLimit::MAP`].
 ///
 /// ```
 /// use gridpath_core::format::{load_map, save};
@@ -73,6 +80,9 @@ pub fn load_map(path: &Path) -> Result<Map, LoadError> {
         error,
     };
     let format = MapFormat::from_path(path).ok_or_else(|| wrap(FormatError::UnknownExtension))?;
+    if matches!(format, MapFormat::Tiled | MapFormat::Ldtk) {
+        return level::load(path);
+    }
     let text = read::read_file(path, read::FileLimit::MAP).map_err(|e| wrap(e.into()))?;
     let text = String::from_utf8(text).map_err(|e| {
         wrap(FormatError::NotUtf8 {
@@ -83,6 +93,7 @@ pub fn load_map(path: &Path) -> Result<Map, LoadError> {
     match format {
         MapFormat::Json => json::parse(&text),
         MapFormat::MovingAi => movingai::parse_map(&text).map(|grid| Map::new(name, grid)),
+        MapFormat::Tiled | MapFormat::Ldtk => Err(FormatError::UnknownExtension),
     }
     .map_err(wrap)
 }

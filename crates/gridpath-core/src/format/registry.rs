@@ -8,6 +8,7 @@
 //!
 //! assert_eq!(registry::kind_of(Path::new("level.JSON")), Some(FileKind::Map(MapFormat::Json)));
 //! assert_eq!(registry::kind_of(Path::new("floor.pgm")), Some(FileKind::Image));
+//! assert_eq!(registry::kind_of(Path::new("dungeon.tmx")), Some(FileKind::Map(MapFormat::Tiled)));
 //! assert_eq!(registry::kind_of(Path::new("site.yaml")), Some(FileKind::RosMap));
 //! assert_eq!(registry::kind_of(Path::new("notes.txt")), None);
 //! assert!(registry::extensions(FileKind::Image).contains(&"png"));
@@ -20,7 +21,8 @@ use super::MapFormat;
 /// What a file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
-    /// A map read and written whole: gridpath's JSON or a Moving AI map.
+    /// A map read whole: gridpath's JSON, a Moving AI map, a Tiled map or an LDtk project
+    /// (all but LDtk are written too).
     Map(MapFormat),
     /// An image: imported through occupancy or palette settings; a map is written as one
     /// pixel of its terrain's colour per cell (PNG).
@@ -41,7 +43,7 @@ pub struct FileType {
 }
 
 /// Every kind of file, in the order file dialogs list them.
-pub const FILE_TYPES: [FileType; 4] = [
+pub const FILE_TYPES: [FileType; 6] = [
     FileType {
         kind: FileKind::Map(MapFormat::Json),
         name: "gridpath map",
@@ -51,6 +53,16 @@ pub const FILE_TYPES: [FileType; 4] = [
         kind: FileKind::Map(MapFormat::MovingAi),
         name: "Moving AI map",
         extensions: &["map"],
+    },
+    FileType {
+        kind: FileKind::Map(MapFormat::Tiled),
+        name: "Tiled map",
+        extensions: &["tmx", "tmj"],
+    },
+    FileType {
+        kind: FileKind::Map(MapFormat::Ldtk),
+        name: "LDtk project",
+        extensions: &["ldtk"],
     },
     FileType {
         kind: FileKind::Image,
@@ -123,7 +135,7 @@ mod tests {
         assert_eq!(listed(&["json", "map", "png"]), ".json, .map or .png");
         assert_eq!(
             extensions_where(|k| matches!(k, FileKind::Map(_))),
-            ["json", "map"]
+            ["json", "map", "tmx", "tmj", "ldtk"]
         );
     }
 }

@@ -17,6 +17,7 @@ use tempfile::NamedTempFile;
 
 #[cfg(feature = "images")]
 use super::image_export;
+use super::level::{LevelFormat, tiled_write};
 use super::{MapFormat, json, movingai, read};
 use crate::grid::Map;
 
@@ -77,8 +78,8 @@ pub struct SaveError {
     pub source: io::Error,
 }
 
-/// Saves a map, choosing the format by the extension: `.json`, `.map` or `.png` (an image of
-/// the terrain colours). Keeps the previous version as `NAME.bak`.
+/// Saves a map, choosing the format by the extension: `.json`, `.map`, `.tmj` or `.tmx` (a
+/// Tiled map, see [`tiled_write`]) or `.png` (an image of the terrain colours). Keeps the previous version as `NAME.bak`.
 pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
     let fail = |source: io::Error| SaveError {
         path: path.to_owned(),
@@ -99,10 +100,20 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
                 .map_err(|e| fail(io::Error::new(io::ErrorKind::InvalidData, e)))?
                 .into_bytes(),
             Some(MapFormat::MovingAi) => movingai::write_map(&map.grid).into_bytes(),
+            Some(MapFormat::Tiled) => match LevelFormat::from_path(path) {
+                Some(LevelFormat::Tmx) => tiled_write::to_tmx(map).into_bytes(),
+                _ => tiled_write::to_tmj(map).into_bytes(),
+            },
+            Some(MapFormat::Ldtk) => {
+                return Err(fail(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "LDtk projects are read, not written: save as .tmj, .tmx or .json",
+                )));
+            }
             None => {
                 return Err(fail(io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    "unknown file type: expected a .json, .map or .png file name",
+                    "unknown file type: expected a .json, .map, .tmj, .tmx or .png file name",
                 )));
             }
         },

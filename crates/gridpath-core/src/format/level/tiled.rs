@@ -1,0 +1,839 @@
+//! The model of a Tiled map that both front ends (`tmx`, `tmj`) fill, and its conversion to a gridpath map: which layer decides a cell, which tile becomes
+//! which terrain, which objects are walls and where the start and goal are.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use super::catalog::{self, TerrainSpec};
+use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
+use crate::grid::{Cell, Grid, Map, Rgb, TerrainId};
+
+/// The most tiles all layers of one file may hold together once decoded (128 Mi, 512 MiB of
+/// ids): two layers of the largest map allowed.
+pub const MAX_TOTAL_TILES: usize = 2 * (Grid::MAX_SIDE as usize * Grid::MAX_SIDE as usize);
+
+/// Deeper nesting of group layers than this is refused.
+pub const MAX_GROUP_DEPTH: usize = 64;
+
+/// A property value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `bool`.
+    Bool(bool),
+    /// `int` or `float`.
+    Number(f64),
+    /// Any other type, as text (`string`, `color`, `file`, …).
+    Text(String),
+}
+
+/// Custom properties by name.
+pub type Properties = BTreeMap<String, Value>;
+
+/// A Tiled map, with group layers flattened and every tile layer decoded.
+#[derive(Clone, Debug, Default)]
+pub struct TiledMap {
+    /// `orthogonal`, `isometric`, `staggered` or `hexagonal`.
+    pub orientation: String,
+    /// The declared width in tiles (finite maps).
+    pub width: u64,
+    /// The declared height in tiles (finite maps).
+    pub height: u64,
+    /// The width of a tile in pixels.
+    pub tile_width: f64,
+    /// The height of a tile in pixels.
+    pub tile_height: f64,
+    /// Whether the layers are stored in chunks.
+    pub infinite: bool,
+    /// The tilesets, by first global id.
+    pub tilesets: Vec<Tileset>,
+    /// The layers in drawing order (bottom first).
+    pub layers: Vec<Layer>,
+}
+
+/// A tileset, embedded or read from its own file.
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(
+    not(feature = "images"),
+    expect(
+        dead_code,
+        reason = "the image and its layout only colour terrains, with images"
+    )
+)]
+pub struct Tileset {
+    /// The global id of its first tile.
+    pub first_gid: u32,
+    /// Its name.
+    pub name: String,
+    /// The number of tiles.
+    pub tile_count: u32,
+    /// Tiles per row of the image.
+    pub columns: u32,
+    /// A tile's width in the image, in pixels.
+    pub tile_width: u32,
+    /// A tile's height in the image, in pixels.
+    pub tile_height: u32,
+    /// Pixels around the tiles in the image.
+    pub margin: u32,
+    /// Pixels between the tiles in the image.
+    pub spacing: u32,
+    /// The tileset's image, resolved beside the file that names it.
+    pub image: Option<PathBuf>,
+    /// The tileset's own properties.
+    pub properties: Properties,
+    /// The tiles that have a class, properties or an image of their own, by local id.
+    pub tiles: BTreeMap<u32, TileInfo>,
+}
+
+/// What a tileset says about one tile.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TileInfo {
+    /// Its class (`type` in older files).
+    pub class: Option<String>,
+    /// Its properties.
+    pub properties: Properties,
+}
+
+/// A layer: tiles or objects.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    /// Its name.
+    pub name: String,
+    /// Its class.
+    pub class: Option<String>,
+    /// Whether it and every group holding it are visible.
+    pub visible: bool,
+    /// What it holds.
+    pub content: Content,
+}
+
+/// What a layer holds.
+#[derive(Clone, Debug)]
+pub enum Content {
+    /// Tiles: one chunk at (0, 0) of the map's size for a finite map.
+    Tiles(Vec<Chunk>),
+    /// Objects.
+    Objects(Vec<Object>),
+}
+
+/// A rectangle of tiles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chunk {
+    /// Its left column.
+    pub x: i64,
+    /// Its top row.
+    pub y: i64,
+    /// Its width.
+    pub width: u32,
+    /// Its height.
+    pub height: u32,
+    /// Global tile ids, row by row, flip bits cleared; 0 is empty.
+    pub gids: Vec<u32>,
+}
+
+/// An object of an object layer, in pixels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Object {
+    /// Its name.
+    pub name: String,
+    /// Its class.
+    pub class: Option<String>,
+    /// Its left (its origin).
+    pub x: f64,
+    /// Its top (its origin).
+    pub y: f64,
+    /// Its width.
+    pub width: f64,
+    /// Its height.
+    pub height: f64,
+    /// Clockwise rotation about its origin, in degrees.
+    pub rotation: f64,
+    /// Its shape.
+    pub shape: Shape,
+    /// Its properties.
+    pub properties: Properties,
+}
+
+/// The shape of an object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Shape {
+    /// A rectangle from (x, y), width × height.
+    #[default]
+    Rectangle,
+    /// An ellipse in that rectangle.
+    Ellipse,
+    /// A point at (x, y).
+    Point,
+    /// A closed polygon, its points relative to (x, y).
+    Polygon(Vec<(f64, f64)>),
+    /// A polyline, text or tile object: never a wall.
+    Other,
+}
+
+/// Whether a layer's or object group's name or class marks it as the collision layer.
+pub fn is_collision_name(name: &str) -> bool {
+    ["collision", "collisions", "walls"]
+        .iter()
+        .any(|n| name.eq_ignore_ascii_case(n))
+}
+
+/// Whether properties make a tile or object impassable: `walkable=false`, `collides=true` or
+/// `solid=true`.
+pub fn is_solid(properties: &Properties) -> bool {
+    let flag = |name: &str| match properties.get(name) {
+        Some(Value::Bool(b)) => Some(*b),
+        Some(Value::Text(t)) => t.parse::<bool>().ok(),
+        _ => None,
+    };
+    flag("walkable") == Some(false) || flag("collides") == Some(true) || flag("solid") == Some(true)
+}
+
+impl Layer {
+    fn is_collision(&self) -> bool {
+        is_collision_name(&self.name) || self.class.as_deref().is_some_and(is_collision_name)
+    }
+}
+
+/// The rectangle of tiles the grid covers.
+#[derive(Clone, Copy, Debug)]
+struct Extent {
+    x: i64,
+    y: i64,
+    width: u32,
+    height: u32,
+}
+
+impl Extent {
+    /// The index in the grid of the tile at (x, y), when inside.
+    fn index(&self, x: i64, y: i64) -> Option<usize> {
+        let (dx, dy) = (x - self.x, y - self.y);
+        let inside =
+            (0..i64::from(self.width)).contains(&dx) && (0..i64::from(self.height)).contains(&dy);
+        inside.then(|| dy as usize * self.width as usize + dx as usize)
+    }
+}
+
+/// Where a tile's terrain comes from: tiles of one class share a terrain.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Class(String),
+    Tile { tileset: usize, id: u32 },
+}
+
+impl TiledMap {
+    /// The tileset holding a global id, and the tile's local id.
+    fn tile(&self, gid: u32) -> Option<(usize, u32)> {
+        let index = self.tilesets.iter().rposition(|t| t.first_gid <= gid)?;
+        let set = &self.tilesets[index];
+        let id = gid - set.first_gid;
+        // Old files do not give the count: then every id past the first belongs.
+        let known = set.tile_count == 0 || id < set.tile_count || set.tiles.contains_key(&id);
+        known.then_some((index, id))
+    }
+
+    fn key(&self, tileset: usize, id: u32) -> Key {
+        let info = self.tilesets[tileset].tiles.get(&id);
+        match info.and_then(|i| i.class.clone()).filter(|c| !c.is_empty()) {
+            Some(class) => Key::Class(class),
+            None => Key::Tile { tileset, id },
+        }
+    }
+
+    /// The grid's extent: the declared size of a finite map, the bounding box of the chunks
+    /// that hold a tile in an infinite one.
+    fn extent(&self) -> Result<Extent, LevelError> {
+        if !self.infinite {
+            check_size(self.width, self.height)?;
+            return Ok(Extent {
+                x: 0,
+                y: 0,
+                width: self.width as u32,
+                height: self.height as u32,
+            });
+        }
+        let chunks: Vec<&Chunk> = self
+            .layers
+            .iter()
+            .filter_map(|l| match &l.content {
+                Content::Tiles(chunks) => Some(chunks),
+                Content::Objects(_) => None,
+            })
+            .flatten()
+            .collect();
+        let used: Vec<&&Chunk> = chunks
+            .iter()
+            .filter(|c| c.gids.iter().any(|&g| g != 0))
+            .collect();
+        let chosen: Vec<&Chunk> = if used.is_empty() {
+            chunks
+        } else {
+            used.into_iter().copied().collect()
+        };
+        let (Some(x0), Some(y0)) = (
+            chosen.iter().map(|c| c.x).min(),
+            chosen.iter().map(|c| c.y).min(),
+        ) else {
+            return Err(LevelError::Empty(
+                "the infinite map has no chunks of tiles".to_owned(),
+            ));
+        };
+        let x1 = chosen
+            .iter()
+            .map(|c| c.x + i64::from(c.width))
+            .max()
+            .unwrap_or(x0);
+        let y1 = chosen
+            .iter()
+            .map(|c| c.y + i64::from(c.height))
+            .max()
+            .unwrap_or(y0);
+        let (width, height) = ((x1 - x0) as u64, (y1 - y0) as u64);
+        check_size(width, height)?;
+        Ok(Extent {
+            x: x0,
+            y: y0,
+            width: width as u32,
+            height: height as u32,
+        })
+    }
+
+    /// Paints a layer's non-empty tiles over `cells`; checks each id belongs to a tileset.
+    fn paint(&self, layer: &Layer, extent: Extent, cells: &mut [u32]) -> Result<(), LevelError> {
+        let Content::Tiles(chunks) = &layer.content else {
+            return Ok(());
+        };
+        for chunk in chunks {
+            for (i, &gid) in chunk.gids.iter().enumerate() {
+                if gid == 0 {
+                    continue;
+                }
+                if self.tile(gid).is_none() {
+                    return Err(LevelError::UnknownTile {
+                        layer: layer.name.clone(),
+                        gid,
+                    });
+                }
+                let x = chunk.x + (i % chunk.width as usize) as i64;
+                let y = chunk.y + (i / chunk.width as usize) as i64;
+                if let Some(at) = extent.index(x, y) {
+                    cells[at] = gid;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The terrain a key stands for.
+    fn spec(
+        &self,
+        key: &Key,
+        tileset: usize,
+        id: u32,
+        colors: &mut TileColors,
+    ) -> Result<TerrainSpec, LevelError> {
+        let set = &self.tilesets[tileset];
+        let info = set.tiles.get(&id).cloned().unwrap_or_default();
+        let fail = |message: String| LevelError::Tile {
+            tileset: set.name.clone(),
+            id,
+            message,
+        };
+        let props = &info.properties;
+        let text = |name: &str| match props.get(name) {
+            Some(Value::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        let (default_name, source) = match key {
+            Key::Class(class) => (class.clone(), TerrainSource::Class(class.clone())),
+            Key::Tile { .. } => (
+                format!("{}:{id}", set.name),
+                TerrainSource::Tile {
+                    tileset: set.name.clone(),
+                    id,
+                },
+            ),
+        };
+        let cost = if is_solid(props) {
+            None
+        } else {
+            match props.get("cost") {
+                None => Some(1.0),
+                Some(Value::Number(c)) => {
+                    crate::grid::Terrain::check_cost(*c).map_err(fail)?;
+                    Some(*c)
+                }
+                Some(other) => {
+                    return Err(fail(format!(
+                        "property \"cost\" is {other:?}, not a number"
+                    )));
+                }
+            }
+        };
+        let color = match text("color") {
+            Some(c) => Some(
+                catalog::parse_color(&c)
+                    .ok_or_else(|| fail(format!("property \"color\" {c:?} is not a colour")))?,
+            ),
+            None => colors.mean(set, id),
+        };
+        let symbol = text("symbol").and_then(|s| {
+            let mut chars = s.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        });
+        Ok(TerrainSpec {
+            name: text("name").unwrap_or(default_name),
+            cost,
+            color,
+            symbol,
+            source,
+        })
+    }
+
+    /// Converts the map by the conventions of `docs/levels.md`: the layer asked for, or the
+    /// topmost visible tile with the collision layer over it; solid objects as walls; start and
+    /// goal from objects of those names.
+    pub fn to_import(&self, name: &str, options: &LevelOptions) -> Result<LevelImport, LevelError> {
+        if self.orientation != "orthogonal" {
+            return Err(LevelError::NotOrthogonal(self.orientation.clone()));
+        }
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        if !(positive(self.tile_width) && positive(self.tile_height)) {
+            return Err(LevelError::Field {
+                place: "map".to_owned(),
+                message: "the tile width and height must be positive".to_owned(),
+            });
+        }
+        let tile_layers: Vec<&Layer> = self
+            .layers
+            .iter()
+            .filter(|l| matches!(l.content, Content::Tiles(_)))
+            .collect();
+        let layer_names: Vec<String> = tile_layers.iter().map(|l| l.name.clone()).collect();
+        let extent = self.extent()?;
+        let count = extent.width as usize * extent.height as usize;
+        let mut cells = vec![0_u32; count];
+        let mut walls = vec![false; count];
+        let mut wall_from = None;
+        let chosen = match &options.layer {
+            Some(wanted) => {
+                let layer = tile_layers
+                    .iter()
+                    .find(|l| &l.name == wanted)
+                    .or_else(|| {
+                        tile_layers
+                            .iter()
+                            .find(|l| l.name.eq_ignore_ascii_case(wanted))
+                    })
+                    .ok_or_else(|| LevelError::NoSuchLayer {
+                        wanted: wanted.clone(),
+                        available: layer_names.clone(),
+                    })?;
+                self.paint(layer, extent, &mut cells)?;
+                Some(layer.name.clone())
+            }
+            None => {
+                let collision = tile_layers.iter().find(|l| l.is_collision());
+                for layer in tile_layers
+                    .iter()
+                    .filter(|l| l.visible && !l.is_collision())
+                {
+                    self.paint(layer, extent, &mut cells)?;
+                }
+                if let Some(layer) = collision {
+                    let mut solid = vec![0_u32; count];
+                    self.paint(layer, extent, &mut solid)?;
+                    for (wall, gid) in walls.iter_mut().zip(solid) {
+                        *wall |= gid != 0;
+                    }
+                    wall_from = Some(format!("layer {:?}", layer.name));
+                }
+                collision.map(|l| l.name.clone())
+            }
+        };
+        let solid_objects = self.rasterise_objects(extent, &mut walls);
+        if wall_from.is_none() && solid_objects {
+            wall_from = Some("solid objects".to_owned());
+        }
+        if !walls.iter().any(|&w| w) {
+            wall_from = None;
+        }
+
+        // The terrains: the floor when a cell is empty, every tile of a tileset marked
+        // `gridpath-terrains` (in the order of its ids), then one per key in the order the
+        // cells first use it, then the wall.
+        let mut specs = Vec::new();
+        if cells
+            .iter()
+            .zip(&walls)
+            .any(|(&gid, &wall)| gid == 0 && !wall)
+        {
+            specs.push(TerrainSpec::floor());
+        }
+        let mut found = Terrains::default();
+        for set in &self.tilesets {
+            if matches!(
+                set.properties.get("gridpath-terrains"),
+                Some(Value::Bool(true))
+            ) {
+                for &id in set.tiles.keys() {
+                    found.add(self, set.first_gid.saturating_add(id), &mut specs)?;
+                }
+            }
+        }
+        for (&gid, &wall) in cells.iter().zip(&walls) {
+            if gid != 0 && !wall {
+                found.add(self, gid, &mut specs)?;
+            }
+        }
+        let wall_id = match wall_from {
+            Some(from) => {
+                specs.push(TerrainSpec::wall(from));
+                Some(specs.len() - 1)
+            }
+            None => None,
+        };
+        let (terrains, sources) = catalog::terrains(specs)?;
+        let ids: Vec<TerrainId> = cells
+            .iter()
+            .zip(&walls)
+            .map(|(gid, &wall)| match (wall, wall_id) {
+                (true, Some(w)) => w as TerrainId,
+                _ => found.of_gid.get(gid).copied().unwrap_or(0),
+            })
+            .collect();
+        let grid = Grid::from_cells(extent.width, extent.height, terrains, ids)
+            .map_err(|e| LevelError::Empty(e.to_string()))?;
+        let mut map = Map::new(name, grid);
+        map.start = self.marker("start", extent);
+        map.goal = self.marker("goal", extent);
+        Ok(LevelImport {
+            map,
+            levels: Vec::new(),
+            level: None,
+            layers: layer_names,
+            layer: chosen,
+            sources,
+        })
+    }
+
+    /// Marks as walls the cells whose centre lies in a solid object (or in any object of an
+    /// object layer named like a collision layer); whether there was any such object.
+    fn rasterise_objects(&self, extent: Extent, walls: &mut [bool]) -> bool {
+        let mut any = false;
+        for layer in &self.layers {
+            let Content::Objects(objects) = &layer.content else {
+                continue;
+            };
+            let all = layer.is_collision();
+            for object in objects.iter().filter(|o| all || is_solid(&o.properties)) {
+                any |= self.rasterise(object, extent, walls);
+            }
+        }
+        any
+    }
+
+    fn rasterise(&self, object: &Object, extent: Extent, walls: &mut [bool]) -> bool {
+        let (tw, th) = (self.tile_width, self.tile_height);
+        let polygon: Vec<(f64, f64)> = match &object.shape {
+            Shape::Rectangle | Shape::Ellipse => vec![
+                (0.0, 0.0),
+                (object.width, 0.0),
+                (object.width, object.height),
+                (0.0, object.height),
+            ],
+            Shape::Polygon(points) if points.len() >= 3 => points.clone(),
+            _ => return false,
+        };
+        let (sin, cos) = object.rotation.to_radians().sin_cos();
+        let world: Vec<(f64, f64)> = polygon
+            .iter()
+            .map(|&(px, py)| {
+                (
+                    object.x + px * cos - py * sin,
+                    object.y + px * sin + py * cos,
+                )
+            })
+            .collect();
+        let min_x = world.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let max_x = world.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+        let min_y = world.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        let max_y = world.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+        if !(min_x.is_finite() && max_x.is_finite() && min_y.is_finite() && max_y.is_finite()) {
+            return false;
+        }
+        // Cells of the grid, in map tiles, whose centres may fall inside.
+        let clamp_x =
+            |v: f64| (v.clamp(extent.x as f64, (extent.x + i64::from(extent.width)) as f64)) as i64;
+        let clamp_y = |v: f64| {
+            (v.clamp(
+                extent.y as f64,
+                (extent.y + i64::from(extent.height)) as f64,
+            )) as i64
+        };
+        let (x0, x1) = (clamp_x((min_x / tw).floor()), clamp_x((max_x / tw).ceil()));
+        let (y0, y1) = (clamp_y((min_y / th).floor()), clamp_y((max_y / th).ceil()));
+        for ty in y0..y1 {
+            let cy = (ty as f64 + 0.5) * th;
+            if let Shape::Ellipse = object.shape {
+                for tx in x0..x1 {
+                    let cx = (tx as f64 + 0.5) * tw;
+                    // Into the ellipse's own frame: unrotate about the origin.
+                    let (dx, dy) = (cx - object.x, cy - object.y);
+                    let (lx, ly) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+                    let (rx, ry) = (object.width / 2.0, object.height / 2.0);
+                    let inside = rx > 0.0
+                        && ry > 0.0
+                        && ((lx - rx) / rx).powi(2) + ((ly - ry) / ry).powi(2) <= 1.0;
+                    if inside && let Some(at) = extent.index(tx, ty) {
+                        walls[at] = true;
+                    }
+                }
+                continue;
+            }
+            // One scanline through the row's centres: the cells between pairs of crossings
+            // (even-odd rule), so the work is the row's edges plus its cells.
+            let mut crossings = crossings(&world, cy);
+            crossings.sort_by(f64::total_cmp);
+            for pair in crossings.chunks_exact(2) {
+                // Centres (tx + 0.5) · tw in [pair[0], pair[1]).
+                let from = clamp_x((pair[0] / tw - 0.5).ceil());
+                let to = clamp_x((pair[1] / tw - 0.5).ceil());
+                for tx in from.max(x0)..to.min(x1) {
+                    if let Some(at) = extent.index(tx, ty) {
+                        walls[at] = true;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The cell of the first object named or classed `which` (start or goal), when inside the
+    /// grid: a point's position, another shape's centre.
+    fn marker(&self, which: &str, extent: Extent) -> Option<Cell> {
+        let object = self.layers.iter().find_map(|l| match &l.content {
+            Content::Objects(objects) => objects.iter().find(|o| {
+                o.name.eq_ignore_ascii_case(which)
+                    || o.class
+                        .as_deref()
+                        .is_some_and(|c| c.eq_ignore_ascii_case(which))
+            }),
+            Content::Tiles(_) => None,
+        })?;
+        let (px, py) = match object.shape {
+            Shape::Point => (object.x, object.y),
+            _ => (
+                object.x + object.width / 2.0,
+                object.y + object.height / 2.0,
+            ),
+        };
+        let (tx, ty) = (
+            (px / self.tile_width).floor(),
+            (py / self.tile_height).floor(),
+        );
+        if !(tx.is_finite() && ty.is_finite()) {
+            return None;
+        }
+        let (x, y) = (tx as i64 - extent.x, ty as i64 - extent.y);
+        let inside =
+            (0..i64::from(extent.width)).contains(&x) && (0..i64::from(extent.height)).contains(&y);
+        inside.then(|| Cell::new(x as u32, y as u32))
+    }
+}
+
+/// The terrain of each global id met so far, tiles of one key sharing one.
+#[derive(Default)]
+struct Terrains {
+    of_gid: HashMap<u32, TerrainId>,
+    of_key: HashMap<Key, TerrainId>,
+    colors: TileColors,
+}
+
+impl Terrains {
+    /// Gives `gid` its terrain, adding one to `specs` for a key not met before.
+    fn add(
+        &mut self,
+        map: &TiledMap,
+        gid: u32,
+        specs: &mut Vec<TerrainSpec>,
+    ) -> Result<(), LevelError> {
+        if self.of_gid.contains_key(&gid) {
+            return Ok(());
+        }
+        let Some((tileset, id)) = map.tile(gid) else {
+            return Ok(());
+        };
+        let key = map.key(tileset, id);
+        let terrain = match self.of_key.get(&key) {
+            Some(&t) => t,
+            None => {
+                if specs.len() >= catalog::MAX_TERRAINS {
+                    return Err(LevelError::TooManyTerrains(specs.len() + 1));
+                }
+                specs.push(map.spec(&key, tileset, id, &mut self.colors)?);
+                let t = (specs.len() - 1) as TerrainId;
+                self.of_key.insert(key, t);
+                t
+            }
+        };
+        self.of_gid.insert(gid, terrain);
+        Ok(())
+    }
+}
+
+/// The x where the edges of a closed polygon cross the horizontal line at `y`; an edge holds
+/// its lower end and not its upper one, so a vertex on the line counts once.
+fn crossings(polygon: &[(f64, f64)], y: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut j = polygon.len() - 1;
+    for (i, &(xi, yi)) in polygon.iter().enumerate() {
+        let (xj, yj) = polygon[j];
+        if (yi > y) != (yj > y) {
+            out.push(xi + (y - yi) * (xj - xi) / (yj - yi));
+        }
+        j = i;
+    }
+    out
+}
+
+/// Checks a size in tiles against the grid's limits.
+pub fn check_size(width: u64, height: u64) -> Result<(), LevelError> {
+    let max = u64::from(Grid::MAX_SIDE);
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(LevelError::Field {
+            place: "map".to_owned(),
+            message: format!(
+                "it is {width} × {height} tiles; each side must be between 1 and {max}"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The mean colours of tiles, from their tilesets' images, each image decoded once.
+#[derive(Default)]
+struct TileColors {
+    #[cfg(feature = "images")]
+    images: HashMap<PathBuf, Option<image::RgbaImage>>,
+}
+
+impl TileColors {
+    /// The mean colour of the opaque pixels of a tile's region of its tileset's image, when
+    /// the image can be read.
+    #[cfg(feature = "images")]
+    fn mean(&mut self, set: &Tileset, id: u32) -> Option<Rgb> {
+        let path = set.image.as_ref()?;
+        let image = self
+            .images
+            .entry(path.clone())
+            .or_insert_with(|| {
+                let bytes =
+                    crate::format::read::read_file(path, crate::format::read::FileLimit::IMAGE)
+                        .ok()?;
+                let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+                    .with_guessed_format()
+                    .ok()?;
+                let mut limits = image::Limits::default();
+                limits.max_alloc = Some(256 << 20);
+                reader.limits(limits);
+                reader.decode().ok().map(|i| i.to_rgba8())
+            })
+            .as_ref()?;
+        if set.columns == 0 || set.tile_width == 0 || set.tile_height == 0 {
+            return None;
+        }
+        let left = u64::from(set.margin)
+            + u64::from(id % set.columns) * u64::from(set.tile_width + set.spacing);
+        let top = u64::from(set.margin)
+            + u64::from(id / set.columns) * u64::from(set.tile_height + set.spacing);
+        let (mut sum, mut n) = ([0_u64; 3], 0_u64);
+        for y in top..(top + u64::from(set.tile_height)).min(u64::from(image.height())) {
+            for x in left..(left + u64::from(set.tile_width)).min(u64::from(image.width())) {
+                let p = image.get_pixel(x as u32, y as u32).0;
+                if p[3] >= 128 {
+                    for c in 0..3 {
+                        sum[c] += u64::from(p[c]);
+                    }
+                    n += 1;
+                }
+            }
+        }
+        (n > 0).then(|| Rgb(sum.map(|s| (s / n) as u8)))
+    }
+
+    #[cfg(not(feature = "images"))]
+    fn mean(&mut self, _set: &Tileset, _id: u32) -> Option<Rgb> {
+        None
+    }
+}
+
+/// The tiles decoded so far from one file, against [`MAX_TOTAL_TILES`].
+#[derive(Debug, Default)]
+pub struct TileBudget {
+    used: usize,
+}
+
+impl TileBudget {
+    /// Takes `width × height` tiles of a layer or chunk from the budget, after checking each
+    /// side against [`Grid::MAX_SIDE`]; the count.
+    pub fn take(
+        &mut self,
+        layer: &str,
+        chunk: Option<(i64, i64)>,
+        width: u64,
+        height: u64,
+    ) -> Result<usize, LevelError> {
+        let fail = |message: String| LevelError::LayerData {
+            layer: layer.to_owned(),
+            chunk,
+            message,
+        };
+        let max = u64::from(Grid::MAX_SIDE);
+        if width > max || height > max {
+            return Err(fail(format!(
+                "it is {width} × {height} tiles; each side must be at most {max}"
+            )));
+        }
+        let count = (width * height) as usize;
+        self.used += count;
+        if self.used > MAX_TOTAL_TILES {
+            return Err(fail(format!(
+                "the layers hold more than {MAX_TOTAL_TILES} tiles in all"
+            )));
+        }
+        Ok(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tile_budget_refuses_a_long_side_and_too_many_tiles_in_all() {
+        let mut budget = TileBudget::default();
+        let side = u64::from(Grid::MAX_SIDE);
+        assert_eq!(budget.take("a", None, side, side).unwrap(), 1 << 26);
+        assert!(budget.take("b", None, side, side).is_ok());
+        let e = budget.take("c", Some((0, 0)), 1, 1).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("layer \"c\", chunk at (0, 0): the layers hold more than"),
+            "{e}"
+        );
+        let e = TileBudget::default()
+            .take("d", None, side + 1, 1)
+            .unwrap_err();
+        assert!(e.to_string().contains("8193 × 1 tiles"), "{e}");
+    }
+
+    #[test]
+    fn a_point_on_a_vertex_crosses_once() {
+        let square = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)];
+        assert_eq!(crossings(&square, 1.0), [0.0, 2.0]);
+        assert_eq!(crossings(&square, 0.0).len(), 2);
+        assert!(crossings(&square, 3.0).is_empty());
+    }
+}
