@@ -716,3 +716,90 @@ fn saving_before_a_new_map_goes_on_after_the_in_window_dialog() {
         "the new-map dialog follows the save"
     );
 }
+
+/// A meadow with a swamp strip across the wall's gap, saved as a Tiled map.
+fn tiled_meadow(dir: &Path) -> (PathBuf, Map) {
+    let mut map = meadow();
+    for y in 18..24 {
+        map.grid.set(Cell::new(20, y), 2).expect("on the map");
+    }
+    let file = dir.join("meadow.tmj");
+    gridpath::format::save::save_map(&map, &file).expect("writes the Tiled map");
+    (file, map)
+}
+
+#[test]
+fn a_dropped_tiled_map_opens_through_the_level_dialog_with_costs_set_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, original) = tiled_meadow(dir.path());
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    let dialog = h.state().level_dialog().expect("the level dialog is open");
+    assert_eq!(dialog.map().grid.cells(), original.grid.cells());
+    // The swamp strip is the only way round the wall: make it a wall too in the dialog.
+    let swamp = original.grid.terrain(2).name.clone();
+    let row = original
+        .grid
+        .terrains()
+        .iter()
+        .position(|t| t.name == swamp)
+        .expect("the swamp terrain");
+    let walkable: Vec<_> = h.get_all_by_label("Walkable").collect();
+    assert_eq!(walkable.len(), original.grid.terrains().len());
+    walkable[row].click();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.state().level_dialog().is_none());
+    let map = h.state().map().clone();
+    assert_eq!(map.grid.cells(), original.grid.cells(), "the cells as drawn");
+    assert_eq!((map.start, map.goal), (original.start, original.goal));
+    assert!(!map.grid.terrain(2).is_passable(), "the cost set in the dialog");
+    assert!(h.state().is_dirty(), "the costs differ from the file's");
+    assert!(h.state().notice().unwrap_or_default().contains("meadow.tmj"));
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    assert!(!h.state().search_result().expect("a search ran").found);
+
+    // Export writes the Tiled format back; Save would ask for a gridpath JSON file.
+    let out = dir.path().join("out.tmx");
+    assert!(h.state_mut().export_map_to(&out));
+    let back = load_map(&out).expect("reads the export");
+    assert_eq!(back.grid.cells(), map.grid.cells());
+    assert_eq!(back.grid.terrains(), map.grid.terrains());
+}
+
+#[test]
+fn an_ldtk_project_opens_on_its_level_and_plans() {
+    let sample = root().join("../shared/samples/ldtk/AutoLayers_1_basic.ldtk");
+    if !sample.is_file() {
+        eprintln!("SKIPPED: ../shared/samples/ldtk is absent, so the LDtk project was not opened");
+        return;
+    }
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut().start_level_import(&sample);
+    h.run();
+    let dialog = h.state().level_dialog().expect("the level dialog is open");
+    assert_eq!(dialog.levels().1, Some("AutoLayer"));
+    assert_eq!(dialog.layers().1, Some("IntGrid_layer"));
+    h.get_by_label("Open").click();
+    h.run();
+    let map = h.state().map().clone();
+    assert_eq!((map.grid.width(), map.grid.height()), (37, 26));
+    assert!(map.start.is_some() && map.goal.is_some(), "default markers");
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    assert!(h.state().search_result().expect("a search ran").found);
+}
+
+#[test]
+fn a_broken_level_is_reported_and_the_map_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.tmx");
+    std::fs::write(&file, "<map orientation=\"orthogonal\" width=\"3\"").unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().level_dialog().is_none());
+    assert!(h.state().has_dialog(), "the error is shown");
+    assert_eq!(h.state().map(), &pond());
+}

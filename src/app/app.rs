@@ -19,6 +19,7 @@ use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
 use super::gesture::Marker;
 use super::history::History;
 use super::import_dialog::ImportDialog;
+use super::level_dialog::LevelDialog;
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::planner::{Comparison, Failure, Planner, Solver};
 use super::preferences::Preferences;
@@ -89,6 +90,8 @@ pub struct EditorApp {
     pub(super) preferences: Preferences,
     pub(super) autosave: Autosave,
     pub(super) import: Option<ImportDialog>,
+    /// The open level dialog (Tiled, LDtk).
+    pub(super) level: Option<LevelDialog>,
     /// Which file dialogs this editor shows.
     pub(super) file_dialogs: FileDialogs,
     /// The open in-window file dialog.
@@ -163,6 +166,7 @@ impl EditorApp {
             preferences: Preferences::default(),
             autosave: Autosave::default(),
             import: None,
+            level: None,
             shown_title: String::new(),
             may_close: false,
         };
@@ -387,7 +391,7 @@ impl EditorApp {
 
     /// The canvas: the map, the search over it, and the pointer's work on it.
     fn canvas_ui(&mut self, ui: &mut egui::Ui) {
-        let accepts_input = self.dialog.is_none();
+        let accepts_input = self.dialog.is_none() && self.import.is_none() && self.level.is_none();
         let (painter, intents) = self.input.ui(
             ui,
             &mut self.canvas,
@@ -728,7 +732,7 @@ impl EditorApp {
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        if self.dialog.is_some() || self.import.is_some() {
+        if self.dialog.is_some() || self.import.is_some() || self.level.is_some() {
             return;
         }
         let consume = |sc: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(sc));

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::format::level::LevelOptions;
 use crate::format::registry;
 use crate::format::save::{self, Backup};
 use crate::format::{MapFormat, PathExport};
@@ -19,6 +20,7 @@ use super::dialog::{Dialog, Pending};
 use super::document::{Document, Replacement};
 use super::file_picker::{FileDialogs, FileRequest, FileTask, InWindowPicker, Picked};
 use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
+use super::level_dialog::{LevelAnswer, LevelDialog};
 use super::preferences::Preferences;
 
 /// What a dropped or chosen file is, by its extension.
@@ -26,6 +28,8 @@ use super::preferences::Preferences;
 enum FileKind {
     /// A gridpath or Moving AI map.
     Map,
+    /// A Tiled map or an LDtk project, read through the level dialog.
+    Level,
     /// An image or a ROS `map.yaml`, read through the import dialog.
     Image,
     /// Something else.
@@ -34,6 +38,7 @@ enum FileKind {
 
 fn file_kind(path: &Path) -> FileKind {
     match registry::kind_of(path) {
+        Some(registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => FileKind::Level,
         Some(registry::FileKind::Map(_)) => FileKind::Map,
         Some(registry::FileKind::Image | registry::FileKind::RosMap) => FileKind::Image,
         None => FileKind::Other,
@@ -44,6 +49,11 @@ fn file_kind(path: &Path) -> FileKind {
 /// than opened as a map.
 pub fn is_importable(path: &Path) -> bool {
     file_kind(path) == FileKind::Image
+}
+
+/// Whether a file is a designer's level (Tiled, LDtk), opened through the level dialog.
+pub fn is_level(path: &Path) -> bool {
+    file_kind(path) == FileKind::Level
 }
 
 /// The file dialog's filter of one kind of file.
@@ -148,7 +158,29 @@ impl EditorApp {
         }
     }
 
-    /// Writes the map as a Moving AI `.map`, a `.png` (one pixel per cell) or a `.json`,
+    /// Whether the level dialog is open.
+    pub fn level_dialog(&self) -> Option<&LevelDialog> {
+        self.level.as_ref()
+    }
+
+    /// Chooses the level and layer in the open level dialog, as its menus do.
+    pub fn choose_level(&mut self, options: LevelOptions) {
+        if let Some(dialog) = &mut self.level {
+            dialog.choose(options);
+        }
+    }
+
+    /// Opens the level dialog on a Tiled map (`.tmx`, `.tmj`) or an LDtk project (`.ldtk`).
+    /// A file that cannot be read is reported and the open map stays.
+    pub fn start_level_import(&mut self, path: &Path) {
+        match LevelDialog::open(path) {
+            Ok(dialog) => self.level = Some(dialog),
+            Err(error) => self.show_error("Could not open the level", error.to_string()),
+        }
+    }
+
+    /// Writes the map as a Moving AI `.map`, a Tiled `.tmj` or `.tmx`, a `.png` (one pixel per
+    /// cell) or a `.json`,
     /// chosen by the extension; the open document keeps its own file. Returns whether it
     /// worked (the error is shown).
     pub fn export_map_to(&mut self, path: &Path) -> bool {
@@ -233,12 +265,22 @@ impl EditorApp {
     pub(super) fn open_file(&mut self, ctx: &egui::Context, path: &Path) {
         match file_kind(path) {
             FileKind::Map => self.open_map_file(ctx, path),
+            FileKind::Level => self.start_level_import(path),
             FileKind::Image => self.start_import(path),
             FileKind::Other => self.show_error(
                 "Could not open the file",
                 format!(
-                    "{}: unknown file type: expected a map (.json, .map), an image (.png, .jpg, .bmp) or a ROS map.yaml",
-                    path.display()
+                    "{}: unknown file type: expected a map ({}), a level ({}), an image ({}) or a ROS map.yaml",
+                    path.display(),
+                    registry::listed(&registry::extensions_where(|k| matches!(
+                        k,
+                        registry::FileKind::Map(MapFormat::Json | MapFormat::MovingAi)
+                    ))),
+                    registry::listed(&registry::extensions_where(|k| matches!(
+                        k,
+                        registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)
+                    ))),
+                    registry::listed(registry::extensions(registry::FileKind::Image)),
                 ),
             ),
         }
@@ -265,6 +307,8 @@ impl EditorApp {
                 filter_where("Maps", |k| matches!(k, registry::FileKind::Map(_))),
                 filter(registry::FileKind::Map(MapFormat::Json)),
                 filter(registry::FileKind::Map(MapFormat::MovingAi)),
+                filter(registry::FileKind::Map(MapFormat::Tiled)),
+                filter(registry::FileKind::Map(MapFormat::Ldtk)),
             ],
         );
         self.ask_for_file(FileTask::Open, &request);
@@ -294,7 +338,25 @@ impl EditorApp {
         self.ask_for_file(FileTask::ImportMovingAi, &request);
     }
 
-    /// File → Export Moving AI map and Export PNG: asks where to write the map.
+    /// File → Import Tiled or LDtk level: asks for a `.tmx`, `.tmj` or `.ldtk` file.
+    pub(super) fn import_level_dialog(&mut self) {
+        let request = open_request(
+            "Import a level",
+            vec![
+                filter_where("Tiled maps and LDtk projects", |k| {
+                    matches!(
+                        k,
+                        registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)
+                    )
+                }),
+                filter(registry::FileKind::Map(MapFormat::Tiled)),
+                filter(registry::FileKind::Map(MapFormat::Ldtk)),
+            ],
+        );
+        self.ask_for_file(FileTask::Open, &request);
+    }
+
+    /// File → Export Moving AI map, Tiled map and PNG: asks where to write the map.
     pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
         let name = format!("{}.{extension}", self.document.name());
         let title = format!("Export the map as {kind}");
@@ -388,7 +450,8 @@ impl EditorApp {
                     self.dialog_folder = Some(folder.to_owned());
                 }
                 match task {
-                    FileTask::Open | FileTask::ImportMovingAi => self.open_map_file(ctx, &path),
+                    FileTask::Open => self.open_file(ctx, &path),
+                    FileTask::ImportMovingAi => self.open_map_file(ctx, &path),
                     FileTask::ImportImage => self.start_import(&path),
                     FileTask::SaveAs(then) => {
                         if self.save_to(&path)
@@ -432,6 +495,16 @@ impl EditorApp {
     /// restore question and the autosave timer.
     pub(super) fn files_ui(&mut self, ctx: &egui::Context) {
         self.open_dropped_files(ctx);
+        if let Some(dialog) = &mut self.level {
+            match dialog.show(ctx) {
+                None => {}
+                Some(LevelAnswer::Cancel) => self.level = None,
+                Some(LevelAnswer::Import(replacement)) => {
+                    self.level = None;
+                    self.guard(ctx, Pending::Replace(replacement));
+                }
+            }
+        }
         if let Some(dialog) = &mut self.import {
             match dialog.show(ctx) {
                 None => {}
@@ -484,7 +557,7 @@ impl EditorApp {
         let Some(path) = dropped.first() else {
             return;
         };
-        if self.dialog.is_some() || self.import.is_some() {
+        if self.dialog.is_some() || self.import.is_some() || self.level.is_some() {
             self.say(
                 "Close the open dialog before dropping a file.".to_owned(),
                 true,

@@ -123,9 +123,15 @@ impl EditorApp {
         if item(ui, "Import Moving AI map…", None, true) {
             self.import_movingai_dialog();
         }
+        if item(ui, "Import Tiled or LDtk level…", None, true) {
+            self.import_level_dialog();
+        }
         ui.separator();
         if item(ui, "Export Moving AI map…", None, true) {
             self.export_map_dialog("Moving AI map", "map");
+        }
+        if item(ui, "Export Tiled map…", None, true) {
+            self.export_map_dialog("Tiled map", "tmj");
         }
         if item(ui, "Export PNG…", None, true) {
             self.export_map_dialog("PNG image", "png");

@@ -23,6 +23,7 @@ pub mod files;
 pub mod gesture;
 pub mod history;
 pub mod import_dialog;
+pub mod level_dialog;
 mod menus;
 pub mod palette;
 pub mod planner;
@@ -41,14 +42,20 @@ pub use app::EditorApp;
 pub use gesture::Marker;
 
 /// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
-/// `map.yaml` opens the import dialog over the built-in map. Autosave writes to the recovery
+/// `map.yaml` opens the import dialog, and a Tiled map or LDtk project the level dialog,
+/// over the built-in map. Autosave writes to the recovery
 /// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
 /// offered for restoring.
 pub fn run(map: Option<&Path>) -> anyhow::Result<()> {
     let import = map.filter(|p| files::is_importable(p));
-    let mut app = EditorApp::new(if import.is_some() { None } else { map })?;
+    let level = map.filter(|p| files::is_level(p));
+    let direct = map.filter(|_| import.is_none() && level.is_none());
+    let mut app = EditorApp::new(direct)?;
     if let Some(path) = import {
         app.start_import(path);
+    }
+    if let Some(path) = level {
+        app.start_level_import(path);
     }
     if let Some(dir) = autosave::default_recovery_dir() {
         app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);

@@ -1,0 +1,317 @@
+//! The level import dialog: a Tiled map (`.tmx`, `.tmj`) or an LDtk project (`.ldtk`) becomes
+//! a map, with the level and layer to read, each terrain's cost, and a preview.
+//!
+//! The reading is the library's ([`read_level`], with the conventions of
+//! `docs/levels.md`); the dialog chooses its options, reads the file again when they change,
+//! and lets the user set what each terrain costs before the map opens.
+
+use std::path::{Path, PathBuf};
+
+use egui::{ColorImage, Id, Modal, RichText, TextureHandle, TextureOptions, Ui};
+
+use crate::format::LoadError;
+use crate::format::image_export;
+use crate::format::level::{LevelImport, LevelOptions, TerrainSource, read_level};
+use crate::grid::{Map, Terrain};
+
+use super::canvas::color_of;
+use super::document::{Document, Replacement};
+
+/// The largest side of the preview on screen, in points.
+const PREVIEW_BOX: f32 = 360.0;
+
+/// The user's answer to the level dialog.
+#[derive(Debug)]
+pub enum LevelAnswer {
+    /// Open the level as the map.
+    Import(Box<Replacement>),
+    /// Close the dialog without importing.
+    Cancel,
+}
+
+/// One terrain as the dialog edits it.
+#[derive(Clone, Debug, PartialEq)]
+struct TerrainRow {
+    walkable: bool,
+    cost: f64,
+}
+
+/// The open level dialog.
+pub struct LevelDialog {
+    path: PathBuf,
+    options: LevelOptions,
+    import: LevelImport,
+    rows: Vec<TerrainRow>,
+    /// Why the last change of level or layer could not be read (the previous one stays).
+    error: Option<String>,
+    preview: Option<TextureHandle>,
+}
+
+impl std::fmt::Debug for LevelDialog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LevelDialog")
+            .field("path", &self.path)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LevelDialog {
+    /// Reads a level file with the default level and layer. Errors name the file and place.
+    pub fn open(path: &Path) -> Result<Self, LoadError> {
+        let options = LevelOptions::default();
+        let import = read_level(path, &options)?;
+        let rows = rows_of(&import);
+        Ok(Self {
+            path: path.to_owned(),
+            options,
+            import,
+            rows,
+            error: None,
+            preview: None,
+        })
+    }
+
+    /// The map the dialog would open now: the level read, with the costs as edited.
+    pub fn map(&self) -> Map {
+        let mut map = self.import.map.clone();
+        for (id, row) in self.rows.iter().enumerate() {
+            let Ok(id) = u8::try_from(id) else { break };
+            let mut terrain = map.grid.terrain(id).clone();
+            terrain.cost = row.walkable.then_some(row.cost);
+            // A cost the field refuses never gets here: the field keeps it in range.
+            let _ = map.grid.set_terrain(id, terrain);
+        }
+        map
+    }
+
+    /// The levels the file holds (LDtk), and the one shown.
+    pub fn levels(&self) -> (&[String], Option<&str>) {
+        (&self.import.levels, self.import.level.as_deref())
+    }
+
+    /// The layers that may decide the cells, and the one that did.
+    pub fn layers(&self) -> (&[String], Option<&str>) {
+        (&self.import.layers, self.import.layer.as_deref())
+    }
+
+    /// Chooses the level and the layer, and reads the file again; a choice that cannot be
+    /// read is shown in the dialog and the previous reading stays.
+    pub fn choose(&mut self, options: LevelOptions) {
+        if options == self.options {
+            return;
+        }
+        match read_level(&self.path, &options) {
+            Ok(import) => {
+                self.rows = rows_of(&import);
+                self.import = import;
+                self.options = options;
+                self.error = None;
+                self.preview = None;
+            }
+            Err(error) => self.error = Some(error.to_string()),
+        }
+    }
+
+    /// Shows the dialog; returns the answer once the user gives one.
+    pub fn show(&mut self, ctx: &egui::Context) -> Option<LevelAnswer> {
+        if self.preview.is_none() {
+            let grid = &self.import.map.grid;
+            let pixels = image_export::to_image(grid);
+            let size = [grid.width() as usize, grid.height() as usize];
+            self.preview = Some(ctx.load_texture(
+                "level-preview",
+                ColorImage::from_rgb(size, pixels.as_raw()),
+                TextureOptions::NEAREST,
+            ));
+        }
+        let mut answer = None;
+        let modal = Modal::new(Id::unique("level-dialog")).show(ctx, |ui| {
+            ui.set_width(PREVIEW_BOX + 120.0);
+            answer = self.dialog_ui(ui);
+        });
+        if answer.is_none() && modal.should_close() {
+            answer = Some(LevelAnswer::Cancel);
+        }
+        answer
+    }
+
+    fn dialog_ui(&mut self, ui: &mut Ui) -> Option<LevelAnswer> {
+        ui.heading("Open level");
+        let name = self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let grid = &self.import.map.grid;
+        ui.label(format!(
+            "{name}: {} × {} cells",
+            grid.width(),
+            grid.height()
+        ));
+        self.choices_ui(ui);
+        if let Some(error) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        ui.separator();
+        ui.label(RichText::new("Terrains").strong());
+        ui.label(
+            RichText::new("What each tile or value costs to cross; untick Walkable for walls.")
+                .weak(),
+        );
+        self.terrains_ui(ui);
+        ui.separator();
+        if let Some(texture) = &self.preview {
+            let size = texture.size_vec2();
+            let room = ui.ctx().content_rect().height() - 420.0;
+            let side = PREVIEW_BOX.min(room).max(96.0);
+            let fit = (side / size.x.max(size.y)).min(16.0);
+            ui.add(egui::Image::new((texture.id(), size * fit)));
+        }
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Open").clicked() {
+                return Some(LevelAnswer::Import(Box::new(self.finish())));
+            }
+            ui.button("Cancel").clicked().then_some(LevelAnswer::Cancel)
+        })
+        .inner
+    }
+
+    /// The level and layer choosers.
+    fn choices_ui(&mut self, ui: &mut Ui) {
+        let mut options = self.options.clone();
+        if !self.import.levels.is_empty() {
+            let shown = self.import.level.clone().unwrap_or_default();
+            egui::ComboBox::from_label("Level")
+                .selected_text(&shown)
+                .show_ui(ui, |ui| {
+                    for level in &self.import.levels {
+                        if ui.selectable_label(*level == shown, level).clicked() {
+                            options.level = Some(level.clone());
+                            // Another level has layers of its own: back to its default.
+                            options.layer = None;
+                        }
+                    }
+                });
+        }
+        let automatic = "Automatic";
+        let shown = self.options.layer.as_deref().unwrap_or(automatic);
+        egui::ComboBox::from_label("Layer")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(self.options.layer.is_none(), automatic)
+                    .on_hover_text("A collision layer if there is one; else the topmost tile of the visible layers (Tiled) or the first IntGrid layer (LDtk)")
+                    .clicked()
+                {
+                    options.layer = None;
+                }
+                for layer in &self.import.layers {
+                    let chosen = self.options.layer.as_ref() == Some(layer);
+                    if ui.selectable_label(chosen, layer).clicked() {
+                        options.layer = Some(layer.clone());
+                    }
+                }
+            });
+        let used = match &self.import.layer {
+            Some(layer) => format!("The cells come from layer \"{layer}\"."),
+            None => "The cells come from the visible tile layers, topmost first.".to_owned(),
+        };
+        ui.label(RichText::new(used).weak());
+        self.choose(options);
+    }
+
+    /// One row per terrain: colour, name, where it came from, walkable and cost.
+    fn terrains_ui(&mut self, ui: &mut Ui) {
+        let terrains: &[Terrain] = self.import.map.grid.terrains();
+        egui::ScrollArea::vertical()
+            .max_height(220.0)
+            .show(ui, |ui| {
+                egui::Grid::new("level-terrains")
+                    .num_columns(4)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for ((terrain, row), source) in terrains
+                            .iter()
+                            .zip(&mut self.rows)
+                            .zip(&self.import.sources)
+                        {
+                            let (swatch, _) = ui
+                                .allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                            ui.painter()
+                                .rect_filled(swatch, 2.0, color_of(terrain.color));
+                            ui.label(&terrain.name).on_hover_text(source_text(source));
+                            ui.checkbox(&mut row.walkable, "Walkable");
+                            ui.add_enabled(
+                                row.walkable,
+                                egui::DragValue::new(&mut row.cost)
+                                    .range(0.01..=1000.0)
+                                    .speed(0.05)
+                                    .prefix("cost "),
+                            );
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+
+    /// The level as a document: the file it came from stays known (Save asks where to write
+    /// gridpath JSON; File → Export → Tiled map writes the Tiled format).
+    fn finish(&self) -> Replacement {
+        let map = self.map();
+        let edited = map.grid.terrains() != self.import.map.grid.terrains();
+        let mut what = Vec::new();
+        if let Some(level) = &self.import.level {
+            what.push(format!("level \"{level}\""));
+        }
+        if let Some(layer) = &self.import.layer {
+            what.push(format!("layer \"{layer}\""));
+        }
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(", "))
+        };
+        let notice = format!(
+            "Opened {}{what}: {} × {} cells, {} terrains.",
+            self.path.display(),
+            map.grid.width(),
+            map.grid.height(),
+            map.grid.terrains().len()
+        );
+        Replacement {
+            document: Document {
+                map,
+                path: Some(self.path.clone()),
+                dirty: edited,
+            },
+            notice,
+        }
+    }
+}
+
+fn rows_of(import: &LevelImport) -> Vec<TerrainRow> {
+    import
+        .map
+        .grid
+        .terrains()
+        .iter()
+        .map(|t| TerrainRow {
+            walkable: t.is_passable(),
+            cost: t.cost.unwrap_or(1.0),
+        })
+        .collect()
+}
+
+/// Where a terrain came from, for its tooltip.
+fn source_text(source: &TerrainSource) -> String {
+    match source {
+        TerrainSource::Empty => "Cells with no tile".to_owned(),
+        TerrainSource::Tile { tileset, id } => format!("Tile {id} of tileset \"{tileset}\""),
+        TerrainSource::Class(class) => format!("Every tile of class \"{class}\""),
+        TerrainSource::Wall { from } => format!("Walls from {from}"),
+        TerrainSource::IntGrid { layer, value } => {
+            format!("Value {value} of IntGrid layer \"{layer}\"")
+        }
+    }
+}
