@@ -752,11 +752,23 @@ fn a_dropped_tiled_map_opens_through_the_level_dialog_with_costs_set_there() {
     h.run();
     assert!(h.state().level_dialog().is_none());
     let map = h.state().map().clone();
-    assert_eq!(map.grid.cells(), original.grid.cells(), "the cells as drawn");
+    assert_eq!(
+        map.grid.cells(),
+        original.grid.cells(),
+        "the cells as drawn"
+    );
     assert_eq!((map.start, map.goal), (original.start, original.goal));
-    assert!(!map.grid.terrain(2).is_passable(), "the cost set in the dialog");
+    assert!(
+        !map.grid.terrain(2).is_passable(),
+        "the cost set in the dialog"
+    );
     assert!(h.state().is_dirty(), "the costs differ from the file's");
-    assert!(h.state().notice().unwrap_or_default().contains("meadow.tmj"));
+    assert!(
+        h.state()
+            .notice()
+            .unwrap_or_default()
+            .contains("meadow.tmj")
+    );
     assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
     h.run();
     assert!(!h.state().search_result().expect("a search ran").found);

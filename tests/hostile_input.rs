@@ -508,6 +508,34 @@ fn corpus(kind: &str) -> Vec<Vec<u8>> {
 }
 
 static JSON_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("json"));
+/// The level seeds with their extensions (the reader is chosen by it).
+static LEVEL_SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/level");
+    let mut seeds: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .map(|p| {
+            let ext = p
+                .extension()
+                .map_or(String::new(), |e| e.to_string_lossy().into_owned());
+            (ext, std::fs::read(&p).expect("a readable seed"))
+        })
+        .collect();
+    seeds.sort();
+    assert!(seeds.len() >= 3, "{} has too few seeds", dir.display());
+    seeds
+});
+
+/// Reads level bytes as a file of their kind, in a folder of their own.
+fn read_level_bytes(
+    ext: &str,
+    bytes: &[u8],
+) -> Result<gridpath::format::level::LevelImport, gridpath::format::LoadError> {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(format!("level.{ext}"));
+    std::fs::write(&path, bytes).expect("writes the level");
+    gridpath::format::level::read_level(&path, &Default::default())
+}
 static MAP_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("map"));
 static SCEN_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("scen"));
 static YAML_SEEDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| corpus("yaml"));
@@ -554,6 +582,9 @@ fn every_corpus_seed_loads() {
     for seed in IMAGE_SEEDS.iter() {
         small_import().import(seed).expect("an image seed imports");
     }
+    for (ext, seed) in LEVEL_SEEDS.iter() {
+        read_level_bytes(ext, seed).unwrap_or_else(|e| panic!("a .{ext} seed loads: {e}"));
+    }
 }
 
 proptest! {
@@ -589,6 +620,24 @@ proptest! {
         if let Ok(ros) = RosMap::parse(&text(&mutate(pick(&YAML_SEEDS, seed), &edits))) {
             prop_assert!(ros.resolution > 0.0 && ros.free_thresh <= ros.occupied_thresh);
             let _ = ros.to_map("m", &encoded(ImageFormat::Png), &ros.image_import());
+        }
+    }
+
+    /// A mutated Tiled map or LDtk project fails with an error naming the file, or reads as a
+    /// map that a Tiled export gives back cell for cell.
+    #[test]
+    fn mutated_levels_never_panic(seed in any::<usize>(), edits in edits()) {
+        let (ext, seed) = &LEVEL_SEEDS[seed % LEVEL_SEEDS.len()];
+        match read_level_bytes(ext, &mutate(seed, &edits)) {
+            Ok(import) => {
+                check_grid(&import.map.grid);
+                let dir = tempfile::tempdir().expect("a temporary folder");
+                let out = dir.path().join("back.tmj");
+                gridpath::format::save::save_map(&import.map, &out).expect("exports");
+                let back = load_map(&out).expect("reads its export");
+                prop_assert_eq!(back.grid.cells(), import.map.grid.cells());
+            }
+            Err(error) => prop_assert!(error.to_string().contains("level."), "{}", error),
         }
     }
 
