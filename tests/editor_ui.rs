@@ -747,3 +747,42 @@ fn a_right_click_sets_the_start_or_the_goal_there() {
     assert_eq!(h.state().map().start, Some(Cell::new(5, 5)));
     assert!(h.state().notice().unwrap_or("").contains("impassable"));
 }
+
+#[test]
+fn f1_lists_every_shortcut_from_the_table_the_keys_use() {
+    let mut h = editor(meadow());
+    let names: Vec<&str> = gridpath::app::commands::BINDINGS
+        .iter()
+        .map(|b| b.name)
+        .collect();
+    let count = |h: &Harness<'_, EditorApp>, name: &str| h.query_all_by_label(name).count();
+    let before: Vec<usize> = names.iter().map(|n| count(&h, n)).collect();
+    press(&mut h, Modifiers::NONE, Key::F1);
+    for (name, before) in names.iter().zip(&before) {
+        assert!(count(&h, name) > *before, "the window lists {name}");
+    }
+    press(&mut h, Modifiers::NONE, Key::F1);
+    assert_eq!(count(&h, "Choose terrain 1–9"), 0, "F1 closes it");
+}
+
+#[test]
+fn brush_keys_step_through_sizes_that_grow() {
+    let mut h = editor(meadow());
+    let mut sizes = vec![h.state().brush_size()];
+    for _ in 0..6 {
+        press(&mut h, Modifiers::NONE, Key::CloseBracket);
+        sizes.push(h.state().brush_size());
+    }
+    assert_eq!(sizes, [1, 2, 3, 4, 6, 8, 12]);
+    press(&mut h, Modifiers::NONE, Key::OpenBracket);
+    assert_eq!(h.state().brush_size(), 8);
+}
+
+#[test]
+fn the_status_bar_says_when_there_are_unsaved_changes() {
+    let mut h = editor(meadow());
+    assert!(h.query_by_label_contains("Unsaved changes").is_none());
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert!(h.query_by_label_contains("Unsaved changes").is_some());
+}

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use egui::{Key, KeyboardShortcut, Modifiers, Pos2, ViewportCommand};
+use egui::{Pos2, ViewportCommand};
 
 use crate::format::FormatError;
 use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
@@ -12,6 +12,7 @@ use crate::search::SearchResult;
 use super::autosave::Autosave;
 use super::canvas::Canvas;
 use super::canvas_input::{CanvasInput, CanvasIntent};
+use super::commands::{self, Command};
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
@@ -20,40 +21,14 @@ use super::gesture::Marker;
 use super::history::History;
 use super::import_dialog::ImportDialog;
 use super::level_dialog::LevelDialog;
+use super::menus::{self, MenuAction, MenuState, StatusLine};
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::planner::{Comparison, Failure, Planner, Solver};
 use super::preferences::Preferences;
 use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
 use super::search_view::{SearchIntent, SearchView};
-use super::tools::{MAX_BRUSH, Tool, ToolSettings};
-
-/// Undo: Ctrl+Z.
-pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-/// Redo: Ctrl+Shift+Z.
-pub const REDO: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
-/// Redo: Ctrl+Y.
-pub const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-/// New map: Ctrl+N.
-pub const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
-/// Open: Ctrl+O.
-pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-/// Save: Ctrl+S.
-pub const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-/// Save as: Ctrl+Shift+S.
-pub const SAVE_AS: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
-/// Fit the map into the view: Ctrl+0.
-pub const FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
-/// One cell per screen point: Ctrl+1.
-pub const ONE_TO_ONE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num1);
-/// A smaller brush: [.
-pub const SMALLER_BRUSH: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::NONE, Key::OpenBracket);
-/// A larger brush: ].
-pub const LARGER_BRUSH: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::NONE, Key::CloseBracket);
+use super::tools::{Tool, ToolSettings, brush_step};
 
 /// A message in the status bar.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +75,8 @@ pub struct EditorApp {
     pub(super) picked: Option<Picked>,
     /// The folder the last file was chosen in, where the next dialog starts.
     pub(super) dialog_folder: Option<PathBuf>,
+    /// Whether the keyboard shortcuts window is open.
+    shortcuts_open: bool,
     shown_title: String,
     may_close: bool,
 }
@@ -167,6 +144,7 @@ impl EditorApp {
             autosave: Autosave::default(),
             import: None,
             level: None,
+            shortcuts_open: false,
             shown_title: String::new(),
             may_close: false,
         };
@@ -726,70 +704,68 @@ impl EditorApp {
         self.tools.tool = tool;
     }
 
+    /// The next brush size up (`delta` 1) or down (-1) in the steps 1, 2, 3, 4, 6, 8, 12, 16,
+    /// 24, 32, 48, 64: each step changes the brush by a similar share.
     pub(super) fn change_brush(&mut self, delta: i32) {
-        let size = (self.tools.brush_size as i32 + delta).clamp(1, MAX_BRUSH as i32);
-        self.tools.brush_size = size as u32;
+        self.tools.brush_size = brush_step(self.tools.brush_size, delta);
     }
 
+    /// The keys of the table in [`commands`](super::commands), while no dialog is open.
     fn shortcuts(&mut self, ctx: &egui::Context) {
         if self.dialog.is_some() || self.import.is_some() || self.level.is_some() {
             return;
         }
-        let consume = |sc: &KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(sc));
-        if self.input.is_idle() {
-            if consume(&REDO) || consume(&REDO_Y) {
-                self.redo();
-            } else if consume(&UNDO) {
-                self.undo();
+        let typing = ctx.egui_wants_keyboard_input();
+        for command in commands::pressed(ctx, typing, self.input.is_idle()) {
+            self.execute(ctx, command);
+        }
+    }
+
+    /// Carries out a command of a menu, the toolbar or the keyboard.
+    pub(super) fn execute(&mut self, ctx: &egui::Context, command: Command) {
+        match command {
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::New => self.guard(ctx, Pending::NewMap),
+            Command::Open => self.open_dialog(),
+            Command::Save => self.save_then(ctx, None),
+            Command::SaveAs => self.save_as_then(None),
+            Command::ImportImage => self.import_image_dialog(),
+            Command::ImportMovingAi => self.import_movingai_dialog(),
+            Command::ImportLevel => self.import_level_dialog(),
+            Command::ExportMovingAi => self.export_map_dialog("Moving AI map", "map"),
+            Command::ExportTiled => self.export_map_dialog("Tiled map", "tmj"),
+            Command::ExportPng => self.export_map_dialog("PNG image", "png"),
+            Command::ExportPath => self.export_path_dialog(),
+            Command::Quit => self.guard(ctx, Pending::Quit),
+            Command::ResizeMap => {
+                let grid = &self.document.map.grid;
+                self.dialog = Some(Dialog::Resize {
+                    width: grid.width(),
+                    height: grid.height(),
+                    anchor: Anchor::TopLeft,
+                });
             }
-        }
-        if consume(&SAVE_AS) {
-            self.save_as_then(None);
-        } else if consume(&SAVE) {
-            self.save_then(ctx, None);
-        }
-        if consume(&OPEN) {
-            self.open_dialog();
-        }
-        if consume(&NEW) {
-            self.guard(ctx, Pending::NewMap);
-        }
-        if consume(&FIT) {
-            self.fit_map();
-        }
-        if consume(&ONE_TO_ONE) {
-            self.canvas.one_to_one();
-        }
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        for tool in Tool::ALL {
-            if consume(&tool.shortcut()) {
-                self.select_tool(tool);
+            Command::Fit => self.fit_map(),
+            Command::OneToOne => self.canvas.one_to_one(),
+            Command::Tool(tool) => self.select_tool(tool),
+            Command::SmallerBrush => self.change_brush(-1),
+            Command::LargerBrush => self.change_brush(1),
+            Command::Terrain(i) => {
+                if i < self.document.map.grid.terrains().len() {
+                    self.tools.active = i as TerrainId;
+                }
             }
+            Command::Shortcuts => self.shortcuts_open = !self.shortcuts_open,
         }
-        if consume(&SMALLER_BRUSH) {
-            self.change_brush(-1);
-        }
-        if consume(&LARGER_BRUSH) {
-            self.change_brush(1);
-        }
-        let digits = [
-            Key::Num1,
-            Key::Num2,
-            Key::Num3,
-            Key::Num4,
-            Key::Num5,
-            Key::Num6,
-            Key::Num7,
-            Key::Num8,
-            Key::Num9,
-        ];
-        let count = self.document.map.grid.terrains().len();
-        for (i, key) in digits.into_iter().enumerate() {
-            if i < count && consume(&KeyboardShortcut::new(Modifiers::NONE, key)) {
-                self.tools.active = i as TerrainId;
-            }
+    }
+
+    /// Carries out a choice of the menus.
+    fn menu_action(&mut self, ctx: &egui::Context, action: MenuAction) {
+        match action {
+            MenuAction::Command(command) => self.execute(ctx, command),
+            MenuAction::OpenRecent(path) => self.open_file(ctx, &path),
+            MenuAction::ClearRecent => self.preferences.recent.clear(),
         }
     }
 
@@ -816,10 +792,40 @@ impl eframe::App for EditorApp {
         self.handle_close(&ctx);
         self.shortcuts(&ctx);
         egui::Panel::top("menu-bar").show(ui, |ui| {
-            egui::MenuBar::new().ui(ui, |ui| self.menu_ui(ui));
+            let state = MenuState {
+                can_undo: self.history.can_undo(),
+                can_redo: self.history.can_redo(),
+                recent: &self.preferences.recent,
+                has_path: self.planner.result().is_some(),
+                brush_size: self.tools.brush_size,
+            };
+            let actions = egui::MenuBar::new()
+                .ui(ui, |ui| {
+                    menus::menu_bar_ui(ui, &state, &mut self.grid_lines)
+                })
+                .inner;
+            for action in actions {
+                self.menu_action(&ctx, action);
+            }
         });
-        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
-        egui::Panel::bottom("status-bar").show(ui, |ui| self.status_ui(ui));
+        egui::Panel::top("toolbar").show(ui, |ui| {
+            for command in menus::toolbar_ui(ui, &mut self.tools) {
+                self.execute(&ctx, command);
+            }
+        });
+        egui::Panel::bottom("status-bar").show(ui, |ui| {
+            let hovered = self.input.hovered();
+            let line = StatusLine {
+                grid: &self.document.map.grid,
+                hovered,
+                inspected: self.view.inspector_text(&self.planner, hovered),
+                zoom: self.canvas.zoom(),
+                dirty: self.document.dirty,
+                notice: self.notice.as_ref().map(|n| (n.text.as_str(), n.error)),
+            };
+            menus::status_ui(ui, &line);
+        });
+        menus::shortcuts_window(&ctx, &mut self.shortcuts_open);
         egui::Panel::left("palette")
             .resizable(true)
             .default_size(230.0)

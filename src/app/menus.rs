@@ -1,244 +1,279 @@
-//! The bars around the canvas: menus, toolbar, status bar, and the search panel.
+//! The bars around the canvas: the menus, the toolbar and the status bar, drawn from what the
+//! editor shows them and answering with what the user asked for.
 
-use egui::{Button, KeyboardShortcut, RichText, Ui};
+use std::path::PathBuf;
 
-use super::app::{
-    EditorApp, FIT, LARGER_BRUSH, NEW, ONE_TO_ONE, OPEN, REDO, REDO_Y, SAVE, SAVE_AS,
-    SMALLER_BRUSH, UNDO,
-};
-use super::dialog::{Dialog, Pending};
+use egui::{Button, RichText, Ui};
+
+use crate::grid::{Cell, Grid};
+
+use super::commands::{self, Command};
 use super::palette::cost_text;
-use super::resize::Anchor;
-use super::tools::{BrushTip, MAX_BRUSH, Tool};
+use super::tools::{BrushTip, MAX_BRUSH, Tool, ToolSettings};
 
-/// A menu entry with its shortcut shown; returns whether it was clicked.
-fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
-    let mut button = Button::new(text);
-    if let Some(shortcut) = shortcut {
-        button = button.shortcut_text(ui.ctx().format_shortcut(shortcut));
-    }
-    ui.add_enabled(enabled, button).clicked()
+/// What the menus show of the editor.
+pub struct MenuState<'a> {
+    /// Whether there is an edit to undo.
+    pub can_undo: bool,
+    /// Whether there is an edit to redo.
+    pub can_redo: bool,
+    /// The recent files, newest first.
+    pub recent: &'a [PathBuf],
+    /// Whether there is a path to export.
+    pub has_path: bool,
+    /// The brush's size.
+    pub brush_size: u32,
 }
 
-impl EditorApp {
-    /// The menu bar: File, Edit, View, Tools.
-    pub(super) fn menu_ui(&mut self, ui: &mut Ui) {
-        let ctx = ui.ctx().clone();
-        ui.menu_button("File", |ui| self.file_menu_ui(ui));
-        ui.menu_button("Edit", |ui| {
-            if item(ui, "Undo", Some(&UNDO), self.history.can_undo()) {
-                self.undo();
-            }
-            let redo = format!("Redo ({})", ctx.format_shortcut(&REDO_Y));
-            if item(ui, &redo, Some(&REDO), self.history.can_redo()) {
-                self.redo();
-            }
-            ui.separator();
-            if item(ui, "Resize map…", None, true) {
-                let grid = &self.document.map.grid;
-                self.dialog = Some(Dialog::Resize {
-                    width: grid.width(),
-                    height: grid.height(),
-                    anchor: Anchor::TopLeft,
-                });
-            }
-        });
-        ui.menu_button("View", |ui| {
-            if item(ui, "Fit map", Some(&FIT), true) {
-                self.fit_map();
-            }
-            if item(ui, "1:1", Some(&ONE_TO_ONE), true) {
-                self.canvas.one_to_one();
-            }
-            ui.checkbox(&mut self.grid_lines, "Grid lines when zoomed in");
-        });
-        ui.menu_button("Tools", |ui| {
-            for tool in Tool::ALL {
-                if item(ui, tool.name(), Some(&tool.shortcut()), true) {
-                    self.select_tool(tool);
-                }
-            }
-            ui.separator();
-            if item(
-                ui,
-                "Smaller brush",
-                Some(&SMALLER_BRUSH),
-                self.tools.brush_size > 1,
-            ) {
-                self.change_brush(-1);
-            }
-            if item(
-                ui,
-                "Larger brush",
-                Some(&LARGER_BRUSH),
-                self.tools.brush_size < MAX_BRUSH,
-            ) {
-                self.change_brush(1);
-            }
-        });
-    }
+/// What the user chose in the menus.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MenuAction {
+    /// A command.
+    Command(Command),
+    /// Open one of the recent files.
+    OpenRecent(PathBuf),
+    /// Forget the recent files.
+    ClearRecent,
+}
 
-    /// The File menu: new, open, recent files, save, import, export, quit.
-    fn file_menu_ui(&mut self, ui: &mut Ui) {
-        let ctx = ui.ctx().clone();
-        if item(ui, "New…", Some(&NEW), true) {
-            self.guard(&ctx, Pending::NewMap);
-        }
-        if item(ui, "Open…", Some(&OPEN), true) {
-            self.open_dialog();
-        }
-        let recent = self.recent_files().to_vec();
-        ui.add_enabled_ui(!recent.is_empty(), |ui| {
-            ui.menu_button("Open recent", |ui| {
-                for path in &recent {
-                    let name = path.file_name().map_or_else(
-                        || path.display().to_string(),
-                        |n| n.to_string_lossy().into_owned(),
-                    );
-                    let clicked = ui
-                        .button(name)
-                        .on_hover_text(path.display().to_string())
-                        .clicked();
-                    if clicked {
-                        self.open_file(&ctx, path);
-                    }
-                }
-                ui.separator();
-                if ui.button("Clear recent files").clicked() {
-                    self.preferences.recent.clear();
-                }
-            });
-        });
-        ui.separator();
-        if item(ui, "Save", Some(&SAVE), true) {
-            self.save_then(ui.ctx(), None);
-        }
-        if item(ui, "Save as…", Some(&SAVE_AS), true) {
-            self.save_as_then(None);
-        }
-        ui.separator();
-        if item(ui, "Import image…", None, true) {
-            self.import_image_dialog();
-        }
-        if item(ui, "Import Moving AI map…", None, true) {
-            self.import_movingai_dialog();
-        }
-        if item(ui, "Import Tiled or LDtk level…", None, true) {
-            self.import_level_dialog();
-        }
-        ui.separator();
-        if item(ui, "Export Moving AI map…", None, true) {
-            self.export_map_dialog("Moving AI map", "map");
-        }
-        if item(ui, "Export Tiled map…", None, true) {
-            self.export_map_dialog("Tiled map", "tmj");
-        }
-        if item(ui, "Export PNG…", None, true) {
-            self.export_map_dialog("PNG image", "png");
-        }
-        let has_path = self.search_result().is_some();
-        if item(ui, "Export path…", None, has_path) {
-            self.export_path_dialog();
-        }
-        ui.separator();
-        if item(ui, "Quit", None, true) {
-            self.guard(&ctx, Pending::Quit);
-        }
-    }
+/// What the status bar shows.
+pub struct StatusLine<'a> {
+    /// The map.
+    pub grid: &'a Grid,
+    /// The cell under the pointer.
+    pub hovered: Option<Cell>,
+    /// The search's view of that cell (the inspector).
+    pub inspected: Option<String>,
+    /// The zoom, in screen points per cell.
+    pub zoom: f32,
+    /// Whether the map has unsaved changes.
+    pub dirty: bool,
+    /// The latest message, and whether it is an error.
+    pub notice: Option<(&'a str, bool)>,
+}
 
-    /// The toolbar: tools, brush settings and view commands.
-    pub(super) fn toolbar_ui(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
-            for tool in Tool::ALL {
-                let key = ui.ctx().format_shortcut(&tool.shortcut());
-                let selected = self.tools.tool == tool;
-                let text = RichText::new(tool.name());
-                let text = if selected { text.strong() } else { text };
+/// A menu entry of a command, named and with its shortcut as the table says; returns whether
+/// it was clicked.
+fn item(ui: &mut Ui, command: Command, enabled: bool, actions: &mut Vec<MenuAction>) {
+    let name = commands::binding(command).map_or_else(|| fallback_name(command), |b| b.name);
+    let mut button = Button::new(name);
+    if let Some(shortcut) = commands::shortcut(command) {
+        button = button.shortcut_text(ui.ctx().format_shortcut(shortcut));
+    }
+    if ui.add_enabled(enabled, button).clicked() {
+        actions.push(MenuAction::Command(command));
+    }
+}
+
+/// The names of the commands that have no keys.
+fn fallback_name(command: Command) -> &'static str {
+    match command {
+        Command::ImportImage => "Import image…",
+        Command::ImportMovingAi => "Import Moving AI map…",
+        Command::ImportLevel => "Import Tiled or LDtk level…",
+        Command::ExportMovingAi => "Export Moving AI map…",
+        Command::ExportTiled => "Export Tiled map…",
+        Command::ExportPng => "Export PNG…",
+        Command::ExportPath => "Export path…",
+        Command::Quit => "Quit",
+        Command::ResizeMap => "Resize map…",
+        _ => "",
+    }
+}
+
+/// The menu bar: File, Edit, View, Tools, Help.
+pub fn menu_bar_ui(ui: &mut Ui, state: &MenuState<'_>, grid_lines: &mut bool) -> Vec<MenuAction> {
+    let mut actions = Vec::new();
+    let a = &mut actions;
+    ui.menu_button("File", |ui| file_menu_ui(ui, state, a));
+    ui.menu_button("Edit", |ui| {
+        item(ui, Command::Undo, state.can_undo, a);
+        item(ui, Command::Redo, state.can_redo, a);
+        ui.separator();
+        item(ui, Command::ResizeMap, true, a);
+    });
+    ui.menu_button("View", |ui| {
+        item(ui, Command::Fit, true, a);
+        item(ui, Command::OneToOne, true, a);
+        ui.checkbox(grid_lines, "Grid lines when zoomed in");
+    });
+    ui.menu_button("Tools", |ui| {
+        for tool in Tool::ALL {
+            item(ui, Command::Tool(tool), true, a);
+        }
+        ui.separator();
+        item(ui, Command::SmallerBrush, state.brush_size > 1, a);
+        item(ui, Command::LargerBrush, state.brush_size < MAX_BRUSH, a);
+    });
+    ui.menu_button("Help", |ui| item(ui, Command::Shortcuts, true, a));
+    actions
+}
+
+/// The File menu: new, open, recent files, save, import, export, quit.
+fn file_menu_ui(ui: &mut Ui, state: &MenuState<'_>, a: &mut Vec<MenuAction>) {
+    item(ui, Command::New, true, a);
+    item(ui, Command::Open, true, a);
+    ui.add_enabled_ui(!state.recent.is_empty(), |ui| {
+        ui.menu_button("Open recent", |ui| {
+            for path in state.recent {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
                 if ui
-                    .add(Button::selectable(selected, text))
-                    .on_hover_text(format!("{} ({key}): {}", tool.name(), tool.about()))
+                    .button(name)
+                    .on_hover_text(path.display().to_string())
                     .clicked()
                 {
-                    self.select_tool(tool);
+                    a.push(MenuAction::OpenRecent(path.clone()));
                 }
             }
             ui.separator();
-            let enabled = self.tools.tool.uses_brush();
-            ui.add_enabled_ui(enabled, |ui| {
-                ui.add(
-                    egui::Slider::new(&mut self.tools.brush_size, 1..=MAX_BRUSH).text("Brush size"),
-                )
-                .on_hover_text(format!(
-                    "Brush size in cells ({} smaller, {} larger)",
-                    ui.ctx().format_shortcut(&SMALLER_BRUSH),
-                    ui.ctx().format_shortcut(&LARGER_BRUSH)
-                ));
-                ui.selectable_value(&mut self.tools.brush_tip, BrushTip::Round, "Round")
-                    .on_hover_text("Round brush tip");
-                ui.selectable_value(&mut self.tools.brush_tip, BrushTip::Square, "Square")
-                    .on_hover_text("Square brush tip");
-            });
-            ui.add_enabled_ui(self.tools.tool == Tool::Rectangle, |ui| {
-                ui.checkbox(&mut self.tools.filled, "Filled")
-                    .on_hover_text("Rectangles are filled (on) or outlined (off)");
-            });
-            ui.separator();
-            if ui
-                .button("Fit map")
-                .on_hover_text(format!(
-                    "Show the whole map ({})",
-                    ui.ctx().format_shortcut(&FIT)
-                ))
-                .clicked()
-            {
-                self.fit_map();
-            }
-            if ui
-                .button("1:1")
-                .on_hover_text(format!(
-                    "One cell per screen point ({})",
-                    ui.ctx().format_shortcut(&ONE_TO_ONE)
-                ))
-                .clicked()
-            {
-                self.canvas.one_to_one();
+            if ui.button("Clear recent files").clicked() {
+                a.push(MenuAction::ClearRecent);
             }
         });
-    }
+    });
+    ui.separator();
+    item(ui, Command::Save, true, a);
+    item(ui, Command::SaveAs, true, a);
+    ui.separator();
+    item(ui, Command::ImportImage, true, a);
+    item(ui, Command::ImportMovingAi, true, a);
+    item(ui, Command::ImportLevel, true, a);
+    ui.separator();
+    item(ui, Command::ExportMovingAi, true, a);
+    item(ui, Command::ExportTiled, true, a);
+    item(ui, Command::ExportPng, true, a);
+    item(ui, Command::ExportPath, state.has_path, a);
+    ui.separator();
+    item(ui, Command::Quit, true, a);
+}
 
-    /// The status bar: the cell under the pointer, zoom, map size and the latest message.
-    pub(super) fn status_ui(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
-            let grid = &self.document.map.grid;
-            match self.input.hovered().and_then(|c| Some((c, grid.get(c)?))) {
-                Some((cell, id)) => {
-                    let terrain = grid.terrain(id);
-                    ui.label(RichText::new(format!("{cell}")).monospace());
-                    ui.label(format!("{} · cost {}", terrain.name, cost_text(terrain)));
-                }
-                None => {
-                    ui.label(RichText::new("(–, –)").monospace());
-                }
-            }
-            if let Some(inspected) = self
-                .view
-                .inspector_text(&self.planner, self.input.hovered())
+/// The toolbar: tools, brush settings and view commands. The brush settings are changed in
+/// place; the rest comes back as commands.
+pub fn toolbar_ui(ui: &mut Ui, tools: &mut ToolSettings) -> Vec<Command> {
+    let mut out = Vec::new();
+    let key = |ui: &Ui, command| {
+        commands::shortcut(command).map_or_else(String::new, |k| ui.ctx().format_shortcut(k))
+    };
+    ui.horizontal_wrapped(|ui| {
+        for tool in Tool::ALL {
+            let selected = tools.tool == tool;
+            let text = RichText::new(tool.name());
+            let text = if selected { text.strong() } else { text };
+            let hint = format!(
+                "{} ({}): {}",
+                tool.name(),
+                key(ui, Command::Tool(tool)),
+                tool.about()
+            );
+            if ui
+                .add(Button::selectable(selected, text))
+                .on_hover_text(hint)
+                .clicked()
             {
-                ui.separator();
-                ui.label(RichText::new(inspected).monospace());
+                out.push(Command::Tool(tool));
             }
-            ui.separator();
-            ui.label(format!("Zoom {:.0}%", self.canvas.zoom() * 100.0));
-            ui.separator();
-            ui.label(format!("{} × {} cells", grid.width(), grid.height()));
-            if let Some(notice) = &self.notice {
-                ui.separator();
-                if notice.error {
-                    ui.colored_label(ui.visuals().error_fg_color, &notice.text);
-                } else {
-                    ui.label(&notice.text);
-                }
-            }
+        }
+        ui.separator();
+        ui.add_enabled_ui(tools.tool.uses_brush(), |ui| {
+            let hint = format!(
+                "Brush size in cells ({} smaller, {} larger)",
+                key(ui, Command::SmallerBrush),
+                key(ui, Command::LargerBrush)
+            );
+            ui.add(egui::Slider::new(&mut tools.brush_size, 1..=MAX_BRUSH).text("Brush size"))
+                .on_hover_text(hint);
+            ui.selectable_value(&mut tools.brush_tip, BrushTip::Round, "Round")
+                .on_hover_text("Round brush tip");
+            ui.selectable_value(&mut tools.brush_tip, BrushTip::Square, "Square")
+                .on_hover_text("Square brush tip");
         });
-    }
+        ui.add_enabled_ui(tools.tool == Tool::Rectangle, |ui| {
+            ui.checkbox(&mut tools.filled, "Filled")
+                .on_hover_text("Rectangles are filled (on) or outlined (off)");
+        });
+        ui.separator();
+        let fit = format!("Show the whole map ({})", key(ui, Command::Fit));
+        if ui.button("Fit map").on_hover_text(fit).clicked() {
+            out.push(Command::Fit);
+        }
+        let one = format!("One cell per screen point ({})", key(ui, Command::OneToOne));
+        if ui.button("1:1").on_hover_text(one).clicked() {
+            out.push(Command::OneToOne);
+        }
+    });
+    out
+}
+
+/// The status bar: the cell under the pointer, zoom, map size, unsaved changes and the
+/// latest message.
+pub fn status_ui(ui: &mut Ui, line: &StatusLine<'_>) {
+    ui.horizontal(|ui| {
+        let grid = line.grid;
+        match line.hovered.and_then(|c| Some((c, grid.get(c)?))) {
+            Some((cell, id)) => {
+                let terrain = grid.terrain(id);
+                ui.label(RichText::new(format!("{cell}")).monospace());
+                ui.label(format!("{} · cost {}", terrain.name, cost_text(terrain)));
+            }
+            None => {
+                ui.label(RichText::new("(–, –)").monospace());
+            }
+        }
+        if let Some(inspected) = &line.inspected {
+            ui.separator();
+            ui.label(RichText::new(inspected).monospace());
+        }
+        ui.separator();
+        ui.label(format!("Zoom {:.0}%", line.zoom * 100.0));
+        ui.separator();
+        ui.label(format!("{} × {} cells", grid.width(), grid.height()));
+        if line.dirty {
+            ui.separator();
+            ui.colored_label(ui.visuals().warn_fg_color, "• Unsaved changes")
+                .on_hover_text("Save (Ctrl+S) writes them; the window title shows * too.");
+        }
+        if let Some((text, error)) = line.notice {
+            ui.separator();
+            if error {
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            } else {
+                ui.label(text);
+            }
+        }
+    });
+}
+
+/// The shortcuts window (F1): every key of the table the keyboard handling reads.
+pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Keyboard shortcuts")
+        .open(open)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcuts")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    for (name, keys) in commands::help_rows(ctx) {
+                        ui.label(name);
+                        ui.label(RichText::new(keys).monospace());
+                        ui.end_row();
+                    }
+                    let mouse = [
+                        ("Pan", "Middle drag, or Space + drag"),
+                        ("Zoom", "Wheel or pinch, at the pointer"),
+                        ("Pick a terrain", "Alt + click"),
+                        ("Straight line", "Shift + drag with the brush"),
+                        ("Set start or goal", "Right-click the map"),
+                    ];
+                    for (name, how) in mouse {
+                        ui.label(name);
+                        ui.label(RichText::new(how).weak());
+                        ui.end_row();
+                    }
+                });
+        });
 }

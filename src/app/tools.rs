@@ -100,6 +100,25 @@ impl Tool {
     }
 }
 
+/// The brush sizes the keys step through: each a similar share larger than the one before.
+pub const BRUSH_STEPS: [u32; 12] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_BRUSH];
+
+/// The brush size one step up (`delta` > 0) or down from `size`, which may lie between steps.
+pub fn brush_step(size: u32, delta: i32) -> u32 {
+    if delta > 0 {
+        BRUSH_STEPS
+            .into_iter()
+            .find(|&s| s > size)
+            .unwrap_or(MAX_BRUSH)
+    } else {
+        BRUSH_STEPS
+            .into_iter()
+            .rev()
+            .find(|&s| s < size)
+            .unwrap_or(1)
+    }
+}
+
 /// The toolbar's settings, which the canvas paints with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolSettings {
