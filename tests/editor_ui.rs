@@ -786,3 +786,44 @@ fn the_status_bar_says_when_there_are_unsaved_changes() {
     click_at(&mut h, p);
     assert!(h.query_by_label_contains("Unsaved changes").is_some());
 }
+
+#[test]
+fn a_one_cell_wall_on_a_big_map_is_drawn_at_fit_zoom() {
+    let grid = Grid::new(
+        2048,
+        2048,
+        gridpath::grid::Terrain::default_catalog(),
+        GRASS,
+    )
+    .expect("a big meadow");
+    let mut map = Map::new("big", grid);
+    map.start = Some(Cell::new(10, 10));
+    map.goal = Some(Cell::new(2000, 2000));
+    let mut h = editor(map);
+    let ppp = h.ctx.pixels_per_point();
+    assert!(
+        h.state().zoom() * ppp < 0.5,
+        "fitted, cells are smaller than pixels"
+    );
+    // A thin wall drawn with the Line tool across the middle.
+    select_terrain(&mut h, "Wall");
+    press(&mut h, Modifiers::NONE, Key::L);
+    let (a, b) = (at(&h, 300, 1000), at(&h, 1700, 1000));
+    drag(&mut h, a, b, 8);
+    let walls: Vec<Cell> = (0..2048)
+        .map(|x| Cell::new(x, 1000))
+        .filter(|&c| h.state().map().grid.get(c) == Some(WALL))
+        .collect();
+    assert!(walls.len() > 1000, "the line painted {} walls", walls.len());
+    let wall = h.state().map().grid.terrain(WALL).color;
+    let wall = egui::Color32::from_rgb(wall.0[0], wall.0[1], wall.0[2]);
+    for cell in walls {
+        assert_eq!(
+            h.state().shown_colour(cell, ppp),
+            wall,
+            "{cell} is drawn as a wall"
+        );
+    }
+    // The grass beside it stays grass where no wall shares its pixel.
+    assert_ne!(h.state().shown_colour(Cell::new(5, 5), ppp), wall);
+}

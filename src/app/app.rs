@@ -188,6 +188,13 @@ impl EditorApp {
         self.history.undo_steps()
     }
 
+    /// The colour the canvas draws for a cell at the current zoom (zoomed out, that of the
+    /// most significant terrain of the cells sharing its screen pixel).
+    pub fn shown_colour(&self, cell: Cell, pixels_per_point: f32) -> egui::Color32 {
+        self.canvas
+            .shown_colour(&self.document.map.grid, cell, pixels_per_point)
+    }
+
     /// The latest search result, when the markers allowed a search.
     pub fn search_result(&self) -> Option<&SearchResult> {
         self.planner.result()

@@ -20,9 +20,18 @@ pub const MAX_ZOOM: f32 = 128.0;
 pub const GRID_LINES_FROM: f32 = 8.0;
 
 /// The texture of the map and the view onto it.
+///
+/// Zoomed out so far that several cells fall in one screen pixel, the canvas draws an
+/// overview instead of the full texture: one texel per block of `factor` × `factor` cells,
+/// holding the block's most significant terrain (walls first, then the costliest), so that a
+/// one-cell wall stays visible at any zoom where a sampled texture would skip it.
 pub struct Canvas {
     texture: TiledTexture,
     pending: Option<Redraw>,
+    overview: TiledTexture,
+    /// The block side of the overview uploaded; 1 when none is.
+    overview_factor: u32,
+    overview_pending: Option<Redraw>,
     /// Screen points per cell.
     zoom: f32,
     /// The screen position of the map's top-left corner.
@@ -45,6 +54,9 @@ impl Canvas {
         Self {
             texture: TiledTexture::new("map"),
             pending: Some(Redraw::All),
+            overview: TiledTexture::new("map-overview"),
+            overview_factor: 1,
+            overview_pending: Some(Redraw::All),
             zoom: 1.0,
             origin: Pos2::ZERO,
             rect: Rect::ZERO,
@@ -155,14 +167,32 @@ impl Canvas {
 
     /// Marks cells to be sent to the texture at the next frame.
     pub fn redraw(&mut self, redraw: Redraw) {
-        self.pending = match (self.pending, redraw) {
-            (Some(Redraw::All), _) | (_, Redraw::All) => Some(Redraw::All),
-            (Some(Redraw::Cells(mut a)), Redraw::Cells(b)) => {
-                a.union(b);
-                Some(Redraw::Cells(a))
-            }
-            (None, cells) => Some(cells),
+        self.pending = merged(self.pending, redraw);
+        self.overview_pending = merged(self.overview_pending, redraw);
+    }
+
+    /// The side of the blocks the overview draws as one texel at this zoom: the smallest
+    /// power of two at which a texel covers a screen pixel or more; 1 when cells do.
+    pub fn overview_factor(&self, pixels_per_point: f32) -> u32 {
+        let cells_per_pixel = 1.0 / (self.zoom * pixels_per_point);
+        if cells_per_pixel <= 1.0 {
+            return 1;
+        }
+        let factor = cells_per_pixel.log2().ceil().exp2() as u32;
+        factor.clamp(1, 1 << 13)
+    }
+
+    /// The colour drawn for `cell` at this zoom: its terrain's, or, zoomed out, that of the
+    /// most significant terrain of its overview block.
+    pub fn shown_colour(&self, grid: &Grid, cell: Cell, pixels_per_point: f32) -> Color32 {
+        let factor = self.overview_factor(pixels_per_point);
+        let block = Region {
+            x0: cell.x / factor,
+            y0: cell.y / factor,
+            x1: cell.x / factor + 1,
+            y1: cell.y / factor + 1,
         };
+        overview_image(grid, factor, block).pixels[0]
     }
 
     /// Sends the changed cells to the texture: the whole map after a new map, a resize or a
@@ -184,6 +214,33 @@ impl Canvas {
             self.texture.set_region(region, |part| image_of(grid, part));
         }
         self.pending = None;
+        let factor = self.overview_factor(ctx.pixels_per_point());
+        if factor > 1 {
+            let blocks = (
+                grid.width().div_ceil(factor),
+                grid.height().div_ceil(factor),
+            );
+            let whole = self.overview_factor != factor
+                || self.overview.size() != blocks
+                || self.overview_pending == Some(Redraw::All);
+            if whole {
+                self.overview
+                    .set_whole(ctx, blocks, |region| overview_image(grid, factor, region));
+            } else if let Some(Redraw::Cells(region)) = self.overview_pending
+                && !region.is_empty()
+            {
+                let region = Region {
+                    x0: region.x0 / factor,
+                    y0: region.y0 / factor,
+                    x1: region.x1.min(grid.width()).div_ceil(factor),
+                    y1: region.y1.min(grid.height()).div_ceil(factor),
+                };
+                self.overview
+                    .set_region(region, |part| overview_image(grid, factor, part));
+            }
+            self.overview_factor = factor;
+            self.overview_pending = None;
+        }
     }
 
     /// Draws the map, and grid lines over the visible cells when they are big enough.
@@ -191,12 +248,29 @@ impl Canvas {
         let map_rect = self.map_rect(grid);
         painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
         let visible = self.visible_cells(grid);
-        self.texture.paint(
-            painter,
-            visible,
-            |p| self.screen_from_cell(p),
-            Color32::WHITE,
-        );
+        let factor = self.overview_factor(painter.ctx().pixels_per_point());
+        if factor > 1 && factor == self.overview_factor {
+            let blocks = Region {
+                x0: visible.x0 / factor,
+                y0: visible.y0 / factor,
+                x1: visible.x1.div_ceil(factor),
+                y1: visible.y1.div_ceil(factor),
+            };
+            let scale = factor as f32;
+            self.overview.paint(
+                painter,
+                blocks,
+                |p| self.screen_from_cell((p.to_vec2() * scale).to_pos2()),
+                Color32::WHITE,
+            );
+        } else {
+            self.texture.paint(
+                painter,
+                visible,
+                |p| self.screen_from_cell(p),
+                Color32::WHITE,
+            );
+        }
         if grid_lines && self.zoom >= GRID_LINES_FROM {
             self.paint_grid_lines(painter, grid);
         }
@@ -247,6 +321,70 @@ impl Canvas {
 pub fn color_of(rgb: crate::grid::Rgb) -> Color32 {
     let [r, g, b] = rgb.0;
     Color32::from_rgb(r, g, b)
+}
+
+/// Two pending redraws as one.
+fn merged(pending: Option<Redraw>, redraw: Redraw) -> Option<Redraw> {
+    match (pending, redraw) {
+        (Some(Redraw::All), _) | (_, Redraw::All) => Some(Redraw::All),
+        (Some(Redraw::Cells(mut a)), Redraw::Cells(b)) => {
+            a.union(b);
+            Some(Redraw::Cells(a))
+        }
+        (None, cells) => Some(cells),
+    }
+}
+
+/// How much each terrain stands out when cells are merged: walls most, then by cost (the
+/// costliest first); a block shows its most significant terrain.
+fn significance(grid: &Grid) -> [u16; 256] {
+    let mut rank = [0u16; 256];
+    let mut passable: Vec<(f64, usize)> = grid
+        .terrains()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| t.cost.map(|c| (c, i)))
+        .collect();
+    passable.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (order, &(_, i)) in passable.iter().enumerate() {
+        rank[i] = order as u16;
+    }
+    for (i, terrain) in grid.terrains().iter().enumerate() {
+        if !terrain.is_passable() {
+            rank[i] = u16::MAX;
+        }
+    }
+    rank
+}
+
+/// The overview image of a region of blocks of `factor` × `factor` cells: one pixel per
+/// block, of the block's most significant terrain.
+fn overview_image(grid: &Grid, factor: u32, blocks: Region) -> ColorImage {
+    let rank = significance(grid);
+    let mut lut = [Color32::MAGENTA; 256];
+    for (i, terrain) in grid.terrains().iter().enumerate() {
+        lut[i] = color_of(terrain.color);
+    }
+    let (w, h) = (grid.width() as usize, grid.height() as usize);
+    let f = factor as usize;
+    let cells = grid.cells();
+    let mut pixels = Vec::with_capacity(blocks.width() as usize * blocks.height() as usize);
+    for by in blocks.y0 as usize..blocks.y1 as usize {
+        let rows = (by * f).min(h)..((by + 1) * f).min(h);
+        for bx in blocks.x0 as usize..blocks.x1 as usize {
+            let columns = (bx * f).min(w)..((bx + 1) * f).min(w);
+            let mut best: Option<u8> = None;
+            for y in rows.clone() {
+                for &id in &cells[y * w + columns.start..y * w + columns.end] {
+                    if best.is_none_or(|b| rank[usize::from(id)] > rank[usize::from(b)]) {
+                        best = Some(id);
+                    }
+                }
+            }
+            pixels.push(best.map_or(Color32::TRANSPARENT, |id| lut[usize::from(id)]));
+        }
+    }
+    ColorImage::new([blocks.width() as usize, blocks.height() as usize], pixels)
 }
 
 /// The image of a region of the grid, one pixel per cell.
@@ -324,6 +462,49 @@ mod tests {
             visible.width() <= 21 && visible.height() <= 16,
             "{visible:?}"
         );
+    }
+
+    #[test]
+    fn an_overview_block_shows_its_wall_else_its_costliest_terrain() {
+        let mut rows = vec![".".repeat(64); 64];
+        rows[10].replace_range(37..38, "#");
+        rows[40].replace_range(5..6, "~");
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let grid = Grid::from_ascii(&rows).unwrap();
+        let all = Region {
+            x0: 0,
+            y0: 0,
+            x1: 16,
+            y1: 16,
+        };
+        let image = overview_image(&grid, 4, all);
+        assert_eq!(image.size, [16, 16]);
+        let at = |x: usize, y: usize| image.pixels[y * 16 + x];
+        assert_eq!(
+            at(9, 2),
+            color_of(grid.terrain(3).color),
+            "the one-cell wall"
+        );
+        assert_eq!(
+            at(1, 10),
+            color_of(grid.terrain(2).color),
+            "the swamp over grass"
+        );
+        assert_eq!(at(0, 0), color_of(grid.terrain(0).color));
+    }
+
+    #[test]
+    fn the_overview_starts_where_a_cell_gets_smaller_than_a_pixel() {
+        let grid = Grid::new(2048, 2048, crate::grid::Terrain::default_catalog(), 0).unwrap();
+        let mut canvas = canvas_on(&grid);
+        assert_eq!(
+            canvas.overview_factor(1.0),
+            8,
+            "400 points for 2048 cells: 5.3 a pixel"
+        );
+        assert_eq!(canvas.overview_factor(2.0), 4, "twice the pixels");
+        canvas.zoom_to(1.0, canvas.rect().center());
+        assert_eq!(canvas.overview_factor(1.0), 1);
     }
 
     #[test]
