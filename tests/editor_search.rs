@@ -338,3 +338,26 @@ fn the_flow_field_layer_gives_every_cell_its_cost_to_the_goal() {
     let (cost, _) = graph.path_cost(&walked).expect("legal steps");
     assert!((cost - result.cost).abs() < 1e-9);
 }
+
+/// The map canvas's width on screen.
+fn canvas_width(h: &Harness<'_, EditorApp>) -> f32 {
+    h.get_by_label("Map canvas").rect().width()
+}
+
+#[test]
+fn the_panels_keep_their_width_whatever_they_show() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let width = canvas_width(&h);
+    for label in ["Breadth-first", "HPA*", "IDA*", "D* Lite", "A*"] {
+        h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+        h.run();
+        h.get_by_label(label).click();
+        h.run();
+        settle(&mut h);
+        assert_eq!(canvas_width(&h), width, "with {label} chosen");
+    }
+    h.get_by_label_contains("History (").click();
+    h.run();
+    assert_eq!(canvas_width(&h), width, "with History open");
+}

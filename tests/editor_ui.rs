@@ -827,3 +827,49 @@ fn a_one_cell_wall_on_a_big_map_is_drawn_at_fit_zoom() {
     // The grass beside it stays grass where no wall shares its pixel.
     assert_ne!(h.state().shown_colour(Cell::new(5, 5), ppp), wall);
 }
+
+/// Drags like a hand does: a frame at every step, the search answering along the way.
+fn slow_drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2, steps: usize) {
+    h.hover_at(from);
+    h.drag_at(from);
+    h.run();
+    for i in 1..=steps {
+        h.hover_at(from.lerp(to, i as f32 / steps as f32));
+        h.run();
+        assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
+}
+
+#[test]
+fn one_marker_drag_is_one_history_row() {
+    // Tall enough that the history table shows below the panel's other sections.
+    let mut h = Harness::builder()
+        .with_size([1200.0, 1600.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::with_map(meadow()));
+    h.run();
+    settled(&mut h);
+    let rows = h.state().history_rows();
+    let (from, to) = (at(&h, 3, 16), at(&h, 9, 20));
+    slow_drag(&mut h, from, to, 6);
+    settled(&mut h);
+    assert_eq!(h.state().map().start, Some(Cell::new(9, 20)));
+    assert_eq!(h.state().history_rows(), rows + 1, "the first drag");
+    let (from, to) = (at(&h, 36, 16), at(&h, 30, 12));
+    slow_drag(&mut h, from, to, 5);
+    settled(&mut h);
+    assert_eq!(h.state().history_rows(), rows + 2, "the second drag");
+    // The history's header sorts both ways with a glyph every font here has.
+    h.get_by_label_contains("History (").click();
+    h.run();
+    for _ in 0..2 {
+        h.query_all_by_label_contains("Cost")
+            .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+            .expect("the Cost column's button")
+            .click();
+        h.run();
+    }
+}

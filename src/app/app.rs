@@ -46,6 +46,20 @@ pub(super) fn markers_note(placed: bool) -> &'static str {
     }
 }
 
+/// What the canvas says on a map nobody has touched yet: how to start.
+pub const HINT: &str =
+    "Drag to paint · drag S and G to move the path's ends · right-click for more · F1: keys";
+
+/// The hint at the top of the canvas, over a dark band so it reads on any terrain.
+fn paint_hint(painter: &egui::Painter, rect: egui::Rect) {
+    let font = egui::FontId::proportional(13.0);
+    let galley = painter.layout_no_wrap(HINT.to_owned(), font, egui::Color32::from_gray(235));
+    let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+    let band = egui::Rect::from_min_size(at, galley.size()).expand2(egui::vec2(8.0, 4.0));
+    painter.rect_filled(band, 4.0, egui::Color32::from_black_alpha(170));
+    painter.galley(at, galley, egui::Color32::from_gray(235));
+}
+
 /// The map editor.
 pub struct EditorApp {
     pub(super) document: Document,
@@ -198,6 +212,11 @@ impl EditorApp {
     /// The latest search result, when the markers allowed a search.
     pub fn search_result(&self) -> Option<&SearchResult> {
         self.planner.result()
+    }
+
+    /// The rows of the search history.
+    pub fn history_rows(&self) -> usize {
+        self.view.history.len()
     }
 
     /// What the latest search result was searched for.
@@ -391,9 +410,14 @@ impl EditorApp {
             .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
         self.input
             .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
+        if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
+            paint_hint(&painter, self.canvas.rect());
+        }
         for intent in intents {
             self.canvas_intent(intent);
         }
+        self.view
+            .set_dragging(self.input.is_dragging_marker(), self.planner.is_busy());
     }
 
     /// Carries out what the canvas asked for.
@@ -850,7 +874,11 @@ impl eframe::App for EditorApp {
             .resizable(true)
             .default_size(270.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                // Scrolling both ways, the panel keeps the width the user gave it: content
+                // wider than that (a long algorithm name, the history table) scrolls instead
+                // of pushing the canvas aside.
+                egui::ScrollArea::both()
+                    .auto_shrink([false, false])
                     .id_salt("search-panel")
                     .show(ui, |ui| {
                         let intents = self.view.panel_ui(ui, &self.planner, &mut self.settings);

@@ -70,6 +70,11 @@ impl CanvasInput {
         self.gesture.is_none()
     }
 
+    /// Whether a marker is being dragged.
+    pub fn is_dragging_marker(&self) -> bool {
+        matches!(self.gesture, Some(Gesture::Marker(_)))
+    }
+
     /// Drops the gesture under way (the map was replaced).
     pub fn reset(&mut self) {
         self.gesture = None;

@@ -22,7 +22,7 @@ pub enum Shade {
 }
 
 /// The colour of the frontier (the final open set).
-pub const FRONTIER: Color32 = Color32::from_rgba_premultiplied(0, 110, 125, 125);
+pub const FRONTIER: Color32 = Color32::from_rgb(0, 200, 225);
 
 /// What one search explored, per cell.
 #[derive(Debug)]
@@ -141,15 +141,15 @@ impl Exploration {
 
     /// The colour of a cell when the replay has shown `upto` expansions; the frontier shows
     /// only when `frontier` is set.
-    fn color(&self, rank: u32, upto: usize, shade: Shade, frontier: bool) -> Color32 {
+    fn color(&self, rank: u32, upto: usize, show: Show) -> Color32 {
         match rank {
             0 => Color32::TRANSPARENT,
-            OPEN if frontier => FRONTIER,
+            OPEN if show.frontier => FRONTIER,
             OPEN => Color32::TRANSPARENT,
-            k if k as usize > upto => Color32::TRANSPARENT,
+            k if k as usize > upto || !show.explored => Color32::TRANSPARENT,
             k => {
                 let step = k as usize - 1;
-                let t = match shade {
+                let t = match show.shade {
                     Shade::Order => step as f32 / self.expanded().max(1) as f32,
                     Shade::Cost if self.max_g > 0.0 && self.trace.g[step].is_finite() => {
                         self.trace.g[step] / self.max_g
@@ -161,14 +161,15 @@ impl Exploration {
         }
     }
 
-    /// The overlay image of a region: one pixel per cell.
-    pub fn image(&self, region: Region, upto: usize, shade: Shade, frontier: bool) -> ColorImage {
+    /// The overlay image of a region: one pixel per cell, opaque where something shows (the
+    /// layer's opacity is applied when it is drawn).
+    pub fn image(&self, region: Region, upto: usize, show: Show) -> ColorImage {
         let (w, h) = (region.width() as usize, region.height() as usize);
         let stride = self.width as usize;
         let mut pixels = Vec::with_capacity(w * h);
         for y in region.y0 as usize..region.y1 as usize {
             let row = &self.rank[y * stride + region.x0 as usize..y * stride + region.x1 as usize];
-            pixels.extend(row.iter().map(|&r| self.color(r, upto, shade, frontier)));
+            pixels.extend(row.iter().map(|&r| self.color(r, upto, show)));
         }
         ColorImage::new([w, h], pixels)
     }
@@ -184,8 +185,20 @@ impl Exploration {
     }
 }
 
-/// A perceptually even-ish ramp from deep blue through violet to orange, translucent so the
-/// terrain shows through.
+/// What the overlay image shows: the expanded cells (shaded how) and the frontier, each on its
+/// own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Show {
+    /// The expanded cells.
+    pub explored: bool,
+    /// How expanded cells are shaded.
+    pub shade: Shade,
+    /// The cells left open.
+    pub frontier: bool,
+}
+
+/// A perceptually even-ish ramp from deep blue through violet to orange (opaque: layers are
+/// drawn with an opacity of their own).
 pub fn ramp(t: f32) -> Color32 {
     let t = t.clamp(0.0, 1.0);
     let stops: [(f32, [f32; 3]); 4] = [
@@ -204,7 +217,7 @@ pub fn ramp(t: f32) -> Color32 {
         }
     }
     let [r, g, b] = rgb.map(|c| c as u8);
-    Color32::from_rgba_unmultiplied(r, g, b, 150)
+    Color32::from_rgb(r, g, b)
 }
 
 #[cfg(test)]
@@ -248,15 +261,26 @@ mod tests {
     fn the_image_shows_expanded_cells_up_to_the_replay_and_the_frontier_when_asked() {
         let exploration = Exploration::new(3, 2, trace());
         let whole = Region::whole(3, 2);
-        let image = exploration.image(whole, 3, Shade::Order, true);
+        let show = |explored, frontier| Show {
+            explored,
+            shade: Shade::Order,
+            frontier,
+        };
+        let image = exploration.image(whole, 3, show(true, true));
         assert_eq!(image.size, [3, 2]);
         assert_ne!(image.pixels[0], Color32::TRANSPARENT);
         assert_eq!(image.pixels[2], Color32::TRANSPARENT);
         assert_eq!(image.pixels[3], FRONTIER);
-        let early = exploration.image(whole, 1, Shade::Order, false);
+        let early = exploration.image(whole, 1, show(true, false));
         assert_ne!(early.pixels[0], Color32::TRANSPARENT);
         assert_eq!(early.pixels[1], Color32::TRANSPARENT);
         assert_eq!(early.pixels[3], Color32::TRANSPARENT);
+        let frontier_alone = exploration.image(whole, 3, show(false, true));
+        assert_eq!(frontier_alone.pixels[0], Color32::TRANSPARENT);
+        assert_eq!(
+            frontier_alone.pixels[3], FRONTIER,
+            "the frontier needs no explored cells"
+        );
         let region = exploration.region_between(1, 3);
         assert_eq!((region.x0, region.y0, region.x1, region.y1), (1, 0, 2, 2));
     }

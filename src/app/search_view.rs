@@ -11,7 +11,7 @@ use crate::search::{Algorithm, FlowField, Optimality, SearchResult};
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
-use super::exploration::{Exploration, Shade, ramp};
+use super::exploration::{Exploration, Shade, Show, ramp};
 use super::planner::{Failure, Plan, Planner};
 use super::region::Region;
 use super::search_panel::{SearchSettings, algorithm_name};
@@ -24,8 +24,8 @@ pub const ARROWS_FROM: f32 = 16.0;
 /// How many past runs the history keeps.
 pub const HISTORY_LENGTH: usize = 100;
 
-/// Which drawings lie over the map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which drawings lie over the map, and how opaque the shaded ones are.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layers {
     /// Explored cells, shaded.
     pub explored: bool,
@@ -39,7 +39,14 @@ pub struct Layers {
     pub numbers: bool,
     /// The flow field to the goal: every cell's cost as a heat map, with arrows zoomed in.
     pub field: bool,
+    /// The opacity of the explored cells and the frontier, 0 to 1.
+    pub explored_opacity: f32,
+    /// The opacity of the flow field's heat map, 0 to 1.
+    pub field_opacity: f32,
 }
+
+/// How much the explored cells fade while the flow field shows, so the field reads alone.
+const UNDER_THE_FIELD: f32 = 0.3;
 
 impl Default for Layers {
     fn default() -> Self {
@@ -50,6 +57,8 @@ impl Default for Layers {
             smoothed: true,
             numbers: true,
             field: false,
+            explored_opacity: 0.35,
+            field_opacity: 0.75,
         }
     }
 }
@@ -110,8 +119,8 @@ pub struct HistoryRow {
 /// The overlay texture of explored cells and what it shows now.
 struct Overlay {
     texture: TiledTexture,
-    /// (plan serial, expansions shown, shading, frontier shown).
-    shown: Option<(u64, usize, Shade, bool)>,
+    /// (plan serial, expansions shown, what is shown).
+    shown: Option<(u64, usize, Show)>,
     /// The cells the texture may show as not transparent.
     drawn: Region,
 }
@@ -128,6 +137,10 @@ impl Default for Overlay {
 
 /// Everything the editor shows of its searches besides the planner itself.
 pub struct SearchView {
+    /// Whether a marker is being dragged now.
+    dragging: bool,
+    /// Whether the last history row belongs to a marker drag whose plans may still come.
+    drag_row: bool,
     /// Re-plan on every edit, marker move and setting change.
     pub live: bool,
     /// The smoothing settings.
@@ -157,6 +170,8 @@ pub struct SearchView {
 impl Default for SearchView {
     fn default() -> Self {
         Self {
+            dragging: false,
+            drag_row: false,
             live: true,
             smoothing: SmoothSettings::default(),
             sample_spacing: crate::smooth::DEFAULT_SPACING,
@@ -190,17 +205,40 @@ impl SearchView {
         if request.algorithm.info().uses_weight && request.weight > 1.0 {
             settings.push_str(&format!(", w {:.2}", request.weight));
         }
-        self.history.push(HistoryRow {
+        let row = HistoryRow {
             run: self.runs,
             algorithm: request.algorithm,
             settings,
             cost: plan.result.found.then_some(plan.result.cost),
             expanded: plan.result.stats.expanded,
             time_us: plan.result.stats.time_us,
-        });
+        };
+        // The plans of one marker drag make one row: each replaces the one before, and the
+        // last, on release, stays.
+        match self.history.last_mut() {
+            Some(last) if self.drag_row => {
+                self.runs -= 1;
+                *last = HistoryRow {
+                    run: last.run,
+                    ..row
+                };
+            }
+            _ => self.history.push(row),
+        }
+        self.drag_row = self.dragging;
         if self.history.len() > HISTORY_LENGTH {
             self.history.remove(0);
         }
+    }
+
+    /// Says whether a marker is being dragged, and whether a plan is still on its way: the
+    /// plans of one drag share one history row.
+    pub fn set_dragging(&mut self, dragging: bool, plan_pending: bool) {
+        if self.dragging && !dragging && !plan_pending {
+            // Released with nothing more to come: the drag's row is final.
+            self.drag_row = false;
+        }
+        self.dragging = dragging;
     }
 
     /// The history rows in the chosen order.
@@ -245,21 +283,19 @@ impl SearchView {
     /// for a new plan or another shading, else only the cells the replay moved over.
     fn sync_overlay(&mut self, ctx: &egui::Context, serial: u64, exploration: &Exploration) {
         let upto = self.shown_expansions(exploration);
-        let frontier = self.layers.frontier && upto >= exploration.expanded();
-        let wanted = (serial, upto, self.shade, frontier);
+        let show = Show {
+            explored: self.layers.explored,
+            shade: self.shade,
+            frontier: self.layers.frontier && upto >= exploration.expanded(),
+        };
         let size = exploration.size();
-        let shade = self.shade;
         let texture = &mut self.overlay.texture;
         match self.overlay.shown {
-            Some(shown) if shown == wanted && texture.size() == size => {}
-            Some((s, before, was, f))
-                if s == serial && was == shade && f == frontier && texture.size() == size =>
-            {
+            Some(shown) if shown == (serial, upto, show) && texture.size() == size => {}
+            Some((s, before, was)) if s == serial && was == show && texture.size() == size => {
                 let region = exploration.region_between(before, upto);
                 if !region.is_empty() {
-                    texture.set_region(region, |part| {
-                        exploration.image(part, upto, shade, frontier)
-                    });
+                    texture.set_region(region, |part| exploration.image(part, upto, show));
                 }
             }
             // Another plan or shading on a map of the same size: only the cells either plan
@@ -268,17 +304,13 @@ impl SearchView {
                 let mut region = self.overlay.drawn;
                 region.union(exploration.bounds());
                 if !region.is_empty() {
-                    texture.set_region(region, |part| {
-                        exploration.image(part, upto, shade, frontier)
-                    });
+                    texture.set_region(region, |part| exploration.image(part, upto, show));
                 }
             }
-            _ => texture.set_whole(ctx, size, |part| {
-                exploration.image(part, upto, shade, frontier)
-            }),
+            _ => texture.set_whole(ctx, size, |part| exploration.image(part, upto, show)),
         }
         self.overlay.drawn = exploration.bounds();
-        self.overlay.shown = Some(wanted);
+        self.overlay.shown = Some((serial, upto, show));
     }
 }
 
@@ -526,6 +558,15 @@ impl SearchView {
             ui.selectable_value(&mut self.shade, Shade::Cost, "cost g")
                 .on_hover_text("Cells near the start blue, far ones orange.");
         });
+        ui.add(
+            egui::Slider::new(&mut self.layers.explored_opacity, 0.0..=1.0)
+                .text("Explored opacity"),
+        )
+        .on_hover_text("How strongly the explored cells and the frontier cover the terrain.");
+        ui.add(
+            egui::Slider::new(&mut self.layers.field_opacity, 0.0..=1.0).text("Field opacity"),
+        )
+        .on_hover_text("How strongly the flow field's heat map covers the terrain; while it shows, the explored cells fade.");
         let missing = planner.plan().is_some_and(|p| p.field.is_none());
         if field_toggled && self.layers.field && missing {
             intents.push(SearchIntent::PlanNow);
@@ -606,8 +647,8 @@ impl SearchView {
                         ] {
                             let (current, ascending) = self.sort;
                             let arrow = match (current == column, ascending) {
-                                (true, true) => " ⏶",
-                                (true, false) => " ⏷",
+                                (true, true) => " ⬆",
+                                (true, false) => " ⬇",
                                 _ => "",
                             };
                             if ui
@@ -757,7 +798,7 @@ impl SearchView {
                 painter,
                 visible,
                 |p| canvas.screen_from_cell(p),
-                Color32::WHITE,
+                opacity(self.layers.field_opacity),
             );
             if canvas.zoom() >= ARROWS_FROM {
                 self.paint_field_arrows(painter, field, visible, canvas);
@@ -768,17 +809,20 @@ impl SearchView {
             && (self.layers.explored || self.layers.frontier)
         {
             self.sync_overlay(ctx, serial, exploration);
-            if self.layers.explored {
-                let tint = if stale {
-                    Color32::from_white_alpha(110)
-                } else {
-                    Color32::WHITE
-                };
-                let visible = canvas.visible_cells(grid);
-                self.overlay
-                    .texture
-                    .paint(painter, visible, |p| canvas.screen_from_cell(p), tint);
+            let mut alpha = self.layers.explored_opacity;
+            if stale {
+                alpha *= 0.5;
             }
+            if self.layers.field && plan.field.is_some() {
+                alpha *= UNDER_THE_FIELD;
+            }
+            let visible = canvas.visible_cells(grid);
+            self.overlay.texture.paint(
+                painter,
+                visible,
+                |p| canvas.screen_from_cell(p),
+                opacity(alpha),
+            );
         }
         let result = &plan.result;
         let alpha = if stale { 110 } else { 255 };
@@ -928,6 +972,11 @@ impl SearchView {
             seen.parent
         ))
     }
+}
+
+/// The tint that draws a texture at an opacity from 0 to 1.
+fn opacity(alpha: f32) -> Color32 {
+    Color32::from_white_alpha((alpha.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
 /// The flow field's heat map of a region: cost to the goal from blue (near) to orange (far).
