@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
 use gridpath::app::planner::Solver;
 use gridpath::grid::{Cell, Grid, Map, Terrain};
@@ -349,7 +349,13 @@ fn the_panels_keep_their_width_whatever_they_show() {
     let mut h = editor(meadow());
     settle(&mut h);
     let width = canvas_width(&h);
-    for label in ["Breadth-first", "HPA*", "IDA*", "D* Lite", "A*"] {
+    for label in [
+        "Breadth-first",
+        "HPA*",
+        "IDA* (small maps)",
+        "D* Lite",
+        "A*",
+    ] {
         h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
         h.run();
         h.get_by_label(label).click();
@@ -360,4 +366,59 @@ fn the_panels_keep_their_width_whatever_they_show() {
     h.get_by_label_contains("History (").click();
     h.run();
     assert_eq!(canvas_width(&h), width, "with History open");
+}
+
+#[test]
+fn a_search_that_fails_says_why_and_keeps_the_last_path_faded() {
+    let mut h = Harness::builder()
+        .with_size([1300.0, 900.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
+    h.run();
+    settle(&mut h);
+    let good: Vec<Cell> = h.state().search_result().expect("A* ran").path.clone();
+    assert!(!good.is_empty());
+    // IDA* runs out of its node budget on the built-in map.
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("IDA* (small maps)").click();
+    h.run();
+    settle(&mut h);
+    let result = h.state().search_result().expect("IDA* ran");
+    assert!(!result.found && result.stats.budget_exhausted);
+    assert!(h.query_by_label_contains("node budget exhausted").is_some());
+    assert!(h.query_by_label("– (no path)").is_some());
+    assert!(
+        h.query_by_label("exact (optimal)").is_none(),
+        "no claim of optimality"
+    );
+    let (drawn, older) = h.state().drawn_path().expect("a path on the map");
+    assert!(older, "the last good path, faded");
+    assert_eq!(drawn, good.as_slice());
+}
+
+#[test]
+fn algorithms_without_a_heuristic_or_a_trace_say_so() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Dijkstra").click();
+    h.run();
+    settle(&mut h);
+    let heuristic = h.get_by_role_and_label(Role::ComboBox, "Heuristic");
+    assert!(
+        heuristic.accesskit_node().is_disabled(),
+        "Dijkstra reads no heuristic"
+    );
+    assert!(h.query_by_label_contains("no heuristic").is_some());
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("D* Lite").click();
+    h.run();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("records no expansion order")
+            .is_some()
+    );
 }

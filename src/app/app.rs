@@ -214,6 +214,14 @@ impl EditorApp {
         self.planner.result()
     }
 
+    /// The path the canvas draws, and whether it is an older one kept because the latest
+    /// search found none.
+    pub fn drawn_path(&self) -> Option<(&[Cell], bool)> {
+        self.planner
+            .drawn()
+            .map(|(plan, older)| (plan.result.path.as_slice(), older))
+    }
+
     /// The rows of the search history.
     pub fn history_rows(&self) -> usize {
         self.view.history.len()

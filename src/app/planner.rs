@@ -203,6 +203,8 @@ pub struct Planner {
     pending: Vec<CellChange>,
     counts: Option<MapCounts>,
     last: Option<Plan>,
+    /// The last plan that found a path, kept on screen (stale) while the latest found none.
+    last_good: Option<Plan>,
     failure: Option<Failure>,
     stale: bool,
     comparison: Option<Vec<Comparison>>,
@@ -235,6 +237,7 @@ impl Planner {
             pending: Vec::new(),
             counts: None,
             last: None,
+            last_good: None,
             failure: None,
             stale: false,
             comparison: None,
@@ -429,6 +432,7 @@ impl Planner {
     pub fn clear(&mut self) {
         self.cancel_running();
         self.last = None;
+        self.last_good = None;
         self.failure = None;
         self.stale = false;
     }
@@ -458,6 +462,11 @@ impl Planner {
         self.finished += 1;
         match reply.answer {
             Answer::Plan(Ok(plan)) => {
+                if plan.result.found {
+                    self.last_good = None;
+                } else if self.last.as_ref().is_some_and(|p| p.result.found) {
+                    self.last_good = self.last.take();
+                }
                 self.last = Some(*plan);
                 self.plans += 1;
                 self.failure = None;
@@ -529,6 +538,17 @@ impl Planner {
     /// The latest finished plan (possibly stale).
     pub fn plan(&self) -> Option<&Plan> {
         self.last.as_ref()
+    }
+
+    /// The plan whose path the canvas draws: the latest, or, when the latest found no path,
+    /// the last one that did, with whether it is that older one (drawn as stale).
+    pub fn drawn(&self) -> Option<(&Plan, bool)> {
+        match (&self.last, &self.last_good) {
+            (Some(last), _) if last.result.found => Some((last, false)),
+            (_, Some(good)) => Some((good, true)),
+            (Some(last), None) => Some((last, false)),
+            (None, None) => None,
+        }
     }
 
     /// The request of the latest plan.

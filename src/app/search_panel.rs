@@ -81,16 +81,28 @@ impl SearchSettings {
             || format!("default ({})", Heuristic::default_for(self.diagonal)),
             |h| h.name().to_owned(),
         );
-        ComboBox::from_label("Heuristic")
-            .selected_text(shown)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut self.heuristic, None, "default")
-                    .on_hover_text("Octile with diagonal moves, Manhattan without.");
-                for &h in Heuristic::ALL {
-                    ui.selectable_value(&mut self.heuristic, Some(h), h.name())
-                        .on_hover_text(h.about());
-                }
-            });
+        let uses_heuristic = self.algorithm.info().uses_heuristic;
+        ui.add_enabled_ui(uses_heuristic, |ui| {
+            ComboBox::from_label("Heuristic")
+                .selected_text(if uses_heuristic {
+                    shown
+                } else {
+                    "none".to_owned()
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.heuristic, None, "default")
+                        .on_hover_text("Octile with diagonal moves, Manhattan without.");
+                    for &h in Heuristic::ALL {
+                        ui.selectable_value(&mut self.heuristic, Some(h), h.name())
+                            .on_hover_text(h.about());
+                    }
+                })
+                .response
+                .on_disabled_hover_text(format!(
+                    "{} reads no heuristic.",
+                    self.algorithm.info().title
+                ));
+        });
         if self.algorithm.info().uses_weight {
             ui.add(egui::Slider::new(&mut self.weight, 1.0..=5.0).text("Weight"))
                 .on_hover_text("Weighted A*: above 1 it expands fewer cells; the cost stays within weight × optimal.");

@@ -201,7 +201,11 @@ impl SearchView {
         self.playback.playing = false;
         self.runs += 1;
         let request = &plan.request;
-        let mut settings = format!("{}, {}", request.diagonal, request.effective_heuristic());
+        let mut settings = if request.algorithm.info().uses_heuristic {
+            format!("{}, {}", request.diagonal, request.effective_heuristic())
+        } else {
+            format!("{}, no heuristic", request.diagonal)
+        };
         if request.algorithm.info().uses_weight && request.weight > 1.0 {
             settings.push_str(&format!(", w {:.2}", request.weight));
         }
@@ -469,6 +473,12 @@ impl SearchView {
         let request = &plan.request;
         if !result.found {
             ui.colored_label(ui.visuals().warn_fg_color, result.message());
+            if planner.drawn().is_some_and(|(_, older)| older) {
+                ui.label(
+                    RichText::new("The map shows the last path found, faded: it is from before.")
+                        .weak(),
+                );
+            }
         }
         egui::Grid::new("search-statistics")
             .num_columns(2)
@@ -484,11 +494,12 @@ impl SearchView {
                     "Algorithm",
                     algorithm_name(request.algorithm).to_owned(),
                 );
-                row(
-                    ui,
-                    "Settings",
-                    format!("{}, {}", request.diagonal, request.effective_heuristic()),
-                );
+                let settings = if request.algorithm.info().uses_heuristic {
+                    format!("{}, {}", request.diagonal, request.effective_heuristic())
+                } else {
+                    format!("{}, no heuristic", request.diagonal)
+                };
+                row(ui, "Settings", settings);
                 if request.algorithm.info().uses_weight {
                     row(ui, "Weight", format!("{:.2}", request.weight));
                 }
@@ -514,7 +525,11 @@ impl SearchView {
                         row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
                     }
                 }
-                row(ui, "Optimality", optimality_text(result.optimality));
+                if result.found {
+                    row(ui, "Optimality", optimality_text(result.optimality));
+                } else {
+                    row(ui, "Optimality", "– (no path)".to_owned());
+                }
                 if let Some(optimal) = plan.optimal_cost
                     && result.found
                     && optimal > 0.0
@@ -579,6 +594,17 @@ impl SearchView {
             .and_then(|p| p.exploration.as_ref())
             .map_or(0, Exploration::expanded);
         ui.label(RichText::new("Replay").strong());
+        if let Some(plan) = planner.plan()
+            && plan.exploration.is_none()
+        {
+            ui.label(
+                RichText::new(format!(
+                    "{} records no expansion order: there is nothing to shade or replay.",
+                    plan.request.algorithm.info().title
+                ))
+                .weak(),
+            );
+        }
         ui.add_enabled_ui(total > 0, |ui| {
             let playback = &mut self.playback;
             ui.horizontal(|ui| {
@@ -824,8 +850,13 @@ impl SearchView {
                 opacity(alpha),
             );
         }
+        // The path of the latest plan, or of the last one that found a path when the latest
+        // did not (stale: it is from before).
+        let Some((plan, older)) = planner.drawn() else {
+            return;
+        };
         let result = &plan.result;
-        let alpha = if stale { 110 } else { 255 };
+        let alpha = if stale || older { 110 } else { 255 };
         if self.layers.path && result.path.len() >= 2 {
             let points: Vec<Pos2> = result
                 .path

@@ -197,7 +197,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 9] = [
     AlgorithmInfo {
         algorithm: Algorithm::IdaStar,
         name: "idastar",
-        title: "IDA*",
+        title: "IDA* (small maps)",
         about: "IDA*: depth-first searches under a rising bound on cost plus estimate; optimal and memory-light, but re-expands cells many times (a teaching algorithm), and stops when its node budget runs out.",
         guarantee: Guarantee::ExactIfAdmissible,
         uses_heuristic: true,
