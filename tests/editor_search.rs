@@ -422,3 +422,48 @@ fn algorithms_without_a_heuristic_or_a_trace_say_so() {
             .is_some()
     );
 }
+
+#[test]
+fn compare_all_charts_leave_failed_runs_out_and_draw_every_other_bar() {
+    let mut h = Harness::builder()
+        .with_size([1300.0, 900.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
+    h.run();
+    settle(&mut h);
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    let failed: Vec<Algorithm> = rows
+        .iter()
+        .filter(|r| !r.outcome.as_ref().is_ok_and(|res| res.found))
+        .map(|r| r.algorithm)
+        .collect();
+    assert!(
+        failed.contains(&Algorithm::IdaStar),
+        "IDA* runs out of budget here"
+    );
+    let charts = h.state().comparison_charts().expect("charts");
+    for chart in &charts {
+        let shown: Vec<Algorithm> = chart.bars.iter().map(|&(a, _)| a).collect();
+        assert_eq!(shown.len(), rows.len() - failed.len(), "{}", chart.title);
+        assert!(failed.iter().all(|a| !shown.contains(a)), "{}", chart.title);
+        let lengths = chart.lengths();
+        assert!(
+            lengths.iter().all(|&l| l > 0.0),
+            "{}: {lengths:?}",
+            chart.title
+        );
+        assert!(
+            chart.bars.windows(2).all(|w| w[0].1 <= w[1].1),
+            "{} is sorted",
+            chart.title
+        );
+    }
+    // The shortest run is drawn at least a tenth as long as the longest on the log scale.
+    let time = &charts[0];
+    let lengths = time.lengths();
+    let longest = lengths.iter().copied().fold(0.0, f64::max);
+    assert!(lengths.iter().all(|&l| l >= longest / 10.0), "{lengths:?}");
+}

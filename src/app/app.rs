@@ -222,6 +222,13 @@ impl EditorApp {
             .map(|(plan, older)| (plan.result.path.as_slice(), older))
     }
 
+    /// The charts of the latest "compare all", as the comparison window draws them.
+    pub fn comparison_charts(&self) -> Option<[super::search_view::Chart; 3]> {
+        self.planner
+            .comparison()
+            .map(super::search_view::compare_charts)
+    }
+
     /// The rows of the search history.
     pub fn history_rows(&self) -> usize {
         self.view.history.len()

@@ -12,7 +12,7 @@ use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
 use super::exploration::{Exploration, Shade, Show, ramp};
-use super::planner::{Failure, Plan, Planner};
+use super::planner::{Comparison, Failure, Plan, Planner};
 use super::region::Region;
 use super::search_panel::{SearchSettings, algorithm_name};
 use super::tiled_texture::TiledTexture;
@@ -733,7 +733,17 @@ impl SearchView {
                                     ui.label(length);
                                     ui.label(result.stats.expanded.to_string());
                                     ui.label(format_time(result.stats.time_us));
-                                    ui.label(optimality_text(result.optimality));
+                                    if result.found {
+                                        ui.label(optimality_text(result.optimality));
+                                    } else {
+                                        let why = if result.stats.budget_exhausted {
+                                            "no path: node budget exhausted"
+                                        } else {
+                                            "no path"
+                                        };
+                                        ui.label(RichText::new(why).weak())
+                                            .on_hover_text(result.message());
+                                    }
                                 }
                                 Err(failure) => {
                                     ui.label("–");
@@ -748,45 +758,13 @@ impl SearchView {
                         }
                     });
                 ui.separator();
-                let ran: Vec<(usize, Algorithm, &SearchResult)> = rows
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, r)| r.outcome.as_ref().ok().map(|res| (i, r.algorithm, res)))
-                    .collect();
-                let charts: [(&str, Measure); 3] = [
-                    ("Time (ms)", |r| r.stats.time_us as f64 / 1000.0),
-                    ("Cells expanded", |r| r.stats.expanded as f64),
-                    ("Path cost", |r| if r.found { r.cost } else { 0.0 }),
-                ];
                 ui.columns(3, |columns| {
-                    for (column, (title, value)) in columns.iter_mut().zip(charts) {
-                        column.label(RichText::new(title).strong());
-                        let bars: Vec<Bar> = ran
-                            .iter()
-                            .map(|&(i, algorithm, result)| {
-                                Bar::new(i as f64, value(result))
-                                    .name(algorithm_name(algorithm))
-                                    .fill(chart_colour(i))
-                                    .width(0.7)
-                            })
-                            .collect();
-                        Plot::new(format!("compare-{title}"))
-                            .height(180.0)
-                            .allow_zoom(false)
-                            .allow_drag(false)
-                            .allow_scroll(false)
-                            .show_x(false)
-                            .x_axis_formatter(|mark, _| {
-                                Algorithm::ALL
-                                    .get(mark.value.round() as usize)
-                                    .filter(|_| (mark.value - mark.value.round()).abs() < 1e-6)
-                                    .map_or(String::new(), |a| a.name().to_owned())
-                            })
-                            .show(column, |plot| plot.bar_chart(BarChart::new(title, bars)));
+                    for (column, chart) in columns.iter_mut().zip(compare_charts(rows)) {
+                        chart_ui(column, &chart);
                     }
                 });
                 ui.label(
-                    RichText::new("Hover a bar for its algorithm. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells.")
+                    RichText::new("Runs that found a path, fastest and cheapest on top; time and cells on a log scale. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells.")
                         .weak()
                         .small(),
                 );
@@ -1029,6 +1007,131 @@ fn field_image(field: &FlowField, region: Region) -> egui::ColorImage {
 
 /// One number of a result, as a chart shows it.
 type Measure = fn(&SearchResult) -> f64;
+
+/// One bar chart of "compare all".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// What it measures.
+    pub title: &'static str,
+    /// Whether its scale is logarithmic (times and cell counts span orders of magnitude).
+    pub log: bool,
+    /// The runs that found a path, smallest value first: the algorithm and its value.
+    pub bars: Vec<(Algorithm, f64)>,
+}
+
+impl Chart {
+    /// The length each bar is drawn with: the value, or on a log scale its decades above the
+    /// smallest bar's, plus half a decade, so that no bar that ran is drawn as nothing.
+    pub fn lengths(&self) -> Vec<f64> {
+        if !self.log {
+            return self.bars.iter().map(|&(_, v)| v).collect();
+        }
+        let floor = self.log_floor();
+        self.bars
+            .iter()
+            .map(|&(_, v)| v.max(LOG_EPSILON).log10() - floor + 0.5)
+            .collect()
+    }
+
+    /// The decade the log scale starts from.
+    fn log_floor(&self) -> f64 {
+        self.bars
+            .iter()
+            .map(|&(_, v)| v.max(LOG_EPSILON).log10().floor())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The value a bar length stands for (the inverse of [`Chart::lengths`]).
+    fn value_at(&self, length: f64) -> f64 {
+        if self.log {
+            10f64.powf(length - 0.5 + self.log_floor())
+        } else {
+            length
+        }
+    }
+}
+
+/// The smallest value a log scale shows (a run of 0 µs is drawn as one of this).
+const LOG_EPSILON: f64 = 1e-3;
+
+/// The three charts of "compare all": time, cells expanded and path cost. Runs that failed or
+/// found no path are left out (the table says why), so one slow failure cannot flatten the
+/// rest.
+pub fn compare_charts(rows: &[Comparison]) -> [Chart; 3] {
+    let measures: [(&'static str, bool, Measure); 3] = [
+        ("Time (ms)", true, |r| r.stats.time_us as f64 / 1000.0),
+        ("Cells expanded", true, |r| r.stats.expanded as f64),
+        ("Path cost", false, |r| r.cost),
+    ];
+    measures.map(|(title, log, value)| {
+        let mut bars: Vec<(Algorithm, f64)> = rows
+            .iter()
+            .filter_map(|row| match &row.outcome {
+                Ok(result) if result.found => Some((row.algorithm, value(result))),
+                _ => None,
+            })
+            .collect();
+        bars.sort_by(|a, b| a.1.total_cmp(&b.1));
+        Chart { title, log, bars }
+    })
+}
+
+/// Draws a chart as horizontal bars, each labelled with its algorithm, smallest on top.
+fn chart_ui(ui: &mut Ui, chart: &Chart) {
+    ui.label(RichText::new(chart.title).strong());
+    let n = chart.bars.len();
+    let lengths = chart.lengths();
+    let bars: Vec<Bar> = chart
+        .bars
+        .iter()
+        .zip(&lengths)
+        .enumerate()
+        .map(|(i, (&(algorithm, value), &length))| {
+            // The first bar at the top.
+            Bar::new((n - 1 - i) as f64, length)
+                .name(format!("{}: {value:.3}", algorithm_name(algorithm)))
+                .fill(chart_colour(algorithm as usize))
+                .width(0.7)
+        })
+        .collect();
+    let names: Vec<&'static str> = chart.bars.iter().map(|(a, _)| a.name()).collect();
+    Plot::new(format!("compare-{}", chart.title))
+        .height(30.0 + 20.0 * n as f32)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .show_y(false)
+        .y_grid_spacer(move |_| {
+            (0..n)
+                .map(|i| egui_plot::GridMark {
+                    value: i as f64,
+                    step_size: 1.0,
+                })
+                .collect()
+        })
+        .y_axis_formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() > 1e-6 || i < 0.0 {
+                return String::new();
+            }
+            names
+                .get(n.wrapping_sub(1).wrapping_sub(i as usize))
+                .map_or(String::new(), |name| (*name).to_owned())
+        })
+        .x_axis_formatter(|mark, _| {
+            let value = chart.value_at(mark.value);
+            if value >= 100.0 {
+                format!("{value:.0}")
+            } else if value >= 1.0 {
+                format!("{value:.1}")
+            } else {
+                format!("{value:.3}")
+            }
+        })
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new(chart.title, bars).horizontal());
+        });
+}
 
 /// Microseconds as the panels show them.
 pub fn format_time(us: u64) -> String {
