@@ -873,3 +873,37 @@ fn one_marker_drag_is_one_history_row() {
         h.run();
     }
 }
+
+#[test]
+fn the_ruler_measures_the_straight_line_and_the_cheapest_path() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::M);
+    assert_eq!(h.state().tool(), Tool::Measure);
+    let (a, b) = (at(&h, 3, 14), at(&h, 13, 14));
+    drag(&mut h, a, b, 4);
+    let measured = h.state().measurement().expect("a measurement").clone();
+    assert_eq!(
+        (measured.from, measured.to),
+        (Cell::new(3, 14), Cell::new(13, 14))
+    );
+    let straight = measured.straight_text(h.state().map());
+    assert!(
+        straight.contains("10.00 cells") && straight.contains("cost 10.00"),
+        "{straight}"
+    );
+    let path = measured.path.expect("the path was searched");
+    assert!(path.contains("cost 10.00"), "{path}");
+    // Across the walled pen: the straight line crosses a wall, the path goes round.
+    let (a, b) = (at(&h, 18, 7), at(&h, 28, 7));
+    drag(&mut h, a, b, 4);
+    let measured = h.state().measurement().expect("a measurement").clone();
+    assert!(
+        measured
+            .straight_text(h.state().map())
+            .contains("crosses a wall")
+    );
+    let path = measured.path.expect("the path was searched");
+    assert!(path.starts_with("Path"), "{path}");
+    assert_eq!(terrain_at(&h, 18, 7), GRASS, "measuring paints nothing");
+    assert!(!h.state().is_dirty());
+}

@@ -229,6 +229,11 @@ impl EditorApp {
             .map(super::search_view::compare_charts)
     }
 
+    /// The ruler's last measurement.
+    pub fn measurement(&self) -> Option<&super::canvas_input::Measurement> {
+        self.input.measurement()
+    }
+
     /// The rows of the search history.
     pub fn history_rows(&self) -> usize {
         self.view.history.len()
@@ -443,12 +448,38 @@ impl EditorApp {
                 self.set_marker(marker, cell);
             }
             CanvasIntent::MoveMarker(marker, cell) => self.place_marker(marker, cell),
+            CanvasIntent::Measured(from, to) => self.measure(from, to),
             CanvasIntent::Pick(id) => {
                 let name = self.document.map.grid.terrain(id).name.clone();
                 self.tools.active = id;
                 self.say(format!("Picked {name}."), false);
             }
         }
+    }
+
+    /// Finds the cheapest path between the ruler's ends with the search settings of the Path
+    /// panel, and says what the ruler measured. One search, run here: a measurement is a
+    /// single click's work.
+    fn measure(&mut self, from: Cell, to: Cell) {
+        let map = &self.document.map;
+        let request = self.settings.request(from, to);
+        let path = match crate::search::solve(&map.grid, &request) {
+            Ok(result) if result.found => format!(
+                "Path ({}): {:.2} cells, cost {:.2}",
+                request.algorithm.info().title,
+                result.length,
+                result.cost
+            ),
+            Ok(result) => result.message(),
+            Err(error) => format!("No path: {error}"),
+        };
+        let straight = self
+            .input
+            .measurement()
+            .map(|m| m.straight_text(map))
+            .unwrap_or_default();
+        self.input.set_measured_path(path.clone());
+        self.say(format!("{straight} · {path}"), false);
     }
 
     /// Redraws the cells of an edit that was just made and records it.

@@ -11,6 +11,7 @@ use egui::{
 };
 
 use crate::grid::{Cell, Map, TerrainId};
+use crate::smooth::Segment;
 
 use super::canvas::{Canvas, color_of};
 use super::edit::{Edit, Redraw};
@@ -29,6 +30,36 @@ pub enum CanvasIntent {
     MoveMarker(Marker, Cell),
     /// The eyedropper (or Alt+click) picked the terrain of a cell.
     Pick(TerrainId),
+    /// A measurement between two cells ended: find the cheapest path between them.
+    Measured(Cell, Cell),
+}
+
+/// The ruler's last measurement, shown until the next one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// Where it starts.
+    pub from: Cell,
+    /// Where it ends.
+    pub to: Cell,
+    /// The cheapest path between them, as text, once the editor has searched for it.
+    pub path: Option<String>,
+}
+
+impl Measurement {
+    /// The straight line between the cells' centres: its length, and its cost through the
+    /// terrain it crosses (or that it crosses a wall).
+    pub fn straight_text(&self, map: &Map) -> String {
+        let segment = Segment::between_centres(self.from, self.to);
+        let length = segment.length();
+        let cost = match segment.cost(&map.grid) {
+            Some(cost) => format!("cost {cost:.2}"),
+            None => "crosses a wall".to_owned(),
+        };
+        let metres = map.metadata.as_ref().map_or(String::new(), |m| {
+            format!(" ({:.2} m)", length * m.resolution)
+        });
+        format!("Straight: {length:.2} cells{metres}, {cost}")
+    }
 }
 
 /// The pointer's state in one frame, read once.
@@ -57,6 +88,8 @@ pub struct CanvasInput {
     panning_key: bool,
     /// The cell of the last right-click on the map, for its menu.
     context_cell: Option<Cell>,
+    /// The ruler's last measurement.
+    measured: Option<Measurement>,
 }
 
 impl CanvasInput {
@@ -68,6 +101,18 @@ impl CanvasInput {
     /// Whether no drag is under way (undo waits for the end of a stroke).
     pub fn is_idle(&self) -> bool {
         self.gesture.is_none()
+    }
+
+    /// The ruler's last measurement.
+    pub fn measurement(&self) -> Option<&Measurement> {
+        self.measured.as_ref()
+    }
+
+    /// Gives the ruler's measurement the cheapest path found between its ends.
+    pub fn set_measured_path(&mut self, text: String) {
+        if let Some(measured) = &mut self.measured {
+            measured.path = Some(text);
+        }
     }
 
     /// Whether a marker is being dragged.
@@ -112,7 +157,8 @@ impl CanvasInput {
         self.panning_key = over && pointer.space;
         self.hovered = self.pointer.and_then(|p| canvas.grid_cell_at(p, &map.grid));
         if let Some(pos) = self.pointer {
-            let factor = pointer.zoom * (pointer.scroll / 300.0).exp();
+            // A wheel notch (50 points) zooms by about 1.5×.
+            let factor = pointer.zoom * (pointer.scroll / 120.0).exp();
             if (factor - 1.0).abs() > 1e-4 {
                 canvas.zoom_by(factor, pos);
             }
@@ -205,6 +251,13 @@ impl CanvasInput {
                 intents.push(CanvasIntent::SetMarker(marker, cell));
                 grid.is_passable(cell).then_some(Gesture::Marker(marker))
             }
+            Tool::Measure => {
+                self.measured = None;
+                Some(Gesture::Measure {
+                    from: cell,
+                    to: cell,
+                })
+            }
             Tool::Eyedropper => None,
         };
     }
@@ -239,7 +292,11 @@ impl CanvasInput {
                     canvas.redraw(Redraw::Cells(region));
                 }
             }
-            Some(Gesture::Line { to, .. } | Gesture::Rectangle { to, .. }) => {
+            Some(
+                Gesture::Line { to, .. }
+                | Gesture::Rectangle { to, .. }
+                | Gesture::Measure { to, .. },
+            ) => {
                 if let Some(cell) = cell {
                     *to = cell;
                 }
@@ -284,6 +341,15 @@ impl CanvasInput {
                 let cells = tools::rectangle(from, to, tools.filled, w, h);
                 Edit::paint(grid, &indices(w, &cells), tools.active)
             }
+            Gesture::Measure { from, to } => {
+                self.measured = Some(Measurement {
+                    from,
+                    to,
+                    path: None,
+                });
+                intents.push(CanvasIntent::Measured(from, to));
+                None
+            }
             Gesture::Marker(_) | Gesture::Pan => None,
         };
         if let Some(edit) = edit {
@@ -319,6 +385,17 @@ impl CanvasInput {
     pub fn paint_over(&self, painter: &Painter, canvas: &Canvas, map: &Map, tools: &ToolSettings) {
         self.paint_preview(painter, canvas, map, tools);
         paint_markers(painter, canvas, map);
+        let ruler = match &self.gesture {
+            Some(Gesture::Measure { from, to }) => Some(Measurement {
+                from: *from,
+                to: *to,
+                path: None,
+            }),
+            _ => self.measured.clone(),
+        };
+        if let Some(ruler) = ruler {
+            paint_ruler(painter, canvas, map, &ruler);
+        }
     }
 
     /// The outline of the shape being dragged, or of the brush under the pointer.
@@ -375,6 +452,33 @@ impl CanvasInput {
             }
         }
     }
+}
+
+/// The ruler's line, with what it measured beside its end.
+fn paint_ruler(painter: &Painter, canvas: &Canvas, map: &Map, ruler: &Measurement) {
+    let a = canvas.screen_from_cell_center(ruler.from);
+    let b = canvas.screen_from_cell_center(ruler.to);
+    painter.line_segment([a, b], Stroke::new(4.0, Color32::from_black_alpha(140)));
+    painter.line_segment([a, b], Stroke::new(2.0, Color32::from_rgb(255, 230, 90)));
+    for end in [a, b] {
+        painter.circle_filled(end, 3.5, Color32::from_rgb(255, 230, 90));
+    }
+    let mut text = ruler.straight_text(map);
+    if let Some(path) = &ruler.path {
+        text.push('\n');
+        text.push_str(path);
+    }
+    let font = FontId::proportional(13.0);
+    let galley = painter.layout_no_wrap(text, font, Color32::from_gray(240));
+    // Beside the end, kept inside the canvas.
+    let room = canvas.rect().shrink(8.0);
+    let size = galley.size();
+    let mut at = b + Vec2::new(12.0, 8.0);
+    at.x = at.x.min(room.right() - size.x).max(room.left());
+    at.y = at.y.min(room.bottom() - size.y).max(room.top());
+    let band = Rect::from_min_size(at, size).expand2(Vec2::new(6.0, 3.0));
+    painter.rect_filled(band, 4.0, Color32::from_black_alpha(190));
+    painter.galley(at, galley, Color32::from_gray(240));
 }
 
 fn marker_radius(canvas: &Canvas) -> f32 {

@@ -35,6 +35,13 @@ pub enum Gesture {
     },
     /// Moving a marker.
     Marker(Marker),
+    /// Measuring from the first cell to the one under the pointer.
+    Measure {
+        /// Where the drag started.
+        from: Cell,
+        /// The cell under the pointer.
+        to: Cell,
+    },
     /// Moving the view.
     Pan,
 }

@@ -5,8 +5,6 @@
 
 use std::collections::VecDeque;
 
-use egui::{Key, KeyboardShortcut, Modifiers};
-
 use crate::grid::{Cell, Grid, TerrainId};
 
 /// The largest brush size, in cells.
@@ -32,11 +30,14 @@ pub enum Tool {
     Start,
     /// Puts the goal on the passable cell clicked (and follows a drag).
     Goal,
+    /// Measures between two cells: the straight line's length and cost, and the cheapest
+    /// path's.
+    Measure,
 }
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 8] = [
+    pub const ALL: [Tool; 9] = [
         Tool::Brush,
         Tool::Line,
         Tool::Rectangle,
@@ -45,6 +46,7 @@ impl Tool {
         Tool::Eyedropper,
         Tool::Start,
         Tool::Goal,
+        Tool::Measure,
     ];
 
     /// The name shown on its button.
@@ -58,6 +60,7 @@ impl Tool {
             Tool::Eyedropper => "Eyedropper",
             Tool::Start => "Start",
             Tool::Goal => "Goal",
+            Tool::Measure => "Measure",
         }
     }
 
@@ -76,22 +79,10 @@ impl Tool {
                 "Click a passable cell to start the path there (or right-click the map)."
             }
             Tool::Goal => "Click a passable cell to end the path there (or right-click the map).",
+            Tool::Measure => {
+                "Drag between two cells: the straight line's length and cost, and the cheapest path's."
+            }
         }
-    }
-
-    /// Its keyboard shortcut.
-    pub fn shortcut(self) -> KeyboardShortcut {
-        let key = match self {
-            Tool::Brush => Key::B,
-            Tool::Line => Key::L,
-            Tool::Rectangle => Key::R,
-            Tool::Fill => Key::F,
-            Tool::Eraser => Key::E,
-            Tool::Eyedropper => Key::I,
-            Tool::Start => Key::S,
-            Tool::Goal => Key::G,
-        };
-        KeyboardShortcut::new(Modifiers::NONE, key)
     }
 
     /// Whether it paints with the brush's size and tip.
