@@ -907,3 +907,37 @@ fn the_ruler_measures_the_straight_line_and_the_cheapest_path() {
     assert_eq!(terrain_at(&h, 18, 7), GRASS, "measuring paints nothing");
     assert!(!h.state().is_dirty());
 }
+
+#[test]
+fn the_minimap_shows_when_zoomed_in_and_a_click_there_moves_the_view() {
+    let grid =
+        Grid::new(200, 120, gridpath::grid::Terrain::default_catalog(), GRASS).expect("a meadow");
+    let mut map = Map::new("wide", grid);
+    map.start = Some(Cell::new(5, 5));
+    map.goal = Some(Cell::new(20, 5));
+    let mut h = editor(map);
+    assert!(
+        h.state().minimap_rect().is_none(),
+        "the whole map is in view"
+    );
+    h.state_mut().set_zoom(12.0);
+    h.run();
+    let minimap = h
+        .state()
+        .minimap_rect()
+        .expect("zoomed in, the minimap shows");
+    let canvas = h.get_by_label("Map canvas").rect();
+    let far = Cell::new(190, 110);
+    assert!(
+        !canvas.contains(h.state().screen_from_cell(far)),
+        "out of view"
+    );
+    // A click near the minimap's bottom-right corner brings that corner of the map in view.
+    let corner = minimap.lerp_inside(egui::vec2(0.95, 0.92));
+    click_at(&mut h, corner);
+    assert!(
+        canvas.contains(h.state().screen_from_cell(far)),
+        "in view after the click"
+    );
+    assert_eq!(terrain_at(&h, 190, 110), GRASS, "the click painted nothing");
+}

@@ -229,6 +229,11 @@ impl EditorApp {
             .map(super::search_view::compare_charts)
     }
 
+    /// Where the minimap shows on screen, while part of the map is out of view.
+    pub fn minimap_rect(&self) -> Option<egui::Rect> {
+        self.canvas.minimap_rect(&self.document.map.grid)
+    }
+
     /// The ruler's last measurement.
     pub fn measurement(&self) -> Option<&super::canvas_input::Measurement> {
         self.input.measurement()
@@ -430,6 +435,7 @@ impl EditorApp {
             .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
         self.input
             .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
+        self.canvas.paint_minimap(&painter, &self.document.map.grid);
         if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
             paint_hint(&painter, self.canvas.rect());
         }

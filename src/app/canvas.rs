@@ -16,6 +16,8 @@ use super::tiled_texture::TiledTexture;
 pub const MIN_ZOOM: f32 = 1.0 / 32.0;
 /// The largest zoom, in screen points per cell.
 pub const MAX_ZOOM: f32 = 128.0;
+/// The longer side of the minimap, in screen points.
+pub const MINIMAP_SIDE: f32 = 160.0;
 /// From this zoom on, grid lines are drawn between cells.
 pub const GRID_LINES_FROM: f32 = 8.0;
 
@@ -28,10 +30,8 @@ pub const GRID_LINES_FROM: f32 = 8.0;
 pub struct Canvas {
     texture: TiledTexture,
     pending: Option<Redraw>,
-    overview: TiledTexture,
-    /// The block side of the overview uploaded; 1 when none is.
-    overview_factor: u32,
-    overview_pending: Option<Redraw>,
+    overview: BlockTexture,
+    minimap: BlockTexture,
     /// Screen points per cell.
     zoom: f32,
     /// The screen position of the map's top-left corner.
@@ -54,9 +54,8 @@ impl Canvas {
         Self {
             texture: TiledTexture::new("map"),
             pending: Some(Redraw::All),
-            overview: TiledTexture::new("map-overview"),
-            overview_factor: 1,
-            overview_pending: Some(Redraw::All),
+            overview: BlockTexture::new("map-overview"),
+            minimap: BlockTexture::new("map-minimap"),
             zoom: 1.0,
             origin: Pos2::ZERO,
             rect: Rect::ZERO,
@@ -168,7 +167,8 @@ impl Canvas {
     /// Marks cells to be sent to the texture at the next frame.
     pub fn redraw(&mut self, redraw: Redraw) {
         self.pending = merged(self.pending, redraw);
-        self.overview_pending = merged(self.overview_pending, redraw);
+        self.overview.pending = merged(self.overview.pending, redraw);
+        self.minimap.pending = merged(self.minimap.pending, redraw);
     }
 
     /// The side of the blocks the overview draws as one texel at this zoom: the smallest
@@ -216,30 +216,10 @@ impl Canvas {
         self.pending = None;
         let factor = self.overview_factor(ctx.pixels_per_point());
         if factor > 1 {
-            let blocks = (
-                grid.width().div_ceil(factor),
-                grid.height().div_ceil(factor),
-            );
-            let whole = self.overview_factor != factor
-                || self.overview.size() != blocks
-                || self.overview_pending == Some(Redraw::All);
-            if whole {
-                self.overview
-                    .set_whole(ctx, blocks, |region| overview_image(grid, factor, region));
-            } else if let Some(Redraw::Cells(region)) = self.overview_pending
-                && !region.is_empty()
-            {
-                let region = Region {
-                    x0: region.x0 / factor,
-                    y0: region.y0 / factor,
-                    x1: region.x1.min(grid.width()).div_ceil(factor),
-                    y1: region.y1.min(grid.height()).div_ceil(factor),
-                };
-                self.overview
-                    .set_region(region, |part| overview_image(grid, factor, part));
-            }
-            self.overview_factor = factor;
-            self.overview_pending = None;
+            self.overview.sync(ctx, grid, factor);
+        }
+        if self.minimap_rect(grid).is_some() {
+            self.minimap.sync(ctx, grid, minimap_factor(grid));
         }
     }
 
@@ -249,20 +229,9 @@ impl Canvas {
         painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
         let visible = self.visible_cells(grid);
         let factor = self.overview_factor(painter.ctx().pixels_per_point());
-        if factor > 1 && factor == self.overview_factor {
-            let blocks = Region {
-                x0: visible.x0 / factor,
-                y0: visible.y0 / factor,
-                x1: visible.x1.div_ceil(factor),
-                y1: visible.y1.div_ceil(factor),
-            };
-            let scale = factor as f32;
-            self.overview.paint(
-                painter,
-                blocks,
-                |p| self.screen_from_cell((p.to_vec2() * scale).to_pos2()),
-                Color32::WHITE,
-            );
+        if factor > 1 && factor == self.overview.factor {
+            self.overview
+                .paint(painter, visible, |p| self.screen_from_cell(p));
         } else {
             self.texture.paint(
                 painter,
@@ -279,6 +248,60 @@ impl Canvas {
             0.0,
             Stroke::new(1.0, Color32::from_gray(90)),
             egui::StrokeKind::Outside,
+        );
+    }
+
+    /// Where the minimap shows, at the canvas's bottom-right corner: `None` while the whole
+    /// map is in view.
+    pub fn minimap_rect(&self, grid: &Grid) -> Option<Rect> {
+        let map = self.map_rect(grid);
+        if self.rect.contains_rect(map) || self.rect.width() < 200.0 || self.rect.height() < 200.0 {
+            return None;
+        }
+        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let scale = (MINIMAP_SIDE / w).min(MINIMAP_SIDE / h);
+        let size = Vec2::new(w, h) * scale;
+        let max = self.rect.max - Vec2::splat(10.0);
+        Some(Rect::from_min_size(max - size, size))
+    }
+
+    /// The map point (in cells) under a position on the minimap.
+    pub fn cell_from_minimap(&self, grid: &Grid, pos: Pos2) -> Option<Pos2> {
+        let rect = self.minimap_rect(grid)?;
+        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let t = (pos - rect.min) / rect.size();
+        Some(Pos2::new(t.x.clamp(0.0, 1.0) * w, t.y.clamp(0.0, 1.0) * h))
+    }
+
+    /// Moves the view so that a map point (in cells) is at the canvas's centre.
+    pub fn center_on(&mut self, point: Pos2) {
+        self.origin = self.rect.center() - point.to_vec2() * self.zoom;
+    }
+
+    /// Draws the minimap: the whole map small, and the part in view as a rectangle.
+    pub fn paint_minimap(&self, painter: &Painter, grid: &Grid) {
+        let Some(rect) = self.minimap_rect(grid) else {
+            return;
+        };
+        painter.rect_filled(rect.expand(3.0), 3.0, Color32::from_black_alpha(200));
+        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let scale = rect.width() / w;
+        let whole = Region::whole(grid.width(), grid.height());
+        let to_minimap = |p: Pos2| rect.min + p.to_vec2() * scale;
+        if self.minimap.factor == minimap_factor(grid) {
+            self.minimap.paint(painter, whole, to_minimap);
+        }
+        let a = self.cell_from_screen(self.rect.min);
+        let b = self.cell_from_screen(self.rect.max);
+        let view = Rect::from_min_max(
+            to_minimap(Pos2::new(a.x.clamp(0.0, w), a.y.clamp(0.0, h))),
+            to_minimap(Pos2::new(b.x.clamp(0.0, w), b.y.clamp(0.0, h))),
+        );
+        painter.rect_stroke(
+            view,
+            0.0,
+            Stroke::new(1.5, Color32::WHITE),
+            egui::StrokeKind::Middle,
         );
     }
 
@@ -321,6 +344,85 @@ impl Canvas {
 pub fn color_of(rgb: crate::grid::Rgb) -> Color32 {
     let [r, g, b] = rgb.0;
     Color32::from_rgb(r, g, b)
+}
+
+/// A picture of the map with one texel per block of `factor` × `factor` cells, each of the
+/// block's most significant terrain ([`overview_image`]), kept up to date by the redraws.
+struct BlockTexture {
+    texture: TiledTexture,
+    /// The block side uploaded; 1 before the first upload.
+    factor: u32,
+    pending: Option<Redraw>,
+}
+
+impl BlockTexture {
+    fn new(name: &'static str) -> Self {
+        Self {
+            texture: TiledTexture::new(name),
+            factor: 1,
+            pending: Some(Redraw::All),
+        }
+    }
+
+    /// Uploads what changed since the last upload, or everything at another block side.
+    fn sync(&mut self, ctx: &egui::Context, grid: &Grid, factor: u32) {
+        let blocks = (
+            grid.width().div_ceil(factor),
+            grid.height().div_ceil(factor),
+        );
+        let whole = self.factor != factor
+            || self.texture.size() != blocks
+            || self.pending == Some(Redraw::All);
+        if whole {
+            self.texture
+                .set_whole(ctx, blocks, |region| overview_image(grid, factor, region));
+        } else if let Some(Redraw::Cells(region)) = self.pending
+            && !region.is_empty()
+        {
+            let region = Region {
+                x0: region.x0 / factor,
+                y0: region.y0 / factor,
+                x1: region.x1.min(grid.width()).div_ceil(factor),
+                y1: region.y1.min(grid.height()).div_ceil(factor),
+            };
+            self.texture
+                .set_region(region, |part| overview_image(grid, factor, part));
+        }
+        self.factor = factor;
+        self.pending = None;
+    }
+
+    /// Draws the blocks over the cells of `cells`, placing map point `p` (in cells) at
+    /// `screen_from_cell(p)`.
+    fn paint(&self, painter: &Painter, cells: Region, screen_from_cell: impl Fn(Pos2) -> Pos2) {
+        let f = self.factor;
+        let blocks = Region {
+            x0: cells.x0 / f,
+            y0: cells.y0 / f,
+            x1: cells.x1.div_ceil(f),
+            y1: cells.y1.div_ceil(f),
+        };
+        let scale = f as f32;
+        self.texture.paint(
+            painter,
+            blocks,
+            |p| screen_from_cell((p.to_vec2() * scale).to_pos2()),
+            Color32::WHITE,
+        );
+    }
+}
+
+/// The block side of the minimap's picture: the smallest power of two that brings the map's
+/// longer side within the minimap's, so that every texel covers a point or more and thin walls
+/// show.
+fn minimap_factor(grid: &Grid) -> u32 {
+    let side = grid.width().max(grid.height()) as f32;
+    let wanted = side / MINIMAP_SIDE;
+    if wanted <= 1.0 {
+        1
+    } else {
+        wanted.log2().ceil().exp2() as u32
+    }
 }
 
 /// Two pending redraws as one.

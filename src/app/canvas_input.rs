@@ -193,6 +193,15 @@ impl CanvasInput {
         if !p.pressed {
             return;
         }
+        if let Some(point) = canvas.cell_from_minimap(&map.grid, pos)
+            && canvas
+                .minimap_rect(&map.grid)
+                .is_some_and(|r| r.contains(pos))
+        {
+            canvas.center_on(point);
+            self.gesture = Some(Gesture::Minimap);
+            return;
+        }
         let grid = &map.grid;
         let Some(cell) = canvas.grid_cell_at(pos, grid) else {
             return;
@@ -274,6 +283,11 @@ impl CanvasInput {
         let cell = p.pos.map(|pos| canvas.clamped_cell_at(pos, grid));
         match &mut self.gesture {
             Some(Gesture::Pan) => canvas.pan(p.delta),
+            Some(Gesture::Minimap) => {
+                if let Some(point) = p.pos.and_then(|pos| canvas.cell_from_minimap(grid, pos)) {
+                    canvas.center_on(point);
+                }
+            }
             Some(Gesture::Paint(stroke)) => {
                 if let Some(cell) = cell
                     && cell != stroke.last()
@@ -350,7 +364,7 @@ impl CanvasInput {
                 intents.push(CanvasIntent::Measured(from, to));
                 None
             }
-            Gesture::Marker(_) | Gesture::Pan => None,
+            Gesture::Marker(_) | Gesture::Pan | Gesture::Minimap => None,
         };
         if let Some(edit) = edit {
             intents.push(CanvasIntent::Edit(edit));

@@ -42,6 +42,8 @@ pub enum Gesture {
         /// The cell under the pointer.
         to: Cell,
     },
+    /// Moving the view by dragging on the minimap.
+    Minimap,
     /// Moving the view.
     Pan,
 }
