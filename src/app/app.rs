@@ -13,6 +13,7 @@ use super::autosave::Autosave;
 use super::canvas::Canvas;
 use super::canvas_input::{CanvasInput, CanvasIntent};
 use super::commands::{self, Command};
+use super::compare_window;
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw};
@@ -223,10 +224,10 @@ impl EditorApp {
     }
 
     /// The charts of the latest "compare all", as the comparison window draws them.
-    pub fn comparison_charts(&self) -> Option<[super::search_view::Chart; 3]> {
+    pub fn comparison_charts(&self) -> Option<[compare_window::Chart; 3]> {
         self.planner
             .comparison()
-            .map(super::search_view::compare_charts)
+            .map(compare_window::compare_charts)
     }
 
     /// Where the minimap shows on screen, while part of the map is out of view.
@@ -241,7 +242,7 @@ impl EditorApp {
 
     /// The rows of the search history.
     pub fn history_rows(&self) -> usize {
-        self.view.history.len()
+        self.view.history.rows.len()
     }
 
     /// What the latest search result was searched for.
@@ -942,7 +943,9 @@ impl eframe::App for EditorApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.canvas_ui(ui));
-        self.view.compare_window_ui(&ctx, &self.planner);
+        if let Some(rows) = self.planner.comparison() {
+            compare_window::compare_window_ui(&ctx, &mut self.view.compare_open, rows);
+        }
         if let Some(mut dialog) = self.dialog.take() {
             let answer = dialog.show(&ctx, &self.document.map.grid, self.document.name());
             match answer {

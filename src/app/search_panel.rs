@@ -4,7 +4,7 @@
 use egui::{ComboBox, Ui};
 
 use crate::grid::Cell;
-use crate::search::{Algorithm, Diagonal, Heuristic, SearchRequest};
+use crate::search::{Algorithm, Diagonal, Heuristic, Optimality, SearchRequest};
 
 /// The search settings the user chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,4 +114,22 @@ impl SearchSettings {
 /// The algorithm's name as menus show it (its registry title).
 pub fn algorithm_name(algorithm: Algorithm) -> &'static str {
     algorithm.info().title
+}
+
+/// Microseconds as the panels show them.
+pub fn format_time(us: u64) -> String {
+    if us < 1000 {
+        format!("{us} µs")
+    } else {
+        format!("{:.2} ms", us as f64 / 1000.0)
+    }
+}
+
+/// What the statistics say of a result's optimality.
+pub fn optimality_text(optimality: Optimality) -> String {
+    match optimality {
+        Optimality::Exact => "exact (optimal)".to_owned(),
+        Optimality::WithinFactor(w) => format!("≤ {w:.2} × optimal"),
+        other => other.to_string(),
+    }
 }

@@ -4,25 +4,23 @@
 
 use egui::epaint::CubicBezierShape;
 use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
-use egui_plot::{Bar, BarChart, Plot};
 
 use crate::grid::{Cell, Grid};
-use crate::search::{Algorithm, FlowField, Optimality, SearchResult};
+use crate::search::FlowField;
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
 use super::exploration::{Exploration, Shade, Show, ramp};
-use super::planner::{Comparison, Failure, Plan, Planner};
+use super::planner::{Failure, Plan, Planner};
 use super::region::Region;
-use super::search_panel::{SearchSettings, algorithm_name};
+use super::run_history::RunHistory;
+use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
 use super::tiled_texture::TiledTexture;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
 pub const NUMBERS_FROM: f32 = 56.0;
 /// From this zoom on, the flow field shows an arrow in each cell.
 pub const ARROWS_FROM: f32 = 16.0;
-/// How many past runs the history keeps.
-pub const HISTORY_LENGTH: usize = 100;
 
 /// Which drawings lie over the map, and how opaque the shaded ones are.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,38 +82,6 @@ impl Default for Playback {
     }
 }
 
-/// A column of the history table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Column {
-    /// The run's number.
-    Run,
-    /// The algorithm.
-    Algorithm,
-    /// The path's cost.
-    Cost,
-    /// Cells expanded.
-    Expanded,
-    /// Search time.
-    Time,
-}
-
-/// One past run, as the history table shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HistoryRow {
-    /// Counts runs from 1.
-    pub run: usize,
-    /// The algorithm.
-    pub algorithm: Algorithm,
-    /// Settings in short: diagonal rule, heuristic and weight.
-    pub settings: String,
-    /// The path's cost, when one was found.
-    pub cost: Option<f64>,
-    /// Cells expanded.
-    pub expanded: u64,
-    /// Search time in microseconds.
-    pub time_us: u64,
-}
-
 /// The overlay texture of explored cells and what it shows now.
 struct Overlay {
     texture: TiledTexture,
@@ -137,10 +103,6 @@ impl Default for Overlay {
 
 /// Everything the editor shows of its searches besides the planner itself.
 pub struct SearchView {
-    /// Whether a marker is being dragged now.
-    dragging: bool,
-    /// Whether the last history row belongs to a marker drag whose plans may still come.
-    drag_row: bool,
     /// Re-plan on every edit, marker move and setting change.
     pub live: bool,
     /// The smoothing settings.
@@ -153,13 +115,10 @@ pub struct SearchView {
     pub shade: Shade,
     /// The replay.
     pub playback: Playback,
-    /// Past runs, newest last.
-    pub history: Vec<HistoryRow>,
-    /// The history's sort column and whether it sorts ascending.
-    pub sort: (Column, bool),
+    /// Past runs.
+    pub history: RunHistory,
     /// Whether the comparison window is open.
     pub compare_open: bool,
-    runs: usize,
     seen_plan: u64,
     overlay: Overlay,
     /// The flow field's heat map and the plan it shows.
@@ -170,18 +129,14 @@ pub struct SearchView {
 impl Default for SearchView {
     fn default() -> Self {
         Self {
-            dragging: false,
-            drag_row: false,
             live: true,
             smoothing: SmoothSettings::default(),
             sample_spacing: crate::smooth::DEFAULT_SPACING,
             layers: Layers::default(),
             shade: Shade::Order,
             playback: Playback::default(),
-            history: Vec::new(),
-            sort: (Column::Run, false),
+            history: RunHistory::default(),
             compare_open: false,
-            runs: 0,
             seen_plan: 0,
             overlay: Overlay::default(),
             field_texture: TiledTexture::new("flow-field"),
@@ -199,70 +154,13 @@ impl SearchView {
         self.seen_plan = serial;
         self.playback.position = plan.result.stats.expanded as f64;
         self.playback.playing = false;
-        self.runs += 1;
-        let request = &plan.request;
-        let mut settings = if request.algorithm.info().uses_heuristic {
-            format!("{}, {}", request.diagonal, request.effective_heuristic())
-        } else {
-            format!("{}, no heuristic", request.diagonal)
-        };
-        if request.algorithm.info().uses_weight && request.weight > 1.0 {
-            settings.push_str(&format!(", w {:.2}", request.weight));
-        }
-        let row = HistoryRow {
-            run: self.runs,
-            algorithm: request.algorithm,
-            settings,
-            cost: plan.result.found.then_some(plan.result.cost),
-            expanded: plan.result.stats.expanded,
-            time_us: plan.result.stats.time_us,
-        };
-        // The plans of one marker drag make one row: each replaces the one before, and the
-        // last, on release, stays.
-        match self.history.last_mut() {
-            Some(last) if self.drag_row => {
-                self.runs -= 1;
-                *last = HistoryRow {
-                    run: last.run,
-                    ..row
-                };
-            }
-            _ => self.history.push(row),
-        }
-        self.drag_row = self.dragging;
-        if self.history.len() > HISTORY_LENGTH {
-            self.history.remove(0);
-        }
+        self.history.record(plan);
     }
 
     /// Says whether a marker is being dragged, and whether a plan is still on its way: the
     /// plans of one drag share one history row.
     pub fn set_dragging(&mut self, dragging: bool, plan_pending: bool) {
-        if self.dragging && !dragging && !plan_pending {
-            // Released with nothing more to come: the drag's row is final.
-            self.drag_row = false;
-        }
-        self.dragging = dragging;
-    }
-
-    /// The history rows in the chosen order.
-    pub fn sorted_history(&self) -> Vec<&HistoryRow> {
-        let mut rows: Vec<&HistoryRow> = self.history.iter().collect();
-        let (column, ascending) = self.sort;
-        rows.sort_by(|a, b| {
-            let order = match column {
-                Column::Run => a.run.cmp(&b.run),
-                Column::Algorithm => algorithm_name(a.algorithm).cmp(algorithm_name(b.algorithm)),
-                Column::Cost => a
-                    .cost
-                    .unwrap_or(f64::INFINITY)
-                    .total_cmp(&b.cost.unwrap_or(f64::INFINITY)),
-                Column::Expanded => a.expanded.cmp(&b.expanded),
-                Column::Time => a.time_us.cmp(&b.time_us),
-            };
-            if ascending { order } else { order.reverse() }
-        });
-        rows
+        self.history.set_dragging(dragging, plan_pending);
     }
 
     /// How many expansions the replay shows now.
@@ -413,7 +311,7 @@ impl SearchView {
         self.layers_ui(ui, planner, &mut intents);
         self.playback_ui(ui, planner);
         ui.separator();
-        self.history_ui(ui);
+        self.history.ui(ui);
         intents
     }
 
@@ -652,126 +550,6 @@ impl SearchView {
         });
     }
 
-    fn history_ui(&mut self, ui: &mut Ui) {
-        egui::CollapsingHeader::new(format!("History ({})", self.history.len()))
-            .default_open(false)
-            .show(ui, |ui| {
-                if self.history.is_empty() {
-                    ui.label("No runs yet.");
-                    return;
-                }
-                egui::Grid::new("search-history")
-                    .num_columns(5)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for (column, name) in [
-                            (Column::Run, "#"),
-                            (Column::Algorithm, "Algorithm"),
-                            (Column::Cost, "Cost"),
-                            (Column::Expanded, "Expanded"),
-                            (Column::Time, "Time"),
-                        ] {
-                            let (current, ascending) = self.sort;
-                            let arrow = match (current == column, ascending) {
-                                (true, true) => " ⬆",
-                                (true, false) => " ⬇",
-                                _ => "",
-                            };
-                            if ui
-                                .button(format!("{name}{arrow}"))
-                                .on_hover_text(format!("Sort by {}", name.to_lowercase()))
-                                .clicked()
-                            {
-                                self.sort = (column, !(current == column && ascending));
-                            }
-                        }
-                        ui.end_row();
-                        for row in self.sorted_history() {
-                            ui.label(row.run.to_string());
-                            ui.label(algorithm_name(row.algorithm))
-                                .on_hover_text(&row.settings);
-                            ui.label(row.cost.map_or("–".to_owned(), |c| format!("{c:.2}")));
-                            ui.label(row.expanded.to_string());
-                            ui.label(format_time(row.time_us));
-                            ui.end_row();
-                        }
-                    });
-            });
-    }
-
-    /// The "compare all" window: a table and bar charts of every algorithm's run.
-    pub fn compare_window_ui(&mut self, ctx: &egui::Context, planner: &Planner) {
-        if !self.compare_open {
-            return;
-        }
-        let Some(rows) = planner.comparison() else {
-            return;
-        };
-        let mut open = true;
-        egui::Window::new("Compare algorithms")
-            .open(&mut open)
-            .default_size([560.0, 520.0])
-            .show(ctx, |ui| {
-                egui::Grid::new("compare-table")
-                    .num_columns(6)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for title in ["Algorithm", "Cost", "Length", "Expanded", "Time", "Optimality"] {
-                            ui.label(RichText::new(title).strong());
-                        }
-                        ui.end_row();
-                        for row in rows {
-                            ui.label(algorithm_name(row.algorithm));
-                            match &row.outcome {
-                                Ok(result) => {
-                                    let (cost, length) = if result.found {
-                                        (format!("{:.3}", result.cost), format!("{:.3}", result.length))
-                                    } else {
-                                        ("no path".to_owned(), "–".to_owned())
-                                    };
-                                    ui.label(cost);
-                                    ui.label(length);
-                                    ui.label(result.stats.expanded.to_string());
-                                    ui.label(format_time(result.stats.time_us));
-                                    if result.found {
-                                        ui.label(optimality_text(result.optimality));
-                                    } else {
-                                        let why = if result.stats.budget_exhausted {
-                                            "no path: node budget exhausted"
-                                        } else {
-                                            "no path"
-                                        };
-                                        ui.label(RichText::new(why).weak())
-                                            .on_hover_text(result.message());
-                                    }
-                                }
-                                Err(failure) => {
-                                    ui.label("–");
-                                    ui.label("–");
-                                    ui.label("–");
-                                    ui.label("–");
-                                    ui.label(RichText::new(failure.to_string()).weak())
-                                        .on_hover_text(failure.to_string());
-                                }
-                            }
-                            ui.end_row();
-                        }
-                    });
-                ui.separator();
-                ui.columns(3, |columns| {
-                    for (column, chart) in columns.iter_mut().zip(compare_charts(rows)) {
-                        chart_ui(column, &chart);
-                    }
-                });
-                ui.label(
-                    RichText::new("Runs that found a path, fastest and cheapest on top; time and cells on a log scale. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells.")
-                        .weak()
-                        .small(),
-                );
-            });
-        self.compare_open = open;
-    }
-
     /// Draws the explored cells, the frontier, the paths and the inspector's numbers.
     pub fn paint(
         &mut self,
@@ -1006,197 +784,9 @@ fn field_image(field: &FlowField, region: Region) -> egui::ColorImage {
 }
 
 /// One number of a result, as a chart shows it.
-type Measure = fn(&SearchResult) -> f64;
-
-/// One bar chart of "compare all".
-#[derive(Clone, Debug, PartialEq)]
-pub struct Chart {
-    /// What it measures.
-    pub title: &'static str,
-    /// Whether its scale is logarithmic (times and cell counts span orders of magnitude).
-    pub log: bool,
-    /// The runs that found a path, smallest value first: the algorithm and its value.
-    pub bars: Vec<(Algorithm, f64)>,
-}
-
-impl Chart {
-    /// The length each bar is drawn with: the value, or on a log scale its decades above the
-    /// smallest bar's, plus half a decade, so that no bar that ran is drawn as nothing.
-    pub fn lengths(&self) -> Vec<f64> {
-        if !self.log {
-            return self.bars.iter().map(|&(_, v)| v).collect();
-        }
-        let floor = self.log_floor();
-        self.bars
-            .iter()
-            .map(|&(_, v)| v.max(LOG_EPSILON).log10() - floor + 0.5)
-            .collect()
-    }
-
-    /// The decade the log scale starts from.
-    fn log_floor(&self) -> f64 {
-        self.bars
-            .iter()
-            .map(|&(_, v)| v.max(LOG_EPSILON).log10().floor())
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// The value a bar length stands for (the inverse of [`Chart::lengths`]).
-    fn value_at(&self, length: f64) -> f64 {
-        if self.log {
-            10f64.powf(length - 0.5 + self.log_floor())
-        } else {
-            length
-        }
-    }
-}
-
-/// The smallest value a log scale shows (a run of 0 µs is drawn as one of this).
-const LOG_EPSILON: f64 = 1e-3;
-
-/// The three charts of "compare all": time, cells expanded and path cost. Runs that failed or
-/// found no path are left out (the table says why), so one slow failure cannot flatten the
-/// rest.
-pub fn compare_charts(rows: &[Comparison]) -> [Chart; 3] {
-    let measures: [(&'static str, bool, Measure); 3] = [
-        ("Time (ms)", true, |r| r.stats.time_us as f64 / 1000.0),
-        ("Cells expanded", true, |r| r.stats.expanded as f64),
-        ("Path cost", false, |r| r.cost),
-    ];
-    measures.map(|(title, log, value)| {
-        let mut bars: Vec<(Algorithm, f64)> = rows
-            .iter()
-            .filter_map(|row| match &row.outcome {
-                Ok(result) if result.found => Some((row.algorithm, value(result))),
-                _ => None,
-            })
-            .collect();
-        bars.sort_by(|a, b| a.1.total_cmp(&b.1));
-        Chart { title, log, bars }
-    })
-}
-
-/// Draws a chart as horizontal bars, each labelled with its algorithm, smallest on top.
-fn chart_ui(ui: &mut Ui, chart: &Chart) {
-    ui.label(RichText::new(chart.title).strong());
-    let n = chart.bars.len();
-    let lengths = chart.lengths();
-    let bars: Vec<Bar> = chart
-        .bars
-        .iter()
-        .zip(&lengths)
-        .enumerate()
-        .map(|(i, (&(algorithm, value), &length))| {
-            // The first bar at the top.
-            Bar::new((n - 1 - i) as f64, length)
-                .name(format!("{}: {value:.3}", algorithm_name(algorithm)))
-                .fill(chart_colour(algorithm as usize))
-                .width(0.7)
-        })
-        .collect();
-    let names: Vec<&'static str> = chart.bars.iter().map(|(a, _)| a.name()).collect();
-    Plot::new(format!("compare-{}", chart.title))
-        .height(30.0 + 20.0 * n as f32)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .show_y(false)
-        .y_grid_spacer(move |_| {
-            (0..n)
-                .map(|i| egui_plot::GridMark {
-                    value: i as f64,
-                    step_size: 1.0,
-                })
-                .collect()
-        })
-        .y_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() > 1e-6 || i < 0.0 {
-                return String::new();
-            }
-            names
-                .get(n.wrapping_sub(1).wrapping_sub(i as usize))
-                .map_or(String::new(), |name| (*name).to_owned())
-        })
-        .x_axis_formatter(|mark, _| {
-            let value = chart.value_at(mark.value);
-            if value >= 100.0 {
-                format!("{value:.0}")
-            } else if value >= 1.0 {
-                format!("{value:.1}")
-            } else {
-                format!("{value:.3}")
-            }
-        })
-        .show(ui, |plot| {
-            plot.bar_chart(BarChart::new(chart.title, bars).horizontal());
-        });
-}
-
-/// Microseconds as the panels show them.
-pub fn format_time(us: u64) -> String {
-    if us < 1000 {
-        format!("{us} µs")
-    } else {
-        format!("{:.2} ms", us as f64 / 1000.0)
-    }
-}
-
-/// What the statistics say of a result's optimality.
-pub fn optimality_text(optimality: Optimality) -> String {
-    match optimality {
-        Optimality::Exact => "exact (optimal)".to_owned(),
-        Optimality::WithinFactor(w) => format!("≤ {w:.2} × optimal"),
-        other => other.to_string(),
-    }
-}
-
-fn chart_colour(i: usize) -> Color32 {
-    const COLOURS: [Color32; 8] = [
-        Color32::from_rgb(86, 156, 214),
-        Color32::from_rgb(214, 157, 86),
-        Color32::from_rgb(106, 190, 48),
-        Color32::from_rgb(200, 90, 160),
-        Color32::from_rgb(220, 80, 70),
-        Color32::from_rgb(90, 200, 200),
-        Color32::from_rgb(180, 180, 90),
-        Color32::from_rgb(150, 120, 220),
-    ];
-    COLOURS[i % COLOURS.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row(run: usize, cost: Option<f64>, expanded: u64) -> HistoryRow {
-        HistoryRow {
-            run,
-            algorithm: Algorithm::AStar,
-            settings: String::new(),
-            cost,
-            expanded,
-            time_us: 10,
-        }
-    }
-
-    #[test]
-    fn the_history_sorts_by_any_column_both_ways() {
-        let mut view = SearchView {
-            history: vec![
-                row(1, Some(5.0), 30),
-                row(2, None, 10),
-                row(3, Some(2.0), 20),
-            ],
-            sort: (Column::Cost, true),
-            ..SearchView::default()
-        };
-        let runs: Vec<usize> = view.sorted_history().iter().map(|r| r.run).collect();
-        assert_eq!(runs, [3, 1, 2], "no path sorts last");
-        view.sort = (Column::Expanded, false);
-        let runs: Vec<usize> = view.sorted_history().iter().map(|r| r.run).collect();
-        assert_eq!(runs, [1, 3, 2]);
-    }
 
     #[test]
     fn the_replay_advances_at_its_speed_and_stops_at_the_end() {
