@@ -135,6 +135,10 @@ fn level_options_on_other_maps_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--level and --layer apply to"));
     let out = gridpath(&["solve", arg(&map), "--level", "L"]);
     assert_eq!(out.status.code(), Some(1));
+    // The editor is not opened on a map the options do not apply to.
+    let out = gridpath(&["edit", arg(&map), "--level", "L"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--level and --layer apply to"));
 }
 
 /// Real files from another Tiled reader's test assets (see `tests/data/tiled/LICENSE`): a

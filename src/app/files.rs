@@ -173,7 +173,12 @@ impl EditorApp {
     /// Opens the level dialog on a Tiled map (`.tmx`, `.tmj`) or an LDtk project (`.ldtk`).
     /// A file that cannot be read is reported and the open map stays.
     pub fn start_level_import(&mut self, path: &Path) {
-        match LevelDialog::open(path) {
+        self.start_level_import_with(path, LevelOptions::default());
+    }
+
+    /// Opens the level dialog on a level file, on the given level and layer.
+    pub fn start_level_import_with(&mut self, path: &Path, options: LevelOptions) {
+        match LevelDialog::open(path, options) {
             Ok(dialog) => self.level = Some(dialog),
             Err(error) => self.show_error("Could not open the level", error.to_string()),
         }

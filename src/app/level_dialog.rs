@@ -57,9 +57,9 @@ impl std::fmt::Debug for LevelDialog {
 }
 
 impl LevelDialog {
-    /// Reads a level file with the default level and layer. Errors name the file and place.
-    pub fn open(path: &Path) -> Result<Self, LoadError> {
-        let options = LevelOptions::default();
+    /// Reads a level file on a level and layer (the defaults when `None`). Errors name the
+    /// file and place.
+    pub fn open(path: &Path, options: LevelOptions) -> Result<Self, LoadError> {
         let import = read_level(path, &options)?;
         let rows = rows_of(&import);
         Ok(Self {

@@ -41,15 +41,17 @@ pub mod tools;
 
 use std::path::Path;
 
+use crate::format::level::LevelOptions;
+
 pub use app::EditorApp;
 pub use gesture::Marker;
 
 /// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
 /// `map.yaml` opens the import dialog, and a Tiled map or LDtk project the level dialog,
-/// over the built-in map. Autosave writes to the recovery
+/// over the built-in map (on the level and layer of `level_options`). Autosave writes to the recovery
 /// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
 /// offered for restoring.
-pub fn run(map: Option<&Path>) -> anyhow::Result<()> {
+pub fn run(map: Option<&Path>, level_options: LevelOptions) -> anyhow::Result<()> {
     let import = map.filter(|p| files::is_importable(p));
     let level = map.filter(|p| files::is_level(p));
     let direct = map.filter(|_| import.is_none() && level.is_none());
@@ -58,7 +60,7 @@ pub fn run(map: Option<&Path>) -> anyhow::Result<()> {
         app.start_import(path);
     }
     if let Some(path) = level {
-        app.start_level_import(path);
+        app.start_level_import_with(path, level_options);
     }
     if let Some(dir) = autosave::default_recovery_dir() {
         app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);

@@ -58,9 +58,11 @@ enum Command {
     /// Open a map in the editor (.json, .map, .tmx, .tmj, .ldtk), or import an image or ROS
     /// map.yaml.
     Edit {
-        /// The map to open (.json, .map, or a Tiled map or LDtk project, read with the default
-        /// level and layer), or an image (.png, .jpg, .bmp, .pgm) or map.yaml to import.
+        /// The map to open (.json, .map, or a Tiled map or LDtk project, opened in the level
+        /// dialog), or an image (.png, .jpg, .bmp, .pgm) or map.yaml to import.
         map: PathBuf,
+        #[command(flatten)]
+        level: LevelArgs,
     },
 }
 
@@ -78,7 +80,7 @@ pub struct LevelArgs {
 }
 
 impl LevelArgs {
-    fn options(&self) -> LevelOptions {
+    pub fn options(&self) -> LevelOptions {
         LevelOptions {
             level: self.level.clone(),
             layer: self.layer.clone(),
@@ -102,7 +104,8 @@ impl LevelArgs {
 
     /// Fails when options were given for a file that is not a level file.
     pub fn refuse(&self, path: &Path) -> anyhow::Result<()> {
-        if self.level.is_some() || self.layer.is_some() {
+        let given = self.level.is_some() || self.layer.is_some();
+        if given && LevelFormat::from_path(path).is_none() {
             anyhow::bail!(
                 "--level and --layer apply to Tiled maps (.tmx, .tmj) and LDtk projects (.ldtk), not to {}",
                 path.display()
@@ -179,8 +182,10 @@ pub fn run() -> ExitCode {
         Some(Command::Scen(a)) => scen::run(&a),
         Some(Command::Field(a)) => field::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
-        Some(Command::Edit { map }) => open_editor(Some(&map)),
-        None => open_editor(None),
+        Some(Command::Edit { map, level }) => level
+            .refuse(&map)
+            .and_then(|()| open_editor(Some(&map), level.options())),
+        None => open_editor(None, LevelOptions::default()),
     };
     match outcome {
         Ok(code) => code,
@@ -203,14 +208,31 @@ fn reader_gone(error: &anyhow::Error) -> bool {
 }
 
 #[cfg(feature = "editor")]
-fn open_editor(map: Option<&Path>) -> anyhow::Result<ExitCode> {
-    gridpath::app::run(map)?;
+fn open_editor(map: Option<&Path>, level: LevelOptions) -> anyhow::Result<ExitCode> {
+    gridpath::app::run(map, level)?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "editor"))]
-fn open_editor(_map: Option<&Path>) -> anyhow::Result<ExitCode> {
+fn open_editor(_map: Option<&Path>, _level: LevelOptions) -> anyhow::Result<ExitCode> {
     anyhow::bail!(
         "this gridpath was built without the editor (feature \"editor\"); see gridpath --help for the commands"
     )
+}
+
+#[cfg(test)]
+mod level_args_tests {
+    use super::*;
+
+    #[test]
+    fn level_options_are_refused_only_for_files_that_are_not_levels() {
+        let args = LevelArgs {
+            level: Some("Attic".to_owned()),
+            layer: None,
+        };
+        assert!(args.refuse(Path::new("world.ldtk")).is_ok());
+        assert!(args.refuse(Path::new("room.tmx")).is_ok());
+        assert!(args.refuse(Path::new("map.json")).is_err());
+        assert!(LevelArgs::default().refuse(Path::new("map.json")).is_ok());
+    }
 }
