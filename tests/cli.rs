@@ -127,6 +127,49 @@ fn no_path_exits_2_with_json_still_printed() {
 }
 
 #[test]
+fn partial_plans_to_the_nearest_reachable_cell_and_says_so() {
+    let walled = DEMO.replace("\"======\"", "\"..#...\"");
+    let map = temp_map("walled-partial.json", &walled);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json", "--partial"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the goal itself is still not reached"
+    );
+    let v = json(&out);
+    assert_eq!(v["found"], false);
+    assert_eq!(v["partial"], true);
+    assert_eq!(
+        v["reached"],
+        serde_json::json!([1, 0]),
+        "beside the wall, nearest the goal"
+    );
+    assert_eq!(
+        v["path"].as_array().unwrap().last(),
+        Some(&serde_json::json!([1, 0]))
+    );
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("nearest reachable cell (1, 0)")
+    );
+    // A goal on a wall is reached as near as can be, not refused.
+    let out = gridpath(&[
+        "solve",
+        map.to_str().unwrap(),
+        "--to",
+        "2,0",
+        "--partial",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["reached"], serde_json::json!([1, 0]));
+    // Without --partial nothing changes: no path, and no partial keys.
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json"]);
+    assert!(json(&out).get("partial").is_none());
+}
+
+#[test]
 fn bad_input_exits_1_with_a_message_that_says_where() {
     let broken = DEMO.replace(
         "\"..#...\", \"..#...\", \"..#...\"",

@@ -467,3 +467,33 @@ fn compare_all_charts_leave_failed_runs_out_and_draw_every_other_bar() {
     let longest = lengths.iter().copied().fold(0.0, f64::max);
     assert!(lengths.iter().all(|&l| l >= longest / 10.0), "{lengths:?}");
 }
+
+#[test]
+fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
+    let mut map = meadow();
+    // A walled ring around the goal.
+    for x in 34..=38 {
+        for y in 3..=7 {
+            if x == 34 || x == 38 || y == 3 || y == 7 {
+                map.grid.set(Cell::new(x, y), 3).expect("on the map");
+            }
+        }
+    }
+    let mut h = editor(map);
+    settle(&mut h);
+    assert!(!h.state().search_result().expect("a search").found);
+    h.get_by_label("Nearest if unreachable").click();
+    h.run();
+    settle(&mut h);
+    let result = h.state().search_result().expect("a search").clone();
+    assert!(!result.found);
+    assert_eq!(
+        result.reached,
+        Some(Cell::new(33, 5)),
+        "just outside the ring"
+    );
+    assert!(h.query_by_label("Reached instead").is_some());
+    let (drawn, older) = h.state().drawn_path().expect("a path on the map");
+    assert!(!older, "the partial path is the one drawn");
+    assert_eq!(drawn.last(), Some(&Cell::new(33, 5)));
+}

@@ -411,3 +411,108 @@ proptest! {
         }
     }
 }
+
+/// Every cell reachable from `start` and its cheapest cost, by the oracle's own Dijkstra.
+fn oracle_costs_from(grid: &Grid, diagonal: Diagonal, start: Cell) -> Vec<(Cell, f64)> {
+    let cost = |x: i32, y: i32| -> Option<f64> {
+        if x < 0 || y < 0 {
+            return None;
+        }
+        grid.cost(Cell::new(x as u32, y as u32))
+    };
+    let successors = |&(x, y): &(i32, i32)| -> Vec<((i32, i32), OrderedFloat<f64>)> {
+        let here = cost(x, y).unwrap_or(f64::INFINITY);
+        let mut out = Vec::new();
+        for d in 0..8 {
+            let (nx, ny) = (x + DX[d], y + DY[d]);
+            let Some(there) = cost(nx, ny) else { continue };
+            let length = if d < 4 {
+                1.0
+            } else {
+                let (a, b) = (cost(nx, y).is_some(), cost(x, ny).is_some());
+                let allowed = match diagonal {
+                    Diagonal::Never => false,
+                    Diagonal::Always => true,
+                    Diagonal::OneFree => a || b,
+                    Diagonal::NoCut => a && b,
+                };
+                if !allowed {
+                    continue;
+                }
+                std::f64::consts::SQRT_2
+            };
+            out.push(((nx, ny), OrderedFloat(length * (here + there) / 2.0)));
+        }
+        out
+    };
+    let origin = (start.x as i32, start.y as i32);
+    let mut all: Vec<(Cell, f64)> =
+        pathfinding::directed::dijkstra::dijkstra_all(&origin, successors)
+            .into_iter()
+            .map(|((x, y), (_, c))| (Cell::new(x as u32, y as u32), c.0))
+            .collect();
+    all.push((start, 0.0));
+    all
+}
+
+/// The distance the nearest-reachable rule ranks by: octile with diagonal moves, manhattan
+/// without (the default heuristics), written here from their definitions.
+fn rank_distance(diagonal: Diagonal, a: Cell, b: Cell) -> f64 {
+    let dx = f64::from(a.x.abs_diff(b.x));
+    let dy = f64::from(a.y.abs_diff(b.y));
+    if diagonal == Diagonal::Never {
+        dx + dy
+    } else {
+        dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// With a partial request, a reachable goal gives the optimal path to it, and an
+    /// unreachable one (walled off, or a wall itself) the optimal path to the reachable cell
+    /// nearest it: no reachable cell is nearer, and none as near is cheaper.
+    #[test]
+    fn partial_paths_end_at_the_reachable_cell_nearest_the_goal(
+        (grid, start, goal, diagonal) in arb_map(),
+        wall_the_goal in any::<bool>(),
+    ) {
+        let mut grid = grid;
+        if wall_the_goal && goal != start {
+            grid.set(goal, WALL).unwrap();
+        }
+        let reachable = oracle_costs_from(&grid, diagonal, start);
+        let to_goal = reachable.iter().find(|(c, _)| *c == goal).map(|&(_, c)| c);
+        let nearest = reachable
+            .iter()
+            .map(|&(c, _)| rank_distance(diagonal, c, goal))
+            .fold(f64::INFINITY, f64::min);
+        let cheapest_nearest = reachable
+            .iter()
+            .filter(|&&(c, _)| rank_distance(diagonal, c, goal) <= nearest + 1e-12)
+            .map(|&(_, cost)| cost)
+            .fold(f64::INFINITY, f64::min);
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bidirectional, Algorithm::DStarLite] {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(algorithm)
+                .with_diagonal(diagonal)
+                .with_partial(true);
+            let result = gridpath::search::solve(&grid, &request).unwrap();
+            match to_goal {
+                Some(cost) => {
+                    prop_assert!(result.found && result.reached.is_none(), "{algorithm}");
+                    prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0), "{algorithm}");
+                }
+                None => {
+                    prop_assert!(!result.found, "{algorithm}");
+                    let reached = result.reached.expect("a partial path");
+                    prop_assert_eq!(result.path.first(), Some(&start));
+                    prop_assert_eq!(result.path.last(), Some(&reached));
+                    prop_assert!((rank_distance(diagonal, reached, goal) - nearest).abs() <= 1e-12, "{algorithm}: {reached} is not the nearest");
+                    prop_assert!((result.cost - cheapest_nearest).abs() <= 1e-9 * cheapest_nearest.max(1.0), "{algorithm}: {} against {cheapest_nearest}", result.cost);
+                }
+            }
+        }
+    }
+}

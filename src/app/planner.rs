@@ -462,9 +462,9 @@ impl Planner {
         self.finished += 1;
         match reply.answer {
             Answer::Plan(Ok(plan)) => {
-                if plan.result.found {
+                if plan.result.has_path() {
                     self.last_good = None;
-                } else if self.last.as_ref().is_some_and(|p| p.result.found) {
+                } else if self.last.as_ref().is_some_and(|p| p.result.has_path()) {
                     self.last_good = self.last.take();
                 }
                 self.last = Some(*plan);
@@ -544,7 +544,7 @@ impl Planner {
     /// the last one that did, with whether it is that older one (drawn as stale).
     pub fn drawn(&self) -> Option<(&Plan, bool)> {
         match (&self.last, &self.last_good) {
-            (Some(last), _) if last.result.found => Some((last, false)),
+            (Some(last), _) if last.result.has_path() => Some((last, false)),
             (_, Some(good)) => Some((good, true)),
             (Some(last), None) => Some((last, false)),
             (None, None) => None,
@@ -765,7 +765,7 @@ fn plan_of(
     field: Option<FlowField>,
 ) -> Plan {
     let smoothed = result
-        .found
+        .has_path()
         .then(|| smooth::smooth_path(grid, &result.path, &smoothing).ok())
         .flatten();
     let exploration = result

@@ -17,6 +17,8 @@ pub struct SearchSettings {
     pub heuristic: Option<Heuristic>,
     /// The weight on the heuristic (A* only), at least 1.
     pub weight: f64,
+    /// When the goal cannot be reached, plan to the reachable cell nearest it.
+    pub partial: bool,
 }
 
 impl Default for SearchSettings {
@@ -26,6 +28,7 @@ impl Default for SearchSettings {
             diagonal: Diagonal::NoCut,
             heuristic: None,
             weight: 1.0,
+            partial: false,
         }
     }
 }
@@ -36,7 +39,8 @@ impl SearchSettings {
         let mut request = SearchRequest::new(start, goal)
             .with_algorithm(self.algorithm)
             .with_diagonal(self.diagonal)
-            .with_weight(self.weight);
+            .with_weight(self.weight)
+            .with_partial(self.partial);
         request.heuristic = self.heuristic;
         request
     }
@@ -103,6 +107,8 @@ impl SearchSettings {
                     self.algorithm.info().title
                 ));
         });
+        ui.checkbox(&mut self.partial, "Nearest if unreachable")
+            .on_hover_text("When the goal is walled off (or on a wall), plan to the reachable cell nearest it instead.");
         if self.algorithm.info().uses_weight {
             ui.add(egui::Slider::new(&mut self.weight, 1.0..=5.0).text("Weight"))
                 .on_hover_text("Weighted A*: above 1 it expands fewer cells; the cost stays within weight × optimal.");

@@ -410,7 +410,7 @@ impl SearchView {
                 row(ui, "Expanded", result.stats.expanded.to_string());
                 row(ui, "Pushed", result.stats.pushed.to_string());
                 row(ui, "Largest open list", result.stats.max_open.to_string());
-                if result.found {
+                if result.has_path() {
                     row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
                     row(ui, "Length", format!("{:.3}", result.length));
                     row(ui, "Cost", format!("{:.3}", result.cost));
@@ -423,7 +423,10 @@ impl SearchView {
                         row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
                     }
                 }
-                if result.found {
+                if let Some(reached) = result.reached {
+                    row(ui, "Reached instead", reached.to_string());
+                    row(ui, "Optimality", "– (goal unreachable)".to_owned());
+                } else if result.found {
                     row(ui, "Optimality", optimality_text(result.optimality));
                 } else {
                     row(ui, "Optimality", "– (no path)".to_owned());

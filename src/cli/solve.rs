@@ -32,6 +32,10 @@ pub struct SolveArgs {
     search: SearchArgs,
     #[command(flatten)]
     smoothing: SmoothArgs,
+    /// When the goal cannot be reached, plan to the reachable cell nearest it (the result
+    /// says so: "partial": true and "reached" in the JSON; the exit status stays 2).
+    #[arg(long)]
+    partial: bool,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -64,6 +68,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         heuristic: args.search.heuristic,
         weight: args.search.weight,
         record: false,
+        partial: args.partial,
     };
     args.smoothing.validate()?;
     let result =
@@ -105,8 +110,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 
 /// The JSON object of `solve --json`, written straight from the search result: `found`,
 /// `algorithm`, `diagonal`, `heuristic`, `weight`, `from`, `to`, `cost`, `length`,
-/// `optimality`, `path` (cells as `[x, y]`), `stats`, then `message` when no path was found and
-/// `smoothed` with `--smooth`.
+/// `optimality`, `path` (cells as `[x, y]`), with `--partial` `partial` (and `reached`, the cell
+/// the path ends at, when the goal was unreachable), `stats`, then `message` when no path was
+/// found and `smoothed` with `--smooth`.
 struct SolveJson<'a, T> {
     request: &'a SearchRequest,
     result: &'a SearchResult,
@@ -128,6 +134,12 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("length", &result.length)?;
         map.serialize_entry("optimality", &result.optimality.to_string())?;
         map.serialize_entry("path", &Path(&result.path))?;
+        if request.partial {
+            map.serialize_entry("partial", &result.reached.is_some())?;
+        }
+        if let Some(reached) = result.reached {
+            map.serialize_entry("reached", &[reached.x, reached.y])?;
+        }
         map.serialize_entry("stats", &Stats(result))?;
         if !result.found {
             map.serialize_entry("message", &result.message())?;

@@ -20,6 +20,7 @@ mod idastar;
 mod jps;
 mod jump_lines;
 mod outcome;
+mod partial;
 mod replanner;
 mod request;
 mod searcher;

@@ -57,6 +57,7 @@ pub(crate) fn result(
         trace,
         start: request.start,
         goal: request.goal,
+        reached: None,
     }
 }
 

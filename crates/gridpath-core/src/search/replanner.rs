@@ -128,6 +128,21 @@ impl Replanner {
             self.hpa = None;
             self.dstar = None;
         }
+        super::partial::plan(
+            self,
+            |replanner| &replanner.graph,
+            request,
+            control,
+            |replanner, request| replanner.plan_exact(request, control),
+        )
+    }
+
+    /// Plans for the request as it is (no partial fallback).
+    fn plan_exact(
+        &mut self,
+        request: &SearchRequest,
+        control: &SearchControl,
+    ) -> Result<SearchResult, SearchError> {
         match request.algorithm {
             Algorithm::Hpa => {
                 super::outcome::check(&self.graph, request)?;

@@ -148,6 +148,9 @@ pub struct SearchRequest {
     pub weight: f64,
     /// Whether the result carries the expansion order and the final open set.
     pub record: bool,
+    /// When the goal cannot be reached (walled off, or impassable itself), plan to the
+    /// reachable cell nearest it instead; the result's [`SearchResult::reached`] says which.
+    pub partial: bool,
 }
 
 impl SearchRequest {
@@ -161,7 +164,15 @@ impl SearchRequest {
             heuristic: None,
             weight: 1.0,
             record: false,
+            partial: false,
         }
+    }
+
+    /// The same request, planning to the reachable cell nearest the goal when the goal itself
+    /// cannot be reached.
+    pub fn with_partial(mut self, partial: bool) -> Self {
+        self.partial = partial;
+        self
     }
 
     /// The same request with another algorithm.
@@ -291,12 +302,25 @@ pub struct SearchResult {
     pub start: Cell,
     /// The request's goal.
     pub goal: Cell,
+    /// When the request asked for a partial path and the goal could not be reached: the
+    /// reachable cell nearest the goal, where the path ends (`found` stays false).
+    pub reached: Option<Cell>,
 }
 
 impl SearchResult {
+    /// Whether there is a path to show: to the goal, or to the nearest reachable cell.
+    pub fn has_path(&self) -> bool {
+        self.found || self.reached.is_some()
+    }
+
     /// A one-line summary: the cost and steps, or why nothing was found.
     pub fn message(&self) -> String {
-        if self.found {
+        if let Some(reached) = self.reached {
+            format!(
+                "The goal {} cannot be reached: path to the nearest reachable cell {reached}, cost {:.6}, length {:.6}",
+                self.goal, self.cost, self.length
+            )
+        } else if self.found {
             format!(
                 "Path found: cost {:.6}, length {:.6}, {} steps",
                 self.cost,

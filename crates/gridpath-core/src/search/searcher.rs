@@ -44,6 +44,23 @@ impl Searcher {
         request: &SearchRequest,
         control: &SearchControl,
     ) -> Result<SearchResult, SearchError> {
+        let mut state = (self, graph);
+        super::partial::plan(
+            &mut state,
+            |(_, graph)| graph,
+            request,
+            control,
+            |(searcher, graph), request| searcher.search_once(graph, request, control),
+        )
+    }
+
+    /// One search for the request as it is (no partial fallback).
+    fn search_once(
+        &mut self,
+        graph: &SearchGraph,
+        request: &SearchRequest,
+        control: &SearchControl,
+    ) -> Result<SearchResult, SearchError> {
         let run = match request.algorithm.info().run {
             // Builds its own structure first; that time is not in `time_us`.
             Run::Whole(whole) => return whole(graph, request, control),
