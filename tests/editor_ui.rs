@@ -941,3 +941,42 @@ fn the_minimap_shows_when_zoomed_in_and_a_click_there_moves_the_view() {
     );
     assert_eq!(terrain_at(&h, 190, 110), GRASS, "the click painted nothing");
 }
+
+/// A drag with the right button, a frame at each step.
+fn right_drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Secondary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.hover_at(from);
+    h.event(button(from, true));
+    h.run();
+    for i in 1..=4 {
+        h.hover_at(from.lerp(to, i as f32 / 4.0));
+        h.run();
+    }
+    h.event(button(to, false));
+    h.run();
+}
+
+#[test]
+fn a_right_drag_zooms_into_its_box_and_a_right_click_still_opens_the_menu() {
+    let mut h = editor(meadow());
+    let zoom = h.state().zoom();
+    let (a, b) = (at(&h, 20, 4), at(&h, 27, 11));
+    right_drag(&mut h, a, b);
+    assert!(
+        h.state().zoom() > zoom * 3.0,
+        "{} after {zoom}",
+        h.state().zoom()
+    );
+    let canvas = h.get_by_label("Map canvas").rect();
+    let centre = h.state().screen_from_cell(Cell::new(23, 7));
+    assert!(
+        canvas.center().distance(centre) < h.state().zoom(),
+        "the box is centred"
+    );
+    assert_eq!(terrain_at(&h, 23, 7), GRASS, "zooming painted nothing");
+}

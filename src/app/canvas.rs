@@ -103,6 +103,14 @@ impl Canvas {
         self.origin = self.rect.center() - map_size / 2.0;
     }
 
+    /// Zooms so that the map's box from `min` to `max` (in cells) fills the view, centred.
+    pub fn zoom_to_cells(&mut self, min: Pos2, max: Pos2) {
+        let size = (max - min).max(Vec2::splat(1.0));
+        let zoom = (self.rect.width() / size.x).min(self.rect.height() / size.y) * 0.96;
+        self.zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);
+        self.center_on(min + (max - min) / 2.0);
+    }
+
     /// Sets the zoom, keeping the map point under `anchor` (a screen position) in place.
     pub fn zoom_to(&mut self, zoom: f32, anchor: Pos2) {
         let zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);

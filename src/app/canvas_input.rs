@@ -34,6 +34,9 @@ pub enum CanvasIntent {
     Measured(Cell, Cell),
 }
 
+/// The smallest right-drag, in points each way, that zooms into its box (less is a click).
+const ZOOM_BOX_MIN: f32 = 8.0;
+
 /// The ruler's last measurement, shown until the next one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
@@ -68,6 +71,8 @@ struct Pointer {
     pressed: bool,
     down: bool,
     middle_pressed: bool,
+    secondary_pressed: bool,
+    secondary_down: bool,
     any_down: bool,
     delta: Vec2,
     space: bool,
@@ -144,6 +149,8 @@ impl CanvasInput {
             pressed: i.pointer.primary_pressed(),
             down: i.pointer.primary_down(),
             middle_pressed: i.pointer.button_pressed(egui::PointerButton::Middle),
+            secondary_pressed: i.pointer.secondary_pressed(),
+            secondary_down: i.pointer.secondary_down(),
             any_down: i.pointer.any_down(),
             delta: i.pointer.delta(),
             space: i.key_down(egui::Key::Space),
@@ -188,6 +195,11 @@ impl CanvasInput {
         let Some(pos) = p.pos else { return };
         if p.middle_pressed || (p.pressed && p.space) {
             self.gesture = Some(Gesture::Pan);
+            return;
+        }
+        if p.secondary_pressed {
+            // A right-drag zooms into its box; a right-click (no drag) opens the menu.
+            self.gesture = Some(Gesture::ZoomBox { from: pos, to: pos });
             return;
         }
         if !p.pressed {
@@ -283,6 +295,7 @@ impl CanvasInput {
         let cell = p.pos.map(|pos| canvas.clamped_cell_at(pos, grid));
         match &mut self.gesture {
             Some(Gesture::Pan) => canvas.pan(p.delta),
+            Some(Gesture::ZoomBox { .. }) => {}
             Some(Gesture::Minimap) => {
                 if let Some(point) = p.pos.and_then(|pos| canvas.cell_from_minimap(grid, pos)) {
                     canvas.center_on(point);
@@ -324,11 +337,22 @@ impl CanvasInput {
             }
             None => {}
         }
-        let still = if matches!(self.gesture, Some(Gesture::Pan)) {
-            p.any_down
-        } else {
-            p.down
+        if let (Some(Gesture::ZoomBox { to, .. }), Some(pos)) = (&mut self.gesture, p.pos) {
+            *to = pos;
+        }
+        let still = match self.gesture {
+            Some(Gesture::Pan) => p.any_down,
+            Some(Gesture::ZoomBox { .. }) => p.secondary_down,
+            _ => p.down,
         };
+        if !still && let Some(Gesture::ZoomBox { from, to }) = self.gesture {
+            let dragged = (to - from).abs();
+            if dragged.x >= ZOOM_BOX_MIN && dragged.y >= ZOOM_BOX_MIN {
+                let a = canvas.cell_from_screen(from);
+                let b = canvas.cell_from_screen(to);
+                canvas.zoom_to_cells(a.min(b), a.max(b));
+            }
+        }
         if !still {
             self.end_gesture(map, tools, intents);
         }
@@ -364,7 +388,7 @@ impl CanvasInput {
                 intents.push(CanvasIntent::Measured(from, to));
                 None
             }
-            Gesture::Marker(_) | Gesture::Pan | Gesture::Minimap => None,
+            Gesture::Marker(_) | Gesture::Pan | Gesture::Minimap | Gesture::ZoomBox { .. } => None,
         };
         if let Some(edit) = edit {
             intents.push(CanvasIntent::Edit(edit));
@@ -422,6 +446,13 @@ impl CanvasInput {
             Rect::from_min_max(canvas.screen_from_cell(min), canvas.screen_from_cell(max))
         };
         match &self.gesture {
+            Some(Gesture::ZoomBox { from, to }) => {
+                let rect = Rect::from_two_pos(*from, *to);
+                painter.rect_filled(rect, 0.0, Color32::from_white_alpha(24));
+                for stroke in [shadow, outline] {
+                    painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Middle);
+                }
+            }
             Some(Gesture::Rectangle { from, to }) => {
                 let rect = cell_rect(*from, *to);
                 for stroke in [shadow, outline] {

@@ -44,6 +44,13 @@ pub enum Gesture {
     },
     /// Moving the view by dragging on the minimap.
     Minimap,
+    /// A box dragged with the right button, to zoom into (screen positions).
+    ZoomBox {
+        /// Where the drag started.
+        from: egui::Pos2,
+        /// Where the pointer is.
+        to: egui::Pos2,
+    },
     /// Moving the view.
     Pan,
 }

@@ -265,6 +265,7 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
                     let mouse = [
                         ("Pan", "Middle drag, or Space + drag"),
                         ("Zoom", "Wheel or pinch, at the pointer"),
+                        ("Zoom into a box", "Right-drag"),
                         ("Pick a terrain", "Alt + click"),
                         ("Straight line", "Shift + drag with the brush"),
                         ("Set start or goal", "Right-click the map"),
