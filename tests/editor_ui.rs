@@ -962,7 +962,7 @@ fn right_drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
 }
 
 #[test]
-fn a_right_drag_zooms_into_its_box_and_a_right_click_still_opens_the_menu() {
+fn a_right_drag_zooms_into_its_box() {
     let mut h = editor(meadow());
     let zoom = h.state().zoom();
     let (a, b) = (at(&h, 20, 4), at(&h, 27, 11));
