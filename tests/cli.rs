@@ -347,6 +347,21 @@ fn scen_reports_zero_mismatches_on_a_benchmark_file() {
         assert_eq!(v["queries"], 160);
         assert_eq!(v["mismatches"], 0);
         assert!(v["total_ms"].is_f64() && v["expanded"].as_u64().unwrap() > 0);
+        // On three threads: the same answers, so the same cells expanded.
+        let out = gridpath(&[
+            "scen",
+            map.to_str().unwrap(),
+            scen.to_str().unwrap(),
+            "--algo",
+            algo,
+            "--jobs",
+            "3",
+            "--json",
+        ]);
+        let many = json(&out);
+        assert_eq!(many["mismatches"], 0);
+        assert_eq!(many["jobs"], 3);
+        assert_eq!(many["expanded"], v["expanded"], "{algo}");
     }
     // Greedy is not optimal: it must be caught mismatching, with exit 2.
     let out = gridpath(&[

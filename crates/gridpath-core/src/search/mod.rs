@@ -6,6 +6,7 @@
 //! 1 it is exactly the Moving AI convention.
 
 mod algorithms;
+mod batch;
 mod best_first;
 mod bfs;
 mod bidirectional;
@@ -29,6 +30,7 @@ mod space;
 mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
+pub use batch::solve_batch;
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;
