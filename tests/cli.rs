@@ -329,39 +329,33 @@ fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     }
     let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));
     for algo in ["astar", "bidirectional"] {
-        let out = gridpath(&[
-            "scen",
-            map.to_str().unwrap(),
-            scen.to_str().unwrap(),
-            "--algo",
-            algo,
-            "--json",
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        let v = json(&out);
-        assert_eq!(v["queries"], 160);
-        assert_eq!(v["mismatches"], 0);
-        assert!(v["total_ms"].is_f64() && v["expanded"].as_u64().unwrap() > 0);
-        // On three threads: the same answers, so the same cells expanded.
-        let out = gridpath(&[
-            "scen",
-            map.to_str().unwrap(),
-            scen.to_str().unwrap(),
-            "--algo",
-            algo,
-            "--jobs",
-            "3",
-            "--json",
-        ]);
-        let many = json(&out);
-        assert_eq!(many["mismatches"], 0);
-        assert_eq!(many["jobs"], 3);
-        assert_eq!(many["expanded"], v["expanded"], "{algo}");
+        let mut expanded = Vec::new();
+        // On one thread and on three: the same answers, so the same cells expanded.
+        for jobs in ["1", "3"] {
+            let out = gridpath(&[
+                "scen",
+                map.to_str().unwrap(),
+                scen.to_str().unwrap(),
+                "--algo",
+                algo,
+                "--jobs",
+                jobs,
+                "--json",
+            ]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            let v = json(&out);
+            assert_eq!(v["queries"], 160);
+            assert_eq!(v["mismatches"], 0);
+            assert_eq!(v["jobs"].to_string(), jobs);
+            assert!(v["total_ms"].is_f64() && v["expanded"].as_u64().unwrap() > 0);
+            expanded.push(v["expanded"].clone());
+        }
+        assert_eq!(expanded[0], expanded[1], "{algo}");
     }
     // Greedy is not optimal: it must be caught mismatching, with exit 2.
     let out = gridpath(&[

@@ -36,6 +36,16 @@ fn editor(map: Map) -> Harness<'static, EditorApp> {
     harness
 }
 
+/// The editor on the built-in level, where IDA* runs out of its node budget.
+fn editor_on_the_built_in_map() -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size([1300.0, 900.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
+    harness.run();
+    harness
+}
+
 /// Waits for the worker, then lets a frame show its answer.
 fn settle(h: &mut Harness<'_, EditorApp>) {
     assert!(
@@ -370,11 +380,7 @@ fn the_panels_keep_their_width_whatever_they_show() {
 
 #[test]
 fn a_search_that_fails_says_why_and_keeps_the_last_path_faded() {
-    let mut h = Harness::builder()
-        .with_size([1300.0, 900.0])
-        .with_max_steps(16)
-        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
-    h.run();
+    let mut h = editor_on_the_built_in_map();
     settle(&mut h);
     let good: Vec<Cell> = h.state().search_result().expect("A* ran").path.clone();
     assert!(!good.is_empty());
@@ -425,11 +431,7 @@ fn algorithms_without_a_heuristic_or_a_trace_say_so() {
 
 #[test]
 fn compare_all_charts_leave_failed_runs_out_and_draw_every_other_bar() {
-    let mut h = Harness::builder()
-        .with_size([1300.0, 900.0])
-        .with_max_steps(16)
-        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
-    h.run();
+    let mut h = editor_on_the_built_in_map();
     settle(&mut h);
     h.get_by_label("Compare all").click();
     h.run();

@@ -15,15 +15,18 @@ const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
 const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
 
 /// The oracle's own reading of the neighbour rules, written from the definitions rather than
-/// from gridpath's masks.
-fn oracle_cost(grid: &Grid, diagonal: Diagonal, start: Cell, goal: Cell) -> Option<f64> {
+/// from gridpath's masks: the steps from a cell and their costs.
+fn oracle_successors(
+    grid: &Grid,
+    diagonal: Diagonal,
+) -> impl Fn(&(i32, i32)) -> Vec<((i32, i32), OrderedFloat<f64>)> + '_ {
     let cost = |x: i32, y: i32| -> Option<f64> {
         if x < 0 || y < 0 {
             return None;
         }
         grid.cost(Cell::new(x as u32, y as u32))
     };
-    let successors = |&(x, y): &(i32, i32)| -> Vec<((i32, i32), OrderedFloat<f64>)> {
+    move |&(x, y): &(i32, i32)| {
         let here = cost(x, y).unwrap_or(f64::INFINITY);
         let mut out = Vec::new();
         for d in 0..8 {
@@ -47,11 +50,17 @@ fn oracle_cost(grid: &Grid, diagonal: Diagonal, start: Cell, goal: Cell) -> Opti
             out.push(((nx, ny), OrderedFloat(length * (here + there) / 2.0)));
         }
         out
-    };
+    }
+}
+
+/// The cheapest cost from `start` to `goal`, by the oracle's Dijkstra.
+fn oracle_cost(grid: &Grid, diagonal: Diagonal, start: Cell, goal: Cell) -> Option<f64> {
     let goal = (goal.x as i32, goal.y as i32);
-    pathfinding::directed::dijkstra::dijkstra(&(start.x as i32, start.y as i32), successors, |&p| {
-        p == goal
-    })
+    pathfinding::directed::dijkstra::dijkstra(
+        &(start.x as i32, start.y as i32),
+        oracle_successors(grid, diagonal),
+        |&p| p == goal,
+    )
     .map(|(_, c)| c.0)
 }
 
@@ -414,40 +423,9 @@ proptest! {
 
 /// Every cell reachable from `start` and its cheapest cost, by the oracle's own Dijkstra.
 fn oracle_costs_from(grid: &Grid, diagonal: Diagonal, start: Cell) -> Vec<(Cell, f64)> {
-    let cost = |x: i32, y: i32| -> Option<f64> {
-        if x < 0 || y < 0 {
-            return None;
-        }
-        grid.cost(Cell::new(x as u32, y as u32))
-    };
-    let successors = |&(x, y): &(i32, i32)| -> Vec<((i32, i32), OrderedFloat<f64>)> {
-        let here = cost(x, y).unwrap_or(f64::INFINITY);
-        let mut out = Vec::new();
-        for d in 0..8 {
-            let (nx, ny) = (x + DX[d], y + DY[d]);
-            let Some(there) = cost(nx, ny) else { continue };
-            let length = if d < 4 {
-                1.0
-            } else {
-                let (a, b) = (cost(nx, y).is_some(), cost(x, ny).is_some());
-                let allowed = match diagonal {
-                    Diagonal::Never => false,
-                    Diagonal::Always => true,
-                    Diagonal::OneFree => a || b,
-                    Diagonal::NoCut => a && b,
-                };
-                if !allowed {
-                    continue;
-                }
-                std::f64::consts::SQRT_2
-            };
-            out.push(((nx, ny), OrderedFloat(length * (here + there) / 2.0)));
-        }
-        out
-    };
     let origin = (start.x as i32, start.y as i32);
     let mut all: Vec<(Cell, f64)> =
-        pathfinding::directed::dijkstra::dijkstra_all(&origin, successors)
+        pathfinding::directed::dijkstra::dijkstra_all(&origin, oracle_successors(grid, diagonal))
             .into_iter()
             .map(|((x, y), (_, c))| (Cell::new(x as u32, y as u32), c.0))
             .collect();
