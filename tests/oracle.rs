@@ -14,12 +14,12 @@ use proptest::prelude::*;
 const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
 const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
 
+/// A step of the oracle's graph: the cell reached and the step's cost.
+type Step = ((i32, i32), OrderedFloat<f64>);
+
 /// The oracle's own reading of the neighbour rules, written from the definitions rather than
 /// from gridpath's masks: the steps from a cell and their costs.
-fn oracle_successors(
-    grid: &Grid,
-    diagonal: Diagonal,
-) -> impl Fn(&(i32, i32)) -> Vec<((i32, i32), OrderedFloat<f64>)> + '_ {
+fn oracle_successors(grid: &Grid, diagonal: Diagonal) -> impl Fn(&(i32, i32)) -> Vec<Step> + '_ {
     let cost = |x: i32, y: i32| -> Option<f64> {
         if x < 0 || y < 0 {
             return None;
