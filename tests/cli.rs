@@ -170,6 +170,39 @@ fn partial_plans_to_the_nearest_reachable_cell_and_says_so() {
 }
 
 #[test]
+fn a_turn_penalty_is_paid_per_45_degrees_and_refused_where_it_cannot_apply() {
+    let map = temp_map("turns.json", DEMO);
+    let plain = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
+    let out = gridpath(&[
+        "solve",
+        map.to_str().unwrap(),
+        "--json",
+        "--turn-penalty",
+        "0.5",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["turn_penalty"], 0.5);
+    assert!(v["cost"].as_f64().unwrap() > plain["cost"].as_f64().unwrap());
+    assert!(
+        plain.get("turn_penalty").is_none(),
+        "no key without the option"
+    );
+    let out = gridpath(&[
+        "solve",
+        map.to_str().unwrap(),
+        "--algo",
+        "bfs",
+        "--turn-penalty",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot search with a turn penalty"));
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--turn-penalty", "-1"]);
+    assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
 fn bad_input_exits_1_with_a_message_that_says_where() {
     let broken = DEMO.replace(
         "\"..#...\", \"..#...\", \"..#...\"",

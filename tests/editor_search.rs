@@ -499,3 +499,36 @@ fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
     assert!(!older, "the partial path is the one drawn");
     assert_eq!(drawn.last(), Some(&Cell::new(33, 5)));
 }
+
+#[test]
+fn a_turn_penalty_straightens_the_path() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let plain = h.state().search_result().expect("a path").clone();
+    let field = h.get_by_role_and_label(Role::SpinButton, "Turn penalty");
+    field.click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, "Turn penalty")
+        .type_text("4");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    settle(&mut h);
+    let request = h.state().search_request().expect("a request").clone();
+    assert_eq!(request.turn_penalty, 4.0);
+    let turned = h.state().search_result().expect("a path").clone();
+    let turns = |path: &[Cell]| {
+        path.windows(3)
+            .filter(|w| {
+                (w[1].x as i64 - w[0].x as i64, w[1].y as i64 - w[0].y as i64)
+                    != (w[2].x as i64 - w[1].x as i64, w[2].y as i64 - w[1].y as i64)
+            })
+            .count()
+    };
+    assert!(
+        turns(&turned.path) <= turns(&plain.path),
+        "fewer turns with the penalty"
+    );
+    let fresh = search::solve(&h.state().map().grid, &request).expect("a fresh search");
+    assert!((turned.cost - fresh.cost).abs() < 1e-9);
+}

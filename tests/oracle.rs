@@ -494,3 +494,71 @@ proptest! {
         }
     }
 }
+
+/// The cheapest cost under a turn penalty, by an independent Dijkstra over (cell, the last
+/// step): a turn costs `penalty` per 45° of the angle between two steps, measured here with
+/// `atan2`.
+fn oracle_cost_with_turns(
+    grid: &Grid,
+    diagonal: Diagonal,
+    start: Cell,
+    goal: Cell,
+    penalty: f64,
+) -> Option<f64> {
+    let steps = oracle_successors(grid, diagonal);
+    let angle = |(dx, dy): (i32, i32)| f64::from(dy).atan2(f64::from(dx));
+    let successors = |&(x, y, last): &(i32, i32, Option<(i32, i32)>)| {
+        steps(&(x, y))
+            .into_iter()
+            .map(move |((nx, ny), cost)| {
+                let step = (nx - x, ny - y);
+                let turn = last.map_or(0.0, |l| {
+                    let mut a = (angle(step) - angle(l)).abs();
+                    if a > std::f64::consts::PI {
+                        a = 2.0 * std::f64::consts::PI - a;
+                    }
+                    (a / std::f64::consts::FRAC_PI_4).round()
+                });
+                ((nx, ny, Some(step)), OrderedFloat(cost.0 + penalty * turn))
+            })
+            .collect::<Vec<_>>()
+    };
+    let goal = (goal.x as i32, goal.y as i32);
+    pathfinding::directed::dijkstra::dijkstra(
+        &(start.x as i32, start.y as i32, None),
+        successors,
+        |&(x, y, _)| (x, y) == goal,
+    )
+    .map(|(_, c)| c.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// With a turn penalty, A* and Dijkstra find the cheapest path of steps plus turns, and the
+    /// cost they report is what the path's steps and turns add up to.
+    #[test]
+    fn turn_penalties_match_the_oracle(
+        (grid, start, goal, diagonal) in arb_map(),
+        penalty in prop::sample::select(vec![0.25, 1.0, 3.0]),
+    ) {
+        let expected = oracle_cost_with_turns(&grid, diagonal, start, goal, penalty);
+        let graph = SearchGraph::new(&grid, diagonal);
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(algorithm)
+                .with_diagonal(diagonal)
+                .with_turn_penalty(penalty);
+            let result = gridpath::search::solve(&grid, &request).unwrap();
+            match expected {
+                None => prop_assert!(!result.found, "{algorithm}"),
+                Some(cost) => {
+                    prop_assert!(result.found, "{algorithm}");
+                    prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0), "{algorithm}: {} against {cost}", result.cost);
+                    let walked = gridpath::search::path_cost_with_turns(&graph, &result.path, penalty).unwrap();
+                    prop_assert!((walked - result.cost).abs() <= 1e-9 * cost.max(1.0), "{algorithm}: the path costs {walked}");
+                }
+            }
+        }
+    }
+}

@@ -19,6 +19,8 @@ pub struct SearchSettings {
     pub weight: f64,
     /// When the goal cannot be reached, plan to the reachable cell nearest it.
     pub partial: bool,
+    /// The cost of every 45° the path turns (A* and Dijkstra).
+    pub turn_penalty: f64,
 }
 
 impl Default for SearchSettings {
@@ -29,6 +31,7 @@ impl Default for SearchSettings {
             heuristic: None,
             weight: 1.0,
             partial: false,
+            turn_penalty: 0.0,
         }
     }
 }
@@ -40,7 +43,14 @@ impl SearchSettings {
             .with_algorithm(self.algorithm)
             .with_diagonal(self.diagonal)
             .with_weight(self.weight)
-            .with_partial(self.partial);
+            .with_partial(self.partial)
+            .with_turn_penalty(
+                if matches!(self.algorithm, Algorithm::AStar | Algorithm::Dijkstra) {
+                    self.turn_penalty
+                } else {
+                    0.0
+                },
+            );
         request.heuristic = self.heuristic;
         request
     }
@@ -106,6 +116,16 @@ impl SearchSettings {
                     "{} reads no heuristic.",
                     self.algorithm.info().title
                 ));
+        });
+        let turns = matches!(self.algorithm, Algorithm::AStar | Algorithm::Dijkstra);
+        ui.add_enabled_ui(turns, |ui| {
+            ui.add(
+                egui::Slider::new(&mut self.turn_penalty, 0.0..=10.0)
+                    .clamping(egui::SliderClamping::Edits)
+                    .text("Turn penalty"),
+            )
+            .on_hover_text("The cost of every 45° the path turns: higher gives fewer zig-zags. A* and Dijkstra search exactly over cell and heading.")
+            .on_disabled_hover_text("Turn penalties apply to A* and Dijkstra.");
         });
         ui.checkbox(&mut self.partial, "Nearest if unreachable")
             .on_hover_text("When the goal is walled off (or on a wall), plan to the reachable cell nearest it instead.");

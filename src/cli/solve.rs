@@ -32,6 +32,9 @@ pub struct SolveArgs {
     search: SearchArgs,
     #[command(flatten)]
     smoothing: SmoothArgs,
+    /// The cost of every 45° the path turns (A* and Dijkstra; 0: none).
+    #[arg(long, default_value_t = 0.0)]
+    turn_penalty: f64,
     /// When the goal cannot be reached, plan to the reachable cell nearest it (the result
     /// says so: "partial": true and "reached" in the JSON; the exit status stays 2).
     #[arg(long)]
@@ -69,6 +72,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         weight: args.search.weight,
         record: false,
         partial: args.partial,
+        turn_penalty: args.turn_penalty,
     };
     args.smoothing.validate()?;
     let result =
@@ -128,6 +132,9 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("diagonal", request.diagonal.name())?;
         map.serialize_entry("heuristic", request.effective_heuristic().name())?;
         map.serialize_entry("weight", &request.weight)?;
+        if request.turn_penalty != 0.0 {
+            map.serialize_entry("turn_penalty", &request.turn_penalty)?;
+        }
         map.serialize_entry("from", &[request.start.x, request.start.y])?;
         map.serialize_entry("to", &[request.goal.x, request.goal.y])?;
         map.serialize_entry("cost", &result.cost)?;

@@ -27,6 +27,7 @@ mod request;
 mod searcher;
 mod sort;
 mod space;
+mod turns;
 mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
@@ -43,3 +44,4 @@ pub use request::{
     Trace,
 };
 pub use searcher::{Searcher, solve};
+pub use turns::path_cost_with_turns;

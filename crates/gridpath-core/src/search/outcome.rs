@@ -98,5 +98,8 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
     if !(request.weight.is_finite() && request.weight >= 1.0) {
         return Err(SearchError::BadWeight(request.weight));
     }
+    if !(request.turn_penalty.is_finite() && request.turn_penalty >= 0.0) {
+        return Err(SearchError::BadTurnPenalty(request.turn_penalty));
+    }
     Ok(())
 }

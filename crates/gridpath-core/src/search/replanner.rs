@@ -143,6 +143,12 @@ impl Replanner {
         request: &SearchRequest,
         control: &SearchControl,
     ) -> Result<SearchResult, SearchError> {
+        if request.turn_penalty != 0.0 {
+            // Over (cell, heading): no kept state applies.
+            return self
+                .searcher
+                .search_controlled(&self.graph, request, control);
+        }
         match request.algorithm {
             Algorithm::Hpa => {
                 super::outcome::check(&self.graph, request)?;

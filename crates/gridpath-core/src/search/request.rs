@@ -151,6 +151,9 @@ pub struct SearchRequest {
     /// When the goal cannot be reached (walled off, or impassable itself), plan to the
     /// reachable cell nearest it instead; the result's [`SearchResult::reached`] says which.
     pub partial: bool,
+    /// The cost of every 45° the path turns (0: none). A* and Dijkstra then search exactly
+    /// over (cell, heading); the other algorithms refuse a penalty.
+    pub turn_penalty: f64,
 }
 
 impl SearchRequest {
@@ -165,7 +168,14 @@ impl SearchRequest {
             weight: 1.0,
             record: false,
             partial: false,
+            turn_penalty: 0.0,
         }
+    }
+
+    /// The same request with a cost for every 45° the path turns.
+    pub fn with_turn_penalty(mut self, penalty: f64) -> Self {
+        self.turn_penalty = penalty;
+        self
     }
 
     /// The same request, planning to the reachable cell nearest the goal when the goal itself
@@ -394,6 +404,15 @@ pub enum SearchError {
     /// The weight is below 1 or not a number.
     #[error("the weight must be a number of at least 1, got {0}")]
     BadWeight(f64),
+    /// The turn penalty is negative or not a number.
+    #[error("the turn penalty must be a number of at least 0, got {0}")]
+    BadTurnPenalty(f64),
+    /// The algorithm cannot search with a turn penalty.
+    #[error("{algorithm} cannot search with a turn penalty: choose A* or Dijkstra")]
+    TurnPenaltyUnsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
     /// The search was cancelled before it finished.
     #[error("the search was cancelled")]
     Cancelled,

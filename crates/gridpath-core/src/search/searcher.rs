@@ -61,6 +61,10 @@ impl Searcher {
         request: &SearchRequest,
         control: &SearchControl,
     ) -> Result<SearchResult, SearchError> {
+        if request.turn_penalty != 0.0 {
+            check(graph, request)?;
+            return super::turns::search(graph, request, control);
+        }
         let run = match request.algorithm.info().run {
             // Builds its own structure first; that time is not in `time_us`.
             Run::Whole(whole) => return whole(graph, request, control),

@@ -1,0 +1,241 @@
+//! Turn penalties: a cost for every 45° a path turns, so that a unit that pays to change
+//! direction gets a path with fewer zig-zags. With a penalty the cost of a step depends on the
+//! step before it, so the search runs exactly in the state space of (cell, heading): A* (or
+//! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
+//! start — with the grid's heuristic, which stays admissible since penalties only add cost.
+//!
+//! The states are kept in hash maps, so memory follows the states the search reaches rather
+//! than nine times the map.
+//!
+//! ```
+//! use gridpath_core::grid::{Cell, Grid};
+//! use gridpath_core::search::{Diagonal, SearchRequest, solve};
+//!
+//! // On an open field with 4-connected moves every staircase costs the same: a turn penalty
+//! // picks the path with one turn.
+//! let grid = Grid::from_ascii(&["......"; 6]).expect("a valid map");
+//! let request = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 5))
+//!     .with_diagonal(Diagonal::Never)
+//!     .with_turn_penalty(0.5);
+//! let result = solve(&grid, &request).expect("plans");
+//! assert_eq!(result.cost, 10.0 + 2.0 * 0.5, "ten steps and one 90° turn");
+//! ```
+
+use std::cmp::Ordering;
+use std::collections::hash_map::Entry;
+use std::collections::{BinaryHeap, HashMap};
+use std::time::Instant;
+
+use crate::grid::Cell;
+
+use super::control::SearchControl;
+use super::graph::SearchGraph;
+use super::request::{Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats};
+
+/// Each direction of the graph (`graph::DX`/`DY` order: E, W, S, N, NE, NW, SE, SW) as a
+/// multiple of 45° counted round the compass.
+const ANGLE: [u8; 8] = [0, 4, 2, 6, 7, 5, 1, 3];
+
+/// The heading of a state at the start, before any step.
+const UNMOVED: u8 = 8;
+
+/// How many 45° turns lie between two headings (0 to 4); none from the start.
+pub(crate) fn turns(from: u8, to: u8) -> u32 {
+    if from == UNMOVED {
+        return 0;
+    }
+    let a = ANGLE[usize::from(from)];
+    let b = ANGLE[usize::from(to)];
+    let d = u32::from(a.abs_diff(b));
+    d.min(8 - d)
+}
+
+/// An open state: its f, its g and its key.
+#[derive(Clone, Copy)]
+struct Open {
+    f: f64,
+    g: f64,
+    state: u64,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    /// The heap pops the smallest f first, ties to the larger g (deeper first).
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| self.g.total_cmp(&other.g))
+    }
+}
+
+fn key(cell: usize, heading: u8) -> u64 {
+    cell as u64 * 9 + u64::from(heading)
+}
+
+fn split(state: u64) -> (usize, u8) {
+    ((state / 9) as usize, (state % 9) as u8)
+}
+
+/// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
+/// heading). The request was checked; its `turn_penalty` is positive.
+pub(crate) fn search(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+) -> Result<SearchResult, SearchError> {
+    if !matches!(request.algorithm, Algorithm::AStar | Algorithm::Dijkstra) {
+        return Err(SearchError::TurnPenaltyUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    let started = Instant::now();
+    let mut stats = Stats::default();
+    let penalty = request.turn_penalty;
+    let goal = graph.index(request.goal);
+    let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
+        (request.effective_heuristic(), request.weight)
+    } else {
+        (Heuristic::Zero, 1.0)
+    };
+    let scale = graph.min_cost() * weight;
+    let h =
+        |cell: usize| super::partial::distance(heuristic, graph.cell(cell), request.goal) * scale;
+    let start = key(graph.index(request.start), UNMOVED);
+    let mut g: HashMap<u64, f64> = HashMap::new();
+    let mut parent: HashMap<u64, u64> = HashMap::new();
+    let mut open = BinaryHeap::new();
+    g.insert(start, 0.0);
+    open.push(Open {
+        f: h(graph.index(request.start)),
+        g: 0.0,
+        state: start,
+    });
+    let mut reached = None;
+    while let Some(Open { g: cost, state, .. }) = open.pop() {
+        if g.get(&state).is_some_and(|&best| cost > best) {
+            continue;
+        }
+        let (cell, heading) = split(state);
+        stats.expanded += 1;
+        if control.should_stop(stats.expanded) {
+            return Err(SearchError::Cancelled);
+        }
+        if cell == goal {
+            reached = Some((state, cost));
+            break;
+        }
+        for d in 0..8 {
+            if !graph.can_step(cell, d) {
+                continue;
+            }
+            let next_cell = cell.wrapping_add_signed(graph.delta(d));
+            let step = graph.step_cost(cell, next_cell, d);
+            let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
+            let next = key(next_cell, d as u8);
+            let better = match g.entry(next) {
+                Entry::Occupied(mut known) if next_cost < *known.get() => {
+                    known.insert(next_cost);
+                    true
+                }
+                Entry::Occupied(_) => false,
+                Entry::Vacant(slot) => {
+                    slot.insert(next_cost);
+                    true
+                }
+            };
+            if better {
+                parent.insert(next, state);
+                open.push(Open {
+                    f: next_cost + h(next_cell),
+                    g: next_cost,
+                    state: next,
+                });
+                stats.pushed += 1;
+                stats.max_open = stats.max_open.max(open.len() as u64);
+            }
+        }
+    }
+    let (path, cost) = match reached {
+        Some((mut state, cost)) => {
+            let mut cells = vec![graph.cell(split(state).0)];
+            while let Some(&before) = parent.get(&state) {
+                cells.push(graph.cell(split(before).0));
+                state = before;
+            }
+            cells.reverse();
+            (cells, cost)
+        }
+        None => (Vec::new(), 0.0),
+    };
+    stats.time_us = started.elapsed().as_micros() as u64;
+    let found = !path.is_empty();
+    let length = if found {
+        graph
+            .path_cost(&path)
+            .map_or(f64::NAN, |(_, length)| length)
+    } else {
+        0.0
+    };
+    Ok(SearchResult {
+        found,
+        path,
+        cost,
+        length,
+        stats,
+        optimality: request.optimality(),
+        trace: None,
+        start: request.start,
+        goal: request.goal,
+        reached: None,
+    })
+}
+
+/// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn.
+pub fn path_cost_with_turns(graph: &SearchGraph, path: &[Cell], penalty: f64) -> Option<f64> {
+    let (mut cost, _) = graph.path_cost(path)?;
+    let mut heading = UNMOVED;
+    for pair in path.windows(2) {
+        let d = SearchGraph::direction(pair[0], pair[1])? as u8;
+        cost += penalty * f64::from(turns(heading, d));
+        heading = d;
+    }
+    Some(cost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::graph::{DX, DY};
+
+    #[test]
+    fn turns_count_45_degree_steps_round_the_compass() {
+        for a in 0..8u8 {
+            assert_eq!(turns(a, a), 0);
+            assert_eq!(turns(UNMOVED, a), 0);
+            for b in 0..8u8 {
+                // The angle between the two step vectors, in multiples of 45°.
+                let (ax, ay) = (f64::from(DX[usize::from(a)]), f64::from(DY[usize::from(a)]));
+                let (bx, by) = (f64::from(DX[usize::from(b)]), f64::from(DY[usize::from(b)]));
+                let angle = ((ax * bx + ay * by) / (ax.hypot(ay) * bx.hypot(by)))
+                    .clamp(-1.0, 1.0)
+                    .acos();
+                let expected = (angle / std::f64::consts::FRAC_PI_4).round() as u32;
+                assert_eq!(turns(a, b), expected, "{a} → {b}");
+            }
+        }
+    }
+}
