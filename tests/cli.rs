@@ -203,6 +203,42 @@ fn a_turn_penalty_is_paid_per_45_degrees_and_refused_where_it_cannot_apply() {
 }
 
 #[test]
+fn routes_go_through_waypoints_in_order_or_the_cheapest_order_and_patrols_come_back() {
+    let map = temp_map("route.json", DEMO);
+    let m = map.to_str().unwrap();
+    let route = |extra: &[&str]| {
+        let mut args = vec!["solve", m, "--json"];
+        args.extend_from_slice(extra);
+        let out = gridpath(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        json(&out)
+    };
+    let given = route(&["--via", "5,3", "--via", "0,3"]);
+    assert_eq!(
+        given["order"],
+        serde_json::json!([[0, 0], [5, 3], [0, 3], [5, 0]])
+    );
+    assert_eq!(given["legs"].as_array().unwrap().len(), 3);
+    let legs: f64 = given["legs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["cost"].as_f64().unwrap())
+        .sum();
+    assert!((legs - given["cost"].as_f64().unwrap()).abs() < 1e-9);
+    let best = route(&["--via", "5,3", "--via", "0,3", "--best-order"]);
+    assert_eq!(
+        best["order"],
+        serde_json::json!([[0, 0], [0, 3], [5, 3], [5, 0]])
+    );
+    assert!(best["cost"].as_f64().unwrap() < given["cost"].as_f64().unwrap());
+    let patrol = route(&["--patrol"]);
+    let path = patrol["path"].as_array().unwrap();
+    assert_eq!(path.first(), path.last(), "back at the start");
+    assert_eq!(patrol["legs"].as_array().unwrap().len(), 2);
+}
+
+#[test]
 fn bad_input_exits_1_with_a_message_that_says_where() {
     let broken = DEMO.replace(
         "\"..#...\", \"..#...\", \"..#...\"",

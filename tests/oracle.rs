@@ -562,3 +562,79 @@ proptest! {
         }
     }
 }
+
+/// Every ordering of `items`.
+fn permutations(items: &[Cell]) -> Vec<Vec<Cell>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            out.push(tail);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// A route's legs are optimal, it passes its points in order, and the cheapest order is as
+    /// cheap as the best of every ordering by the oracle's costs; a patrol comes back.
+    #[test]
+    fn routes_through_waypoints_match_the_oracle(
+        (grid, start, goal, diagonal) in arb_map(),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+        patrol in any::<bool>(),
+    ) {
+        let passable: Vec<Cell> = (0..grid.len())
+            .map(|i| grid.cell_at(i))
+            .filter(|&c| grid.is_passable(c))
+            .collect();
+        let via: Vec<Cell> = picks.iter().map(|p| *p.get(&passable)).collect();
+        let graph = SearchGraph::new(&grid, diagonal);
+        let request = SearchRequest::new(start, goal).with_diagonal(diagonal);
+        let end = if patrol { start } else { goal };
+        let leg = |a: Cell, b: Cell| oracle_cost(&grid, diagonal, a, b);
+        let total = |middle: &[Cell]| -> Option<f64> {
+            let mut points = vec![start];
+            points.extend_from_slice(middle);
+            points.push(end);
+            points.windows(2).map(|w| leg(w[0], w[1])).sum()
+        };
+        let mut given = via.clone();
+        if patrol {
+            given.push(goal);
+        }
+        let route = gridpath::search::route(&graph, &request, &via, gridpath::search::RouteOrder::AsGiven, patrol).unwrap();
+        prop_assert_eq!(route.order.first(), Some(&start));
+        prop_assert_eq!(route.order.last(), Some(&end));
+        match total(&given) {
+            None => prop_assert!(!route.result.found),
+            Some(cost) => {
+                prop_assert!(route.result.found);
+                prop_assert!((route.result.cost - cost).abs() <= 1e-9 * cost.max(1.0));
+                prop_assert_eq!(route.result.path.first(), Some(&start));
+                prop_assert_eq!(route.result.path.last(), Some(&end));
+                // The joined path is one walk: every step allowed, and it sums to the cost.
+                let (walked, _) = graph.path_cost(&route.result.path).expect("every step is allowed");
+                prop_assert!((walked - cost).abs() <= 1e-9 * cost.max(1.0));
+            }
+        }
+        let best = permutations(&given)
+            .iter()
+            .filter_map(|order| total(order))
+            .fold(f64::INFINITY, f64::min);
+        let cheapest = gridpath::search::route(&graph, &request, &via, gridpath::search::RouteOrder::Cheapest, patrol).unwrap();
+        if best.is_finite() {
+            prop_assert!(cheapest.result.found);
+            prop_assert!((cheapest.result.cost - best).abs() <= 1e-9 * best.max(1.0), "{} against {best}", cheapest.result.cost);
+        } else {
+            prop_assert!(!cheapest.result.found);
+        }
+    }
+}

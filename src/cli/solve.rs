@@ -32,6 +32,16 @@ pub struct SolveArgs {
     search: SearchArgs,
     #[command(flatten)]
     smoothing: SmoothArgs,
+    /// A waypoint the path goes through, as X,Y; repeat for several, visited in the order
+    /// given (or the cheapest order with --best-order).
+    #[arg(long = "via", value_parser = parse_cell)]
+    via: Vec<Cell>,
+    /// Visit the waypoints in the order that makes the route cheapest (up to 12 points).
+    #[arg(long)]
+    best_order: bool,
+    /// Come back to the start after the goal: a closed patrol loop.
+    #[arg(long)]
+    patrol: bool,
     /// The cost of every 45° the path turns (A* and Dijkstra; 0: none).
     #[arg(long, default_value_t = 0.0)]
     turn_penalty: f64,
@@ -75,8 +85,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         turn_penalty: args.turn_penalty,
     };
     args.smoothing.validate()?;
-    let result =
-        search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
+    let routed = !args.via.is_empty() || args.patrol;
+    let (result, route) = if routed {
+        let graph = search::SearchGraph::new(&map.grid, request.diagonal);
+        let order = if args.best_order {
+            search::RouteOrder::Cheapest
+        } else {
+            search::RouteOrder::AsGiven
+        };
+        let route = search::route(&graph, &request, &args.via, order, args.patrol)
+            .with_context(|| args.map.display().to_string())?;
+        (route.result.clone(), Some(route))
+    } else {
+        let result =
+            search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
+        (result, None)
+    };
     let smoothed = args.smoothing.smooth(&map, &result)?;
     args.smoothing
         .export(&map, &request, &result, smoothed.as_ref())?;
@@ -85,6 +109,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let json = SolveJson {
             request: &request,
             result: &result,
+            route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
         };
         let mut out = BufWriter::new(std::io::stdout().lock());
@@ -93,6 +118,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.flush()?;
     } else {
         print_summary(&request, &result)?;
+        if let Some(route) = &route {
+            let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
+            out!("route {} in {} legs", order.join(" → "), route.legs.len());
+        }
         if let Some(smoothed) = &smoothed {
             smooth::print_summary(smoothed)?;
         }
@@ -114,12 +143,15 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 
 /// The JSON object of `solve --json`, written straight from the search result: `found`,
 /// `algorithm`, `diagonal`, `heuristic`, `weight`, `from`, `to`, `cost`, `length`,
-/// `optimality`, `path` (cells as `[x, y]`), with `--partial` `partial` (and `reached`, the cell
-/// the path ends at, when the goal was unreachable), `stats`, then `message` when no path was
-/// found and `smoothed` with `--smooth`.
+/// `turn_penalty` when one is set, `optimality`, `path` (cells as `[x, y]`), with `--partial`
+/// `partial` (and `reached`, the cell the path ends at, when the goal was unreachable), with
+/// `--via` or `--patrol` `order` (the points in the order visited) and `legs` (each leg's
+/// `from`, `to`, `found`, `cost` and `length`), `stats`, then `message` when no path was found
+/// and `smoothed` with `--smooth`.
 struct SolveJson<'a, T> {
     request: &'a SearchRequest,
     result: &'a SearchResult,
+    route: Option<&'a search::Route>,
     smoothed: Option<&'a T>,
 }
 
@@ -146,6 +178,23 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         }
         if let Some(reached) = result.reached {
             map.serialize_entry("reached", &[reached.x, reached.y])?;
+        }
+        if let Some(route) = self.route {
+            map.serialize_entry("order", &Path(&route.order))?;
+            let legs: Vec<serde_json::Value> = route
+                .legs
+                .iter()
+                .map(|leg| {
+                    serde_json::json!({
+                        "from": [leg.start.x, leg.start.y],
+                        "to": [leg.goal.x, leg.goal.y],
+                        "found": leg.found,
+                        "cost": leg.cost,
+                        "length": leg.length,
+                    })
+                })
+                .collect();
+            map.serialize_entry("legs", &legs)?;
         }
         map.serialize_entry("stats", &Stats(result))?;
         if !result.found {

@@ -24,6 +24,7 @@ mod outcome;
 mod partial;
 mod replanner;
 mod request;
+mod route;
 mod searcher;
 mod sort;
 mod space;
@@ -43,5 +44,6 @@ pub use request::{
     Algorithm, Diagonal, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
     Trace,
 };
+pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
 pub use turns::path_cost_with_turns;

@@ -407,6 +407,14 @@ pub enum SearchError {
     /// The turn penalty is negative or not a number.
     #[error("the turn penalty must be a number of at least 0, got {0}")]
     BadTurnPenalty(f64),
+    /// More waypoints than the cheapest order can be searched for.
+    #[error("the cheapest order is found for at most {max} points, got {given}")]
+    TooManyWaypoints {
+        /// The points to order.
+        given: usize,
+        /// The most there may be.
+        max: usize,
+    },
     /// The algorithm cannot search with a turn penalty.
     #[error("{algorithm} cannot search with a turn penalty: choose A* or Dijkstra")]
     TurnPenaltyUnsupported {
