@@ -502,3 +502,26 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         output.status
     );
 }
+
+#[test]
+fn a_unit_of_two_by_two_cannot_pass_a_gap_one_cell_wide() {
+    let map = temp_map(
+        "unit.json",
+        &DEMO
+            .replace(
+                r##""rows": ["..#...", "..#...", "..#...", "======"]"##,
+                r####""rows": ["......", "......", "###.##", "......", "......"]"####,
+            )
+            .replace(r#""height": 4"#, r#""height": 5"#)
+            .replace(r#""goal": [5, 0]"#, r#""goal": [0, 3]"#),
+    );
+    let one = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
+    assert_eq!(one["found"], true);
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json", "--unit-size", "2"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no way through for a 2 × 2 unit"
+    );
+    assert_eq!(json(&out)["found"], false);
+}

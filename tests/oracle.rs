@@ -638,3 +638,65 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A unit of N × N cells: every cell of its path leaves the whole footprint on passable
+    /// ground, and the cost is optimal against the oracle on a unit map built here by brute
+    /// force (the footprint's costliest terrain where it fits, a wall elsewhere).
+    #[test]
+    fn units_larger_than_a_cell_match_the_oracle(
+        (grid, start, goal, diagonal) in arb_map(),
+        size in 2u32..4,
+    ) {
+        let (w, h) = (grid.width(), grid.height());
+        let footprint = |c: Cell| -> Option<Vec<Cell>> {
+            if c.x + size > w || c.y + size > h {
+                return None;
+            }
+            Some((0..size * size).map(|k| Cell::new(c.x + k % size, c.y + k / size)).collect())
+        };
+        let mut cells = Vec::new();
+        for i in 0..grid.len() {
+            let anchor = grid.cell_at(i);
+            let id = footprint(anchor)
+                .filter(|cells| cells.iter().all(|&c| grid.is_passable(c)))
+                .map_or(WALL, |cells| {
+                    cells
+                        .iter()
+                        .map(|&c| grid.get(c).unwrap())
+                        .max_by(|&a, &b| grid.terrain(a).cost.unwrap().total_cmp(&grid.terrain(b).cost.unwrap()))
+                        .unwrap()
+                });
+            cells.push(id);
+        }
+        let brute = Grid::from_cells(w, h, catalog(), cells).unwrap();
+        let unit = gridpath::search::grid_for_unit(&grid, size).unwrap();
+        prop_assert_eq!(unit.cells(), brute.cells(), "the unit map");
+        // Endpoints where the unit fits: the generated ones, else the first and last such cells.
+        let fits: Vec<Cell> = (0..brute.len())
+            .map(|i| brute.cell_at(i))
+            .filter(|&c| brute.is_passable(c))
+            .collect();
+        let (Some(&first), Some(&last)) = (fits.first(), fits.last()) else {
+            prop_assert!(unit.cells().iter().all(|&id| !unit.terrain(id).is_passable()));
+            return Ok(());
+        };
+        let start = if brute.is_passable(start) { start } else { first };
+        let goal = if brute.is_passable(goal) { goal } else { last };
+        let request = SearchRequest::new(start, goal).with_diagonal(diagonal);
+        let result = gridpath::search::solve(&unit, &request).unwrap();
+        match oracle_cost(&brute, diagonal, start, goal) {
+            None => prop_assert!(!result.found),
+            Some(cost) => {
+                prop_assert!(result.found);
+                prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0));
+                for &anchor in &result.path {
+                    let cells = footprint(anchor).expect("the footprint is on the map");
+                    prop_assert!(cells.iter().all(|&c| grid.is_passable(c)), "{anchor}");
+                }
+            }
+        }
+    }
+}

@@ -42,6 +42,10 @@ pub struct SolveArgs {
     /// Come back to the start after the goal: a closed patrol loop.
     #[arg(long)]
     patrol: bool,
+    /// Plan for a unit of N × N cells, placed by its top-left cell: it goes only where its
+    /// whole footprint is passable, and pays for the costliest cell under it [default: 1].
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    unit_size: u32,
     /// The cost of every 45° the path turns (A* and Dijkstra; 0: none).
     #[arg(long, default_value_t = 0.0)]
     turn_penalty: f64,
@@ -85,6 +89,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         turn_penalty: args.turn_penalty,
     };
     args.smoothing.validate()?;
+    if args.unit_size > 1 {
+        map.grid = search::grid_for_unit(&map.grid, args.unit_size)
+            .with_context(|| args.map.display().to_string())?;
+    }
     let routed = !args.via.is_empty() || args.patrol;
     let (result, route) = if routed {
         let graph = search::SearchGraph::new(&map.grid, request.diagonal);

@@ -29,6 +29,7 @@ mod searcher;
 mod sort;
 mod space;
 mod turns;
+mod unit;
 mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
@@ -47,3 +48,4 @@ pub use request::{
 pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
 pub use turns::path_cost_with_turns;
+pub use unit::{NO_ROOM, clearance, grid_for_unit};
