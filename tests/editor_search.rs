@@ -532,3 +532,57 @@ fn a_turn_penalty_straightens_the_path() {
     let fresh = search::solve(&h.state().map().grid, &request).expect("a fresh search");
     assert!((turned.cost - fresh.cost).abs() < 1e-9);
 }
+
+#[test]
+fn a_larger_unit_keeps_its_whole_footprint_on_passable_ground() {
+    // The meadow's wall at x = 20 leaves rows 20 to 23 open: a 2 × 2 unit fits there too, but a
+    // one-cell gap in a second wall lets only the small unit through.
+    let mut map = meadow();
+    for y in 0..24 {
+        if y != 10 {
+            map.grid.set(Cell::new(28, y), 3).expect("on the map");
+        }
+    }
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    assert!(
+        h.state()
+            .search_result()
+            .expect("a path")
+            .path
+            .contains(&Cell::new(28, 10))
+    );
+    let slider = h.get_by_role_and_label(Role::SpinButton, "Unit size");
+    slider.click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, "Unit size")
+        .type_text("2");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    settle(&mut h);
+    assert!(
+        h.state().search_failure().is_none(),
+        "{:?}",
+        h.state().search_failure()
+    );
+    let result = h.state().search_result().expect("a search").clone();
+    assert!(
+        !result.found,
+        "the one-cell gap is too narrow for a 2 × 2 unit"
+    );
+    // With the second wall's gap widened to two cells, the unit passes, footprint clear.
+    let mut wide = map;
+    wide.grid.set(Cell::new(28, 11), 0).expect("on the map");
+    h.state_mut().open_map(wide.clone());
+    h.run();
+    settle(&mut h);
+    let result = h.state().search_result().expect("a search").clone();
+    assert!(result.found);
+    for cell in &result.path {
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let c = Cell::new(cell.x + dx, cell.y + dy);
+            assert!(wide.grid.is_passable(c), "{c} under the unit at {cell}");
+        }
+    }
+}

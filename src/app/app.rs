@@ -240,6 +240,12 @@ impl EditorApp {
         self.input.measurement()
     }
 
+    /// Puts a map in place of the open one, as opening a file does, without asking about
+    /// unsaved changes (for tests and scripts); the search settings stay.
+    pub fn open_map(&mut self, map: Map) {
+        self.replace_document(Document::new(map));
+    }
+
     /// The rows of the search history.
     pub fn history_rows(&self) -> usize {
         self.view.history.rows.len()
@@ -408,6 +414,7 @@ impl EditorApp {
         match (map.start, map.goal) {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal).recording(true);
+                self.planner.set_unit_size(self.settings.unit_size);
                 self.planner.submit(
                     &map.grid,
                     request,

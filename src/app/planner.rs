@@ -48,6 +48,8 @@ pub enum Failure {
     Search(SearchError),
     /// The search panicked: a bug, reported instead of taking the editor down.
     Panicked(String),
+    /// The map could not be prepared for the unit's size.
+    Unit(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -55,6 +57,9 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Search(error) => write!(f, "{error}"),
             Failure::Panicked(message) => write!(f, "the search failed unexpectedly: {message}"),
+            Failure::Unit(message) => {
+                write!(f, "the map cannot be prepared for the unit: {message}")
+            }
         }
     }
 }
@@ -76,6 +81,8 @@ pub struct Plan {
     pub field: Option<FlowField>,
     /// The optimal cost, for algorithms that are only near-optimal (HPA*).
     pub optimal_cost: Option<f64>,
+    /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
+    pub unit: u32,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -94,6 +101,8 @@ enum Work {
         request: SearchRequest,
         smoothing: SmoothSettings,
         field: bool,
+        /// The side of the unit the path is for (1: one cell).
+        unit: u32,
     },
     Compare {
         request: SearchRequest,
@@ -210,6 +219,7 @@ pub struct Planner {
     comparison: Option<Vec<Comparison>>,
     finished: u64,
     plans: u64,
+    unit_size: u32,
 }
 
 impl Default for Planner {
@@ -243,6 +253,7 @@ impl Planner {
             comparison: None,
             finished: 0,
             plans: 0,
+            unit_size: 1,
         }
     }
 
@@ -253,6 +264,11 @@ impl Planner {
         self.jobs = None;
         self.replies = None;
         self.worker_has_map = false;
+    }
+
+    /// Plans from now on for a unit of `size` × `size` cells (1: one cell).
+    pub fn set_unit_size(&mut self, size: u32) {
+        self.unit_size = size.max(1);
     }
 
     /// The context to wake when an answer arrives.
@@ -315,6 +331,7 @@ impl Planner {
                 request,
                 smoothing,
                 field,
+                unit: self.unit_size,
             },
         );
     }
@@ -679,8 +696,13 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             request,
             smoothing,
             field,
+            unit,
         } => {
-            let outcome = run_guarded(solver, replanner, request, control);
+            let outcome = if *unit > 1 {
+                plan_for_unit(replanner.grid(), request, *unit, control)
+            } else {
+                run_guarded(solver, replanner, request, control)
+            };
             let field = (*field && !control.is_cancelled())
                 .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
                 .flatten();
@@ -698,6 +720,11 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             Answer::Plan(outcome.map(|result| {
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field);
                 plan.optimal_cost = optimal;
+                plan.unit = *unit;
+                if *unit > 1 {
+                    // The curve is smoothed for one cell: a larger unit keeps its grid path.
+                    plan.smoothed = None;
+                }
                 Box::new(plan)
             }))
         }
@@ -714,6 +741,22 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             Answer::Compare(rows)
         }
     }
+}
+
+/// Plans for a unit larger than one cell, on the unit's map (see
+/// [`crate::search::grid_for_unit`]), built afresh from the worker's map for this plan.
+fn plan_for_unit(
+    grid: &Grid,
+    request: &SearchRequest,
+    unit: u32,
+    control: &SearchControl,
+) -> Result<SearchResult, Failure> {
+    let unit_grid =
+        crate::search::grid_for_unit(grid, unit).map_err(|e| Failure::Unit(e.to_string()))?;
+    let graph = crate::search::SearchGraph::new(&unit_grid, request.diagonal);
+    crate::search::Searcher::new()
+        .search_controlled(&graph, request, control)
+        .map_err(Failure::Search)
 }
 
 /// Runs the solver, turning a panic into a [`Failure`] and the search state into a fresh one.
@@ -780,6 +823,7 @@ fn plan_of(
         exploration,
         field,
         optimal_cost: None,
+        unit: 1,
     }
 }
 

@@ -21,6 +21,8 @@ pub struct SearchSettings {
     pub partial: bool,
     /// The cost of every 45° the path turns (A* and Dijkstra).
     pub turn_penalty: f64,
+    /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
+    pub unit_size: u32,
 }
 
 impl Default for SearchSettings {
@@ -32,6 +34,7 @@ impl Default for SearchSettings {
             weight: 1.0,
             partial: false,
             turn_penalty: 0.0,
+            unit_size: 1,
         }
     }
 }
@@ -127,6 +130,8 @@ impl SearchSettings {
             .on_hover_text("The cost of every 45° the path turns: higher gives fewer zig-zags. A* and Dijkstra search exactly over cell and heading.")
             .on_disabled_hover_text("Turn penalties apply to A* and Dijkstra.");
         });
+        ui.add(egui::Slider::new(&mut self.unit_size, 1..=8).text("Unit size"))
+            .on_hover_text("Plan for a unit of N × N cells, placed by its top-left cell: it goes only where its whole footprint is passable and pays for the costliest cell under it.");
         ui.checkbox(&mut self.partial, "Nearest if unreachable")
             .on_hover_text("When the goal is walled off (or on a wall), plan to the reachable cell nearest it instead.");
         if self.algorithm.info().uses_weight {

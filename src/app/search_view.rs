@@ -349,7 +349,7 @@ impl SearchView {
         if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
-                Failure::Search(_) => failure.to_string(),
+                Failure::Search(_) | Failure::Unit(_) => failure.to_string(),
             };
             ui.colored_label(ui.visuals().warn_fg_color, text);
         }
@@ -616,11 +616,28 @@ impl SearchView {
         };
         let result = &plan.result;
         let alpha = if stale || older { 110 } else { 255 };
+        if plan.unit > 1 && self.layers.path {
+            // The unit's footprint along the path: the cells it covers, by its top-left cell.
+            let side = plan.unit as f32;
+            let fill = Color32::from_rgba_unmultiplied(255, 214, 10, alpha / 3);
+            for &cell in &result.path {
+                let min = Pos2::new(cell.x as f32, cell.y as f32);
+                let rect = egui::Rect::from_min_max(
+                    canvas.screen_from_cell(min),
+                    canvas.screen_from_cell(min + Vec2::splat(side)),
+                );
+                painter.rect_filled(rect, 0.0, fill);
+            }
+        }
         if self.layers.path && result.path.len() >= 2 {
+            // Through the middle of the unit's footprint (the cell's centre for one cell).
+            let middle = plan.unit as f32 / 2.0;
             let points: Vec<Pos2> = result
                 .path
                 .iter()
-                .map(|&c| canvas.screen_from_cell_center(c))
+                .map(|&c| {
+                    canvas.screen_from_cell(Pos2::new(c.x as f32 + middle, c.y as f32 + middle))
+                })
                 .collect();
             let width = (canvas.zoom() * 0.2).clamp(1.5, 5.0);
             painter.line(
