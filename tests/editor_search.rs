@@ -36,6 +36,17 @@ fn editor(map: Map) -> Harness<'static, EditorApp> {
     harness
 }
 
+/// Types a value into the number field of the Path panel labelled `label`, as a user does.
+fn set_number(h: &mut Harness<'_, EditorApp>, label: &str, value: &str) {
+    h.get_by_role_and_label(Role::SpinButton, label).click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, label)
+        .type_text(value);
+    h.key_press(egui::Key::Enter);
+    h.run();
+}
+
 /// The editor on the built-in level, where IDA* runs out of its node budget.
 fn editor_on_the_built_in_map() -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
@@ -505,14 +516,7 @@ fn a_turn_penalty_straightens_the_path() {
     let mut h = editor(meadow());
     settle(&mut h);
     let plain = h.state().search_result().expect("a path").clone();
-    let field = h.get_by_role_and_label(Role::SpinButton, "Turn penalty");
-    field.click();
-    h.run();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(Role::SpinButton, "Turn penalty")
-        .type_text("4");
-    h.key_press(egui::Key::Enter);
-    h.run();
+    set_number(&mut h, "Turn penalty", "4");
     settle(&mut h);
     let request = h.state().search_request().expect("a request").clone();
     assert_eq!(request.turn_penalty, 4.0);
@@ -552,14 +556,7 @@ fn a_larger_unit_keeps_its_whole_footprint_on_passable_ground() {
             .path
             .contains(&Cell::new(28, 10))
     );
-    let slider = h.get_by_role_and_label(Role::SpinButton, "Unit size");
-    slider.click();
-    h.run();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(Role::SpinButton, "Unit size")
-        .type_text("2");
-    h.key_press(egui::Key::Enter);
-    h.run();
+    set_number(&mut h, "Unit size", "2");
     settle(&mut h);
     assert!(
         h.state().search_failure().is_none(),

@@ -99,7 +99,7 @@ pub fn route(
         leg.goal = pair[1];
         legs.push(searcher.search(graph, &leg)?);
     }
-    let result = joined(request, &legs);
+    let result = joined(graph, request, &legs);
     Ok(Route {
         order: points,
         legs,
@@ -108,7 +108,7 @@ pub fn route(
 }
 
 /// The legs as one result.
-fn joined(request: &SearchRequest, legs: &[SearchResult]) -> SearchResult {
+fn joined(graph: &SearchGraph, request: &SearchRequest, legs: &[SearchResult]) -> SearchResult {
     let found = legs.iter().all(|l| l.found);
     let mut path: Vec<Cell> = Vec::new();
     let (mut cost, mut length) = (0.0, 0.0);
@@ -126,23 +126,14 @@ fn joined(request: &SearchRequest, legs: &[SearchResult]) -> SearchResult {
         stats.time_us += leg.stats.time_us;
         stats.budget_exhausted |= leg.stats.budget_exhausted;
     }
-    if !found {
-        path.clear();
-        cost = 0.0;
-        length = 0.0;
+    let mut result = super::outcome::result(graph, request, None, stats, None);
+    if found {
+        result.found = true;
+        result.path = path;
+        result.cost = cost;
+        result.length = length;
     }
-    SearchResult {
-        found,
-        path,
-        cost,
-        length,
-        stats,
-        optimality: request.optimality(),
-        trace: None,
-        start: request.start,
-        goal: request.goal,
-        reached: None,
-    }
+    result
 }
 
 /// The order of `middle` that makes start → middle… → end cheapest, by the exact costs

@@ -171,37 +171,21 @@ pub(crate) fn search(
     }
     let (path, cost) = match reached {
         Some((mut state, cost)) => {
-            let mut cells = vec![graph.cell(split(state).0)];
+            let mut cells = vec![split(state).0];
             while let Some(&before) = parent.get(&state) {
-                cells.push(graph.cell(split(before).0));
+                cells.push(split(before).0);
                 state = before;
             }
             cells.reverse();
-            (cells, cost)
+            (Some(cells), cost)
         }
-        None => (Vec::new(), 0.0),
+        None => (None, 0.0),
     };
     stats.time_us = started.elapsed().as_micros() as u64;
-    let found = !path.is_empty();
-    let length = if found {
-        graph
-            .path_cost(&path)
-            .map_or(f64::NAN, |(_, length)| length)
-    } else {
-        0.0
-    };
-    Ok(SearchResult {
-        found,
-        path,
-        cost,
-        length,
-        stats,
-        optimality: request.optimality(),
-        trace: None,
-        start: request.start,
-        goal: request.goal,
-        reached: None,
-    })
+    let mut result = super::outcome::result(graph, request, path, stats, None);
+    // The steps' cost plus the turns'.
+    result.cost = cost;
+    Ok(result)
 }
 
 /// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn.
