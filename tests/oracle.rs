@@ -700,3 +700,197 @@ proptest! {
         }
     }
 }
+
+/// The oracle's steps on a map with heights, written from the definitions: the flat step of
+/// [`oracle_successors`], plus `uphill × rise` or `downhill × drop`, and no step that changes
+/// height by more than the maximum climb, up or down.
+fn oracle_successors_with_heights(
+    grid: &Grid,
+    diagonal: Diagonal,
+) -> impl Fn(&(i32, i32)) -> Vec<Step> + '_ {
+    let flat = oracle_successors(grid, diagonal);
+    let slope = grid.slope();
+    move |&(x, y): &(i32, i32)| {
+        let here = grid.height_at(Cell::new(x as u32, y as u32));
+        flat(&(x, y))
+            .into_iter()
+            .filter_map(|((nx, ny), cost)| {
+                let rise = grid.height_at(Cell::new(nx as u32, ny as u32)) - here;
+                if slope.max_climb.is_some_and(|limit| rise.abs() > limit) {
+                    return None;
+                }
+                let extra = if rise > 0.0 {
+                    slope.uphill * rise
+                } else {
+                    slope.downhill * -rise
+                };
+                Some(((nx, ny), OrderedFloat(cost.0 + extra)))
+            })
+            .collect()
+    }
+}
+
+/// Every cell's cheapest cost *to* `goal` on a map with heights, by a Dijkstra over the
+/// reversed steps (built here by asking every cell for its steps).
+fn oracle_costs_to_with_heights(grid: &Grid, diagonal: Diagonal, goal: Cell) -> Vec<f64> {
+    let steps = oracle_successors_with_heights(grid, diagonal);
+    let mut into: Vec<Vec<(usize, f64)>> = vec![Vec::new(); grid.len()];
+    for i in 0..grid.len() {
+        let c = grid.cell_at(i);
+        if !grid.is_passable(c) {
+            continue;
+        }
+        for ((nx, ny), cost) in steps(&(c.x as i32, c.y as i32)) {
+            into[grid.index(Cell::new(nx as u32, ny as u32))].push((i, cost.0));
+        }
+    }
+    let target = grid.index(goal);
+    pathfinding::directed::dijkstra::dijkstra_all(&target, |&i| {
+        into[i]
+            .iter()
+            .map(|&(j, c)| (j, OrderedFloat(c)))
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .fold(
+        {
+            let mut costs = vec![f64::INFINITY; grid.len()];
+            costs[target] = 0.0;
+            costs
+        },
+        |mut costs, (i, (_, c))| {
+            costs[i] = c.0;
+            costs
+        },
+    )
+}
+
+/// A random map with heights: [`arb_map`]'s terrain, heights of 0 to 4 steps of a random
+/// size, and random slope rules (sometimes with a maximum climb that makes cliffs).
+fn arb_map_with_heights() -> impl Strategy<Value = (Grid, Cell, Cell, Diagonal)> {
+    arb_map().prop_flat_map(|(grid, start, goal, diagonal)| {
+        let len = grid.len();
+        (
+            Just(grid),
+            Just(start),
+            Just(goal),
+            Just(diagonal),
+            prop::collection::vec(0u8..5, len),
+            prop::sample::select(vec![0.25f32, 0.5, 1.0, 1.5]),
+            (0.0f64..3.0, 0.0f64..2.0, prop::option::of(0.5f64..3.0)),
+        )
+            .prop_map(
+                |(mut grid, start, goal, diagonal, levels, step, (up, down, climb))| {
+                    let heights = levels.into_iter().map(|l| f32::from(l) * step).collect();
+                    grid.set_heights(Some(heights)).unwrap();
+                    grid.set_slope(gridpath::grid::Slope {
+                        uphill: up,
+                        downhill: down,
+                        max_climb: climb,
+                    })
+                    .unwrap();
+                    (grid, start, goal, diagonal)
+                },
+            )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// On maps with heights every registered algorithm keeps its promise against the oracle
+    /// (the exact ones match it, whichever end they search from), or refuses the map as its
+    /// entry says; the flow field gives every cell its cost to the goal; and A*'s heuristic,
+    /// read from its trace, never overestimates the remaining cost.
+    #[test]
+    fn heights_and_slopes_match_the_oracle((grid, start, goal, diagonal) in arb_map_with_heights()) {
+        let to_goal = oracle_costs_to_with_heights(&grid, diagonal, goal);
+        let expected = Some(to_goal[grid.index(start)]).filter(|c| c.is_finite());
+        let forward = pathfinding::directed::dijkstra::dijkstra(
+            &(start.x as i32, start.y as i32),
+            oracle_successors_with_heights(&grid, diagonal),
+            |&p| p == (goal.x as i32, goal.y as i32),
+        )
+        .map(|(_, c)| c.0);
+        prop_assert_eq!(expected.is_some(), forward.is_some());
+        if let (Some(a), Some(b)) = (expected, forward) {
+            prop_assert!((a - b).abs() <= 1e-9 * a.max(1.0), "the two oracles differ: {} {}", a, b);
+        }
+        let graph = SearchGraph::new(&grid, diagonal);
+        for info in ALGORITHMS {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(info.algorithm)
+                .with_diagonal(diagonal)
+                .recording(info.algorithm == Algorithm::AStar);
+            let name = info.name;
+            let result = match Searcher::new().search(&graph, &request) {
+                Ok(result) => result,
+                Err(SearchError::HeightsUnsupported { .. } | SearchError::UnsupportedDiagonal { .. })
+                    if matches!(info.algorithm, Algorithm::Jps | Algorithm::Hpa) => continue,
+                Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
+            };
+            if result.stats.budget_exhausted {
+                continue;
+            }
+            prop_assert_eq!(result.found, expected.is_some(), "{}/{}", name, diagonal);
+            let Some(cost) = expected else { continue };
+            // Each step of the path is one of the oracle's, and they sum to the cost.
+            let steps = oracle_successors_with_heights(&grid, diagonal);
+            let mut sum = 0.0;
+            for pair in result.path.windows(2) {
+                let (a, b) = ((pair[0].x as i32, pair[0].y as i32), (pair[1].x as i32, pair[1].y as i32));
+                let step = steps(&a).into_iter().find(|(n, _)| *n == b);
+                prop_assert!(step.is_some(), "{}: {} → {} is not a step", name, pair[0], pair[1]);
+                sum += step.map_or(0.0, |(_, c)| c.0);
+            }
+            prop_assert!((sum - result.cost).abs() <= 1e-9 * sum.max(1.0), "{}: steps {} vs {}", name, sum, result.cost);
+            if request.optimality() == Optimality::Exact {
+                prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0), "{}/{}: {} vs oracle {}", name, diagonal, result.cost, cost);
+            } else {
+                prop_assert!(result.cost >= cost - 1e-9 * cost.max(1.0), "{} beat the optimum", name);
+            }
+            if let Some(trace) = &result.trace {
+                for (cell, h) in trace.expanded.iter().zip(&trace.h) {
+                    let remaining = to_goal[grid.index(*cell)];
+                    prop_assert!(f64::from(*h) <= remaining + 1e-4 * remaining.max(1.0), "h({}) = {} > {}", cell, h, remaining);
+                }
+            }
+        }
+        let field = gridpath::search::FlowField::new(&graph, goal).unwrap();
+        for (i, &cost) in to_goal.iter().enumerate() {
+            let got = field.cost(grid.cell_at(i)).unwrap_or(f64::INFINITY);
+            prop_assert!(got == cost || (got - cost).abs() <= 1e-9 * cost.max(1.0), "field at {}: {} vs {}", grid.cell_at(i), got, cost);
+        }
+    }
+
+    /// Height edits reach the replanner's kept state: D* Lite, repaired after raising and
+    /// lowering cells, plans what a fresh search of the edited map finds.
+    #[test]
+    fn replanning_after_height_edits_matches_a_fresh_search(
+        (grid, start, goal, diagonal) in arb_map_with_heights(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..5), 1..12),
+    ) {
+        let mut replanner = gridpath::search::Replanner::new(grid.clone(), diagonal);
+        let request = SearchRequest::new(start, goal)
+            .with_algorithm(Algorithm::DStarLite)
+            .with_diagonal(diagonal);
+        let control = gridpath::search::SearchControl::new();
+        replanner.plan(&request, &control).unwrap();
+        let mut edited = grid;
+        let changes: Vec<(Cell, f32)> = edits
+            .into_iter()
+            .map(|(i, level)| (edited.cell_at(i.index(edited.len())), f32::from(level) * 0.75))
+            .collect();
+        for &(cell, h) in &changes {
+            edited.set_height(cell, h).unwrap();
+        }
+        replanner.apply_heights(&changes);
+        prop_assert_eq!(replanner.grid(), &edited);
+        let again = replanner.plan(&request, &control).unwrap();
+        let fresh = oracle_costs_to_with_heights(&edited, diagonal, goal)[edited.index(start)];
+        prop_assert_eq!(again.found, fresh.is_finite());
+        if again.found {
+            prop_assert!((again.cost - fresh).abs() <= 1e-9 * fresh.max(1.0), "{} vs {}", again.cost, fresh);
+        }
+    }
+}

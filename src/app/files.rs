@@ -517,7 +517,7 @@ impl EditorApp {
                 Some(ImportAnswer::Import(outcome)) => {
                     self.import = None;
                     match outcome {
-                        Ok(replacement) => self.guard(ctx, Pending::Replace(Box::new(replacement))),
+                        Ok(replacement) => self.guard(ctx, Pending::Replace(replacement)),
                         Err(text) => self.show_error("Could not import the image", text),
                     }
                 }

@@ -48,7 +48,7 @@ pub struct ImportSummary {
 #[derive(Debug)]
 pub enum ImportAnswer {
     /// Import: the map, or why it failed.
-    Import(Result<Replacement, String>),
+    Import(Result<Box<Replacement>, String>),
     /// Close the dialog without importing.
     Cancel,
 }
@@ -378,7 +378,7 @@ impl ImportDialog {
         ui.horizontal(|ui| {
             let ready = self.preview.is_ok();
             if ui.add_enabled(ready, egui::Button::new("Import")).clicked() {
-                return Some(ImportAnswer::Import(self.finish()));
+                return Some(ImportAnswer::Import(self.finish().map(Box::new)));
             }
             ui.button("Cancel")
                 .clicked()

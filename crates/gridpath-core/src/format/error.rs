@@ -40,7 +40,7 @@ pub enum FormatError {
     #[error("not a gridpath map: \"format\" is {0:?}, expected \"gridpath-map\"")]
     NotAMap(String),
     /// A version this build does not read.
-    #[error("map format version {0} is not supported (this gridpath reads version 1)")]
+    #[error("map format version {0} is not supported (this gridpath reads versions 1 and 2)")]
     Version(u64),
     /// A size outside the limits.
     #[error("the map is {width} × {height} cells; each side must be between 1 and {max}", max = crate::grid::Grid::MAX_SIDE)]
@@ -107,6 +107,14 @@ pub enum FormatError {
     /// The grid failed its own checks.
     #[error("{0}")]
     Grid(#[from] GridError),
+    /// The map's `heights` or `slope` are wrong; `row` names the row of heights at fault.
+    #[error("{}{message}", match row { Some(r) => format!("heights, row {r}: "), None => String::new() })]
+    Heights {
+        /// The row of `heights.rows` at fault, if one is.
+        row: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// The map's `metadata` (resolution and origin) is out of range.
     #[error("metadata: {0}")]
     Metadata(String),

@@ -1,5 +1,6 @@
-//! gridpath's JSON map format, version 1: human-readable, one string per row, one character
-//! per cell.
+//! gridpath's JSON map format, versions 1 and 2: human-readable, one string per row, one
+//! character per cell. Version 2 adds a height per cell and the slope rules; a map without
+//! heights is written as version 1, so older readers still load it.
 //!
 //! ```json
 //! {
@@ -17,6 +18,15 @@
 //! ignored. A map imported from a robot's occupancy map also carries
 //! `"metadata": {"resolution": 0.05, "origin": [x, y, yaw]}` (metres per cell, and the pose of
 //! the lower-left corner), which older readers ignore. Coordinates are `[x, y]`, x the column, y the row, (0, 0) the top-left cell.
+//!
+//! A version 2 map may carry heights, one number per cell (row by row, each multiplied by
+//! `scale`, 1 when left out), and the rules that price them ([`crate::grid::Slope`]; each key
+//! optional, defaults uphill 1, downhill 0, no maximum climb):
+//!
+//! ```json
+//! "heights": {"scale": 0.5, "rows": [[0, 0, 1, 2], [0, 1, 2, 4], [0, 0, 1, 2]]},
+//! "slope": {"uphill": 1.0, "downhill": 0.25, "max_climb": 1.5}
+//! ```
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -24,12 +34,14 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Deserializer};
 
 use super::FormatError;
-use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Terrain, TerrainId};
+use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Slope, Terrain, TerrainId};
 
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "gridpath-map";
-/// The format version this build writes and reads.
-pub const VERSION: u64 = 1;
+/// The newest format version this build writes and reads (it reads every older one too).
+pub const VERSION: u64 = 2;
+/// The version of maps without heights, written so that older readers load them.
+pub const FLAT_VERSION: u64 = 1;
 
 #[derive(Deserialize)]
 struct RawMap {
@@ -47,6 +59,27 @@ struct RawMap {
     goal: Option<[i64; 2]>,
     #[serde(default)]
     metadata: Option<RawMetadata>,
+    #[serde(default)]
+    heights: Option<RawHeights>,
+    #[serde(default)]
+    slope: Option<RawSlope>,
+}
+
+#[derive(Deserialize)]
+struct RawHeights {
+    #[serde(default)]
+    scale: Option<f64>,
+    rows: Vec<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+struct RawSlope {
+    #[serde(default)]
+    uphill: Option<f64>,
+    #[serde(default)]
+    downhill: Option<f64>,
+    #[serde(default)]
+    max_climb: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -80,7 +113,7 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     if raw.format != FORMAT_NAME {
         return Err(FormatError::NotAMap(raw.format));
     }
-    if raw.version != VERSION {
+    if raw.version == 0 || raw.version > VERSION {
         return Err(FormatError::Version(raw.version));
     }
     let max = u64::from(Grid::MAX_SIDE);
@@ -142,7 +175,10 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
             });
         }
     }
-    let grid = Grid::from_cells(width as u32, height as u32, terrains, cells)?;
+    let mut grid = Grid::from_cells(width as u32, height as u32, terrains, cells)?;
+    if raw.version >= 2 {
+        read_heights(&mut grid, raw.heights, raw.slope)?;
+    }
     let endpoint = |which, point: Option<[i64; 2]>| -> Result<Option<Cell>, FormatError> {
         let Some([x, y]) = point else { return Ok(None) };
         if !grid.contains(x, y) {
@@ -169,6 +205,75 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
         goal,
         metadata,
     })
+}
+
+/// Gives the grid the file's heights and slope rules, checking each row.
+fn read_heights(
+    grid: &mut Grid,
+    heights: Option<RawHeights>,
+    slope: Option<RawSlope>,
+) -> Result<(), FormatError> {
+    let err = |row: Option<usize>, message: String| FormatError::Heights { row, message };
+    let Some(heights) = heights else {
+        if slope.is_some() {
+            return Err(err(
+                None,
+                "\"slope\" is given but the map has no \"heights\"".into(),
+            ));
+        }
+        return Ok(());
+    };
+    let scale = heights.scale.unwrap_or(1.0);
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(err(
+            None,
+            format!("heights: the scale must be above 0, got {scale}"),
+        ));
+    }
+    let (width, height) = (grid.width() as usize, grid.height() as usize);
+    if heights.rows.len() != height {
+        return Err(err(
+            None,
+            format!(
+                "heights: expected {height} rows (the map's height), got {}",
+                heights.rows.len()
+            ),
+        ));
+    }
+    let mut values = Vec::with_capacity(width * height);
+    for (y, row) in heights.rows.iter().enumerate() {
+        if row.len() != width {
+            return Err(err(
+                Some(y),
+                format!(
+                    "expected {width} numbers (the map's width), got {}",
+                    row.len()
+                ),
+            ));
+        }
+        for (x, &v) in row.iter().enumerate() {
+            let h = v * scale;
+            if !(h.is_finite() && h.abs() <= f64::from(crate::grid::MAX_HEIGHT)) {
+                return Err(err(
+                    Some(y),
+                    format!(
+                        "column {x}: height {h} is outside ±{}",
+                        crate::grid::MAX_HEIGHT
+                    ),
+                ));
+            }
+            values.push(h as f32);
+        }
+    }
+    grid.set_heights(Some(values))
+        .map_err(|e| err(None, e.to_string()))?;
+    let defaults = Slope::DEFAULT;
+    let rules = slope.map_or(defaults, |s| Slope {
+        uphill: s.uphill.unwrap_or(defaults.uphill),
+        downhill: s.downhill.unwrap_or(defaults.downhill),
+        max_climb: s.max_climb.or(defaults.max_climb),
+    });
+    grid.set_slope(rules).map_err(|e| err(None, e.to_string()))
 }
 
 fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
@@ -275,7 +380,12 @@ pub fn to_string(map: &Map) -> String {
     let mut out = String::with_capacity(grid.len() + grid.height() as usize * 8 + 512);
     out.push_str("{\n");
     let _ = writeln!(out, "  \"format\": {},", q(FORMAT_NAME));
-    let _ = writeln!(out, "  \"version\": {VERSION},");
+    let version = if grid.heights().is_some() {
+        VERSION
+    } else {
+        FLAT_VERSION
+    };
+    let _ = writeln!(out, "  \"version\": {version},");
     let _ = writeln!(out, "  \"name\": {},", q(&map.name));
     let _ = writeln!(out, "  \"width\": {},", grid.width());
     let _ = writeln!(out, "  \"height\": {},", grid.height());
@@ -329,8 +439,42 @@ pub fn to_string(map: &Map) -> String {
             n(yaw)
         );
     }
+    if let Some(heights) = grid.heights() {
+        write_heights(&mut out, grid, heights);
+    }
     out.push_str("\n}\n");
     out
+}
+
+/// Writes the `heights` (one row a line, each value as short as round-trips) and `slope`.
+fn write_heights(out: &mut String, grid: &Grid, heights: &[f32]) {
+    out.push_str(",\n  \"heights\": {\"scale\": 1, \"rows\": [\n");
+    let rows = heights.chunks(grid.width() as usize);
+    let last = grid.height() as usize - 1;
+    for (y, row) in rows.enumerate() {
+        out.push_str("    [");
+        for (x, h) in row.iter().enumerate() {
+            if x > 0 {
+                out.push_str(", ");
+            }
+            // f32's Display is its shortest round-tripping form; `-0` is written as 0.
+            let _ = write!(out, "{}", if *h == 0.0 { 0.0 } else { *h });
+        }
+        out.push_str(if y == last { "]\n" } else { "],\n" });
+    }
+    out.push_str("  ]}");
+    let slope = grid.slope();
+    let n = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "0".to_owned());
+    let _ = write!(
+        out,
+        ",\n  \"slope\": {{\"uphill\": {}, \"downhill\": {}",
+        n(slope.uphill),
+        n(slope.downhill)
+    );
+    if let Some(limit) = slope.max_climb {
+        let _ = write!(out, ", \"max_climb\": {}", n(limit));
+    }
+    out.push('}');
 }
 
 #[cfg(test)]
@@ -350,6 +494,60 @@ mod tests {
   "start": [0, 0], "goal": [3, 2],
   "extra": {"ignored": true}
 }"##;
+
+    #[test]
+    fn heights_and_slope_round_trip_and_a_flat_map_stays_version_1() {
+        let mut map = parse(DEMO).unwrap();
+        assert!(to_string(&map).contains("\"version\": 1,"));
+        let heights = (0..12).map(|i| i as f32 * 0.37 - 1.5).collect();
+        map.grid.set_heights(Some(heights)).unwrap();
+        map.grid
+            .set_slope(Slope {
+                uphill: 2.5,
+                downhill: 0.0,
+                max_climb: Some(1.25),
+            })
+            .unwrap();
+        let text = to_string(&map);
+        assert!(text.contains("\"version\": 2,"));
+        assert_eq!(parse(&text).unwrap(), map);
+    }
+
+    #[test]
+    fn heights_are_scaled_checked_and_their_errors_name_the_row() {
+        let with = |heights: &str| {
+            DEMO.replacen("\"version\": 1", "\"version\": 2", 1)
+                .replacen("\"start\"", &format!("{heights}, \"start\""), 1)
+        };
+        let map = parse(&with(
+            r#""heights": {"scale": 0.5, "rows": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]}"#,
+        ))
+        .unwrap();
+        assert_eq!(map.grid.height_at(Cell::new(3, 2)), 5.5);
+        assert_eq!(map.grid.slope(), Slope::DEFAULT);
+        let e = parse(&with(
+            r#""heights": {"rows": [[0, 1, 2, 3], [4, 5, 6], [8, 9, 10, 11]]}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("row 1") && e.contains("expected 4"), "{e}");
+        let e = parse(&with(
+            r#""heights": {"rows": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 1e9, 11]]}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("row 2") && e.contains("column 2"), "{e}");
+        let e = parse(&with(
+            r#""heights": {"rows": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]}, "slope": {"uphill": -1}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("uphill"), "{e}");
+        let e = parse(&DEMO.replacen("\"version\": 1", "\"version\": 3", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("versions 1 and 2"), "{e}");
+    }
 
     #[test]
     fn the_documented_example_loads() {

@@ -1,4 +1,5 @@
-use super::{Cell, Terrain, TerrainId};
+use super::heights::check_heights;
+use super::{Cell, Slope, Terrain, TerrainId};
 
 /// Why a grid could not be built or changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -55,9 +56,16 @@ pub enum GridError {
     /// A terrain still in use was to be removed without a replacement.
     #[error("terrain {0} is still in use")]
     InUse(TerrainId),
+    /// A height layer of the wrong size or with a value that is not a usable number.
+    #[error("heights: {0}")]
+    BadHeights(String),
+    /// Slope rules with a negative or non-finite weight or limit.
+    #[error("slope: {0}")]
+    BadSlope(String),
 }
 
-/// A width × height grid of cells, each holding a terrain id, with the terrain catalog.
+/// A width × height grid of cells, each holding a terrain id, with the terrain catalog and,
+/// optionally, a height per cell with the [`Slope`] rules that price height changes.
 ///
 /// Cells are stored row by row; [`Grid::index`] maps a [`Cell`] to its place in [`Grid::cells`].
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +74,8 @@ pub struct Grid {
     height: u32,
     cells: Vec<TerrainId>,
     terrains: Vec<Terrain>,
+    heights: Option<Vec<f32>>,
+    slope: Slope,
 }
 
 impl Grid {
@@ -116,6 +126,8 @@ impl Grid {
             height,
             cells,
             terrains,
+            heights: None,
+            slope: Slope::DEFAULT,
         })
     }
 
@@ -276,6 +288,61 @@ impl Grid {
             *cell = if *cell == id { new_id } else { shift(*cell) };
         }
         Ok(self.terrains.remove(usize::from(id)))
+    }
+
+    /// The height layer, row by row like [`Grid::cells`], or `None` for a flat map.
+    pub fn heights(&self) -> Option<&[f32]> {
+        self.heights.as_deref()
+    }
+
+    /// The height of a cell: 0 on a flat map and off the grid.
+    pub fn height_at(&self, cell: Cell) -> f64 {
+        match &self.heights {
+            Some(h) if self.contains_cell(cell) => f64::from(h[self.index(cell)]),
+            _ => 0.0,
+        }
+    }
+
+    /// Gives the map a height layer (one value per cell, row by row) or, with `None`, makes it
+    /// flat. Values must be finite and within ±[`super::MAX_HEIGHT`].
+    pub fn set_heights(&mut self, heights: Option<Vec<f32>>) -> Result<(), GridError> {
+        if let Some(values) = &heights {
+            check_heights(values, self.cells.len()).map_err(GridError::BadHeights)?;
+        }
+        self.heights = heights;
+        Ok(())
+    }
+
+    /// Sets one cell's height; returns the height it had, or `None` (and changes nothing) when
+    /// the map has no height layer, the cell is off the grid or the value is not usable.
+    pub fn set_height(&mut self, cell: Cell, height: f32) -> Option<f32> {
+        if !self.contains_cell(cell) || !height.is_finite() || height.abs() > super::MAX_HEIGHT {
+            return None;
+        }
+        let i = self.index(cell);
+        let heights = self.heights.as_mut()?;
+        Some(std::mem::replace(&mut heights[i], height))
+    }
+
+    /// The rules that price height changes (they matter only when the map has heights).
+    pub fn slope(&self) -> Slope {
+        self.slope
+    }
+
+    /// Changes the slope rules.
+    pub fn set_slope(&mut self, slope: Slope) -> Result<(), GridError> {
+        slope.validate().map_err(GridError::BadSlope)?;
+        self.slope = slope;
+        Ok(())
+    }
+
+    /// The extra cost of a step between two cells from their heights, or `None` when the
+    /// step changes height by more than the map allows; always `Some(0.0)` on a flat map.
+    pub fn slope_extra(&self, from: Cell, to: Cell) -> Option<f64> {
+        if self.heights.is_none() {
+            return Some(0.0);
+        }
+        self.slope.extra(self.height_at(from), self.height_at(to))
     }
 
     /// The cheapest cost among the passable terrains that some cell holds, or `None` when no

@@ -8,6 +8,7 @@ mod geo_reference;
     reason = "the grid is the module's main type, named after it"
 )]
 mod grid;
+mod heights;
 mod map;
 mod terrain;
 
@@ -15,5 +16,6 @@ pub use cell::Cell;
 pub use endpoints::{farthest_apart, farthest_from};
 pub use geo_reference::GeoReference;
 pub use grid::{Grid, GridError};
+pub use heights::{MAX_HEIGHT, Slope};
 pub use map::Map;
 pub use terrain::{Rgb, Terrain, TerrainId};

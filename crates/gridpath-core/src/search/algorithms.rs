@@ -114,6 +114,17 @@ fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
     Ok(())
 }
 
+/// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
+/// the other (HPA*'s abstract edges are priced one way).
+fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.has_heights() {
+        return Err(SearchError::HeightsUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
 pub const ALGORITHMS: [AlgorithmInfo; 9] = [
     AlgorithmInfo {
@@ -229,7 +240,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 9] = [
         uses_heuristic: true,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: any_map,
+        accepts: flat_map,
         run: Run::Whole(hpa::hpa_once),
         trace: TraceFrom::Nothing,
     },

@@ -91,7 +91,13 @@ pub(crate) fn bidirectional<const RECORD: bool>(
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let next = (current as isize + graph.delta(d)) as usize;
-            let ng = g + graph.step_cost(current, next, d);
+            // The backward search walks steps against their direction: it pays next → current.
+            let step = if go_forward {
+                graph.step_cost(current, next, d)
+            } else {
+                graph.step_cost_into(current, next, d)
+            };
+            let ng = g + step;
             if !this.relax(next, ng, d as u8) {
                 continue;
             }

@@ -309,7 +309,8 @@ impl Planner {
                     mask &= mask - 1;
                     let s = (u as isize + graph.delta(d)) as usize;
                     if s != self.goal {
-                        let through = graph.step_cost(u, s, d) + gu;
+                        // s is a predecessor of u: s → u is the step it would take.
+                        let through = graph.step_cost_into(u, s, d) + gu;
                         if through < self.rhs[s] {
                             self.rhs[s] = through;
                         }
@@ -324,7 +325,7 @@ impl Planner {
                     let d = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let s = (u as isize + graph.delta(d)) as usize;
-                    if s != self.goal && self.rhs[s] >= graph.step_cost(u, s, d) + g_old {
+                    if s != self.goal && self.rhs[s] >= graph.step_cost_into(u, s, d) + g_old {
                         self.rhs[s] = self.lookahead(graph, s);
                     }
                     self.update_vertex(graph, s, stats);
@@ -511,6 +512,23 @@ impl DStarLite {
             .filter_map(|&c| grid.get(c).map(|t| (c, t)))
             .collect();
         self.update_cells(&changes);
+        if grid.heights().is_some() {
+            let heights: Vec<(Cell, f32)> = cells
+                .iter()
+                .filter(|&&c| grid.contains_cell(c))
+                .map(|&c| (c, grid.height_at(c) as f32))
+                .collect();
+            self.update_heights(&heights);
+        }
+    }
+
+    /// Sets the height of some cells (on a map with heights) and repairs the plan state
+    /// around them. Cells off the map are ignored.
+    pub fn update_heights(&mut self, changes: &[(Cell, f32)]) {
+        let affected = self.graph.set_heights(changes);
+        if !affected.is_empty() {
+            self.planner.cells_changed(&self.graph, &affected);
+        }
     }
 }
 

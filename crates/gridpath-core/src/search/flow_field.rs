@@ -2,8 +2,9 @@
 //!
 //! Many units heading for one target need no search each: one Dijkstra from the goal over
 //! the whole map gives every cell its cheapest cost to the goal and the direction of its first
-//! step, and a unit anywhere follows the steps. The cost model is the searches' own (it is
-//! symmetric, so costs *from* the goal are costs *to* it), under the field's diagonal rule.
+//! step, and a unit anywhere follows the steps. The cost model is the searches' own, under the
+//! field's diagonal rule; on a map with heights a step may cost more one way than the other,
+//! so the Dijkstra from the goal prices each step in the direction a unit walks it.
 //!
 //! # JSON shape
 //!
@@ -79,6 +80,27 @@ impl FlowField {
         goal: Cell,
         control: &super::SearchControl,
     ) -> Result<Self, SearchError> {
+        Self::run(graph, goal, control, false)
+    }
+
+    /// Every cell's cost *from* `origin` (not to it), for questions like "what can the start
+    /// reach, and at what cost"; the steps point back towards the origin. On a flat map this
+    /// is [`FlowField::new_controlled`], since steps cost the same both ways.
+    pub fn from_origin_controlled(
+        graph: &SearchGraph,
+        origin: Cell,
+        control: &super::SearchControl,
+    ) -> Result<Self, SearchError> {
+        Self::run(graph, origin, control, true)
+    }
+
+    /// One Dijkstra from `goal`; `outward` prices steps away from it, otherwise towards it.
+    fn run(
+        graph: &SearchGraph,
+        goal: Cell,
+        control: &super::SearchControl,
+        outward: bool,
+    ) -> Result<Self, SearchError> {
         super::outcome::check_cell(graph, "goal", goal)?;
         let target = graph.index(goal);
         let mut costs = vec![f64::INFINITY; graph.len()];
@@ -107,8 +129,12 @@ impl FlowField {
                 if closed[neighbour] {
                     continue;
                 }
-                // Steps are symmetric: neighbour → current costs what current → neighbour does.
-                let ng = g + graph.step_cost(current, neighbour, d);
+                let step = if outward {
+                    graph.step_cost(current, neighbour, d)
+                } else {
+                    graph.step_cost_into(current, neighbour, d)
+                };
+                let ng = g + step;
                 if ng < costs[neighbour] {
                     costs[neighbour] = ng;
                     next[neighbour] = OPPOSITE[d];

@@ -1,6 +1,6 @@
 //! The grid as the searches see it: per-cell neighbour masks and step costs.
 
-use crate::grid::{Cell, Grid, TerrainId};
+use crate::grid::{Cell, Grid, Slope, TerrainId};
 
 use super::request::Diagonal;
 
@@ -8,6 +8,8 @@ use super::request::Diagonal;
 pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
 /// Row offsets of the eight directions.
 pub(crate) const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
+/// The direction opposite each direction.
+pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 /// Geometric length of a step in each direction.
 pub(crate) const STEP_LENGTH: [f64; 8] = [
     1.0,
@@ -44,6 +46,10 @@ pub struct SearchGraph {
     counts: Box<[u32; 256]>,
     /// Passability as bit words for jump point search, built on first use.
     jump_lines: std::sync::OnceLock<super::jump_lines::JumpLines>,
+    /// The height of each cell, empty on a flat map.
+    heights: Vec<f32>,
+    /// The slope rules, `None` on a flat map.
+    slope: Option<Slope>,
 }
 
 impl SearchGraph {
@@ -57,6 +63,8 @@ impl SearchGraph {
             }
         }
         let terrain = grid.cells().to_vec();
+        let heights = grid.heights().map(<[f32]>::to_vec).unwrap_or_default();
+        let slope = grid.heights().map(|_| grid.slope());
         let mut masks = vec![0u8; w * h];
         let mut counts = Box::new([0u32; 256]);
         for &t in &terrain {
@@ -76,6 +84,8 @@ impl SearchGraph {
             delta,
             counts,
             jump_lines: std::sync::OnceLock::new(),
+            heights,
+            slope,
         };
         for y in 0..h {
             for x in 0..w {
@@ -105,7 +115,7 @@ impl SearchGraph {
         let mut mask = 0u8;
         for d in 0..8 {
             let (dx, dy) = (i64::from(DX[d]), i64::from(DY[d]));
-            if !self.open_at(x + dx, y + dy) {
+            if !self.open_at(x + dx, y + dy) || !self.climbable(x, y, x + dx, y + dy) {
                 continue;
             }
             let allowed = if d < 4 {
@@ -126,6 +136,21 @@ impl SearchGraph {
         mask
     }
 
+    /// Whether the height change between two cells on the grid is within the slope rules.
+    fn climbable(&self, x: i64, y: i64, nx: i64, ny: i64) -> bool {
+        let Some(Slope {
+            max_climb: Some(limit),
+            ..
+        }) = self.slope
+        else {
+            return true;
+        };
+        let w = self.width as usize;
+        let a = self.heights[y as usize * w + x as usize];
+        let b = self.heights[ny as usize * w + nx as usize];
+        f64::from(b - a).abs() <= limit
+    }
+
     /// Recomputes the cheapest and the uniform cost from the terrain counts.
     fn refresh_costs(&mut self) {
         let costs: Vec<f64> = (0..256)
@@ -133,8 +158,10 @@ impl SearchGraph {
             .map(|i| self.half_cost[i] * 2.0)
             .collect();
         self.min_cost = costs.iter().copied().reduce(f64::min).unwrap_or(0.0);
-        // Several terrains of one cost (Moving AI's `.` and `S`) still make a uniform map.
+        // Several terrains of one cost (Moving AI's `.` and `S`) still make a uniform map; a
+        // map with heights never does, since slopes and cliffs change its steps.
         self.uniform = match costs.as_slice() {
+            _ if self.slope.is_some() => None,
             [first, rest @ ..] if rest.iter().all(|c| c == first) => Some(*first),
             _ => None,
         };
@@ -144,6 +171,9 @@ impl SearchGraph {
     /// [`SearchGraph::set_cells`] can bring it up to date with that grid's edits.
     pub fn matches_catalog(&self, grid: &Grid) -> bool {
         if (grid.width(), grid.height()) != (self.width, self.height) {
+            return false;
+        }
+        if grid.heights().map(|_| grid.slope()) != self.slope {
             return false;
         }
         let terrains = grid.terrains();
@@ -162,7 +192,6 @@ impl SearchGraph {
     /// cost): the changed cells and their eight neighbours, without duplicates. Cells off the
     /// grid are ignored.
     pub fn set_cells(&mut self, changes: &[(Cell, TerrainId)]) -> Vec<usize> {
-        let w = self.width as usize;
         let mut touched = Vec::new();
         for &(cell, id) in changes {
             if cell.x >= self.width || cell.y >= self.height {
@@ -181,8 +210,41 @@ impl SearchGraph {
         if touched.is_empty() {
             return touched;
         }
+        let affected = self.refresh_around(&touched);
+        self.refresh_costs();
+        affected
+    }
+
+    /// Changes the height of some cells and updates the neighbour masks around them; returns
+    /// the cells whose outgoing steps may have changed, like [`SearchGraph::set_cells`]. Does
+    /// nothing on a graph built from a flat map (give the map heights and build anew).
+    pub fn set_heights(&mut self, changes: &[(Cell, f32)]) -> Vec<usize> {
+        if self.slope.is_none() {
+            return Vec::new();
+        }
+        let mut touched = Vec::new();
+        for &(cell, height) in changes {
+            if cell.x >= self.width || cell.y >= self.height {
+                continue;
+            }
+            let i = self.index(cell);
+            if self.heights[i] != height {
+                self.heights[i] = height;
+                touched.push(i);
+            }
+        }
+        if touched.is_empty() {
+            return touched;
+        }
+        self.refresh_around(&touched)
+    }
+
+    /// Recomputes the masks of the given cells and their neighbours; returns those cells,
+    /// sorted and without duplicates.
+    fn refresh_around(&mut self, touched: &[usize]) -> Vec<usize> {
+        let w = self.width as usize;
         let mut affected = Vec::with_capacity(touched.len() * 9);
-        for &i in &touched {
+        for &i in touched {
             let (x, y) = ((i % w) as i64, (i / w) as i64);
             for dy in -1..=1 {
                 for dx in -1..=1 {
@@ -202,7 +264,6 @@ impl SearchGraph {
         for &i in &affected {
             self.masks[i] = self.compute_mask((i % w) as i64, (i / w) as i64);
         }
-        self.refresh_costs();
         self.jump_lines = std::sync::OnceLock::new();
         affected
     }
@@ -312,12 +373,36 @@ impl SearchGraph {
     }
 
     /// The cost of a step in direction `d` from cell `from` to cell `to`:
-    /// step length × (cost(from) + cost(to)) / 2.
+    /// step length × (cost(from) + cost(to)) / 2, plus the slope term of the height change
+    /// on a map with heights. Only asked of allowed steps, so a cliff never reaches it.
     #[inline]
     pub(crate) fn step_cost(&self, from: usize, to: usize, d: usize) -> f64 {
-        STEP_LENGTH[d]
+        let flat = STEP_LENGTH[d]
             * (self.half_cost[usize::from(self.terrain[from])]
-                + self.half_cost[usize::from(self.terrain[to])])
+                + self.half_cost[usize::from(self.terrain[to])]);
+        match &self.slope {
+            None => flat,
+            Some(slope) => {
+                let (a, b) = (self.heights[from], self.heights[to]);
+                flat + slope
+                    .extra(f64::from(a), f64::from(b))
+                    .unwrap_or(f64::INFINITY)
+            }
+        }
+    }
+
+    /// The cost of the step *into* `cell` from its neighbour `next` in direction `d` of
+    /// `cell`: what backward searches (from the goal) pay, since with heights a step may
+    /// cost more one way than the other. Steps are allowed both ways or neither (the climb
+    /// limit holds up and down), so `cell`'s mask lists its predecessors too.
+    #[inline]
+    pub(crate) fn step_cost_into(&self, cell: usize, next: usize, d: usize) -> f64 {
+        self.step_cost(next, cell, OPPOSITE[d])
+    }
+
+    /// Whether the map has heights, so that a step may cost more one way than the other.
+    pub fn has_heights(&self) -> bool {
+        self.slope.is_some()
     }
 
     /// Whether a step from `from` in direction `d` is allowed.

@@ -280,6 +280,11 @@ pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<()
             requested: request.diagonal,
         });
     }
+    if graph.has_heights() {
+        return Err(SearchError::HeightsUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
     if graph.uniform_cost().is_none() {
         return Err(SearchError::NonUniformCost {
             algorithm: request.algorithm,

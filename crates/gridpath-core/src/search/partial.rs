@@ -83,7 +83,7 @@ fn nearest_reachable(
     request: &SearchRequest,
     control: &SearchControl,
 ) -> Result<Option<Cell>, SearchError> {
-    let field = FlowField::new_controlled(graph, request.start, control)?;
+    let field = FlowField::from_origin_controlled(graph, request.start, control)?;
     let heuristic = match request.effective_heuristic() {
         Heuristic::Zero => Heuristic::default_for(request.diagonal),
         h => h,

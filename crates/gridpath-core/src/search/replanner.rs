@@ -109,6 +109,27 @@ impl Replanner {
         }
     }
 
+    /// Sets the height of some cells of a map with heights (the map's heights and slope
+    /// rules themselves change through [`Replanner::replace`]). Changes off the map, of a
+    /// flat map or to an unusable value are ignored.
+    pub fn apply_heights(&mut self, changes: &[(Cell, f32)]) {
+        let mut applied = Vec::with_capacity(changes.len());
+        for &(cell, height) in changes {
+            if let Some(old) = self.grid.set_height(cell, height)
+                && old != height
+            {
+                applied.push((cell, height));
+            }
+        }
+        if applied.is_empty() {
+            return;
+        }
+        self.graph.set_heights(&applied);
+        if let Some((dstar, _)) = &mut self.dstar {
+            dstar.update_heights(&applied);
+        }
+    }
+
     /// Replaces the whole map (a new catalog, a resize): every kept state is built again.
     pub fn replace(&mut self, grid: Grid) {
         *self = Self::new(grid, self.graph.diagonal());

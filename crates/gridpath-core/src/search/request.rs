@@ -421,6 +421,14 @@ pub enum SearchError {
         /// The algorithm asked for.
         algorithm: Algorithm,
     },
+    /// The algorithm cannot search a map with heights.
+    #[error(
+        "{algorithm} cannot search a map with heights (its steps cost more uphill than down): choose A*, Dijkstra, bidirectional A*, IDA* or D* Lite"
+    )]
+    HeightsUnsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
     /// The search was cancelled before it finished.
     #[error("the search was cancelled")]
     Cancelled,

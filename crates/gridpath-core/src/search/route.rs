@@ -149,12 +149,14 @@ fn cheapest_order(
         return Ok(middle.to_vec());
     }
     let control = SearchControl::new();
-    // From every waypoint, one Dijkstra gives its cost to every cell (costs are symmetric).
+    // To every waypoint and to the end, one Dijkstra gives every cell's cost there.
     let fields: Vec<FlowField> = middle
         .iter()
         .map(|&c| FlowField::new_controlled(graph, c, &control))
         .collect::<Result<_, _>>()?;
+    let to_end = FlowField::new_controlled(graph, end, &control)?;
     let between = |i: usize, cell: Cell| fields[i].cost(cell).unwrap_or(f64::INFINITY);
+    let finish = |i: usize| to_end.cost(middle[i]).unwrap_or(f64::INFINITY);
     // best[set][last]: the cheapest start → (the waypoints of set) ending at `last`.
     let full = 1usize << n;
     let mut best = vec![f64::INFINITY; full * n];
@@ -184,7 +186,7 @@ fn cheapest_order(
     let all = full - 1;
     let mut last = (0..n)
         .min_by(|&a, &b| {
-            let cost = |l: usize| best[all * n + l] + between(l, end);
+            let cost = |l: usize| best[all * n + l] + finish(l);
             cost(a).total_cmp(&cost(b))
         })
         .unwrap_or(0);

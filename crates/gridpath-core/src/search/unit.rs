@@ -109,7 +109,11 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
             unit[i] = column.fold(across[i], costliest);
         }
     }
-    Grid::from_cells(grid.width(), grid.height(), catalog, unit)
+    let mut planned = Grid::from_cells(grid.width(), grid.height(), catalog, unit)?;
+    // Heights stay those of the cell the unit is anchored on (its top-left).
+    planned.set_heights(grid.heights().map(<[f32]>::to_vec))?;
+    planned.set_slope(grid.slope())?;
+    Ok(planned)
 }
 
 #[cfg(test)]

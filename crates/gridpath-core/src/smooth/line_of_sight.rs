@@ -10,15 +10,16 @@ use super::Segment;
 pub const COST_TOLERANCE: f64 = 1e-9;
 
 /// The cost of each step of a grid path under the search's step model: step length ×
-/// (cost(from) + cost(to)) / 2. A step onto a cell without a cost counts as 0; callers pass
-/// paths of passable cells.
+/// (cost(from) + cost(to)) / 2, plus the slope term on a map with heights. A step onto a
+/// cell without a cost (or over a cliff) counts as 0 there; callers pass paths the searches
+/// found.
 pub fn step_costs(grid: &Grid, path: &[Cell]) -> Vec<f64> {
     path.windows(2)
         .map(|pair| {
             let length = Segment::between_centres(pair[0], pair[1]).length();
             let a = grid.cost(pair[0]).unwrap_or(0.0);
             let b = grid.cost(pair[1]).unwrap_or(0.0);
-            length * (a + b) / 2.0
+            length * (a + b) / 2.0 + grid.slope_extra(pair[0], pair[1]).unwrap_or(0.0)
         })
         .collect()
 }
@@ -59,11 +60,23 @@ pub fn pull_string(grid: &Grid, path: &[Cell]) -> Vec<usize> {
 }
 
 /// Whether the straight segment from `path[from]` to `path[to]` is clear and costs no more
-/// than the grid steps between them.
+/// than the grid steps between them. On a map with heights a shortcut must also stay on
+/// level ground (every cell it touches as high as where it starts), where slopes add
+/// nothing to its integral and no cliff can lie across it.
 fn shortcut_pays(grid: &Grid, path: &[Cell], prefix: &[f64], from: usize, to: usize) -> bool {
     let segment = Segment::between_centres(path[from], path[to]);
     if !segment.is_clear(grid) {
         return false;
+    }
+    if grid.heights().is_some() {
+        let level = grid.height_at(path[from]);
+        let flat = segment
+            .supercover()
+            .into_iter()
+            .all(|(x, y)| grid.height_at(Cell::new(x as u32, y as u32)) == level);
+        if !flat {
+            return false;
+        }
     }
     let replaced = prefix[to] - prefix[from];
     segment
