@@ -154,3 +154,110 @@ fn scen_reports_cost_ratios_for_every_algorithm() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("cost / optimal: mean"), "{text}");
 }
+
+/// A hill in the middle of a flat 12 × 5 map, as a PGM heightmap.
+fn hill_pgm() -> Vec<u8> {
+    let (w, h) = (12usize, 5usize);
+    let mut pgm = format!("P5 {w} {h} 255\n").into_bytes();
+    for y in 0..h {
+        for x in 0..w {
+            let d = (x as f64 - 6.0).powi(2) + (y as f64 - 2.0).powi(2);
+            pgm.push((255.0 * (-d / 4.0).exp()) as u8);
+        }
+    }
+    pgm
+}
+
+#[test]
+fn heights_from_an_image_and_slope_options_change_the_path_and_are_saved() {
+    let flat = temp_file(
+        "flat.json",
+        &DEMO
+            .replace("\"width\": 6, \"height\": 4", "\"width\": 12, \"height\": 5")
+            .replace(
+                r#"["..#...", "..#...", "..#...", "======"]"#,
+                r#"["............", "............", "............", "............", "............"]"#,
+            )
+            .replace("\"goal\": [5, 0]", "\"goal\": [11, 2]")
+            .replace("\"start\": [0, 0]", "\"start\": [0, 2]"),
+    );
+    let image = flat.with_file_name("hill.pgm");
+    std::fs::write(&image, hill_pgm()).unwrap();
+    let (flat_s, image_s) = (flat.to_str().unwrap(), image.to_str().unwrap());
+    let straight = json(&gridpath(&["solve", flat_s, "--json"]));
+    assert_eq!(straight["cost"].as_f64(), Some(11.0));
+    // Climbing costs 3 per unit: the path walks round the hill and pays less than over it.
+    let args = [
+        "solve",
+        flat_s,
+        "--heights",
+        image_s,
+        "--uphill",
+        "3",
+        "--json",
+    ];
+    let round = json(&gridpath(&args));
+    let path: Vec<[u32; 2]> = serde_json::from_value(round["path"].clone()).unwrap();
+    assert!(
+        !path.contains(&[6, 2]),
+        "the path crosses the top: {path:?}"
+    );
+    let mut over_the_top = load_map(&flat).unwrap();
+    over_the_top
+        .grid
+        .set_heights(Some(
+            gridpath::format::height_image::heights_from_image(&hill_pgm(), 12, 5, 10.0).unwrap(),
+        ))
+        .unwrap();
+    over_the_top
+        .grid
+        .set_slope(gridpath::grid::Slope {
+            uphill: 3.0,
+            ..gridpath::grid::Slope::DEFAULT
+        })
+        .unwrap();
+    let straight_cells: Vec<Cell> = (0..12).map(|x| Cell::new(x, 2)).collect();
+    let graph =
+        gridpath::search::SearchGraph::new(&over_the_top.grid, gridpath::search::Diagonal::NoCut);
+    let (over, _) = graph.path_cost(&straight_cells).unwrap();
+    assert!(round["cost"].as_f64().unwrap() < over, "{round} vs {over}");
+    // Saved with its heights and rules: solving the saved map gives the same answer.
+    let saved = flat.with_file_name("hill.json");
+    let out = gridpath(&[
+        "convert",
+        flat_s,
+        saved.to_str().unwrap(),
+        "--heights",
+        image_s,
+        "--uphill",
+        "3",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again = json(&gridpath(&["solve", saved.to_str().unwrap(), "--json"]));
+    assert_eq!(again["cost"], round["cost"]);
+    // A cliff limit the hill's sides exceed keeps the path off the hill entirely.
+    let args = [
+        "solve",
+        saved.to_str().unwrap(),
+        "--max-climb",
+        "0.5",
+        "--json",
+    ];
+    let cliff = json(&gridpath(&args));
+    let path: Vec<[u32; 2]> = serde_json::from_value(cliff["path"].clone()).unwrap();
+    assert!(
+        path.iter()
+            .all(|&[x, y]| (x as i32 - 6).abs() + (y as i32 - 2).abs() > 1)
+    );
+    // Slope options without heights, and algorithms that cannot search heights, are errors.
+    let out = gridpath(&["solve", flat_s, "--uphill", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no heights"));
+    let out = gridpath(&["solve", saved.to_str().unwrap(), "--algo", "jps"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot search a map with heights"));
+}

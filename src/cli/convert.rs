@@ -13,6 +13,7 @@ use gridpath::format::{MapFormat, load_map, save};
 use gridpath::grid::{GeoReference, Map, Terrain};
 
 use super::LevelArgs;
+use super::heights::HeightArgs;
 
 /// Arguments of `gridpath convert`.
 #[derive(clap::Args, Debug)]
@@ -25,6 +26,8 @@ pub struct ConvertArgs {
     output: PathBuf,
     #[command(flatten)]
     level: LevelArgs,
+    #[command(flatten)]
+    heights: HeightArgs,
     /// Occupancy above which a pixel becomes a wall (0–1) [default: 0.65, or the yaml's].
     #[arg(long)]
     threshold: Option<f64>,
@@ -117,7 +120,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             args.output.display()
         );
     }
-    let map = read(args)?;
+    let mut map = read(args)?;
+    args.heights.apply(&mut map, &args.input)?;
+    let json_output = registry::kind_of(&args.output) == Some(FileKind::Map(MapFormat::Json));
+    if map.grid.heights().is_some() && !json_output {
+        eprintln!(
+            "gridpath: {} keeps no heights: only a gridpath map (.json) holds them",
+            args.output.display()
+        );
+    }
     if ros_output {
         write_ros(args, &map)?;
     } else {

@@ -16,6 +16,7 @@ macro_rules! out {
 mod ascii;
 mod convert;
 mod field;
+mod heights;
 mod scen;
 mod smooth;
 mod solve;

@@ -9,6 +9,7 @@ use gridpath::grid::Cell;
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
+use super::heights::HeightArgs;
 use super::smooth::SmoothArgs;
 use super::{EXIT_NEGATIVE, LevelArgs, SearchArgs, ascii, parse_cell, parse_diagonal, smooth};
 
@@ -30,6 +31,8 @@ pub struct SolveArgs {
     diagonal: Diagonal,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    heights: HeightArgs,
     #[command(flatten)]
     smoothing: SmoothArgs,
     /// A waypoint the path goes through, as X,Y; repeat for several, visited in the order
@@ -61,6 +64,7 @@ pub struct SolveArgs {
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut map = args.level.load_map(&args.map)?;
+    args.heights.apply(&mut map, &args.map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
     if map.place_default_markers() {

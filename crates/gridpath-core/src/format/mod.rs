@@ -8,6 +8,7 @@
 //! files over the size limit of their kind.
 
 mod error;
+pub mod height_image;
 #[cfg(feature = "images")]
 pub mod image_export;
 #[cfg(feature = "images")]
