@@ -980,3 +980,67 @@ fn a_right_drag_zooms_into_its_box() {
     );
     assert_eq!(terrain_at(&h, 23, 7), GRASS, "zooming painted nothing");
 }
+
+/// Types a value into a number field (a drag value) found by its label.
+fn set_number(h: &mut Harness<'_, EditorApp>, label: &str, value: &str) {
+    use egui::accesskit::Role;
+    h.get_by_role_and_label(Role::SpinButton, label).click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_role_and_label(Role::SpinButton, label)
+        .type_text(value);
+    h.key_press(Key::Enter);
+    h.run();
+}
+
+fn height_at(h: &Harness<'_, EditorApp>, x: u32, y: u32) -> f64 {
+    h.state().map().grid.height_at(Cell::new(x, y))
+}
+
+#[test]
+fn sculpted_ground_is_searched_as_the_user_sees_it_and_undoes_to_a_flat_map() {
+    let mut h = editor(meadow());
+    let flat = settled(&mut h).cost;
+    // U takes the Raise tool; a ridge across the straight path gives the map heights.
+    press(&mut h, Modifiers::NONE, Key::U);
+    assert_eq!(h.state().tool(), Tool::Raise);
+    set_number(&mut h, "Brush step", "2");
+    let (from, to) = (at(&h, 18, 12), at(&h, 18, 22));
+    drag(&mut h, from, to, 5);
+    assert_eq!(height_at(&h, 18, 16), 2.0);
+    assert_eq!(height_at(&h, 10, 16), 0.0);
+    plans_on_the_editors_map(&mut h, "ridge");
+    let over = settled(&mut h).cost;
+    assert!(over > flat, "climbing costs: {over} > {flat}");
+    // A second stroke beside it travels to the search as the heights it changed.
+    let (from, to) = (at(&h, 19, 12), at(&h, 19, 22));
+    drag(&mut h, from, to, 5);
+    assert_eq!(height_at(&h, 19, 16), 2.0);
+    plans_on_the_editors_map(&mut h, "second ridge");
+    // Flatten from a low cell levels part of the ridge again.
+    press(&mut h, Modifiers::NONE, Key::H);
+    let (from, to) = (at(&h, 17, 16), at(&h, 19, 16));
+    drag(&mut h, from, to, 3);
+    assert_eq!(height_at(&h, 18, 16), 0.0);
+    plans_on_the_editors_map(&mut h, "flattened");
+    // The slope rules: a cliff limit below the ridge's step closes the gap's sides...
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Max climb")
+        .click();
+    h.run();
+    set_number(&mut h, "Max climb", "1");
+    assert_eq!(h.state().map().grid.slope().max_climb, Some(1.0));
+    plans_on_the_editors_map(&mut h, "max climb");
+    // ...and no uphill cost makes the climb free where it is allowed.
+    set_number(&mut h, "Uphill cost", "0");
+    assert_eq!(h.state().map().grid.slope().uphill, 0.0);
+    plans_on_the_editors_map(&mut h, "free climbing");
+    // Undo takes back the rules, the flattening, both strokes, and the map is flat again.
+    for step in 0..5 {
+        assert!(h.state().map().grid.heights().is_some(), "undo {step}");
+        press(&mut h, Modifiers::COMMAND, Key::Z);
+        plans_on_the_editors_map(&mut h, &format!("undo {step}"));
+    }
+    assert_eq!(h.state().map().grid.heights(), None);
+    assert_eq!(h.state().map().grid.slope(), gridpath::grid::Slope::DEFAULT);
+    assert!((settled(&mut h).cost - flat).abs() < 1e-9);
+}

@@ -16,7 +16,7 @@ use super::commands::{self, Command};
 use super::compare_window;
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
-use super::edit::{Edit, Layout, Redraw};
+use super::edit::{Edit, Layout, Redraw, Relief};
 use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
 use super::gesture::Marker;
 use super::history::History;
@@ -26,6 +26,7 @@ use super::menus::{self, MenuAction, MenuState, StatusLine};
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::planner::{Comparison, Failure, Planner, Solver};
 use super::preferences::Preferences;
+use super::relief_panel::{ReliefAction, relief_ui};
 use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
 use super::search_view::{SearchIntent, SearchView};
@@ -663,6 +664,40 @@ impl EditorApp {
         }
     }
 
+    /// Adds or removes the map's heights or changes its slope rules: one undoable step
+    /// (dragging a slope field is one step from its first value to its last).
+    pub(super) fn relief_action(&mut self, action: ReliefAction) {
+        let grid = &self.document.map.grid;
+        let edit = match action {
+            ReliefAction::SetSlope(slope) => Edit::Slope {
+                before: grid.slope(),
+                after: slope,
+            },
+            ReliefAction::AddHeights | ReliefAction::RemoveHeights => {
+                let before = Relief::of(grid);
+                let heights = (action == ReliefAction::AddHeights).then(|| vec![0.0; grid.len()]);
+                let after = Relief {
+                    heights,
+                    slope: before.slope,
+                };
+                Edit::Relief {
+                    before: Box::new(before),
+                    after: Box::new(after),
+                }
+            }
+        };
+        match edit.redo(&mut self.document.map) {
+            Ok(redraw) => {
+                self.canvas.redraw(redraw);
+                self.planner.edited(&edit, true, &self.document.map.grid);
+                self.history.record_or_merge(edit);
+                self.document.dirty = true;
+                self.replan();
+            }
+            Err(error) => self.say(error.to_string(), true),
+        }
+    }
+
     fn remove_terrain(&mut self, id: TerrainId, replacement: Option<TerrainId>) {
         if self.change_catalog(|grid| grid.remove_terrain(id, replacement).map(|_| ())) {
             let shift = |t: TerrainId| if t > id { t - 1 } else { t };
@@ -927,6 +962,12 @@ impl eframe::App for EditorApp {
                         .ui(ui, &self.document.map.grid, self.tools.active);
                     if let Some(action) = action {
                         self.palette_action(action);
+                    }
+                    ui.separator();
+                    if let Some(action) =
+                        relief_ui(ui, &self.document.map.grid, &mut self.tools.height_step)
+                    {
+                        self.relief_action(action);
                     }
                 });
             });

@@ -511,7 +511,47 @@ fn image_of(grid: &Grid, region: Region) -> ColorImage {
         let row = &cells[y * stride + region.x0 as usize..y * stride + region.x1 as usize];
         pixels.extend(row.iter().map(|&id| lut[usize::from(id)]));
     }
+    if let Some(heights) = grid.heights() {
+        let mut i = 0;
+        for y in region.y0..region.y1 {
+            for x in region.x0..region.x1 {
+                pixels[i] = shaded(
+                    pixels[i],
+                    hillshade(heights, grid.width(), grid.height(), x, y),
+                );
+                i += 1;
+            }
+        }
+    }
     ColorImage::new([w, h], pixels)
+}
+
+/// The light a cell of a map with heights gets from a lamp in the north-west, 45° up, with
+/// heights exaggerated by [`RELIEF`]: 1 on level ground, more on slopes facing the lamp,
+/// less on those facing away (the cartographer's hillshade).
+fn hillshade(heights: &[f32], width: u32, height: u32, x: u32, y: u32) -> f32 {
+    let at = |x: u32, y: u32| heights[y as usize * width as usize + x as usize];
+    let (left, right) = (x.saturating_sub(1), (x + 1).min(width - 1));
+    let (up, down) = (y.saturating_sub(1), (y + 1).min(height - 1));
+    let dx = (at(right, y) - at(left, y)) / (right - left).max(1) as f32 * RELIEF;
+    let dy = (at(x, down) - at(x, up)) / (down - up).max(1) as f32 * RELIEF;
+    // Normal (-dx, -dy, 1); the lamp at (-1, -1, √2) / 2.
+    let lit = (dx + dy + std::f32::consts::SQRT_2) / (2.0 * (dx * dx + dy * dy + 1.0).sqrt());
+    lit / std::f32::consts::FRAC_1_SQRT_2
+}
+
+/// How much the hillshade exaggerates heights, so that a rise of one unit per cell shows.
+const RELIEF: f32 = 1.5;
+
+/// A colour darkened or lightened by a hillshade factor.
+fn shaded(colour: Color32, light: f32) -> Color32 {
+    let light = light.clamp(0.3, 1.4);
+    let channel = |c: u8| (f32::from(c) * light).round().clamp(0.0, 255.0) as u8;
+    Color32::from_rgb(
+        channel(colour.r()),
+        channel(colour.g()),
+        channel(colour.b()),
+    )
 }
 
 #[cfg(test)]

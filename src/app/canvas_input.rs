@@ -16,6 +16,7 @@ use crate::smooth::Segment;
 use super::canvas::{Canvas, color_of};
 use super::edit::{Edit, Redraw};
 use super::gesture::{Gesture, Marker};
+use super::sculpt::{HeightStroke, Sculpt};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool, ToolSettings};
 
@@ -228,6 +229,22 @@ impl CanvasInput {
             self.gesture = Some(Gesture::Marker(marker));
             return;
         }
+        if tools.tool.sculpts() {
+            let sculpt = match tools.tool {
+                Tool::Raise => Sculpt::Raise(tools.height_step),
+                Tool::Lower => Sculpt::Lower(tools.height_step),
+                _ => Sculpt::Flatten,
+            };
+            let mut stroke = HeightStroke::new(sculpt, grid, cell);
+            let (w, h) = (grid.width(), grid.height());
+            let cells = tools::brush(cell, tools.brush_size, tools.brush_tip, w, h);
+            let redraw = stroke
+                .apply(&mut map.grid, &cells)
+                .map_or(Redraw::All, Redraw::Cells);
+            canvas.redraw(redraw);
+            self.gesture = Some(Gesture::Sculpt(stroke));
+            return;
+        }
         let terrain = if tools.tool == Tool::Eraser {
             0
         } else {
@@ -279,7 +296,7 @@ impl CanvasInput {
                     to: cell,
                 })
             }
-            Tool::Eyedropper => None,
+            Tool::Eyedropper | Tool::Raise | Tool::Lower | Tool::Flatten => None,
         };
     }
 
@@ -317,6 +334,26 @@ impl CanvasInput {
                     let region = stroke.paint(&mut map.grid, &cells);
                     stroke.move_to(cell);
                     canvas.redraw(Redraw::Cells(region));
+                }
+            }
+            Some(Gesture::Sculpt(stroke)) => {
+                if let Some(cell) = cell
+                    && cell != stroke.last()
+                {
+                    let (w, h) = (grid.width(), grid.height());
+                    let cells = tools::brush_line(
+                        stroke.last(),
+                        cell,
+                        tools.brush_size,
+                        tools.brush_tip,
+                        w,
+                        h,
+                    );
+                    let redraw = stroke
+                        .apply(&mut map.grid, &cells)
+                        .map_or(Redraw::All, Redraw::Cells);
+                    stroke.move_to(cell);
+                    canvas.redraw(redraw);
                 }
             }
             Some(
@@ -371,6 +408,7 @@ impl CanvasInput {
         let (w, h) = (grid.width(), grid.height());
         let edit = match gesture {
             Gesture::Paint(stroke) => stroke.finish(grid),
+            Gesture::Sculpt(stroke) => stroke.finish(grid),
             Gesture::Line { from, to, terrain } => {
                 let cells = tools::brush_line(from, to, tools.brush_size, tools.brush_tip, w, h);
                 Edit::paint(grid, &indices(w, &cells), terrain)

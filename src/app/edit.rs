@@ -1,6 +1,6 @@
 //! One undoable change to a map, stored as what it changed rather than as a copy of the map.
 
-use crate::grid::{Cell, Grid, GridError, Map, Terrain, TerrainId};
+use crate::grid::{Cell, Grid, GridError, Map, Slope, Terrain, TerrainId};
 
 use super::region::Region;
 
@@ -14,6 +14,42 @@ pub struct CellEdit {
     pub before: TerrainId,
     /// Its terrain after.
     pub after: TerrainId,
+}
+
+/// One cell's height before and after an edit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeightEdit {
+    /// The cell's index in [`Grid::cells`].
+    pub index: u32,
+    /// Its height before.
+    pub before: f32,
+    /// Its height after.
+    pub after: f32,
+}
+
+/// A map's height layer and slope rules, as a change of them stores them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Relief {
+    /// The heights, or `None` for a flat map.
+    pub heights: Option<Vec<f32>>,
+    /// The slope rules.
+    pub slope: Slope,
+}
+
+impl Relief {
+    /// The relief of a grid.
+    pub fn of(grid: &Grid) -> Self {
+        Self {
+            heights: grid.heights().map(<[f32]>::to_vec),
+            slope: grid.slope(),
+        }
+    }
+
+    /// Gives `grid` this relief.
+    pub fn apply_to(&self, grid: &mut Grid) -> Result<(), GridError> {
+        grid.set_heights(self.heights.clone())?;
+        grid.set_slope(self.slope)
+    }
 }
 
 /// A map's grid and markers, as a resize changes them all.
@@ -41,6 +77,28 @@ pub enum Edit {
         after: Vec<Terrain>,
         /// The cells whose terrain id changed with it.
         cells: Vec<CellEdit>,
+    },
+    /// A stroke of the height brushes: the heights it changed.
+    Heights {
+        /// The cells and their heights before and after.
+        cells: Vec<HeightEdit>,
+        /// Whether the stroke gave a flat map its height layer (undo removes it).
+        created: bool,
+    },
+    /// A change of the height layer as a whole or of the slope rules (heights added or
+    /// removed, a rule changed).
+    Relief {
+        /// The relief before.
+        before: Box<Relief>,
+        /// The relief after.
+        after: Box<Relief>,
+    },
+    /// A change of the slope rules alone.
+    Slope {
+        /// The rules before.
+        before: Slope,
+        /// The rules after.
+        after: Slope,
     },
     /// A change of the map's size: every cell moves, so both grids are kept.
     Resize {
@@ -138,6 +196,12 @@ impl Edit {
     pub fn stored_cells(&self) -> usize {
         match self {
             Edit::Cells(cells) | Edit::Catalog { cells, .. } => cells.len(),
+            Edit::Heights { cells, .. } => cells.len(),
+            Edit::Slope { .. } => 0,
+            Edit::Relief { before, after } => {
+                before.heights.as_ref().map_or(0, Vec::len)
+                    + after.heights.as_ref().map_or(0, Vec::len)
+            }
             Edit::Resize { before, after } => before.grid.len() + after.grid.len(),
         }
     }
@@ -167,8 +231,42 @@ impl Edit {
                     }
                 }
                 let (w, h) = (map.grid.width(), map.grid.height());
+                let relief = Relief::of(&map.grid);
                 map.grid = Grid::from_cells(w, h, catalog.clone(), ids)?;
+                relief.apply_to(&mut map.grid)?;
                 Ok(Redraw::All)
+            }
+            Edit::Heights { cells, created } => {
+                if forward && *created && map.grid.heights().is_none() {
+                    map.grid.set_heights(Some(vec![0.0; map.grid.len()]))?;
+                }
+                let mut region = Region::EMPTY;
+                for change in cells {
+                    let cell = map.grid.cell_at(change.index as usize);
+                    let height = if forward { change.after } else { change.before };
+                    map.grid.set_height(cell, height);
+                    region.include(cell);
+                }
+                if !forward && *created {
+                    map.grid.set_heights(None)?;
+                }
+                if *created {
+                    return Ok(Redraw::All);
+                }
+                Ok(Redraw::Cells(region.grown(
+                    1,
+                    map.grid.width(),
+                    map.grid.height(),
+                )))
+            }
+            Edit::Relief { before, after } => {
+                let relief = if forward { after } else { before };
+                relief.apply_to(&mut map.grid)?;
+                Ok(Redraw::All)
+            }
+            Edit::Slope { before, after } => {
+                map.grid.set_slope(if forward { *after } else { *before })?;
+                Ok(Redraw::Cells(Region::EMPTY))
             }
             Edit::Resize { before, after } => {
                 let layout = if forward { after } else { before };

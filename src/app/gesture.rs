@@ -2,6 +2,7 @@
 
 use crate::grid::{Cell, TerrainId};
 
+use super::sculpt::HeightStroke;
 use super::stroke::Stroke as BrushStroke;
 
 /// A marker of the map that the user drags.
@@ -17,6 +18,8 @@ pub enum Marker {
 pub enum Gesture {
     /// Freehand painting with the brush or eraser.
     Paint(BrushStroke),
+    /// Freehand raising, lowering or flattening of the ground.
+    Sculpt(HeightStroke),
     /// A straight line from where the drag started (Line tool, or Shift with the brush).
     Line {
         /// The first cell.

@@ -43,7 +43,8 @@ impl History {
     }
 
     /// Records an edit, folding it into the previous step when both recolour the same
-    /// terrain (a colour picker sends one change per frame while the user drags in it).
+    /// terrain (a colour picker sends one change per frame while the user drags in it) or
+    /// both change the slope rules.
     pub fn record_or_merge(&mut self, edit: Edit) {
         if let (Some(last), Some(id)) = (self.done.back_mut(), edit.recolours())
             && self.undone.is_empty()
@@ -52,6 +53,15 @@ impl History {
                 (last, edit.clone())
         {
             *after = newer;
+            return;
+        }
+        // One slope field dragged: one step from its first value to its last.
+        if let (Some(Edit::Slope { before, after }), Edit::Slope { after: newer, .. }) =
+            (self.done.back_mut(), &edit)
+            && self.undone.is_empty()
+            && fields_changed(before, after) == fields_changed(after, newer)
+        {
+            *after = *newer;
             return;
         }
         self.record(edit);
@@ -103,6 +113,15 @@ impl History {
         self.done.clear();
         self.undone.clear();
     }
+}
+
+/// Which of the slope rules differ between two sets: uphill, downhill, the climb limit.
+fn fields_changed(a: &crate::grid::Slope, b: &crate::grid::Slope) -> [bool; 3] {
+    [
+        a.uphill != b.uphill,
+        a.downhill != b.downhill,
+        a.max_climb != b.max_climb,
+    ]
 }
 
 #[cfg(test)]

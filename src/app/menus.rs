@@ -217,6 +217,9 @@ pub fn status_ui(ui: &mut Ui, line: &StatusLine<'_>) {
                 let terrain = grid.terrain(id);
                 ui.label(RichText::new(format!("{cell}")).monospace());
                 ui.label(format!("{} · cost {}", terrain.name, cost_text(terrain)));
+                if grid.heights().is_some() {
+                    ui.label(format!("height {}", grid.height_at(cell) as f32));
+                }
             }
             None => {
                 ui.label(RichText::new("(–, –)").monospace());

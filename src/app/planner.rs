@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::grid::{Grid, TerrainId};
+use crate::grid::{Cell, Grid, TerrainId};
 use crate::search::{
     Algorithm, CellChange, FlowField, Replanner, SearchControl, SearchError, SearchRequest,
     SearchResult,
@@ -113,8 +113,9 @@ enum Work {
 enum MapUpdate {
     /// The whole map: the first job of a worker, or after the map was replaced.
     Replace(Grid),
-    /// The cells edited since the last job (none when only markers or settings moved).
-    Apply(Vec<CellChange>),
+    /// The cells edited since the last job (none when only markers or settings moved): their
+    /// terrain, and their heights.
+    Apply(Vec<CellChange>, Vec<(Cell, f32)>),
 }
 
 struct Job {
@@ -210,6 +211,8 @@ pub struct Planner {
     worker_has_map: bool,
     /// Edits the worker has not been sent yet.
     pending: Vec<CellChange>,
+    /// Height edits the worker has not been sent yet.
+    pending_heights: Vec<(Cell, f32)>,
     counts: Option<MapCounts>,
     last: Option<Plan>,
     /// The last plan that found a path, kept on screen (stale) while the latest found none.
@@ -245,6 +248,7 @@ impl Planner {
             running: None,
             worker_has_map: false,
             pending: Vec::new(),
+            pending_heights: Vec::new(),
             counts: None,
             last: None,
             last_good: None,
@@ -284,6 +288,7 @@ impl Planner {
     pub fn map_replaced(&mut self) {
         self.worker_has_map = false;
         self.pending.clear();
+        self.pending_heights.clear();
         self.counts = None;
     }
 
@@ -311,7 +316,23 @@ impl Planner {
     pub fn edited(&mut self, edit: &Edit, forward: bool, grid: &Grid) {
         match edit {
             Edit::Cells(cells) => self.cells_changed(cells, forward, grid),
-            Edit::Catalog { .. } | Edit::Resize { .. } => self.map_replaced(),
+            Edit::Heights {
+                cells,
+                created: false,
+            } => {
+                if self.worker_has_map {
+                    for change in cells {
+                        let height = if forward { change.after } else { change.before };
+                        let cell = grid.cell_at(change.index as usize);
+                        self.pending_heights.push((cell, height));
+                    }
+                }
+            }
+            Edit::Heights { created: true, .. }
+            | Edit::Relief { .. }
+            | Edit::Slope { .. }
+            | Edit::Catalog { .. }
+            | Edit::Resize { .. } => self.map_replaced(),
         }
     }
 
@@ -388,9 +409,13 @@ impl Planner {
     /// What the next job must carry for the worker's map to be the editor's.
     fn update(&mut self, grid: &Grid) -> MapUpdate {
         if self.worker_has_map && self.jobs.is_some() {
-            MapUpdate::Apply(std::mem::take(&mut self.pending))
+            MapUpdate::Apply(
+                std::mem::take(&mut self.pending),
+                std::mem::take(&mut self.pending_heights),
+            )
         } else {
             self.pending.clear();
+            self.pending_heights.clear();
             MapUpdate::Replace(grid.clone())
         }
     }
@@ -666,9 +691,10 @@ fn bring_up_to_date(replanner: &mut Option<Replanner>, update: &mut MapUpdate) {
                 None => *replanner = Some(Replanner::new(grid, Default::default())),
             }
         }
-        MapUpdate::Apply(changes) => {
+        MapUpdate::Apply(changes, heights) => {
             if let Some(replanner) = replanner {
                 replanner.apply(changes);
+                replanner.apply_heights(heights);
             }
         }
     }
@@ -795,6 +821,15 @@ fn fingerprint(grid: &Grid) -> u64 {
     }
     for terrain in grid.terrains() {
         mix(terrain.cost.map_or(u64::MAX, f64::to_bits));
+    }
+    if let Some(heights) = grid.heights() {
+        let slope = grid.slope();
+        mix(slope.uphill.to_bits());
+        mix(slope.downhill.to_bits());
+        mix(slope.max_climb.map_or(u64::MAX, f64::to_bits));
+        for &h in heights {
+            mix(u64::from(h.to_bits()));
+        }
     }
     hash
 }

@@ -64,6 +64,20 @@ impl Region {
         self.y1 = self.y1.max(cell.y.saturating_add(1));
     }
 
+    /// The region grown by `by` cells on every side, within a `width` × `height` map; an
+    /// empty region stays empty.
+    pub fn grown(self, by: u32, width: u32, height: u32) -> Self {
+        if self.is_empty() {
+            return self;
+        }
+        Self {
+            x0: self.x0.saturating_sub(by),
+            y0: self.y0.saturating_sub(by),
+            x1: self.x1.saturating_add(by).min(width),
+            y1: self.y1.saturating_add(by).min(height),
+        }
+    }
+
     /// Grows the region to hold another.
     pub fn union(&mut self, other: Region) {
         if other.is_empty() {

@@ -78,6 +78,11 @@ pub fn resize(
     fill: TerrainId,
 ) -> Result<Grid, GridError> {
     let mut resized = Grid::new(width, height, grid.terrains().to_vec(), fill)?;
+    if grid.heights().is_some() {
+        // New cells are at height 0; kept ones keep theirs.
+        resized.set_heights(Some(vec![0.0; resized.len()]))?;
+        resized.set_slope(grid.slope())?;
+    }
     let (ox, oy) = anchor.offset((grid.width(), grid.height()), (width, height));
     for y in 0..grid.height() {
         let ny = i64::from(y) + oy;
@@ -89,6 +94,7 @@ pub fn resize(
                 && let Some(id) = grid.get(Cell::new(x, y))
             {
                 resized.set(cell, id);
+                resized.set_height(cell, grid.height_at(Cell::new(x, y)) as f32);
             }
         }
     }

@@ -33,11 +33,17 @@ pub enum Tool {
     /// Measures between two cells: the straight line's length and cost, and the cheapest
     /// path's.
     Measure,
+    /// Raises the ground under the brush by the height step (once per stroke).
+    Raise,
+    /// Lowers the ground under the brush by the height step (once per stroke).
+    Lower,
+    /// Levels the ground under the brush to the height where the stroke starts.
+    Flatten,
 }
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 9] = [
+    pub const ALL: [Tool; 12] = [
         Tool::Brush,
         Tool::Line,
         Tool::Rectangle,
@@ -47,6 +53,9 @@ impl Tool {
         Tool::Start,
         Tool::Goal,
         Tool::Measure,
+        Tool::Raise,
+        Tool::Lower,
+        Tool::Flatten,
     ];
 
     /// The name shown on its button.
@@ -61,6 +70,9 @@ impl Tool {
             Tool::Start => "Start",
             Tool::Goal => "Goal",
             Tool::Measure => "Measure",
+            Tool::Raise => "Raise",
+            Tool::Lower => "Lower",
+            Tool::Flatten => "Flatten",
         }
     }
 
@@ -82,12 +94,25 @@ impl Tool {
             Tool::Measure => {
                 "Drag between two cells: the straight line's length and cost, and the cheapest path's."
             }
+            Tool::Raise => {
+                "Raise the ground under the brush by the height step (a flat map gets heights)."
+            }
+            Tool::Lower => "Lower the ground under the brush by the height step.",
+            Tool::Flatten => "Level the ground under the brush to the height where you start.",
         }
     }
 
     /// Whether it paints with the brush's size and tip.
     pub fn uses_brush(self) -> bool {
-        matches!(self, Tool::Brush | Tool::Line | Tool::Eraser)
+        matches!(
+            self,
+            Tool::Brush | Tool::Line | Tool::Eraser | Tool::Raise | Tool::Lower | Tool::Flatten
+        )
+    }
+
+    /// Whether it changes heights rather than terrain.
+    pub fn sculpts(self) -> bool {
+        matches!(self, Tool::Raise | Tool::Lower | Tool::Flatten)
     }
 }
 
@@ -111,7 +136,7 @@ pub fn brush_step(size: u32, delta: i32) -> u32 {
 }
 
 /// The toolbar's settings, which the canvas paints with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToolSettings {
     /// The tool in hand.
     pub tool: Tool,
@@ -123,6 +148,8 @@ pub struct ToolSettings {
     pub filled: bool,
     /// The terrain the tools paint.
     pub active: TerrainId,
+    /// How much Raise and Lower change the ground per stroke.
+    pub height_step: f32,
 }
 
 impl Default for ToolSettings {
@@ -133,6 +160,7 @@ impl Default for ToolSettings {
             brush_tip: BrushTip::Round,
             filled: true,
             active: 0,
+            height_step: 1.0,
         }
     }
 }
