@@ -4,8 +4,9 @@
 //! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
 //! start — with the grid's heuristic, which stays admissible since penalties only add cost.
 //!
-//! The states are kept in hash maps, so memory follows the states the search reaches rather
-//! than nine times the map.
+//! On maps of up to [`FLAT_STATES_UP_TO`] cells the states live in flat arrays (9 bytes a
+//! state: its cost and the heading it came from); on larger ones in a hash map, so memory
+//! follows the states the search reaches rather than nine times the map.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -22,8 +23,8 @@
 //! ```
 
 use std::cmp::Ordering;
-use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::grid::Cell;
@@ -90,6 +91,84 @@ fn split(state: u64) -> (usize, u8) {
     ((state / 9) as usize, (state % 9) as u8)
 }
 
+/// The largest map (in cells) whose states the search keeps in flat arrays: 9 states a cell
+/// at 9 bytes each, so at most about 330 MB.
+pub const FLAT_STATES_UP_TO: usize = 1 << 22;
+
+/// No heading recorded: a state not reached yet, or the start.
+const NONE: u8 = u8::MAX;
+
+/// Where the search keeps each state's best cost and the heading of the state it came from.
+trait States {
+    /// The best cost known, infinite for a state not reached.
+    fn cost(&self, state: u64) -> f64;
+    /// Records a better cost and the heading it came from.
+    fn set(&mut self, state: u64, cost: f64, from: u8);
+    /// The heading the state came from, [`NONE`] at the start.
+    fn from(&self, state: u64) -> u8;
+}
+
+/// Flat arrays over every (cell, heading).
+struct Flat {
+    cost: Vec<f64>,
+    from: Vec<u8>,
+}
+
+impl States for Flat {
+    #[inline]
+    fn cost(&self, state: u64) -> f64 {
+        self.cost[state as usize]
+    }
+    #[inline]
+    fn set(&mut self, state: u64, cost: f64, from: u8) {
+        self.cost[state as usize] = cost;
+        self.from[state as usize] = from;
+    }
+    #[inline]
+    fn from(&self, state: u64) -> u8 {
+        self.from[state as usize]
+    }
+}
+
+/// A multiplicative hash of the state key (the keys are dense integers; no attacker
+/// chooses them), much faster than the standard library's default.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(26);
+    }
+}
+
+/// A hash map of the states reached.
+type Hashed = HashMap<u64, (f64, u8), BuildHasherDefault<KeyHasher>>;
+
+impl States for Hashed {
+    #[inline]
+    fn cost(&self, state: u64) -> f64 {
+        self.get(&state).map_or(f64::INFINITY, |&(c, _)| c)
+    }
+    #[inline]
+    fn set(&mut self, state: u64, cost: f64, from: u8) {
+        self.insert(state, (cost, from));
+    }
+    #[inline]
+    fn from(&self, state: u64) -> u8 {
+        self.get(&state).map_or(NONE, |&(_, f)| f)
+    }
+}
+
 /// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
 /// heading). The request was checked; its `turn_penalty` is positive.
 pub(crate) fn search(
@@ -102,6 +181,23 @@ pub(crate) fn search(
             algorithm: request.algorithm,
         });
     }
+    if graph.len() <= FLAT_STATES_UP_TO {
+        let states = Flat {
+            cost: vec![f64::INFINITY; graph.len() * 9],
+            from: vec![NONE; graph.len() * 9],
+        };
+        search_in(graph, request, control, states)
+    } else {
+        search_in(graph, request, control, Hashed::default())
+    }
+}
+
+fn search_in(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+    mut states: impl States,
+) -> Result<SearchResult, SearchError> {
     let started = Instant::now();
     let mut stats = Stats::default();
     let penalty = request.turn_penalty;
@@ -115,10 +211,8 @@ pub(crate) fn search(
     let h =
         |cell: usize| super::partial::distance(heuristic, graph.cell(cell), request.goal) * scale;
     let start = key(graph.index(request.start), UNMOVED);
-    let mut g: HashMap<u64, f64> = HashMap::new();
-    let mut parent: HashMap<u64, u64> = HashMap::new();
     let mut open = BinaryHeap::new();
-    g.insert(start, 0.0);
+    states.set(start, 0.0, NONE);
     open.push(Open {
         f: h(graph.index(request.start)),
         g: 0.0,
@@ -126,7 +220,7 @@ pub(crate) fn search(
     });
     let mut reached = None;
     while let Some(Open { g: cost, state, .. }) = open.pop() {
-        if g.get(&state).is_some_and(|&best| cost > best) {
+        if cost > states.cost(state) {
             continue;
         }
         let (cell, heading) = split(state);
@@ -138,27 +232,16 @@ pub(crate) fn search(
             reached = Some((state, cost));
             break;
         }
-        for d in 0..8 {
-            if !graph.can_step(cell, d) {
-                continue;
-            }
+        let mut mask = graph.mask(cell);
+        while mask != 0 {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
             let next_cell = cell.wrapping_add_signed(graph.delta(d));
             let step = graph.step_cost(cell, next_cell, d);
             let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
             let next = key(next_cell, d as u8);
-            let better = match g.entry(next) {
-                Entry::Occupied(mut known) if next_cost < *known.get() => {
-                    known.insert(next_cost);
-                    true
-                }
-                Entry::Occupied(_) => false,
-                Entry::Vacant(slot) => {
-                    slot.insert(next_cost);
-                    true
-                }
-            };
-            if better {
-                parent.insert(next, state);
+            if next_cost < states.cost(next) {
+                states.set(next, next_cost, heading);
                 open.push(Open {
                     f: next_cost + h(next_cell),
                     g: next_cost,
@@ -172,9 +255,16 @@ pub(crate) fn search(
     let (path, cost) = match reached {
         Some((mut state, cost)) => {
             let mut cells = vec![split(state).0];
-            while let Some(&before) = parent.get(&state) {
-                cells.push(split(before).0);
-                state = before;
+            loop {
+                let (cell, heading) = split(state);
+                let from = states.from(state);
+                if heading == UNMOVED || from == NONE {
+                    break;
+                }
+                // The state before: one step back against `heading`, facing `from`.
+                let before = cell.wrapping_add_signed(-graph.delta(usize::from(heading)));
+                cells.push(before);
+                state = key(before, from);
             }
             cells.reverse();
             (Some(cells), cost)
@@ -204,6 +294,36 @@ pub fn path_cost_with_turns(graph: &SearchGraph, path: &[Cell], penalty: f64) ->
 mod tests {
     use super::*;
     use crate::search::graph::{DX, DY};
+
+    #[test]
+    fn flat_arrays_and_the_hash_map_plan_alike() {
+        let grid = crate::grid::Grid::from_ascii(&[
+            "..~~....#.....",
+            ".#~~.##.#.==..",
+            ".#....#...#...",
+            ".####.#.###.#.",
+            "......#.....#.",
+        ])
+        .unwrap();
+        for &diagonal in crate::search::Diagonal::ALL {
+            let graph = SearchGraph::new(&grid, diagonal);
+            let request = SearchRequest::new(Cell::new(0, 0), Cell::new(13, 4))
+                .with_diagonal(diagonal)
+                .with_turn_penalty(0.7);
+            let control = SearchControl::new();
+            let n = graph.len() * 9;
+            let flat = Flat {
+                cost: vec![f64::INFINITY; n],
+                from: vec![NONE; n],
+            };
+            let a = search_in(&graph, &request, &control, flat).unwrap();
+            let b = search_in(&graph, &request, &control, Hashed::default()).unwrap();
+            assert!(a.found, "{diagonal}");
+            assert_eq!((a.cost, &a.path), (b.cost, &b.path), "{diagonal}");
+            let recomputed = path_cost_with_turns(&graph, &a.path, 0.7).unwrap();
+            assert!((recomputed - a.cost).abs() < 1e-9, "{diagonal}");
+        }
+    }
 
     #[test]
     fn turns_count_45_degree_steps_round_the_compass() {

@@ -1,0 +1,192 @@
+//! What each way of moving costs against plain A* on the same Moving AI queries, in one run:
+//! heights and slopes, a cliff limit, a turn penalty, a unit of 2 × 2 cells, the nearest
+//! reachable cell when the goal is walled in, and routes through waypoints (in the order
+//! given, and in the cheapest order). Prints a markdown table of the time per query of each
+//! and its ratio to A* on the same queries.
+//!
+//! Each set contributes `QUERIES` queries spread evenly over its scenario file; each variant
+//! runs the whole sample `ROUNDS` times and the fastest round counts. The heights are a
+//! smooth synthetic relief (sums of sines, 0 to 12 units), the same for every set.
+//!
+//! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::grid::{Cell, Grid, Slope};
+use gridpath::search::{
+    Diagonal, RouteOrder, SearchGraph, SearchRequest, Searcher, grid_for_unit, route,
+};
+
+#[expect(dead_code, reason = "the rival's A* serves the comparison bench alone")]
+mod common;
+use common::data_dir;
+
+const SETS: &[&str] = &["dao/den520d", "bg512/AR0011SR", "rooms/64room_000"];
+const QUERIES: usize = 40;
+const ROUNDS: usize = 3;
+
+/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
+fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    (0..ROUNDS)
+        .map(|_| {
+            let t = Instant::now();
+            for q in queries {
+                black_box(run(q));
+            }
+            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The grid with a smooth relief of hills and valleys and the given rules.
+fn with_heights(grid: &Grid, slope: Slope) -> Grid {
+    let mut hilly = grid.clone();
+    let heights = (0..grid.len())
+        .map(|i| {
+            let c = grid.cell_at(i);
+            let (x, y) = (f64::from(c.x), f64::from(c.y));
+            (6.0 + 3.0 * (x / 23.0).sin() + 3.0 * (y / 31.0).cos() + 1.5 * ((x + y) / 11.0).sin())
+                .max(0.0) as f32
+        })
+        .collect();
+    hilly.set_heights(Some(heights)).expect("heights in range");
+    hilly.set_slope(slope).expect("valid rules");
+    hilly
+}
+
+/// A cell's passable neighbours walled off, so that the cell cannot be reached.
+fn walled_in(grid: &Grid, goal: Cell) -> Grid {
+    let wall = grid
+        .terrains()
+        .iter()
+        .position(|t| !t.is_passable())
+        .expect("a wall terrain") as u8;
+    let mut walled = grid.clone();
+    for dy in -1i64..=1 {
+        for dx in -1i64..=1 {
+            let (x, y) = (i64::from(goal.x) + dx, i64::from(goal.y) + dy);
+            if (dx, dy) != (0, 0) && grid.contains(x, y) {
+                walled.set(Cell::new(x as u32, y as u32), wall);
+            }
+        }
+    }
+    walled
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let Some(dir) = data_dir() else {
+        eprintln!("features bench: ../shared/movingai is absent; nothing to measure");
+        return;
+    };
+    let variants = [
+        "heights",
+        "heights, max climb 1",
+        "turn penalty 1",
+        "unit 2 × 2",
+        "nearest reachable",
+        "via 2 waypoints",
+        "best order of 4",
+    ];
+    print!("| set | `astar` µs |");
+    for v in variants {
+        print!(" {v} µs (×) |");
+    }
+    println!();
+    println!("|---|---:|{}", "---:|".repeat(variants.len()));
+    for set in SETS {
+        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
+        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
+        let grid = movingai::parse_map(&map).expect("valid map");
+        let all = movingai::parse_scen(&scen).expect("valid scen");
+        let step = (all.len() / QUERIES).max(1);
+        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let request = |q: &ScenQuery| SearchRequest::new(q.start, q.goal);
+        let mut searcher = Searcher::new();
+        let mut plain = |graph: &SearchGraph, q: &ScenQuery, r: SearchRequest| {
+            let _ = q;
+            searcher.search(graph, &r).map_or(f64::NAN, |r| r.cost)
+        };
+        let flat = SearchGraph::new(&grid, Diagonal::NoCut);
+        let base = time_per_query(&queries, |q| plain(&flat, q, request(q)));
+        let slope = Slope {
+            uphill: 1.0,
+            downhill: 0.5,
+            max_climb: None,
+        };
+        let hills = SearchGraph::new(&with_heights(&grid, slope), Diagonal::NoCut);
+        let cliffs = SearchGraph::new(
+            &with_heights(
+                &grid,
+                Slope {
+                    max_climb: Some(1.0),
+                    ..slope
+                },
+            ),
+            Diagonal::NoCut,
+        );
+        let unit = grid_for_unit(&grid, 2).expect("a unit map");
+        let unit_graph = SearchGraph::new(&unit, Diagonal::NoCut);
+        let mut times: Vec<f64> = vec![
+            time_per_query(&queries, |q| plain(&hills, q, request(q))),
+            time_per_query(&queries, |q| plain(&cliffs, q, request(q))),
+            time_per_query(&queries, |q| {
+                plain(&flat, q, request(q).with_turn_penalty(1.0))
+            }),
+        ];
+        let mut ratios: Vec<f64> = times.iter().map(|t| t / base).collect();
+        // The unit's queries: those whose ends it fits on.
+        let fitting: Vec<ScenQuery> = queries
+            .iter()
+            .filter(|q| unit.is_passable(q.start) && unit.is_passable(q.goal))
+            .cloned()
+            .collect();
+        let unit_base = time_per_query(&fitting, |q| plain(&flat, q, request(q)));
+        let unit_time = time_per_query(&fitting, |q| plain(&unit_graph, q, request(q)));
+        times.push(unit_time);
+        ratios.push(unit_time / unit_base);
+        // Nearest reachable: each goal walled in on a map of its own.
+        let walled: Vec<SearchGraph> = queries
+            .iter()
+            .map(|q| SearchGraph::new(&walled_in(&grid, q.goal), Diagonal::NoCut))
+            .collect();
+        times.push(time_per_query(&queries, |q| {
+            let index = queries.iter().position(|p| p == q).unwrap_or(0);
+            plain(&walled[index], q, request(q).with_partial(true))
+        }));
+        // Waypoints: two queries' starts in between.
+        let points: Vec<Cell> = queries.iter().map(|q| q.start).collect();
+        let via = |i: usize, n: usize| -> Vec<Cell> {
+            (1..=n)
+                .map(|j| points[(i + 7 * j) % points.len()])
+                .collect()
+        };
+        times.push(time_per_query(&queries, |q| {
+            let i = queries.iter().position(|p| p == q).unwrap_or(0);
+            route(&flat, &request(q), &via(i, 2), RouteOrder::AsGiven, false)
+                .map_or(f64::NAN, |r| r.result.cost)
+        }));
+        times.push(time_per_query(&queries, |q| {
+            let i = queries.iter().position(|p| p == q).unwrap_or(0);
+            route(&flat, &request(q), &via(i, 4), RouteOrder::Cheapest, false)
+                .map_or(f64::NAN, |r| r.result.cost)
+        }));
+        for t in &times[ratios.len()..] {
+            ratios.push(t / base);
+        }
+        print!("| {set} | {base:.0} |");
+        for (t, r) in times.iter().zip(&ratios) {
+            print!(" {t:.0} ({r:.1}×) |");
+        }
+        println!();
+        println!(
+            "<!-- {set}: {} queries; unit 2 × 2 on the {} whose ends it fits -->",
+            queries.len(),
+            fitting.len()
+        );
+    }
+}
