@@ -1044,3 +1044,36 @@ fn sculpted_ground_is_searched_as_the_user_sees_it_and_undoes_to_a_flat_map() {
     assert_eq!(h.state().map().grid.slope(), gridpath::grid::Slope::DEFAULT);
     assert!((settled(&mut h).cost - flat).abs() < 1e-9);
 }
+
+/// Every cell the clearance layer shows, against the library's clearance of the editor's map.
+fn clearance_shown_matches(h: &Harness<'_, EditorApp>, step: &str) {
+    let grid = &h.state().map().grid;
+    let expected = gridpath::search::clearance(grid);
+    for (i, &value) in expected.iter().enumerate() {
+        let cell = grid.cell_at(i);
+        assert_eq!(
+            h.state().shown_clearance(cell),
+            Some(value),
+            "{step}: {cell}"
+        );
+    }
+}
+
+#[test]
+fn the_clearance_layer_shows_where_a_unit_fits_and_follows_edits() {
+    let mut h = editor(meadow());
+    assert_eq!(h.state().shown_clearance(Cell::new(0, 0)), None);
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Clearance")
+        .click();
+    h.run();
+    clearance_shown_matches(&h, "shown");
+    // Open meadow below the pen: a square of 13 fits from (0, 11) to the bottom edge.
+    assert_eq!(h.state().shown_clearance(Cell::new(0, 11)), Some(13));
+    select_terrain(&mut h, "Wall");
+    let (from, to) = (at(&h, 6, 12), at(&h, 6, 20));
+    drag(&mut h, from, to, 4);
+    clearance_shown_matches(&h, "after a wall");
+    assert_eq!(h.state().shown_clearance(Cell::new(6, 15)), Some(0));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    clearance_shown_matches(&h, "undone");
+}

@@ -231,6 +231,11 @@ impl EditorApp {
             .map(compare_window::compare_charts)
     }
 
+    /// The clearance the heat layer shows at a cell, once it has been drawn.
+    pub fn shown_clearance(&self, cell: Cell) -> Option<u32> {
+        self.view.shown_clearance(cell)
+    }
+
     /// Where the minimap shows on screen, while part of the map is out of view.
     pub fn minimap_rect(&self) -> Option<egui::Rect> {
         self.canvas.minimap_rect(&self.document.map.grid)

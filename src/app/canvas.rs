@@ -40,6 +40,8 @@ pub struct Canvas {
     rect: Rect,
     /// Fit the map into the view at the next frame (the view's size is not known before).
     fit_pending: bool,
+    /// How many times the map was reported changed: layers drawn from the map compare it.
+    changes: u64,
 }
 
 impl Default for Canvas {
@@ -60,6 +62,7 @@ impl Canvas {
             origin: Pos2::ZERO,
             rect: Rect::ZERO,
             fit_pending: true,
+            changes: 0,
         }
     }
 
@@ -174,9 +177,15 @@ impl Canvas {
 
     /// Marks cells to be sent to the texture at the next frame.
     pub fn redraw(&mut self, redraw: Redraw) {
+        self.changes += 1;
         self.pending = merged(self.pending, redraw);
         self.overview.pending = merged(self.overview.pending, redraw);
         self.minimap.pending = merged(self.minimap.pending, redraw);
+    }
+
+    /// How many times the map was reported changed ([`Canvas::redraw`]) so far.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// The side of the blocks the overview draws as one texel at this zoom: the smallest

@@ -14,6 +14,7 @@ mod app;
 pub mod autosave;
 pub mod canvas;
 pub mod canvas_input;
+pub mod clearance_layer;
 pub mod commands;
 pub mod compare_window;
 mod dialog;

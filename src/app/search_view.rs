@@ -10,6 +10,7 @@ use crate::search::FlowField;
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
+use super::clearance_layer::ClearanceLayer;
 use super::exploration::{Exploration, Shade, Show, ramp};
 use super::planner::{Failure, Plan, Planner};
 use super::region::Region;
@@ -37,6 +38,8 @@ pub struct Layers {
     pub numbers: bool,
     /// The flow field to the goal: every cell's cost as a heat map, with arrows zoomed in.
     pub field: bool,
+    /// The clearance of every cell (where a unit of N × N fits) as a heat map.
+    pub clearance: bool,
     /// The opacity of the explored cells and the frontier, 0 to 1.
     pub explored_opacity: f32,
     /// The opacity of the flow field's heat map, 0 to 1.
@@ -55,6 +58,7 @@ impl Default for Layers {
             smoothed: true,
             numbers: true,
             field: false,
+            clearance: false,
             explored_opacity: 0.35,
             field_opacity: 0.75,
         }
@@ -124,6 +128,8 @@ pub struct SearchView {
     /// The flow field's heat map and the plan it shows.
     field_texture: TiledTexture,
     field_shown: Option<u64>,
+    /// The clearance heat layer.
+    clearance: ClearanceLayer,
 }
 
 impl Default for SearchView {
@@ -141,11 +147,17 @@ impl Default for SearchView {
             overlay: Overlay::default(),
             field_texture: TiledTexture::new("flow-field"),
             field_shown: None,
+            clearance: ClearanceLayer::default(),
         }
     }
 }
 
 impl SearchView {
+    /// The clearance the heat layer shows at a cell, once drawn.
+    pub fn shown_clearance(&self, cell: Cell) -> Option<u32> {
+        self.clearance.value(cell)
+    }
+
     /// Takes note of a new plan: the replay jumps to its end and the history gains a row.
     pub fn on_plan(&mut self, serial: u64, plan: &Plan) {
         if serial == self.seen_plan {
@@ -463,6 +475,9 @@ impl SearchView {
                     "One Dijkstra from the goal over the whole map: every cell's cost to the goal as a heat map, and from {ARROWS_FROM:.0} points per cell its next step as an arrow. Following the arrows from any cell gives an optimal path."
                 ))
                 .changed();
+            ui.checkbox(&mut layers.clearance, "Clearance").on_hover_text(
+                "Every passable cell's clearance: the side of the largest square of passable cells with the cell at its top-left, so a unit of N × N cells fits where it is N or more. Tight places warm, open ground cool.",
+            );
             ui.checkbox(&mut layers.numbers, "g/h/f numbers").on_hover_text(format!(
                 "Zoomed in to {NUMBERS_FROM:.0} points per cell or more, explored cells show g (top left), h (top right), f (bottom) and an arrow to their parent."
             ));
@@ -562,6 +577,10 @@ impl SearchView {
         canvas: &Canvas,
         grid: &Grid,
     ) {
+        if self.layers.clearance {
+            let tint = opacity(self.layers.field_opacity);
+            self.clearance.paint(ctx, painter, canvas, grid, tint);
+        }
         let serial = planner.plan_serial();
         let Some(plan) = planner.plan() else {
             return;
