@@ -29,7 +29,7 @@ fn meadow() -> Map {
 
 fn editor(map: Map) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
-        .with_size([1300.0, 900.0])
+        .with_size([1300.0, 1000.0])
         .with_max_steps(16)
         .build_eframe(move |_cc| EditorApp::with_map(map));
     harness.run();
@@ -50,7 +50,7 @@ fn set_number(h: &mut Harness<'_, EditorApp>, label: &str, value: &str) {
 /// The editor on the built-in level, where IDA* runs out of its node budget.
 fn editor_on_the_built_in_map() -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
-        .with_size([1300.0, 900.0])
+        .with_size([1300.0, 1000.0])
         .with_max_steps(16)
         .build_eframe(|_cc| EditorApp::new(None).expect("the built-in map"));
     harness.run();

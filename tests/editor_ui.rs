@@ -1077,3 +1077,76 @@ fn the_clearance_layer_shows_where_a_unit_fits_and_follows_edits() {
     press(&mut h, Modifiers::COMMAND, Key::Z);
     clearance_shown_matches(&h, "undone");
 }
+
+/// The route the library plans on the editor's map through its waypoints.
+fn library_route(
+    h: &Harness<'_, EditorApp>,
+    order: gridpath::search::RouteOrder,
+    patrol: bool,
+) -> gridpath::search::Route {
+    let app = h.state();
+    let request = app.search_request().expect("a request").clone();
+    let graph = gridpath::search::SearchGraph::new(&app.map().grid, request.diagonal);
+    gridpath::search::route(&graph, &request, &app.map().waypoints, order, patrol).expect("a route")
+}
+
+#[test]
+fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
+    use gridpath::search::RouteOrder;
+    let mut h = editor(meadow());
+    let pos = at(&h, 10, 2);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Add waypoint here").click();
+    h.run();
+    assert_eq!(h.state().map().waypoints, [Cell::new(10, 2)]);
+    let result = settled(&mut h);
+    assert!(
+        result.path.contains(&Cell::new(10, 2)),
+        "through the waypoint"
+    );
+    let expected = library_route(&h, RouteOrder::AsGiven, false);
+    assert!((result.cost - expected.result.cost).abs() < 1e-9);
+    assert_eq!(
+        h.state().route_order(),
+        Some(&[Cell::new(3, 16), Cell::new(10, 2), Cell::new(36, 16)][..])
+    );
+    // Dragged like the start and goal: the route follows.
+    let (from, to) = (at(&h, 10, 2), at(&h, 30, 20));
+    drag(&mut h, from, to, 6);
+    assert_eq!(h.state().map().waypoints, [Cell::new(30, 20)]);
+    assert!(settled(&mut h).path.contains(&Cell::new(30, 20)));
+    // A second waypoint near the start, visited last as given, first in the best order.
+    let pos = at(&h, 5, 20);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Add waypoint here").click();
+    h.run();
+    let given = settled(&mut h).cost;
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Best order")
+        .click();
+    h.run();
+    let best = settled(&mut h);
+    let expected = library_route(&h, RouteOrder::Cheapest, false);
+    assert!((best.cost - expected.result.cost).abs() < 1e-9);
+    assert!(best.cost < given, "{} < {given}", best.cost);
+    assert_eq!(
+        h.state().route_order().map(|o| o[1]),
+        Some(Cell::new(5, 20))
+    );
+    // A patrol comes back to the start.
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Patrol")
+        .click();
+    h.run();
+    let patrol = settled(&mut h);
+    assert_eq!(patrol.path.last(), Some(&Cell::new(3, 16)));
+    // Removed from the menu of a waypoint, then all cleared.
+    let pos = at(&h, 30, 20);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Remove waypoint 1").click();
+    h.run();
+    assert_eq!(h.state().map().waypoints, [Cell::new(5, 20)]);
+    let pos = at(&h, 20, 20);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Clear waypoints").click();
+    h.run();
+    assert!(h.state().map().waypoints.is_empty());
+}

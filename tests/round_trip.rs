@@ -27,6 +27,7 @@ fn sample_map() -> Map {
         grid,
         start: Some(Cell::new(0, 0)),
         goal: Some(Cell::new(4, 1)),
+        waypoints: vec![Cell::new(3, 2), Cell::new(1, 0)],
         metadata: Some(GeoReference {
             resolution: 0.05,
             origin: [-12.5, 3.0e-3, std::f64::consts::FRAC_PI_2],

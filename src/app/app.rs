@@ -31,6 +31,7 @@ use super::resize::{Anchor, moved, resize};
 use super::search_panel::SearchSettings;
 use super::search_view::{SearchIntent, SearchView};
 use super::tools::{Tool, ToolSettings, brush_step};
+use crate::search::RouteOrder;
 
 /// A message in the status bar.
 #[derive(Clone, Debug, PartialEq)]
@@ -231,6 +232,11 @@ impl EditorApp {
             .map(compare_window::compare_charts)
     }
 
+    /// The points the latest plan's route visits, in order, when it went through waypoints.
+    pub fn route_order(&self) -> Option<&[Cell]> {
+        self.planner.plan().and_then(|p| p.route.as_deref())
+    }
+
     /// The clearance the heat layer shows at a cell, once it has been drawn.
     pub fn shown_clearance(&self, cell: Cell) -> Option<u32> {
         self.view.shown_clearance(cell)
@@ -421,6 +427,13 @@ impl EditorApp {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal).recording(true);
                 self.planner.set_unit_size(self.settings.unit_size);
+                let order = if self.settings.best_order {
+                    RouteOrder::Cheapest
+                } else {
+                    RouteOrder::AsGiven
+                };
+                self.planner
+                    .set_route(map.waypoints.clone(), order, self.settings.patrol);
                 self.planner.submit(
                     &map.grid,
                     request,
@@ -468,6 +481,30 @@ impl EditorApp {
                 self.set_marker(marker, cell);
             }
             CanvasIntent::MoveMarker(marker, cell) => self.place_marker(marker, cell),
+            CanvasIntent::AddWaypoint(cell) => {
+                let grid = &self.document.map.grid;
+                if grid.is_passable(cell) {
+                    self.change_waypoints(|w| {
+                        w.push(cell);
+                        format!("Waypoint {} is on {cell}.", w.len())
+                    });
+                } else {
+                    self.say(
+                        format!("A waypoint cannot go on {cell}: it is impassable."),
+                        true,
+                    );
+                }
+            }
+            CanvasIntent::RemoveWaypoint(i) => self.change_waypoints(|w| {
+                if i < w.len() {
+                    w.remove(i);
+                }
+                format!("Waypoint {} removed.", i + 1)
+            }),
+            CanvasIntent::ClearWaypoints => self.change_waypoints(|w| {
+                w.clear();
+                "Waypoints cleared.".to_owned()
+            }),
             CanvasIntent::Measured(from, to) => self.measure(from, to),
             CanvasIntent::Pick(id) => {
                 let name = self.document.map.grid.terrain(id).name.clone();
@@ -519,8 +556,9 @@ impl EditorApp {
     pub(super) fn set_marker(&mut self, marker: Marker, cell: Cell) -> bool {
         let grid = &self.document.map.grid;
         let what = match marker {
-            Marker::Start => "start",
-            Marker::Goal => "goal",
+            Marker::Start => "start".to_owned(),
+            Marker::Goal => "goal".to_owned(),
+            Marker::Waypoint(i) => format!("waypoint {}", i + 1),
         };
         match grid.get(cell) {
             Some(id) if !grid.terrain(id).is_passable() => {
@@ -546,12 +584,31 @@ impl EditorApp {
         let slot = match marker {
             Marker::Start => &mut map.start,
             Marker::Goal => &mut map.goal,
+            Marker::Waypoint(i) => match map.waypoints.get_mut(i) {
+                Some(waypoint) => {
+                    if *waypoint != cell {
+                        *waypoint = cell;
+                        self.document.dirty = true;
+                        self.replan();
+                    }
+                    return;
+                }
+                None => return,
+            },
         };
         if *slot != Some(cell) {
             *slot = Some(cell);
             self.document.dirty = true;
             self.replan();
         }
+    }
+
+    /// Adds a waypoint on a passable cell (after the others), removes one, or all.
+    fn change_waypoints(&mut self, change: impl FnOnce(&mut Vec<Cell>) -> String) {
+        let text = change(&mut self.document.map.waypoints);
+        self.document.dirty = true;
+        self.say(text, false);
+        self.replan();
     }
 
     /// Carries out what the search panel asked for.
@@ -727,12 +784,18 @@ impl EditorApp {
         let after = Layout {
             start: keep(map.start),
             goal: keep(map.goal),
+            waypoints: map
+                .waypoints
+                .iter()
+                .filter_map(|&w| keep(Some(w)))
+                .collect(),
             grid,
         };
         let before = Layout {
             grid: map.grid.clone(),
             start: map.start,
             goal: map.goal,
+            waypoints: map.waypoints.clone(),
         };
         let edit = Edit::Resize {
             before: Box::new(before),

@@ -29,6 +29,12 @@ pub enum CanvasIntent {
     SetMarker(Marker, Cell),
     /// A dragged marker reached another passable cell.
     MoveMarker(Marker, Cell),
+    /// Add a waypoint on a cell (after the others).
+    AddWaypoint(Cell),
+    /// Remove a waypoint, by its place in the map's list.
+    RemoveWaypoint(usize),
+    /// Remove every waypoint.
+    ClearWaypoints,
     /// The eyedropper (or Alt+click) picked the terrain of a cell.
     Pick(TerrainId),
     /// A measurement between two cells ended: find the cheapest path between them.
@@ -178,7 +184,7 @@ impl CanvasInput {
         if self.gesture.is_some() {
             self.continue_gesture(&pointer, canvas, map, tools, &mut intents);
         }
-        self.context_menu(&response, &mut intents);
+        self.context_menu(&response, map, &mut intents);
         if matches!(self.gesture, Some(Gesture::Pan)) || self.panning_key {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
@@ -433,8 +439,9 @@ impl CanvasInput {
         }
     }
 
-    /// The menu of a right-click on the map: put the start or the goal on the cell clicked.
-    fn context_menu(&mut self, response: &Response, intents: &mut Vec<CanvasIntent>) {
+    /// The menu of a right-click on the map: put the start, the goal or a waypoint on the
+    /// cell clicked, or remove waypoints.
+    fn context_menu(&mut self, response: &Response, map: &Map, intents: &mut Vec<CanvasIntent>) {
         if response.secondary_clicked() {
             self.context_cell = self.hovered;
         }
@@ -451,6 +458,25 @@ impl CanvasInput {
             }
             if ui.button("Set goal here").clicked() {
                 intents.push(CanvasIntent::SetMarker(Marker::Goal, cell));
+                ui.close();
+            }
+            ui.separator();
+            match map.waypoints.iter().position(|&w| w == cell) {
+                Some(i) => {
+                    if ui.button(format!("Remove waypoint {}", i + 1)).clicked() {
+                        intents.push(CanvasIntent::RemoveWaypoint(i));
+                        ui.close();
+                    }
+                }
+                None => {
+                    if ui.button("Add waypoint here").clicked() {
+                        intents.push(CanvasIntent::AddWaypoint(cell));
+                        ui.close();
+                    }
+                }
+            }
+            if !map.waypoints.is_empty() && ui.button("Clear waypoints").clicked() {
+                intents.push(CanvasIntent::ClearWaypoints);
                 ui.close();
             }
         });
@@ -571,8 +597,15 @@ fn marker_radius(canvas: &Canvas) -> f32 {
 /// The marker drawn under a screen position.
 fn marker_at(canvas: &Canvas, map: &Map, pos: Pos2) -> Option<Marker> {
     let reach = marker_radius(canvas) + 3.0;
+    let waypoints = map
+        .waypoints
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, &c)| (Marker::Waypoint(i), Some(c)));
     [(Marker::Goal, map.goal), (Marker::Start, map.start)]
         .into_iter()
+        .chain(waypoints)
         .filter_map(|(m, cell)| Some((m, canvas.screen_from_cell_center(cell?))))
         .find(|(_, centre)| centre.distance(pos) <= reach)
         .map(|(m, _)| m)
@@ -580,10 +613,16 @@ fn marker_at(canvas: &Canvas, map: &Map, pos: Pos2) -> Option<Marker> {
 
 fn paint_markers(painter: &Painter, canvas: &Canvas, map: &Map) {
     let radius = marker_radius(canvas);
-    let markers = [
+    let numbers: Vec<String> = (1..=map.waypoints.len()).map(|i| i.to_string()).collect();
+    let waypoints = map
+        .waypoints
+        .iter()
+        .zip(&numbers)
+        .map(|(&c, n)| (Some(c), Color32::from_rgb(235, 160, 30), n.as_str()));
+    let markers = waypoints.chain([
         (map.start, Color32::from_rgb(40, 200, 90), "S"),
         (map.goal, Color32::from_rgb(230, 60, 60), "G"),
-    ];
+    ]);
     for (cell, colour, letter) in markers {
         let Some(cell) = cell else { continue };
         let centre = canvas.screen_from_cell_center(cell);

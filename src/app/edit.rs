@@ -61,6 +61,8 @@ pub struct Layout {
     pub start: Option<Cell>,
     /// The goal marker.
     pub goal: Option<Cell>,
+    /// The waypoints.
+    pub waypoints: Vec<Cell>,
 }
 
 /// An undoable edit.
@@ -273,6 +275,7 @@ impl Edit {
                 map.grid = layout.grid.clone();
                 map.start = layout.start;
                 map.goal = layout.goal;
+                map.waypoints.clone_from(&layout.waypoints);
                 Ok(Redraw::All)
             }
         }

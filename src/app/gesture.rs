@@ -12,6 +12,8 @@ pub enum Marker {
     Start,
     /// Where the path ends.
     Goal,
+    /// A waypoint the route visits, by its place in the map's list.
+    Waypoint(usize),
 }
 
 /// What a drag on the canvas is doing.

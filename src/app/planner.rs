@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Cell, Grid, TerrainId};
 use crate::search::{
-    Algorithm, CellChange, FlowField, Replanner, SearchControl, SearchError, SearchRequest,
-    SearchResult,
+    Algorithm, CellChange, FlowField, Replanner, RouteOrder, SearchControl, SearchError,
+    SearchRequest, SearchResult,
 };
 use crate::smooth::{self, SmoothSettings, SmoothedPath};
 
@@ -83,6 +83,8 @@ pub struct Plan {
     pub optimal_cost: Option<f64>,
     /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
     pub unit: u32,
+    /// For a route through waypoints: the points in the order visited.
+    pub route: Option<Vec<Cell>>,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -103,6 +105,8 @@ enum Work {
         field: bool,
         /// The side of the unit the path is for (1: one cell).
         unit: u32,
+        /// The waypoints to route through, their order and whether to come back.
+        route: Route,
     },
     Compare {
         request: SearchRequest,
@@ -223,6 +227,7 @@ pub struct Planner {
     finished: u64,
     plans: u64,
     unit_size: u32,
+    route: Route,
 }
 
 impl Default for Planner {
@@ -258,6 +263,7 @@ impl Planner {
             finished: 0,
             plans: 0,
             unit_size: 1,
+            route: Route::default(),
         }
     }
 
@@ -268,6 +274,12 @@ impl Planner {
         self.jobs = None;
         self.replies = None;
         self.worker_has_map = false;
+    }
+
+    /// Plans from now on through these waypoints, in this order, back to the start when
+    /// `patrol` is set (no waypoints and no patrol: straight from start to goal).
+    pub fn set_route(&mut self, via: Vec<Cell>, order: RouteOrder, patrol: bool) {
+        self.route = Route { via, order, patrol };
     }
 
     /// Plans from now on for a unit of `size` × `size` cells (1: one cell).
@@ -353,6 +365,7 @@ impl Planner {
                 smoothing,
                 field,
                 unit: self.unit_size,
+                route: self.route.clone(),
             },
         );
     }
@@ -723,8 +736,16 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             smoothing,
             field,
             unit,
+            route,
         } => {
-            let outcome = if *unit > 1 {
+            let routed = !route.via.is_empty() || route.patrol;
+            let mut order = None;
+            let outcome = if routed {
+                plan_route(replanner, request, *unit, route, control).map(|r| {
+                    order = Some(r.order);
+                    r.result
+                })
+            } else if *unit > 1 {
                 plan_for_unit(replanner.grid(), request, *unit, control)
             } else {
                 run_guarded(solver, replanner, request, control)
@@ -744,9 +765,11 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 _ => None,
             };
             Answer::Plan(outcome.map(|result| {
-                let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field);
+                let stops = order.as_deref().unwrap_or_default();
+                let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
                 plan.unit = *unit;
+                plan.route = order;
                 if *unit > 1 {
                     // The curve is smoothed for one cell: a larger unit keeps its grid path.
                     plan.smoothed = None;
@@ -766,6 +789,42 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             }
             Answer::Compare(rows)
         }
+    }
+}
+
+/// Where a plan goes between its start and goal.
+#[derive(Clone, Debug, Default)]
+struct Route {
+    via: Vec<Cell>,
+    order: RouteOrder,
+    patrol: bool,
+}
+
+/// Plans a route through waypoints (for a unit of `unit` × `unit` cells on its map).
+fn plan_route(
+    replanner: &Replanner,
+    request: &SearchRequest,
+    unit: u32,
+    route: &Route,
+    control: &SearchControl,
+) -> Result<crate::search::Route, Failure> {
+    if control.is_cancelled() {
+        return Err(Failure::Search(SearchError::Cancelled));
+    }
+    let plain = request.clone().recording(false);
+    let routed = |graph: &crate::search::SearchGraph| {
+        crate::search::route(graph, &plain, &route.via, route.order, route.patrol)
+            .map_err(Failure::Search)
+    };
+    if unit > 1 {
+        let unit_grid = crate::search::grid_for_unit(replanner.grid(), unit)
+            .map_err(|e| Failure::Unit(e.to_string()))?;
+        routed(&crate::search::SearchGraph::new(
+            &unit_grid,
+            request.diagonal,
+        ))
+    } else {
+        routed(replanner.graph())
     }
 }
 
@@ -841,10 +900,11 @@ fn plan_of(
     smoothing: SmoothSettings,
     mut result: SearchResult,
     field: Option<FlowField>,
+    stops: &[Cell],
 ) -> Plan {
     let smoothed = result
         .has_path()
-        .then(|| smooth::smooth_path(grid, &result.path, &smoothing).ok())
+        .then(|| smooth::smooth_path_through(grid, &result.path, stops, &smoothing).ok())
         .flatten();
     let exploration = result
         .trace
@@ -859,6 +919,7 @@ fn plan_of(
         field,
         optimal_cost: None,
         unit: 1,
+        route: None,
     }
 }
 

@@ -23,6 +23,10 @@ pub struct SearchSettings {
     pub turn_penalty: f64,
     /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
     pub unit_size: u32,
+    /// Visit the map's waypoints in the order that makes the route cheapest.
+    pub best_order: bool,
+    /// Come back to the start after the goal.
+    pub patrol: bool,
 }
 
 impl Default for SearchSettings {
@@ -35,6 +39,8 @@ impl Default for SearchSettings {
             partial: false,
             turn_penalty: 0.0,
             unit_size: 1,
+            best_order: false,
+            patrol: false,
         }
     }
 }
@@ -134,6 +140,12 @@ impl SearchSettings {
             .on_hover_text("Plan for a unit of N × N cells, placed by its top-left cell: it goes only where its whole footprint is passable and pays for the costliest cell under it.");
         ui.checkbox(&mut self.partial, "Nearest if unreachable")
             .on_hover_text("When the goal is walled off (or on a wall), plan to the reachable cell nearest it instead.");
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.best_order, "Best order")
+                .on_hover_text("Visit the waypoints (right-click the map to add them) in the order that makes the route cheapest: exact, up to 12 points.");
+            ui.checkbox(&mut self.patrol, "Patrol")
+                .on_hover_text("Come back to the start after the goal: a closed loop through the waypoints.");
+        });
         if self.algorithm.info().uses_weight {
             ui.add(egui::Slider::new(&mut self.weight, 1.0..=5.0).text("Weight"))
                 .on_hover_text("Weighted A*: above 1 it expands fewer cells; the cost stays within weight × optimal.");

@@ -418,6 +418,10 @@ impl SearchView {
                     "Found",
                     if result.found { "yes" } else { "no" }.to_owned(),
                 );
+                if let Some(order) = &plan.route {
+                    let stops: Vec<String> = order.iter().map(ToString::to_string).collect();
+                    row(ui, "Route", stops.join(" → "));
+                }
                 row(ui, "Time", format_time(result.stats.time_us));
                 row(ui, "Expanded", result.stats.expanded.to_string());
                 row(ui, "Pushed", result.stats.pushed.to_string());

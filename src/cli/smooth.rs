@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use gridpath::format::PathExport;
 use gridpath::format::save::{self, Backup};
-use gridpath::grid::Map;
+use gridpath::grid::{Cell, Map};
 use gridpath::search::{SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
@@ -58,12 +58,18 @@ impl SmoothArgs {
     }
 
     /// The smoothed path when smoothing was asked for and a path was found.
-    pub fn smooth(&self, map: &Map, result: &SearchResult) -> anyhow::Result<Option<SmoothedPath>> {
+    pub fn smooth(
+        &self,
+        map: &Map,
+        result: &SearchResult,
+        stops: &[Cell],
+    ) -> anyhow::Result<Option<SmoothedPath>> {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
         }
-        let smoothed = smooth::smooth_path(&map.grid, &result.path, &self.settings())
-            .context("smoothing the path")?;
+        let smoothed =
+            smooth::smooth_path_through(&map.grid, &result.path, stops, &self.settings())
+                .context("smoothing the path")?;
         Ok(Some(smoothed))
     }
 

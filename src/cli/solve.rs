@@ -36,7 +36,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     smoothing: SmoothArgs,
     /// A waypoint the path goes through, as X,Y; repeat for several, visited in the order
-    /// given (or the cheapest order with --best-order).
+    /// given (or the cheapest order with --best-order) [default: the map's waypoints].
     #[arg(long = "via", value_parser = parse_cell)]
     via: Vec<Cell>,
     /// Visit the waypoints in the order that makes the route cheapest (up to 12 points).
@@ -97,7 +97,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         map.grid = search::grid_for_unit(&map.grid, args.unit_size)
             .with_context(|| args.map.display().to_string())?;
     }
-    let routed = !args.via.is_empty() || args.patrol;
+    // The map's own waypoints, unless the command line names others.
+    let via = if args.via.is_empty() {
+        map.waypoints.clone()
+    } else {
+        args.via.clone()
+    };
+    let routed = !via.is_empty() || args.patrol;
     let (result, route) = if routed {
         let graph = search::SearchGraph::new(&map.grid, request.diagonal);
         let order = if args.best_order {
@@ -105,7 +111,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         } else {
             search::RouteOrder::AsGiven
         };
-        let route = search::route(&graph, &request, &args.via, order, args.patrol)
+        let route = search::route(&graph, &request, &via, order, args.patrol)
             .with_context(|| args.map.display().to_string())?;
         (route.result.clone(), Some(route))
     } else {
@@ -113,7 +119,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
         (result, None)
     };
-    let smoothed = args.smoothing.smooth(&map, &result)?;
+    let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
+    let smoothed = args.smoothing.smooth(&map, &result, stops)?;
     args.smoothing
         .export(&map, &request, &result, smoothed.as_ref())?;
     if args.json {

@@ -93,7 +93,7 @@ pub enum FormatError {
     /// A start or goal off the map.
     #[error("the {which} [{x}, {y}] is outside the {width} × {height} map")]
     OutOfBounds {
-        /// "start" or "goal".
+        /// "start", "goal" or "waypoint".
         which: &'static str,
         /// Its x.
         x: i64,

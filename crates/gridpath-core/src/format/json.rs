@@ -14,7 +14,8 @@
 //!   "start": [0, 0], "goal": [3, 2]
 //! }
 //! ```
-//! `cost: null` is impassable; `name`, `start` and `goal` are optional; unknown fields are
+//! `cost: null` is impassable; `name`, `start` and `goal` are optional, and so is
+//! `"waypoints": [[x, y], ...]`, the cells a route visits between them; unknown fields are
 //! ignored. A map imported from a robot's occupancy map also carries
 //! `"metadata": {"resolution": 0.05, "origin": [x, y, yaw]}` (metres per cell, and the pose of
 //! the lower-left corner), which older readers ignore. Coordinates are `[x, y]`, x the column, y the row, (0, 0) the top-left cell.
@@ -57,6 +58,8 @@ struct RawMap {
     start: Option<[i64; 2]>,
     #[serde(default)]
     goal: Option<[i64; 2]>,
+    #[serde(default)]
+    waypoints: Vec<[i64; 2]>,
     #[serde(default)]
     metadata: Option<RawMetadata>,
     #[serde(default)]
@@ -194,6 +197,11 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     };
     let start = endpoint("start", raw.start)?;
     let goal = endpoint("goal", raw.goal)?;
+    let waypoints = raw
+        .waypoints
+        .iter()
+        .map(|&point| endpoint("waypoint", Some(point)).map(Option::unwrap_or_default))
+        .collect::<Result<Vec<_>, _>>()?;
     let metadata = match raw.metadata {
         Some(m) => Some(GeoReference::new(m.resolution, m.origin).map_err(FormatError::Metadata)?),
         None => None,
@@ -203,6 +211,7 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
         grid,
         start,
         goal,
+        waypoints,
         metadata,
     })
 }
@@ -427,6 +436,14 @@ pub fn to_string(map: &Map) -> String {
             let _ = write!(out, ",\n  \"{key}\": [{}, {}]", c.x, c.y);
         }
     }
+    if !map.waypoints.is_empty() {
+        let points: Vec<String> = map
+            .waypoints
+            .iter()
+            .map(|c| format!("[{}, {}]", c.x, c.y))
+            .collect();
+        let _ = write!(out, ",\n  \"waypoints\": [{}]", points.join(", "));
+    }
     if let Some(geo) = &map.metadata {
         let n = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "0".to_owned());
         let [x, y, yaw] = geo.origin;
@@ -511,6 +528,22 @@ mod tests {
         let text = to_string(&map);
         assert!(text.contains("\"version\": 2,"));
         assert_eq!(parse(&text).unwrap(), map);
+    }
+
+    #[test]
+    fn waypoints_round_trip_and_must_lie_on_the_map() {
+        let mut map = parse(DEMO).unwrap();
+        map.waypoints = vec![Cell::new(1, 1), Cell::new(3, 0)];
+        let text = to_string(&map);
+        assert!(
+            text.contains("\"version\": 1,"),
+            "waypoints need no new version"
+        );
+        assert_eq!(parse(&text).unwrap(), map);
+        let e = parse(&text.replace("[3, 0]]", "[9, 0]]"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("waypoint") && e.contains('9'), "{e}");
     }
 
     #[test]

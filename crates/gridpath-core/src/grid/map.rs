@@ -11,6 +11,8 @@ pub struct Map {
     pub start: Option<Cell>,
     /// Where searches end by default.
     pub goal: Option<Cell>,
+    /// Cells a route visits between the start and the goal, in the order given.
+    pub waypoints: Vec<Cell>,
     /// The map's scale and placement in the world, for maps imported from robot occupancy
     /// maps; `None` for maps drawn by hand.
     pub metadata: Option<GeoReference>,
@@ -24,6 +26,7 @@ impl Map {
             grid,
             start: None,
             goal: None,
+            waypoints: Vec::new(),
             metadata: None,
         }
     }

@@ -37,9 +37,10 @@ use super::searcher::Searcher;
 pub const MAX_ORDERED: usize = 12;
 
 /// In which order a route visits its waypoints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RouteOrder {
     /// In the order given.
+    #[default]
     AsGiven,
     /// In the order that makes the route cheapest.
     Cheapest,

@@ -81,6 +81,30 @@ pub fn smooth_path(
     path: &[Cell],
     settings: &SmoothSettings,
 ) -> Result<SmoothedPath, SmoothError> {
+    smooth_path_through(grid, path, &[], settings)
+}
+
+/// [`smooth_path`] of a route that must pass through `stops` (its waypoints, in the order
+/// visited): each stop stays a line-of-sight waypoint, so no shortcut skips it, and the curve
+/// passes through it. A stop the path does not reach in that order is ignored.
+///
+/// ```
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::smooth::{SmoothSettings, Point, smooth_path, smooth_path_through};
+///
+/// let grid = Grid::from_ascii(&["....."; 3]).unwrap();
+/// // Out along the top row to (2, 0) and back: a straight shortcut would skip the stop.
+/// let path = [Cell::new(0, 1), Cell::new(1, 0), Cell::new(2, 0), Cell::new(3, 1), Cell::new(4, 1)];
+/// let settings = SmoothSettings::default();
+/// let through = smooth_path_through(&grid, &path, &[Cell::new(2, 0)], &settings).unwrap();
+/// assert!(through.waypoints.contains(&Point::centre(Cell::new(2, 0))));
+/// ```
+pub fn smooth_path_through(
+    grid: &Grid,
+    path: &[Cell],
+    stops: &[Cell],
+    settings: &SmoothSettings,
+) -> Result<SmoothedPath, SmoothError> {
     settings.validate_for(grid)?;
     check_path(grid, path)?;
     let steps = step_costs(grid, path);
@@ -90,7 +114,27 @@ pub fn smooth_path(
         .sum();
     let grid_cost: f64 = steps.iter().sum();
 
-    let kept = pull_string(grid, path);
+    // The stops' places along the path, in order, each after the one before.
+    let mut bounds = vec![0];
+    let mut from = 0;
+    for stop in stops {
+        if let Some(i) = path[from..].iter().position(|c| c == stop) {
+            from += i;
+            bounds.push(from);
+        }
+    }
+    bounds.push(path.len() - 1);
+    bounds.dedup();
+    let mut kept: Vec<usize> = Vec::with_capacity(path.len());
+    for leg in bounds.windows(2) {
+        let (a, b) = (leg[0], leg[1]);
+        let pulled = pull_string(grid, &path[a..=b]);
+        let skip = usize::from(!kept.is_empty());
+        kept.extend(pulled.into_iter().skip(skip).map(|i| i + a));
+    }
+    if kept.is_empty() {
+        kept.push(0);
+    }
     let waypoints: Vec<Point> = kept.iter().map(|&i| Point::centre(path[i])).collect();
     let (mut length, mut cost) = (0.0, 0.0);
     for pair in kept.windows(2) {
