@@ -1063,6 +1063,10 @@ fn clearance_shown_matches(h: &Harness<'_, EditorApp>, step: &str) {
 fn the_clearance_layer_shows_where_a_unit_fits_and_follows_edits() {
     let mut h = editor(meadow());
     assert_eq!(h.state().shown_clearance(Cell::new(0, 0)), None);
+    // The Layers section lies below the fold of the Path panel: scroll to it as a user would.
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Clearance")
+        .scroll_to_me();
+    h.run();
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Clearance")
         .click();
     h.run();
