@@ -650,8 +650,15 @@ impl HpaGraph {
                 let (mine, theirs) = (self.components(r), self.components(other));
                 let part =
                     |cell: usize, rect: Rect, labels: &[u32]| labels[self.local_index(rect, cell)];
-                // The parts a run joins and where along the border their last transition is.
-                let mut last: Vec<((u32, u32), u32)> = Vec::new();
+                // The cost of the straight step across at position `i` along the border.
+                let crossing = |i: u32| {
+                    let from = cell_at(i);
+                    let to = (from as isize + self.graph.delta(straight)) as usize;
+                    self.graph.step_cost(from, to, straight)
+                };
+                // The parts a run joins, where along the border their last transition is and
+                // what crossing there costs.
+                let mut last: Vec<((u32, u32), u32, f64)> = Vec::new();
                 let mut run_start = None;
                 for i in 0..=len {
                     let open = i < len && self.graph.can_step(cell_at(i), straight);
@@ -662,25 +669,52 @@ impl HpaGraph {
                             let from = cell_at(s);
                             let to = (from as isize + self.graph.delta(straight)) as usize;
                             let parts = (part(from, r, &mine), part(to, other, &theirs));
-                            let previous = last.iter_mut().find(|(p, _)| *p == parts);
+                            let previous = last.iter_mut().find(|(p, _, _)| *p == parts);
                             if e - s + 1 >= LONG_ENTRANCE {
                                 out.push(self.transition(cell_at(s), straight));
                                 out.push(self.transition(cell_at(e), straight));
+                                // Each stretch of one crossing cost cheaper than the
+                                // stretches on both sides (a road across the border) gets a
+                                // transition in its middle too.
+                                let mut a = s;
+                                while a <= e {
+                                    let cost = crossing(a);
+                                    let mut b = a;
+                                    while b < e && crossing(b + 1) == cost {
+                                        b += 1;
+                                    }
+                                    let cheaper = (a == s || crossing(a - 1) > cost)
+                                        && (b == e || crossing(b + 1) > cost);
+                                    let mid = (a + b) / 2;
+                                    if cheaper && mid != s && mid != e {
+                                        out.push(self.transition(cell_at(mid), straight));
+                                    }
+                                    a = b + 1;
+                                }
                                 match previous {
-                                    Some(entry) => entry.1 = e,
-                                    None => last.push((parts, e)),
+                                    Some(entry) => (entry.1, entry.2) = (e, crossing(e)),
+                                    None => last.push((parts, e, crossing(e))),
                                 }
                             } else {
-                                let mid = (s + e) / 2;
+                                // The cheapest crossing, the one nearest the middle of those.
+                                let mid = (s..=e)
+                                    .min_by(|&a, &b| {
+                                        crossing(a).total_cmp(&crossing(b)).then(
+                                            (2 * a).abs_diff(s + e).cmp(&(2 * b).abs_diff(s + e)),
+                                        )
+                                    })
+                                    .unwrap_or(s);
+                                let cost = crossing(mid);
                                 match previous {
-                                    Some(entry) if mid - entry.1 < ENTRANCE_SPACING => {}
+                                    Some(entry)
+                                        if mid - entry.1 < ENTRANCE_SPACING && entry.2 <= cost => {}
                                     Some(entry) => {
                                         out.push(self.transition(cell_at(mid), straight));
-                                        entry.1 = mid;
+                                        (entry.1, entry.2) = (mid, cost);
                                     }
                                     None => {
                                         out.push(self.transition(cell_at(mid), straight));
-                                        last.push((parts, mid));
+                                        last.push((parts, mid, cost));
                                     }
                                 }
                             }
