@@ -5,6 +5,8 @@
 //! - Weighted terrain at 256², 512² and 1024² (`weighted-256`, `weighted-512`,
 //!   `weighted-1024`): patches of grass, forest and swamp, lakes, scattered walls and fences,
 //!   roads across (`tests/common/weighted_map.rs`); random query pairs. Summary only.
+//! - A 256² map whose every cell's terrain is drawn at random (`speckled-256`), the worst
+//!   case for entrances placed by cost. Summary only.
 //! - Uniform 4096² maps, far-apart queries: a random map (22% of the cells walls, `random`), a
 //!   map of 64 × 64 rooms joined by doors (`rooms`), and a scaled-up random map (a 512 × 512
 //!   map with 20% walls, each cell an 8 × 8 block, `random-scaled`). After the summary,
@@ -186,7 +188,11 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
             }
         }
         let q = pairs.len() as f64;
-        let marker = if refinement == default { ", default" } else { "" };
+        let marker = if refinement == default {
+            ", default"
+        } else {
+            ""
+        };
         println!(
             "hpa summary {name} ({refinement:?}{marker}): {} queries ({n} with a path), A* {:.3} ms/query, \
              HPA* {:.3} ms/query, speed-up {:.1}×, cost/optimal mean {:.4}, worst {:.4}, \
@@ -225,6 +231,11 @@ fn weighted_maps() {
         let grid = weighted_map::weighted_map(side, 0x7e11_a000 + u64::from(side));
         let pairs = weighted_map::query_pairs(&grid, 0x9e3_7790 + u64::from(side), count);
         summary(&name, &grid, &pairs);
+    }
+    if wanted("speckled-256") {
+        let grid = weighted_map::speckled_map(256, 0x5bec_1ed0);
+        let pairs = weighted_map::query_pairs(&grid, 0x9e3_7791, 400);
+        summary("speckled-256", &grid, &pairs);
     }
 }
 

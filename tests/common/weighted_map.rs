@@ -23,7 +23,12 @@ pub const FOREST: TerrainId = 4;
 /// The default catalog (grass 1, road 0.5, swamp 3, wall) with forest (2) added.
 pub fn catalog() -> Vec<Terrain> {
     let mut terrains = Terrain::default_catalog();
-    terrains.push(Terrain::passable("Forest", 'f', Rgb([0x2e, 0x7d, 0x32]), 2.0));
+    terrains.push(Terrain::passable(
+        "Forest",
+        'f',
+        Rgb([0x2e, 0x7d, 0x32]),
+        2.0,
+    ));
     terrains
 }
 
@@ -155,6 +160,22 @@ pub fn weighted_map(side: u32, seed: u64) -> Grid {
         }
     }
     Grid::from_cells(w, h, catalog(), cells).expect("a valid map")
+}
+
+/// A `side` × `side` map whose every cell is drawn at random: grass half the time, then
+/// forest, swamp, wall and road. No patches: every border run is full of cost changes.
+pub fn speckled_map(side: u32, seed: u64) -> Grid {
+    let mut rng = XorShift(seed.max(1));
+    let cells: Vec<TerrainId> = (0..side * side)
+        .map(|_| match rng.below(100) {
+            0..50 => GRASS,
+            50..70 => FOREST,
+            70..82 => SWAMP,
+            82..92 => WALL,
+            _ => ROAD,
+        })
+        .collect();
+    Grid::from_cells(side, side, catalog(), cells).expect("a valid map")
 }
 
 /// `count` pairs of passable cells at random, the same for the same seed.
