@@ -279,6 +279,10 @@ pub struct HpaGraph {
     refinement: Refinement,
     /// Per cluster, whether it lies in the current query's corridor.
     in_corridor: Vec<bool>,
+    /// The cluster column of each x and the index of the first cluster of the row of each y:
+    /// the corridor search finds a cell's cluster with two loads instead of two divisions.
+    column_of_x: Vec<u32>,
+    row_of_y: Vec<u32>,
     /// State of the corridor search, over the whole map.
     space: Space,
 }
@@ -324,6 +328,8 @@ impl HpaGraph {
         let cols = graph.width().div_ceil(size);
         let rows = graph.height().div_ceil(size);
         let count = (cols * rows) as usize;
+        let column_of_x = (0..graph.width()).map(|x| x / size).collect();
+        let row_of_y = (0..graph.height()).map(|y| y / size * cols).collect();
         let mut hpa = Self {
             graph,
             size,
@@ -342,6 +348,8 @@ impl HpaGraph {
             abs: AbstractSpace::default(),
             refinement: Refinement::default(),
             in_corridor: vec![false; count],
+            column_of_x,
+            row_of_y,
             space: Space::default(),
         };
         for k in 0..count {
@@ -541,6 +549,8 @@ impl HpaGraph {
             + flat
             + self.owner.capacity() * 4
             + self.offsets.capacity() * 4
+            + (self.column_of_x.capacity() + self.row_of_y.capacity()) * 4
+            + self.in_corridor.capacity()
     }
 
     /// The rectangle of cluster `k`.
@@ -1011,8 +1021,6 @@ impl HpaGraph {
     ) -> bool {
         let graph = &self.graph;
         let w = graph.width() as usize;
-        let size = self.size as usize;
-        let cols = self.cols as usize;
         let gcell = graph.cell(goal);
         let estimate = Estimate::new(heuristic, gcell.x, gcell.y, graph.min_cost());
         let space = &mut self.space;
@@ -1039,7 +1047,7 @@ impl HpaGraph {
                 let d = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let (nx, ny) = ((x + DX[d]) as usize, (y + DY[d]) as usize);
-                if !self.in_corridor[(ny / size) * cols + nx / size] {
+                if !self.in_corridor[(self.row_of_y[ny] + self.column_of_x[nx]) as usize] {
                     continue;
                 }
                 let next = (current as isize + graph.delta(d)) as usize;
