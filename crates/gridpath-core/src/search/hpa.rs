@@ -706,7 +706,9 @@ impl HpaGraph {
                                     let cheaper = (a == s || crossing(a - 1) > cost)
                                         && (b == e || crossing(b + 1) > cost);
                                     let mid = (a + b) / 2;
-                                    if cheaper && mid != s && mid != e {
+                                    // The whole run alike: its ends are enough.
+                                    let whole = a == s && b == e;
+                                    if cheaper && !whole && mid != s && mid != e {
                                         out.push(self.transition(cell_at(mid), straight));
                                     }
                                     a = b + 1;
