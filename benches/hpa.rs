@@ -131,7 +131,7 @@ fn fastest(mut run: impl FnMut()) -> Duration {
         .unwrap_or_default()
 }
 
-/// The refinements a summary measures, the default first.
+/// The refinements a summary measures; the default picks one of them.
 const REFINEMENTS: [Refinement; 2] = [Refinement::Corridor, Refinement::Edges];
 
 fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
@@ -165,6 +165,7 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
         }
     });
     let default = hpa.refinement();
+    let chosen = hpa.effective_refinement();
     for refinement in REFINEMENTS {
         hpa.set_refinement(refinement);
         let time = fastest(|| {

@@ -282,7 +282,8 @@ fn weighted_maps_come_within_three_percent_of_the_optimum_on_average() {
     for (side, cluster, seed) in [(128, 32, 11), (128, 16, 12), (96, 16, 13)] {
         let grid = weighted_map(side, seed);
         let mut hpa = HpaGraph::build(&grid, Diagonal::NoCut, cluster);
-        assert_eq!(hpa.refinement(), Refinement::Corridor);
+        assert_eq!(hpa.refinement(), Refinement::Auto);
+        assert_eq!(hpa.effective_refinement(), Refinement::Corridor);
         let mean = mean_ratio(&grid, &mut hpa, seed * 31, 40);
         assert!(
             mean <= 1.03,
@@ -335,4 +336,17 @@ fn an_edited_weighted_map_answers_as_a_fresh_build() {
             .unwrap();
         }
     }
+}
+
+#[test]
+fn the_default_refinement_follows_the_terrain() {
+    let mut grid = Grid::from_ascii(&["....", "....", "....", "...."]).unwrap();
+    let mut hpa = HpaGraph::build(&grid, Diagonal::NoCut, 4);
+    assert_eq!(hpa.effective_refinement(), Refinement::Edges);
+    // A swamp painted in makes the map weighted.
+    grid.set(Cell::new(1, 1), weighted_map::SWAMP);
+    hpa.update_cells(&grid, &[Cell::new(1, 1)]);
+    assert_eq!(hpa.effective_refinement(), Refinement::Corridor);
+    hpa.set_refinement(Refinement::Edges);
+    assert_eq!(hpa.effective_refinement(), Refinement::Edges);
 }
