@@ -189,7 +189,7 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
             }
         }
         let q = pairs.len() as f64;
-        let marker = if refinement == default {
+        let marker = if refinement == chosen {
             ", default"
         } else {
             ""
