@@ -1,9 +1,19 @@
-//! HPA* against A* on generated 4096 × 4096 maps: a random map (22% of the cells walls), a map
-//! of 64 × 64 rooms joined by doors, and a scaled-up random map (a 512 × 512 map with 20%
-//! walls, each cell an 8 × 8 block). Prints the preprocessing time, the size of the
-//! abstraction, the per-query times (the fastest of three rounds over all the queries) and the
-//! cost ratios to the optimum, then runs criterion on a few of the queries for both.
-//! `HPA_BENCH_MAPS=random` (or `rooms`, `random-scaled`) runs one map alone.
+//! HPA* against A* on generated maps. Prints, per map, the preprocessing time, the size of
+//! the abstraction, the per-query times (the fastest of three rounds over all the queries) and
+//! the cost ratios to the optimum for each refinement.
+//!
+//! - Weighted terrain at 256², 512² and 1024² (`weighted-256`, `weighted-512`,
+//!   `weighted-1024`): patches of grass, forest and swamp, lakes, scattered walls and fences,
+//!   roads across (`tests/common/weighted_map.rs`); random query pairs. Summary only.
+//! - A 256² map whose every cell's terrain is drawn at random (`speckled-256`), the worst
+//!   case for entrances placed by cost. Summary only.
+//! - Uniform 4096² maps, far-apart queries: a random map (22% of the cells walls, `random`), a
+//!   map of 64 × 64 rooms joined by doors (`rooms`), and a scaled-up random map (a 512 × 512
+//!   map with 20% walls, each cell an 8 × 8 block, `random-scaled`). After the summary,
+//!   criterion times a few of their queries for both.
+//!
+//! `HPA_BENCH_MAPS=weighted-256,rooms` (names separated by commas, or a prefix such as
+//! `weighted`) runs some maps alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -15,27 +25,16 @@ use gridpath::search::{
     Searcher,
 };
 
+#[path = "../tests/common/weighted_map.rs"]
+mod weighted_map;
+
+use weighted_map::XorShift;
+
 const SIDE: u32 = 4096;
 const FLOOR: TerrainId = 0;
 const WALL: TerrainId = 3;
-/// Queries per map in the printed summary.
+/// Queries per uniform 4096² map in the printed summary.
 const QUERIES: usize = 12;
-
-/// A small deterministic xorshift generator.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n)) as u32
-    }
-}
 
 fn random_map(rng: &mut XorShift) -> Grid {
     let cells: Vec<TerrainId> = (0..SIDE * SIDE)
@@ -132,13 +131,16 @@ fn fastest(mut run: impl FnMut()) -> Duration {
         .unwrap_or_default()
 }
 
+/// The refinements a summary measures; the default picks one of them.
+const REFINEMENTS: [Refinement; 2] = [Refinement::Corridor, Refinement::Edges];
+
 fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
     let graph = SearchGraph::new(grid, Diagonal::NoCut);
     let t = Instant::now();
     let mut hpa = HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE);
     let build = t.elapsed();
     println!(
-        "hpa summary {name}: preprocessing {:.0} ms, {} nodes, {} edges, abstraction ≈ {:.1} MB \
+        "hpa summary {name}: preprocessing {:.1} ms, {} nodes, {} edges, abstraction ≈ {:.2} MB \
          (the search graph itself ≈ {:.1} MB)",
         build.as_secs_f64() * 1e3,
         hpa.node_count(),
@@ -162,7 +164,9 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
             black_box(r.map(|r| r.cost).unwrap_or(f64::NAN));
         }
     });
-    for refinement in [Refinement::Corridor, Refinement::Edges] {
+    let default = hpa.refinement();
+    let chosen = hpa.effective_refinement();
+    for refinement in REFINEMENTS {
         hpa.set_refinement(refinement);
         let time = fastest(|| {
             for &(a, b) in pairs {
@@ -185,9 +189,15 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
             }
         }
         let q = pairs.len() as f64;
+        let marker = if refinement == chosen {
+            ", default"
+        } else {
+            ""
+        };
         println!(
-            "hpa summary {name} ({refinement:?}): {} queries, A* {:.1} ms/query, HPA* {:.2} ms/query, \
-             speed-up {:.1}×, cost/optimal mean {:.4}, worst {:.4}, {} found/not-found disagreements",
+            "hpa summary {name} ({refinement:?}{marker}): {} queries ({n} with a path), A* {:.3} ms/query, \
+             HPA* {:.3} ms/query, speed-up {:.1}×, cost/optimal mean {:.4}, worst {:.4}, \
+             {} found/not-found disagreements",
             pairs.len(),
             astar_time.as_secs_f64() * 1e3 / q,
             time.as_secs_f64() * 1e3 / q,
@@ -197,10 +207,46 @@ fn summary(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {
             disagree
         );
     }
+    hpa.set_refinement(default);
+}
+
+/// Whether `HPA_BENCH_MAPS` asks for map `name` (every map when it is not set).
+fn wanted(name: &str) -> bool {
+    std::env::var("HPA_BENCH_MAPS").map_or(true, |list| {
+        list.split(',')
+            .map(str::trim)
+            .any(|w| !w.is_empty() && name.starts_with(w))
+    })
+}
+
+/// The weighted maps and their query counts: fewer queries on larger maps, where each A*
+/// takes longer.
+const WEIGHTED: [(u32, usize); 3] = [(256, 400), (512, 200), (1024, 100)];
+
+fn weighted_maps() {
+    for (side, count) in WEIGHTED {
+        let name = format!("weighted-{side}");
+        if !wanted(&name) {
+            continue;
+        }
+        let grid = weighted_map::weighted_map(side, 0x7e11_a000 + u64::from(side));
+        let pairs = weighted_map::query_pairs(&grid, 0x9e3_7790 + u64::from(side), count);
+        summary(&name, &grid, &pairs);
+    }
+    if wanted("speckled-256") {
+        let grid = weighted_map::speckled_map(256, 0x5bec_1ed0);
+        let pairs = weighted_map::query_pairs(&grid, 0x9e3_7791, 400);
+        summary("speckled-256", &grid, &pairs);
+    }
 }
 
 fn hpa_vs_astar(c: &mut Criterion) {
+    weighted_maps();
     let mut rng = XorShift(0x4b1d_2024);
+    let uniform = ["random", "rooms", "random-scaled"];
+    if !uniform.iter().any(|name| wanted(name)) {
+        return;
+    }
     let mut maps = vec![
         ("random", random_map(&mut rng)),
         ("rooms", rooms_map(&mut rng)),
@@ -210,12 +256,13 @@ fn hpa_vs_astar(c: &mut Criterion) {
         "random-scaled",
         scaled_random_map(&mut XorShift(0x5ca1_ed20)),
     ));
-    let only = std::env::var("HPA_BENCH_MAPS").ok();
     for (name, grid) in &maps {
-        if only.as_deref().is_some_and(|o| o != *name) {
+        // Drawn for every map, so that each map's queries stay the same when others are
+        // left out.
+        let pairs = queries(grid, &mut rng, QUERIES);
+        if !wanted(name) {
             continue;
         }
-        let pairs = queries(grid, &mut rng, QUERIES);
         summary(name, grid, &pairs);
         let graph = SearchGraph::new(grid, Diagonal::NoCut);
         let mut hpa = HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE);

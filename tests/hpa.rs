@@ -1,5 +1,6 @@
 //! HPA* checked against A*: a path exactly when A* finds one, always legal, never cheaper than
-//! the optimum; and an edited abstraction answers as a freshly built one does.
+//! the optimum, within 3% of it on average on weighted terrain; and an edited abstraction
+//! answers as a freshly built one does.
 
 #![expect(
     clippy::unwrap_used,
@@ -12,6 +13,11 @@ use gridpath::search::{
     SearchResult, Searcher, solve,
 };
 use proptest::prelude::*;
+
+#[path = "common/weighted_map.rs"]
+mod weighted_map;
+
+use weighted_map::{XorShift, weighted_map};
 
 fn catalog() -> Vec<Terrain> {
     let mut t = Terrain::default_catalog();
@@ -125,22 +131,6 @@ fn check(
     }
     prop_assert_eq!(hpa.optimality, Optimality::Approximate);
     Ok(())
-}
-
-/// A deterministic xorshift generator.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % u64::from(n)) as u32
-    }
 }
 
 proptest! {
@@ -267,4 +257,96 @@ fn open_maps_come_close_to_the_optimum() {
     }
     let mean = ratio_sum / f64::from(count);
     assert!(mean < 1.06, "mean cost ratio {mean}");
+}
+
+/// The mean ratio of HPA*'s cost to the optimum over `count` seeded queries on `grid`, each
+/// path checked; queries with no path (or an empty one) count in neither.
+fn mean_ratio(grid: &Grid, hpa: &mut HpaGraph, seed: u64, count: usize) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for (a, b) in weighted_map::query_pairs(grid, seed, count) {
+        let optimal = astar(grid, Diagonal::NoCut, a, b);
+        let request = SearchRequest::new(a, b).with_algorithm(Algorithm::Hpa);
+        let found = hpa.find_path(&request).unwrap();
+        check(grid, Diagonal::NoCut, &found, &optimal).unwrap();
+        if optimal.found && optimal.cost > 0.0 {
+            sum += found.cost / optimal.cost;
+            n += 1;
+        }
+    }
+    assert!(n > count / 2, "only {n} of {count} queries have a path");
+    sum / n as f64
+}
+
+#[test]
+fn weighted_maps_come_within_three_percent_of_the_optimum_on_average() {
+    for (side, cluster, seed) in [(128, 32, 11), (128, 16, 12), (96, 16, 13)] {
+        let grid = weighted_map(side, seed);
+        let mut hpa = HpaGraph::build(&grid, Diagonal::NoCut, cluster);
+        assert_eq!(hpa.refinement(), Refinement::Auto);
+        assert_eq!(hpa.effective_refinement(), Refinement::Corridor);
+        let mean = mean_ratio(&grid, &mut hpa, seed * 31, 40);
+        assert!(
+            mean <= 1.03,
+            "{side}² map, clusters of {cluster}: mean cost ratio {mean}"
+        );
+        hpa.set_refinement(Refinement::Edges);
+        let edges = mean_ratio(&grid, &mut hpa, seed * 31, 40);
+        assert!(
+            mean <= edges + 1e-12,
+            "{side}² map: the corridor ({mean}) above the joined edges ({edges})"
+        );
+    }
+}
+
+#[test]
+fn an_edited_weighted_map_answers_as_a_fresh_build() {
+    let mut grid = weighted_map(96, 21);
+    let mut hpa = HpaGraph::build(&grid, Diagonal::NoCut, 16);
+    let mut rng = XorShift(77);
+    for stroke in 0..6 {
+        // A road, a wall or a swamp drawn along a row or a column, across cluster borders.
+        let terrain = [weighted_map::ROAD, weighted_map::WALL, weighted_map::SWAMP][stroke % 3];
+        let (x, y) = (rng.below(96), rng.below(96));
+        let length = 10 + rng.below(30);
+        let across = rng.below(2) == 0;
+        let cells: Vec<Cell> = (0..length)
+            .map(|i| if across { (x + i, y) } else { (x, y + i) })
+            .filter(|&(cx, cy)| cx < 96 && cy < 96)
+            .map(|(cx, cy)| Cell::new(cx, cy))
+            .collect();
+        for &cell in &cells {
+            grid.set(cell, terrain);
+        }
+        hpa.update_cells(&grid, &cells);
+        let mut fresh = HpaGraph::build(&grid, Diagonal::NoCut, 16);
+        assert_eq!(hpa.node_count(), fresh.node_count());
+        assert_eq!(hpa.edge_count(), fresh.edge_count());
+        for (a, b) in weighted_map::query_pairs(&grid, 100 + stroke as u64, 8) {
+            let request = SearchRequest::new(a, b).with_algorithm(Algorithm::Hpa);
+            let updated = hpa.find_path(&request).unwrap();
+            let rebuilt = fresh.find_path(&request).unwrap();
+            assert_eq!(updated.path, rebuilt.path);
+            assert_eq!(updated.cost, rebuilt.cost);
+            check(
+                &grid,
+                Diagonal::NoCut,
+                &updated,
+                &astar(&grid, Diagonal::NoCut, a, b),
+            )
+            .unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_default_refinement_follows_the_terrain() {
+    let mut grid = Grid::from_ascii(&["....", "....", "....", "...."]).unwrap();
+    let mut hpa = HpaGraph::build(&grid, Diagonal::NoCut, 4);
+    assert_eq!(hpa.effective_refinement(), Refinement::Edges);
+    // A swamp painted in makes the map weighted.
+    grid.set(Cell::new(1, 1), weighted_map::SWAMP);
+    hpa.update_cells(&grid, &[Cell::new(1, 1)]);
+    assert_eq!(hpa.effective_refinement(), Refinement::Corridor);
+    hpa.set_refinement(Refinement::Edges);
+    assert_eq!(hpa.effective_refinement(), Refinement::Edges);
 }

@@ -1,18 +1,26 @@
 //! Hierarchical path-finding A* (HPA*; Botea, Müller & Schaeffer, 2004).
 //!
 //! The map is cut into square clusters. Where a border between two clusters is crossable, each
-//! maximal run of crossing steps becomes an entrance: one transition in the middle of a short
-//! run, two at its ends when the run is at least [`LONG_ENTRANCE`] cells long. A short run
-//! whose cells on both sides belong to the same connected parts of their clusters as an
-//! earlier run's, with that run's transition fewer than [`ENTRANCE_SPACING`] cells away,
+//! maximal run of crossing steps becomes an entrance. Transitions are placed by the cost of
+//! the step across: a short run gets one at its cheapest crossing (the one nearest the middle
+//! of those); a run at least [`LONG_ENTRANCE`] cells long gets one at each end and one in the
+//! middle of every stretch of crossings cheaper than the stretches on both its sides, so that
+//! a road across a border is a way through it. On a map of one terrain that is the classic
+//! placement: the middle of a short run, the ends of a long one. A short run whose cells on
+//! both sides belong to the same connected parts of their clusters as an earlier run's, with
+//! that run's transition fewer than [`ENTRANCE_SPACING`] cells away and no dearer to cross,
 //! shares that transition instead of getting its own: on maps with many short gaps (random
-//! walls) this cuts the abstract graph by a third of its nodes and more than half its edges. The cells of
-//! the transitions are the nodes of an abstract graph; nodes of one cluster are joined by
-//! intra-edges costing the cheapest path inside the cluster (found by a Dijkstra bounded to the
-//! cluster, so weighted terrain counts), and the two cells of a transition by an inter-edge.
+//! walls) this cuts the abstract graph by a third of its nodes and more than half its edges.
+//! The cells of the transitions are the nodes of an abstract graph; nodes of one cluster are
+//! joined by intra-edges costing the cheapest path inside the cluster (found by a Dijkstra
+//! bounded to the cluster, so weighted terrain counts), and the two cells of a transition by
+//! an inter-edge.
 //!
 //! A query connects the start and the goal to the nodes of their clusters, runs A* on the
-//! abstract graph and refines each abstract edge into cells with a search inside one cluster.
+//! abstract graph and refines its path into cells ([`Refinement`]): on weighted terrain by
+//! default with one A* confined to the clusters the abstract path crosses and those around
+//! its ends, on maps of one cost the classic way, each abstract edge by a search inside one
+//! cluster.
 //! Every passable crossing of a border lies on a straight run of passable cells on each side
 //! that reaches a transition, or joins two connected parts of the clusters that another run's
 //! transition joins too, so the abstract graph is connected wherever the map is: HPA* finds a
@@ -69,14 +77,25 @@ const KINDS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 /// How [`HpaGraph::find_path`] turns the abstract path into cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Refinement {
-    /// Classic HPA*: each abstract edge becomes the cheapest path inside its cluster, and the
-    /// pieces are joined. The default: fast, within a few percent of optimal on the maps
-    /// measured.
+    /// The default: [`Refinement::Edges`] on a map whose passable cells all cost the same,
+    /// [`Refinement::Corridor`] on weighted terrain, decided at each query (an edit can make
+    /// a map weighted). On maps of one cost the classic refinement comes within a few percent
+    /// of the optimum (1.01 to 1.04 on average on the maps measured) and the corridor costs
+    /// more time than it saves; on weighted terrain the entrances miss more of the cheap ways
+    /// and the corridor finds them.
     #[default]
+    Auto,
+    /// Classic HPA*: each abstract edge becomes the cheapest path inside its cluster, and the
+    /// pieces are joined. The fastest; on the generated weighted maps of `benches/hpa.rs` its
+    /// cost is 2% to 2.5% above the optimum on average, with single queries up to 43% dearer
+    /// (an end whose best path runs through a cluster the abstract path avoids).
     Edges,
-    /// One A* confined to the clusters the abstract path passes through. The joined pieces of
-    /// [`Refinement::Edges`] lie in that corridor, so this path never costs more; it takes
-    /// the shortcuts across cluster borders that the entrances miss.
+    /// One A* confined to a corridor: the clusters the abstract path passes through, with all
+    /// the clusters around its two ends. The joined pieces of [`Refinement::Edges`] lie in
+    /// that corridor, so this path never costs more; it takes the shortcuts across cluster
+    /// borders that the entrances miss. On the generated weighted maps of `benches/hpa.rs` it
+    /// is within 0.1% of the optimum on average, and its A* takes a good part of the query's
+    /// time (about as long as a plain A* on a 256² map, a third of it on a 1024² one).
     Corridor,
 }
 
@@ -269,6 +288,10 @@ pub struct HpaGraph {
     refinement: Refinement,
     /// Per cluster, whether it lies in the current query's corridor.
     in_corridor: Vec<bool>,
+    /// The cluster column of each x and the index of the first cluster of the row of each y:
+    /// the corridor search finds a cell's cluster with two loads instead of two divisions.
+    column_of_x: Vec<u32>,
+    row_of_y: Vec<u32>,
     /// State of the corridor search, over the whole map.
     space: Space,
 }
@@ -314,6 +337,8 @@ impl HpaGraph {
         let cols = graph.width().div_ceil(size);
         let rows = graph.height().div_ceil(size);
         let count = (cols * rows) as usize;
+        let column_of_x = (0..graph.width()).map(|x| x / size).collect();
+        let row_of_y = (0..graph.height()).map(|y| y / size * cols).collect();
         let mut hpa = Self {
             graph,
             size,
@@ -332,6 +357,8 @@ impl HpaGraph {
             abs: AbstractSpace::default(),
             refinement: Refinement::default(),
             in_corridor: vec![false; count],
+            column_of_x,
+            row_of_y,
             space: Space::default(),
         };
         for k in 0..count {
@@ -471,9 +498,19 @@ impl HpaGraph {
         &self.graph
     }
 
-    /// How queries turn the abstract path into cells.
+    /// How queries turn the abstract path into cells, as set.
     pub fn refinement(&self) -> Refinement {
         self.refinement
+    }
+
+    /// How the next query turns the abstract path into cells: the refinement set, with
+    /// [`Refinement::Auto`] decided for the map as it is now.
+    pub fn effective_refinement(&self) -> Refinement {
+        match self.refinement {
+            Refinement::Auto if self.graph.uniform_cost().is_some() => Refinement::Edges,
+            Refinement::Auto => Refinement::Corridor,
+            chosen => chosen,
+        }
     }
 
     /// Chooses how queries turn the abstract path into cells.
@@ -531,6 +568,8 @@ impl HpaGraph {
             + flat
             + self.owner.capacity() * 4
             + self.offsets.capacity() * 4
+            + (self.column_of_x.capacity() + self.row_of_y.capacity()) * 4
+            + self.in_corridor.capacity()
     }
 
     /// The rectangle of cluster `k`.
@@ -650,8 +689,15 @@ impl HpaGraph {
                 let (mine, theirs) = (self.components(r), self.components(other));
                 let part =
                     |cell: usize, rect: Rect, labels: &[u32]| labels[self.local_index(rect, cell)];
-                // The parts a run joins and where along the border their last transition is.
-                let mut last: Vec<((u32, u32), u32)> = Vec::new();
+                // The cost of the straight step across at position `i` along the border.
+                let crossing = |i: u32| {
+                    let from = cell_at(i);
+                    let to = (from as isize + self.graph.delta(straight)) as usize;
+                    self.graph.step_cost(from, to, straight)
+                };
+                // The parts a run joins, where along the border their last transition is and
+                // what crossing there costs.
+                let mut last: Vec<((u32, u32), u32, f64)> = Vec::new();
                 let mut run_start = None;
                 for i in 0..=len {
                     let open = i < len && self.graph.can_step(cell_at(i), straight);
@@ -662,25 +708,54 @@ impl HpaGraph {
                             let from = cell_at(s);
                             let to = (from as isize + self.graph.delta(straight)) as usize;
                             let parts = (part(from, r, &mine), part(to, other, &theirs));
-                            let previous = last.iter_mut().find(|(p, _)| *p == parts);
+                            let previous = last.iter_mut().find(|(p, _, _)| *p == parts);
                             if e - s + 1 >= LONG_ENTRANCE {
                                 out.push(self.transition(cell_at(s), straight));
                                 out.push(self.transition(cell_at(e), straight));
+                                // Each stretch of one crossing cost cheaper than the
+                                // stretches on both sides (a road across the border) gets a
+                                // transition in its middle too.
+                                let mut a = s;
+                                while a <= e {
+                                    let cost = crossing(a);
+                                    let mut b = a;
+                                    while b < e && crossing(b + 1) == cost {
+                                        b += 1;
+                                    }
+                                    let cheaper = (a == s || crossing(a - 1) > cost)
+                                        && (b == e || crossing(b + 1) > cost);
+                                    let mid = (a + b) / 2;
+                                    // The whole run alike: its ends are enough.
+                                    let whole = a == s && b == e;
+                                    if cheaper && !whole && mid != s && mid != e {
+                                        out.push(self.transition(cell_at(mid), straight));
+                                    }
+                                    a = b + 1;
+                                }
                                 match previous {
-                                    Some(entry) => entry.1 = e,
-                                    None => last.push((parts, e)),
+                                    Some(entry) => (entry.1, entry.2) = (e, crossing(e)),
+                                    None => last.push((parts, e, crossing(e))),
                                 }
                             } else {
-                                let mid = (s + e) / 2;
+                                // The cheapest crossing, the one nearest the middle of those.
+                                let mid = (s..=e)
+                                    .min_by(|&a, &b| {
+                                        crossing(a).total_cmp(&crossing(b)).then(
+                                            (2 * a).abs_diff(s + e).cmp(&(2 * b).abs_diff(s + e)),
+                                        )
+                                    })
+                                    .unwrap_or(s);
+                                let cost = crossing(mid);
                                 match previous {
-                                    Some(entry) if mid - entry.1 < ENTRANCE_SPACING => {}
+                                    Some(entry)
+                                        if mid - entry.1 < ENTRANCE_SPACING && entry.2 <= cost => {}
                                     Some(entry) => {
                                         out.push(self.transition(cell_at(mid), straight));
-                                        entry.1 = mid;
+                                        (entry.1, entry.2) = (mid, cost);
                                     }
                                     None => {
                                         out.push(self.transition(cell_at(mid), straight));
-                                        last.push((parts, mid));
+                                        last.push((parts, mid, cost));
                                     }
                                 }
                             }
@@ -907,7 +982,8 @@ impl HpaGraph {
         Some(path)
     }
 
-    /// The cheapest path from `start` to `goal` through the clusters of `waypoints` alone.
+    /// The cheapest path from `start` to `goal` through the clusters of `waypoints` and the
+    /// clusters around the first and the last waypoint.
     fn corridor_path(
         &mut self,
         start: usize,
@@ -916,7 +992,20 @@ impl HpaGraph {
         heuristic: Heuristic,
         stats: &mut Stats,
     ) -> Option<Vec<usize>> {
-        let mut marked: Vec<usize> = waypoints.iter().map(|&c| self.cluster_of(c)).collect();
+        let mut marked: Vec<usize> = Vec::new();
+        for (i, &cell) in waypoints.iter().enumerate() {
+            let k = self.cluster_of(cell);
+            marked.push(k);
+            if i == 0 || i + 1 == waypoints.len() {
+                // Around the ends the best path often leaves the clusters the abstract path
+                // takes (a road in the next cluster): their neighbours join the corridor.
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        marked.extend(self.neighbour(k, dx, dy));
+                    }
+                }
+            }
+        }
         marked.sort_unstable();
         marked.dedup();
         for &k in &marked {
@@ -953,8 +1042,6 @@ impl HpaGraph {
     ) -> bool {
         let graph = &self.graph;
         let w = graph.width() as usize;
-        let size = self.size as usize;
-        let cols = self.cols as usize;
         let gcell = graph.cell(goal);
         let estimate = Estimate::new(heuristic, gcell.x, gcell.y, graph.min_cost());
         let space = &mut self.space;
@@ -981,7 +1068,7 @@ impl HpaGraph {
                 let d = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let (nx, ny) = ((x + DX[d]) as usize, (y + DY[d]) as usize);
-                if !self.in_corridor[(ny / size) * cols + nx / size] {
+                if !self.in_corridor[(self.row_of_y[ny] + self.column_of_x[nx]) as usize] {
                     continue;
                 }
                 let next = (current as isize + graph.delta(d)) as usize;
@@ -1106,6 +1193,7 @@ impl HpaGraph {
         heuristic: Heuristic,
         stats: &mut Stats,
     ) -> Option<Vec<usize>> {
+        let refinement = self.effective_refinement();
         let (ks, kg) = (self.cluster_of(start), self.cluster_of(goal));
         let (rs, rg) = (self.rect(ks), self.rect(kg));
         // Costs from the start to the nodes of its cluster, and from those of the goal's
@@ -1247,11 +1335,13 @@ impl HpaGraph {
         }
         abstract_path.reverse();
 
-        if let ([_, _], Some((_, path))) = (abstract_path.as_slice(), direct_path) {
-            // The direct edge won.
+        if let ([_, _], Some((_, path))) = (abstract_path.as_slice(), direct_path)
+            && refinement == Refinement::Edges
+        {
+            // The direct edge won; the corridor, wider than the two clusters, may do better.
             return Some(path);
         }
-        if self.refinement == Refinement::Corridor {
+        if refinement == Refinement::Corridor {
             return Some(
                 self.corridor_path(start, goal, &abstract_path, heuristic, stats)
                     .unwrap_or_default(),
