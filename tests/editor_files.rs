@@ -815,3 +815,43 @@ fn a_broken_level_is_reported_and_the_map_stays() {
     assert!(h.state().has_dialog(), "the error is shown");
     assert_eq!(h.state().map(), &pond());
 }
+
+#[test]
+fn heights_come_in_from_a_grayscale_image_undo_and_save_with_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    // Half as wide and high as the meadow: resampled to it. Black on the left, white right.
+    let mut gray = GrayImage::new(20, 12);
+    for (x, _, pixel) in gray.enumerate_pixels_mut() {
+        pixel.0 = [if x < 10 { 0 } else { 255 }];
+    }
+    let image = dir.path().join("relief.png");
+    std::fs::write(&image, png(gray)).unwrap();
+    let mut h = editor(EditorApp::with_map(meadow()));
+    assert!(h.state_mut().import_heights_from(&image));
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!(grid.height_at(Cell::new(0, 0)), 0.0);
+    assert_eq!(grid.height_at(Cell::new(39, 23)), 10.0);
+    let notice = h.state().notice().unwrap_or_default().to_owned();
+    assert!(notice.contains("relief.png"), "{notice}");
+    // Saved as map format version 2 and read back with its heights.
+    let file = dir.path().join("hilly.json");
+    assert!(h.state_mut().save_to(&file));
+    let saved = load_map(&file).unwrap();
+    assert_eq!(saved.grid.heights(), h.state().map().grid.heights());
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("\"version\": 2")
+    );
+    // One undo makes the map flat again; a file that is no image leaves the map alone.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().map().grid.heights(), None);
+    let bad = dir.path().join("broken.png");
+    std::fs::write(&bad, b"not a png").unwrap();
+    assert!(!h.state_mut().import_heights_from(&bad));
+    h.run();
+    assert_eq!(h.state().map().grid.heights(), None);
+    assert!(h.state().has_dialog(), "the error is shown");
+}

@@ -726,6 +726,20 @@ impl EditorApp {
         }
     }
 
+    /// Replaces the map's heights (keeping its slope rules): one undoable step.
+    pub(super) fn set_heights(&mut self, heights: Vec<f32>) {
+        let grid = &self.document.map.grid;
+        let before = Relief::of(grid);
+        let after = Relief {
+            heights: Some(heights),
+            slope: before.slope,
+        };
+        self.commit_relief(Edit::Relief {
+            before: Box::new(before),
+            after: Box::new(after),
+        });
+    }
+
     /// Adds or removes the map's heights or changes its slope rules: one undoable step
     /// (dragging a slope field is one step from its first value to its last).
     pub(super) fn relief_action(&mut self, action: ReliefAction) {
@@ -748,6 +762,11 @@ impl EditorApp {
                 }
             }
         };
+        self.commit_relief(edit);
+    }
+
+    /// Makes a relief or slope edit and records it.
+    fn commit_relief(&mut self, edit: Edit) {
         match edit.redo(&mut self.document.map) {
             Ok(redraw) => {
                 self.canvas.redraw(redraw);
@@ -926,6 +945,7 @@ impl EditorApp {
             Command::SaveAs => self.save_as_then(None),
             Command::ImportImage => self.import_image_dialog(),
             Command::ImportMovingAi => self.import_movingai_dialog(),
+            Command::ImportHeights => self.import_heights_dialog(),
             Command::ImportLevel => self.import_level_dialog(),
             Command::ExportMovingAi => self.export_map_dialog("Moving AI map", "map"),
             Command::ExportTiled => self.export_map_dialog("Tiled map", "tmj"),

@@ -25,6 +25,8 @@ pub enum Command {
     ImportImage,
     /// Import a Moving AI map.
     ImportMovingAi,
+    /// Import a grayscale image as the map's heights.
+    ImportHeights,
     /// Import a Tiled map or an LDtk project.
     ImportLevel,
     /// Export the map as a Moving AI map.

@@ -88,6 +88,8 @@ pub enum FileTask {
     ImportImage,
     /// File → Import Moving AI map.
     ImportMovingAi,
+    /// File → Import heights.
+    ImportHeights,
     /// Save as; then what was waiting for the save, if anything.
     SaveAs(Option<Pending>),
     /// Export the map in the format of this extension.

@@ -36,6 +36,9 @@ enum FileKind {
     Other,
 }
 
+/// The height of white in a heightmap imported from the File menu (black is 0).
+pub const HEIGHTMAP_WHITE: f64 = 10.0;
+
 fn file_kind(path: &Path) -> FileKind {
     match registry::kind_of(path) {
         Some(registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => FileKind::Level,
@@ -334,6 +337,43 @@ impl EditorApp {
         self.ask_for_file(FileTask::ImportImage, &request);
     }
 
+    /// File → Import heights: asks for a grayscale image.
+    pub(super) fn import_heights_dialog(&mut self) {
+        let request = open_request(
+            "Import heights from a grayscale image",
+            vec![filter(registry::FileKind::Image)],
+        );
+        self.ask_for_file(FileTask::ImportHeights, &request);
+    }
+
+    /// Gives the map the heights of a grayscale image (black 0, white
+    /// [`HEIGHTMAP_WHITE`]; resampled to the map's size), as one undoable step. A file that
+    /// cannot be read is reported and the map stays as it was.
+    pub fn import_heights_from(&mut self, path: &Path) -> bool {
+        let grid = &self.document.map.grid;
+        let heights = match crate::format::height_image::load_heights(
+            path,
+            grid.width(),
+            grid.height(),
+            HEIGHTMAP_WHITE,
+        ) {
+            Ok(heights) => heights,
+            Err(error) => {
+                self.show_error("Could not import the heights", error.to_string());
+                return false;
+            }
+        };
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        self.set_heights(heights);
+        self.say(
+            format!("Heights from {name}: black is 0, white {HEIGHTMAP_WHITE}."),
+            false,
+        );
+        true
+    }
+
     /// File → Import Moving AI map: asks for a `.map` file.
     pub(super) fn import_movingai_dialog(&mut self) {
         let request = open_request(
@@ -458,6 +498,9 @@ impl EditorApp {
                     FileTask::Open => self.open_file(ctx, &path),
                     FileTask::ImportMovingAi => self.open_map_file(ctx, &path),
                     FileTask::ImportImage => self.start_import(&path),
+                    FileTask::ImportHeights => {
+                        self.import_heights_from(&path);
+                    }
                     FileTask::SaveAs(then) => {
                         if self.save_to(&path)
                             && let Some(pending) = then

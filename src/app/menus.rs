@@ -70,6 +70,7 @@ fn fallback_name(command: Command) -> &'static str {
     match command {
         Command::ImportImage => "Import image…",
         Command::ImportMovingAi => "Import Moving AI map…",
+        Command::ImportHeights => "Import heights…",
         Command::ImportLevel => "Import Tiled or LDtk level…",
         Command::ExportMovingAi => "Export Moving AI map…",
         Command::ExportTiled => "Export Tiled map…",
@@ -141,6 +142,7 @@ fn file_menu_ui(ui: &mut Ui, state: &MenuState<'_>, a: &mut Vec<MenuAction>) {
     item(ui, Command::ImportImage, true, a);
     item(ui, Command::ImportMovingAi, true, a);
     item(ui, Command::ImportLevel, true, a);
+    item(ui, Command::ImportHeights, true, a);
     ui.separator();
     item(ui, Command::ExportMovingAi, true, a);
     item(ui, Command::ExportTiled, true, a);
