@@ -844,6 +844,10 @@ fn heights_come_in_from_a_grayscale_image_undo_and_save_with_the_map() {
             .unwrap()
             .contains("\"version\": 2")
     );
+    // Formats without heights say so.
+    assert!(h.state_mut().export_map_to(&dir.path().join("hilly.map")));
+    let notice = h.state().notice().unwrap_or_default().to_owned();
+    assert!(notice.contains("without the heights"), "{notice}");
     // One undo makes the map flat again; a file that is no image leaves the map alone.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();

@@ -194,7 +194,26 @@ impl EditorApp {
     pub fn export_map_to(&mut self, path: &Path) -> bool {
         match save::save_map(&self.document.map, path) {
             Ok(()) => {
-                self.say(format!("Exported {}.", path.display()), false);
+                let map = &self.document.map;
+                let json =
+                    registry::kind_of(path) == Some(registry::FileKind::Map(MapFormat::Json));
+                let mut lost = Vec::new();
+                if !json && map.grid.heights().is_some() {
+                    lost.push("heights");
+                }
+                if !json && !map.waypoints.is_empty() {
+                    lost.push("waypoints");
+                }
+                let text = if lost.is_empty() {
+                    format!("Exported {}.", path.display())
+                } else {
+                    format!(
+                        "Exported {} without the {}: only a gridpath map (.json) keeps them.",
+                        path.display(),
+                        lost.join(" and ")
+                    )
+                };
+                self.say(text, false);
                 true
             }
             Err(error) => {
