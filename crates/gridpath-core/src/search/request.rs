@@ -67,6 +67,12 @@ pub enum Algorithm {
     /// HPA*: hierarchical A* over clusters and their entrances; fast on large maps,
     /// near-optimal with no bound. See [`super::HpaGraph`].
     Hpa,
+    /// Theta*: A* whose successors may take the expanded cell's parent as their own when it
+    /// is in line of sight, giving any-angle paths ([`SearchResult::waypoints`]).
+    Theta,
+    /// Lazy Theta*: Theta* that assumes line of sight when it reaches a cell and checks it only
+    /// when it expands the cell, so it walks far fewer segments.
+    LazyTheta,
 }
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
@@ -235,6 +241,10 @@ pub enum Optimality {
     NoGuarantee,
     /// Near-optimal in practice, with no bound (hierarchical search).
     Approximate,
+    /// An any-angle path (straight segments between cell centres in line of sight), usually
+    /// cheaper than the best grid path, but with no bound: not even the cheapest any-angle path
+    /// is guaranteed (Theta*).
+    AnyAngle,
 }
 
 impl fmt::Display for Optimality {
@@ -245,6 +255,7 @@ impl fmt::Display for Optimality {
             Optimality::FewestSteps => f.write_str("fewest steps (costs ignored)"),
             Optimality::NoGuarantee => f.write_str("no guarantee"),
             Optimality::Approximate => f.write_str("near-optimal, no bound"),
+            Optimality::AnyAngle => f.write_str("any-angle, no bound"),
         }
     }
 }
@@ -296,11 +307,23 @@ pub struct Trace {
 pub struct SearchResult {
     /// Whether a path was found.
     pub found: bool,
-    /// The path from start to goal, both included; empty when none was found.
+    /// The path from start to goal, both included, one grid step from each cell to the next;
+    /// empty when none was found. For an any-angle path, the cells its segments cross, in
+    /// order (with a cell added where a segment crosses a corner and the diagonal step is not
+    /// allowed), so that it stays a chain of allowed steps.
     pub path: Vec<Cell>,
-    /// The path's cost under the cost model; 0 when none was found.
+    /// The any-angle algorithms' path ([`Algorithm::Theta`], [`Algorithm::LazyTheta`]): the
+    /// start, the cells where the path turns, and the goal, whose centres the path joins by
+    /// straight segments. Each segment is in line of sight (every cell it touches passable,
+    /// as [`Segment::is_clear`](crate::smooth::Segment::is_clear) decides) or is one allowed
+    /// grid step. `None` for the other algorithms, and when no path was found.
+    pub waypoints: Option<Vec<Cell>>,
+    /// The path's cost under the cost model; 0 when none was found. For an any-angle path, the
+    /// cost of the segments through the [waypoints](SearchResult::waypoints), each the terrain
+    /// cost integrated along it ([`Segment::cost`](crate::smooth::Segment::cost)).
     pub cost: f64,
-    /// The path's geometric length (1 per orthogonal step, √2 per diagonal one).
+    /// The path's geometric length (1 per orthogonal step, √2 per diagonal one; for an
+    /// any-angle path, the length of its segments).
     pub length: f64,
     /// Counters and time.
     pub stats: Stats,
@@ -318,6 +341,12 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The vertices of the path as it is walked: the [waypoints](SearchResult::waypoints) of
+    /// an any-angle path, or every cell of a grid path.
+    pub fn vertices(&self) -> &[Cell] {
+        self.waypoints.as_deref().unwrap_or(&self.path)
+    }
+
     /// Whether there is a path to show: to the goal, or to the nearest reachable cell.
     pub fn has_path(&self) -> bool {
         self.found || self.reached.is_some()

@@ -170,6 +170,27 @@ impl Segment {
         complete.then_some(cost)
     }
 
+    /// The cells that hold a piece of the segment of positive length, in the order the
+    /// segment crosses them, as signed coordinates. A segment crossing a corner exactly goes
+    /// from one cell to the diagonal one; a segment along a grid line gets the cell below or
+    /// to the right of it.
+    pub(crate) fn cells_crossed(&self) -> Vec<(i64, i64)> {
+        let mut cells: Vec<(i64, i64)> = Vec::new();
+        let mut before: Option<f64> = None;
+        self.for_each_stop(|t, _| {
+            if let Some(t0) = before.replace(t)
+                && t > t0
+            {
+                let cell = self.at((t0 + t) / 2.0).cell_in_grid();
+                if cells.last() != Some(&cell) {
+                    cells.push(cell);
+                }
+            }
+            true
+        });
+        cells
+    }
+
     /// The parameters (with their points) where the segment starts, crosses a grid line and
     /// ends, in order. Points on a vertical line get that line's exact x, and likewise for y.
     fn stops(&self) -> Vec<(f64, Point)> {
