@@ -43,8 +43,8 @@ pub enum Guarantee {
     NoGuarantee,
     /// Near-optimal in practice, with no bound.
     Approximate,
-    /// An any-angle path, with no bound (Theta*): usually cheaper than the best grid path,
-    /// not always the cheapest any-angle path.
+    /// An any-angle path (Theta*): never dearer than the cheapest grid path, not always the
+    /// cheapest any-angle path.
     AnyAngle,
 }
 

@@ -40,7 +40,8 @@ pub(crate) fn polyline_cost(graph: &SearchGraph, vertices: &[Cell]) -> (f64, f64
 /// The chain of cells a polyline through the centres of `vertices` crosses, one allowed grid
 /// step from each to the next: where a segment crosses a corner and the diagonal step is not
 /// allowed (4-connected grids), the cell beside the corner is added between the two. The
-/// segments are those of an any-angle search: one grid step, or in line of sight.
+/// segments are those of an any-angle search: one allowed grid step, or in line of sight (so
+/// that the cells round a corner it crosses are all passable).
 pub(crate) fn cells_along(graph: &SearchGraph, vertices: &[Cell]) -> Vec<Cell> {
     let Some(&first) = vertices.first() else {
         return Vec::new();
@@ -48,12 +49,6 @@ pub(crate) fn cells_along(graph: &SearchGraph, vertices: &[Cell]) -> Vec<Cell> {
     let mut cells = vec![first];
     for pair in vertices.windows(2) {
         let (from, to) = (pair[0], pair[1]);
-        if from.x.abs_diff(to.x) <= 1 && from.y.abs_diff(to.y) <= 1 {
-            if from != to {
-                cells.push(to);
-            }
-            continue;
-        }
         for (x, y) in Segment::between_centres(from, to).cells_crossed() {
             // A segment in line of sight crosses only cells on the map.
             let next = Cell::new(x as u32, y as u32);

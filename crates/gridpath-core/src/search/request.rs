@@ -241,9 +241,10 @@ pub enum Optimality {
     NoGuarantee,
     /// Near-optimal in practice, with no bound (hierarchical search).
     Approximate,
-    /// An any-angle path (straight segments between cell centres in line of sight), usually
-    /// cheaper than the best grid path, but with no bound: not even the cheapest any-angle path
-    /// is guaranteed (Theta*).
+    /// An any-angle path (straight segments between cell centres in line of sight): never
+    /// dearer than the cheapest grid path, usually a few percent cheaper, but with no bound
+    /// against the cheapest path of all; not even the cheapest any-angle path is guaranteed
+    /// (Theta*).
     AnyAngle,
 }
 
@@ -255,7 +256,7 @@ impl fmt::Display for Optimality {
             Optimality::FewestSteps => f.write_str("fewest steps (costs ignored)"),
             Optimality::NoGuarantee => f.write_str("no guarantee"),
             Optimality::Approximate => f.write_str("near-optimal, no bound"),
-            Optimality::AnyAngle => f.write_str("any-angle, no bound"),
+            Optimality::AnyAngle => f.write_str("any-angle, ≤ best grid path"),
         }
     }
 }

@@ -18,10 +18,19 @@
 //!
 //! Both rank cells by cost so far plus the straight-line distance to the goal times the
 //! cheapest terrain cost, which never overestimates any path, straight or not (the octile
-//! distance would, on a segment at an angle). Neither is guaranteed to find the cheapest
-//! any-angle path: a cell keeps the parent it had when it was expanded, even if a later cell
-//! could have given it a straighter one. In practice their paths are a few percent shorter
-//! than the best grid path, and close to the true shortest path.
+//! distance would, on a segment at an angle).
+//!
+//! # What is guaranteed
+//!
+//! - Never dearer than the cheapest grid path (up to rounding): every relaxation weighs the
+//!   grid step itself, and the estimate never drops by more than a grid step costs, so, as in
+//!   A*'s own argument, a cell is expanded at no more than its cheapest grid cost. (Lazy Theta*
+//!   keeps this by checking a cell before it expands it, and by putting a cell whose check
+//!   raised its cost back on the list rather than expanding it early.)
+//! - Not the cheapest any-angle path: a cell keeps the parent it had when it was expanded,
+//!   even if a later cell could have given it a straighter one, and a segment starts only at a
+//!   cell centre. In practice the paths are a few percent cheaper than the best grid path and
+//!   close to the shortest path of all.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -121,6 +130,11 @@ fn search<const LAZY: bool>(
     while let Some(entry) = space.heap.pop() {
         let current = entry.cell() as usize;
         if space.closed(current) {
+            continue;
+        }
+        // A check can raise a cell's cost, and then an entry pushed before it ranks too early:
+        // the entry of its true cost is still on the list.
+        if LAZY && entry.priority() < space.g[current] + h(current) {
             continue;
         }
         if LAZY && !checked[current] {
