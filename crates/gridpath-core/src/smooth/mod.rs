@@ -15,6 +15,10 @@
 //!    clearance to a wall is tightened (shorter handles, then split in two), falling back to
 //!    the straight segment between its ends.
 //!
+//! An any-angle search result (Theta*, Lazy Theta*) already is a line-of-sight path: it skips
+//! the first stage and the curves run through its own waypoints ([`smooth_result`],
+//! [`smooth_waypoints`]).
+//!
 //! # What is guaranteed
 //!
 //! Continuous coordinates put cell (x, y) on [x, x + 1) × [y, y + 1); a wall is an impassable
@@ -69,6 +73,7 @@ pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;
 
 use crate::grid::{Cell, Grid};
+use crate::search::SearchResult;
 
 /// Smooths a grid path (start and goal included, as in a search result) in both stages: the
 /// line-of-sight waypoints and the safe curve through them, with both paths' lengths and costs.
@@ -123,8 +128,95 @@ pub fn smooth_path(
     })
 }
 
+/// Smooths a search result: an any-angle result ([`SearchResult::waypoints`]) from its
+/// waypoints ([`smooth_waypoints`]), any other from its grid path ([`smooth_path`]).
+///
+/// ```
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::{self, Algorithm, SearchRequest};
+/// use gridpath_core::smooth::{self, SmoothSettings};
+///
+/// let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
+/// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)).with_algorithm(Algorithm::Theta);
+/// let result = search::solve(&grid, &request).expect("valid request");
+/// let smoothed = smooth::smooth_result(&grid, &result, &SmoothSettings::default())
+///     .expect("a path of the map");
+/// // The curve runs through the any-angle path's own waypoints.
+/// assert_eq!(smoothed.waypoints.len(), result.waypoints.as_ref().map_or(0, Vec::len));
+/// assert!((smoothed.cost - result.cost).abs() < 1e-9);
+/// ```
+pub fn smooth_result(
+    grid: &Grid,
+    result: &SearchResult,
+    settings: &SmoothSettings,
+) -> Result<SmoothedPath, SmoothError> {
+    match &result.waypoints {
+        Some(waypoints) => smooth_waypoints(grid, waypoints, settings),
+        None => smooth_path(grid, &result.path, settings),
+    }
+}
+
+/// Fits the safe curve through the waypoints of an any-angle path (start and goal included):
+/// no string pulling, the waypoints are kept as they are. The line-of-sight path and the
+/// "grid" path of the result are then both the polyline through the waypoints, each segment
+/// charged its integral ([`Segment::cost`]).
+///
+/// Fails as [`smooth_path`] does, and when two consecutive waypoints are neither neighbours
+/// nor in line of sight ([`Segment::is_clear`]).
+pub fn smooth_waypoints(
+    grid: &Grid,
+    waypoints: &[Cell],
+    settings: &SmoothSettings,
+) -> Result<SmoothedPath, SmoothError> {
+    settings.validate_for(grid)?;
+    check_cells(grid, waypoints)?;
+    let (mut length, mut cost) = (0.0, 0.0);
+    for (index, pair) in waypoints.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        let segment = Segment::between_centres(from, to);
+        let neighbours = from != to && from.x.abs_diff(to.x) <= 1 && from.y.abs_diff(to.y) <= 1;
+        let piece = if neighbours {
+            segment.cost(grid)
+        } else {
+            segment.clear_cost(grid)
+        };
+        let Some(piece) = piece else {
+            return Err(SmoothError::NotInSight { index, from, to });
+        };
+        length += segment.length();
+        cost += piece;
+    }
+    let points: Vec<Point> = waypoints.iter().map(|&c| Point::centre(c)).collect();
+    let beziers = fit_curves(grid, &points, settings.tension, settings.clearance);
+    let (curve_length, curve_cost) = measure(grid, &beziers);
+    let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
+    Ok(SmoothedPath {
+        waypoints: points,
+        beziers,
+        length,
+        cost,
+        curve_length,
+        curve_cost,
+        straight_pieces,
+        grid_length: length,
+        grid_cost: cost,
+    })
+}
+
 /// Checks that the path is non-empty, on the map, passable and made of neighbour steps.
 fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
+    check_cells(grid, path)?;
+    for (index, pair) in path.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
+            return Err(SmoothError::NotAdjacent { index, from, to });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the cells are not none, and all on the map and passable.
+fn check_cells(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
     if path.is_empty() {
         return Err(SmoothError::EmptyPath);
     }
@@ -139,12 +231,6 @@ fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
         }
         if !grid.is_passable(cell) {
             return Err(SmoothError::Blocked { index, cell });
-        }
-    }
-    for (index, pair) in path.windows(2).enumerate() {
-        let (from, to) = (pair[0], pair[1]);
-        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
-            return Err(SmoothError::NotAdjacent { index, from, to });
         }
     }
     Ok(())
