@@ -30,11 +30,13 @@ pub(crate) fn segment_cost(graph: &SearchGraph, from: Cell, to: Cell) -> Option<
 
 /// The cost and length of the polyline through the centres of `vertices`.
 pub(crate) fn polyline_cost(graph: &SearchGraph, vertices: &[Cell]) -> (f64, f64) {
-    vertices.windows(2).fold((0.0, 0.0), |(cost, length), pair| {
-        let segment = Segment::between_centres(pair[0], pair[1]);
-        let piece = segment_cost(graph, pair[0], pair[1]).unwrap_or(f64::NAN);
-        (cost + piece, length + segment.length())
-    })
+    vertices
+        .windows(2)
+        .fold((0.0, 0.0), |(cost, length), pair| {
+            let segment = Segment::between_centres(pair[0], pair[1]);
+            let piece = segment_cost(graph, pair[0], pair[1]).unwrap_or(f64::NAN);
+            (cost + piece, length + segment.length())
+        })
 }
 
 /// The chain of cells a polyline through the centres of `vertices` crosses, one allowed grid
@@ -123,7 +125,12 @@ mod tests {
         let grid = Grid::from_ascii(&["......", "......", "......", "......"]).unwrap();
         for diagonal in [Diagonal::Never, Diagonal::NoCut, Diagonal::Always] {
             let graph = SearchGraph::new(&grid, diagonal);
-            let vertices = [Cell::new(0, 0), Cell::new(3, 3), Cell::new(5, 0), Cell::new(4, 0)];
+            let vertices = [
+                Cell::new(0, 0),
+                Cell::new(3, 3),
+                Cell::new(5, 0),
+                Cell::new(4, 0),
+            ];
             let cells = cells_along(&graph, &vertices);
             assert_eq!(cells.first(), Some(&Cell::new(0, 0)));
             assert_eq!(cells.last(), Some(&Cell::new(4, 0)));

@@ -163,7 +163,9 @@ fn search<const LAZY: bool>(
             parents[current] = best_parent as u32;
             if best > assumed * TIE {
                 // Dearer than it was ranked: back on the open list at its true cost.
-                space.heap.push(Entry::new(best + h(current), best, current as u32));
+                space
+                    .heap
+                    .push(Entry::new(best + h(current), best, current as u32));
                 pushed += 1;
                 continue;
             }
@@ -214,7 +216,9 @@ fn search<const LAZY: bool>(
                 space.relax(next, best, NO_PARENT);
                 parents[next] = best_parent as u32;
                 checked[next] = sure;
-                space.heap.push(Entry::new(best + h(next), best, next as u32));
+                space
+                    .heap
+                    .push(Entry::new(best + h(next), best, next as u32));
                 pushed += 1;
             }
         }

@@ -142,10 +142,7 @@ impl Segment {
 
     /// [`Segment::clear_cost`] with the cost of each cell read from `cell_cost`.
     #[inline]
-    pub(crate) fn clear_cost_by(
-        &self,
-        cell_cost: impl Fn(i64, i64) -> Option<f64>,
-    ) -> Option<f64> {
+    pub(crate) fn clear_cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
         let length = self.length();
         let mut cost = 0.0;
         let mut before: Option<f64> = None;
@@ -274,8 +271,12 @@ impl Crossings {
         } else {
             self.next > self.end
         };
-        (inside && self.start != self.end)
-            .then(|| ((self.next - self.start) / (self.end - self.start), self.next))
+        (inside && self.start != self.end).then(|| {
+            (
+                (self.next - self.start) / (self.end - self.start),
+                self.next,
+            )
+        })
     }
 
     #[inline]
