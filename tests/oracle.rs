@@ -148,7 +148,9 @@ fn assert_valid(grid: &Grid, diagonal: Diagonal, result: &SearchResult) {
         .expect("every step is allowed");
     let (cost, length) = match &result.waypoints {
         Some(waypoints) => polyline(grid, &graph, waypoints),
-        None => graph.path_cost(&result.path).expect("every step is allowed"),
+        None => graph
+            .path_cost(&result.path)
+            .expect("every step is allowed"),
     };
     assert!(steps.is_finite());
     assert!(
@@ -168,8 +170,9 @@ fn polyline(grid: &Grid, graph: &SearchGraph, waypoints: &[Cell]) -> (f64, f64) 
     for pair in waypoints.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         assert_ne!(a, b, "a segment of no length");
-        let step = SearchGraph::direction(a, b)
-            .is_some_and(|d| graph.can_step(a.y as usize * grid.width() as usize + a.x as usize, d));
+        let step = SearchGraph::direction(a, b).is_some_and(|d| {
+            graph.can_step(a.y as usize * grid.width() as usize + a.x as usize, d)
+        });
         let (ax, ay) = (f64::from(a.x) + 0.5, f64::from(a.y) + 0.5);
         let (bx, by) = (f64::from(b.x) + 0.5, f64::from(b.y) + 0.5);
         let (dx, dy) = (bx - ax, by - ay);
@@ -205,7 +208,10 @@ fn polyline(grid: &Grid, graph: &SearchGraph, waypoints: &[Cell]) -> (f64, f64) 
             if !step {
                 for cx in near(x) {
                     for cy in near(y) {
-                        assert!(cell_cost(cx, cy).is_some(), "{a} → {b} touches a wall at ({cx}, {cy})");
+                        assert!(
+                            cell_cost(cx, cy).is_some(),
+                            "{a} → {b} touches a wall at ({cx}, {cy})"
+                        );
                     }
                 }
             }
@@ -517,7 +523,10 @@ fn check_any_angle(grid: &Grid, request: &SearchRequest) -> Result<(), TestCaseE
         prop_assert!(result.waypoints.is_none() && result.path.is_empty());
         return Ok(());
     }
-    let waypoints = result.waypoints.clone().expect("an any-angle path has waypoints");
+    let waypoints = result
+        .waypoints
+        .clone()
+        .expect("an any-angle path has waypoints");
     prop_assert_eq!(waypoints.first(), Some(&request.start));
     prop_assert_eq!(waypoints.last(), Some(&request.goal));
     // The segments, the cost and the length, recomputed; the chain of cells.
@@ -525,12 +534,20 @@ fn check_any_angle(grid: &Grid, request: &SearchRequest) -> Result<(), TestCaseE
     // The same cost by the smoother's own integral.
     let integral: f64 = waypoints
         .windows(2)
-        .map(|p| Segment::between_centres(p[0], p[1]).cost(grid).expect("a segment of the map"))
+        .map(|p| {
+            Segment::between_centres(p[0], p[1])
+                .cost(grid)
+                .expect("a segment of the map")
+        })
         .sum();
     prop_assert!((integral - result.cost).abs() <= 1e-9 * integral.max(1.0));
     prop_assert!(
         result.cost <= astar.cost * ANY_ANGLE_BOUND,
-        "{}/{}: {} against A*'s {}", name, request.diagonal, result.cost, astar.cost
+        "{}/{}: {} against A*'s {}",
+        name,
+        request.diagonal,
+        result.cost,
+        astar.cost
     );
     Ok(())
 }
@@ -562,10 +579,16 @@ fn any_angle_searches_refuse_a_turn_penalty_and_record_their_trace() {
     let grid = Grid::from_ascii(&["......", ".####.", "......"]).unwrap();
     let graph = SearchGraph::new(&grid, Diagonal::NoCut);
     for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
-        let request = SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1)).with_algorithm(algorithm);
+        let request =
+            SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1)).with_algorithm(algorithm);
         let refused = Searcher::new().search(&graph, &request.clone().with_turn_penalty(1.0));
-        assert_eq!(refused, Err(SearchError::TurnPenaltyUnsupported { algorithm }));
-        let result = Searcher::new().search(&graph, &request.recording(true)).unwrap();
+        assert_eq!(
+            refused,
+            Err(SearchError::TurnPenaltyUnsupported { algorithm })
+        );
+        let result = Searcher::new()
+            .search(&graph, &request.recording(true))
+            .unwrap();
         let trace = result.trace.expect("recorded");
         assert_eq!(trace.expanded.len() as u64, result.stats.expanded);
         assert_eq!(trace.expanded.last(), Some(&Cell::new(5, 1)));
