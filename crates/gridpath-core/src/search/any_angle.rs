@@ -15,10 +15,80 @@ use super::request::{SearchRequest, SearchResult, Stats, Trace};
 
 /// The cost of the segment between the centres of two cells (indices) when it is in line of
 /// sight; `None` when it touches a wall or leaves the map.
+///
+/// Line of sight is decided by [`in_sight`], in integers; on a map of one cost the segment
+/// then costs its length times that cost, and otherwise its integral by the smoother's walk
+/// ([`Segment::cost`]). Either way it is the smoother's answer up to rounding.
 #[inline]
 pub(crate) fn sight_cost(graph: &SearchGraph, from: usize, to: usize) -> Option<f64> {
-    Segment::between_centres(graph.cell(from), graph.cell(to))
-        .clear_cost_by(|x, y| graph.cost_at(x, y))
+    let (a, b) = (graph.cell(from), graph.cell(to));
+    if !in_sight(graph, a, b) {
+        return None;
+    }
+    let segment = Segment::between_centres(a, b);
+    match graph.uniform_cost() {
+        Some(cost) => Some(segment.length() * cost),
+        None => segment.cost_by(|x, y| graph.cost_at(x, y)),
+    }
+}
+
+/// Whether every cell the segment between the centres of `a` and `b` touches is on the map
+/// and passable: [`Segment::is_clear`], computed exactly in integers.
+///
+/// The walk goes along the longer axis one column (or row) at a time. Within column `c` the
+/// segment spans the rows between its heights at the column's two sides (or at its ends), and a
+/// row's closed square meets it when the row lies between those heights rounded outwards. The
+/// heights are fractions over `2·dx`, so floor and ceiling are exact: a segment through a
+/// corner touches all four cells round it, as in the smoother's walk.
+pub(crate) fn in_sight(graph: &SearchGraph, a: Cell, b: Cell) -> bool {
+    let (ax, ay) = (i64::from(a.x), i64::from(a.y));
+    let (bx, by) = (i64::from(b.x), i64::from(b.y));
+    let open = |x: i64, y: i64| graph.cost_at(x, y).is_some();
+    if (bx - ax).abs() >= (by - ay).abs() {
+        clear_along(ax, ay, bx, by, |c, r| open(c, r))
+    } else {
+        clear_along(ay, ax, by, bx, |c, r| open(r, c))
+    }
+}
+
+/// [`in_sight`] along the major axis: from cell (x0, y0) to (x1, y1) with |x1 − x0| ≥
+/// |y1 − y0|, asking `open(column, row)`.
+#[inline]
+fn clear_along(x0: i64, y0: i64, x1: i64, y1: i64, open: impl Fn(i64, i64) -> bool) -> bool {
+    // The same cells either way: walk left to right.
+    let (x0, y0, x1, y1) = if x1 < x0 {
+        (x1, y1, x0, y0)
+    } else {
+        (x0, y0, x1, y1)
+    };
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    if dx == 0 {
+        return open(x0, y0);
+    }
+    // Heights in units of 1 / (2·dx): the centre of row y0 is (2·y0 + 1)·dx.
+    let denominator = 2 * dx;
+    let base = (2 * y0 + 1) * dx;
+    let floor = |n: i64| n.div_euclid(denominator);
+    let ceil = |n: i64| (n + denominator - 1).div_euclid(denominator);
+    for column in x0..=x1 {
+        let left = if column == x0 {
+            base
+        } else {
+            base + (2 * (column - x0) - 1) * dy
+        };
+        let right = if column == x1 {
+            (2 * y1 + 1) * dx
+        } else {
+            base + (2 * (column - x0) + 1) * dy
+        };
+        let (low, high) = (left.min(right), left.max(right));
+        for row in ceil(low) - 1..=floor(high) {
+            if !open(column, row) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The terrain cost integrated along the segment between two cell centres
@@ -137,6 +207,54 @@ mod tests {
             assert!(graph.path_cost(&cells).is_some(), "{diagonal}: {cells:?}");
             for v in vertices {
                 assert!(cells.contains(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn line_of_sight_in_integers_is_the_smoothers_line_of_sight() {
+        let mut seed = 11u64;
+        let mut next = |range: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % range
+        };
+        for _ in 0..60 {
+            let (w, h) = (1 + next(12) as u32, 1 + next(12) as u32);
+            let walls = next(40);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| {
+                            if next(100) < walls {
+                                '#'
+                            } else {
+                                "=.~"[next(3) as usize..][..1].chars().next().unwrap_or('.')
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let grid = Grid::from_ascii(&rows).unwrap();
+            let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+            for i in 0..graph.len() {
+                for j in 0..graph.len() {
+                    let (a, b) = (graph.cell(i), graph.cell(j));
+                    let segment = Segment::between_centres(a, b);
+                    assert_eq!(
+                        in_sight(&graph, a, b),
+                        segment.is_clear(&grid),
+                        "{a} → {b} on {rows:?}"
+                    );
+                    let expected = segment.clear_cost(&grid);
+                    let cost = sight_cost(&graph, i, j);
+                    assert_eq!(cost.is_some(), expected.is_some());
+                    if let (Some(c), Some(e)) = (cost, expected) {
+                        assert!((c - e).abs() <= 1e-12 * e.max(1.0), "{a} → {b}: {c} vs {e}");
+                    }
+                }
             }
         }
     }

@@ -202,7 +202,9 @@ fn search<const LAZY: bool>(
             // straight line on, rounding aside) the segment wins, saving a vertex.
             if parent != current {
                 let bound = parent_g + lower_bound(parent, next);
-                if bound <= best.min(old) * TIE {
+                // Only a strictly cheaper cost changes the cell: a cell already reached from
+                // this parent is not checked again.
+                if bound <= best * TIE && bound < old {
                     if LAZY {
                         (best, best_parent, sure) = (bound, parent, false);
                     } else if let Some(cost) = sight_cost(graph, parent, next)
