@@ -45,7 +45,7 @@ pub(crate) fn in_sight(graph: &SearchGraph, a: Cell, b: Cell) -> bool {
     let (bx, by) = (i64::from(b.x), i64::from(b.y));
     let open = |x: i64, y: i64| graph.cost_at(x, y).is_some();
     if (bx - ax).abs() >= (by - ay).abs() {
-        clear_along(ax, ay, bx, by, |c, r| open(c, r))
+        clear_along(ax, ay, bx, by, open)
     } else {
         clear_along(ay, ax, by, bx, |c, r| open(r, c))
     }
