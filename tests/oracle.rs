@@ -880,3 +880,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_any_angle_route_joins_its_legs_waypoints() {
+    let grid = Grid::from_ascii(&["........", "...##...", "...##...", "........"]).unwrap();
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let request =
+        SearchRequest::new(Cell::new(0, 0), Cell::new(7, 3)).with_algorithm(Algorithm::Theta);
+    let via = [Cell::new(7, 0), Cell::new(0, 3)];
+    let route = gridpath::search::route(
+        &graph,
+        &request,
+        &via,
+        gridpath::search::RouteOrder::AsGiven,
+        false,
+    )
+    .unwrap();
+    let waypoints = route.result.waypoints.clone().expect("any-angle legs");
+    let legs: usize = route
+        .legs
+        .iter()
+        .map(|leg| leg.waypoints.as_ref().map_or(0, Vec::len) - 1)
+        .sum();
+    assert_eq!(
+        waypoints.len(),
+        legs + 1,
+        "one shared vertex where two legs meet"
+    );
+    for point in [request.start, via[0], via[1], request.goal] {
+        assert!(waypoints.contains(&point));
+    }
+    assert_valid(&grid, Diagonal::NoCut, &route.result);
+}

@@ -23,7 +23,7 @@ use crate::search::{
     Algorithm, CellChange, FlowField, Guarantee, Replanner, SearchControl, SearchError,
     SearchRequest, SearchResult,
 };
-use crate::smooth::{self, SmoothSettings, SmoothedPath};
+use crate::smooth::{SmoothSettings, SmoothedPath};
 
 use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
@@ -758,7 +758,8 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 let smoothed = match &outcome {
                     Ok(result) if result.found => {
                         let started = Instant::now();
-                        smooth::smooth_result(replanner.grid(), result, smoothing)
+                        result
+                            .smoothed(replanner.grid(), smoothing)
                             .ok()
                             .map(|path| SmoothedRun {
                                 cost: path.cost,
@@ -844,7 +845,7 @@ fn plan_of(
 ) -> Plan {
     let smoothed = result
         .has_path()
-        .then(|| smooth::smooth_result(grid, &result, &smoothing).ok())
+        .then(|| result.smoothed(grid, &smoothing).ok())
         .flatten();
     let exploration = result
         .trace

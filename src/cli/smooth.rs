@@ -63,7 +63,8 @@ impl SmoothArgs {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
         }
-        let smoothed = smooth::smooth_result(&map.grid, result, &self.settings())
+        let smoothed = result
+            .smoothed(&map.grid, &self.settings())
             .context("smoothing the path")?;
         Ok(Some(smoothed))
     }

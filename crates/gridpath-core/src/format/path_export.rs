@@ -462,7 +462,7 @@ mod tests {
             .with_algorithm(search::Algorithm::LazyTheta);
         let result = search::solve(&map.grid, &request).unwrap();
         let settings = SmoothSettings::default();
-        let smoothed = smooth::smooth_result(&map.grid, &result, &settings).unwrap();
+        let smoothed = result.smoothed(&map.grid, &settings).unwrap();
         let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
         let value: serde_json::Value = serde_json::from_str(&export.to_json().unwrap()).unwrap();
         let waypoints = result.waypoints.as_ref().unwrap();

@@ -22,13 +22,23 @@ use super::request::{SearchRequest, SearchResult, Stats, Trace};
 #[inline]
 pub(crate) fn sight_cost(graph: &SearchGraph, from: usize, to: usize) -> Option<f64> {
     let (a, b) = (graph.cell(from), graph.cell(to));
+    sight_cost_between(graph, a, b, Segment::between_centres(a, b).length())
+}
+
+/// [`sight_cost`] between two cells whose distance, `length`, the caller already knows.
+#[inline]
+pub(crate) fn sight_cost_between(
+    graph: &SearchGraph,
+    a: Cell,
+    b: Cell,
+    length: f64,
+) -> Option<f64> {
     if !in_sight(graph, a, b) {
         return None;
     }
-    let segment = Segment::between_centres(a, b);
     match graph.uniform_cost() {
-        Some(cost) => Some(segment.length() * cost),
-        None => segment.cost_by(|x, y| graph.cost_at(x, y)),
+        Some(cost) => Some(length * cost),
+        None => Segment::between_centres(a, b).cost_by(|x, y| graph.cost_at(x, y)),
     }
 }
 

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Grid};
+use crate::smooth::{self, SmoothError, SmoothSettings, SmoothedPath};
 
 /// Implements `FromStr`, `Display`, `ALL` and `name` for a fieldless enum from a table of
 /// (variant, command-line name, description).
@@ -68,7 +69,23 @@ pub enum Algorithm {
     /// near-optimal with no bound. See [`super::HpaGraph`].
     Hpa,
     /// Theta*: A* whose successors may take the expanded cell's parent as their own when it
-    /// is in line of sight, giving any-angle paths ([`SearchResult::waypoints`]).
+    /// is in line of sight, giving any-angle paths ([`SearchResult::waypoints`]), never dearer
+    /// than the cheapest grid path.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::search::{Algorithm, Optimality, SearchRequest, solve};
+    ///
+    /// // Across an open field at a knight's-move slope: one straight segment.
+    /// let grid = Grid::from_ascii(&["......."; 4]).expect("a valid map");
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(6, 3));
+    /// let grid_path = solve(&grid, &request).expect("plans");
+    /// let theta = solve(&grid, &request.with_algorithm(Algorithm::Theta)).expect("plans");
+    /// assert_eq!(theta.waypoints, Some(vec![Cell::new(0, 0), Cell::new(6, 3)]));
+    /// assert!((theta.cost - 45f64.sqrt()).abs() < 1e-9, "the straight line, √(6² + 3²)");
+    /// assert!(theta.cost < grid_path.cost);
+    /// assert_eq!(theta.optimality, Optimality::AnyAngle);
+    /// ```
     Theta,
     /// Lazy Theta*: Theta* that assumes line of sight when it reaches a cell and checks it only
     /// when it expands the cell, so it walks far fewer segments.
@@ -342,6 +359,37 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// Smooths the path: an any-angle path ([`SearchResult::waypoints`]) is curved through its
+    /// own waypoints ([`smooth::smooth_waypoints`]), any other first shortcut by line of sight
+    /// ([`smooth::smooth_path`]).
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::search::{self, Algorithm, SearchRequest};
+    /// use gridpath_core::smooth::SmoothSettings;
+    ///
+    /// let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
+    /// let request =
+    ///     SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)).with_algorithm(Algorithm::Theta);
+    /// let result = search::solve(&grid, &request).expect("valid request");
+    /// let smoothed = result
+    ///     .smoothed(&grid, &SmoothSettings::default())
+    ///     .expect("a path of the map");
+    /// // The curve runs through the any-angle path's own waypoints.
+    /// assert_eq!(smoothed.waypoints.len(), result.waypoints.as_ref().map_or(0, Vec::len));
+    /// assert!((smoothed.cost - result.cost).abs() < 1e-9);
+    /// ```
+    pub fn smoothed(
+        &self,
+        grid: &Grid,
+        settings: &SmoothSettings,
+    ) -> Result<SmoothedPath, SmoothError> {
+        match &self.waypoints {
+            Some(waypoints) => smooth::smooth_waypoints(grid, waypoints, settings),
+            None => smooth::smooth_path(grid, &self.path, settings),
+        }
+    }
+
     /// The vertices of the path as it is walked: the [waypoints](SearchResult::waypoints) of
     /// an any-angle path, or every cell of a grid path.
     pub fn vertices(&self) -> &[Cell] {

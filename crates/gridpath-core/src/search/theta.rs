@@ -52,10 +52,9 @@
 //! assert_eq!(theta.path.last(), Some(&Cell::new(7, 0)));
 //! ```
 
-use crate::smooth::Segment;
-
-use super::any_angle::{sight_cost, walk_back};
+use super::any_angle::{sight_cost, sight_cost_between, walk_back};
 use super::control::SearchControl;
+use super::graph::{DX, DY};
 use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::{Heuristic, Stats};
@@ -116,10 +115,6 @@ fn search<const LAZY: bool>(
     let h = |i: usize| {
         let cell = graph.cell(i);
         estimate.at(cell.x as i32, cell.y as i32)
-    };
-    // No segment costs less than its length times the cheapest terrain.
-    let lower_bound = |from: usize, to: usize| {
-        Segment::between_centres(graph.cell(from), graph.cell(to)).length() * q.scale
     };
     space.relax(start, 0.0, NO_PARENT);
     parents[start] = start as u32;
@@ -186,6 +181,11 @@ fn search<const LAZY: bool>(
         let g = space.g[current];
         let parent = parents[current] as usize;
         let parent_g = space.g[parent];
+        // Coordinates once per expansion: the neighbours' follow by their direction.
+        let here = graph.cell(current);
+        let (x, y) = (here.x as i32, here.y as i32);
+        let from = graph.cell(parent);
+        let (px, py) = (from.x as i32, from.y as i32);
         let mut mask = graph.mask(current);
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;
@@ -201,14 +201,22 @@ fn search<const LAZY: bool>(
             // Straight from the cell's parent, when that could be as cheap: on a tie (a
             // straight line on, rounding aside) the segment wins, saving a vertex.
             if parent != current {
-                let bound = parent_g + lower_bound(parent, next);
+                let (nx, ny) = (x + DX[d], y + DY[d]);
+                let (dx, dy) = (f64::from(nx - px), f64::from(ny - py));
+                let length = (dx * dx + dy * dy).sqrt();
+                // No segment costs less than its length times the cheapest terrain.
+                let bound = parent_g + length * q.scale;
                 // Only a strictly cheaper cost changes the cell: a cell already reached from
                 // this parent is not checked again.
                 if bound <= best * TIE && bound < old {
                     if LAZY {
                         (best, best_parent, sure) = (bound, parent, false);
-                    } else if let Some(cost) = sight_cost(graph, parent, next)
-                        && parent_g + cost <= best * TIE
+                    } else if let Some(cost) = sight_cost_between(
+                        graph,
+                        from,
+                        crate::grid::Cell::new(nx as u32, ny as u32),
+                        length,
+                    ) && parent_g + cost <= best * TIE
                     {
                         (best, best_parent) = (parent_g + cost, parent);
                     }
@@ -218,9 +226,11 @@ fn search<const LAZY: bool>(
                 space.relax(next, best, NO_PARENT);
                 parents[next] = best_parent as u32;
                 checked[next] = sure;
-                space
-                    .heap
-                    .push(Entry::new(best + h(next), best, next as u32));
+                space.heap.push(Entry::new(
+                    best + estimate.at(x + DX[d], y + DY[d]),
+                    best,
+                    next as u32,
+                ));
                 pushed += 1;
             }
         }

@@ -16,8 +16,8 @@
 //!    the straight segment between its ends.
 //!
 //! An any-angle search result (Theta*, Lazy Theta*) already is a line-of-sight path: it skips
-//! the first stage and the curves run through its own waypoints ([`smooth_result`],
-//! [`smooth_waypoints`]).
+//! the first stage and the curves run through its own waypoints ([`smooth_waypoints`];
+//! `SearchResult::smoothed` picks the right one of the two for a result).
 //!
 //! # What is guaranteed
 //!
@@ -73,7 +73,6 @@ pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;
 
 use crate::grid::{Cell, Grid};
-use crate::search::SearchResult;
 
 /// Smooths a grid path (start and goal included, as in a search result) in both stages: the
 /// line-of-sight waypoints and the safe curve through them, with both paths' lengths and costs.
@@ -126,34 +125,6 @@ pub fn smooth_path(
         grid_length,
         grid_cost,
     })
-}
-
-/// Smooths a search result: an any-angle result ([`SearchResult::waypoints`]) from its
-/// waypoints ([`smooth_waypoints`]), any other from its grid path ([`smooth_path`]).
-///
-/// ```
-/// use gridpath_core::grid::{Cell, Grid};
-/// use gridpath_core::search::{self, Algorithm, SearchRequest};
-/// use gridpath_core::smooth::{self, SmoothSettings};
-///
-/// let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
-/// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)).with_algorithm(Algorithm::Theta);
-/// let result = search::solve(&grid, &request).expect("valid request");
-/// let smoothed = smooth::smooth_result(&grid, &result, &SmoothSettings::default())
-///     .expect("a path of the map");
-/// // The curve runs through the any-angle path's own waypoints.
-/// assert_eq!(smoothed.waypoints.len(), result.waypoints.as_ref().map_or(0, Vec::len));
-/// assert!((smoothed.cost - result.cost).abs() < 1e-9);
-/// ```
-pub fn smooth_result(
-    grid: &Grid,
-    result: &SearchResult,
-    settings: &SmoothSettings,
-) -> Result<SmoothedPath, SmoothError> {
-    match &result.waypoints {
-        Some(waypoints) => smooth_waypoints(grid, waypoints, settings),
-        None => smooth_path(grid, &result.path, settings),
-    }
 }
 
 /// Fits the safe curve through the waypoints of an any-angle path (start and goal included):
