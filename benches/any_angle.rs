@@ -37,7 +37,7 @@ const SETS: &[&str] = &[
     "weighted:dao/den520d",
 ];
 const QUERIES: usize = 40;
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 /// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
 fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
