@@ -549,6 +549,7 @@ fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
         let v = json(&out);
         assert_eq!(v["algorithm"], algo);
         assert_eq!(v["optimality"], "any-angle, ≤ best grid path");
+        assert_eq!(v["heuristic"], "euclidean", "the estimate it ranks by");
         let waypoints = v["waypoints"].as_array().unwrap();
         assert_eq!(waypoints.first().unwrap(), &serde_json::json!([0, 0]));
         assert_eq!(waypoints.last().unwrap(), &serde_json::json!([5, 0]));

@@ -392,7 +392,9 @@ impl SearchView {
                     "Algorithm",
                     algorithm_name(request.algorithm).to_owned(),
                 );
-                let settings = if request.algorithm.info().uses_heuristic {
+                let settings = if request.algorithm.info().uses_heuristic
+                    || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle
+                {
                     format!("{}, {}", request.diagonal, request.effective_heuristic())
                 } else {
                     format!("{}, no heuristic", request.diagonal)

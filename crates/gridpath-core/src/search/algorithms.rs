@@ -23,7 +23,9 @@ use std::str::FromStr;
 
 use super::control::SearchControl;
 use super::graph::SearchGraph;
-use super::request::{Algorithm, Optimality, SearchError, SearchRequest, SearchResult, Stats};
+use super::request::{
+    Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
+};
 use super::workspace::{Query, Workspace};
 use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, theta};
 
@@ -325,6 +327,17 @@ impl FromStr for Algorithm {
 }
 
 impl SearchRequest {
+    /// The heuristic the search will use: the one chosen, or [`Heuristic::default_for`] the
+    /// diagonal rule; always the straight-line distance for the any-angle searches, which no
+    /// other estimate keeps admissible.
+    pub fn effective_heuristic(&self) -> Heuristic {
+        if self.algorithm.info().guarantee == Guarantee::AnyAngle {
+            return Heuristic::Euclidean;
+        }
+        self.heuristic
+            .unwrap_or(Heuristic::default_for(self.diagonal))
+    }
+
     /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.
     pub fn optimality(&self) -> Optimality {
         let admissible = self.effective_heuristic().is_admissible(self.diagonal);

@@ -237,12 +237,6 @@ impl SearchRequest {
         self.record = record;
         self
     }
-
-    /// The heuristic the search will use.
-    pub fn effective_heuristic(&self) -> Heuristic {
-        self.heuristic
-            .unwrap_or(Heuristic::default_for(self.diagonal))
-    }
 }
 
 /// What is guaranteed of a found path's cost.
