@@ -336,7 +336,7 @@ fn the_path_export_is_a_gridpath_path_document() {
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(value["format"], "gridpath-path");
-    assert_eq!(value["version"], 2);
+    assert_eq!(value["version"], 3);
     assert!(value["world"].is_null(), "the meadow has no world frame");
     let samples = value["smoothed"]["samples"].as_array().unwrap();
     assert_eq!(samples[0][0], 3.5);

@@ -225,6 +225,12 @@ impl EditorApp {
             .map(|(plan, older)| (plan.result.path.as_slice(), older))
     }
 
+    /// The points the canvas joins with straight lines to draw the path: an any-angle path's
+    /// waypoints, or every cell of a grid path.
+    pub fn drawn_vertices(&self) -> Option<&[Cell]> {
+        self.planner.drawn().map(|(plan, _)| plan.result.vertices())
+    }
+
     /// The charts of the latest "compare all", as the comparison window draws them.
     pub fn comparison_charts(&self) -> Option<[compare_window::Chart; 3]> {
         self.planner
@@ -627,7 +633,8 @@ impl EditorApp {
         match (map.start, map.goal) {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal);
-                self.planner.compare(&map.grid, request);
+                self.planner
+                    .compare(&map.grid, request, self.view.smoothing);
                 self.view.compare_open = true;
             }
             _ => self.say("Place a start and a goal first.".to_owned(), true),

@@ -70,6 +70,8 @@ impl SearchSettings {
         let before = *self;
         ComboBox::from_label("Algorithm")
             .selected_text(algorithm_name(self.algorithm))
+            // Tall enough to list every algorithm without scrolling.
+            .height(24.0 * Algorithm::ALL.len() as f32)
             .show_ui(ui, |ui| {
                 for &a in Algorithm::ALL {
                     let usable = !a.info().needs_uniform_cost || uniform;

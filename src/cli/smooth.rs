@@ -13,7 +13,8 @@ use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 /// Smoothing options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SmoothArgs {
-    /// Smooth the path: line-of-sight shortcuts, then Bezier curves that keep clear of walls.
+    /// Smooth the path: line-of-sight shortcuts, then Bezier curves that keep clear of walls
+    /// (an any-angle path, --algo theta or lazy-theta, is curved through its own waypoints).
     #[arg(long)]
     pub smooth: bool,
     /// How curvy the smoothed path is, from 0 (straight segments) to 1 (Catmull–Rom).
@@ -67,9 +68,9 @@ impl SmoothArgs {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
         }
-        let smoothed =
-            smooth::smooth_path_through(&map.grid, &result.path, stops, &self.settings())
-                .context("smoothing the path")?;
+        let smoothed = result
+            .smoothed_through(&map.grid, stops, &self.settings())
+            .context("smoothing the path")?;
         Ok(Some(smoothed))
     }
 

@@ -405,6 +405,17 @@ impl SearchGraph {
         self.slope.is_some()
     }
 
+    /// The terrain cost of the cell at signed coordinates: `None` off the grid or impassable.
+    #[inline(always)]
+    pub(crate) fn cost_at(&self, x: i64, y: i64) -> Option<f64> {
+        if x < 0 || y < 0 || x >= i64::from(self.width) || y >= i64::from(self.height) {
+            return None;
+        }
+        let index = y as usize * self.width as usize + x as usize;
+        let half = self.half_cost[usize::from(self.terrain[index])];
+        half.is_finite().then_some(half * 2.0)
+    }
+
     /// Whether a step from `from` in direction `d` is allowed.
     #[inline]
     pub fn can_step(&self, from: usize, d: usize) -> bool {

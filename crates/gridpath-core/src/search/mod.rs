@@ -6,6 +6,7 @@
 //! 1 it is exactly the Moving AI convention.
 
 mod algorithms;
+mod any_angle;
 mod batch;
 mod best_first;
 mod bfs;
@@ -28,6 +29,7 @@ mod route;
 mod searcher;
 mod sort;
 mod space;
+mod theta;
 mod turns;
 mod unit;
 mod workspace;
