@@ -240,7 +240,10 @@ impl EditorApp {
 
     /// The points the latest plan's route visits, in order, when it went through waypoints.
     pub fn route_order(&self) -> Option<&[Cell]> {
-        self.planner.plan().and_then(|p| p.route.as_deref())
+        self.planner
+            .plan()
+            .and_then(|p| p.route.as_ref())
+            .map(|r| r.order.as_slice())
     }
 
     /// The clearance the heat layer shows at a cell, once it has been drawn.

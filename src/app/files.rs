@@ -237,14 +237,18 @@ impl EditorApp {
             );
         }
         let map = &self.document.map;
-        Ok(PathExport::new(
+        let export = PathExport::new(
             map,
             &plan.request,
             &plan.result,
             plan.smoothing,
             plan.smoothed.clone(),
             self.view.sample_spacing,
-        ))
+        );
+        Ok(match &plan.route {
+            Some(route) => export.with_route(route),
+            None => export,
+        })
     }
 
     /// Writes the path export (`gridpath-path` JSON) to `path`; returns whether it worked.

@@ -84,8 +84,8 @@ pub struct Plan {
     pub optimal_cost: Option<f64>,
     /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
     pub unit: u32,
-    /// For a route through waypoints: the points in the order visited.
-    pub route: Option<Vec<Cell>>,
+    /// For a route through waypoints: its stops in the order visited and its legs.
+    pub route: Option<crate::search::Route>,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -755,11 +755,12 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             route,
         } => {
             let routed = !route.via.is_empty() || route.patrol;
-            let mut order = None;
+            let mut planned = None;
             let outcome = if routed {
                 plan_route(replanner, request, *unit, route, control).map(|r| {
-                    order = Some(r.order);
-                    r.result
+                    let result = r.result.clone();
+                    planned = Some(r);
+                    result
                 })
             } else if *unit > 1 {
                 plan_for_unit(replanner.grid(), request, *unit, control)
@@ -771,8 +772,9 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 .flatten();
             // HPA* is near-optimal only: say how near, against an exact A*; and how much an
             // any-angle path saves on the best grid path.
-            let against_astar = request.algorithm == Algorithm::Hpa
-                || request.algorithm.info().guarantee == Guarantee::AnyAngle;
+            let against_astar = !routed
+                && (request.algorithm == Algorithm::Hpa
+                    || request.algorithm.info().guarantee == Guarantee::AnyAngle);
             let optimal = match &outcome {
                 Ok(result) if result.found && against_astar => {
                     let exact = request
@@ -784,11 +786,11 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 _ => None,
             };
             Answer::Plan(outcome.map(|result| {
-                let stops = order.as_deref().unwrap_or_default();
+                let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
                 plan.unit = *unit;
-                plan.route = order;
+                plan.route = planned;
                 if *unit > 1 {
                     // The curve is smoothed for one cell: a larger unit keeps its grid path.
                     plan.smoothed = None;

@@ -420,8 +420,8 @@ impl SearchView {
                     "Found",
                     if result.found { "yes" } else { "no" }.to_owned(),
                 );
-                if let Some(order) = &plan.route {
-                    let stops: Vec<String> = order.iter().map(ToString::to_string).collect();
+                if let Some(route) = &plan.route {
+                    let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
                 row(ui, "Time", format_time(result.stats.time_us));

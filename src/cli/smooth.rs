@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use gridpath::format::PathExport;
 use gridpath::format::save::{self, Backup};
 use gridpath::grid::{Cell, Map};
-use gridpath::search::{SearchRequest, SearchResult};
+use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
 /// Smoothing options.
@@ -81,11 +81,12 @@ impl SmoothArgs {
         request: &SearchRequest,
         result: &SearchResult,
         smoothed: Option<&SmoothedPath>,
+        route: Option<&Route>,
     ) -> anyhow::Result<()> {
         let Some(path) = &self.export else {
             return Ok(());
         };
-        let export = PathExport::new(
+        let mut export = PathExport::new(
             map,
             request,
             result,
@@ -93,6 +94,9 @@ impl SmoothArgs {
             smoothed.cloned(),
             self.spacing,
         );
+        if let Some(route) = route {
+            export = export.with_route(route);
+        }
         let csv = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv"));

@@ -122,7 +122,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
     let smoothed = args.smoothing.smooth(&map, &result, stops)?;
     args.smoothing
-        .export(&map, &request, &result, smoothed.as_ref())?;
+        .export(&map, &request, &result, smoothed.as_ref(), route.as_ref())?;
     if args.json {
         // Streamed: a long path is never held as a JSON value, only as the result's cells.
         let json = SolveJson {

@@ -67,7 +67,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::grid::{Cell, GeoReference, Map};
-use crate::search::{SearchRequest, SearchResult};
+use crate::search::{Route, SearchRequest, SearchResult};
 use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
 
 /// The statement of the cell frame that every export carries in `units`.
@@ -102,6 +102,37 @@ pub struct PathExport {
     pub world: Option<WorldPath>,
     /// The search's counters.
     pub stats: StatsSummary,
+    /// For a route through waypoints: its stops and each leg; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<RouteExport>,
+}
+
+/// A route through waypoints: the points in the order visited and each leg between two.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RouteExport {
+    /// The start, the waypoints in the order visited, the goal (and the start again for a
+    /// patrol).
+    pub stops: Vec<Cell>,
+    /// One leg between each two stops, in order.
+    pub legs: Vec<LegExport>,
+}
+
+/// One leg of a route.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegExport {
+    /// Where it starts.
+    pub from: Cell,
+    /// Where it ends.
+    pub to: Cell,
+    /// Whether it was found.
+    pub found: bool,
+    /// Its cost.
+    pub cost: f64,
+    /// Its length.
+    pub length: f64,
+    /// The indices in `grid_path.cells` of its first and last cell (two legs share the cell
+    /// where they meet).
+    pub cells: [usize; 2],
 }
 
 /// The smoothed path with points sampled along its curve.
@@ -306,7 +337,55 @@ impl PathExport {
                 max_open: stats.max_open,
                 time_us: stats.time_us,
             },
+            route: None,
         }
+    }
+
+    /// The export of a route: adds its stops and legs (`route` in the JSON), each leg with
+    /// the range of `grid_path.cells` it covers.
+    ///
+    /// ```
+    /// use gridpath_core::format::PathExport;
+    /// use gridpath_core::grid::{Cell, Grid, Map};
+    /// use gridpath_core::search::{RouteOrder, SearchGraph, SearchRequest, route};
+    /// use gridpath_core::smooth::SmoothSettings;
+    ///
+    /// let map = Map::new("yard", Grid::from_ascii(&["....."; 3]).expect("valid"));
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(4, 0));
+    /// let graph = SearchGraph::new(&map.grid, request.diagonal);
+    /// let planned = route(&graph, &request, &[Cell::new(2, 2)], RouteOrder::AsGiven, false)
+    ///     .expect("plans");
+    /// let export = PathExport::new(&map, &request, &planned.result, SmoothSettings::default(), None, 0.25)
+    ///     .with_route(&planned);
+    /// let legs = &export.route.as_ref().expect("a route").legs;
+    /// assert_eq!(legs.len(), 2);
+    /// assert_eq!(export.grid_path.cells[legs[1].cells[0]], Cell::new(2, 2));
+    /// assert_eq!(legs[1].cells[1], export.grid_path.cells.len() - 1);
+    /// ```
+    pub fn with_route(mut self, route: &Route) -> Self {
+        let mut first = 0;
+        let legs = route
+            .legs
+            .iter()
+            .map(|leg| {
+                let last = first + leg.path.len().saturating_sub(1);
+                let export = LegExport {
+                    from: leg.start,
+                    to: leg.goal,
+                    found: leg.found,
+                    cost: leg.cost,
+                    length: leg.length,
+                    cells: [first, last],
+                };
+                first = last;
+                export
+            })
+            .collect();
+        self.route = Some(RouteExport {
+            stops: route.order.clone(),
+            legs,
+        });
+        self
     }
 
     /// The document as indented JSON, each array of numbers on one line.
