@@ -11,19 +11,13 @@
 //!
 //! Run with `cargo bench --bench any_angle`; the data is read from `../shared/movingai`.
 
-use std::hint::black_box;
-use std::time::Instant;
-
 use gridpath::format::movingai::{self, ScenQuery};
 use gridpath::grid::{Grid, Terrain};
 use gridpath::search::{Algorithm, Diagonal, SearchGraph, SearchRequest, Searcher};
 use gridpath::smooth::{self, SmoothSettings};
 
-/// `../shared/movingai`, when it is there.
-fn data_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    dir.is_dir().then_some(dir)
-}
+mod common;
+use common::data_dir;
 
 /// Moving AI maps, and the weighted one (`weighted:` before the map it is made from).
 const SETS: &[&str] = &[
@@ -38,19 +32,6 @@ const SETS: &[&str] = &[
 ];
 const QUERIES: usize = 40;
 const ROUNDS: usize = 5;
-
-/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
-fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            for q in queries {
-                black_box(run(q));
-            }
-            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// The map's open ground as grass, road and swamp in 16 × 16 blocks, chosen by a hash of the
 /// block: the same map every run.
@@ -137,13 +118,13 @@ fn main() {
                 sums[i + 1] += cost / astar.cost;
             }
         }
-        let astar_us = time_per_query(&queries, |q| solve(q, Algorithm::AStar).cost);
-        let pulled_us = time_per_query(&queries, |q| {
+        let astar_us = time_per_query_of(&queries, |q| solve(q, Algorithm::AStar).cost);
+        let pulled_us = time_per_query_of(&queries, |q| {
             let result = solve(q, Algorithm::AStar);
             smooth::pull_string(&grid, &result.path).len() as f64
         });
-        let theta_us = time_per_query(&queries, |q| solve(q, Algorithm::Theta).cost);
-        let lazy_us = time_per_query(&queries, |q| solve(q, Algorithm::LazyTheta).cost);
+        let theta_us = time_per_query_of(&queries, |q| solve(q, Algorithm::Theta).cost);
+        let lazy_us = time_per_query_of(&queries, |q| solve(q, Algorithm::LazyTheta).cost);
         let n = queries.len() as f64;
         println!(
             "| {set} | {} | {astar_us:.0} | {pulled_us:.0} ({:.1}) | {theta_us:.0} ({:.1}) | {lazy_us:.0} ({:.1}) | {:.4} | {:.4} | {:.4} |",
@@ -156,4 +137,9 @@ fn main() {
             sums[2] / n,
         );
     }
+}
+
+/// [`common::time_per_query`] with this bench's rounds.
+fn time_per_query_of(queries: &[ScenQuery], run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    common::time_per_query(queries, ROUNDS, run)
 }

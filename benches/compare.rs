@@ -12,7 +12,6 @@
 //!
 //! Run with `cargo bench --bench compare`; the data is read from `../shared/movingai`.
 
-use std::hint::black_box;
 use std::time::Instant;
 
 use gridpath::format::movingai::{self, ScenQuery};
@@ -21,7 +20,7 @@ use gridpath::search::{
 };
 
 mod common;
-use common::{data_dir, rival_cost};
+use common::rival_cost;
 
 /// The dao, bg512, sc1, rooms and cities sets of the one-run table.
 const SETS: &[&str] = &[
@@ -39,25 +38,8 @@ const SETS: &[&str] = &[
 const QUERIES: usize = 60;
 const ROUNDS: usize = 3;
 
-/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
-fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            for q in queries {
-                black_box(run(q));
-            }
-            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 fn main() {
-    if std::env::args().any(|a| a == "--list") {
-        return;
-    }
-    let Some(dir) = data_dir() else {
-        eprintln!("compare bench: ../shared/movingai is absent; nothing to measure");
+    let Some(dir) = common::movingai_bench("compare") else {
         return;
     };
     println!(
@@ -114,14 +96,14 @@ fn main() {
             ratio_sum += ratio;
             worst = worst.max(ratio);
         }
-        let astar = time_per_query(&queries, |q| solve(q, Algorithm::AStar));
-        let jps = time_per_query(&queries, |q| solve(q, Algorithm::Jps));
-        let dstar = time_per_query(&queries, |q| solve(q, Algorithm::DStarLite));
-        let hpa_us = time_per_query(&queries, |q| {
+        let astar = time_per_query_of(&queries, |q| solve(q, Algorithm::AStar));
+        let jps = time_per_query_of(&queries, |q| solve(q, Algorithm::Jps));
+        let dstar = time_per_query_of(&queries, |q| solve(q, Algorithm::DStarLite));
+        let hpa_us = time_per_query_of(&queries, |q| {
             let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Hpa);
             hpa.find_path(&request).expect("valid query").cost
         });
-        let rival = time_per_query(&queries, |q| rival_cost(&graph, &grid, q).unwrap_or(0.0));
+        let rival = time_per_query_of(&queries, |q| rival_cost(&graph, &grid, q).unwrap_or(0.0));
         let name = set.rsplit('/').next().unwrap_or(set);
         println!(
             "| {name} | {} | {astar:.0} | {jps:.1} | {hpa_us:.0} | {dstar:.0} | {rival:.0} | {:.1}× | {:.1}× | {:.1}× | {build_ms:.0} | {:.4} ({worst:.3}) |",
@@ -132,4 +114,9 @@ fn main() {
             ratio_sum / queries.len() as f64,
         );
     }
+}
+
+/// [`common::time_per_query`] with this bench's rounds.
+fn time_per_query_of(queries: &[ScenQuery], run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    common::time_per_query(queries, ROUNDS, run)
 }
