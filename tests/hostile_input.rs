@@ -202,9 +202,18 @@ fn broken_json_maps_are_errors() {
         ("[1.5, -2.0, 0.0]", "[1.5, -2.0]"),
         ("\"version\": 1", "\"version\": 3"),
         ("\"version\": 1", "\"version\": 0"),
-        ("\"goal\": [3, 2]", "\"goal\": [3, 2], \"waypoints\": [[9, 0]]"),
-        ("\"version\": 1", "\"version\": 2, \"heights\": {\"rows\": [[0]]}"),
-        ("\"version\": 1", "\"version\": 2, \"slope\": {\"uphill\": 1}"),
+        (
+            "\"goal\": [3, 2]",
+            "\"goal\": [3, 2], \"waypoints\": [[9, 0]]",
+        ),
+        (
+            "\"version\": 1",
+            "\"version\": 2, \"heights\": {\"rows\": [[0]]}",
+        ),
+        (
+            "\"version\": 1",
+            "\"version\": 2, \"slope\": {\"uphill\": 1}",
+        ),
     ];
     for (from, to) in cases {
         let text = JSON.replace(from, to);

@@ -25,7 +25,7 @@ use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::request::{Algorithm, Optimality, SearchError, SearchRequest, SearchResult, Stats};
 use super::workspace::{Query, Workspace};
-use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps};
+use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, jps_plus};
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -126,7 +126,7 @@ fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchEr
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
-pub const ALGORITHMS: [AlgorithmInfo; 9] = [
+pub const ALGORITHMS: [AlgorithmInfo; 10] = [
     AlgorithmInfo {
         algorithm: Algorithm::AStar,
         name: "astar",
@@ -203,6 +203,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 9] = [
         needs_uniform_cost: true,
         accepts: jps::accepts,
         run: Run::Cells(jps::run),
+        trace: TraceFrom::JumpPoints,
+    },
+    AlgorithmInfo {
+        algorithm: Algorithm::JpsPlus,
+        name: "jps-plus",
+        title: "JPS+",
+        about: "JPS+: jump point search reading each jump from distances computed once per map (16 bytes per cell, kept with the map and updated locally after edits); optimal, on maps where every passable cell costs the same, under the no-cut rule.",
+        guarantee: Guarantee::Exact,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: true,
+        accepts: jps::accepts,
+        run: Run::Cells(jps_plus::run),
         trace: TraceFrom::JumpPoints,
     },
     AlgorithmInfo {
@@ -334,6 +347,7 @@ mod tests {
             | Algorithm::Bfs
             | Algorithm::Bidirectional
             | Algorithm::Jps
+            | Algorithm::JpsPlus
             | Algorithm::IdaStar
             | Algorithm::DStarLite
             | Algorithm::Hpa => a,

@@ -91,47 +91,47 @@ impl Jumper<'_> {
             }
         }
     }
+}
 
-    /// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
-    /// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions.
-    #[inline(always)]
-    fn successors(&self, cell: usize, arrival: u8) -> u8 {
-        let mask = self.graph.mask(cell);
-        if arrival == NO_PARENT {
-            return mask;
-        }
-        let d = usize::from(arrival);
-        let (dx, dy) = (DX[d], DY[d]);
-        let wanted = if d >= 4 {
-            (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
-        } else {
-            let mut wanted = 1u8 << d;
-            let w = self.width as isize;
-            let (x, y) = ((cell % self.width) as isize, (cell / self.width) as isize);
-            // The two sides across the direction of travel.
-            let sides: [(i32, i32); 2] = if dx != 0 {
-                [(0, -1), (0, 1)]
-            } else {
-                [(-1, 0), (1, 0)]
-            };
-            for (sx, sy) in sides {
-                let (ax, ay) = (x + sx as isize, y + sy as isize);
-                let (bx, by) = (ax - dx as isize, ay - dy as isize);
-                let inside = |x: isize, y: isize| {
-                    x >= 0 && y >= 0 && x < w && (y as usize) < self.graph.height() as usize
-                };
-                let free = |x: isize, y: isize| {
-                    inside(x, y) && self.graph.is_passable((y * w + x) as usize)
-                };
-                if free(ax, ay) && !free(bx, by) {
-                    wanted |= 1 << straight_of(sx, sy);
-                    wanted |= 1 << direction_of(dx + sx, dy + sy);
-                }
-            }
-            wanted
-        };
-        mask & wanted
+/// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
+/// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions: the natural
+/// neighbours of the arrival direction and the forced ones, among the steps allowed.
+#[inline(always)]
+pub(crate) fn successors(graph: &SearchGraph, cell: usize, arrival: u8) -> u8 {
+    let mask = graph.mask(cell);
+    if arrival == NO_PARENT {
+        return mask;
     }
+    let width = graph.width() as usize;
+    let d = usize::from(arrival);
+    let (dx, dy) = (DX[d], DY[d]);
+    let wanted = if d >= 4 {
+        (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
+    } else {
+        let mut wanted = 1u8 << d;
+        let w = width as isize;
+        let (x, y) = ((cell % width) as isize, (cell / width) as isize);
+        // The two sides across the direction of travel.
+        let sides: [(i32, i32); 2] = if dx != 0 {
+            [(0, -1), (0, 1)]
+        } else {
+            [(-1, 0), (1, 0)]
+        };
+        for (sx, sy) in sides {
+            let (ax, ay) = (x + sx as isize, y + sy as isize);
+            let (bx, by) = (ax - dx as isize, ay - dy as isize);
+            let inside = |x: isize, y: isize| {
+                x >= 0 && y >= 0 && x < w && (y as usize) < graph.height() as usize
+            };
+            let free = |x: isize, y: isize| inside(x, y) && graph.is_passable((y * w + x) as usize);
+            if free(ax, ay) && !free(bx, by) {
+                wanted |= 1 << straight_of(sx, sy);
+                wanted |= 1 << direction_of(dx + sx, dy + sy);
+            }
+        }
+        wanted
+    };
+    mask & wanted
 }
 
 /// Runs jump point search from `start` to `goal` (cell indices) with the graph's uniform cell
@@ -197,7 +197,7 @@ pub(crate) fn jps<const RECORD: bool>(
             break;
         }
         let (cx, cy) = at(current);
-        let mut directions = jumper.successors(current, arrival);
+        let mut directions = successors(graph, current, arrival);
         while directions != 0 {
             let d = directions.trailing_zeros() as usize;
             directions &= directions - 1;
@@ -226,7 +226,7 @@ pub(crate) fn jps<const RECORD: bool>(
 
 /// The full cell path from `start` to `goal`: each jump point's segment from its parent,
 /// walked step by step in the direction that reached it.
-fn fill_path(
+pub(crate) fn fill_path(
     graph: &SearchGraph,
     space: &Space,
     parents: &[u32],
