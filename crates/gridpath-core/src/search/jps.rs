@@ -96,38 +96,32 @@ impl Jumper<'_> {
 /// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
 /// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions: the natural
 /// neighbours of the arrival direction and the forced ones, among the steps allowed.
+///
+/// Arriving straight from the predecessor `p`, a side of `cell` is forced when it is free and
+/// the same side of `p` is blocked. On a flat map a straight step needs only a free target, so
+/// both tests read the neighbour masks: the side's bit set in `cell`'s mask and clear in `p`'s.
 #[inline(always)]
 pub(crate) fn successors(graph: &SearchGraph, cell: usize, arrival: u8) -> u8 {
     let mask = graph.mask(cell);
     if arrival == NO_PARENT {
         return mask;
     }
-    let width = graph.width() as usize;
     let d = usize::from(arrival);
     let (dx, dy) = (DX[d], DY[d]);
     let wanted = if d >= 4 {
         (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
     } else {
-        let mut wanted = 1u8 << d;
-        let w = width as isize;
-        let (x, y) = ((cell % width) as isize, (cell / width) as isize);
-        // The two sides across the direction of travel.
-        let sides: [(i32, i32); 2] = if dx != 0 {
-            [(0, -1), (0, 1)]
-        } else {
-            [(-1, 0), (1, 0)]
-        };
-        for (sx, sy) in sides {
-            let (ax, ay) = (x + sx as isize, y + sy as isize);
-            let (bx, by) = (ax - dx as isize, ay - dy as isize);
-            let inside = |x: isize, y: isize| {
-                x >= 0 && y >= 0 && x < w && (y as usize) < graph.height() as usize
-            };
-            let free = |x: isize, y: isize| inside(x, y) && graph.is_passable((y * w + x) as usize);
-            if free(ax, ay) && !free(bx, by) {
-                wanted |= 1 << straight_of(sx, sy);
-                wanted |= 1 << direction_of(dx + sx, dy + sy);
-            }
+        // The two sides across the direction of travel: north and south of a row, east and
+        // west of a column.
+        let sides: u8 = if d < 2 { 0b1100 } else { 0b0011 };
+        let before = graph.mask((cell as isize - graph.delta(d)) as usize);
+        let forced = mask & !before & sides;
+        let mut wanted = (1u8 << d) | forced;
+        let mut rest = forced;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            wanted |= 1 << direction_of(dx + DX[s], dy + DY[s]);
         }
         wanted
     };

@@ -28,16 +28,17 @@ use super::space::{NO_PARENT, Space};
 use super::workspace::{Query, Workspace};
 
 /// The next jump point from cell `from` at `(x, y)` in direction `d`, as the cell and the
-/// number of steps to it, given the goal's offset `(gx − x, gy − y)`.
+/// number of steps to it, given the cell's jump `distances` and the goal's offset
+/// `(gx − x, gy − y)`.
 #[inline(always)]
 fn jump(
-    table: &JumpTable,
+    distances: &[i16; 8],
     graph: &SearchGraph,
     from: usize,
     d: usize,
     to_goal: (i32, i32),
 ) -> Option<(usize, i32)> {
-    let dist = i32::from(table.at(from)[d]);
+    let dist = i32::from(distances[d]);
     let reach = dist.abs();
     let (gdx, gdy) = to_goal;
     let toward = |offset: i32, step: i32| offset.signum() == step;
@@ -124,11 +125,12 @@ fn jps_plus<const RECORD: bool>(
         }
         let (cx, cy) = at(current);
         let to_goal = (gx - cx, gy - cy);
+        let distances = *table.at(current);
         let mut directions = successors(graph, current, arrival);
         while directions != 0 {
             let d = directions.trailing_zeros() as usize;
             directions &= directions - 1;
-            let Some((next, steps)) = jump(table, graph, current, d, to_goal) else {
+            let Some((next, steps)) = jump(&distances, graph, current, d, to_goal) else {
                 continue;
             };
             let ng = g + f64::from(steps) * step_cost[d / 4];
