@@ -434,9 +434,24 @@ impl SearchGraph {
 
     /// The direction of a step between two adjacent cells, if they are adjacent.
     pub fn direction(a: Cell, b: Cell) -> Option<usize> {
+        // The direction of each offset, by (dy + 1) · 3 + (dx + 1).
+        const BY_OFFSET: [Option<usize>; 9] = [
+            Some(5),
+            Some(3),
+            Some(4),
+            Some(1),
+            None,
+            Some(0),
+            Some(7),
+            Some(2),
+            Some(6),
+        ];
         let dx = i64::from(b.x) - i64::from(a.x);
         let dy = i64::from(b.y) - i64::from(a.y);
-        (0..8).find(|&d| i64::from(DX[d]) == dx && i64::from(DY[d]) == dy)
+        if dx.abs() > 1 || dy.abs() > 1 {
+            return None;
+        }
+        BY_OFFSET[((dy + 1) * 3 + dx + 1) as usize]
     }
 
     /// The cost and geometric length of a path, checking each step against the rules;

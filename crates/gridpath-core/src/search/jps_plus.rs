@@ -24,7 +24,7 @@ use super::heuristic::Estimate;
 use super::jps::{fill_path, successors};
 use super::jump_table::JumpTable;
 use super::request::{Heuristic, Stats};
-use super::space::{NO_PARENT, Space};
+use super::space::{NO_PARENT, Space, prefetch};
 use super::workspace::{Query, Workspace};
 
 /// The next jump point from cell `from` at `(x, y)` in direction `d`, as the cell and the
@@ -123,16 +123,29 @@ fn jps_plus<const RECORD: bool>(
             found = true;
             break;
         }
+        // The next cell to expand is most likely the new top of the open list: its distances
+        // start loading while this one expands.
+        if let Some(top) = space.heap.peek() {
+            prefetch(table.cells(), top.cell() as usize);
+        }
         let (cx, cy) = at(current);
         let to_goal = (gx - cx, gy - cy);
         let distances = *table.at(current);
         let mut directions = successors(graph, current, arrival);
+        // All jumps first, so that the state of every landing cell loads at once.
+        let mut landings = [(0usize, 0i32, 0usize); 8];
+        let mut count = 0;
         while directions != 0 {
             let d = directions.trailing_zeros() as usize;
             directions &= directions - 1;
-            let Some((next, steps)) = jump(&distances, graph, current, d, to_goal) else {
-                continue;
-            };
+            if let Some((next, steps)) = jump(&distances, graph, current, d, to_goal) {
+                prefetch(&space.state, next);
+                prefetch(&space.g, next);
+                landings[count] = (next, steps, d);
+                count += 1;
+            }
+        }
+        for &(next, steps, d) in &landings[..count] {
             let ng = g + f64::from(steps) * step_cost[d / 4];
             if !space.relax(next, ng, d as u8) {
                 continue;

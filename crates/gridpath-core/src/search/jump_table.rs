@@ -98,6 +98,12 @@ impl JumpTable {
         &self.dist[cell]
     }
 
+    /// The distances of every cell, row-major.
+    #[inline(always)]
+    pub fn cells(&self) -> &[[i16; 8]] {
+        &self.dist
+    }
+
     /// Brings the table up to date after the passability of the `edited` cells changed; the
     /// graph's masks must already be current, and `masks_changed` lists the cells whose masks
     /// were recomputed.
