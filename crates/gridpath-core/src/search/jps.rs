@@ -227,18 +227,30 @@ pub(crate) fn fill_path(
     start: usize,
     goal: usize,
 ) -> Vec<usize> {
-    let mut path = vec![goal];
+    // The length first, from the jump points alone, so that the path is allocated once and
+    // filled from its end.
+    let width = graph.width() as usize;
+    let mut steps = 0;
     let mut cell = goal;
     while cell != start {
         let parent = parents[cell] as usize;
-        let d = usize::from(space.parent(cell));
-        let back = graph.delta(d);
+        steps += (cell % width)
+            .abs_diff(parent % width)
+            .max((cell / width).abs_diff(parent / width));
+        cell = parent;
+    }
+    let mut path = vec![start; steps + 1];
+    let mut cell = goal;
+    let mut at = steps;
+    while cell != start {
+        let parent = parents[cell] as usize;
+        let back = graph.delta(usize::from(space.parent(cell)));
         while cell != parent {
+            path[at] = cell;
+            at -= 1;
             cell = (cell as isize - back) as usize;
-            path.push(cell);
         }
     }
-    path.reverse();
     path
 }
 
