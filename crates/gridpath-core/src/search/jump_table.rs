@@ -67,7 +67,8 @@ impl JumpTable {
             height,
             dist: vec![[0; 8]; width * height],
         };
-        let open = Open::new(graph);
+        let padded = Open::new(graph);
+        let open = |x: isize, y: isize| padded.at(x, y);
         let mut ignored = Vec::new();
         for y in 0..height {
             table.row(&open, y, &mut ignored);
@@ -108,8 +109,15 @@ impl JumpTable {
     /// graph's masks must already be current, and `masks_changed` lists the cells whose masks
     /// were recomputed.
     pub fn update(&mut self, graph: &SearchGraph, edited: &[usize], masks_changed: &[usize]) {
-        let open = Open::new(graph);
+        // Read from the graph, not copied: an edit costs the lines it touches, not the map.
         let (w, h) = (self.width, self.height);
+        let open = |x: isize, y: isize| {
+            x >= 0
+                && y >= 0
+                && (x as usize) < w
+                && (y as usize) < h
+                && graph.is_passable(y as usize * w + x as usize)
+        };
         let mut rows: Vec<usize> = Vec::new();
         let mut columns: Vec<usize> = Vec::new();
         for &i in edited {
@@ -159,14 +167,14 @@ impl JumpTable {
     }
 
     /// Recomputes the east and west distances of row `y`, listing the cells that changed.
-    fn row(&mut self, open: &Open, y: usize, changed: &mut Vec<usize>) {
+    fn row(&mut self, open: &impl Fn(isize, isize) -> bool, y: usize, changed: &mut Vec<usize>) {
         for d in [0, 1] {
             self.straight_line(open, d, y, changed);
         }
     }
 
     /// Recomputes the south and north distances of column `x`, listing the cells that changed.
-    fn column(&mut self, open: &Open, x: usize, changed: &mut Vec<usize>) {
+    fn column(&mut self, open: &impl Fn(isize, isize) -> bool, x: usize, changed: &mut Vec<usize>) {
         for d in [2, 3] {
             self.straight_line(open, d, x, changed);
         }
@@ -174,7 +182,13 @@ impl JumpTable {
 
     /// Recomputes the distances in straight direction `d` along the row (east, west) or column
     /// (south, north) `fixed`, walking against `d` so that each cell reads the one ahead.
-    fn straight_line(&mut self, open: &Open, d: usize, fixed: usize, changed: &mut Vec<usize>) {
+    fn straight_line(
+        &mut self,
+        open: &impl Fn(isize, isize) -> bool,
+        d: usize,
+        fixed: usize,
+        changed: &mut Vec<usize>,
+    ) {
         let (dx, dy) = (DX[d] as isize, DY[d] as isize);
         // The side offset, across the direction of travel.
         let (sx, sy) = (dy.abs(), dx.abs());
@@ -190,10 +204,10 @@ impl JumpTable {
                 (fixed as isize, along)
             };
             let (nx, ny) = (x + dx, y + dy);
-            let value = if !open.at(x, y) || !open.at(nx, ny) {
+            let value = if !open(x, y) || !open(nx, ny) {
                 0
-            } else if (open.at(nx + sx, ny + sy) && !open.at(x + sx, y + sy))
-                || (open.at(nx - sx, ny - sy) && !open.at(x - sx, y - sy))
+            } else if (open(nx + sx, ny + sy) && !open(x + sx, y + sy))
+                || (open(nx - sx, ny - sy) && !open(x - sx, y - sy))
             {
                 1
             } else if ahead > 0 {
