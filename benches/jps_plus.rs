@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 use gridpath::format::movingai::{self, ScenQuery};
 use gridpath::search::{Algorithm, Diagonal, SearchGraph, SearchRequest, Searcher};
 
+#[expect(
+    dead_code,
+    reason = "the rival's A* serves the comparison benches alone"
+)]
 mod common;
 use common::data_dir;
 
