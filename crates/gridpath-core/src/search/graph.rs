@@ -270,7 +270,7 @@ impl SearchGraph {
         self.jump_lines = std::sync::OnceLock::new();
         // The jump distances are updated where the edit reaches, once they exist.
         if let Some(mut table) = self.jump_table.take() {
-            table.update(self, touched, &affected);
+            table.update(|i| self.is_passable(i), touched, &affected);
             self.jump_table = std::sync::OnceLock::from(table);
         }
         affected
@@ -299,8 +299,10 @@ impl SearchGraph {
 
     /// JPS+'s jump distances, built on first use (a no-cut graph's only).
     pub(crate) fn jump_table(&self) -> &super::jump_table::JumpTable {
-        self.jump_table
-            .get_or_init(|| super::jump_table::JumpTable::new(self))
+        self.jump_table.get_or_init(|| {
+            let (w, h) = (self.width() as usize, self.height() as usize);
+            super::jump_table::JumpTable::new(w, h, |i| self.is_passable(i))
+        })
     }
 
     /// The number of columns.
@@ -474,6 +476,15 @@ impl SearchGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_jump_table_reads_the_directions_in_this_order() {
+        use super::super::jump_table;
+        for d in 0..8 {
+            assert_eq!(jump_table::DX[d], DX[d] as isize);
+            assert_eq!(jump_table::DY[d], DY[d] as isize);
+        }
+    }
 
     #[test]
     fn corner_rules_differ_as_named() {

@@ -1,7 +1,7 @@
 //! JPS+'s offline jump distances: for each cell and each of the eight directions, how far the
 //! next jump point lies, or how far the wall.
 //!
-//! The distances follow [jump point search](super::jps)'s rules under no-cut exactly:
+//! The distances follow jump point search's rules under no-cut exactly:
 //!
 //! - Straight: moving east through a cell `n` from its predecessor `p`, `n` is a jump point
 //!   when a side of `n` (north or south) is free where the same side of `p` is blocked.
@@ -10,7 +10,7 @@
 //!
 //! A positive distance `k` says the next jump point lies `k` steps away; zero or a negative
 //! `-k` says `k` free steps lead to the wall (or the map's edge) with no jump point on the
-//! way. The query adds the goal itself: see [`super::jps_plus`].
+//! way. The query (JPS+, `jps_plus`) adds the goal itself.
 //!
 //! Each distance is an `i16` (a side is at most [`Grid::MAX_SIDE`](crate::grid::Grid::MAX_SIDE)
 //! = 8192 cells), eight to a cell: **16 bytes per cell**, one quarter of a cache line, so that
@@ -20,7 +20,12 @@
 //! columns through and beside the edited cells, and the diagonal distances of the cells whose
 //! diagonal runs reach a changed cell, walked back from it until they stop changing.
 
-use super::graph::{DX, DY, SearchGraph};
+/// Column offsets of the eight directions, in the order of the search graph's: east, west,
+/// south, north, north-east, north-west, south-east, south-west (the graph's tests check that
+/// they agree).
+pub(crate) const DX: [isize; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
+/// Row offsets of the eight directions.
+pub(crate) const DY: [isize; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
 
 /// Passability with a blocked border, so that neighbour tests need no bounds checks.
 struct Open {
@@ -30,13 +35,12 @@ struct Open {
 }
 
 impl Open {
-    fn new(graph: &SearchGraph) -> Self {
-        let (w, h) = (graph.width() as usize, graph.height() as usize);
+    fn new(w: usize, h: usize, passable: &impl Fn(usize) -> bool) -> Self {
         let stride = w + 2;
         let mut cells = vec![false; stride * (h + 2)];
         for y in 0..h {
             for x in 0..w {
-                cells[(y + 1) * stride + x + 1] = graph.is_passable(y * w + x);
+                cells[(y + 1) * stride + x + 1] = passable(y * w + x);
             }
         }
         Self { stride, cells }
@@ -59,15 +63,15 @@ pub(crate) struct JumpTable {
 }
 
 impl JumpTable {
-    /// Builds the table of a no-cut graph from its passability and neighbour masks.
-    pub fn new(graph: &SearchGraph) -> Self {
-        let (width, height) = (graph.width() as usize, graph.height() as usize);
+    /// Builds the table of a `width` × `height` map under the no-cut rule from the passability
+    /// of each cell index (row-major).
+    pub fn new(width: usize, height: usize, passable: impl Fn(usize) -> bool) -> Self {
         let mut table = Self {
             width,
             height,
             dist: vec![[0; 8]; width * height],
         };
-        let padded = Open::new(graph);
+        let padded = Open::new(width, height, &passable);
         let open = |x: isize, y: isize| padded.at(x, y);
         let mut ignored = Vec::new();
         for y in 0..height {
@@ -79,9 +83,9 @@ impl JumpTable {
             ignored.clear();
         }
         for d in 4..8 {
-            let delta = graph.delta(d);
+            let delta = DY[d] * width as isize + DX[d];
             let mut refresh = |i: usize| {
-                table.diagonal_at(graph, i, d);
+                table.diagonal_at(&open, i, d);
             };
             // Each cell reads the cell one step ahead, so that one goes first.
             if delta > 0 {
@@ -105,18 +109,18 @@ impl JumpTable {
         &self.dist
     }
 
-    /// Brings the table up to date after the passability of the `edited` cells changed; the
-    /// graph's masks must already be current, and `masks_changed` lists the cells whose masks
-    /// were recomputed.
-    pub fn update(&mut self, graph: &SearchGraph, edited: &[usize], masks_changed: &[usize]) {
-        // Read from the graph, not copied: an edit costs the lines it touches, not the map.
+    /// Brings the table up to date after the passability of the `edited` cells changed, given
+    /// the new `passable` test; `around` lists the edited cells and their neighbours, whose
+    /// diagonal steps may have changed.
+    pub fn update(&mut self, passable: impl Fn(usize) -> bool, edited: &[usize], around: &[usize]) {
+        // Read in place, not copied: an edit costs the lines it touches, not the map.
         let (w, h) = (self.width, self.height);
         let open = |x: isize, y: isize| {
             x >= 0
                 && y >= 0
                 && (x as usize) < w
                 && (y as usize) < h
-                && graph.is_passable(y as usize * w + x as usize)
+                && passable(y as usize * w + x as usize)
         };
         let mut rows: Vec<usize> = Vec::new();
         let mut columns: Vec<usize> = Vec::new();
@@ -129,7 +133,7 @@ impl JumpTable {
         rows.dedup();
         columns.sort_unstable();
         columns.dedup();
-        let mut seeds = masks_changed.to_vec();
+        let mut seeds = around.to_vec();
         for &y in &rows {
             self.row(&open, y, &mut seeds);
         }
@@ -139,7 +143,7 @@ impl JumpTable {
         seeds.sort_unstable();
         seeds.dedup();
         for d in 4..8 {
-            let delta = graph.delta(d);
+            let delta = DY[d] * w as isize + DX[d];
             // The cells ahead along the diagonal first, as in the full build.
             let order: Box<dyn Iterator<Item = &usize>> = if delta > 0 {
                 Box::new(seeds.iter().rev())
@@ -153,11 +157,11 @@ impl JumpTable {
                 let mut first = true;
                 loop {
                     let i = y as usize * w + x as usize;
-                    if !self.diagonal_at(graph, i, d) && !first {
+                    if !self.diagonal_at(&open, i, d) && !first {
                         break;
                     }
                     first = false;
-                    (x, y) = (x - DX[d] as isize, y - DY[d] as isize);
+                    (x, y) = (x - DX[d], y - DY[d]);
                     if x < 0 || y < 0 || x >= w as isize || y >= h as isize {
                         break;
                     }
@@ -189,7 +193,7 @@ impl JumpTable {
         fixed: usize,
         changed: &mut Vec<usize>,
     ) {
-        let (dx, dy) = (DX[d] as isize, DY[d] as isize);
+        let (dx, dy) = (DX[d], DY[d]);
         // The side offset, across the direction of travel.
         let (sx, sy) = (dy.abs(), dx.abs());
         let len = if dx != 0 { self.width } else { self.height } as isize;
@@ -225,14 +229,17 @@ impl JumpTable {
     }
 
     /// Recomputes the distance of cell `i` in diagonal direction `d` from the cell one step
-    /// ahead; returns whether it changed.
+    /// ahead; returns whether it changed. Under no-cut the step needs its target and both
+    /// corners it passes free.
     #[inline]
-    fn diagonal_at(&mut self, graph: &SearchGraph, i: usize, d: usize) -> bool {
-        let value = if !graph.can_step(i, d) {
+    fn diagonal_at(&mut self, open: &impl Fn(isize, isize) -> bool, i: usize, d: usize) -> bool {
+        let (x, y) = ((i % self.width) as isize, (i / self.width) as isize);
+        let (dx, dy) = (DX[d], DY[d]);
+        let value = if !(open(x, y) && open(x + dx, y + dy) && open(x + dx, y) && open(x, y + dy)) {
             0
         } else {
-            let next = &self.dist[(i as isize + graph.delta(d)) as usize];
-            let (h, v) = (if DX[d] > 0 { 0 } else { 1 }, if DY[d] > 0 { 2 } else { 3 });
+            let next = &self.dist[(y + dy) as usize * self.width + (x + dx) as usize];
+            let (h, v) = (if dx > 0 { 0 } else { 1 }, if dy > 0 { 2 } else { 3 });
             if next[h] > 0 || next[v] > 0 {
                 1
             } else if next[d] > 0 {
@@ -250,6 +257,7 @@ impl JumpTable {
 mod tests {
     use super::*;
     use crate::grid::{Cell, Grid};
+    use crate::search::SearchGraph;
     use crate::search::request::Diagonal;
 
     /// A small deterministic generator (xorshift), for maps and edits.
@@ -268,7 +276,7 @@ mod tests {
     fn distances_read_as_documented() {
         let grid = Grid::from_ascii(&["....#", ".....", "#...."]).expect("valid map");
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
-        let table = JumpTable::new(&graph);
+        let table = JumpTable::new(5, 3, |i| graph.is_passable(i));
         // Row 0 east from (0, 0): three free steps, then the wall.
         assert_eq!(table.at(0)[0], -3);
         // Row 1 east from (0, 1): (1, 1) has a forced neighbour, (1, 2) free below the
@@ -318,7 +326,7 @@ mod tests {
                     })
                     .collect();
                 graph.set_cells(&edits);
-                let fresh = JumpTable::new(&graph);
+                let fresh = JumpTable::new(w, h, |i| graph.is_passable(i));
                 assert!(
                     graph.jump_table() == &fresh,
                     "round {round}: the edited table differs from a fresh build"
