@@ -1008,7 +1008,11 @@ proptest! {
                 Err(SearchError::HeightsUnsupported { .. } | SearchError::UnsupportedDiagonal { .. })
                     if matches!(
                         info.algorithm,
-                        Algorithm::Jps | Algorithm::Hpa | Algorithm::Theta | Algorithm::LazyTheta
+                        Algorithm::Jps
+                            | Algorithm::JpsPlus
+                            | Algorithm::Hpa
+                            | Algorithm::Theta
+                            | Algorithm::LazyTheta
                     ) => continue,
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };

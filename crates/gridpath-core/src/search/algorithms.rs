@@ -27,7 +27,7 @@ use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
-use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, theta};
+use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, jps_plus, theta};
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -137,7 +137,7 @@ fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchEr
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
-pub const ALGORITHMS: [AlgorithmInfo; 11] = [
+pub const ALGORITHMS: [AlgorithmInfo; 12] = [
     AlgorithmInfo {
         algorithm: Algorithm::AStar,
         name: "astar",
@@ -214,6 +214,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 11] = [
         needs_uniform_cost: true,
         accepts: jps::accepts,
         run: Run::Cells(jps::run),
+        trace: TraceFrom::JumpPoints,
+    },
+    AlgorithmInfo {
+        algorithm: Algorithm::JpsPlus,
+        name: "jps-plus",
+        title: "JPS+",
+        about: "JPS+: jump point search reading each jump from distances computed once per map (16 bytes per cell, kept with the map and updated locally after edits); optimal, on maps where every passable cell costs the same, under the no-cut rule.",
+        guarantee: Guarantee::Exact,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: true,
+        accepts: jps::accepts,
+        run: Run::Cells(jps_plus::run),
         trace: TraceFrom::JumpPoints,
     },
     AlgorithmInfo {
@@ -383,6 +396,7 @@ mod tests {
             | Algorithm::Bfs
             | Algorithm::Bidirectional
             | Algorithm::Jps
+            | Algorithm::JpsPlus
             | Algorithm::IdaStar
             | Algorithm::DStarLite
             | Algorithm::Hpa

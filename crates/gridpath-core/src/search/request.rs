@@ -60,6 +60,9 @@ pub enum Algorithm {
     Bidirectional,
     /// Jump point search: A* over jump points; optimal, for uniform-cost maps under `no-cut`.
     Jps,
+    /// JPS+: jump point search over jump distances computed once per map (16 bytes per cell)
+    /// and kept with the [`super::SearchGraph`]; exact, for uniform-cost maps under `no-cut`.
+    JpsPlus,
     /// IDA*: iterative-deepening A*; optimal, little memory, many re-expansions, bounded work.
     IdaStar,
     /// D* Lite: a backward search that keeps its state to replan after map edits; optimal.
