@@ -848,6 +848,19 @@ fn heights_come_in_from_a_grayscale_image_undo_and_save_with_the_map() {
     assert!(h.state_mut().export_map_to(&dir.path().join("hilly.map")));
     let notice = h.state().notice().unwrap_or_default().to_owned();
     assert!(notice.contains("without the heights"), "{notice}");
+    // The Heights panel sets the height of white for the next import.
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Import white")
+        .click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Import white")
+        .type_text("4");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state_mut().import_heights_from(&image));
+    assert_eq!(h.state().map().grid.height_at(Cell::new(39, 23)), 4.0);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
     // One undo makes the map flat again; a file that is no image leaves the map alone.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();

@@ -1062,9 +1062,12 @@ impl eframe::App for EditorApp {
                         self.palette_action(action);
                     }
                     ui.separator();
-                    if let Some(action) =
-                        relief_ui(ui, &self.document.map.grid, &mut self.tools.height_step)
-                    {
+                    if let Some(action) = relief_ui(
+                        ui,
+                        &self.document.map.grid,
+                        &mut self.tools.height_step,
+                        &mut self.tools.heightmap_white,
+                    ) {
                         self.relief_action(action);
                     }
                 });

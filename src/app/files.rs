@@ -36,9 +36,6 @@ enum FileKind {
     Other,
 }
 
-/// The height of white in a heightmap imported from the File menu (black is 0).
-pub const HEIGHTMAP_WHITE: f64 = 10.0;
-
 fn file_kind(path: &Path) -> FileKind {
     match registry::kind_of(path) {
         Some(registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => FileKind::Level,
@@ -369,16 +366,17 @@ impl EditorApp {
         self.ask_for_file(FileTask::ImportHeights, &request);
     }
 
-    /// Gives the map the heights of a grayscale image (black 0, white
-    /// [`HEIGHTMAP_WHITE`]; resampled to the map's size), as one undoable step. A file that
+    /// Gives the map the heights of a grayscale image (black 0, white the Heights panel's
+    /// *Import white*; resampled to the map's size), as one undoable step. A file that
     /// cannot be read is reported and the map stays as it was.
     pub fn import_heights_from(&mut self, path: &Path) -> bool {
         let grid = &self.document.map.grid;
+        let white = f64::from(self.tools.heightmap_white);
         let heights = match crate::format::height_image::load_heights(
             path,
             grid.width(),
             grid.height(),
-            HEIGHTMAP_WHITE,
+            white,
         ) {
             Ok(heights) => heights,
             Err(error) => {
@@ -391,7 +389,7 @@ impl EditorApp {
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         self.set_heights(heights);
         self.say(
-            format!("Heights from {name}: black is 0, white {HEIGHTMAP_WHITE}."),
+            format!("Heights from {name}: black is 0, white {white}."),
             false,
         );
         true
