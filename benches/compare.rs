@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::format::movingai::ScenQuery;
 use gridpath::search::{
     Algorithm, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph, SearchRequest, Searcher,
 };
@@ -53,12 +53,7 @@ fn main() {
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
     for set in SETS {
-        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
-        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
-        let grid = movingai::parse_map(&map).expect("valid map");
-        let all = movingai::parse_scen(&scen).expect("valid scen");
-        let step = (all.len() / QUERIES).max(1);
-        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let (grid, queries) = common::load_set(&dir, set, QUERIES);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let built = Instant::now();
         let mut hpa = HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE);

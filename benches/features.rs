@@ -10,7 +10,7 @@
 //!
 //! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`.
 
-use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::format::movingai::ScenQuery;
 use gridpath::grid::{Cell, Grid, Slope};
 use gridpath::search::{
     Diagonal, RouteOrder, SearchGraph, SearchRequest, Searcher, grid_for_unit, route,
@@ -77,20 +77,14 @@ fn main() {
     println!();
     println!("|---|---:|{}", "---:|".repeat(variants.len()));
     for set in SETS {
-        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
-        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
-        let grid = movingai::parse_map(&map).expect("valid map");
-        let all = movingai::parse_scen(&scen).expect("valid scen");
-        let step = (all.len() / QUERIES).max(1);
-        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let (grid, queries) = common::load_set(&dir, set, QUERIES);
         let request = |q: &ScenQuery| SearchRequest::new(q.start, q.goal);
         let mut searcher = Searcher::new();
-        let mut plain = |graph: &SearchGraph, q: &ScenQuery, r: SearchRequest| {
-            let _ = q;
+        let mut plain = |graph: &SearchGraph, r: SearchRequest| {
             searcher.search(graph, &r).map_or(f64::NAN, |r| r.cost)
         };
         let flat = SearchGraph::new(&grid, Diagonal::NoCut);
-        let base = time_per_query_of(&queries, |q| plain(&flat, q, request(q)));
+        let base = time_per_query_of(&queries, |q| plain(&flat, request(q)));
         let slope = Slope {
             uphill: 1.0,
             downhill: 0.5,
@@ -110,10 +104,10 @@ fn main() {
         let unit = grid_for_unit(&grid, 2).expect("a unit map");
         let unit_graph = SearchGraph::new(&unit, Diagonal::NoCut);
         let mut times: Vec<f64> = vec![
-            time_per_query_of(&queries, |q| plain(&hills, q, request(q))),
-            time_per_query_of(&queries, |q| plain(&cliffs, q, request(q))),
+            time_per_query_of(&queries, |q| plain(&hills, request(q))),
+            time_per_query_of(&queries, |q| plain(&cliffs, request(q))),
             time_per_query_of(&queries, |q| {
-                plain(&flat, q, request(q).with_turn_penalty(1.0))
+                plain(&flat, request(q).with_turn_penalty(1.0))
             }),
         ];
         let mut ratios: Vec<f64> = times.iter().map(|t| t / base).collect();
@@ -123,8 +117,8 @@ fn main() {
             .filter(|q| unit.is_passable(q.start) && unit.is_passable(q.goal))
             .cloned()
             .collect();
-        let unit_base = time_per_query_of(&fitting, |q| plain(&flat, q, request(q)));
-        let unit_time = time_per_query_of(&fitting, |q| plain(&unit_graph, q, request(q)));
+        let unit_base = time_per_query_of(&fitting, |q| plain(&flat, request(q)));
+        let unit_time = time_per_query_of(&fitting, |q| plain(&unit_graph, request(q)));
         times.push(unit_time);
         ratios.push(unit_time / unit_base);
         // Nearest reachable: each goal walled in on a map of its own.
@@ -134,7 +128,7 @@ fn main() {
             .collect();
         times.push(time_per_query_of(&queries, |q| {
             let index = queries.iter().position(|p| p == q).unwrap_or(0);
-            plain(&walled[index], q, request(q).with_partial(true))
+            plain(&walled[index], request(q).with_partial(true))
         }));
         // Waypoints: two queries' starts in between.
         let points: Vec<Cell> = queries.iter().map(|q| q.start).collect();

@@ -10,48 +10,21 @@
 //! Run with `cargo bench --bench jps_plus`; the data is read from `../shared/movingai`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use gridpath::format::movingai::{self, ScenQuery};
 use gridpath::search::{Algorithm, Diagonal, SearchGraph, SearchRequest, Searcher};
 
 mod common;
+#[path = "../tests/common/scenario_sets.rs"]
+mod scenario_sets;
+use scenario_sets::scenario_sets;
 
 const QUERIES: usize = 60;
 const MIN_ROUNDS: usize = 3;
 const MAX_ROUNDS: usize = 15;
 const BUDGET: Duration = Duration::from_secs(1);
 const BUILDS: usize = 7;
-
-/// Every scenario file under `root` with its map, sorted.
-fn scenario_sets(root: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let mut sets = Vec::new();
-    let Ok(folders) = std::fs::read_dir(root) else {
-        return sets;
-    };
-    for folder in folders.flatten() {
-        let Ok(files) = std::fs::read_dir(folder.path()) else {
-            continue;
-        };
-        for file in files.flatten() {
-            let scen = file.path();
-            let name = scen.to_string_lossy().into_owned();
-            let Some(map_name) = name.strip_suffix(".scen") else {
-                continue;
-            };
-            let map = if map_name.ends_with(".map") {
-                PathBuf::from(map_name)
-            } else {
-                // MAPF names its scenarios after the map plus a suffix.
-                folder.path().join("random-32-32-20.map")
-            };
-            sets.push((map, scen));
-        }
-    }
-    sets.sort();
-    sets
-}
 
 /// The fastest round of `run` over every query, in µs per query.
 fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {

@@ -34,6 +34,17 @@ pub fn movingai_bench(name: &str) -> Option<PathBuf> {
     dir
 }
 
+/// A Moving AI set (`"dao/den520d"`) under `dir`: its map, and `count` of its queries spread
+/// evenly over its scenario file.
+pub fn load_set(dir: &Path, set: &str, count: usize) -> (Grid, Vec<ScenQuery>) {
+    let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
+    let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
+    let grid = gridpath::format::movingai::parse_map(&map).expect("valid map");
+    let all = gridpath::format::movingai::parse_scen(&scen).expect("valid scen");
+    let step = (all.len() / count).max(1);
+    (grid, all.into_iter().step_by(step).take(count).collect())
+}
+
 /// The fastest of `rounds` runs of `run` over every query, in µs per query: the fastest round
 /// keeps the noise of a shared machine out of the ratios measured in one run.
 pub fn time_per_query(

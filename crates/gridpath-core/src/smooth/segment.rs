@@ -121,35 +121,28 @@ impl Segment {
     /// and off the map) read from `cell_cost`.
     #[inline]
     pub(crate) fn cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-        let length = self.length();
-        let mut cost = 0.0;
-        let mut before: Option<f64> = None;
-        let complete = self.for_each_stop(|t, _| {
-            let Some(t0) = before.replace(t) else {
-                return true;
-            };
-            if t <= t0 {
-                return true;
-            }
-            let Some(dearest) = dearest_at(self.at((t0 + t) / 2.0), &cell_cost) else {
-                return false;
-            };
-            cost += (t - t0) * length * dearest;
-            true
-        });
-        complete.then_some(cost)
+        self.integral_by::<false>(cell_cost)
     }
 
     /// [`Segment::clear_cost`] with the cost of each cell read from `cell_cost`.
     #[inline]
     pub(crate) fn clear_cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
+        self.integral_by::<true>(cell_cost)
+    }
+
+    /// The integral of the cell costs along the segment; `None` when a piece of positive
+    /// length lies in a wall or off the map, and, with `CLEAR`, also when any cell touched at
+    /// a stop does (every cell of `supercover`, for line of sight).
+    #[inline]
+    fn integral_by<const CLEAR: bool>(
+        &self,
+        cell_cost: impl Fn(i64, i64) -> Option<f64>,
+    ) -> Option<f64> {
         let length = self.length();
         let mut cost = 0.0;
         let mut before: Option<f64> = None;
         let complete = self.for_each_stop(|t, point| {
-            // Every cell touched at a stop, then every cell touched between two stops (the
-            // cells of `supercover`).
-            if dearest_at(point, &cell_cost).is_none() {
+            if CLEAR && dearest_at(point, &cell_cost).is_none() {
                 return false;
             }
             let Some(t0) = before.replace(t) else {
