@@ -162,32 +162,40 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
-    /// JPS+ over its jump distances costs what A* does, with a full, legal path, also after
-    /// edits that update its distances in place.
+    /// JPS+ over its jump distances, and the subgoal graph, cost what A* does, with a full,
+    /// legal path, also after edits (which update JPS+'s distances in place and drop the
+    /// subgoal graph for a new one).
     #[test]
-    fn jps_plus_costs_what_astar_costs(
+    fn preprocessed_searches_cost_what_astar_costs(
         (grid, start, goal) in uniform_map(),
         edits in proptest::collection::vec((0u32..40, 0u32..40, proptest::bool::ANY), 0..6),
     ) {
         let mut graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let mut searcher = Searcher::new();
         let request = SearchRequest::new(start, goal);
-        let plus = request.clone().with_algorithm(Algorithm::JpsPlus);
         let wall = grid.terrains().iter().position(|t| t.cost.is_none()).expect("a wall") as u8;
         let floor = grid.terrains().iter().position(|t| t.cost.is_some()).expect("a floor") as u8;
         for round in 0..2 {
             let astar = searcher.search(&graph, &request).expect("valid request");
-            let jps = searcher.search(&graph, &plus).expect("valid request");
-            prop_assert_eq!(jps.found, astar.found, "round {}", round);
-            if astar.found {
+            for algorithm in [Algorithm::JpsPlus, Algorithm::Subgoal] {
+                let result = searcher
+                    .search(&graph, &request.clone().with_algorithm(algorithm))
+                    .expect("valid request");
+                prop_assert_eq!(result.found, astar.found, "{} round {}", algorithm, round);
+                if !astar.found {
+                    continue;
+                }
                 let tolerance = 1e-9 * astar.cost.max(1.0);
-                prop_assert!((jps.cost - astar.cost).abs() <= tolerance, "round {}: jps-plus {} vs astar {}", round, jps.cost, astar.cost);
-                let checked = graph.path_cost(&jps.path);
-                prop_assert!(checked.is_some(), "jps-plus path has an illegal step");
+                prop_assert!(
+                    (result.cost - astar.cost).abs() <= tolerance,
+                    "{} round {}: {} vs astar {}", algorithm, round, result.cost, astar.cost
+                );
+                let checked = graph.path_cost(&result.path);
+                prop_assert!(checked.is_some(), "{}: the path has an illegal step", algorithm);
                 let (cost, _) = checked.expect("checked above");
-                prop_assert!((cost - jps.cost).abs() <= tolerance);
-                prop_assert_eq!(jps.path.first(), Some(&start));
-                prop_assert_eq!(jps.path.last(), Some(&goal));
+                prop_assert!((cost - result.cost).abs() <= tolerance);
+                prop_assert_eq!(result.path.first(), Some(&start));
+                prop_assert_eq!(result.path.last(), Some(&goal));
             }
             // Walls and floors set around the map, never on the two ends.
             let changes: Vec<(Cell, u8)> = edits
@@ -201,8 +209,9 @@ proptest! {
     }
 }
 
+/// JPS+ and the subgoal graph on every 25th query of every set, against the optima.
 #[test]
-fn jps_plus_matches_every_scenario_set_on_a_sample() {
+fn preprocessed_searches_match_every_scenario_set_on_a_sample() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
     if !root.is_dir() {
         eprintln!(
@@ -218,18 +227,20 @@ fn jps_plus_matches_every_scenario_set_on_a_sample() {
         let queries = movingai::parse_scen(&text).expect("scenario file parses");
         let graph = SearchGraph::new(&map.grid, Diagonal::NoCut);
         for q in queries.iter().step_by(25) {
-            let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::JpsPlus);
-            let result = searcher.search(&graph, &request).expect("valid query");
-            assert!(
-                result.found && q.matches(result.cost),
-                "{}: line {}: cost {}, expected {}",
-                scen_path.display(),
-                q.line,
-                result.cost,
-                q.optimal
-            );
-            let (cost, _) = graph.path_cost(&result.path).expect("every step is legal");
-            assert_eq!(cost, result.cost);
+            for algorithm in [Algorithm::JpsPlus, Algorithm::Subgoal] {
+                let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
+                let result = searcher.search(&graph, &request).expect("valid query");
+                assert!(
+                    result.found && q.matches(result.cost),
+                    "{algorithm}: {}: line {}: cost {}, expected {}",
+                    scen_path.display(),
+                    q.line,
+                    result.cost,
+                    q.optimal
+                );
+                let (cost, _) = graph.path_cost(&result.path).expect("every step is legal");
+                assert_eq!(cost, result.cost);
+            }
         }
     }
 }

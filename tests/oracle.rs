@@ -1010,6 +1010,7 @@ proptest! {
                         info.algorithm,
                         Algorithm::Jps
                             | Algorithm::JpsPlus
+                            | Algorithm::Subgoal
                             | Algorithm::Hpa
                             | Algorithm::Theta
                             | Algorithm::LazyTheta

@@ -27,7 +27,9 @@ use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
-use super::{best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, jps_plus, theta};
+use super::{
+    best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, jps_plus, subgoal, theta,
+};
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -137,7 +139,7 @@ fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchEr
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
-pub const ALGORITHMS: [AlgorithmInfo; 12] = [
+pub const ALGORITHMS: [AlgorithmInfo; 13] = [
     AlgorithmInfo {
         algorithm: Algorithm::AStar,
         name: "astar",
@@ -227,6 +229,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 12] = [
         needs_uniform_cost: true,
         accepts: jps::accepts,
         run: Run::Cells(jps_plus::run),
+        trace: TraceFrom::JumpPoints,
+    },
+    AlgorithmInfo {
+        algorithm: Algorithm::Subgoal,
+        name: "subgoal",
+        title: "Subgoal graph",
+        about: "Simple subgoal graph: A* over the corners of the obstacles, joined where an octile path runs between them, computed once per map (rebuilt after edits) and kept with it; optimal, on maps where every passable cell costs the same, under the no-cut rule.",
+        guarantee: Guarantee::Exact,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: true,
+        accepts: jps::accepts,
+        run: Run::Cells(subgoal::run),
         trace: TraceFrom::JumpPoints,
     },
     AlgorithmInfo {
@@ -397,6 +412,7 @@ mod tests {
             | Algorithm::Bidirectional
             | Algorithm::Jps
             | Algorithm::JpsPlus
+            | Algorithm::Subgoal
             | Algorithm::IdaStar
             | Algorithm::DStarLite
             | Algorithm::Hpa

@@ -48,6 +48,8 @@ pub struct SearchGraph {
     jump_lines: std::sync::OnceLock<super::jump_lines::JumpLines>,
     /// JPS+'s jump distances, built on first use and updated locally on edits.
     jump_table: std::sync::OnceLock<super::jump_table::JumpTable>,
+    /// The simple subgoal graph, built on first use and dropped on edits.
+    subgoals: std::sync::OnceLock<super::subgoal::SubgoalGraph>,
     /// The height of each cell, empty on a flat map.
     heights: Vec<f32>,
     /// The slope rules, `None` on a flat map.
@@ -87,6 +89,7 @@ impl SearchGraph {
             counts,
             jump_lines: std::sync::OnceLock::new(),
             jump_table: std::sync::OnceLock::new(),
+            subgoals: std::sync::OnceLock::new(),
             heights,
             slope,
         };
@@ -268,6 +271,7 @@ impl SearchGraph {
             self.masks[i] = self.compute_mask((i % w) as i64, (i / w) as i64);
         }
         self.jump_lines = std::sync::OnceLock::new();
+        self.subgoals = std::sync::OnceLock::new();
         // The jump distances are updated where the edit reaches, once they exist.
         if let Some(mut table) = self.jump_table.take() {
             table.update(|i| self.is_passable(i), touched, &affected);
@@ -303,6 +307,19 @@ impl SearchGraph {
             let (w, h) = (self.width() as usize, self.height() as usize);
             super::jump_table::JumpTable::new(w, h, |i| self.is_passable(i))
         })
+    }
+
+    /// Builds the subgoal graph now rather than at the first subgoal query, and reports its
+    /// size; builds nothing once it is built. An edit drops it, and the next subgoal query (or
+    /// call) builds it again.
+    pub fn prepare_subgoal_graph(&self) -> super::SubgoalSummary {
+        self.subgoal_graph().summary()
+    }
+
+    /// The simple subgoal graph, built on first use (a no-cut graph's only).
+    pub(crate) fn subgoal_graph(&self) -> &super::subgoal::SubgoalGraph {
+        self.subgoals
+            .get_or_init(|| super::subgoal::SubgoalGraph::build(self))
     }
 
     /// The number of columns.

@@ -31,6 +31,7 @@ mod route;
 mod searcher;
 mod sort;
 mod space;
+mod subgoal;
 mod theta;
 mod turns;
 mod unit;
@@ -51,5 +52,6 @@ pub use request::{
 };
 pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
+pub use subgoal::SubgoalSummary;
 pub use turns::path_cost_with_turns;
 pub use unit::{NO_ROOM, clearance, grid_for_unit};

@@ -63,6 +63,10 @@ pub enum Algorithm {
     /// JPS+: jump point search over jump distances computed once per map (16 bytes per cell)
     /// and kept with the [`super::SearchGraph`]; exact, for uniform-cost maps under `no-cut`.
     JpsPlus,
+    /// Simple subgoal graph: A* over the corners of the obstacles, joined where a straight
+    /// octile path runs between them, computed once per map and kept with the
+    /// [`super::SearchGraph`]; exact, for uniform-cost maps under `no-cut`.
+    Subgoal,
     /// IDA*: iterative-deepening A*; optimal, little memory, many re-expansions, bounded work.
     IdaStar,
     /// D* Lite: a backward search that keeps its state to replan after map edits; optimal.

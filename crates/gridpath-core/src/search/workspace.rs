@@ -31,6 +31,8 @@ pub(crate) struct Workspace {
     /// Lazy Theta*: whether the segment from a reached cell's vertex parent has been checked
     /// for line of sight; written whenever the parent is.
     pub checked: Vec<bool>,
+    /// Subgoal graph queries: the scans that join the ends to the graph, and the path found.
+    pub subgoals: super::subgoal::Scratch,
 }
 
 /// One request, read once for the algorithm's run: the ends as cell indices and the estimate

@@ -1,0 +1,610 @@
+//! Simple subgoal graphs (Uras, Felner & Koenig, "Subgoal Graphs for Optimal Pathfinding in
+//! Eight-Neighbor Grids", ICAPS 2013): A* over the corners of the obstacles instead of the
+//! cells.
+//!
+//! A *subgoal* is a passable cell at the convex corner of an obstacle: a diagonal neighbour is
+//! blocked while the two cells beside that diagonal are free. A shortest path that is pulled
+//! taut only turns at such corners, so every shortest path can be cut at subgoals into pieces
+//! that are each *h-reachable*: joined by a grid path no longer than the octile distance, that
+//! is, by a path made of one diagonal direction and one of its two straight directions only.
+//!
+//! The graph joins two subgoals when one is h-reachable from the other along such a path with
+//! no subgoal in between. A query joins the start and the goal to the subgoals h-reachable from
+//! them in the same way (and to each other when one is h-reachable from the other), runs A*
+//! with the octile estimate over that graph, whose edges cost the octile distance, and turns
+//! each edge back into grid steps. Cutting an optimal path at its subgoals gives edges of this
+//! graph, and every edge stands for a path of its cost, so the answer is optimal.
+//!
+//! **Finding the edges.** From a cell, each of the eight octants (a straight direction `c` and
+//! the diagonal `d` beside it) is scanned row by row: row `i` holds the cells `i` diagonal steps
+//! away, and a cell is reached from the one before it in its row (a step along `c`) or from
+//! the one diagonally behind it in the previous row (a step along `d`). A reached subgoal is
+//! recorded and not passed through. A cell reached from a subgoal (or from a cell that was) and
+//! also from a clean cell has a path through a subgoal, so it is not passed through either:
+//! whatever lies behind it is reached through that subgoal's own edges. This prunes each scan
+//! to the region bounded by the nearest subgoals. A scan may keep an edge that a stricter rule
+//! would drop, which costs time but never optimality: every edge kept is a real h-reachable
+//! pair, and every pair with a subgoal-free path is kept.
+//!
+//! Like jump point search, this holds for maps whose passable cells all cost the same, under
+//! the no-cut rule; other maps are refused. The graph is built on first use and kept with the
+//! [`SearchGraph`]; an edit drops it, and the next query builds it again.
+
+use super::control::SearchControl;
+use super::graph::{DX, DY, SearchGraph};
+use super::heap::Entry;
+use super::heuristic::Estimate;
+use super::request::{Heuristic, Stats};
+use super::space::{NO_PARENT, Space};
+use super::workspace::{Query, Workspace};
+
+/// Not a subgoal, or no cell.
+const NONE: u32 = u32::MAX;
+
+/// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
+const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
+
+/// The eight octants, each as its straight direction `c`, the other straight direction `e` and
+/// the diagonal `d = c + e` (indices of [`DX`]/[`DY`]).
+const OCTANTS: [(usize, usize, usize); 8] = [
+    (0, 3, 4),
+    (0, 2, 6),
+    (1, 3, 5),
+    (1, 2, 7),
+    (2, 0, 6),
+    (2, 1, 7),
+    (3, 0, 4),
+    (3, 1, 5),
+];
+
+/// The diagonals with their two straight components.
+const CORNERS: [(usize, usize, usize); 4] = [(4, 0, 3), (5, 1, 3), (6, 0, 2), (7, 1, 2)];
+
+/// Scan state of a cell: reached along a path free of subgoals, and passed through.
+const CLEAN: u8 = 1;
+/// Scan state of a cell: reached, but not passed through (a subgoal, or a cell also reached
+/// through one).
+const STOP: u8 = 2;
+
+/// Whether a cell with neighbour mask `mask` (no-cut rule) is a subgoal: some diagonal step is
+/// missing while both straight steps beside it are there, so the diagonal cell is blocked.
+#[inline]
+fn is_corner(mask: u8) -> bool {
+    CORNERS.iter().any(|&(d, a, b)| {
+        let sides = (1u8 << a) | (1u8 << b);
+        mask & sides == sides && mask & (1u8 << d) == 0
+    })
+}
+
+/// Sizes of a subgoal graph, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgoalSummary {
+    /// The number of subgoals (corner cells).
+    pub subgoals: usize,
+    /// The number of directed edges between them.
+    pub edges: usize,
+    /// The memory the graph takes, in bytes.
+    pub bytes: usize,
+}
+
+/// A simple subgoal graph of a map: its subgoals and the edges between them.
+#[derive(Clone, Debug)]
+pub(crate) struct SubgoalGraph {
+    /// Each cell's subgoal number, or [`NONE`].
+    id: Vec<u32>,
+    /// Each subgoal's cell index.
+    cells: Vec<u32>,
+    /// Each subgoal's column and row.
+    at: Vec<[i32; 2]>,
+    /// Where each subgoal's edges begin in `edges`, plus the end.
+    offsets: Vec<u32>,
+    /// The subgoals (by number) joined to each subgoal, grouped by subgoal.
+    edges: Vec<u32>,
+}
+
+impl SubgoalGraph {
+    /// Finds the subgoals of a no-cut graph and the edges between them.
+    pub fn build(graph: &SearchGraph) -> Self {
+        let masks = graph.masks();
+        let mut id = vec![NONE; masks.len()];
+        let mut cells = Vec::new();
+        for (i, &mask) in masks.iter().enumerate() {
+            if is_corner(mask) {
+                id[i] = cells.len() as u32;
+                cells.push(i);
+            }
+        }
+        let mut offsets = Vec::with_capacity(cells.len() + 1);
+        offsets.push(0u32);
+        let mut edges = Vec::new();
+        let mut scan = Scan::default();
+        for &cell in &cells {
+            scan.from(graph, &id, cell, None);
+            edges.extend(scan.found.iter().map(|&c| id[c as usize]));
+            offsets.push(edges.len() as u32);
+        }
+        let width = graph.width() as usize;
+        Self {
+            at: cells
+                .iter()
+                .map(|&c| [(c % width) as i32, (c / width) as i32])
+                .collect(),
+            cells: cells.into_iter().map(|c| c as u32).collect(),
+            id,
+            offsets,
+            edges,
+        }
+    }
+
+    /// Whether a cell is a subgoal.
+    #[inline]
+    #[cfg(test)]
+    fn is_subgoal(&self, cell: usize) -> bool {
+        self.id[cell] != NONE
+    }
+
+    /// The number of subgoals.
+    #[inline]
+    fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The subgoals joined to subgoal `id`.
+    #[inline]
+    fn edges_of(&self, id: usize) -> &[u32] {
+        &self.edges[self.offsets[id] as usize..self.offsets[id + 1] as usize]
+    }
+
+    /// Its sizes.
+    pub fn summary(&self) -> SubgoalSummary {
+        SubgoalSummary {
+            subgoals: self.offsets.len() - 1,
+            edges: self.edges.len(),
+            bytes: 4 * (self.id.len() + self.cells.len() + self.offsets.len() + self.edges.len())
+                + 8 * self.at.len(),
+        }
+    }
+}
+
+/// The scratch of the scans that find the subgoals h-reachable from a cell.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    /// The states of the previous row of the octant being scanned, by distance along `c`.
+    prev: Vec<u8>,
+    /// The states of the row being scanned.
+    cur: Vec<u8>,
+    /// The cells found by the last scan, sorted, without duplicates.
+    found: Vec<u32>,
+}
+
+impl Scan {
+    /// Scans the eight octants from `source` and leaves in `found` the subgoals reached along
+    /// paths free of other subgoals, and `target` too when it is reached so.
+    fn from(&mut self, graph: &SearchGraph, id: &[u32], source: usize, target: Option<usize>) {
+        let len = graph.width().max(graph.height()) as usize + 2;
+        if self.cur.len() < len {
+            self.prev.resize(len, 0);
+            self.cur.resize(len, 0);
+        }
+        self.found.clear();
+        for octant in OCTANTS {
+            self.octant(graph, id, source, target.unwrap_or(usize::MAX), octant);
+        }
+        self.found.sort_unstable();
+        self.found.dedup();
+    }
+
+    /// Scans one octant from `source`; see the module documentation.
+    fn octant(
+        &mut self,
+        graph: &SearchGraph,
+        id: &[u32],
+        source: usize,
+        target: usize,
+        (c, e, d): (usize, usize, usize),
+    ) {
+        let masks = graph.masks();
+        let (dc, de) = (graph.delta(c), graph.delta(e));
+        let (c_bit, d_bit) = (1u8 << c, 1u8 << d);
+        // Row `i`, distance `k` along `c`: `k` straight steps along `c` and `i` along `e`.
+        let at =
+            |i: usize, k: usize| (source as isize + k as isize * dc + i as isize * de) as usize;
+        let Self { prev, cur, found } = self;
+        // A cell reached along clean paths only: record it if it is a subgoal (and stop
+        // there) or the target.
+        let mut clean = |cell: usize| {
+            if id[cell] != NONE {
+                found.push(cell as u32);
+                STOP
+            } else {
+                if cell == target {
+                    found.push(cell as u32);
+                }
+                CLEAN
+            }
+        };
+        // Row 0: the straight run along `c`.
+        cur[0] = CLEAN;
+        let mut k = 0;
+        while cur[k] == CLEAN && masks[at(0, k)] & c_bit != 0 {
+            k += 1;
+            cur[k] = clean(at(0, k));
+        }
+        let (mut lo, mut hi) = (0, k);
+        for i in 1.. {
+            std::mem::swap(prev, cur);
+            let start = lo + 1;
+            let (mut first, mut last) = (usize::MAX, 0);
+            let mut k = start;
+            loop {
+                let from_diagonal =
+                    if k - 1 <= hi && prev[k - 1] != 0 && masks[at(i - 1, k - 1)] & d_bit != 0 {
+                        prev[k - 1]
+                    } else {
+                        0
+                    };
+                let from_straight =
+                    if k > start && cur[k - 1] != 0 && masks[at(i, k - 1)] & c_bit != 0 {
+                        cur[k - 1]
+                    } else {
+                        0
+                    };
+                let state = match (from_diagonal, from_straight) {
+                    (0, 0) => 0,
+                    (CLEAN, 0) | (0, CLEAN) | (CLEAN, CLEAN) => clean(at(i, k)),
+                    (CLEAN, STOP) | (STOP, CLEAN) => STOP,
+                    // Reached through stops only: left to the stops' own scans.
+                    _ => 0,
+                };
+                cur[k] = state;
+                if state != 0 {
+                    first = first.min(k);
+                    last = k;
+                }
+                if k > hi && state != CLEAN {
+                    break;
+                }
+                k += 1;
+            }
+            if first == usize::MAX {
+                return;
+            }
+            (lo, hi) = (first, last);
+        }
+    }
+}
+
+/// The per-searcher state of subgoal graph queries.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    scan: Scan,
+    /// The nodes (subgoals, maybe the goal) joined to a start that is not a subgoal.
+    from_start: Vec<u32>,
+    /// The subgoals joined to a goal that is not a subgoal.
+    to_goal: Vec<u32>,
+    /// Whether each subgoal is joined to the goal (set for `to_goal` during a search only).
+    joins_goal: Vec<bool>,
+    /// The predecessor of each node reached.
+    parents: Vec<u32>,
+    /// The cells of the path's nodes, goal first.
+    chain: Vec<usize>,
+}
+
+/// The direction index of the step `(dx, dy)`, each −1, 0 or 1, not both 0.
+fn direction(dx: i32, dy: i32) -> usize {
+    (0..8)
+        .find(|&d| DX[d] == dx && DY[d] == dy)
+        .unwrap_or_default()
+}
+
+/// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
+/// their octile distance, which exists for every edge of the graph. Tries the diagonal steps
+/// first, then the straight ones first, then any order.
+fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
+    let width = graph.width() as usize;
+    let (ax, ay) = ((a % width) as i32, (a / width) as i32);
+    let (bx, by) = ((b % width) as i32, (b / width) as i32);
+    let (dx, dy) = (bx - ax, by - ay);
+    let diagonals = dx.abs().min(dy.abs()) as usize;
+    let straights = dx.abs().max(dy.abs()) as usize - diagonals;
+    let d = direction(dx.signum(), dy.signum());
+    let c = if dx.abs() >= dy.abs() {
+        direction(dx.signum(), 0)
+    } else {
+        direction(0, dy.signum())
+    };
+    let masks = graph.masks();
+    let walk = |first: (usize, usize), second: (usize, usize), out: &mut Vec<usize>| {
+        let mark = out.len();
+        let mut cell = a;
+        for (dir, count) in [first, second] {
+            for _ in 0..count {
+                if masks[cell] & (1u8 << dir) == 0 {
+                    out.truncate(mark);
+                    return false;
+                }
+                cell = (cell as isize + graph.delta(dir)) as usize;
+                out.push(cell);
+            }
+        }
+        true
+    };
+    if walk((d, diagonals), (c, straights), out) || walk((c, straights), (d, diagonals), out) {
+        return;
+    }
+    // Some other interleaving: which (diagonal, straight) counts still lead to `b`, from the
+    // end back, then a walk forward through them.
+    let at = |p: usize, q: usize| {
+        (a as isize + p as isize * graph.delta(d) + q as isize * graph.delta(c)) as usize
+    };
+    let columns = straights + 1;
+    let mut leads = vec![false; (diagonals + 1) * columns];
+    for p in (0..=diagonals).rev() {
+        for q in (0..=straights).rev() {
+            leads[p * columns + q] = (p == diagonals && q == straights)
+                || (p < diagonals
+                    && masks[at(p, q)] & (1u8 << d) != 0
+                    && leads[(p + 1) * columns + q])
+                || (q < straights
+                    && masks[at(p, q)] & (1u8 << c) != 0
+                    && leads[p * columns + q + 1]);
+        }
+    }
+    debug_assert!(leads[0], "an edge of the subgoal graph has no octile path");
+    let (mut p, mut q) = (0, 0);
+    while p < diagonals || q < straights {
+        if p < diagonals && masks[at(p, q)] & (1u8 << d) != 0 && leads[(p + 1) * columns + q] {
+            p += 1;
+        } else {
+            q += 1;
+        }
+        out.push(at(p, q));
+    }
+}
+
+/// A* over the subgoal graph from `start` to `goal` (cell indices, distinct): the nodes are
+/// the subgoals by number, then the start and the goal when they are not subgoals. Leaves the
+/// cells of the path found (goal first) in `scratch.chain`; returns whether it found one.
+fn search<const RECORD: bool>(
+    graph: &SearchGraph,
+    subgoals: &SubgoalGraph,
+    scratch: &mut Scratch,
+    space: &mut Space,
+    (start, goal): (usize, usize),
+    cost: f64,
+    (stats, order, control): (&mut Stats, &mut Vec<u32>, &SearchControl),
+) -> bool {
+    let width = graph.width() as usize;
+    let n = subgoals.len();
+    let id = &subgoals.id;
+    let node_of = |cell: usize, own: usize| match id[cell] {
+        NONE => own,
+        i => i as usize,
+    };
+    let (start_node, goal_node) = (node_of(start, n), node_of(goal, n + 1));
+    let ends = [
+        [(start % width) as i32, (start / width) as i32],
+        [(goal % width) as i32, (goal / width) as i32],
+    ];
+    let at = |node: usize| {
+        if node < n {
+            subgoals.at[node]
+        } else {
+            ends[node - n]
+        }
+    };
+    // The ends: joined to the graph by scans of their own, unless they are in it.
+    let Scratch {
+        scan,
+        from_start,
+        to_goal,
+        joins_goal,
+        parents,
+        chain,
+    } = scratch;
+    from_start.clear();
+    if start_node == n {
+        scan.from(graph, id, start, Some(goal));
+        from_start.extend(
+            scan.found
+                .iter()
+                .map(|&c| node_of(c as usize, n + 1) as u32),
+        );
+    }
+    to_goal.clear();
+    if joins_goal.len() != n {
+        joins_goal.clear();
+        joins_goal.resize(n, false);
+    }
+    if goal_node == n + 1 {
+        scan.from(graph, id, goal, None);
+        to_goal.extend_from_slice(&scan.found);
+        for &c in to_goal.iter() {
+            joins_goal[id[c as usize] as usize] = true;
+        }
+    }
+    space.begin(n + 2);
+    if parents.len() != n + 2 {
+        parents.clear();
+        parents.resize(n + 2, u32::MAX);
+    }
+    let [gx, gy] = ends[1];
+    let estimate = Estimate::new(Heuristic::Octile, gx as u32, gy as u32, cost);
+    let octile = |[ax, ay]: [i32; 2], [bx, by]: [i32; 2]| {
+        let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
+        (dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)) * cost
+    };
+    space.relax(start_node, 0.0, NO_PARENT);
+    parents[start_node] = start_node as u32;
+    let [sx, sy] = ends[0];
+    space.heap.push(Entry::new(
+        estimate.octile_at(sx, sy),
+        0.0,
+        start_node as u32,
+    ));
+    let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
+    let mut found = false;
+    let goal_edge = [goal_node as u32];
+    while let Some(entry) = space.heap.pop() {
+        let current = entry.cell() as usize;
+        if !space.close(current) {
+            continue;
+        }
+        expanded += 1;
+        if RECORD {
+            let cell = if current < n {
+                subgoals.cells[current]
+            } else {
+                [start, goal][current - n] as u32
+            };
+            order.push(cell);
+        }
+        if control.should_stop(expanded) {
+            stats.cancelled = true;
+            break;
+        }
+        if current == goal_node {
+            found = true;
+            break;
+        }
+        let g = space.g[current];
+        let here = at(current);
+        let (next_nodes, extra): (&[u32], &[u32]) = if current < n {
+            let extra: &[u32] = if joins_goal[current] { &goal_edge } else { &[] };
+            (subgoals.edges_of(current), extra)
+        } else {
+            (&from_start[..], &[])
+        };
+        for &next in next_nodes.iter().chain(extra) {
+            let next = next as usize;
+            let there = at(next);
+            let ng = g + octile(here, there);
+            if !space.relax(next, ng, 0) {
+                continue;
+            }
+            parents[next] = current as u32;
+            space.heap.push(Entry::new(
+                ng + estimate.octile_at(there[0], there[1]),
+                ng,
+                next as u32,
+            ));
+            pushed += 1;
+            max_open = max_open.max(space.heap.len());
+        }
+    }
+    for &c in to_goal.iter() {
+        joins_goal[id[c as usize] as usize] = false;
+    }
+    stats.expanded += expanded;
+    stats.pushed += pushed;
+    stats.max_open = stats.max_open.max(max_open as u64);
+    chain.clear();
+    if found {
+        let cell_of = |node: usize| {
+            if node < n {
+                subgoals.cells[node] as usize
+            } else {
+                [start, goal][node - n]
+            }
+        };
+        let mut node = goal_node;
+        while node != start_node {
+            chain.push(cell_of(node));
+            node = parents[node] as usize;
+        }
+        chain.push(start);
+    }
+    found
+}
+
+/// The subgoal graph's run for the [registry](super::algorithms): builds the graph's subgoal
+/// graph on first use (kept with the graph), then searches over it and refines the answer into
+/// grid steps.
+pub(crate) fn run(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let graph = q.graph;
+    let (start, goal) = (q.start, q.goal);
+    if start == goal {
+        return Some(vec![start]);
+    }
+    let subgoals = graph.subgoal_graph();
+    let (space, order, scratch) = (&mut ws.forward, &mut ws.order, &mut ws.subgoals);
+    let ends = (start, goal);
+    let found = if q.record() {
+        search::<true>(
+            graph,
+            subgoals,
+            scratch,
+            space,
+            ends,
+            q.scale,
+            (stats, order, control),
+        )
+    } else {
+        search::<false>(
+            graph,
+            subgoals,
+            scratch,
+            space,
+            ends,
+            q.scale,
+            (stats, order, control),
+        )
+    };
+    if !found {
+        return None;
+    }
+    let mut path = vec![start];
+    for pair in scratch.chain.windows(2).rev() {
+        refine(graph, pair[1], pair[0], &mut path);
+    }
+    Some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::search::Diagonal;
+
+    #[test]
+    fn subgoals_are_the_free_cells_at_obstacle_corners() {
+        let grid =
+            Grid::from_ascii(&[".....", ".....", "..#..", ".....", "....."]).expect("a valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let subgoals = SubgoalGraph::build(&graph);
+        let corners: Vec<(usize, usize)> = (0..graph.len())
+            .filter(|&i| subgoals.is_subgoal(i))
+            .map(|i| (i % 5, i / 5))
+            .collect();
+        assert_eq!(corners, [(1, 1), (3, 1), (1, 3), (3, 3)]);
+        // Each corner sees the two beside it; the one across sees past the block only through
+        // them.
+        let top_left = subgoals.id[graph.index(crate::grid::Cell::new(1, 1))] as usize;
+        let joined: Vec<usize> = subgoals
+            .edges_of(top_left)
+            .iter()
+            .map(|&s| subgoals.cells[s as usize] as usize)
+            .collect();
+        assert_eq!(joined, [3 + 5, 1 + 15]);
+    }
+
+    #[test]
+    fn refinement_finds_an_octile_path_around_blocks() {
+        // From the top left to the bottom right: neither the diagonal steps first nor the
+        // straight steps first get through, a mix does.
+        let grid = Grid::from_ascii(&["..#..", ".....", "..#.."]).expect("a valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let (a, b) = (0, graph.len() - 1);
+        let mut path = vec![a];
+        refine(&graph, a, b, &mut path);
+        assert_eq!(path.last(), Some(&b));
+        let cells: Vec<_> = path.iter().map(|&i| graph.cell(i)).collect();
+        let (cost, _) = graph.path_cost(&cells).expect("legal steps");
+        assert!((cost - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
+    }
+}
