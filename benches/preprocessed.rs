@@ -123,11 +123,12 @@ fn main() {
             })
             .unwrap_or_default();
         println!(
-            "| {name} | {}×{} | {} | {table_ms:.2} | {subgoal_ms:.1} | {} | {} | {:.1} | {astar:.1} | {jps:.1} | {plus:.1} | {subgoal:.1} | {:.1}× | {:.1}× | {:.1}× |",
+            "| {name} | {}×{} | {} | {table_ms:.2} | {subgoal_ms:.1} | {} ({}) | {} | {:.1} | {astar:.1} | {jps:.1} | {plus:.1} | {subgoal:.1} | {:.1}× | {:.1}× | {:.1}× |",
             grid.width(),
             grid.height(),
             queries.len(),
             size.subgoals,
+            size.global,
             size.edges,
             size.bytes as f64 / graph.len() as f64,
             astar / jps,

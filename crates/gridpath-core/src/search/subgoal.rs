@@ -35,7 +35,7 @@ use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::{Heuristic, Stats};
-use super::space::{NO_PARENT, Space};
+use super::space::{NO_PARENT, Space, prefetch};
 use super::workspace::{Query, Workspace};
 
 /// Not a subgoal, or no cell.
@@ -81,6 +81,9 @@ fn is_corner(mask: u8) -> bool {
 pub struct SubgoalSummary {
     /// The number of subgoals (corner cells).
     pub subgoals: usize,
+    /// How many of them are global: searched by every query, where the local ones are
+    /// searched only near the query's ends.
+    pub global: usize,
     /// The number of directed edges between them.
     pub edges: usize,
     /// The memory the graph takes, in bytes.
@@ -96,10 +99,114 @@ pub(crate) struct SubgoalGraph {
     cells: Vec<u32>,
     /// Each subgoal's column and row.
     at: Vec<[i32; 2]>,
+    /// Each subgoal's level: [`GLOBAL`], or the order in which it was made local.
+    rank: Vec<u32>,
     /// Where each subgoal's edges begin in `edges`, plus the end.
     offsets: Vec<u32>,
-    /// The subgoals (by number) joined to each subgoal, grouped by subgoal.
+    /// Where each subgoal's edges to local subgoals begin in `edges`.
+    locals: Vec<u32>,
+    /// The subgoals (by number) joined to each subgoal, grouped by subgoal, the global ones
+    /// of each group first.
     edges: Vec<u32>,
+}
+
+/// The level of a global subgoal, above every local one.
+const GLOBAL: u32 = u32::MAX;
+
+/// A subgoal with more neighbours than this (among the subgoals still global) stays global.
+const MAX_LOCAL_DEGREE: usize = 16;
+
+/// Two path costs, in steps, that differ by less than this are equal.
+const EPS: f64 = 1e-9;
+
+/// The octile distance between two subgoals' positions, in steps.
+#[inline]
+fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
+    let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
+    dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)
+}
+
+/// Makes local every subgoal that the others can do without, least connected first, and
+/// returns each subgoal's level.
+///
+/// A subgoal `s` goes local when, for every pair `p`, `q` of its neighbours still global,
+/// a path `p`–`q` no dearer than through `s` avoids it: an edge `p`–`q`, two edges through
+/// another global subgoal, or an octile path from `p` to `q` (when `s` lies on one), which
+/// becomes a new edge. Otherwise `s` stays global. (A bounded Dijkstra search for longer
+/// detours, as a contraction hierarchy does, made fewer than a tenth more subgoals local on
+/// random maps and slowed the build more than it sped the queries.) The edges of `s` all stay in the graph.
+///
+/// As in a contraction hierarchy, some cheapest path between any two subgoals then climbs
+/// the levels and comes down again, never passing a subgoal below both its neighbours on the
+/// path (such a subgoal was made local while both were still global, so a detour no dearer
+/// existed or was added). A query therefore searches the global subgoals, plus the local
+/// ones reached by climbing from either end.
+fn two_levels(
+    graph: &SearchGraph,
+    cells: &[usize],
+    at: &[[i32; 2]],
+    adjacent: &mut [Vec<u32>],
+) -> Vec<u32> {
+    let n = adjacent.len();
+    let mut rank = vec![GLOBAL; n];
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by_key(|&i| adjacent[i as usize].len());
+    let distance = |a: u32, b: u32| octile_steps(at[a as usize], at[b as usize]);
+    let (mut neighbours, mut shortcuts, mut path) = (Vec::new(), Vec::new(), Vec::new());
+    let mut level = 0;
+    for s in order {
+        neighbours.clear();
+        neighbours.extend(
+            adjacent[s as usize]
+                .iter()
+                .copied()
+                .filter(|&v| rank[v as usize] == GLOBAL),
+        );
+        if neighbours.len() > MAX_LOCAL_DEGREE {
+            continue;
+        }
+        shortcuts.clear();
+        let joined = |a: u32, b: u32| adjacent[a as usize].binary_search(&b).is_ok();
+        let mut removable = true;
+        'pairs: for (k, &p) in neighbours.iter().enumerate() {
+            for &q in &neighbours[k + 1..] {
+                let through = distance(p, s) + distance(s, q);
+                let detour = joined(p, q)
+                    || adjacent[p as usize].iter().any(|&r| {
+                        r != s
+                            && rank[r as usize] == GLOBAL
+                            && distance(p, r) + distance(r, q) <= through + EPS
+                            && joined(r, q)
+                    });
+                if detour {
+                    continue;
+                }
+                path.clear();
+                if (distance(p, q) - through).abs() <= EPS
+                    && octile_path(graph, cells[p as usize], cells[q as usize], &mut path)
+                {
+                    shortcuts.push((p, q));
+                    continue;
+                }
+                removable = false;
+                break 'pairs;
+            }
+        }
+        if !removable {
+            continue;
+        }
+        rank[s as usize] = level;
+        level += 1;
+        for &(p, q) in &shortcuts {
+            for (a, b) in [(p, q), (q, p)] {
+                let list = &mut adjacent[a as usize];
+                if let Err(k) = list.binary_search(&b) {
+                    list.insert(k, b);
+                }
+            }
+        }
+    }
+    rank
 }
 
 impl SubgoalGraph {
@@ -114,24 +221,45 @@ impl SubgoalGraph {
                 cells.push(i);
             }
         }
-        let mut offsets = Vec::with_capacity(cells.len() + 1);
-        offsets.push(0u32);
-        let mut edges = Vec::new();
+        let width = graph.width() as usize;
+        let at: Vec<[i32; 2]> = cells
+            .iter()
+            .map(|&c| [(c % width) as i32, (c / width) as i32])
+            .collect();
+        // The simple subgoal graph, both ways.
+        let mut adjacent = vec![Vec::new(); cells.len()];
         let mut scan = Scan::default();
-        for &cell in &cells {
+        for (i, &cell) in cells.iter().enumerate() {
             scan.from(graph, &id, cell, None);
-            edges.extend(scan.found.iter().map(|&c| id[c as usize]));
+            for &c in &scan.found {
+                let j = id[c as usize];
+                adjacent[i].push(j);
+                adjacent[j as usize].push(i as u32);
+            }
+        }
+        for list in &mut adjacent {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let rank = two_levels(graph, &cells, &at, &mut adjacent);
+        // Each subgoal's global neighbours first, then its local ones.
+        let mut offsets = Vec::with_capacity(cells.len() + 1);
+        let mut locals = Vec::with_capacity(cells.len());
+        let mut edges = Vec::with_capacity(adjacent.iter().map(Vec::len).sum());
+        offsets.push(0u32);
+        for list in &adjacent {
+            edges.extend(list.iter().filter(|&&v| rank[v as usize] == GLOBAL));
+            locals.push(edges.len() as u32);
+            edges.extend(list.iter().filter(|&&v| rank[v as usize] != GLOBAL));
             offsets.push(edges.len() as u32);
         }
-        let width = graph.width() as usize;
         Self {
-            at: cells
-                .iter()
-                .map(|&c| [(c % width) as i32, (c / width) as i32])
-                .collect(),
+            at,
             cells: cells.into_iter().map(|c| c as u32).collect(),
             id,
+            rank,
             offsets,
+            locals,
             edges,
         }
     }
@@ -149,18 +277,77 @@ impl SubgoalGraph {
         self.cells.len()
     }
 
-    /// The subgoals joined to subgoal `id`.
+    /// The subgoals joined to subgoal `id`: the global ones, then the local ones.
     #[inline]
-    fn edges_of(&self, id: usize) -> &[u32] {
-        &self.edges[self.offsets[id] as usize..self.offsets[id + 1] as usize]
+    fn edges_of(&self, id: usize) -> (&[u32], &[u32]) {
+        let (start, split, end) = (
+            self.offsets[id] as usize,
+            self.locals[id] as usize,
+            self.offsets[id + 1] as usize,
+        );
+        (&self.edges[start..split], &self.edges[split..end])
+    }
+
+    /// Marks with `side` (a bit of `active`) the local subgoals among `seeds` and those
+    /// reached from them by edges that climb the levels, listing those newly active in
+    /// `marked`. With `down`, also marks the global subgoals such a climb reaches, listing them
+    /// in `downs`.
+    fn climb(
+        &self,
+        seeds: &[u32],
+        side: u8,
+        active: &mut [u8],
+        marked: &mut Vec<u32>,
+        mut down: Option<(&mut [bool], &mut Vec<u32>)>,
+    ) {
+        let mut stack: Vec<u32> = Vec::new();
+        let mut visit = |v: u32, active: &mut [u8], stack: &mut Vec<u32>| {
+            let flags = &mut active[v as usize];
+            if *flags & side == 0 {
+                if *flags == 0 {
+                    marked.push(v);
+                }
+                *flags |= side;
+                stack.push(v);
+            }
+        };
+        for &seed in seeds {
+            if self.rank[seed as usize] != GLOBAL {
+                visit(seed, active, &mut stack);
+            }
+        }
+        while let Some(u) = stack.pop() {
+            let u = u as usize;
+            let (globals, locals) = self.edges_of(u);
+            if let Some((down, downs)) = down.as_mut() {
+                for &v in globals {
+                    if !down[v as usize] {
+                        down[v as usize] = true;
+                        downs.push(v);
+                    }
+                }
+            }
+            for &v in locals {
+                if self.rank[v as usize] > self.rank[u] {
+                    visit(v, active, &mut stack);
+                }
+            }
+        }
     }
 
     /// Its sizes.
     pub fn summary(&self) -> SubgoalSummary {
         SubgoalSummary {
-            subgoals: self.offsets.len() - 1,
+            subgoals: self.cells.len(),
+            global: self.rank.iter().filter(|&&r| r == GLOBAL).count(),
             edges: self.edges.len(),
-            bytes: 4 * (self.id.len() + self.cells.len() + self.offsets.len() + self.edges.len())
+            bytes: 4
+                * (self.id.len()
+                    + self.cells.len()
+                    + self.rank.len()
+                    + self.offsets.len()
+                    + self.locals.len()
+                    + self.edges.len())
                 + 8 * self.at.len(),
         }
     }
@@ -284,6 +471,16 @@ pub(crate) struct Scratch {
     to_goal: Vec<u32>,
     /// Whether each subgoal is joined to the goal (set for `to_goal` during a search only).
     joins_goal: Vec<bool>,
+    /// The local subgoals the search may enter: bit 1 when climbed to from the start, bit 2
+    /// from the goal (set for `marked` during a search only).
+    active: Vec<u8>,
+    /// The subgoals set in `active`.
+    marked: Vec<u32>,
+    /// The global subgoals from which the search may step down to local ones (set for
+    /// `downs` during a search only).
+    down: Vec<bool>,
+    /// The subgoals set in `down`.
+    downs: Vec<u32>,
     /// The predecessor of each node reached.
     parents: Vec<u32>,
     /// The cells of the path's nodes, goal first.
@@ -298,9 +495,16 @@ fn direction(dx: i32, dy: i32) -> usize {
 }
 
 /// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
-/// their octile distance, which exists for every edge of the graph. Tries the diagonal steps
-/// first, then the straight ones first, then any order.
+/// their octile distance, which exists for every edge of the graph.
 fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
+    let found = octile_path(graph, a, b, out);
+    debug_assert!(found, "an edge of the subgoal graph has no octile path");
+}
+
+/// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
+/// their octile distance, and returns true; returns false, leaving `out` as it was, when there
+/// is none. Tries the diagonal steps first, then the straight ones first, then any order.
+fn octile_path(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
     let width = graph.width() as usize;
     let (ax, ay) = ((a % width) as i32, (a / width) as i32);
     let (bx, by) = ((b % width) as i32, (b / width) as i32);
@@ -330,7 +534,7 @@ fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
         true
     };
     if walk((d, diagonals), (c, straights), out) || walk((c, straights), (d, diagonals), out) {
-        return;
+        return true;
     }
     // Some other interleaving: which (diagonal, straight) counts still lead to `b`, from the
     // end back, then a walk forward through them.
@@ -350,7 +554,9 @@ fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
                     && leads[p * columns + q + 1]);
         }
     }
-    debug_assert!(leads[0], "an edge of the subgoal graph has no octile path");
+    if !leads[0] {
+        return false;
+    }
     let (mut p, mut q) = (0, 0);
     while p < diagonals || q < straights {
         if p < diagonals && masks[at(p, q)] & (1u8 << d) != 0 && leads[(p + 1) * columns + q] {
@@ -360,6 +566,7 @@ fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
         }
         out.push(at(p, q));
     }
+    true
 }
 
 /// A* over the subgoal graph from `start` to `goal` (cell indices, distinct): the nodes are
@@ -399,6 +606,10 @@ fn search<const RECORD: bool>(
         from_start,
         to_goal,
         joins_goal,
+        active,
+        marked,
+        down,
+        downs,
         parents,
         chain,
     } = scratch;
@@ -412,17 +623,39 @@ fn search<const RECORD: bool>(
         );
     }
     to_goal.clear();
-    if joins_goal.len() != n {
-        joins_goal.clear();
-        joins_goal.resize(n, false);
+    for flags in [&mut *joins_goal, &mut *down] {
+        if flags.len() != n {
+            flags.clear();
+            flags.resize(n, false);
+        }
+    }
+    if active.len() != n {
+        active.clear();
+        active.resize(n, 0);
     }
     if goal_node == n + 1 {
         scan.from(graph, id, goal, None);
-        to_goal.extend_from_slice(&scan.found);
-        for &c in to_goal.iter() {
-            joins_goal[id[c as usize] as usize] = true;
+        to_goal.extend(scan.found.iter().map(|&c| id[c as usize]));
+        for &s in to_goal.iter() {
+            joins_goal[s as usize] = true;
         }
     }
+    // The local subgoals the cheapest path may use: those reached by climbing from either
+    // end, and the global subgoals from which it may come down to the goal.
+    let (start_as_seed, goal_as_seed) = ([start_node as u32], [goal_node as u32]);
+    let start_seeds = if start_node < n {
+        &start_as_seed[..]
+    } else {
+        &from_start[..]
+    };
+    let goal_seeds = if goal_node < n {
+        &goal_as_seed[..]
+    } else {
+        &to_goal[..]
+    };
+    let seeds: Vec<u32> = start_seeds.iter().copied().filter(|&s| (s as usize) < n).collect();
+    subgoals.climb(&seeds, 1, active, marked, None);
+    subgoals.climb(goal_seeds, 2, active, marked, Some((down, downs)));
     space.begin(n + 2);
     if parents.len() != n + 2 {
         parents.clear();
@@ -467,15 +700,31 @@ fn search<const RECORD: bool>(
             found = true;
             break;
         }
+        // The next node to expand is most likely the new top of the open list: its edges
+        // start loading while this one expands.
+        if let Some(top) = space.heap.peek() {
+            let top = top.cell() as usize;
+            if top < n {
+                prefetch(&subgoals.edges, subgoals.offsets[top] as usize);
+            }
+        }
         let g = space.g[current];
         let here = at(current);
-        let (next_nodes, extra): (&[u32], &[u32]) = if current < n {
+        let (globals, locals, extra): (&[u32], &[u32], &[u32]) = if current < n {
             let extra: &[u32] = if joins_goal[current] { &goal_edge } else { &[] };
-            (subgoals.edges_of(current), extra)
+            let (globals, locals) = subgoals.edges_of(current);
+            let may_step_down = subgoals.rank[current] != GLOBAL || down[current];
+            (globals, if may_step_down { locals } else { &[] }, extra)
         } else {
-            (&from_start[..], &[])
+            (&from_start[..], &[], &[])
         };
-        for &next in next_nodes.iter().chain(extra) {
+        for &next in globals {
+            prefetch(&space.state, next as usize);
+            prefetch(&space.g, next as usize);
+            prefetch(&subgoals.at, next as usize);
+        }
+        let locals = locals.iter().filter(|&&v| active[v as usize] != 0);
+        for &next in globals.iter().chain(locals).chain(extra) {
             let next = next as usize;
             let there = at(next);
             let ng = g + octile(here, there);
@@ -492,9 +741,17 @@ fn search<const RECORD: bool>(
             max_open = max_open.max(space.heap.len());
         }
     }
-    for &c in to_goal.iter() {
-        joins_goal[id[c as usize] as usize] = false;
+    for &s in to_goal.iter() {
+        joins_goal[s as usize] = false;
     }
+    for &s in marked.iter() {
+        active[s as usize] = 0;
+    }
+    for &s in downs.iter() {
+        down[s as usize] = false;
+    }
+    marked.clear();
+    downs.clear();
     stats.expanded += expanded;
     stats.pushed += pushed;
     stats.max_open = stats.max_open.max(max_open as u64);
