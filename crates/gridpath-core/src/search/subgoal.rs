@@ -33,9 +33,10 @@
 use super::control::SearchControl;
 use super::graph::{DX, DY, SearchGraph};
 use super::heap::Entry;
+use super::heap::Heap;
 use super::heuristic::Estimate;
 use super::request::{Heuristic, Stats};
-use super::space::{NO_PARENT, Space, prefetch};
+use super::space::prefetch;
 use super::workspace::{Query, Workspace};
 
 /// Not a subgoal, or no cell.
@@ -105,9 +106,29 @@ pub(crate) struct SubgoalGraph {
     offsets: Vec<u32>,
     /// Where each subgoal's edges to local subgoals begin in `edges`.
     locals: Vec<u32>,
-    /// The subgoals (by number) joined to each subgoal, grouped by subgoal, the global ones
-    /// of each group first.
-    edges: Vec<u32>,
+    /// The subgoals joined to each subgoal, grouped by subgoal, the global ones of each group
+    /// first.
+    edges: Vec<Edge>,
+}
+
+/// An edge of the subgoal graph: the subgoal it leads to, and that subgoal's column and row,
+/// so that a search reads the step's cost and the estimate beyond it from the edge list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Edge {
+    to: u32,
+    x: u16,
+    y: u16,
+}
+
+impl Edge {
+    /// The edge to node `to` at `(x, y)`; a side is at most [`crate::grid::Grid::MAX_SIDE`].
+    fn new(to: u32, x: i32, y: i32) -> Self {
+        Self {
+            to,
+            x: x as u16,
+            y: y as u16,
+        }
+    }
 }
 
 /// The level of a global subgoal, above every local one.
@@ -247,10 +268,22 @@ impl SubgoalGraph {
         let mut locals = Vec::with_capacity(cells.len());
         let mut edges = Vec::with_capacity(adjacent.iter().map(Vec::len).sum());
         offsets.push(0u32);
+        let edge = |&v: &u32| {
+            let [x, y] = at[v as usize];
+            Edge::new(v, x, y)
+        };
         for list in &adjacent {
-            edges.extend(list.iter().filter(|&&v| rank[v as usize] == GLOBAL));
+            edges.extend(
+                list.iter()
+                    .filter(|&&v| rank[v as usize] == GLOBAL)
+                    .map(edge),
+            );
             locals.push(edges.len() as u32);
-            edges.extend(list.iter().filter(|&&v| rank[v as usize] != GLOBAL));
+            edges.extend(
+                list.iter()
+                    .filter(|&&v| rank[v as usize] != GLOBAL)
+                    .map(edge),
+            );
             offsets.push(edges.len() as u32);
         }
         Self {
@@ -279,7 +312,7 @@ impl SubgoalGraph {
 
     /// The subgoals joined to subgoal `id`: the global ones, then the local ones.
     #[inline]
-    fn edges_of(&self, id: usize) -> (&[u32], &[u32]) {
+    fn edges_of(&self, id: usize) -> (&[Edge], &[Edge]) {
         let (start, split, end) = (
             self.offsets[id] as usize,
             self.locals[id] as usize,
@@ -296,11 +329,11 @@ impl SubgoalGraph {
         &self,
         seeds: &[u32],
         side: u8,
-        active: &mut [u8],
-        marked: &mut Vec<u32>,
+        (active, marked): (&mut [u8], &mut Vec<u32>),
+        stack: &mut Vec<u32>,
         mut down: Option<(&mut [bool], &mut Vec<u32>)>,
     ) {
-        let mut stack: Vec<u32> = Vec::new();
+        stack.clear();
         let mut visit = |v: u32, active: &mut [u8], stack: &mut Vec<u32>| {
             let flags = &mut active[v as usize];
             if *flags & side == 0 {
@@ -313,23 +346,23 @@ impl SubgoalGraph {
         };
         for &seed in seeds {
             if self.rank[seed as usize] != GLOBAL {
-                visit(seed, active, &mut stack);
+                visit(seed, active, stack);
             }
         }
         while let Some(u) = stack.pop() {
             let u = u as usize;
             let (globals, locals) = self.edges_of(u);
             if let Some((down, downs)) = down.as_mut() {
-                for &v in globals {
-                    if !down[v as usize] {
-                        down[v as usize] = true;
-                        downs.push(v);
+                for e in globals {
+                    if !down[e.to as usize] {
+                        down[e.to as usize] = true;
+                        downs.push(e.to);
                     }
                 }
             }
-            for &v in locals {
-                if self.rank[v as usize] > self.rank[u] {
-                    visit(v, active, &mut stack);
+            for e in locals {
+                if self.rank[e.to as usize] > self.rank[u] {
+                    visit(e.to, active, stack);
                 }
             }
         }
@@ -346,9 +379,8 @@ impl SubgoalGraph {
                     + self.cells.len()
                     + self.rank.len()
                     + self.offsets.len()
-                    + self.locals.len()
-                    + self.edges.len())
-                + 8 * self.at.len(),
+                    + self.locals.len())
+                + 8 * (self.at.len() + self.edges.len()),
         }
     }
 }
@@ -465,8 +497,9 @@ impl Scan {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     scan: Scan,
-    /// The nodes (subgoals, maybe the goal) joined to a start that is not a subgoal.
-    from_start: Vec<u32>,
+    /// The edges to the nodes (subgoals, maybe the goal) joined to a start that is not a
+    /// subgoal.
+    from_start: Vec<Edge>,
     /// The subgoals joined to a goal that is not a subgoal.
     to_goal: Vec<u32>,
     /// Whether each subgoal is joined to the goal (set for `to_goal` during a search only).
@@ -481,8 +514,12 @@ pub(crate) struct Scratch {
     down: Vec<bool>,
     /// The subgoals set in `down`.
     downs: Vec<u32>,
-    /// The predecessor of each node reached.
-    parents: Vec<u32>,
+    /// The subgoals a climb starts from.
+    seeds: Vec<u32>,
+    /// The subgoals a climb has yet to leave.
+    stack: Vec<u32>,
+    /// The state of each node.
+    nodes: Nodes,
     /// The cells of the path's nodes, goal first.
     chain: Vec<usize>,
 }
@@ -569,6 +606,67 @@ fn octile_path(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) ->
     true
 }
 
+/// The state of a node in a search over a subgoal graph.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeState {
+    /// The cost so far; meaningful when `seen` is the search's generation or the next.
+    g: f64,
+    /// The generation of the last search that reached the node: the current search's when
+    /// open, one more when expanded.
+    seen: u32,
+    /// The node it was reached from.
+    parent: u32,
+}
+
+/// The node states of the searches over a subgoal graph, in one array (a node's cost, state
+/// and parent share a cache line), started anew by a generation count rather than cleared.
+#[derive(Debug, Default)]
+pub(crate) struct Nodes {
+    states: Vec<NodeState>,
+    generation: u32,
+    heap: Heap,
+}
+
+impl Nodes {
+    /// Starts a search over `len` nodes.
+    fn begin(&mut self, len: usize) {
+        if self.states.len() != len || self.generation >= u32::MAX - 2 {
+            self.states.clear();
+            self.states.resize(len, NodeState::default());
+            self.generation = 0;
+        }
+        self.generation += 2;
+        self.heap.clear();
+    }
+
+    /// Records a cost and parent for a node; returns whether it improved on what was known
+    /// and the node is still open.
+    #[inline(always)]
+    fn relax(&mut self, i: usize, g: f64, parent: u32) -> bool {
+        let generation = self.generation;
+        let state = &mut self.states[i];
+        if state.seen < generation || (state.seen == generation && g < state.g) {
+            *state = NodeState {
+                g,
+                seen: generation,
+                parent,
+            };
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Marks a node expanded; false when it already was.
+    #[inline(always)]
+    fn close(&mut self, i: usize) -> bool {
+        let state = &mut self.states[i];
+        let open = state.seen == self.generation;
+        state.seen = self.generation + 1;
+        open
+    }
+}
+
 /// A* over the subgoal graph from `start` to `goal` (cell indices, distinct): the nodes are
 /// the subgoals by number, then the start and the goal when they are not subgoals. Leaves the
 /// cells of the path found (goal first) in `scratch.chain`; returns whether it found one.
@@ -576,7 +674,6 @@ fn search<const RECORD: bool>(
     graph: &SearchGraph,
     subgoals: &SubgoalGraph,
     scratch: &mut Scratch,
-    space: &mut Space,
     (start, goal): (usize, usize),
     cost: f64,
     (stats, order, control): (&mut Stats, &mut Vec<u32>, &SearchControl),
@@ -600,7 +697,10 @@ fn search<const RECORD: bool>(
             ends[node - n]
         }
     };
-    // The ends: joined to the graph by scans of their own, unless they are in it.
+    let edge_to = |node: usize| {
+        let [x, y] = at(node);
+        Edge::new(node as u32, x, y)
+    };
     let Scratch {
         scan,
         from_start,
@@ -610,16 +710,19 @@ fn search<const RECORD: bool>(
         marked,
         down,
         downs,
-        parents,
+        seeds,
+        stack,
+        nodes,
         chain,
     } = scratch;
+    // The ends: joined to the graph by scans of their own, unless they are in it.
     from_start.clear();
     if start_node == n {
         scan.from(graph, id, start, Some(goal));
         from_start.extend(
             scan.found
                 .iter()
-                .map(|&c| node_of(c as usize, n + 1) as u32),
+                .map(|&c| edge_to(node_of(c as usize, n + 1))),
         );
     }
     to_goal.clear();
@@ -642,45 +745,45 @@ fn search<const RECORD: bool>(
     }
     // The local subgoals the cheapest path may use: those reached by climbing from either
     // end, and the global subgoals from which it may come down to the goal.
-    let (start_as_seed, goal_as_seed) = ([start_node as u32], [goal_node as u32]);
-    let start_seeds = if start_node < n {
-        &start_as_seed[..]
+    seeds.clear();
+    if start_node < n {
+        seeds.push(start_node as u32);
     } else {
-        &from_start[..]
-    };
-    let goal_seeds = if goal_node < n {
-        &goal_as_seed[..]
-    } else {
-        &to_goal[..]
-    };
-    let seeds: Vec<u32> = start_seeds.iter().copied().filter(|&s| (s as usize) < n).collect();
-    subgoals.climb(&seeds, 1, active, marked, None);
-    subgoals.climb(goal_seeds, 2, active, marked, Some((down, downs)));
-    space.begin(n + 2);
-    if parents.len() != n + 2 {
-        parents.clear();
-        parents.resize(n + 2, u32::MAX);
+        seeds.extend(
+            from_start
+                .iter()
+                .map(|e| e.to)
+                .filter(|&s| (s as usize) < n),
+        );
     }
+    subgoals.climb(seeds, 1, (active, marked), stack, None);
+    seeds.clear();
+    if goal_node < n {
+        seeds.push(goal_node as u32);
+    } else {
+        seeds.extend_from_slice(to_goal);
+    }
+    subgoals.climb(seeds, 2, (active, marked), stack, Some((down, downs)));
+    nodes.begin(n + 2);
     let [gx, gy] = ends[1];
     let estimate = Estimate::new(Heuristic::Octile, gx as u32, gy as u32, cost);
-    let octile = |[ax, ay]: [i32; 2], [bx, by]: [i32; 2]| {
+    let octile = |[ax, ay]: [i32; 2], bx: i32, by: i32| {
         let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
         (dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)) * cost
     };
-    space.relax(start_node, 0.0, NO_PARENT);
-    parents[start_node] = start_node as u32;
+    nodes.relax(start_node, 0.0, start_node as u32);
     let [sx, sy] = ends[0];
-    space.heap.push(Entry::new(
+    nodes.heap.push(Entry::new(
         estimate.octile_at(sx, sy),
         0.0,
         start_node as u32,
     ));
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
     let mut found = false;
-    let goal_edge = [goal_node as u32];
-    while let Some(entry) = space.heap.pop() {
+    let goal_edge = [edge_to(goal_node)];
+    while let Some(entry) = nodes.heap.pop() {
         let current = entry.cell() as usize;
-        if !space.close(current) {
+        if !nodes.close(current) {
             continue;
         }
         expanded += 1;
@@ -702,43 +805,38 @@ fn search<const RECORD: bool>(
         }
         // The next node to expand is most likely the new top of the open list: its edges
         // start loading while this one expands.
-        if let Some(top) = space.heap.peek() {
+        if let Some(top) = nodes.heap.peek() {
             let top = top.cell() as usize;
             if top < n {
                 prefetch(&subgoals.edges, subgoals.offsets[top] as usize);
             }
         }
-        let g = space.g[current];
+        let g = nodes.states[current].g;
         let here = at(current);
-        let (globals, locals, extra): (&[u32], &[u32], &[u32]) = if current < n {
-            let extra: &[u32] = if joins_goal[current] { &goal_edge } else { &[] };
+        let (globals, locals, extra): (&[Edge], &[Edge], &[Edge]) = if current < n {
+            let extra: &[Edge] = if joins_goal[current] { &goal_edge } else { &[] };
             let (globals, locals) = subgoals.edges_of(current);
             let may_step_down = subgoals.rank[current] != GLOBAL || down[current];
             (globals, if may_step_down { locals } else { &[] }, extra)
         } else {
             (&from_start[..], &[], &[])
         };
-        for &next in globals {
-            prefetch(&space.state, next as usize);
-            prefetch(&space.g, next as usize);
-            prefetch(&subgoals.at, next as usize);
+        for edge in globals {
+            prefetch(&nodes.states, edge.to as usize);
         }
-        let locals = locals.iter().filter(|&&v| active[v as usize] != 0);
-        for &next in globals.iter().chain(locals).chain(extra) {
-            let next = next as usize;
-            let there = at(next);
-            let ng = g + octile(here, there);
-            if !space.relax(next, ng, 0) {
+        let locals = locals.iter().filter(|e| active[e.to as usize] != 0);
+        for edge in globals.iter().chain(locals).chain(extra) {
+            let next = edge.to as usize;
+            let (x, y) = (i32::from(edge.x), i32::from(edge.y));
+            let ng = g + octile(here, x, y);
+            if !nodes.relax(next, ng, current as u32) {
                 continue;
             }
-            parents[next] = current as u32;
-            space.heap.push(Entry::new(
-                ng + estimate.octile_at(there[0], there[1]),
-                ng,
-                next as u32,
-            ));
+            nodes
+                .heap
+                .push(Entry::new(ng + estimate.octile_at(x, y), ng, next as u32));
             pushed += 1;
-            max_open = max_open.max(space.heap.len());
+            max_open = max_open.max(nodes.heap.len());
         }
     }
     for &s in to_goal.iter() {
@@ -767,7 +865,7 @@ fn search<const RECORD: bool>(
         let mut node = goal_node;
         while node != start_node {
             chain.push(cell_of(node));
-            node = parents[node] as usize;
+            node = nodes.states[node].parent as usize;
         }
         chain.push(start);
     }
@@ -789,14 +887,13 @@ pub(crate) fn run(
         return Some(vec![start]);
     }
     let subgoals = graph.subgoal_graph();
-    let (space, order, scratch) = (&mut ws.forward, &mut ws.order, &mut ws.subgoals);
+    let (order, scratch) = (&mut ws.order, &mut ws.subgoals);
     let ends = (start, goal);
     let found = if q.record() {
         search::<true>(
             graph,
             subgoals,
             scratch,
-            space,
             ends,
             q.scale,
             (stats, order, control),
@@ -806,7 +903,6 @@ pub(crate) fn run(
             graph,
             subgoals,
             scratch,
-            space,
             ends,
             q.scale,
             (stats, order, control),
@@ -842,11 +938,13 @@ mod tests {
         // Each corner sees the two beside it; the one across sees past the block only through
         // them.
         let top_left = subgoals.id[graph.index(crate::grid::Cell::new(1, 1))] as usize;
-        let joined: Vec<usize> = subgoals
-            .edges_of(top_left)
+        let (globals, locals) = subgoals.edges_of(top_left);
+        let mut joined: Vec<usize> = globals
             .iter()
-            .map(|&s| subgoals.cells[s as usize] as usize)
+            .chain(locals)
+            .map(|e| subgoals.cells[e.to as usize] as usize)
             .collect();
+        joined.sort_unstable();
         assert_eq!(joined, [3 + 5, 1 + 15]);
     }
 
