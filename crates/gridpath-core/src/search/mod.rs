@@ -10,6 +10,7 @@ mod batch;
 mod best_first;
 mod bfs;
 mod bidirectional;
+mod ch;
 mod control;
 mod dstar_lite;
 mod flow_field;
@@ -34,6 +35,7 @@ mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub use batch::solve_batch;
+pub use ch::{ContractionHierarchy, WITNESS_SETTLE_LIMIT};
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;

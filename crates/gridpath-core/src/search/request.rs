@@ -67,6 +67,9 @@ pub enum Algorithm {
     /// HPA*: hierarchical A* over clusters and their entrances; fast on large maps,
     /// near-optimal with no bound. See [`super::HpaGraph`].
     Hpa,
+    /// Contraction hierarchy: bidirectional Dijkstra over shortcuts built beforehand; exact,
+    /// on flat maps. See [`super::ContractionHierarchy`].
+    ContractionHierarchy,
 }
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
