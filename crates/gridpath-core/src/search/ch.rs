@@ -51,12 +51,21 @@ use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResu
 /// The most cells a witness search settles before it gives up (and a shortcut is added).
 pub const WITNESS_SETTLE_LIMIT: usize = 64;
 
-/// The witness search limit while only estimating a cell's priority: fewer settled cells,
+/// The witness search limit while only estimating a cell's priority: fewer cells settled,
 /// a rougher count, a quicker build.
 const ESTIMATE_SETTLE_LIMIT: usize = 24;
 
 /// No cell: an edge that is a step of the grid has no middle cell.
 const NONE: u32 = u32::MAX;
+
+/// A contracted cell with at most this many edges has its neighbours' priorities updated
+/// at once.
+const NEIGHBOUR_UPDATE_DEGREE: usize = 40;
+
+/// A cell with more edges than this is in the dense top of the hierarchy: its witness search
+/// looks at the direct edges between its neighbours alone, which costs the square of the
+/// degree instead of a Dijkstra search from each neighbour.
+const DENSE_DEGREE: usize = 40;
 
 /// How many contractions pass between two looks at the control for a cancellation.
 const CANCEL_CHECK_EVERY: usize = 1024;
@@ -131,9 +140,16 @@ struct Contraction<'g> {
     contracted: Vec<bool>,
     /// How many neighbours of each cell are contracted.
     deleted: Vec<u32>,
+    /// One more than the highest level among the contracted neighbours of each cell: how
+    /// deep the hierarchy below it is.
+    level: Vec<u32>,
     witness: Side,
     /// The shortcuts the contraction being simulated or done needs: (u, w, cost).
     needed: Vec<(u32, u32, f64)>,
+    /// Per cell, the index of its edge in the list being updated, valid when the stamp is
+    /// the current one.
+    place: Vec<(u32, u32)>,
+    stamp: u32,
 }
 
 impl Contraction<'_> {
@@ -143,6 +159,25 @@ impl Contraction<'_> {
         self.needed.clear();
         let arcs = std::mem::take(&mut self.adjacency[v]);
         let cells = self.adjacency.len();
+        if arcs.len() > DENSE_DEGREE {
+            // The dense top of the hierarchy: only the direct edges are witnesses.
+            for (i, a) in arcs.iter().enumerate() {
+                self.stamp += 1;
+                let from = &self.adjacency[a.to as usize];
+                for (k, arc) in from.iter().enumerate() {
+                    self.place[arc.to as usize] = (self.stamp, k as u32);
+                }
+                for b in &arcs[i + 1..] {
+                    let via = a.cost + b.cost;
+                    let (stamp, k) = self.place[b.to as usize];
+                    if stamp != self.stamp || from[k as usize].cost > via {
+                        self.needed.push((a.to, b.to, via));
+                    }
+                }
+            }
+            self.adjacency[v] = arcs;
+            return;
+        }
         for (i, a) in arcs.iter().enumerate() {
             let rest = &arcs[i + 1..];
             let Some(far) = rest.iter().map(|b| b.cost).reduce(f64::max) else {
@@ -188,31 +223,49 @@ impl Contraction<'_> {
     /// neighbours.
     fn priority(&mut self, v: usize) -> i64 {
         self.shortcuts_for(v, ESTIMATE_SETTLE_LIMIT);
-        self.needed.len() as i64 - self.adjacency[v].len() as i64 + i64::from(self.deleted[v])
-    }
-
-    /// Adds the edge `u`–`w` of `cost` through `middle`, or lowers the cost of the one there.
-    fn add_shortcut(&mut self, u: u32, w: u32, cost: f64, middle: u32) {
-        for (from, to) in [(u, w), (w, u)] {
-            let arcs = &mut self.adjacency[from as usize];
-            match arcs.iter_mut().find(|a| a.to == to) {
-                Some(arc) if arc.cost <= cost => {}
-                Some(arc) => {
-                    arc.cost = cost;
-                    arc.middle = middle;
-                }
-                None => arcs.push(Arc { to, cost, middle }),
-            }
-        }
+        self.needed.len() as i64 - self.adjacency[v].len() as i64
+            + i64::from(self.deleted[v])
+            + i64::from(self.level[v])
     }
 
     /// Contracts `v`: adds the shortcuts it needs and removes it from its neighbours' edges.
     /// Returns its upward edges.
     fn contract(&mut self, v: usize) -> Vec<Arc> {
         self.shortcuts_for(v, WITNESS_SETTLE_LIMIT);
-        let needed = std::mem::take(&mut self.needed);
-        for &(u, w, cost) in &needed {
-            self.add_shortcut(u, w, cost, v as u32);
+        // Each shortcut both ways, grouped by the cell it leaves: one pass over that cell's
+        // edges finds the ones already there, so the dense top of the hierarchy (hundreds of
+        // shortcuts per contraction) does not scan a cell's edges once per shortcut.
+        let mut needed = std::mem::take(&mut self.needed);
+        let count = needed.len();
+        for i in 0..count {
+            let (u, w, cost) = needed[i];
+            needed.push((w, u, cost));
+        }
+        needed.sort_unstable_by_key(|&(u, w, _)| (u, w));
+        for group in needed.chunk_by(|a, b| a.0 == b.0) {
+            let from = group[0].0 as usize;
+            self.stamp += 1;
+            for (i, arc) in self.adjacency[from].iter().enumerate() {
+                self.place[arc.to as usize] = (self.stamp, i as u32);
+            }
+            for &(_, to, cost) in group {
+                let arcs = &mut self.adjacency[from];
+                let (stamp, i) = self.place[to as usize];
+                if stamp == self.stamp {
+                    let arc = &mut arcs[i as usize];
+                    if cost < arc.cost {
+                        arc.cost = cost;
+                        arc.middle = v as u32;
+                    }
+                } else {
+                    self.place[to as usize] = (self.stamp, arcs.len() as u32);
+                    arcs.push(Arc {
+                        to,
+                        cost,
+                        middle: v as u32,
+                    });
+                }
+            }
         }
         self.needed = needed;
         let arcs = std::mem::take(&mut self.adjacency[v]);
@@ -220,6 +273,7 @@ impl Contraction<'_> {
             let n = a.to as usize;
             self.adjacency[n].retain(|b| b.to as usize != v);
             self.deleted[n] += 1;
+            self.level[n] = self.level[n].max(self.level[v] + 1);
         }
         self.contracted[v] = true;
         arcs
@@ -304,8 +358,11 @@ impl ContractionHierarchy {
             adjacency,
             contracted: vec![false; cells],
             deleted: vec![0; cells],
+            level: vec![0; cells],
             witness: Side::default(),
             needed: Vec::new(),
+            place: vec![(0, 0); cells],
+            stamp: 0,
         };
         let mut queue: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
         for i in 0..cells {
@@ -337,6 +394,19 @@ impl ContractionHierarchy {
             upward[v] = work.contract(v);
             rank[v] = next_rank;
             next_rank += 1;
+            // The neighbours' priorities changed most: bring them up to date now, but for
+            // in the dense top of the hierarchy, where that would cost the cube of the
+            // degree and the lazy updates are enough.
+            let neighbours = if upward[v].len() <= NEIGHBOUR_UPDATE_DEGREE {
+                upward[v].as_slice()
+            } else {
+                &[]
+            };
+            for a in neighbours {
+                let n = a.to as usize;
+                let p = work.priority(n);
+                queue.push(Reverse((p, n as u32)));
+            }
         }
         let mut first = Vec::with_capacity(cells + 1);
         let mut up = Vec::with_capacity(upward.iter().map(Vec::len).sum());
