@@ -826,7 +826,7 @@ proptest! {
             let result = match Searcher::new().search(&graph, &request) {
                 Ok(result) => result,
                 Err(SearchError::HeightsUnsupported { .. } | SearchError::UnsupportedDiagonal { .. })
-                    if matches!(info.algorithm, Algorithm::Jps | Algorithm::Hpa) => continue,
+                    if matches!(info.algorithm, Algorithm::Jps | Algorithm::Hpa | Algorithm::ContractionHierarchy) => continue,
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };
             if result.stats.budget_exhausted {
