@@ -388,7 +388,7 @@ impl ContractionHierarchy {
                 queue.push(Reverse((now, v as u32)));
                 continue;
             }
-            if next_rank as usize % CANCEL_CHECK_EVERY == 0 && control.is_cancelled() {
+            if (next_rank as usize).is_multiple_of(CANCEL_CHECK_EVERY) && control.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
             upward[v] = work.contract(v);
