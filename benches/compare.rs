@@ -1,31 +1,32 @@
 //! Every fast algorithm on the same Moving AI queries in one run: gridpath's `astar`, `jps`,
-//! `hpa` and `dstar-lite`, and the `pathfinding` crate's `astar`. Prints a markdown table of
-//! the time per query of each (and `hpa`'s cost against the optimum), for the README.
+//! `jps-plus`, `hpa` and `dstar-lite`, and the `pathfinding` crate's `astar`. Prints a markdown
+//! table of the time per query of each (and `hpa`'s cost against the optimum), for the README.
 //!
 //! Each set contributes `QUERIES` queries spread evenly over its scenario file. Every answer is
 //! checked against the file's optimal length first (`hpa` is near-optimal only: its ratio is
 //! reported instead); then each algorithm runs the whole sample `ROUNDS` times and the fastest
 //! round counts, which keeps the noise of a shared machine out of the ratios. `hpa` builds its
-//! abstraction once per map (the build time is printed too); `dstar-lite` plans from scratch
+//! abstraction once per map and `jps-plus` its jump distances (both build times are printed
+//! too, outside the query times); `dstar-lite` plans from scratch
 //! for every query, as `gridpath solve --algo dstar-lite` does (its strength, replanning after
 //! edits, is measured by `benches/dstar_lite.rs`).
 //!
 //! Run with `cargo bench --bench compare`; the data is read from `../shared/movingai`.
 
-use std::hint::black_box;
 use std::time::Instant;
 
-use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::format::movingai::ScenQuery;
 use gridpath::search::{
     Algorithm, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph, SearchRequest, Searcher,
 };
 
 mod common;
-use common::{data_dir, rival_cost};
+use common::rival_cost;
 
 /// The dao, bg512, sc1, rooms and cities sets of the one-run table.
 const SETS: &[&str] = &[
     "dao/den520d",
+    "dao/arena2",
     "dao/brc202d",
     "bg512/AR0011SR",
     "bg512/AR0500SR",
@@ -39,45 +40,27 @@ const SETS: &[&str] = &[
 const QUERIES: usize = 60;
 const ROUNDS: usize = 3;
 
-/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
-fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            for q in queries {
-                black_box(run(q));
-            }
-            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 fn main() {
-    if std::env::args().any(|a| a == "--list") {
-        return;
-    }
-    let Some(dir) = data_dir() else {
-        eprintln!("compare bench: ../shared/movingai is absent; nothing to measure");
+    let Some(dir) = common::movingai_bench("compare") else {
         return;
     };
     println!(
-        "| set | queries | `astar` µs | `jps` µs | `hpa` µs | `dstar-lite` µs | `pathfinding` µs \
-         | `jps` ×| `hpa` × | `pathfinding` ÷ `astar` | `hpa` build ms | `hpa` cost / optimal, mean (worst) |"
+        "| set | queries | `astar` µs | `jps` µs | `jps-plus` µs | `hpa` µs | `dstar-lite` µs \
+         | `pathfinding` µs | `jps` × | `jps-plus` × | `hpa` × | `pathfinding` ÷ `astar` \
+         | `jps-plus` build ms | `hpa` build ms | `hpa` cost / optimal, mean (worst) |"
     );
     println!(
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
     for set in SETS {
-        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
-        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
-        let grid = movingai::parse_map(&map).expect("valid map");
-        let all = movingai::parse_scen(&scen).expect("valid scen");
-        let step = (all.len() / QUERIES).max(1);
-        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let (grid, queries) = common::load_set(&dir, set, QUERIES);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let built = Instant::now();
         let mut hpa = HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE);
         let build_ms = built.elapsed().as_secs_f64() * 1e3;
+        let built = Instant::now();
+        graph.prepare_jps_plus();
+        let table_ms = built.elapsed().as_secs_f64() * 1e3;
         let mut searcher = Searcher::new();
         let mut solve = |q: &ScenQuery, algorithm: Algorithm| {
             let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
@@ -86,7 +69,12 @@ fn main() {
         // Every answer first: the times mean nothing for a wrong one.
         let (mut ratio_sum, mut worst) = (0.0, 1.0f64);
         for q in &queries {
-            for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::DStarLite] {
+            for algorithm in [
+                Algorithm::AStar,
+                Algorithm::Jps,
+                Algorithm::JpsPlus,
+                Algorithm::DStarLite,
+            ] {
                 let cost = solve(q, algorithm);
                 assert!(
                     q.matches(cost),
@@ -114,22 +102,29 @@ fn main() {
             ratio_sum += ratio;
             worst = worst.max(ratio);
         }
-        let astar = time_per_query(&queries, |q| solve(q, Algorithm::AStar));
-        let jps = time_per_query(&queries, |q| solve(q, Algorithm::Jps));
-        let dstar = time_per_query(&queries, |q| solve(q, Algorithm::DStarLite));
-        let hpa_us = time_per_query(&queries, |q| {
+        let astar = time_per_query_of(&queries, |q| solve(q, Algorithm::AStar));
+        let jps = time_per_query_of(&queries, |q| solve(q, Algorithm::Jps));
+        let plus = time_per_query_of(&queries, |q| solve(q, Algorithm::JpsPlus));
+        let dstar = time_per_query_of(&queries, |q| solve(q, Algorithm::DStarLite));
+        let hpa_us = time_per_query_of(&queries, |q| {
             let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::Hpa);
             hpa.find_path(&request).expect("valid query").cost
         });
-        let rival = time_per_query(&queries, |q| rival_cost(&graph, &grid, q).unwrap_or(0.0));
+        let rival = time_per_query_of(&queries, |q| rival_cost(&graph, &grid, q).unwrap_or(0.0));
         let name = set.rsplit('/').next().unwrap_or(set);
         println!(
-            "| {name} | {} | {astar:.0} | {jps:.1} | {hpa_us:.0} | {dstar:.0} | {rival:.0} | {:.1}× | {:.1}× | {:.1}× | {build_ms:.0} | {:.4} ({worst:.3}) |",
+            "| {name} | {} | {astar:.0} | {jps:.1} | {plus:.1} | {hpa_us:.0} | {dstar:.0} | {rival:.0} | {:.1}× | {:.1}× | {:.1}× | {:.1}× | {table_ms:.1} | {build_ms:.0} | {:.4} ({worst:.3}) |",
             queries.len(),
             astar / jps,
+            astar / plus,
             astar / hpa_us,
             rival / astar,
             ratio_sum / queries.len() as f64,
         );
     }
+}
+
+/// [`common::time_per_query`] with this bench's rounds.
+fn time_per_query_of(queries: &[ScenQuery], run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    common::time_per_query(queries, ROUNDS, run)
 }

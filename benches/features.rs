@@ -10,35 +10,17 @@
 //!
 //! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`.
 
-use std::hint::black_box;
-use std::time::Instant;
-
-use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::format::movingai::ScenQuery;
 use gridpath::grid::{Cell, Grid, Slope};
 use gridpath::search::{
     Diagonal, RouteOrder, SearchGraph, SearchRequest, Searcher, grid_for_unit, route,
 };
 
-#[expect(dead_code, reason = "the rival's A* serves the comparison bench alone")]
 mod common;
-use common::data_dir;
 
 const SETS: &[&str] = &["dao/den520d", "bg512/AR0011SR", "rooms/64room_000"];
 const QUERIES: usize = 40;
 const ROUNDS: usize = 3;
-
-/// The fastest of `ROUNDS` runs of `run` over every query, in µs per query.
-fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            for q in queries {
-                black_box(run(q));
-            }
-            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// The grid with a smooth relief of hills and valleys and the given rules.
 fn with_heights(grid: &Grid, slope: Slope) -> Grid {
@@ -76,11 +58,7 @@ fn walled_in(grid: &Grid, goal: Cell) -> Grid {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--list") {
-        return;
-    }
-    let Some(dir) = data_dir() else {
-        eprintln!("features bench: ../shared/movingai is absent; nothing to measure");
+    let Some(dir) = common::movingai_bench("features") else {
         return;
     };
     let variants = [
@@ -99,20 +77,14 @@ fn main() {
     println!();
     println!("|---|---:|{}", "---:|".repeat(variants.len()));
     for set in SETS {
-        let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
-        let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
-        let grid = movingai::parse_map(&map).expect("valid map");
-        let all = movingai::parse_scen(&scen).expect("valid scen");
-        let step = (all.len() / QUERIES).max(1);
-        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let (grid, queries) = common::load_set(&dir, set, QUERIES);
         let request = |q: &ScenQuery| SearchRequest::new(q.start, q.goal);
         let mut searcher = Searcher::new();
-        let mut plain = |graph: &SearchGraph, q: &ScenQuery, r: SearchRequest| {
-            let _ = q;
+        let mut plain = |graph: &SearchGraph, r: SearchRequest| {
             searcher.search(graph, &r).map_or(f64::NAN, |r| r.cost)
         };
         let flat = SearchGraph::new(&grid, Diagonal::NoCut);
-        let base = time_per_query(&queries, |q| plain(&flat, q, request(q)));
+        let base = time_per_query_of(&queries, |q| plain(&flat, request(q)));
         let slope = Slope {
             uphill: 1.0,
             downhill: 0.5,
@@ -132,10 +104,10 @@ fn main() {
         let unit = grid_for_unit(&grid, 2).expect("a unit map");
         let unit_graph = SearchGraph::new(&unit, Diagonal::NoCut);
         let mut times: Vec<f64> = vec![
-            time_per_query(&queries, |q| plain(&hills, q, request(q))),
-            time_per_query(&queries, |q| plain(&cliffs, q, request(q))),
-            time_per_query(&queries, |q| {
-                plain(&flat, q, request(q).with_turn_penalty(1.0))
+            time_per_query_of(&queries, |q| plain(&hills, request(q))),
+            time_per_query_of(&queries, |q| plain(&cliffs, request(q))),
+            time_per_query_of(&queries, |q| {
+                plain(&flat, request(q).with_turn_penalty(1.0))
             }),
         ];
         let mut ratios: Vec<f64> = times.iter().map(|t| t / base).collect();
@@ -145,8 +117,8 @@ fn main() {
             .filter(|q| unit.is_passable(q.start) && unit.is_passable(q.goal))
             .cloned()
             .collect();
-        let unit_base = time_per_query(&fitting, |q| plain(&flat, q, request(q)));
-        let unit_time = time_per_query(&fitting, |q| plain(&unit_graph, q, request(q)));
+        let unit_base = time_per_query_of(&fitting, |q| plain(&flat, request(q)));
+        let unit_time = time_per_query_of(&fitting, |q| plain(&unit_graph, request(q)));
         times.push(unit_time);
         ratios.push(unit_time / unit_base);
         // Nearest reachable: each goal walled in on a map of its own.
@@ -154,9 +126,9 @@ fn main() {
             .iter()
             .map(|q| SearchGraph::new(&walled_in(&grid, q.goal), Diagonal::NoCut))
             .collect();
-        times.push(time_per_query(&queries, |q| {
+        times.push(time_per_query_of(&queries, |q| {
             let index = queries.iter().position(|p| p == q).unwrap_or(0);
-            plain(&walled[index], q, request(q).with_partial(true))
+            plain(&walled[index], request(q).with_partial(true))
         }));
         // Waypoints: two queries' starts in between.
         let points: Vec<Cell> = queries.iter().map(|q| q.start).collect();
@@ -165,12 +137,12 @@ fn main() {
                 .map(|j| points[(i + 7 * j) % points.len()])
                 .collect()
         };
-        times.push(time_per_query(&queries, |q| {
+        times.push(time_per_query_of(&queries, |q| {
             let i = queries.iter().position(|p| p == q).unwrap_or(0);
             route(&flat, &request(q), &via(i, 2), RouteOrder::AsGiven, false)
                 .map_or(f64::NAN, |r| r.result.cost)
         }));
-        times.push(time_per_query(&queries, |q| {
+        times.push(time_per_query_of(&queries, |q| {
             let i = queries.iter().position(|p| p == q).unwrap_or(0);
             route(&flat, &request(q), &via(i, 4), RouteOrder::Cheapest, false)
                 .map_or(f64::NAN, |r| r.result.cost)
@@ -189,4 +161,9 @@ fn main() {
             fitting.len()
         );
     }
+}
+
+/// [`common::time_per_query`] with this bench's rounds.
+fn time_per_query_of(queries: &[ScenQuery], run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    common::time_per_query(queries, ROUNDS, run)
 }

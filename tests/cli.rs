@@ -525,3 +525,41 @@ fn a_unit_of_two_by_two_cannot_pass_a_gap_one_cell_wide() {
     );
     assert_eq!(json(&out)["found"], false);
 }
+
+#[test]
+fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
+    let map = temp_map("any-angle.json", DEMO);
+    let astar = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
+    assert!(astar.get("waypoints").is_none(), "a grid path has none");
+    for algo in ["theta", "lazy-theta"] {
+        let out = gridpath(&[
+            "solve",
+            map.to_str().unwrap(),
+            "--json",
+            "--algo",
+            algo,
+            "--smooth",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json(&out);
+        assert_eq!(v["algorithm"], algo);
+        assert_eq!(v["optimality"], "any-angle, ≤ best grid path");
+        assert_eq!(v["heuristic"], "euclidean", "the estimate it ranks by");
+        let waypoints = v["waypoints"].as_array().unwrap();
+        assert_eq!(waypoints.first().unwrap(), &serde_json::json!([0, 0]));
+        assert_eq!(waypoints.last().unwrap(), &serde_json::json!([5, 0]));
+        assert!(waypoints.len() < v["path"].as_array().unwrap().len());
+        assert!(v["cost"].as_f64().unwrap() <= astar["cost"].as_f64().unwrap());
+        // The curve runs through the search's own waypoints.
+        let smoothed = v["smoothed"]["waypoints"].as_array().unwrap();
+        assert_eq!(smoothed.len(), waypoints.len());
+        assert_eq!(v["smoothed"]["cost"], v["cost"]);
+    }
+    let text = gridpath(&["solve", map.to_str().unwrap(), "--algo", "theta"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("any-angle waypoints: (0, 0) → "));
+}

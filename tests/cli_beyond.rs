@@ -135,6 +135,15 @@ fn scen_reports_cost_ratios_for_every_algorithm() {
         assert!((v["max_ratio"].as_f64().unwrap() - 1.0).abs() < 1e-7);
     }
 
+    // Any-angle paths are cheaper than the grid optimum, never dearer: no mismatch.
+    for algo in ["theta", "lazy-theta"] {
+        let out = gridpath(&["scen", m, s, "--algo", algo, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{algo}");
+        let v = json(&out);
+        assert_eq!(v["mismatches"], 0);
+        assert!(v["mean_ratio"].as_f64().unwrap() < 1.0, "{algo}: {v}");
+    }
+
     let out = gridpath(&["scen", m, s, "--algo", "hpa", "--json"]);
     assert!(matches!(out.status.code(), Some(0 | 2)));
     let v = json(&out);

@@ -186,7 +186,7 @@ fn a_ros_map_path_exports_in_the_world_frame() {
     }
     let text = std::fs::read_to_string(&export).expect("the export");
     let doc: Value = serde_json::from_str(&text).expect("JSON");
-    assert_eq!(doc["version"], 2);
+    assert_eq!(doc["version"], 3);
     assert!(
         doc["units"]
             .as_str()

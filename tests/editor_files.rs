@@ -336,7 +336,7 @@ fn the_path_export_is_a_gridpath_path_document() {
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(value["format"], "gridpath-path");
-    assert_eq!(value["version"], 2);
+    assert_eq!(value["version"], 3);
     assert!(value["world"].is_null(), "the meadow has no world frame");
     let samples = value["smoothed"]["samples"].as_array().unwrap();
     assert_eq!(samples[0][0], 3.5);
@@ -844,6 +844,23 @@ fn heights_come_in_from_a_grayscale_image_undo_and_save_with_the_map() {
             .unwrap()
             .contains("\"version\": 2")
     );
+    // Formats without heights say so.
+    assert!(h.state_mut().export_map_to(&dir.path().join("hilly.map")));
+    let notice = h.state().notice().unwrap_or_default().to_owned();
+    assert!(notice.contains("without the heights"), "{notice}");
+    // The Heights panel sets the height of white for the next import.
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Import white")
+        .click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Import white")
+        .type_text("4");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state_mut().import_heights_from(&image));
+    assert_eq!(h.state().map().grid.height_at(Cell::new(39, 23)), 4.0);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
     // One undo makes the map flat again; a file that is no image leaves the map alone.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();

@@ -13,6 +13,7 @@ use gridpath::app::EditorApp;
 use gridpath::app::planner::Solver;
 use gridpath::grid::{Cell, Grid, Map, Terrain};
 use gridpath::search::{self, Algorithm, SearchControl, SearchError, SearchRequest, SearchResult};
+use gridpath::smooth::Segment;
 
 /// A 40 × 24 meadow with a wall across the middle, open at the bottom.
 fn meadow() -> Map {
@@ -582,4 +583,89 @@ fn a_larger_unit_keeps_its_whole_footprint_on_passable_ground() {
             assert!(wide.grid.is_passable(c), "{c} under the unit at {cell}");
         }
     }
+}
+
+#[test]
+fn theta_star_draws_an_any_angle_path_no_dearer_than_a_star_and_compares_with_smoothing() {
+    let mut h = editor_on_the_built_in_map();
+    settle(&mut h);
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Theta* (any-angle)").click();
+    h.run();
+    settle(&mut h);
+
+    let map = h.state().map().clone();
+    let request = h.state().search_request().expect("a request").clone();
+    assert_eq!(request.algorithm, Algorithm::Theta);
+    let theta = h.state().search_result().expect("a result").clone();
+    assert!(theta.found, "{}", theta.message());
+    let waypoints = theta.waypoints.clone().expect("an any-angle path");
+    // The canvas draws the polyline through the waypoints, each segment in line of sight.
+    let drawn = h
+        .state()
+        .drawn_vertices()
+        .expect("a path on the map")
+        .to_vec();
+    assert_eq!(drawn, waypoints);
+    assert!(waypoints.len() >= 2);
+    assert!(
+        waypoints.len() < theta.path.len(),
+        "fewer vertices than cells"
+    );
+    let graph = search::SearchGraph::new(&map.grid, request.diagonal);
+    let mut cost = 0.0;
+    for pair in waypoints.windows(2) {
+        let segment = Segment::between_centres(pair[0], pair[1]);
+        let step = search::SearchGraph::direction(pair[0], pair[1])
+            .is_some_and(|d| graph.can_step(graph.index(pair[0]), d));
+        assert!(
+            step || segment.is_clear(&map.grid),
+            "{} → {}",
+            pair[0],
+            pair[1]
+        );
+        cost += segment.cost(&map.grid).expect("a segment of the map");
+    }
+    assert!((cost - theta.cost).abs() <= 1e-9 * cost);
+    let astar = search::solve(&map.grid, &request.clone().with_algorithm(Algorithm::AStar))
+        .expect("a valid request");
+    assert!(
+        theta.cost <= astar.cost * (1.0 + 1e-9),
+        "{} against A*'s {}",
+        theta.cost,
+        astar.cost
+    );
+    // The statistics say what kind of path it is, and what it saves on the grid path.
+    h.get_by_label("any-angle, ≤ best grid path");
+    h.get_by_label("Best grid path (A*)");
+    h.get_by_label(&format!("{:.3}", astar.cost));
+
+    // Compare all: Theta*, Lazy Theta* and A*, each with its smoothed cost and time.
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("a comparison").to_vec();
+    let row = |algorithm: Algorithm| {
+        rows.iter()
+            .find(|r| r.algorithm == algorithm)
+            .expect("a row per algorithm")
+    };
+    let astar_row = row(Algorithm::AStar);
+    let astar_smoothed = astar_row.smoothed.expect("A*'s path smoothed");
+    for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
+        let any_angle = row(algorithm);
+        let result = any_angle
+            .outcome
+            .as_ref()
+            .expect("runs on the built-in map");
+        assert!(result.waypoints.is_some());
+        assert!(result.cost <= astar.cost * (1.0 + 1e-9));
+        let smoothed = any_angle.smoothed.expect("curved through its waypoints");
+        assert!((smoothed.cost - result.cost).abs() <= 1e-9 * result.cost);
+    }
+    assert!(astar_smoothed.cost <= astar.cost * (1.0 + 1e-9));
+    h.get_by_label("Smoothed");
+    h.get_by_label("+ smoothing");
+    h.get_by_label("Lazy Theta* (any-angle)");
 }

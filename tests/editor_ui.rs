@@ -1136,6 +1136,18 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
         h.state().route_order().map(|o| o[1]),
         Some(Cell::new(5, 20))
     );
+    // The path export writes every leg, each with the stretch of the path it covers.
+    let export = h.state().path_export().expect("a path to export");
+    let route = export.route.as_ref().expect("the route's legs");
+    assert_eq!(route.legs.len(), route.stops.len() - 1);
+    for (leg, stops) in route.legs.iter().zip(route.stops.windows(2)) {
+        assert_eq!((leg.from, leg.to), (stops[0], stops[1]));
+        let [first, last] = leg.cells;
+        assert_eq!(export.grid_path.cells[first], leg.from);
+        assert_eq!(export.grid_path.cells[last], leg.to);
+    }
+    let legs: f64 = route.legs.iter().map(|l| l.cost).sum();
+    assert!((legs - best.cost).abs() < 1e-9);
     // A patrol comes back to the start.
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Patrol")
         .click();

@@ -1,40 +1,15 @@
 //! Jump point search against the Moving AI optima and against A*.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gridpath::format::{load_map, movingai};
 use gridpath::grid::{Cell, Grid};
 use gridpath::search::{Algorithm, Diagonal, SearchError, SearchGraph, SearchRequest, Searcher};
 use proptest::prelude::*;
 
-/// Every scenario set with its map, outside the stale ones.
-fn scenario_sets(root: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let mut sets = Vec::new();
-    let Ok(folders) = std::fs::read_dir(root) else {
-        return sets;
-    };
-    for folder in folders.flatten() {
-        let Ok(files) = std::fs::read_dir(folder.path()) else {
-            continue;
-        };
-        for file in files.flatten() {
-            let scen = file.path();
-            let name = scen.to_string_lossy().into_owned();
-            let Some(map_name) = name.strip_suffix(".scen") else {
-                continue;
-            };
-            let map = if map_name.ends_with(".map") {
-                PathBuf::from(map_name)
-            } else {
-                // MAPF names its scenarios after the map plus a suffix.
-                folder.path().join("random-32-32-20.map")
-            };
-            sets.push((map, scen));
-        }
-    }
-    sets.sort();
-    sets
-}
+#[path = "common/scenario_sets.rs"]
+mod scenario_sets;
+use scenario_sets::scenario_sets;
 
 #[test]
 fn jps_matches_every_scenario_set_on_a_sample() {
@@ -180,6 +155,81 @@ proptest! {
             prop_assert!((cost - jps.cost).abs() <= tolerance);
             prop_assert_eq!(jps.path.first(), Some(&start));
             prop_assert_eq!(jps.path.last(), Some(&goal));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// JPS+ over its jump distances costs what A* does, with a full, legal path, also after
+    /// edits that update its distances in place.
+    #[test]
+    fn jps_plus_costs_what_astar_costs(
+        (grid, start, goal) in uniform_map(),
+        edits in proptest::collection::vec((0u32..40, 0u32..40, proptest::bool::ANY), 0..6),
+    ) {
+        let mut graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut searcher = Searcher::new();
+        let request = SearchRequest::new(start, goal);
+        let plus = request.clone().with_algorithm(Algorithm::JpsPlus);
+        let wall = grid.terrains().iter().position(|t| t.cost.is_none()).expect("a wall") as u8;
+        let floor = grid.terrains().iter().position(|t| t.cost.is_some()).expect("a floor") as u8;
+        for round in 0..2 {
+            let astar = searcher.search(&graph, &request).expect("valid request");
+            let jps = searcher.search(&graph, &plus).expect("valid request");
+            prop_assert_eq!(jps.found, astar.found, "round {}", round);
+            if astar.found {
+                let tolerance = 1e-9 * astar.cost.max(1.0);
+                prop_assert!((jps.cost - astar.cost).abs() <= tolerance, "round {}: jps-plus {} vs astar {}", round, jps.cost, astar.cost);
+                let checked = graph.path_cost(&jps.path);
+                prop_assert!(checked.is_some(), "jps-plus path has an illegal step");
+                let (cost, _) = checked.expect("checked above");
+                prop_assert!((cost - jps.cost).abs() <= tolerance);
+                prop_assert_eq!(jps.path.first(), Some(&start));
+                prop_assert_eq!(jps.path.last(), Some(&goal));
+            }
+            // Walls and floors set around the map, never on the two ends.
+            let changes: Vec<(Cell, u8)> = edits
+                .iter()
+                .map(|&(x, y, blocked)| (Cell::new(x % grid.width(), y % grid.height()), blocked))
+                .filter(|&(cell, _)| cell != start && cell != goal)
+                .map(|(cell, blocked)| (cell, if blocked { wall } else { floor }))
+                .collect();
+            graph.set_cells(&changes);
+        }
+    }
+}
+
+#[test]
+fn jps_plus_matches_every_scenario_set_on_a_sample() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
+    if !root.is_dir() {
+        eprintln!(
+            "skipping: no Moving AI benchmark data at {}",
+            root.display()
+        );
+        return;
+    }
+    let mut searcher = Searcher::new();
+    for (map_path, scen_path) in &scenario_sets(&root) {
+        let map = load_map(map_path).expect("benchmark map loads");
+        let text = std::fs::read_to_string(scen_path).expect("scenario file reads");
+        let queries = movingai::parse_scen(&text).expect("scenario file parses");
+        let graph = SearchGraph::new(&map.grid, Diagonal::NoCut);
+        for q in queries.iter().step_by(25) {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::JpsPlus);
+            let result = searcher.search(&graph, &request).expect("valid query");
+            assert!(
+                result.found && q.matches(result.cost),
+                "{}: line {}: cost {}, expected {}",
+                scen_path.display(),
+                q.line,
+                result.cost,
+                q.optimal
+            );
+            let (cost, _) = graph.path_cost(&result.path).expect("every step is legal");
+            assert_eq!(cost, result.cost);
         }
     }
 }

@@ -116,6 +116,75 @@ fn bidirectional_matches_every_scenario_set() {
     check_all(Algorithm::Bidirectional);
 }
 
+/// Queries per file for the any-angle check in a debug build.
+const ANY_ANGLE_SAMPLE: usize = 12;
+
+/// Runs an any-angle search on a sample of every scenario set: never longer than the octile
+/// optimum (within the rounding of the printed optimum; a grid path is one of the paths it
+/// weighs), and by how much shorter on average.
+fn check_any_angle(algorithm: Algorithm) {
+    let Some(dir) = data_dir() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai is absent, so the Moving AI any-angle check did not run"
+        );
+        return;
+    };
+    let sets = scenario_sets(&dir);
+    let mut searcher = Searcher::new();
+    let (mut total, mut ratios, mut worst) = (0usize, 0.0, 0.0f64);
+    let mut longer = Vec::new();
+    for (map_path, scen_path) in &sets {
+        let grid = movingai::parse_map(&std::fs::read_to_string(map_path).unwrap()).unwrap();
+        let queries = movingai::parse_scen(&std::fs::read_to_string(scen_path).unwrap()).unwrap();
+        let sample = if cfg!(debug_assertions) {
+            ANY_ANGLE_SAMPLE
+        } else {
+            10 * ANY_ANGLE_SAMPLE
+        };
+        let step = (queries.len() / sample).max(1);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        for q in queries.iter().step_by(step).filter(|q| q.optimal > 0.0) {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
+            let result = searcher.search(&graph, &request).unwrap();
+            assert!(result.found, "{} line {}", scen_path.display(), q.line);
+            total += 1;
+            let ratio = result.cost / q.optimal;
+            ratios += ratio;
+            worst = worst.max(ratio);
+            if result.cost > q.optimal + q.tolerance().max(1e-6) {
+                longer.push(format!(
+                    "{} line {}: {} vs octile {}",
+                    scen_path.display(),
+                    q.line,
+                    result.cost,
+                    q.optimal
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{algorithm}: {total} Moving AI queries over {} sets, cost / octile optimum: mean {:.4}, max {worst:.4}",
+        sets.len(),
+        ratios / total.max(1) as f64
+    );
+    assert!(
+        longer.is_empty(),
+        "{} paths longer than the octile optimum:\n{}",
+        longer.len(),
+        longer.join("\n")
+    );
+}
+
+#[test]
+fn theta_is_never_longer_than_the_octile_optimum() {
+    check_any_angle(Algorithm::Theta);
+}
+
+#[test]
+fn lazy_theta_is_never_longer_than_the_octile_optimum() {
+    check_any_angle(Algorithm::LazyTheta);
+}
+
 #[test]
 fn dijkstra_matches_a_sample() {
     let Some(dir) = data_dir() else {

@@ -8,6 +8,7 @@ use gridpath::search::{
     ALGORITHMS, Algorithm, Diagonal, Guarantee, Heuristic, Optimality, SearchError, SearchGraph,
     SearchRequest, SearchResult, Searcher,
 };
+use gridpath::smooth::Segment;
 use ordered_float::OrderedFloat;
 use proptest::prelude::*;
 
@@ -126,24 +127,105 @@ fn arb_uniform_map() -> impl Strategy<Value = (Grid, Cell, Cell, Diagonal)> {
         })
 }
 
+/// How much dearer than the cheapest grid path an any-angle path may come out: rounding only.
+/// Theta* and Lazy Theta* always weigh the grid step against the segment, and rank by a
+/// straight-line estimate that is consistent for grid steps, so (as A*'s own argument goes) a
+/// cell is expanded at no more than its cheapest grid cost.
+const ANY_ANGLE_BOUND: f64 = 1.0 + 1e-9;
+
 const GRASS: u8 = 0;
 const SWAMP: u8 = 2;
 const WALL: u8 = 3;
 
-/// The path is adjacent, passable, obeys the diagonal rule, and its steps sum to its cost.
+/// The path is adjacent, passable, obeys the diagonal rule, and its steps sum to its cost (an
+/// any-angle path: its segments are clear or single allowed steps, and sum to its cost).
 fn assert_valid(grid: &Grid, diagonal: Diagonal, result: &SearchResult) {
     let graph = SearchGraph::new(grid, diagonal);
     assert_eq!(result.path.first(), Some(&result.start));
     assert_eq!(result.path.last(), Some(&result.goal));
-    let (cost, length) = graph
+    let (steps, _) = graph
         .path_cost(&result.path)
         .expect("every step is allowed");
+    let (cost, length) = match &result.waypoints {
+        Some(waypoints) => polyline(grid, &graph, waypoints),
+        None => graph
+            .path_cost(&result.path)
+            .expect("every step is allowed"),
+    };
+    assert!(steps.is_finite());
     assert!(
         (cost - result.cost).abs() <= 1e-9 * cost.max(1.0),
         "steps sum to {cost}, reported {}",
         result.cost
     );
     assert!((length - result.length).abs() <= 1e-9 * length.max(1.0));
+}
+
+/// The cost and length of an any-angle path through the centres of `waypoints`, computed afresh:
+/// each segment is one allowed grid step or clear (every cell its closed line touches, corners
+/// included, passable), and costs the length of its piece inside each cell times that cell's
+/// cost.
+fn polyline(grid: &Grid, graph: &SearchGraph, waypoints: &[Cell]) -> (f64, f64) {
+    let (mut cost, mut length) = (0.0, 0.0);
+    for pair in waypoints.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        assert_ne!(a, b, "a segment of no length");
+        let step = SearchGraph::direction(a, b).is_some_and(|d| {
+            graph.can_step(a.y as usize * grid.width() as usize + a.x as usize, d)
+        });
+        let (ax, ay) = (f64::from(a.x) + 0.5, f64::from(a.y) + 0.5);
+        let (bx, by) = (f64::from(b.x) + 0.5, f64::from(b.y) + 0.5);
+        let (dx, dy) = (bx - ax, by - ay);
+        // Where the segment crosses the grid lines, as parameters from 0 to 1.
+        let mut ts = vec![0.0, 1.0];
+        for (from, delta) in [(ax, dx), (ay, dy)] {
+            if delta != 0.0 {
+                let (low, high) = (from.min(from + delta), from.max(from + delta));
+                let mut k = low.ceil();
+                while k <= high {
+                    ts.push((k - from) / delta);
+                    k += 1.0;
+                }
+            }
+        }
+        ts.sort_by(f64::total_cmp);
+        let cell_cost = |x: f64, y: f64| {
+            (x >= 0.0 && y >= 0.0)
+                .then(|| grid.cost(Cell::new(x as u32, y as u32)))
+                .flatten()
+        };
+        let segment_length = dx.hypot(dy);
+        for pair in ts.windows(2) {
+            // Every point where the segment crosses a line: the cells round it (up to four).
+            let (x, y) = (ax + dx * pair[0], ay + dy * pair[0]);
+            let near = |v: f64| {
+                if (v - v.round()).abs() < 1e-9 {
+                    vec![v.round() - 1.0, v.round()]
+                } else {
+                    vec![v.floor()]
+                }
+            };
+            if !step {
+                for cx in near(x) {
+                    for cy in near(y) {
+                        assert!(
+                            cell_cost(cx, cy).is_some(),
+                            "{a} → {b} touches a wall at ({cx}, {cy})"
+                        );
+                    }
+                }
+            }
+            if pair[1] - pair[0] < 1e-12 {
+                continue;
+            }
+            let t = (pair[0] + pair[1]) / 2.0;
+            let (mx, my) = ((ax + dx * t).floor(), (ay + dy * t).floor());
+            let here = cell_cost(mx, my).expect("a segment crosses only passable cells");
+            cost += (pair[1] - pair[0]) * segment_length * here;
+        }
+        length += segment_length;
+    }
+    (cost, length)
 }
 
 fn run(grid: &Grid, request: SearchRequest) -> SearchResult {
@@ -410,6 +492,10 @@ proptest! {
                     (result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
                     "{name}/{diagonal}: {} vs oracle {cost}", result.cost
                 ),
+                (Guarantee::AnyAngle, Optimality::AnyAngle) => prop_assert!(
+                    result.cost <= cost * ANY_ANGLE_BOUND,
+                    "{name}/{diagonal}: {} vs the best grid path's {cost}", result.cost
+                ),
                 (Guarantee::Approximate | Guarantee::NoGuarantee | Guarantee::FewestSteps, _) => {
                     prop_assert!(result.cost >= cost - 1e-9 * cost.max(1.0), "{name} beat the optimum");
                 }
@@ -418,6 +504,100 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// Checks an any-angle result against A* on the same request: found exactly when A* finds a
+/// path; every segment clear or one allowed step; the cost the sum of the segments' integrals,
+/// recomputed here; the cells a chain of allowed steps; and no dearer than A*'s grid path.
+fn check_any_angle(grid: &Grid, request: &SearchRequest) -> Result<(), TestCaseError> {
+    let graph = SearchGraph::new(grid, request.diagonal);
+    let astar = Searcher::new()
+        .search(&graph, &request.clone().with_algorithm(Algorithm::AStar))
+        .unwrap();
+    let result = Searcher::new().search(&graph, request).unwrap();
+    let name = request.algorithm.name();
+    prop_assert_eq!(result.found, astar.found, "{}/{}", name, request.diagonal);
+    prop_assert_eq!(result.optimality, Optimality::AnyAngle);
+    if !result.found {
+        prop_assert!(result.waypoints.is_none() && result.path.is_empty());
+        return Ok(());
+    }
+    let waypoints = result
+        .waypoints
+        .clone()
+        .expect("an any-angle path has waypoints");
+    prop_assert_eq!(waypoints.first(), Some(&request.start));
+    prop_assert_eq!(waypoints.last(), Some(&request.goal));
+    // The segments, the cost and the length, recomputed; the chain of cells.
+    assert_valid(grid, request.diagonal, &result);
+    // The same cost by the smoother's own integral.
+    let integral: f64 = waypoints
+        .windows(2)
+        .map(|p| {
+            Segment::between_centres(p[0], p[1])
+                .cost(grid)
+                .expect("a segment of the map")
+        })
+        .sum();
+    prop_assert!((integral - result.cost).abs() <= 1e-9 * integral.max(1.0));
+    prop_assert!(
+        result.cost <= astar.cost * ANY_ANGLE_BOUND,
+        "{}/{}: {} against A*'s {}",
+        name,
+        request.diagonal,
+        result.cost,
+        astar.cost
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn any_angle_paths_are_clear_and_no_dearer_than_the_grid_path(
+        (grid, start, goal, diagonal) in arb_map(),
+    ) {
+        for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
+            let request = SearchRequest::new(start, goal).with_algorithm(algorithm).with_diagonal(diagonal);
+            check_any_angle(&grid, &request)?;
+        }
+    }
+
+    #[test]
+    fn any_angle_paths_on_maps_of_one_cost((grid, start, goal, diagonal) in arb_uniform_map()) {
+        for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
+            let request = SearchRequest::new(start, goal).with_algorithm(algorithm).with_diagonal(diagonal);
+            check_any_angle(&grid, &request)?;
+        }
+    }
+}
+
+#[test]
+fn any_angle_searches_refuse_a_turn_penalty_and_record_their_trace() {
+    let grid = Grid::from_ascii(&["......", ".####.", "......"]).unwrap();
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    for algorithm in [Algorithm::Theta, Algorithm::LazyTheta] {
+        let request =
+            SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1)).with_algorithm(algorithm);
+        let refused = Searcher::new().search(&graph, &request.clone().with_turn_penalty(1.0));
+        assert_eq!(
+            refused,
+            Err(SearchError::TurnPenaltyUnsupported { algorithm })
+        );
+        let result = Searcher::new()
+            .search(&graph, &request.recording(true))
+            .unwrap();
+        let trace = result.trace.expect("recorded");
+        assert_eq!(trace.expanded.len() as u64, result.stats.expanded);
+        assert_eq!(trace.expanded.last(), Some(&Cell::new(5, 1)));
+        assert!(trace.g.iter().all(|g| g.is_finite()));
+        // Each expanded cell's parent is a vertex of its path: in line of sight, not a neighbour.
+        assert!(trace.h.iter().zip(&trace.expanded).all(|(&h, c)| {
+            let (dx, dy) = (5.0 - f64::from(c.x), 1.0 - f64::from(c.y));
+            (f64::from(h) - dx.hypot(dy)).abs() < 1e-5
+        }));
     }
 }
 
@@ -826,7 +1006,15 @@ proptest! {
             let result = match Searcher::new().search(&graph, &request) {
                 Ok(result) => result,
                 Err(SearchError::HeightsUnsupported { .. } | SearchError::UnsupportedDiagonal { .. })
-                    if matches!(info.algorithm, Algorithm::Jps | Algorithm::Hpa | Algorithm::ContractionHierarchy) => continue,
+                    if matches!(
+                        info.algorithm,
+                        Algorithm::Jps
+                            | Algorithm::JpsPlus
+                            | Algorithm::Hpa
+                            | Algorithm::Theta
+                            | Algorithm::LazyTheta
+                            | Algorithm::ContractionHierarchy
+                    ) => continue,
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };
             if result.stats.budget_exhausted {
@@ -893,4 +1081,36 @@ proptest! {
             prop_assert!((again.cost - fresh).abs() <= 1e-9 * fresh.max(1.0), "{} vs {}", again.cost, fresh);
         }
     }
+}
+
+#[test]
+fn an_any_angle_route_joins_its_legs_waypoints() {
+    let grid = Grid::from_ascii(&["........", "...##...", "...##...", "........"]).unwrap();
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let request =
+        SearchRequest::new(Cell::new(0, 0), Cell::new(7, 3)).with_algorithm(Algorithm::Theta);
+    let via = [Cell::new(7, 0), Cell::new(0, 3)];
+    let route = gridpath::search::route(
+        &graph,
+        &request,
+        &via,
+        gridpath::search::RouteOrder::AsGiven,
+        false,
+    )
+    .unwrap();
+    let waypoints = route.result.waypoints.clone().expect("any-angle legs");
+    let legs: usize = route
+        .legs
+        .iter()
+        .map(|leg| leg.waypoints.as_ref().map_or(0, Vec::len) - 1)
+        .sum();
+    assert_eq!(
+        waypoints.len(),
+        legs + 1,
+        "one shared vertex where two legs meet"
+    );
+    for point in [request.start, via[0], via[1], request.goal] {
+        assert!(waypoints.contains(&point));
+    }
+    assert_valid(&grid, Diagonal::NoCut, &route.result);
 }

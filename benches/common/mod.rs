@@ -1,7 +1,14 @@
 //! What more than one benchmark needs: the Moving AI data and the `pathfinding` crate's A*
 //! as the rival.
 
+#![allow(
+    dead_code,
+    reason = "each benchmark uses some of these helpers, not all"
+)]
+
+use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use gridpath::format::movingai::ScenQuery;
 use gridpath::grid::Grid;
@@ -12,6 +19,48 @@ use ordered_float::OrderedFloat;
 pub fn data_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
     dir.is_dir().then_some(dir)
+}
+
+/// The data a benchmark over the Moving AI sets reads: `None` when cargo only lists the
+/// benchmarks (`--list`) or when the data is absent (said on standard error).
+pub fn movingai_bench(name: &str) -> Option<PathBuf> {
+    if std::env::args().any(|a| a == "--list") {
+        return None;
+    }
+    let dir = data_dir();
+    if dir.is_none() {
+        eprintln!("{name} bench: ../shared/movingai is absent; nothing to measure");
+    }
+    dir
+}
+
+/// A Moving AI set (`"dao/den520d"`) under `dir`: its map, and `count` of its queries spread
+/// evenly over its scenario file.
+pub fn load_set(dir: &Path, set: &str, count: usize) -> (Grid, Vec<ScenQuery>) {
+    let map = std::fs::read_to_string(dir.join(format!("{set}.map"))).expect("map file");
+    let scen = std::fs::read_to_string(dir.join(format!("{set}.map.scen"))).expect("scen");
+    let grid = gridpath::format::movingai::parse_map(&map).expect("valid map");
+    let all = gridpath::format::movingai::parse_scen(&scen).expect("valid scen");
+    let step = (all.len() / count).max(1);
+    (grid, all.into_iter().step_by(step).take(count).collect())
+}
+
+/// The fastest of `rounds` runs of `run` over every query, in µs per query: the fastest round
+/// keeps the noise of a shared machine out of the ratios measured in one run.
+pub fn time_per_query(
+    queries: &[ScenQuery],
+    rounds: usize,
+    mut run: impl FnMut(&ScenQuery) -> f64,
+) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            for q in queries {
+                black_box(run(q));
+            }
+            t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// The rival: `pathfinding::directed::astar::astar` over the same neighbour masks.

@@ -225,6 +225,12 @@ impl EditorApp {
             .map(|(plan, older)| (plan.result.path.as_slice(), older))
     }
 
+    /// The points the canvas joins with straight lines to draw the path: an any-angle path's
+    /// waypoints, or every cell of a grid path.
+    pub fn drawn_vertices(&self) -> Option<&[Cell]> {
+        self.planner.drawn().map(|(plan, _)| plan.result.vertices())
+    }
+
     /// The charts of the latest "compare all", as the comparison window draws them.
     pub fn comparison_charts(&self) -> Option<[compare_window::Chart; 3]> {
         self.planner
@@ -234,7 +240,10 @@ impl EditorApp {
 
     /// The points the latest plan's route visits, in order, when it went through waypoints.
     pub fn route_order(&self) -> Option<&[Cell]> {
-        self.planner.plan().and_then(|p| p.route.as_deref())
+        self.planner
+            .plan()
+            .and_then(|p| p.route.as_ref())
+            .map(|r| r.order.as_slice())
     }
 
     /// The clearance the heat layer shows at a cell, once it has been drawn.
@@ -627,7 +636,8 @@ impl EditorApp {
         match (map.start, map.goal) {
             (Some(start), Some(goal)) => {
                 let request = self.settings.request(start, goal);
-                self.planner.compare(&map.grid, request);
+                self.planner
+                    .compare(&map.grid, request, self.view.smoothing);
                 self.view.compare_open = true;
             }
             _ => self.say("Place a start and a goal first.".to_owned(), true),
@@ -1052,9 +1062,12 @@ impl eframe::App for EditorApp {
                         self.palette_action(action);
                     }
                     ui.separator();
-                    if let Some(action) =
-                        relief_ui(ui, &self.document.map.grid, &mut self.tools.height_step)
-                    {
+                    if let Some(action) = relief_ui(
+                        ui,
+                        &self.document.map.grid,
+                        &mut self.tools.height_step,
+                        &mut self.tools.heightmap_white,
+                    ) {
                         self.relief_action(action);
                     }
                 });

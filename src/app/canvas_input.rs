@@ -328,15 +328,7 @@ impl CanvasInput {
                 if let Some(cell) = cell
                     && cell != stroke.last()
                 {
-                    let (w, h) = (grid.width(), grid.height());
-                    let cells = tools::brush_line(
-                        stroke.last(),
-                        cell,
-                        tools.brush_size,
-                        tools.brush_tip,
-                        w,
-                        h,
-                    );
+                    let cells = brush_segment(tools, grid, stroke.last(), cell);
                     let region = stroke.paint(&mut map.grid, &cells);
                     stroke.move_to(cell);
                     canvas.redraw(Redraw::Cells(region));
@@ -346,15 +338,7 @@ impl CanvasInput {
                 if let Some(cell) = cell
                     && cell != stroke.last()
                 {
-                    let (w, h) = (grid.width(), grid.height());
-                    let cells = tools::brush_line(
-                        stroke.last(),
-                        cell,
-                        tools.brush_size,
-                        tools.brush_tip,
-                        w,
-                        h,
-                    );
+                    let cells = brush_segment(tools, grid, stroke.last(), cell);
                     let redraw = stroke
                         .apply(&mut map.grid, &cells)
                         .map_or(Redraw::All, Redraw::Cells);
@@ -588,6 +572,17 @@ fn paint_ruler(painter: &Painter, canvas: &Canvas, map: &Map, ruler: &Measuremen
     let band = Rect::from_min_size(at, size).expand2(Vec2::new(6.0, 3.0));
     painter.rect_filled(band, 4.0, Color32::from_black_alpha(190));
     painter.galley(at, galley, Color32::from_gray(240));
+}
+
+/// The cells the brush covers moving from `from` to `to`.
+fn brush_segment(
+    tools: &ToolSettings,
+    grid: &crate::grid::Grid,
+    from: Cell,
+    to: Cell,
+) -> Vec<Cell> {
+    let (w, h) = (grid.width(), grid.height());
+    tools::brush_line(from, to, tools.brush_size, tools.brush_tip, w, h)
 }
 
 fn marker_radius(canvas: &Canvas) -> f32 {

@@ -1,5 +1,7 @@
 //! The "compare all" window: every algorithm's run on one request, as a table and as bar
-//! charts of time, cells expanded and path cost.
+//! charts of time, cells expanded and path cost. The table also shows each path smoothed
+//! (line of sight and curves), so that an any-angle search (Theta*) can be weighed against A*
+//! plus smoothing: the cost of the smoothed path, and the time of search and smoothing.
 
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot};
@@ -16,14 +18,14 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
     }
     egui::Window::new("Compare algorithms")
         .open(open)
-        .default_size([560.0, 520.0])
+        .default_size([760.0, 520.0])
         .show(ctx, |ui| {
             egui::Grid::new("compare-table")
-                .num_columns(6)
+                .num_columns(8)
                 .striped(true)
                 .show(ui, |ui| {
-                    for title in ["Algorithm", "Cost", "Length", "Expanded", "Time", "Optimality"] {
-                        ui.label(RichText::new(title).strong());
+                    for (title, about) in COLUMNS {
+                        ui.label(RichText::new(title).strong()).on_hover_text(about);
                     }
                     ui.end_row();
                     for row in rows {
@@ -35,10 +37,19 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                                 } else {
                                     ("no path".to_owned(), "–".to_owned())
                                 };
+                                let (smoothed_cost, with_smoothing) = match &row.smoothed {
+                                    Some(smoothed) => (
+                                        format!("{:.3}", smoothed.cost),
+                                        format_time(result.stats.time_us + smoothed.time_us),
+                                    ),
+                                    None => ("–".to_owned(), "–".to_owned()),
+                                };
                                 ui.label(cost);
+                                ui.label(smoothed_cost);
                                 ui.label(length);
                                 ui.label(result.stats.expanded.to_string());
                                 ui.label(format_time(result.stats.time_us));
+                                ui.label(with_smoothing);
                                 if result.found {
                                     ui.label(optimality_text(result.optimality));
                                 } else {
@@ -52,10 +63,9 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                                 }
                             }
                             Err(failure) => {
-                                ui.label("–");
-                                ui.label("–");
-                                ui.label("–");
-                                ui.label("–");
+                                for _ in 0..COLUMNS.len() - 2 {
+                                    ui.label("–");
+                                }
                                 ui.label(RichText::new(failure.to_string()).weak())
                                     .on_hover_text(failure.to_string());
                             }
@@ -70,12 +80,33 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                 }
             });
             ui.label(
-                RichText::new("Runs that found a path, fastest and cheapest on top; time and cells on a log scale. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells.")
+                RichText::new("Runs that found a path, fastest and cheapest on top; time and cells on a log scale. Greedy and weighted A* buy speed with cost; jump point search keeps the cost and skips most cells; Theta* and Lazy Theta* find any-angle paths, to weigh against A*'s smoothed cost and its time with smoothing.")
                     .weak()
                     .small(),
             );
         });
 }
+
+/// The table's columns: title and tooltip.
+const COLUMNS: [(&str, &str); 8] = [
+    ("Algorithm", "The search run."),
+    (
+        "Cost",
+        "The cost of the path found: its grid steps, or an any-angle path's segments.",
+    ),
+    (
+        "Smoothed",
+        "The cost of the path after smoothing: line-of-sight shortcuts of a grid path (an any-angle path is kept as it is).",
+    ),
+    ("Length", "The length of the path found, in cells."),
+    ("Expanded", "Cells taken off the open list."),
+    ("Time", "The search's own time."),
+    (
+        "+ smoothing",
+        "The search's time plus the time smoothing took (line of sight and curves).",
+    ),
+    ("Optimality", "What is guaranteed of the cost."),
+];
 
 type Measure = fn(&SearchResult) -> f64;
 

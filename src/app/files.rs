@@ -36,9 +36,6 @@ enum FileKind {
     Other,
 }
 
-/// The height of white in a heightmap imported from the File menu (black is 0).
-pub const HEIGHTMAP_WHITE: f64 = 10.0;
-
 fn file_kind(path: &Path) -> FileKind {
     match registry::kind_of(path) {
         Some(registry::FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => FileKind::Level,
@@ -194,7 +191,26 @@ impl EditorApp {
     pub fn export_map_to(&mut self, path: &Path) -> bool {
         match save::save_map(&self.document.map, path) {
             Ok(()) => {
-                self.say(format!("Exported {}.", path.display()), false);
+                let map = &self.document.map;
+                let json =
+                    registry::kind_of(path) == Some(registry::FileKind::Map(MapFormat::Json));
+                let mut lost = Vec::new();
+                if !json && map.grid.heights().is_some() {
+                    lost.push("heights");
+                }
+                if !json && !map.waypoints.is_empty() {
+                    lost.push("waypoints");
+                }
+                let text = if lost.is_empty() {
+                    format!("Exported {}.", path.display())
+                } else {
+                    format!(
+                        "Exported {} without the {}: only a gridpath map (.json) keeps them.",
+                        path.display(),
+                        lost.join(" and ")
+                    )
+                };
+                self.say(text, false);
                 true
             }
             Err(error) => {
@@ -218,14 +234,18 @@ impl EditorApp {
             );
         }
         let map = &self.document.map;
-        Ok(PathExport::new(
+        let export = PathExport::new(
             map,
             &plan.request,
             &plan.result,
             plan.smoothing,
             plan.smoothed.clone(),
             self.view.sample_spacing,
-        ))
+        );
+        Ok(match &plan.route {
+            Some(route) => export.with_route(route),
+            None => export,
+        })
     }
 
     /// Writes the path export (`gridpath-path` JSON) to `path`; returns whether it worked.
@@ -346,16 +366,17 @@ impl EditorApp {
         self.ask_for_file(FileTask::ImportHeights, &request);
     }
 
-    /// Gives the map the heights of a grayscale image (black 0, white
-    /// [`HEIGHTMAP_WHITE`]; resampled to the map's size), as one undoable step. A file that
+    /// Gives the map the heights of a grayscale image (black 0, white the Heights panel's
+    /// *Import white*; resampled to the map's size), as one undoable step. A file that
     /// cannot be read is reported and the map stays as it was.
     pub fn import_heights_from(&mut self, path: &Path) -> bool {
         let grid = &self.document.map.grid;
+        let white = f64::from(self.tools.heightmap_white);
         let heights = match crate::format::height_image::load_heights(
             path,
             grid.width(),
             grid.height(),
-            HEIGHTMAP_WHITE,
+            white,
         ) {
             Ok(heights) => heights,
             Err(error) => {
@@ -368,7 +389,7 @@ impl EditorApp {
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         self.set_heights(heights);
         self.say(
-            format!("Heights from {name}: black is 0, white {HEIGHTMAP_WHITE}."),
+            format!("Heights from {name}: black is 0, white {white}."),
             false,
         );
         true

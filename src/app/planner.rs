@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Cell, Grid, TerrainId};
 use crate::search::{
-    Algorithm, CellChange, FlowField, Replanner, RouteOrder, SearchControl, SearchError,
+    Algorithm, CellChange, FlowField, Guarantee, Replanner, RouteOrder, SearchControl, SearchError,
     SearchRequest, SearchResult,
 };
-use crate::smooth::{self, SmoothSettings, SmoothedPath};
+use crate::smooth::{SmoothSettings, SmoothedPath};
 
 use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
@@ -79,12 +79,13 @@ pub struct Plan {
     pub exploration: Option<Exploration>,
     /// Every cell's cost to the goal and next step, when the flow field layer asked for it.
     pub field: Option<FlowField>,
-    /// The optimal cost, for algorithms that are only near-optimal (HPA*).
+    /// The optimal grid path's cost, for algorithms that are only near-optimal (HPA*) and the
+    /// any-angle ones (Theta*, Lazy Theta*), by A*.
     pub optimal_cost: Option<f64>,
     /// The side of the unit the path is for, placed by its top-left cell (1: one cell).
     pub unit: u32,
-    /// For a route through waypoints: the points in the order visited.
-    pub route: Option<Vec<Cell>>,
+    /// For a route through waypoints: its stops in the order visited and its legs.
+    pub route: Option<crate::search::Route>,
 }
 
 /// One row of "compare all": an algorithm and what it gave.
@@ -94,6 +95,19 @@ pub struct Comparison {
     pub algorithm: Algorithm,
     /// Its result, or why it could not run on this map.
     pub outcome: Result<SearchResult, Failure>,
+    /// The smoothing of the path it found, with the Path panel's settings; `None` when it
+    /// found none or the path could not be smoothed.
+    pub smoothed: Option<SmoothedRun>,
+}
+
+/// What smoothing one path of "compare all" gave, and what it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SmoothedRun {
+    /// The cost of the line-of-sight path (an any-angle path's own cost: it is curved as it
+    /// is).
+    pub cost: f64,
+    /// The time smoothing took, line of sight and curves, in microseconds.
+    pub time_us: u64,
 }
 
 /// The work one job asks for.
@@ -110,6 +124,7 @@ enum Work {
     },
     Compare {
         request: SearchRequest,
+        smoothing: SmoothSettings,
     },
 }
 
@@ -370,9 +385,10 @@ impl Planner {
         );
     }
 
-    /// Runs every algorithm on the same request, for the comparison table.
-    pub fn compare(&mut self, grid: &Grid, request: SearchRequest) {
-        self.start(grid, Work::Compare { request });
+    /// Runs every algorithm on the same request, for the comparison table, and smooths each
+    /// path found with `smoothing`.
+    pub fn compare(&mut self, grid: &Grid, request: SearchRequest, smoothing: SmoothSettings) {
+        self.start(grid, Work::Compare { request, smoothing });
     }
 
     fn start(&mut self, grid: &Grid, work: Work) {
@@ -739,11 +755,12 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             route,
         } => {
             let routed = !route.via.is_empty() || route.patrol;
-            let mut order = None;
+            let mut planned = None;
             let outcome = if routed {
                 plan_route(replanner, request, *unit, route, control).map(|r| {
-                    order = Some(r.order);
-                    r.result
+                    let result = r.result.clone();
+                    planned = Some(r);
+                    result
                 })
             } else if *unit > 1 {
                 plan_for_unit(replanner.grid(), request, *unit, control)
@@ -753,9 +770,13 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             let field = (*field && !control.is_cancelled())
                 .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
                 .flatten();
-            // HPA* is near-optimal only: say how near, against an exact A*.
+            // HPA* is near-optimal only: say how near, against an exact A*; and how much an
+            // any-angle path saves on the best grid path.
+            let against_astar = !routed
+                && (request.algorithm == Algorithm::Hpa
+                    || request.algorithm.info().guarantee == Guarantee::AnyAngle);
             let optimal = match &outcome {
-                Ok(result) if result.found && request.algorithm == Algorithm::Hpa => {
+                Ok(result) if result.found && against_astar => {
                     let exact = request
                         .clone()
                         .with_algorithm(Algorithm::AStar)
@@ -765,11 +786,11 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 _ => None,
             };
             Answer::Plan(outcome.map(|result| {
-                let stops = order.as_deref().unwrap_or_default();
+                let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
                 plan.unit = *unit;
-                plan.route = order;
+                plan.route = planned;
                 if *unit > 1 {
                     // The curve is smoothed for one cell: a larger unit keeps its grid path.
                     plan.smoothed = None;
@@ -777,7 +798,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 Box::new(plan)
             }))
         }
-        Work::Compare { request } => {
+        Work::Compare { request, smoothing } => {
             let mut rows = Vec::new();
             for &algorithm in Algorithm::ALL {
                 if control.is_cancelled() {
@@ -785,7 +806,24 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 }
                 let request = request.clone().with_algorithm(algorithm).recording(false);
                 let outcome = run_guarded(solver, replanner, &request, control);
-                rows.push(Comparison { algorithm, outcome });
+                let smoothed = match &outcome {
+                    Ok(result) if result.found => {
+                        let started = Instant::now();
+                        result
+                            .smoothed(replanner.grid(), smoothing)
+                            .ok()
+                            .map(|path| SmoothedRun {
+                                cost: path.cost,
+                                time_us: started.elapsed().as_micros() as u64,
+                            })
+                    }
+                    _ => None,
+                };
+                rows.push(Comparison {
+                    algorithm,
+                    outcome,
+                    smoothed,
+                });
             }
             Answer::Compare(rows)
         }
@@ -904,7 +942,7 @@ fn plan_of(
 ) -> Plan {
     let smoothed = result
         .has_path()
-        .then(|| smooth::smooth_path_through(grid, &result.path, stops, &smoothing).ok())
+        .then(|| result.smoothed_through(grid, stops, &smoothing).ok())
         .flatten();
     let exploration = result
         .trace
@@ -1058,7 +1096,11 @@ mod tests {
     fn compare_all_gives_one_row_per_algorithm() {
         let grid = Grid::from_ascii(&["......", ".####.", "......"]).unwrap();
         let mut planner = Planner::new();
-        planner.compare(&grid, SearchRequest::new(Cell::new(0, 0), Cell::new(5, 2)));
+        planner.compare(
+            &grid,
+            SearchRequest::new(Cell::new(0, 0), Cell::new(5, 2)),
+            SmoothSettings::default(),
+        );
         settle(&mut planner);
         let rows = planner.comparison().unwrap();
         assert_eq!(rows.len(), Algorithm::ALL.len());

@@ -18,7 +18,12 @@ pub enum ReliefAction {
 
 /// Shows the section with the step of the Raise and Lower brushes (changed in place);
 /// returns what the user changed of the map.
-pub fn relief_ui(ui: &mut Ui, grid: &Grid, height_step: &mut f32) -> Option<ReliefAction> {
+pub fn relief_ui(
+    ui: &mut Ui,
+    grid: &Grid,
+    height_step: &mut f32,
+    heightmap_white: &mut f32,
+) -> Option<ReliefAction> {
     let mut action = None;
     ui.heading("Heights");
     ui.add_space(4.0);
@@ -27,6 +32,18 @@ pub fn relief_ui(ui: &mut Ui, grid: &Grid, height_step: &mut f32) -> Option<Reli
         ui.add(DragValue::new(height_step).range(0.05..=1000.0).speed(0.05))
             .labelled_by(label.id)
             .on_hover_text("How much one stroke of Raise (U) or Lower (D) changes the ground");
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Import white");
+        ui.add(
+            DragValue::new(heightmap_white)
+                .range(0.05..=1.0e6)
+                .speed(0.1),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "The height of white in a grayscale image read by File → Import heights (black is 0)",
+        );
     });
     if grid.heights().is_none() {
         ui.label(

@@ -73,7 +73,9 @@ impl RunHistory {
     pub fn record(&mut self, plan: &Plan) {
         self.runs += 1;
         let request = &plan.request;
-        let mut settings = if request.algorithm.info().uses_heuristic {
+        let mut settings = if request.algorithm.info().uses_heuristic
+            || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle
+        {
             format!("{}, {}", request.diagonal, request.effective_heuristic())
         } else {
             format!("{}, no heuristic", request.diagonal)

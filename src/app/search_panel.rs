@@ -68,8 +68,10 @@ impl SearchSettings {
     /// unless the map is `uniform` (every passable cell costs the same).
     pub fn ui(&mut self, ui: &mut Ui, uniform: bool) -> bool {
         let before = *self;
+        // Tall enough to list every algorithm without a scroll bar.
         ComboBox::from_label("Algorithm")
             .selected_text(algorithm_name(self.algorithm))
+            .height(f32::INFINITY)
             .show_ui(ui, |ui| {
                 for &a in Algorithm::ALL {
                     let usable = !a.info().needs_uniform_cost || uniform;

@@ -404,7 +404,9 @@ impl SearchView {
                     "Algorithm",
                     algorithm_name(request.algorithm).to_owned(),
                 );
-                let settings = if request.algorithm.info().uses_heuristic {
+                let settings = if request.algorithm.info().uses_heuristic
+                    || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle
+                {
                     format!("{}, {}", request.diagonal, request.effective_heuristic())
                 } else {
                     format!("{}, no heuristic", request.diagonal)
@@ -418,8 +420,8 @@ impl SearchView {
                     "Found",
                     if result.found { "yes" } else { "no" }.to_owned(),
                 );
-                if let Some(order) = &plan.route {
-                    let stops: Vec<String> = order.iter().map(ToString::to_string).collect();
+                if let Some(route) = &plan.route {
+                    let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
                 row(ui, "Time", format_time(result.stats.time_us));
@@ -428,6 +430,9 @@ impl SearchView {
                 row(ui, "Largest open list", result.stats.max_open.to_string());
                 if result.has_path() {
                     row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    if let Some(waypoints) = &result.waypoints {
+                        row(ui, "Waypoints", waypoints.len().to_string());
+                    }
                     row(ui, "Length", format!("{:.3}", result.length));
                     row(ui, "Cost", format!("{:.3}", result.cost));
                     if let Some(smoothed) = &plan.smoothed {
@@ -451,12 +456,13 @@ impl SearchView {
                     && result.found
                     && optimal > 0.0
                 {
-                    row(ui, "Optimal cost (A*)", format!("{optimal:.3}"));
-                    row(
-                        ui,
-                        "Cost / optimal",
-                        format!("{:.4}", result.cost / optimal),
-                    );
+                    let (of_optimal, ratio) = if result.waypoints.is_some() {
+                        ("Best grid path (A*)", "Cost / grid path")
+                    } else {
+                        ("Optimal cost (A*)", "Cost / optimal")
+                    };
+                    row(ui, of_optimal, format!("{optimal:.3}"));
+                    row(ui, ratio, format!("{:.4}", result.cost / optimal));
                 }
             });
     }
@@ -653,10 +659,11 @@ impl SearchView {
             }
         }
         if self.layers.path && result.path.len() >= 2 {
-            // Through the middle of the unit's footprint (the cell's centre for one cell).
+            // Through the middle of the unit's footprint (the cell's centre for one cell); an
+            // any-angle path straight through its waypoints.
             let middle = plan.unit as f32 / 2.0;
             let points: Vec<Pos2> = result
-                .path
+                .vertices()
                 .iter()
                 .map(|&c| {
                     canvas.screen_from_cell(Pos2::new(c.x as f32 + middle, c.y as f32 + middle))

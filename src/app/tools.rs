@@ -150,6 +150,8 @@ pub struct ToolSettings {
     pub active: TerrainId,
     /// How much Raise and Lower change the ground per stroke.
     pub height_step: f32,
+    /// The height of white in a heightmap imported with File → Import heights (black is 0).
+    pub heightmap_white: f32,
 }
 
 impl Default for ToolSettings {
@@ -161,6 +163,7 @@ impl Default for ToolSettings {
             filled: true,
             active: 0,
             height_step: 1.0,
+            heightmap_white: 10.0,
         }
     }
 }

@@ -7,13 +7,14 @@ use anyhow::Context as _;
 use gridpath::format::PathExport;
 use gridpath::format::save::{self, Backup};
 use gridpath::grid::{Cell, Map};
-use gridpath::search::{SearchRequest, SearchResult};
+use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
 /// Smoothing options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SmoothArgs {
-    /// Smooth the path: line-of-sight shortcuts, then Bezier curves that keep clear of walls.
+    /// Smooth the path: line-of-sight shortcuts, then Bezier curves that keep clear of walls
+    /// (an any-angle path, --algo theta or lazy-theta, is curved through its own waypoints).
     #[arg(long)]
     pub smooth: bool,
     /// How curvy the smoothed path is, from 0 (straight segments) to 1 (Catmull–Rom).
@@ -67,9 +68,9 @@ impl SmoothArgs {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
         }
-        let smoothed =
-            smooth::smooth_path_through(&map.grid, &result.path, stops, &self.settings())
-                .context("smoothing the path")?;
+        let smoothed = result
+            .smoothed_through(&map.grid, stops, &self.settings())
+            .context("smoothing the path")?;
         Ok(Some(smoothed))
     }
 
@@ -80,11 +81,12 @@ impl SmoothArgs {
         request: &SearchRequest,
         result: &SearchResult,
         smoothed: Option<&SmoothedPath>,
+        route: Option<&Route>,
     ) -> anyhow::Result<()> {
         let Some(path) = &self.export else {
             return Ok(());
         };
-        let export = PathExport::new(
+        let mut export = PathExport::new(
             map,
             request,
             result,
@@ -92,6 +94,9 @@ impl SmoothArgs {
             smoothed.cloned(),
             self.spacing,
         );
+        if let Some(route) = route {
+            export = export.with_route(route);
+        }
         let csv = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv"));

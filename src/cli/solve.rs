@@ -122,7 +122,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
     let smoothed = args.smoothing.smooth(&map, &result, stops)?;
     args.smoothing
-        .export(&map, &request, &result, smoothed.as_ref())?;
+        .export(&map, &request, &result, smoothed.as_ref(), route.as_ref())?;
     if args.json {
         // Streamed: a long path is never held as a JSON value, only as the result's cells.
         let json = SolveJson {
@@ -162,7 +162,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 
 /// The JSON object of `solve --json`, written straight from the search result: `found`,
 /// `algorithm`, `diagonal`, `heuristic`, `weight`, `from`, `to`, `cost`, `length`,
-/// `turn_penalty` when one is set, `optimality`, `path` (cells as `[x, y]`), with `--partial`
+/// `turn_penalty` when one is set, `optimality`, `path` (cells as `[x, y]`), `waypoints` for an
+/// any-angle path (the cells whose centres its straight segments join), with `--partial`
 /// `partial` (and `reached`, the cell the path ends at, when the goal was unreachable), with
 /// `--via` or `--patrol` `order` (the points in the order visited) and `legs` (each leg's
 /// `from`, `to`, `found`, `cost` and `length`), `stats`, then `message` when no path was found
@@ -192,6 +193,9 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("length", &result.length)?;
         map.serialize_entry("optimality", &result.optimality.to_string())?;
         map.serialize_entry("path", &Path(&result.path))?;
+        if let Some(waypoints) = &result.waypoints {
+            map.serialize_entry("waypoints", &Path(waypoints))?;
+        }
         if request.partial {
             map.serialize_entry("partial", &result.reached.is_some())?;
         }
@@ -261,6 +265,10 @@ fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Res
         request.weight,
         result.optimality
     );
+    if let Some(waypoints) = &result.waypoints {
+        let cells: Vec<String> = waypoints.iter().map(ToString::to_string).collect();
+        out!("any-angle waypoints: {}", cells.join(" → "));
+    }
     let s = result.stats;
     out!(
         "expanded {}, pushed {}, largest open list {}, time {} µs",

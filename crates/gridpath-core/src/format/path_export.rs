@@ -1,12 +1,12 @@
 //! The path export: one search's answer, grid path and smoothed path, as one JSON document.
 //!
 //! The editor's File → Export path and `gridpath solve --export FILE` write the same document
-//! (version 2; every field of version 1 is still there):
+//! (version 3; every field of versions 1 and 2 is still there):
 //!
 //! ```json
 //! {
 //!   "format": "gridpath-path",
-//!   "version": 2,
+//!   "version": 3,
 //!   "units": "cells: [x, y] integers, column and row from the top-left cell; points: ...",
 //!   "map": { "name": "arena", "width": 49, "height": 49 },
 //!   "start": [1, 11],
@@ -54,6 +54,11 @@
 //!   `yaw` is counter-clockwise from +x, so it is −heading. The origin's own yaw is reported
 //!   but, as in `map_server` and nav2, not applied. `waypoints` are the line-of-sight
 //!   waypoints and `samples` the curve's samples as `[x, y, yaw, s]`, with s in metres.
+//! - `grid_path.waypoints` is there only for an any-angle search (Theta*, Lazy Theta*): the
+//!   cells whose centres its straight segments join, start and goal included. Then
+//!   `grid_path.cells` are the cells those segments cross (a chain of grid steps), and
+//!   `grid_path.length` and `grid_path.cost` are the segments' (the cost integrated along
+//!   them); `smoothed` curves through these waypoints. New in version 3.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
 //! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.
 
@@ -62,7 +67,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::grid::{Cell, GeoReference, Map};
-use crate::search::{SearchRequest, SearchResult};
+use crate::search::{Route, SearchRequest, SearchResult};
 use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
 
 /// The statement of the cell frame that every export carries in `units`.
@@ -73,7 +78,7 @@ pub const UNITS: &str = "cells: [x, y] integers, column and row from the top-lef
 pub struct PathExport {
     /// Always `"gridpath-path"`.
     pub format: &'static str,
-    /// The schema version, 2.
+    /// The schema version, 3.
     pub version: u32,
     /// The cell frame, in words ([`UNITS`]).
     pub units: &'static str,
@@ -97,6 +102,37 @@ pub struct PathExport {
     pub world: Option<WorldPath>,
     /// The search's counters.
     pub stats: StatsSummary,
+    /// For a route through waypoints: its stops and each leg; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<RouteExport>,
+}
+
+/// A route through waypoints: the points in the order visited and each leg between two.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RouteExport {
+    /// The start, the waypoints in the order visited, the goal (and the start again for a
+    /// patrol).
+    pub stops: Vec<Cell>,
+    /// One leg between each two stops, in order.
+    pub legs: Vec<LegExport>,
+}
+
+/// One leg of a route.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegExport {
+    /// Where it starts.
+    pub from: Cell,
+    /// Where it ends.
+    pub to: Cell,
+    /// Whether it was found.
+    pub found: bool,
+    /// Its cost.
+    pub cost: f64,
+    /// Its length.
+    pub length: f64,
+    /// The indices in `grid_path.cells` of its first and last cell (two legs share the cell
+    /// where they meet).
+    pub cells: [usize; 2],
 }
 
 /// The smoothed path with points sampled along its curve.
@@ -177,9 +213,13 @@ pub struct SearchSummary {
 pub struct GridPath {
     /// The cells from start to goal; empty when no path was found.
     pub cells: Vec<Cell>,
-    /// Its length (1 per orthogonal step, √2 per diagonal one).
+    /// An any-angle path's waypoints ([`SearchResult::waypoints`]); left out of the JSON for
+    /// the other searches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waypoints: Option<Vec<Cell>>,
+    /// Its length (1 per orthogonal step, √2 per diagonal one; an any-angle path's segments').
     pub length: f64,
-    /// Its cost under the step model.
+    /// Its cost under the step model (an any-angle path's segments').
     pub cost: f64,
 }
 
@@ -217,7 +257,7 @@ impl PathExport {
     /// // The start cell's centre (0.5, 0.5) of a map 3 cells high, in metres with y up.
     /// let [x, y, _, _] = world.samples[0];
     /// assert!((x - (-1.0 + 0.5 * 0.05)).abs() < 1e-12 && (y - (2.0 + 2.5 * 0.05)).abs() < 1e-12);
-    /// assert!(export.to_json().expect("encodes").contains("\"version\": 2"));
+    /// assert!(export.to_json().expect("encodes").contains("\"version\": 3"));
     /// ```
     pub fn new(
         map: &Map,
@@ -265,7 +305,7 @@ impl PathExport {
         });
         Self {
             format: "gridpath-path",
-            version: 2,
+            version: 3,
             units: UNITS,
             map: MapSummary {
                 name: map.name.clone(),
@@ -285,6 +325,7 @@ impl PathExport {
             found: result.found,
             grid_path: GridPath {
                 cells: result.path.clone(),
+                waypoints: result.waypoints.clone(),
                 length: result.length,
                 cost: result.cost,
             },
@@ -296,7 +337,55 @@ impl PathExport {
                 max_open: stats.max_open,
                 time_us: stats.time_us,
             },
+            route: None,
         }
+    }
+
+    /// The export of a route: adds its stops and legs (`route` in the JSON), each leg with
+    /// the range of `grid_path.cells` it covers.
+    ///
+    /// ```
+    /// use gridpath_core::format::PathExport;
+    /// use gridpath_core::grid::{Cell, Grid, Map};
+    /// use gridpath_core::search::{RouteOrder, SearchGraph, SearchRequest, route};
+    /// use gridpath_core::smooth::SmoothSettings;
+    ///
+    /// let map = Map::new("yard", Grid::from_ascii(&["....."; 3]).expect("valid"));
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(4, 0));
+    /// let graph = SearchGraph::new(&map.grid, request.diagonal);
+    /// let planned = route(&graph, &request, &[Cell::new(2, 2)], RouteOrder::AsGiven, false)
+    ///     .expect("plans");
+    /// let export = PathExport::new(&map, &request, &planned.result, SmoothSettings::default(), None, 0.25)
+    ///     .with_route(&planned);
+    /// let legs = &export.route.as_ref().expect("a route").legs;
+    /// assert_eq!(legs.len(), 2);
+    /// assert_eq!(export.grid_path.cells[legs[1].cells[0]], Cell::new(2, 2));
+    /// assert_eq!(legs[1].cells[1], export.grid_path.cells.len() - 1);
+    /// ```
+    pub fn with_route(mut self, route: &Route) -> Self {
+        let mut first = 0;
+        let legs = route
+            .legs
+            .iter()
+            .map(|leg| {
+                let last = first + leg.path.len().saturating_sub(1);
+                let export = LegExport {
+                    from: leg.start,
+                    to: leg.goal,
+                    found: leg.found,
+                    cost: leg.cost,
+                    length: leg.length,
+                    cells: [first, last],
+                };
+                first = last;
+                export
+            })
+            .collect();
+        self.route = Some(RouteExport {
+            stops: route.order.clone(),
+            legs,
+        });
+        self
     }
 
     /// The document as indented JSON, each array of numbers on one line.
@@ -413,7 +502,8 @@ mod tests {
         let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
         let text = export.to_json().unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value["version"], 2);
+        assert_eq!(value["version"], 3);
+        assert!(value["grid_path"].get("waypoints").is_none(), "A* has none");
         assert_eq!(value["units"], UNITS);
         assert!(
             value["world"].is_null(),
@@ -441,5 +531,28 @@ mod tests {
         assert_eq!(first.as_array().map(Vec::len), Some(4));
         assert!(value["smoothed"]["cost"].as_f64() <= value["grid_path"]["cost"].as_f64());
         assert!(value["stats"]["expanded"].as_u64() > Some(0));
+    }
+
+    #[test]
+    fn an_any_angle_path_exports_its_waypoints_and_curves_through_them() {
+        let grid = Grid::from_ascii(&[".....", ".###.", "....."]).unwrap();
+        let map = Map::new("ring", grid);
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2))
+            .with_algorithm(search::Algorithm::LazyTheta);
+        let result = search::solve(&map.grid, &request).unwrap();
+        let settings = SmoothSettings::default();
+        let smoothed = result.smoothed(&map.grid, &settings).unwrap();
+        let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
+        let value: serde_json::Value = serde_json::from_str(&export.to_json().unwrap()).unwrap();
+        let waypoints = result.waypoints.as_ref().unwrap();
+        let written = value["grid_path"]["waypoints"].as_array().unwrap();
+        assert_eq!(written.len(), waypoints.len());
+        assert_eq!(written[0], serde_json::json!([0, 0]));
+        assert_eq!(value["grid_path"]["cost"], result.cost);
+        assert_eq!(
+            value["smoothed"]["waypoints"].as_array().map(Vec::len),
+            Some(waypoints.len())
+        );
+        assert_eq!(value["search"]["algorithm"], "lazy-theta");
     }
 }

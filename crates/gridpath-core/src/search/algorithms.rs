@@ -23,9 +23,11 @@ use std::str::FromStr;
 
 use super::control::SearchControl;
 use super::graph::SearchGraph;
-use super::request::{Algorithm, Optimality, SearchError, SearchRequest, SearchResult, Stats};
+use super::request::{
+    Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
+};
 use super::workspace::{Query, Workspace};
-use super::{best_first, bfs, bidirectional, ch, dstar_lite, hpa, idastar, jps};
+use super::{best_first, bfs, bidirectional, ch, dstar_lite, hpa, idastar, jps, jps_plus, theta};
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -43,6 +45,9 @@ pub enum Guarantee {
     NoGuarantee,
     /// Near-optimal in practice, with no bound.
     Approximate,
+    /// An any-angle path (Theta*): never dearer than the cheapest grid path, not always the
+    /// cheapest any-angle path.
+    AnyAngle,
 }
 
 /// How an algorithm runs.
@@ -55,6 +60,9 @@ pub(crate) enum Run {
     /// Builds a structure of its own first (whose time is not the query's; the build checks
     /// the control for cancellation) and answers whole.
     Whole(fn(&SearchGraph, &SearchRequest, &SearchControl) -> Result<SearchResult, SearchError>),
+    /// Like [`Run::Cells`], but returns the vertices of an any-angle path (start first), joined
+    /// by straight segments in line of sight or by single grid steps.
+    AnyAngle(fn(&mut Workspace, &Query<'_>, &SearchControl, &mut Stats) -> Option<Vec<usize>>),
 }
 
 /// Where a recorded search leaves its open list and its costs, for the trace.
@@ -68,6 +76,8 @@ pub(crate) enum TraceFrom {
     Queue,
     /// The forward costs and the jump point parents.
     JumpPoints,
+    /// The forward costs and open list, with the any-angle vertex parents.
+    Vertices,
     /// Nothing kept in the state arrays: no open list, no costs.
     Nothing,
 }
@@ -116,7 +126,7 @@ fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
 
 /// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
 /// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
-/// way).
+/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
 fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.has_heights() {
         return Err(SearchError::HeightsUnsupported {
@@ -127,7 +137,7 @@ fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchEr
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
-pub const ALGORITHMS: [AlgorithmInfo; 10] = [
+pub const ALGORITHMS: [AlgorithmInfo; 13] = [
     AlgorithmInfo {
         algorithm: Algorithm::AStar,
         name: "astar",
@@ -207,6 +217,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 10] = [
         trace: TraceFrom::JumpPoints,
     },
     AlgorithmInfo {
+        algorithm: Algorithm::JpsPlus,
+        name: "jps-plus",
+        title: "JPS+",
+        about: "JPS+: jump point search reading each jump from distances computed once per map (16 bytes per cell, kept with the map and updated locally after edits); optimal, on maps where every passable cell costs the same, under the no-cut rule.",
+        guarantee: Guarantee::Exact,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: true,
+        accepts: jps::accepts,
+        run: Run::Cells(jps_plus::run),
+        trace: TraceFrom::JumpPoints,
+    },
+    AlgorithmInfo {
         algorithm: Algorithm::IdaStar,
         name: "idastar",
         title: "IDA* (small maps)",
@@ -244,6 +267,32 @@ pub const ALGORITHMS: [AlgorithmInfo; 10] = [
         accepts: flat_map,
         run: Run::Whole(hpa::hpa_once),
         trace: TraceFrom::Nothing,
+    },
+    AlgorithmInfo {
+        algorithm: Algorithm::Theta,
+        name: "theta",
+        title: "Theta* (any-angle)",
+        about: "Theta*: A* whose path may run straight to any cell in line of sight, not only to a neighbour; any-angle paths, usually cheaper than the best grid path, with no bound. Uses the straight-line estimate whatever the heuristic chosen.",
+        guarantee: Guarantee::AnyAngle,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: false,
+        accepts: flat_map,
+        run: Run::AnyAngle(theta::run_theta),
+        trace: TraceFrom::Vertices,
+    },
+    AlgorithmInfo {
+        algorithm: Algorithm::LazyTheta,
+        name: "lazy-theta",
+        title: "Lazy Theta* (any-angle)",
+        about: "Lazy Theta*: Theta* that checks line of sight only when it expands a cell, not for every neighbour; paths like Theta*'s, with far fewer checks. Uses the straight-line estimate whatever the heuristic chosen.",
+        guarantee: Guarantee::AnyAngle,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: false,
+        accepts: flat_map,
+        run: Run::AnyAngle(theta::run_lazy_theta),
+        trace: TraceFrom::Vertices,
     },
     AlgorithmInfo {
         algorithm: Algorithm::ContractionHierarchy,
@@ -316,6 +365,17 @@ impl FromStr for Algorithm {
 }
 
 impl SearchRequest {
+    /// The heuristic the search will use: the one chosen, or [`Heuristic::default_for`] the
+    /// diagonal rule; always the straight-line distance for the any-angle searches, which no
+    /// other estimate keeps admissible.
+    pub fn effective_heuristic(&self) -> Heuristic {
+        if self.algorithm.info().guarantee == Guarantee::AnyAngle {
+            return Heuristic::Euclidean;
+        }
+        self.heuristic
+            .unwrap_or(Heuristic::default_for(self.diagonal))
+    }
+
     /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.
     pub fn optimality(&self) -> Optimality {
         let admissible = self.effective_heuristic().is_admissible(self.diagonal);
@@ -324,6 +384,7 @@ impl SearchRequest {
             Guarantee::FewestSteps => Optimality::FewestSteps,
             Guarantee::NoGuarantee => Optimality::NoGuarantee,
             Guarantee::Approximate => Optimality::Approximate,
+            Guarantee::AnyAngle => Optimality::AnyAngle,
             Guarantee::ExactIfAdmissible | Guarantee::WithinWeight if !admissible => {
                 Optimality::NoGuarantee
             }
@@ -348,9 +409,12 @@ mod tests {
             | Algorithm::Bfs
             | Algorithm::Bidirectional
             | Algorithm::Jps
+            | Algorithm::JpsPlus
             | Algorithm::IdaStar
             | Algorithm::DStarLite
             | Algorithm::Hpa
+            | Algorithm::Theta
+            | Algorithm::LazyTheta
             | Algorithm::ContractionHierarchy => a,
         };
         for (i, info) in ALGORITHMS.iter().enumerate() {

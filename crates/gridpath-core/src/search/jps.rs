@@ -91,47 +91,41 @@ impl Jumper<'_> {
             }
         }
     }
+}
 
-    /// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
-    /// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions.
-    #[inline(always)]
-    fn successors(&self, cell: usize, arrival: u8) -> u8 {
-        let mask = self.graph.mask(cell);
-        if arrival == NO_PARENT {
-            return mask;
-        }
-        let d = usize::from(arrival);
-        let (dx, dy) = (DX[d], DY[d]);
-        let wanted = if d >= 4 {
-            (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
-        } else {
-            let mut wanted = 1u8 << d;
-            let w = self.width as isize;
-            let (x, y) = ((cell % self.width) as isize, (cell / self.width) as isize);
-            // The two sides across the direction of travel.
-            let sides: [(i32, i32); 2] = if dx != 0 {
-                [(0, -1), (0, 1)]
-            } else {
-                [(-1, 0), (1, 0)]
-            };
-            for (sx, sy) in sides {
-                let (ax, ay) = (x + sx as isize, y + sy as isize);
-                let (bx, by) = (ax - dx as isize, ay - dy as isize);
-                let inside = |x: isize, y: isize| {
-                    x >= 0 && y >= 0 && x < w && (y as usize) < self.graph.height() as usize
-                };
-                let free = |x: isize, y: isize| {
-                    inside(x, y) && self.graph.is_passable((y * w + x) as usize)
-                };
-                if free(ax, ay) && !free(bx, by) {
-                    wanted |= 1 << straight_of(sx, sy);
-                    wanted |= 1 << direction_of(dx + sx, dy + sy);
-                }
-            }
-            wanted
-        };
-        mask & wanted
+/// The directions worth jumping in from `cell`, reached by a step in direction `arrival`
+/// (or [`NO_PARENT`] at the start), as a bit mask over the eight directions: the natural
+/// neighbours of the arrival direction and the forced ones, among the steps allowed.
+///
+/// Arriving straight from the predecessor `p`, a side of `cell` is forced when it is free and
+/// the same side of `p` is blocked. On a flat map a straight step needs only a free target, so
+/// both tests read the neighbour masks: the side's bit set in `cell`'s mask and clear in `p`'s.
+#[inline(always)]
+pub(crate) fn successors(graph: &SearchGraph, cell: usize, arrival: u8) -> u8 {
+    let mask = graph.mask(cell);
+    if arrival == NO_PARENT {
+        return mask;
     }
+    let d = usize::from(arrival);
+    let (dx, dy) = (DX[d], DY[d]);
+    let wanted = if d >= 4 {
+        (1u8 << d) | (1 << straight_of(dx, 0)) | (1 << straight_of(0, dy))
+    } else {
+        // The two sides across the direction of travel: north and south of a row, east and
+        // west of a column.
+        let sides: u8 = if d < 2 { 0b1100 } else { 0b0011 };
+        let before = graph.mask((cell as isize - graph.delta(d)) as usize);
+        let forced = mask & !before & sides;
+        let mut wanted = (1u8 << d) | forced;
+        let mut rest = forced;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            wanted |= 1 << direction_of(dx + DX[s], dy + DY[s]);
+        }
+        wanted
+    };
+    mask & wanted
 }
 
 /// Runs jump point search from `start` to `goal` (cell indices) with the graph's uniform cell
@@ -197,7 +191,7 @@ pub(crate) fn jps<const RECORD: bool>(
             break;
         }
         let (cx, cy) = at(current);
-        let mut directions = jumper.successors(current, arrival);
+        let mut directions = successors(graph, current, arrival);
         while directions != 0 {
             let d = directions.trailing_zeros() as usize;
             directions &= directions - 1;
@@ -226,25 +220,37 @@ pub(crate) fn jps<const RECORD: bool>(
 
 /// The full cell path from `start` to `goal`: each jump point's segment from its parent,
 /// walked step by step in the direction that reached it.
-fn fill_path(
+pub(crate) fn fill_path(
     graph: &SearchGraph,
     space: &Space,
     parents: &[u32],
     start: usize,
     goal: usize,
 ) -> Vec<usize> {
-    let mut path = vec![goal];
+    // The length first, from the jump points alone, so that the path is allocated once and
+    // filled from its end.
+    let width = graph.width() as usize;
+    let mut steps = 0;
     let mut cell = goal;
     while cell != start {
         let parent = parents[cell] as usize;
-        let d = usize::from(space.parent(cell));
-        let back = graph.delta(d);
+        steps += (cell % width)
+            .abs_diff(parent % width)
+            .max((cell / width).abs_diff(parent / width));
+        cell = parent;
+    }
+    let mut path = vec![start; steps + 1];
+    let mut cell = goal;
+    let mut at = steps;
+    while cell != start {
+        let parent = parents[cell] as usize;
+        let back = graph.delta(usize::from(space.parent(cell)));
         while cell != parent {
+            path[at] = cell;
+            at -= 1;
             cell = (cell as isize - back) as usize;
-            path.push(cell);
         }
     }
-    path.reverse();
     path
 }
 

@@ -6,6 +6,7 @@
 //! 1 it is exactly the Moving AI convention.
 
 mod algorithms;
+mod any_angle;
 mod batch;
 mod best_first;
 mod bfs;
@@ -20,7 +21,9 @@ mod heuristic;
 mod hpa;
 mod idastar;
 mod jps;
+mod jps_plus;
 mod jump_lines;
+mod jump_table;
 mod outcome;
 mod partial;
 mod replanner;
@@ -29,6 +32,7 @@ mod route;
 mod searcher;
 mod sort;
 mod space;
+mod theta;
 mod turns;
 mod unit;
 mod workspace;

@@ -55,6 +55,7 @@ pub(crate) fn result(
         stats,
         optimality: request.optimality(),
         trace,
+        waypoints: None,
         start: request.start,
         goal: request.goal,
         reached: None,

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Grid};
+use crate::smooth::{self, SmoothError, SmoothSettings, SmoothedPath};
 
 /// Implements `FromStr`, `Display`, `ALL` and `name` for a fieldless enum from a table of
 /// (variant, command-line name, description).
@@ -59,6 +60,9 @@ pub enum Algorithm {
     Bidirectional,
     /// Jump point search: A* over jump points; optimal, for uniform-cost maps under `no-cut`.
     Jps,
+    /// JPS+: jump point search over jump distances computed once per map (16 bytes per cell)
+    /// and kept with the [`super::SearchGraph`]; exact, for uniform-cost maps under `no-cut`.
+    JpsPlus,
     /// IDA*: iterative-deepening A*; optimal, little memory, many re-expansions, bounded work.
     IdaStar,
     /// D* Lite: a backward search that keeps its state to replan after map edits; optimal.
@@ -67,6 +71,28 @@ pub enum Algorithm {
     /// HPA*: hierarchical A* over clusters and their entrances; fast on large maps,
     /// near-optimal with no bound. See [`super::HpaGraph`].
     Hpa,
+    /// Theta*: A* whose successors may take the expanded cell's parent as their own when it
+    /// is in line of sight, giving any-angle paths ([`SearchResult::waypoints`]), never dearer
+    /// than the cheapest grid path.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::search::{Algorithm, Optimality, SearchRequest, solve};
+    ///
+    /// // Across an open field at a knight's-move slope: one straight segment.
+    /// let grid = Grid::from_ascii(&["......."; 4]).expect("a valid map");
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(6, 3));
+    /// let grid_path = solve(&grid, &request).expect("plans");
+    /// let theta = solve(&grid, &request.with_algorithm(Algorithm::Theta)).expect("plans");
+    /// assert_eq!(theta.waypoints, Some(vec![Cell::new(0, 0), Cell::new(6, 3)]));
+    /// assert!((theta.cost - 45f64.sqrt()).abs() < 1e-9, "the straight line, √(6² + 3²)");
+    /// assert!(theta.cost < grid_path.cost);
+    /// assert_eq!(theta.optimality, Optimality::AnyAngle);
+    /// ```
+    Theta,
+    /// Lazy Theta*: Theta* that assumes line of sight when it reaches a cell and checks it only
+    /// when it expands the cell, so it walks far fewer segments.
+    LazyTheta,
     /// Contraction hierarchy: bidirectional Dijkstra over shortcuts built beforehand; exact,
     /// on flat maps. See [`super::ContractionHierarchy`].
     ContractionHierarchy,
@@ -217,12 +243,6 @@ impl SearchRequest {
         self.record = record;
         self
     }
-
-    /// The heuristic the search will use.
-    pub fn effective_heuristic(&self) -> Heuristic {
-        self.heuristic
-            .unwrap_or(Heuristic::default_for(self.diagonal))
-    }
 }
 
 /// What is guaranteed of a found path's cost.
@@ -238,6 +258,11 @@ pub enum Optimality {
     NoGuarantee,
     /// Near-optimal in practice, with no bound (hierarchical search).
     Approximate,
+    /// An any-angle path (straight segments between cell centres in line of sight): never
+    /// dearer than the cheapest grid path, usually a few percent cheaper, but with no bound
+    /// against the cheapest path of all; not even the cheapest any-angle path is guaranteed
+    /// (Theta*).
+    AnyAngle,
 }
 
 impl fmt::Display for Optimality {
@@ -248,6 +273,7 @@ impl fmt::Display for Optimality {
             Optimality::FewestSteps => f.write_str("fewest steps (costs ignored)"),
             Optimality::NoGuarantee => f.write_str("no guarantee"),
             Optimality::Approximate => f.write_str("near-optimal, no bound"),
+            Optimality::AnyAngle => f.write_str("any-angle, ≤ best grid path"),
         }
     }
 }
@@ -299,11 +325,23 @@ pub struct Trace {
 pub struct SearchResult {
     /// Whether a path was found.
     pub found: bool,
-    /// The path from start to goal, both included; empty when none was found.
+    /// The path from start to goal, both included, one grid step from each cell to the next;
+    /// empty when none was found. For an any-angle path, the cells its segments cross, in
+    /// order (with a cell added where a segment crosses a corner and the diagonal step is not
+    /// allowed), so that it stays a chain of allowed steps.
     pub path: Vec<Cell>,
-    /// The path's cost under the cost model; 0 when none was found.
+    /// The any-angle algorithms' path ([`Algorithm::Theta`], [`Algorithm::LazyTheta`]): the
+    /// start, the cells where the path turns, and the goal, whose centres the path joins by
+    /// straight segments. Each segment is in line of sight (every cell it touches passable,
+    /// as [`Segment::is_clear`](crate::smooth::Segment::is_clear) decides) or is one allowed
+    /// grid step. `None` for the other algorithms, and when no path was found.
+    pub waypoints: Option<Vec<Cell>>,
+    /// The path's cost under the cost model; 0 when none was found. For an any-angle path, the
+    /// cost of the segments through the [waypoints](SearchResult::waypoints), each the terrain
+    /// cost integrated along it ([`Segment::cost`](crate::smooth::Segment::cost)).
     pub cost: f64,
-    /// The path's geometric length (1 per orthogonal step, √2 per diagonal one).
+    /// The path's geometric length (1 per orthogonal step, √2 per diagonal one; for an
+    /// any-angle path, the length of its segments).
     pub length: f64,
     /// Counters and time.
     pub stats: Stats,
@@ -321,6 +359,55 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// Smooths the path: an any-angle path ([`SearchResult::waypoints`]) is curved through its
+    /// own waypoints ([`smooth::smooth_waypoints`]), any other first shortcut by line of sight
+    /// ([`smooth::smooth_path`]).
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::search::{self, Algorithm, SearchRequest};
+    /// use gridpath_core::smooth::SmoothSettings;
+    ///
+    /// let grid = Grid::from_ascii(&[".....", ".###.", "....."]).expect("valid map");
+    /// let request =
+    ///     SearchRequest::new(Cell::new(0, 0), Cell::new(4, 2)).with_algorithm(Algorithm::Theta);
+    /// let result = search::solve(&grid, &request).expect("valid request");
+    /// let smoothed = result
+    ///     .smoothed(&grid, &SmoothSettings::default())
+    ///     .expect("a path of the map");
+    /// // The curve runs through the any-angle path's own waypoints.
+    /// assert_eq!(smoothed.waypoints.len(), result.waypoints.as_ref().map_or(0, Vec::len));
+    /// assert!((smoothed.cost - result.cost).abs() < 1e-9);
+    /// ```
+    pub fn smoothed(
+        &self,
+        grid: &Grid,
+        settings: &SmoothSettings,
+    ) -> Result<SmoothedPath, SmoothError> {
+        self.smoothed_through(grid, &[], settings)
+    }
+
+    /// [`SearchResult::smoothed`] of a route that must pass through `stops` (the points of a
+    /// [`super::Route`] in the order visited): a grid path keeps each stop as a waypoint
+    /// ([`smooth::smooth_path_through`]); an any-angle route's waypoints hold them already.
+    pub fn smoothed_through(
+        &self,
+        grid: &Grid,
+        stops: &[Cell],
+        settings: &SmoothSettings,
+    ) -> Result<SmoothedPath, SmoothError> {
+        match &self.waypoints {
+            Some(waypoints) => smooth::smooth_waypoints(grid, waypoints, settings),
+            None => smooth::smooth_path_through(grid, &self.path, stops, settings),
+        }
+    }
+
+    /// The vertices of the path as it is walked: the [waypoints](SearchResult::waypoints) of
+    /// an any-angle path, or every cell of a grid path.
+    pub fn vertices(&self) -> &[Cell] {
+        self.waypoints.as_deref().unwrap_or(&self.path)
+    }
+
     /// Whether there is a path to show: to the goal, or to the nearest reachable cell.
     pub fn has_path(&self) -> bool {
         self.found || self.reached.is_some()
@@ -426,7 +513,7 @@ pub enum SearchError {
     },
     /// The algorithm cannot search a map with heights.
     #[error(
-        "{algorithm} cannot search a map with heights (its steps cost more uphill than down): choose A*, Dijkstra, bidirectional A*, IDA* or D* Lite"
+        "{algorithm} cannot search a map with heights (its steps cost more uphill than down): choose A*, Dijkstra, greedy, BFS, bidirectional A*, IDA* or D* Lite"
     )]
     HeightsUnsupported {
         /// The algorithm asked for.

@@ -129,6 +129,18 @@ fn joined(graph: &SearchGraph, request: &SearchRequest, legs: &[SearchResult]) -
     }
     let mut result = super::outcome::result(graph, request, None, stats, None);
     if found {
+        // Any-angle legs join their vertices the way grid legs join their cells.
+        let waypoints: Option<Vec<Vec<Cell>>> = legs.iter().map(|l| l.waypoints.clone()).collect();
+        result.waypoints = waypoints
+            .map(|parts| {
+                let mut joined: Vec<Cell> = Vec::new();
+                for part in parts {
+                    let skip = usize::from(!joined.is_empty());
+                    joined.extend(part.into_iter().skip(skip));
+                }
+                joined
+            })
+            .filter(|joined| !joined.is_empty());
         result.found = true;
         result.path = path;
         result.cost = cost;

@@ -10,7 +10,7 @@ use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::outcome::{check, result};
-use super::request::{SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::request::{Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::NO_PARENT;
 use super::workspace::{Query, Workspace};
 
@@ -68,7 +68,7 @@ impl Searcher {
         let run = match request.algorithm.info().run {
             // Builds its own structure first; that time is not in `time_us`.
             Run::Whole(whole) => return whole(graph, request, control),
-            Run::Cells(run) => run,
+            Run::Cells(run) | Run::AnyAngle(run) => run,
         };
         check(graph, request)?;
         if control.is_cancelled() {
@@ -84,7 +84,10 @@ impl Searcher {
             return Err(SearchError::Cancelled);
         }
         let trace = request.record.then(|| self.trace(graph, request));
-        Ok(result(graph, request, path, stats, trace))
+        Ok(match request.algorithm.info().run {
+            Run::AnyAngle(_) => super::any_angle::result(graph, request, path, stats, trace),
+            Run::Cells(_) | Run::Whole(_) => result(graph, request, path, stats, trace),
+        })
     }
 
     fn trace(&self, graph: &SearchGraph, request: &SearchRequest) -> Trace {
@@ -114,7 +117,7 @@ impl Searcher {
                     .filter(|e| !ws.backward.closed(e.cell() as usize));
                 f.chain(b).map(super::heap::Entry::cell).collect()
             }
-            TraceFrom::Forward | TraceFrom::JumpPoints => ws
+            TraceFrom::Forward | TraceFrom::JumpPoints | TraceFrom::Vertices => ws
                 .forward
                 .heap
                 .entries()
@@ -147,6 +150,10 @@ impl Searcher {
             let (cost, parent) = match from {
                 // They keep their costs elsewhere (or none at all).
                 TraceFrom::Nothing => (f64::NAN, cell),
+                TraceFrom::Vertices => {
+                    let parent = ws.vertex_parents.get(i).map_or(i, |&p| p as usize);
+                    (ws.forward.g(i), graph.cell(parent))
+                }
                 TraceFrom::JumpPoints => {
                     let parent = ws.jump_parents.get(i).map_or(i, |&p| p as usize);
                     (ws.forward.g(i), graph.cell(parent))
@@ -176,6 +183,11 @@ impl Searcher {
 /// the cheapest terrain cost and, for A*, weighted; 0 for the searches that use none.
 fn ranking_estimate(graph: &SearchGraph, request: &SearchRequest, cell: Cell) -> f64 {
     let info = request.algorithm.info();
+    if info.guarantee == super::Guarantee::AnyAngle {
+        let goal = request.goal;
+        return Estimate::new(Heuristic::Euclidean, goal.x, goal.y, graph.min_cost())
+            .at(cell.x as i32, cell.y as i32);
+    }
     if !info.uses_heuristic {
         return 0.0;
     }

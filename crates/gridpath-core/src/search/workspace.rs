@@ -25,6 +25,12 @@ pub(crate) struct Workspace {
     pub jump_parents: Vec<u32>,
     /// IDA*: which cells are on the current depth-first path.
     pub on_path: Vec<bool>,
+    /// Theta* and Lazy Theta*: the vertex each reached cell's segment starts from (any cell,
+    /// not only a neighbour); meaningful only where the forward state says the cell was reached.
+    pub vertex_parents: Vec<u32>,
+    /// Lazy Theta*: whether the segment from a reached cell's vertex parent has been checked
+    /// for line of sight; written whenever the parent is.
+    pub checked: Vec<bool>,
 }
 
 /// One request, read once for the algorithm's run: the ends as cell indices and the estimate

@@ -36,6 +36,17 @@ pub enum SmoothError {
         /// The cell after it.
         to: Cell,
     },
+    /// Two consecutive waypoints of an any-angle path are neither neighbours nor in line of
+    /// sight.
+    #[error("waypoints {index} and {next}, {from} and {to}, are not in line of sight", next = index + 1)]
+    NotInSight {
+        /// The place of the first of the two, from 0.
+        index: usize,
+        /// The first waypoint.
+        from: Cell,
+        /// The waypoint after it.
+        to: Cell,
+    },
     /// The tension is outside [0, 1].
     #[error("the tension must be a number from 0 to 1, got {0}")]
     BadTension(f64),

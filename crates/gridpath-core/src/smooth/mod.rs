@@ -15,6 +15,10 @@
 //!    clearance to a wall is tightened (shorter handles, then split in two), falling back to
 //!    the straight segment between its ends.
 //!
+//! An any-angle search result (Theta*, Lazy Theta*) already is a line-of-sight path: it skips
+//! the first stage and the curves run through its own waypoints ([`smooth_waypoints`];
+//! `SearchResult::smoothed` picks the right one of the two for a result).
+//!
 //! # What is guaranteed
 //!
 //! Continuous coordinates put cell (x, y) on [x, x + 1) × [y, y + 1); a wall is an impassable
@@ -167,8 +171,67 @@ pub fn smooth_path_through(
     })
 }
 
+/// Fits the safe curve through the waypoints of an any-angle path (start and goal included):
+/// no string pulling, the waypoints are kept as they are. The line-of-sight path and the
+/// "grid" path of the result are then both the polyline through the waypoints, each segment
+/// charged its integral ([`Segment::cost`]).
+///
+/// Fails as [`smooth_path`] does, and when two consecutive waypoints are neither neighbours
+/// nor in line of sight ([`Segment::is_clear`]).
+pub fn smooth_waypoints(
+    grid: &Grid,
+    waypoints: &[Cell],
+    settings: &SmoothSettings,
+) -> Result<SmoothedPath, SmoothError> {
+    settings.validate_for(grid)?;
+    check_cells(grid, waypoints)?;
+    let (mut length, mut cost) = (0.0, 0.0);
+    for (index, pair) in waypoints.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        let segment = Segment::between_centres(from, to);
+        let neighbours = from != to && from.x.abs_diff(to.x) <= 1 && from.y.abs_diff(to.y) <= 1;
+        let piece = if neighbours {
+            segment.cost(grid)
+        } else {
+            segment.clear_cost(grid)
+        };
+        let Some(piece) = piece else {
+            return Err(SmoothError::NotInSight { index, from, to });
+        };
+        length += segment.length();
+        cost += piece;
+    }
+    let points: Vec<Point> = waypoints.iter().map(|&c| Point::centre(c)).collect();
+    let beziers = fit_curves(grid, &points, settings.tension, settings.clearance);
+    let (curve_length, curve_cost) = measure(grid, &beziers);
+    let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
+    Ok(SmoothedPath {
+        waypoints: points,
+        beziers,
+        length,
+        cost,
+        curve_length,
+        curve_cost,
+        straight_pieces,
+        grid_length: length,
+        grid_cost: cost,
+    })
+}
+
 /// Checks that the path is non-empty, on the map, passable and made of neighbour steps.
 fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
+    check_cells(grid, path)?;
+    for (index, pair) in path.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
+            return Err(SmoothError::NotAdjacent { index, from, to });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the cells are not none, and all on the map and passable.
+fn check_cells(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
     if path.is_empty() {
         return Err(SmoothError::EmptyPath);
     }
@@ -183,12 +246,6 @@ fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
         }
         if !grid.is_passable(cell) {
             return Err(SmoothError::Blocked { index, cell });
-        }
-    }
-    for (index, pair) in path.windows(2).enumerate() {
-        let (from, to) = (pair[0], pair[1]);
-        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
-            return Err(SmoothError::NotAdjacent { index, from, to });
         }
     }
     Ok(())

@@ -97,50 +97,199 @@ impl Segment {
     /// cells beside it. Between two neighbouring cell centres this is exactly the search's
     /// step cost, length × (cost(from) + cost(to)) / 2, so the two are comparable.
     pub fn cost(&self, grid: &Grid) -> Option<f64> {
+        self.cost_by(|x, y| cell_cost(grid, x, y))
+    }
+
+    /// The cost of a segment that is clear: [`Segment::cost`] when [`Segment::is_clear`] holds,
+    /// `None` when it does not. One walk answers both, stopping at the first wall.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::smooth::Segment;
+    ///
+    /// let grid = Grid::from_ascii(&["...", ".#.", "..."]).expect("a valid map");
+    /// let across = Segment::between_centres(Cell::new(0, 0), Cell::new(2, 2));
+    /// assert_eq!(across.clear_cost(&grid), None, "through the wall");
+    /// let along = Segment::between_centres(Cell::new(0, 0), Cell::new(2, 0));
+    /// assert_eq!(along.clear_cost(&grid), Some(2.0));
+    /// ```
+    pub fn clear_cost(&self, grid: &Grid) -> Option<f64> {
+        self.clear_cost_by(|x, y| cell_cost(grid, x, y))
+    }
+
+    /// [`Segment::cost`] with the cost of each cell (at signed coordinates, `None` for walls
+    /// and off the map) read from `cell_cost`.
+    #[inline]
+    pub(crate) fn cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
+        self.integral_by::<false>(cell_cost)
+    }
+
+    /// [`Segment::clear_cost`] with the cost of each cell read from `cell_cost`.
+    #[inline]
+    pub(crate) fn clear_cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
+        self.integral_by::<true>(cell_cost)
+    }
+
+    /// The integral of the cell costs along the segment; `None` when a piece of positive
+    /// length lies in a wall or off the map, and, with `CLEAR`, also when any cell touched at
+    /// a stop does (every cell of `supercover`, for line of sight).
+    #[inline]
+    fn integral_by<const CLEAR: bool>(
+        &self,
+        cell_cost: impl Fn(i64, i64) -> Option<f64>,
+    ) -> Option<f64> {
         let length = self.length();
-        let stops = self.stops();
         let mut cost = 0.0;
-        for pair in stops.windows(2) {
-            let (t0, _) = pair[0];
-            let (t1, _) = pair[1];
-            if t1 <= t0 {
-                continue;
+        let mut before: Option<f64> = None;
+        let complete = self.for_each_stop(|t, point| {
+            if CLEAR && dearest_at(point, &cell_cost).is_none() {
+                return false;
             }
-            let mut dearest: Option<f64> = Some(0.0);
-            for_cells_touching(self.at((t0 + t1) / 2.0), &mut |(x, y)| {
-                let here = cell_cost(grid, x, y);
-                dearest = match (dearest, here) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    _ => None,
-                };
-            });
-            cost += (t1 - t0) * length * dearest?;
-        }
-        Some(cost)
+            let Some(t0) = before.replace(t) else {
+                return true;
+            };
+            if t <= t0 {
+                return true;
+            }
+            let Some(dearest) = dearest_at(self.at((t0 + t) / 2.0), &cell_cost) else {
+                return false;
+            };
+            cost += (t - t0) * length * dearest;
+            true
+        });
+        complete.then_some(cost)
+    }
+
+    /// The cells that hold a piece of the segment of positive length, in the order the
+    /// segment crosses them, as signed coordinates. A segment crossing a corner exactly goes
+    /// from one cell to the diagonal one; a segment along a grid line gets the cell below or
+    /// to the right of it.
+    pub(crate) fn cells_crossed(&self) -> Vec<(i64, i64)> {
+        let mut cells: Vec<(i64, i64)> = Vec::new();
+        let mut before: Option<f64> = None;
+        self.for_each_stop(|t, _| {
+            if let Some(t0) = before.replace(t)
+                && t > t0
+            {
+                let cell = self.at((t0 + t) / 2.0).cell_in_grid();
+                if cells.last() != Some(&cell) {
+                    cells.push(cell);
+                }
+            }
+            true
+        });
+        cells
     }
 
     /// The parameters (with their points) where the segment starts, crosses a grid line and
     /// ends, in order. Points on a vertical line get that line's exact x, and likewise for y.
     fn stops(&self) -> Vec<(f64, Point)> {
-        let (a, b) = (self.from, self.to);
-        let mut stops = vec![(0.0, a), (1.0, b)];
-        let mut crossings = |start: f64, end: f64, on_line: &dyn Fn(f64, f64) -> Point| {
-            if start == end {
-                return;
-            }
-            let (low, high) = (start.min(end), start.max(end));
-            let mut k = low.floor() + 1.0;
-            while k < high {
-                let t = (k - start) / (end - start);
-                stops.push((t, on_line(t, k)));
-                k += 1.0;
-            }
-        };
-        crossings(a.x, b.x, &|t, k| Point::new(k, a.y + (b.y - a.y) * t));
-        crossings(a.y, b.y, &|t, k| Point::new(a.x + (b.x - a.x) * t, k));
-        stops.sort_by(|p, q| p.0.total_cmp(&q.0));
+        let mut stops = Vec::new();
+        self.for_each_stop(|t, point| {
+            stops.push((t, point));
+            true
+        });
         stops
     }
+
+    /// Calls `visit` with the stops of [`Segment::stops`] in order, without gathering them,
+    /// until it returns false; returns whether every stop was visited. Where a vertical and a
+    /// horizontal line are crossed at the same parameter, the vertical one comes first.
+    #[inline]
+    fn for_each_stop(&self, mut visit: impl FnMut(f64, Point) -> bool) -> bool {
+        let (a, b) = (self.from, self.to);
+        if !visit(0.0, a) {
+            return false;
+        }
+        let mut xs = Crossings::new(a.x, b.x);
+        let mut ys = Crossings::new(a.y, b.y);
+        loop {
+            let (tx, ty) = (xs.peek(), ys.peek());
+            let stop = match (tx, ty) {
+                (None, None) => break,
+                (Some((t, k)), None) => {
+                    xs.advance();
+                    (t, Point::new(k, a.y + (b.y - a.y) * t))
+                }
+                (Some((t, k)), Some((u, _))) if t <= u => {
+                    xs.advance();
+                    (t, Point::new(k, a.y + (b.y - a.y) * t))
+                }
+                (_, Some((u, k))) => {
+                    ys.advance();
+                    (u, Point::new(a.x + (b.x - a.x) * u, k))
+                }
+            };
+            if !visit(stop.0, stop.1) {
+                return false;
+            }
+        }
+        visit(1.0, b)
+    }
+}
+
+/// The integer lines one coordinate crosses strictly between `start` and `end`, in the order a
+/// walk from `start` meets them, each with its parameter `(k - start) / (end - start)`.
+#[derive(Clone, Copy, Debug)]
+struct Crossings {
+    start: f64,
+    end: f64,
+    /// The next line, while it lies strictly between the two.
+    next: f64,
+    /// +1 walking up, −1 walking down.
+    step: f64,
+}
+
+impl Crossings {
+    #[inline]
+    fn new(start: f64, end: f64) -> Self {
+        let (next, step) = if end > start {
+            (start.floor() + 1.0, 1.0)
+        } else {
+            (start.ceil() - 1.0, -1.0)
+        };
+        Self {
+            start,
+            end,
+            next,
+            step,
+        }
+    }
+
+    /// The next crossing's parameter and line.
+    #[inline]
+    fn peek(&self) -> Option<(f64, f64)> {
+        let inside = if self.step > 0.0 {
+            self.next < self.end
+        } else {
+            self.next > self.end
+        };
+        (inside && self.start != self.end).then(|| {
+            (
+                (self.next - self.start) / (self.end - self.start),
+                self.next,
+            )
+        })
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        self.next += self.step;
+    }
+}
+
+/// The dearest cost among the cells whose closed squares hold `point`; `None` when one of them
+/// is a wall or off the map.
+#[inline]
+fn dearest_at(point: Point, cell_cost: &impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
+    let mut dearest = Some(0.0f64);
+    for_cells_touching(point, &mut |(x, y)| {
+        dearest = match (dearest, cell_cost(x, y)) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+    });
+    dearest
 }
 
 /// Calls `visit` with every cell whose closed square holds `point` (within [`ON_LINE`]): one
@@ -185,6 +334,72 @@ mod tests {
 
     fn segment(x0: f64, y0: f64, x1: f64, y1: f64) -> Segment {
         Segment::new(Point::new(x0, y0), Point::new(x1, y1))
+    }
+
+    /// The stops as first written: every crossing gathered, then sorted.
+    fn sorted_stops(segment: &Segment) -> Vec<(f64, Point)> {
+        let (a, b) = (segment.from, segment.to);
+        let mut stops = vec![(0.0, a), (1.0, b)];
+        let mut crossings = |start: f64, end: f64, on_line: &dyn Fn(f64, f64) -> Point| {
+            if start == end {
+                return;
+            }
+            let (low, high) = (start.min(end), start.max(end));
+            let mut k = low.floor() + 1.0;
+            while k < high {
+                let t = (k - start) / (end - start);
+                stops.push((t, on_line(t, k)));
+                k += 1.0;
+            }
+        };
+        crossings(a.x, b.x, &|t, k| Point::new(k, a.y + (b.y - a.y) * t));
+        crossings(a.y, b.y, &|t, k| Point::new(a.x + (b.x - a.x) * t, k));
+        stops.sort_by(|p, q| p.0.total_cmp(&q.0));
+        stops
+    }
+
+    #[test]
+    fn the_merged_walk_meets_the_stops_of_the_sorted_one() {
+        let mut seed = 7u64;
+        let mut next = |range: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % range
+        };
+        for _ in 0..5000 {
+            // Cell centres mostly, and sometimes points on grid lines.
+            let mut coordinate = || next(40) as f64 * 0.5 + 0.5 * (next(2) as f64);
+            let segment = segment(coordinate(), coordinate(), coordinate(), coordinate());
+            let merged = segment.stops();
+            let sorted = sorted_stops(&segment);
+            let ts = |stops: &[(f64, Point)]| stops.iter().map(|s| s.0).collect::<Vec<_>>();
+            assert_eq!(ts(&merged), ts(&sorted), "{segment:?}");
+            let mut a: Vec<(f64, f64, f64)> = merged.iter().map(|s| (s.0, s.1.x, s.1.y)).collect();
+            let mut b: Vec<(f64, f64, f64)> = sorted.iter().map(|s| (s.0, s.1.x, s.1.y)).collect();
+            a.sort_by(|p, q| p.partial_cmp(q).unwrap());
+            b.sort_by(|p, q| p.partial_cmp(q).unwrap());
+            assert_eq!(a, b, "{segment:?}");
+        }
+    }
+
+    #[test]
+    fn clear_cost_is_the_cost_of_clear_segments_only() {
+        let grid = Grid::from_ascii(&["=~..#", "..~#.", "~...=", "#..~."]).unwrap();
+        let cells: Vec<Cell> = (0..4)
+            .flat_map(|y| (0..5).map(move |x| Cell::new(x, y)))
+            .collect();
+        for &a in &cells {
+            for &b in &cells {
+                let segment = Segment::between_centres(a, b);
+                let expected = if segment.is_clear(&grid) {
+                    segment.cost(&grid)
+                } else {
+                    None
+                };
+                assert_eq!(segment.clear_cost(&grid), expected, "{a} → {b}");
+            }
+        }
     }
 
     #[test]

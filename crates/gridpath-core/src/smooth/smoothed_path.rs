@@ -29,10 +29,12 @@ pub struct SmoothedPath {
     /// How many pieces of the curve are straight segments (tension 0, or curves that could not
     /// keep the clearance).
     pub straight_pieces: usize,
-    /// The grid path's length (1 per orthogonal step, √2 per diagonal one).
+    /// The grid path's length (1 per orthogonal step, √2 per diagonal one); for an any-angle
+    /// path, the length of its segments.
     #[serde(skip)]
     pub grid_length: f64,
-    /// The grid path's cost under the search's step model.
+    /// The grid path's cost under the search's step model; for an any-angle path, the cost of
+    /// its segments.
     #[serde(skip)]
     pub grid_cost: f64,
 }

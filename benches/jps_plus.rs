@@ -1,0 +1,103 @@
+//! JPS+ against `astar` and `jps` on every Moving AI scenario set: the time to build its jump
+//! distances, and the time per query of the three on the same queries. Prints a markdown
+//! table for docs/performance.md.
+//!
+//! Each set contributes `QUERIES` queries spread evenly over its scenario file; every answer
+//! is checked against the file's optimum first. Each algorithm then runs the whole sample for
+//! `MIN_ROUNDS` to `MAX_ROUNDS` rounds (until `BUDGET` is spent) and the fastest round counts.
+//! The build time is the fastest of `BUILDS` builds on a fresh graph.
+//!
+//! Run with `cargo bench --bench jps_plus`; the data is read from `../shared/movingai`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::search::{Algorithm, Diagonal, SearchGraph, SearchRequest, Searcher};
+
+mod common;
+#[path = "../tests/common/scenario_sets.rs"]
+mod scenario_sets;
+use scenario_sets::scenario_sets;
+
+const QUERIES: usize = 60;
+const MIN_ROUNDS: usize = 3;
+const MAX_ROUNDS: usize = 15;
+const BUDGET: Duration = Duration::from_secs(1);
+const BUILDS: usize = 7;
+
+/// The fastest round of `run` over every query, in µs per query.
+fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+    let started = Instant::now();
+    let mut best = f64::INFINITY;
+    for round in 0..MAX_ROUNDS {
+        if round >= MIN_ROUNDS && started.elapsed() > BUDGET {
+            break;
+        }
+        let t = Instant::now();
+        for q in queries {
+            black_box(run(q));
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e6 / queries.len() as f64);
+    }
+    best
+}
+
+fn main() {
+    let Some(dir) = common::movingai_bench("jps_plus") else {
+        return;
+    };
+    println!(
+        "| set | size | queries | build ms | `astar` µs | `jps` µs | `jps-plus` µs | `jps` × | `jps-plus` × |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (map_path, scen_path) in scenario_sets(&dir) {
+        let map = std::fs::read_to_string(&map_path).expect("map file");
+        let scen = std::fs::read_to_string(&scen_path).expect("scen file");
+        let grid = movingai::parse_map(&map).expect("valid map");
+        let all = movingai::parse_scen(&scen).expect("valid scen");
+        let step = (all.len() / QUERIES).max(1);
+        let queries: Vec<ScenQuery> = all.into_iter().step_by(step).take(QUERIES).collect();
+        let build_ms = (0..BUILDS)
+            .map(|_| {
+                let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+                let t = Instant::now();
+                graph.prepare_jps_plus();
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                black_box(&graph);
+                ms
+            })
+            .fold(f64::INFINITY, f64::min);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        graph.prepare_jps_plus();
+        let mut searcher = Searcher::new();
+        let mut solve = |q: &ScenQuery, algorithm: Algorithm| {
+            let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
+            searcher.search(&graph, &request).expect("valid query").cost
+        };
+        let algorithms = [Algorithm::AStar, Algorithm::Jps, Algorithm::JpsPlus];
+        for q in &queries {
+            for algorithm in algorithms {
+                let cost = solve(q, algorithm);
+                assert!(q.matches(cost), "{algorithm:?} mismatch, line {}", q.line);
+            }
+        }
+        let [astar, jps, plus] = algorithms.map(|a| time_per_query(&queries, |q| solve(q, a)));
+        let name = scen_path
+            .file_name()
+            .map(|n| {
+                n.to_string_lossy()
+                    .replace(".map.scen", "")
+                    .replace(".scen", "")
+            })
+            .unwrap_or_default();
+        println!(
+            "| {name} | {}×{} | {} | {build_ms:.2} | {astar:.1} | {jps:.1} | {plus:.1} | {:.1}× | {:.1}× |",
+            grid.width(),
+            grid.height(),
+            queries.len(),
+            astar / jps,
+            astar / plus,
+        );
+    }
+}
