@@ -38,8 +38,6 @@
 //! assert_eq!(result.path.last(), Some(&Cell::new(9, 2)));
 //! ```
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::grid::Grid;
@@ -48,236 +46,62 @@ use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats};
 
-/// The most cells a witness search settles before it gives up (and a shortcut is added).
-pub const WITNESS_SETTLE_LIMIT: usize = 64;
+/// Rectangles of at most this many cells are not cut further: their cells come row by row.
+const LEAF_CELLS: u32 = 16;
 
-/// The witness search limit while only estimating a cell's priority: fewer cells settled,
-/// a rougher count, a quicker build.
-const ESTIMATE_SETTLE_LIMIT: usize = 24;
-
-/// No cell: an edge that is a step of the grid has no middle cell.
+/// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
+/// the elimination tree has no parent.
 const NONE: u32 = u32::MAX;
 
-/// A contracted cell with at most this many edges has its neighbours' priorities updated
-/// at once.
-const NEIGHBOUR_UPDATE_DEGREE: usize = 40;
-
-/// A cell with more edges than this is in the dense top of the hierarchy: its witness search
-/// looks at the direct edges between its neighbours alone, which costs the square of the
-/// degree instead of a Dijkstra search from each neighbour.
-const DENSE_DEGREE: usize = 40;
-
-/// How many contractions pass between two looks at the control for a cancellation.
+/// How many cells pass between two looks at the control for a cancellation.
 const CANCEL_CHECK_EVERY: usize = 1024;
 
-/// An edge of the graph being contracted, or an upward edge of the hierarchy.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Arc {
-    /// The cell at the other end.
-    to: u32,
-    /// The cost of the cheapest path it stands for.
-    cost: f64,
-    /// The contracted cell the shortcut passes through, or [`NONE`] for a step of the grid.
-    middle: u32,
-}
-
-/// A min-heap of (cost, cell) on the bit patterns of non-negative costs, which order as the
-/// costs do.
-type CostHeap = BinaryHeap<Reverse<(u64, u32)>>;
-
-/// Costs of one search direction, reset in O(1) between searches by stamps.
-#[derive(Debug, Default)]
-struct Side {
-    dist: Vec<f64>,
-    parent: Vec<u32>,
-    stamp: Vec<u32>,
-    current: u32,
-    heap: CostHeap,
-}
-
-impl Side {
-    fn begin(&mut self, cells: usize) {
-        if self.dist.len() != cells || self.current == u32::MAX {
-            self.dist = vec![f64::INFINITY; cells];
-            self.parent = vec![NONE; cells];
-            self.stamp = vec![0; cells];
-            self.current = 0;
+/// Appends the passable cells of the rectangle `x0..x1` × `y0..y1` to `order` in nested
+/// dissection order: the cells of each half first, the separating line last.
+fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &mut Vec<u32>) {
+    let (w, h) = (x1 - x0, y1 - y0);
+    if w == 0 || h == 0 {
+        return;
+    }
+    let push_passable = |order: &mut Vec<u32>, x: u32, y: u32| {
+        let i = y as usize * graph.width() as usize + x as usize;
+        if graph.is_passable(i) {
+            order.push(i as u32);
         }
-        self.current += 1;
-        self.heap.clear();
-    }
-
-    #[inline]
-    fn dist(&self, i: usize) -> f64 {
-        if self.stamp[i] == self.current {
-            self.dist[i]
-        } else {
-            f64::INFINITY
+    };
+    if w * h <= LEAF_CELLS {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                push_passable(order, x, y);
+            }
         }
+        return;
     }
-
-    #[inline]
-    fn set(&mut self, i: usize, d: f64, parent: u32) {
-        self.stamp[i] = self.current;
-        self.dist[i] = d;
-        self.parent[i] = parent;
-        self.heap.push(Reverse((d.to_bits(), i as u32)));
-    }
-
-    /// The cost at the front of the queue, infinite when it is empty.
-    fn front(&self) -> f64 {
-        self.heap
-            .peek()
-            .map_or(f64::INFINITY, |Reverse((bits, _))| f64::from_bits(*bits))
+    if w >= h {
+        let mid = x0 + w / 2;
+        dissect(graph, (x0, y0, mid, y1), order);
+        dissect(graph, (mid + 1, y0, x1, y1), order);
+        for y in y0..y1 {
+            push_passable(order, mid, y);
+        }
+    } else {
+        let mid = y0 + h / 2;
+        dissect(graph, (x0, y0, x1, mid), order);
+        dissect(graph, (x0, mid + 1, x1, y1), order);
+        for x in x0..x1 {
+            push_passable(order, x, mid);
+        }
     }
 }
 
-/// The graph while it is being contracted.
-struct Contraction<'g> {
-    graph: &'g SearchGraph,
-    /// The remaining edges of each cell (to cells not yet contracted), both ways.
-    adjacency: Vec<Vec<Arc>>,
-    contracted: Vec<bool>,
-    /// How many neighbours of each cell are contracted.
-    deleted: Vec<u32>,
-    /// One more than the highest level among the contracted neighbours of each cell: how
-    /// deep the hierarchy below it is.
-    level: Vec<u32>,
-    witness: Side,
-    /// The shortcuts the contraction being simulated or done needs: (u, w, cost).
-    needed: Vec<(u32, u32, f64)>,
-    /// Per cell, the index of its edge in the list being updated, valid when the stamp is
-    /// the current one.
-    place: Vec<(u32, u32)>,
-    stamp: u32,
-}
-
-impl Contraction<'_> {
-    /// Finds the shortcuts that contracting `v` needs into `self.needed`, each witness search
-    /// settling at most `limit` cells.
-    fn shortcuts_for(&mut self, v: usize, limit: usize) {
-        self.needed.clear();
-        let arcs = std::mem::take(&mut self.adjacency[v]);
-        let cells = self.adjacency.len();
-        if arcs.len() > DENSE_DEGREE {
-            // The dense top of the hierarchy: only the direct edges are witnesses.
-            for (i, a) in arcs.iter().enumerate() {
-                self.stamp += 1;
-                let from = &self.adjacency[a.to as usize];
-                for (k, arc) in from.iter().enumerate() {
-                    self.place[arc.to as usize] = (self.stamp, k as u32);
-                }
-                for b in &arcs[i + 1..] {
-                    let via = a.cost + b.cost;
-                    let (stamp, k) = self.place[b.to as usize];
-                    if stamp != self.stamp || from[k as usize].cost > via {
-                        self.needed.push((a.to, b.to, via));
-                    }
-                }
-            }
-            self.adjacency[v] = arcs;
-            return;
-        }
-        for (i, a) in arcs.iter().enumerate() {
-            let rest = &arcs[i + 1..];
-            let Some(far) = rest.iter().map(|b| b.cost).reduce(f64::max) else {
-                continue;
-            };
-            let bound = a.cost + far;
-            // Dijkstra from `a.to` without `v`, up to `bound` or `limit` settled cells.
-            self.witness.begin(cells);
-            self.witness.set(a.to as usize, 0.0, NONE);
-            let mut settled = 0;
-            while let Some(Reverse((bits, u))) = self.witness.heap.pop() {
-                let d = f64::from_bits(bits);
-                let u = u as usize;
-                if d > self.witness.dist(u) {
-                    continue;
-                }
-                if d > bound || settled >= limit {
-                    break;
-                }
-                settled += 1;
-                for e in &self.adjacency[u] {
-                    let next = e.to as usize;
-                    if next == v {
-                        continue;
-                    }
-                    let nd = d + e.cost;
-                    if nd < self.witness.dist(next) {
-                        self.witness.set(next, nd, NONE);
-                    }
-                }
-            }
-            for b in rest {
-                let via = a.cost + b.cost;
-                if self.witness.dist(b.to as usize) > via {
-                    self.needed.push((a.to, b.to, via));
-                }
-            }
-        }
-        self.adjacency[v] = arcs;
+/// Moves `k` forward in `head` to the entry `target`, which the sorted list from `k` holds.
+#[inline]
+fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
+    while head[k] < target {
+        k += 1;
     }
-
-    /// The priority of `v`: the edge difference of its contraction plus its contracted
-    /// neighbours.
-    fn priority(&mut self, v: usize) -> i64 {
-        self.shortcuts_for(v, ESTIMATE_SETTLE_LIMIT);
-        self.needed.len() as i64 - self.adjacency[v].len() as i64
-            + i64::from(self.deleted[v])
-            + i64::from(self.level[v])
-    }
-
-    /// Contracts `v`: adds the shortcuts it needs and removes it from its neighbours' edges.
-    /// Returns its upward edges.
-    fn contract(&mut self, v: usize) -> Vec<Arc> {
-        self.shortcuts_for(v, WITNESS_SETTLE_LIMIT);
-        // Each shortcut both ways, grouped by the cell it leaves: one pass over that cell's
-        // edges finds the ones already there, so the dense top of the hierarchy (hundreds of
-        // shortcuts per contraction) does not scan a cell's edges once per shortcut.
-        let mut needed = std::mem::take(&mut self.needed);
-        let count = needed.len();
-        for i in 0..count {
-            let (u, w, cost) = needed[i];
-            needed.push((w, u, cost));
-        }
-        needed.sort_unstable_by_key(|&(u, w, _)| (u, w));
-        for group in needed.chunk_by(|a, b| a.0 == b.0) {
-            let from = group[0].0 as usize;
-            self.stamp += 1;
-            for (i, arc) in self.adjacency[from].iter().enumerate() {
-                self.place[arc.to as usize] = (self.stamp, i as u32);
-            }
-            for &(_, to, cost) in group {
-                let arcs = &mut self.adjacency[from];
-                let (stamp, i) = self.place[to as usize];
-                if stamp == self.stamp {
-                    let arc = &mut arcs[i as usize];
-                    if cost < arc.cost {
-                        arc.cost = cost;
-                        arc.middle = v as u32;
-                    }
-                } else {
-                    self.place[to as usize] = (self.stamp, arcs.len() as u32);
-                    arcs.push(Arc {
-                        to,
-                        cost,
-                        middle: v as u32,
-                    });
-                }
-            }
-        }
-        self.needed = needed;
-        let arcs = std::mem::take(&mut self.adjacency[v]);
-        for a in &arcs {
-            let n = a.to as usize;
-            self.adjacency[n].retain(|b| b.to as usize != v);
-            self.deleted[n] += 1;
-            self.level[n] = self.level[n].max(self.level[v] + 1);
-        }
-        self.contracted[v] = true;
-        arcs
-    }
+    debug_assert_eq!(head[k], target, "the upward neighbours of a cell form a clique");
+    k
 }
 
 /// A map prepared for exact queries by contraction: every passable cell's upward edges.
@@ -286,18 +110,49 @@ impl Contraction<'_> {
 /// ([`ContractionHierarchy::find_path`]) return a cheapest path. An edit to the map calls for
 /// a new build (a [`super::Replanner`] drops its hierarchy on an edit and builds it again on
 /// the next request that needs it).
+///
+/// Cells are numbered by *rank*, their place in the contraction order, in every array below
+/// but `rank`.
 #[derive(Debug)]
 pub struct ContractionHierarchy {
     graph: SearchGraph,
-    /// The upward edges of cell `i` are `up[first[i]..first[i + 1]]`.
-    first: Vec<u32>,
-    up: Vec<Arc>,
-    /// Each cell's place in the contraction order (walls: 0, they have no edges).
+    /// The cell of each rank.
+    order: Vec<u32>,
+    /// The rank of each cell ([`NONE`] for walls).
     rank: Vec<u32>,
-    /// The number of upward edges that are shortcuts.
+    /// The parent of each rank in the elimination tree: its lowest upward neighbour.
+    parent: Vec<u32>,
+    /// All the upward neighbours of rank `r`, sorted, are `head[first[r]..first[r + 1]]`,
+    /// and `middle` the rank each edge passes through ([`NONE`] for a step): what unpacks
+    /// the shortcuts.
+    first: Vec<u32>,
+    head: Vec<u32>,
+    middle: Vec<u32>,
+    /// The upward edges the queries search (those that are cheapest paths with no cheaper
+    /// way round through a higher rank): `to[start[r]..start[r + 1]]` and their costs.
+    start: Vec<u32>,
+    to: Vec<u32>,
+    cost: Vec<f64>,
+    /// The number of searched edges that are shortcuts.
     shortcuts: usize,
     forward: Side,
     backward: Side,
+}
+
+/// The costs of one query direction, indexed by rank, infinite between queries.
+#[derive(Debug, Default)]
+struct Side {
+    dist: Vec<f64>,
+    parent: Vec<u32>,
+}
+
+impl Side {
+    fn new(ranks: usize) -> Self {
+        Self {
+            dist: vec![f64::INFINITY; ranks],
+            parent: vec![NONE; ranks],
+        }
+    }
 }
 
 impl ContractionHierarchy {
@@ -316,8 +171,8 @@ impl ContractionHierarchy {
     }
 
     /// Prepares a search graph for exact queries, looking for a cancellation every thousand
-    /// or so contractions: the build of a large map takes seconds, and a cancelled build stops
-    /// with [`SearchError::Cancelled`].
+    /// or so cells: the build of a large map takes seconds, and a cancelled build stops with
+    /// [`SearchError::Cancelled`].
     ///
     /// ```
     /// use gridpath_core::grid::{Grid, Terrain};
@@ -336,95 +191,167 @@ impl ContractionHierarchy {
         graph: SearchGraph,
         control: &SearchControl,
     ) -> Result<Self, SearchError> {
-        if control.is_cancelled() {
-            return Err(SearchError::Cancelled);
-        }
+        let check = |r: usize| {
+            if r.is_multiple_of(CANCEL_CHECK_EVERY) && control.is_cancelled() {
+                Err(SearchError::Cancelled)
+            } else {
+                Ok(())
+            }
+        };
+        check(0)?;
         let cells = graph.len();
-        let mut adjacency = vec![Vec::new(); cells];
-        for (i, arcs) in adjacency.iter_mut().enumerate() {
+        let mut order = Vec::with_capacity(graph.passable_count());
+        dissect(&graph, (0, 0, graph.width(), graph.height()), &mut order);
+        let ranks = order.len();
+        let mut rank = vec![NONE; cells];
+        for (r, &c) in order.iter().enumerate() {
+            rank[c as usize] = r as u32;
+        }
+
+        // The upward neighbours of each rank once the ranks below are contracted: its
+        // neighbours on the grid above it, and those its children in the elimination tree
+        // pass on (the upward neighbours of a contracted rank become a clique, and its
+        // lowest one, its parent, holds the rest).
+        let mut sets: Vec<Vec<u32>> = vec![Vec::new(); ranks];
+        for (r, &c) in order.iter().enumerate() {
+            let c = c as usize;
             for d in 0..8 {
-                if graph.can_step(i, d) {
-                    let to = (i as isize + graph.delta(d)) as usize;
-                    arcs.push(Arc {
-                        to: to as u32,
-                        cost: graph.step_cost(i, to, d),
-                        middle: NONE,
-                    });
+                if graph.can_step(c, d) {
+                    let q = rank[(c as isize + graph.delta(d)) as usize];
+                    if q as usize > r {
+                        sets[r].push(q);
+                    }
                 }
             }
         }
-        let mut work = Contraction {
-            graph: &graph,
-            adjacency,
-            contracted: vec![false; cells],
-            deleted: vec![0; cells],
-            level: vec![0; cells],
-            witness: Side::default(),
-            needed: Vec::new(),
-            place: vec![(0, 0); cells],
-            stamp: 0,
-        };
-        let mut queue: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
-        for i in 0..cells {
-            if work.graph.is_passable(i) {
-                let p = work.priority(i);
-                queue.push(Reverse((p, i as u32)));
+        let mut first = Vec::with_capacity(ranks + 1);
+        let mut head = Vec::new();
+        let mut parent = vec![NONE; ranks];
+        for r in 0..ranks {
+            check(r)?;
+            let mut set = std::mem::take(&mut sets[r]);
+            set.sort_unstable();
+            set.dedup();
+            if let Some((&p, rest)) = set.split_first() {
+                parent[r] = p;
+                sets[p as usize].extend_from_slice(rest);
+            }
+            first.push(head.len() as u32);
+            head.extend_from_slice(&set);
+        }
+        first.push(head.len() as u32);
+        drop(sets);
+        let span = |r: usize| first[r] as usize..first[r + 1] as usize;
+
+        // The steps of the grid.
+        let mut weight = vec![f64::INFINITY; head.len()];
+        let mut middle = vec![NONE; head.len()];
+        for (r, &c) in order.iter().enumerate() {
+            let c = c as usize;
+            for d in 0..8 {
+                if graph.can_step(c, d) {
+                    let to = (c as isize + graph.delta(d)) as usize;
+                    let q = rank[to];
+                    if q as usize > r {
+                        let k = seek(&head, first[r] as usize, q);
+                        weight[k] = weight[k].min(graph.step_cost(c, to, d));
+                    }
+                }
             }
         }
-        let mut upward: Vec<Vec<Arc>> = vec![Vec::new(); cells];
-        let mut rank = vec![0u32; cells];
-        let mut next_rank = 0u32;
-        while let Some(Reverse((p, v))) = queue.pop() {
-            let v = v as usize;
-            if work.contracted[v] {
-                continue;
-            }
-            // Lazy update: a priority that rose since it was queued goes back in line.
-            let now = work.priority(v);
-            if now > p
-                && let Some(Reverse((front, _))) = queue.peek()
-                && now > *front
-            {
-                queue.push(Reverse((now, v as u32)));
-                continue;
-            }
-            if (next_rank as usize).is_multiple_of(CANCEL_CHECK_EVERY) && control.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            upward[v] = work.contract(v);
-            rank[v] = next_rank;
-            next_rank += 1;
-            // The neighbours' priorities changed most: bring them up to date now, but for
-            // in the dense top of the hierarchy, where that would cost the cube of the
-            // degree and the lazy updates are enough.
-            let neighbours = if upward[v].len() <= NEIGHBOUR_UPDATE_DEGREE {
-                upward[v].as_slice()
-            } else {
-                &[]
-            };
-            for a in neighbours {
-                let n = a.to as usize;
-                let p = work.priority(n);
-                queue.push(Reverse((p, n as u32)));
+
+        // Bottom up, each rank joins every pair of its upward neighbours at the cost of the
+        // way through it: each edge then costs the cheapest path through lower ranks.
+        for r in 0..ranks {
+            check(r)?;
+            let arcs = span(r);
+            for i in arcs.clone() {
+                let (u, cu) = (head[i] as usize, weight[i]);
+                if !cu.is_finite() {
+                    continue;
+                }
+                let mut k = first[u] as usize;
+                for j in i + 1..arcs.end {
+                    let cw = weight[j];
+                    if !cw.is_finite() {
+                        continue;
+                    }
+                    k = seek(&head, k, head[j]);
+                    let via = cu + cw;
+                    if via < weight[k] {
+                        weight[k] = via;
+                        middle[k] = r as u32;
+                    }
+                }
             }
         }
-        let mut first = Vec::with_capacity(cells + 1);
-        let mut up = Vec::with_capacity(upward.iter().map(Vec::len).sum());
-        for arcs in &upward {
-            first.push(up.len() as u32);
-            up.extend_from_slice(arcs);
+
+        // Top down, each edge takes the cost of the cheapest path (through any rank, those
+        // above included: the edges above are exact already), and is searched only when no
+        // way round through a higher rank is as cheap.
+        let mut keep = vec![true; head.len()];
+        for x in (0..ranks).rev() {
+            check(x)?;
+            let arcs = span(x);
+            for i in arcs.clone() {
+                let y = head[i] as usize;
+                let mut k = first[y] as usize;
+                for j in i + 1..arcs.end {
+                    k = seek(&head, k, head[j]);
+                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
+                    weight[i] = xy.min(xz + yz);
+                    weight[j] = xz.min(xy + yz);
+                }
+            }
+            for i in arcs.clone() {
+                if !weight[i].is_finite() {
+                    keep[i] = false;
+                    continue;
+                }
+                let y = head[i] as usize;
+                let mut k = first[y] as usize;
+                for j in i + 1..arcs.end {
+                    k = seek(&head, k, head[j]);
+                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
+                    if xz + yz <= xy && xz < xy {
+                        keep[i] = false;
+                    }
+                    if xy + yz <= xz && xy < xz {
+                        keep[j] = false;
+                    }
+                }
+            }
         }
-        first.push(up.len() as u32);
-        let shortcuts = up.iter().filter(|a| a.middle != NONE).count();
-        drop(work);
+
+        let mut start = Vec::with_capacity(ranks + 1);
+        let mut to = Vec::new();
+        let mut cost = Vec::new();
+        let mut shortcuts = 0;
+        for r in 0..ranks {
+            start.push(to.len() as u32);
+            for k in span(r) {
+                if keep[k] {
+                    to.push(head[k]);
+                    cost.push(weight[k]);
+                    shortcuts += usize::from(middle[k] != NONE);
+                }
+            }
+        }
+        start.push(to.len() as u32);
         Ok(Self {
             graph,
-            first,
-            up,
+            order,
             rank,
+            parent,
+            first,
+            head,
+            middle,
+            start,
+            to,
+            cost,
             shortcuts,
-            forward: Side::default(),
-            backward: Side::default(),
+            forward: Side::new(ranks),
+            backward: Side::new(ranks),
         })
     }
 
@@ -433,32 +360,37 @@ impl ContractionHierarchy {
         &self.graph
     }
 
-    /// The number of upward edges: the grid's steps (each counted once) and the shortcuts.
+    /// The number of upward edges the queries search: steps of the grid and shortcuts.
     pub fn edge_count(&self) -> usize {
-        self.up.len()
+        self.to.len()
     }
 
-    /// The number of shortcuts among the upward edges.
+    /// The number of shortcuts among the upward edges the queries search.
     pub fn shortcut_count(&self) -> usize {
         self.shortcuts
+    }
+
+    /// The number of upward edges kept to unpack shortcuts, those not searched included.
+    pub fn unpacking_edge_count(&self) -> usize {
+        self.head.len()
     }
 
     /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
     /// included).
     pub fn hierarchy_bytes(&self) -> usize {
-        let side =
-            |s: &Side| s.dist.capacity() * 8 + s.parent.capacity() * 4 + s.stamp.capacity() * 4;
-        self.first.capacity() * 4
-            + self.up.capacity() * size_of::<Arc>()
-            + self.rank.capacity() * 4
+        let side = |s: &Side| s.dist.capacity() * 8 + s.parent.capacity() * 4;
+        (self.order.capacity()
+            + self.rank.capacity()
+            + self.parent.capacity()
+            + self.first.capacity()
+            + self.head.capacity()
+            + self.middle.capacity()
+            + self.start.capacity()
+            + self.to.capacity())
+            * 4
+            + self.cost.capacity() * 8
             + side(&self.forward)
             + side(&self.backward)
-    }
-
-    /// The upward edges of cell `i`.
-    #[inline]
-    fn upward(&self, i: usize) -> &[Arc] {
-        &self.up[self.first[i] as usize..self.first[i + 1] as usize]
     }
 
     /// A cheapest path from the request's start to its goal.
@@ -475,8 +407,8 @@ impl ContractionHierarchy {
         }
         let started = Instant::now();
         let mut stats = Stats::default();
-        let start = self.graph.index(request.start);
-        let goal = self.graph.index(request.goal);
+        let start = self.rank[self.graph.index(request.start)];
+        let goal = self.rank[self.graph.index(request.goal)];
         let path = self.query(start, goal, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         Ok(super::outcome::result(
@@ -488,54 +420,60 @@ impl ContractionHierarchy {
         ))
     }
 
-    /// Searches upwards from both ends and unpacks the cheapest meeting into cells.
-    fn query(&mut self, start: usize, goal: usize, stats: &mut Stats) -> Option<Vec<usize>> {
-        if start == goal {
-            return Some(vec![start]);
+    /// Relaxes the searched upward edges of rank `x` on one side.
+    #[inline]
+    fn relax(&self, side: &mut Side, x: usize, stats: &mut Stats) {
+        let d = side.dist[x];
+        if !d.is_finite() {
+            return;
         }
-        let cells = self.graph.len();
+        stats.expanded += 1;
+        let edges = self.start[x] as usize..self.start[x + 1] as usize;
+        for (&y, &c) in self.to[edges.clone()].iter().zip(&self.cost[edges]) {
+            let y = y as usize;
+            let nd = d + c;
+            if nd < side.dist[y] {
+                side.dist[y] = nd;
+                side.parent[y] = x as u32;
+            }
+        }
+    }
+
+    /// Walks the elimination tree up from both ends, relaxing the upward edges of every rank
+    /// on the way, and unpacks the cheapest meeting into cells. Every rank of a cheapest
+    /// path that climbs and descends the order is an ancestor of one end or the other, and
+    /// its top one of both.
+    fn query(&mut self, start: u32, goal: u32, stats: &mut Stats) -> Option<Vec<usize>> {
+        if start == goal {
+            return Some(vec![self.order[start as usize] as usize]);
+        }
         let mut forward = std::mem::take(&mut self.forward);
         let mut backward = std::mem::take(&mut self.backward);
-        forward.begin(cells);
-        backward.begin(cells);
-        forward.set(start, 0.0, NONE);
-        backward.set(goal, 0.0, NONE);
+        forward.dist[start as usize] = 0.0;
+        backward.dist[goal as usize] = 0.0;
         let (mut best, mut meeting) = (f64::INFINITY, NONE);
+        let (mut x, mut y) = (start, goal);
         loop {
-            let (f, b) = (forward.front(), backward.front());
-            if f.min(b) >= best {
-                break;
-            }
-            let (side, other) = if f <= b {
-                (&mut forward, &backward)
-            } else {
-                (&mut backward, &forward)
-            };
-            let Some(Reverse((bits, v))) = side.heap.pop() else {
-                break;
-            };
-            let (d, v) = (f64::from_bits(bits), v as usize);
-            if d > side.dist(v) {
-                continue;
-            }
-            let arcs = self.upward(v);
-            // Stall on demand: a cell above reaches `v` more cheaply, so `v` is not on the
-            // cheapest path at this cost.
-            if arcs.iter().any(|a| side.dist(a.to as usize) + a.cost < d) {
-                continue;
-            }
-            stats.expanded += 1;
-            let there = other.dist(v);
-            if d + there < best {
-                best = d + there;
-                meeting = v as u32;
-            }
-            for a in arcs {
-                let next = a.to as usize;
-                let nd = d + a.cost;
-                if nd < side.dist(next) {
-                    side.set(next, nd, v as u32);
+            if x == y {
+                if x == NONE {
+                    break;
                 }
+                let v = x as usize;
+                let through = forward.dist[v] + backward.dist[v];
+                if through < best {
+                    best = through;
+                    meeting = x;
+                }
+                self.relax(&mut forward, v, stats);
+                self.relax(&mut backward, v, stats);
+                x = self.parent[v];
+                y = x;
+            } else if x < y {
+                self.relax(&mut forward, x as usize, stats);
+                x = self.parent[x as usize];
+            } else {
+                self.relax(&mut backward, y as usize, stats);
+                y = self.parent[y as usize];
             }
         }
         let path = (meeting != NONE).then(|| {
@@ -554,38 +492,50 @@ impl ContractionHierarchy {
             {
                 descent.push(backward.parent[top] as usize);
             }
-            let mut path = vec![start];
+            let mut path = vec![self.order[start as usize] as usize];
             for pair in climb.windows(2).chain(descent.windows(2)) {
                 self.unpack(pair[0], pair[1], &mut path);
             }
             path
         });
+        // Back to infinite costs, along the same ancestors.
+        for end in [start, goal] {
+            let mut v = end;
+            while v != NONE {
+                let i = v as usize;
+                forward.dist[i] = f64::INFINITY;
+                forward.parent[i] = NONE;
+                backward.dist[i] = f64::INFINITY;
+                backward.parent[i] = NONE;
+                v = self.parent[i];
+            }
+        }
         self.forward = forward;
         self.backward = backward;
         path
     }
 
-    /// The edge between two cells joined in the hierarchy, kept by the one contracted first.
-    fn edge(&self, a: usize, b: usize) -> Option<&Arc> {
-        let (low, high) = if self.rank[a] < self.rank[b] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        self.upward(low).iter().find(|arc| arc.to as usize == high)
+    /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid.
+    fn middle_of(&self, a: usize, b: usize) -> u32 {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        let edges = self.first[low] as usize..self.first[low + 1] as usize;
+        let k = edges.start + self.head[edges].partition_point(|&h| (h as usize) < high);
+        debug_assert_eq!(self.head[k] as usize, high, "an edge of the hierarchy");
+        self.middle[k]
     }
 
-    /// Appends the cells of the edge from `from` to `to` (`to` included, `from` not).
+    /// Appends the cells of the edge from rank `from` to rank `to` (`to` included, `from`
+    /// not).
     fn unpack(&self, from: usize, to: usize, path: &mut Vec<usize>) {
         let mut pending = vec![(from, to)];
         while let Some((a, b)) = pending.pop() {
-            match self.edge(a, b) {
-                Some(arc) if arc.middle != NONE => {
-                    let m = arc.middle as usize;
+            match self.middle_of(a, b) {
+                NONE => path.push(self.order[b] as usize),
+                m => {
+                    let m = m as usize;
                     pending.push((m, b));
                     pending.push((a, m));
                 }
-                _ => path.push(b),
             }
         }
     }

@@ -39,7 +39,7 @@ mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub use batch::solve_batch;
-pub use ch::{ContractionHierarchy, WITNESS_SETTLE_LIMIT};
+pub use ch::ContractionHierarchy;
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;
