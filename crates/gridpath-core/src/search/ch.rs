@@ -49,6 +49,9 @@ use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResu
 /// Rectangles of at most this many cells are not cut further: their cells come row by row.
 const LEAF_CELLS: u32 = 16;
 
+/// A separating line is chosen within the middle `2 / SEPARATOR_WINDOW` of the side it cuts.
+const SEPARATOR_WINDOW: u32 = 8;
+
 /// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
 /// the elimination tree has no parent.
 const NONE: u32 = u32::MAX;
@@ -77,15 +80,17 @@ fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &
         }
         return;
     }
+    let passable =
+        |x: u32, y: u32| graph.is_passable(y as usize * graph.width() as usize + x as usize);
     if w >= h {
-        let mid = x0 + w / 2;
+        let mid = best_line(x0, x1, |x| (y0..y1).filter(|&y| passable(x, y)).count());
         dissect(graph, (x0, y0, mid, y1), order);
         dissect(graph, (mid + 1, y0, x1, y1), order);
         for y in y0..y1 {
             push_passable(order, mid, y);
         }
     } else {
-        let mid = y0 + h / 2;
+        let mid = best_line(y0, y1, |y| (x0..x1).filter(|&x| passable(x, y)).count());
         dissect(graph, (x0, y0, x1, mid), order);
         dissect(graph, (x0, mid + 1, x1, y1), order);
         for x in x0..x1 {
@@ -94,13 +99,35 @@ fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &
     }
 }
 
+/// The line of `from..to` near its middle (within an eighth of the length either way) with
+/// the fewest passable cells, the nearest the middle among equals.
+fn best_line(from: u32, to: u32, passable: impl Fn(u32) -> usize) -> u32 {
+    let mid = from + (to - from) / 2;
+    let reach = (to - from) / SEPARATOR_WINDOW;
+    let mut best = (passable(mid), mid);
+    for offset in 1..=reach {
+        for line in [mid - offset, mid + offset] {
+            if line > from && line + 1 < to {
+                let count = passable(line);
+                if count < best.0 {
+                    best = (count, line);
+                }
+            }
+        }
+    }
+    best.1
+}
+
 /// Moves `k` forward in `head` to the entry `target`, which the sorted list from `k` holds.
 #[inline]
 fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
     while head[k] < target {
         k += 1;
     }
-    debug_assert_eq!(head[k], target, "the upward neighbours of a cell form a clique");
+    debug_assert_eq!(
+        head[k], target,
+        "the upward neighbours of a cell form a clique"
+    );
     k
 }
 
@@ -323,6 +350,21 @@ impl ContractionHierarchy {
             }
         }
 
+        // Unpacking needs the searched edges and, through their middles, the edges they
+        // stand for, each of which is kept by a lower rank than the edge it unpacks.
+        let mut needed = keep.clone();
+        for x in (0..ranks).rev() {
+            check(x)?;
+            for k in span(x) {
+                let m = middle[k];
+                if needed[k] && m != NONE {
+                    let m = m as usize;
+                    let low = seek(&head, first[m] as usize, x as u32);
+                    needed[low] = true;
+                    needed[seek(&head, low, head[k])] = true;
+                }
+            }
+        }
         let mut start = Vec::with_capacity(ranks + 1);
         let mut to = Vec::new();
         let mut cost = Vec::new();
@@ -338,6 +380,27 @@ impl ContractionHierarchy {
             }
         }
         start.push(to.len() as u32);
+        to.shrink_to_fit();
+        cost.shrink_to_fit();
+        drop(keep);
+        drop(weight);
+        let mut kept = 0;
+        for r in 0..ranks {
+            let edges = first[r] as usize..first[r + 1] as usize;
+            first[r] = kept as u32;
+            for k in edges {
+                if needed[k] {
+                    head[kept] = head[k];
+                    middle[kept] = middle[k];
+                    kept += 1;
+                }
+            }
+        }
+        first[ranks] = kept as u32;
+        head.truncate(kept);
+        head.shrink_to_fit();
+        middle.truncate(kept);
+        middle.shrink_to_fit();
         Ok(Self {
             graph,
             order,
