@@ -47,7 +47,7 @@ use super::graph::SearchGraph;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats};
 
 /// Rectangles of at most this many cells are not cut further: their cells come row by row.
-const LEAF_CELLS: u32 = 16;
+const LEAF_CELLS: u32 = 4;
 
 /// A separating line is chosen within the middle `2 / SEPARATOR_WINDOW` of the side it cuts.
 const SEPARATOR_WINDOW: u32 = 8;
