@@ -5,9 +5,9 @@
 //! three rounds over the same 200 random queries), after checking every answer of the
 //! hierarchy against A*'s cost.
 //!
-//! The builds are slow: some two minutes at 256², many more at 512² and beyond, so the whole
-//! run takes hours; `WEIGHTED_BENCH_MAPS=weighted-512` (names separated by commas, or a prefix such as
-//! `weighted-1024`) runs some maps alone.
+//! The builds take about a second at 256², five at 512² and forty at 1024², and the whole run
+//! a few minutes; `WEIGHTED_BENCH_MAPS=weighted-512` (names separated by commas, or a prefix
+//! such as `weighted-1024`) runs some maps alone.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // A benchmark fails loudly on broken data.
 

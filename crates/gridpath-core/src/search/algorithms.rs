@@ -298,7 +298,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 13] = [
         algorithm: Algorithm::ContractionHierarchy,
         name: "ch",
         title: "Contraction hierarchy",
-        about: "Contraction hierarchy: contracts the cells one by one into shortcuts beforehand, then answers with a small bidirectional Dijkstra over them; optimal, on flat maps, and far faster than A* once built.",
+        about: "Contraction hierarchy: orders the cells by cutting the map in halves again and again and adds shortcuts beforehand (seconds at 512 × 512), then answers by relaxing the upward edges of both ends' ancestors; optimal, on flat maps, and far faster than A* once built.",
         guarantee: Guarantee::Exact,
         uses_heuristic: false,
         uses_weight: false,

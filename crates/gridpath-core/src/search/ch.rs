@@ -1,24 +1,35 @@
-//! Contraction hierarchies (Geisberger, Sanders, Schultes & Delling, 2008) over the grid graph:
-//! exact queries on weighted terrain, far faster than A* once the hierarchy is built.
+//! Contraction hierarchies (Geisberger, Sanders, Schultes & Delling, 2008) over the grid graph,
+//! built the customisable way (Dibbelt, Strasser & Wagner, 2016): exact queries on weighted
+//! terrain, far faster than A* once the hierarchy is built.
 //!
-//! The build contracts the passable cells one by one, least important first. Contracting a
-//! cell removes it from the graph; for each pair of its remaining neighbours whose cheapest
-//! connection ran through it, a *shortcut* edge of the same cost joins them, remembering the
-//! contracted cell in the middle. A bounded Dijkstra search (the *witness* search, at most
-//! [`WITNESS_SETTLE_LIMIT`] cells settled) looks for another path no dearer first; when it
-//! finds one no shortcut is needed, and when it gives up one is added anyway, which costs
-//! memory but never exactness. A cell's importance is its *edge difference* (the shortcuts its
-//! contraction would add less the edges it removes) plus the number of its neighbours already
-//! contracted, which spreads the contractions evenly over the map; priorities are brought up
-//! to date lazily, when a cell reaches the front of the queue.
+//! The contraction order comes from the shape of the grid alone, by nested dissection: the
+//! rectangle of the map is cut along a line across its longer side, and the passable cells
+//! of that line come after everything on either side of it, each side being ordered the same
+//! way first; rectangles of at most four cells are taken row by row. Steps join
+//! only neighbouring rows and columns, so a line of cells separates the two sides. The line is
+//! the one with the fewest passable cells within an eighth of the side from the middle.
 //!
-//! Every cell keeps the edges it had when it was contracted: they all lead to cells contracted
-//! later, *upwards*. A cheapest path always has a form that climbs and then descends the
-//! order, so a query runs Dijkstra upwards from both ends at once and meets at the top; it
-//! stops when neither side's next cell can beat the best meeting. A cell that the search
-//! reached by a path dearer than one through a cell above it is *stalled* (not expanded):
-//! it cannot lie on the cheapest path. The shortcuts of the path found are unpacked into the
-//! cells they stand for, so the answer is a full cell-by-cell path.
+//! Contracting a cell joins every pair of its neighbours that come later in the order (its
+//! *upward* neighbours) with a shortcut; there is no witness search. The shortcuts are known
+//! before any cost is: an upward neighbour set becomes a clique, and its lowest member, the
+//! cell's parent in the *elimination tree*, inherits the rest. The costs come in two passes
+//! over each cell's pairs of upward neighbours. Bottom up, an edge takes the cost of the way
+//! through the cell below it when cheaper, remembering that cell as its middle: every edge
+//! then costs the cheapest path between its ends through cells that come before both. Top down, an
+//! edge takes the cost through cells above it too, so that every edge costs the cheapest path
+//! between its ends; an edge is then left out of the queries when a way round through another
+//! upward neighbour of its lower end costs no more (each of the two edges of that way costs
+//! strictly less than the edge, steps costing more than nothing, so by induction on the cost
+//! whatever is left out has a replacement among the searched edges). The
+//! edges that the searched ones unpack into are kept for unpacking only.
+//!
+//! A cheapest path always has a form that climbs and then descends the order through the
+//! edges searched, and the cells it climbs through from one end are that end's ancestors in
+//! the elimination tree. A query therefore walks up the tree from both ends, lowest rank
+//! first, relaxing the upward edges of each ancestor the search has reached, with no
+//! priority queue; the common ancestors are where the two sides meet, and the cheapest meeting
+//! wins. The shortcuts of the path found are unpacked into the cells they stand for, so the
+//! answer is a full cell-by-cell path.
 //!
 //! Steps cost the same both ways on a flat map, so one set of upward edges serves both
 //! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
