@@ -58,7 +58,7 @@ use super::graph::SearchGraph;
 use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats};
 
 /// Rectangles of at most this many cells are not cut further: their cells come row by row.
-const LEAF_CELLS: u32 = 4;
+const LEAF_CELLS: u64 = 4;
 
 /// A separating line is chosen within the middle `2 / SEPARATOR_WINDOW` of the side it cuts.
 const SEPARATOR_WINDOW: u32 = 8;
@@ -83,7 +83,7 @@ fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &
             order.push(i as u32);
         }
     };
-    if w * h <= LEAF_CELLS {
+    if u64::from(w) * u64::from(h) <= LEAF_CELLS {
         for y in y0..y1 {
             for x in x0..x1 {
                 push_passable(order, x, y);
@@ -163,12 +163,12 @@ pub struct ContractionHierarchy {
     /// All the upward neighbours of rank `r`, sorted, are `head[first[r]..first[r + 1]]`,
     /// and `middle` the rank each edge passes through ([`NONE`] for a step): what unpacks
     /// the shortcuts.
-    first: Vec<u32>,
+    first: Vec<usize>,
     head: Vec<u32>,
     middle: Vec<u32>,
     /// The upward edges the queries search (those that are cheapest paths with no cheaper
     /// way round through a higher rank): `to[start[r]..start[r + 1]]` and their costs.
-    start: Vec<u32>,
+    start: Vec<usize>,
     to: Vec<u32>,
     cost: Vec<f64>,
     /// The number of searched edges that are shortcuts.
@@ -274,12 +274,12 @@ impl ContractionHierarchy {
                 parent[r] = p;
                 sets[p as usize].extend_from_slice(rest);
             }
-            first.push(head.len() as u32);
+            first.push(head.len());
             head.extend_from_slice(&set);
         }
-        first.push(head.len() as u32);
+        first.push(head.len());
         drop(sets);
-        let span = |r: usize| first[r] as usize..first[r + 1] as usize;
+        let span = |r: usize| first[r]..first[r + 1];
 
         // The steps of the grid.
         let mut weight = vec![f64::INFINITY; head.len()];
@@ -291,7 +291,7 @@ impl ContractionHierarchy {
                     let to = (c as isize + graph.delta(d)) as usize;
                     let q = rank[to];
                     if q as usize > r {
-                        let k = seek(&head, first[r] as usize, q);
+                        let k = seek(&head, first[r], q);
                         weight[k] = weight[k].min(graph.step_cost(c, to, d));
                     }
                 }
@@ -308,7 +308,7 @@ impl ContractionHierarchy {
                 if !cu.is_finite() {
                     continue;
                 }
-                let mut k = first[u] as usize;
+                let mut k = first[u];
                 for j in i + 1..arcs.end {
                     let cw = weight[j];
                     if !cw.is_finite() {
@@ -333,7 +333,7 @@ impl ContractionHierarchy {
             let arcs = span(x);
             for i in arcs.clone() {
                 let y = head[i] as usize;
-                let mut k = first[y] as usize;
+                let mut k = first[y];
                 for j in i + 1..arcs.end {
                     k = seek(&head, k, head[j]);
                     let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
@@ -347,7 +347,7 @@ impl ContractionHierarchy {
                     continue;
                 }
                 let y = head[i] as usize;
-                let mut k = first[y] as usize;
+                let mut k = first[y];
                 for j in i + 1..arcs.end {
                     k = seek(&head, k, head[j]);
                     let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
@@ -370,7 +370,7 @@ impl ContractionHierarchy {
                 let m = middle[k];
                 if needed[k] && m != NONE {
                     let m = m as usize;
-                    let low = seek(&head, first[m] as usize, x as u32);
+                    let low = seek(&head, first[m], x as u32);
                     needed[low] = true;
                     needed[seek(&head, low, head[k])] = true;
                 }
@@ -381,7 +381,7 @@ impl ContractionHierarchy {
         let mut cost = Vec::new();
         let mut shortcuts = 0;
         for r in 0..ranks {
-            start.push(to.len() as u32);
+            start.push(to.len());
             for k in span(r) {
                 if keep[k] {
                     to.push(head[k]);
@@ -390,15 +390,15 @@ impl ContractionHierarchy {
                 }
             }
         }
-        start.push(to.len() as u32);
+        start.push(to.len());
         to.shrink_to_fit();
         cost.shrink_to_fit();
         drop(keep);
         drop(weight);
         let mut kept = 0;
         for r in 0..ranks {
-            let edges = first[r] as usize..first[r + 1] as usize;
-            first[r] = kept as u32;
+            let edges = first[r]..first[r + 1];
+            first[r] = kept;
             for k in edges {
                 if needed[k] {
                     head[kept] = head[k];
@@ -407,7 +407,7 @@ impl ContractionHierarchy {
                 }
             }
         }
-        first[ranks] = kept as u32;
+        first[ranks] = kept;
         head.truncate(kept);
         head.shrink_to_fit();
         middle.truncate(kept);
@@ -452,17 +452,19 @@ impl ContractionHierarchy {
     /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
     /// included).
     pub fn hierarchy_bytes(&self) -> usize {
-        let side = |s: &Side| s.dist.capacity() * 8 + s.parent.capacity() * 4;
-        (self.order.capacity()
-            + self.rank.capacity()
-            + self.parent.capacity()
-            + self.first.capacity()
-            + self.head.capacity()
-            + self.middle.capacity()
-            + self.start.capacity()
-            + self.to.capacity())
-            * 4
-            + self.cost.capacity() * 8
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        let side = |s: &Side| bytes(&s.dist) + bytes(&s.parent);
+        bytes(&self.order)
+            + bytes(&self.rank)
+            + bytes(&self.parent)
+            + bytes(&self.first)
+            + bytes(&self.head)
+            + bytes(&self.middle)
+            + bytes(&self.start)
+            + bytes(&self.to)
+            + bytes(&self.cost)
             + side(&self.forward)
             + side(&self.backward)
     }
@@ -502,7 +504,7 @@ impl ContractionHierarchy {
             return;
         }
         stats.expanded += 1;
-        let edges = self.start[x] as usize..self.start[x + 1] as usize;
+        let edges = self.start[x]..self.start[x + 1];
         for (&y, &c) in self.to[edges.clone()].iter().zip(&self.cost[edges]) {
             let y = y as usize;
             let nd = d + c;
@@ -592,7 +594,7 @@ impl ContractionHierarchy {
     /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid.
     fn middle_of(&self, a: usize, b: usize) -> u32 {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
-        let edges = self.first[low] as usize..self.first[low + 1] as usize;
+        let edges = self.first[low]..self.first[low + 1];
         let k = edges.start + self.head[edges].partition_point(|&h| (h as usize) < high);
         debug_assert_eq!(self.head[k] as usize, high, "an edge of the hierarchy");
         self.middle[k]
