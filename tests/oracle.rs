@@ -1014,6 +1014,7 @@ proptest! {
                             | Algorithm::Hpa
                             | Algorithm::Theta
                             | Algorithm::LazyTheta
+                            | Algorithm::ContractionHierarchy
                     ) => continue,
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };

@@ -28,7 +28,7 @@ use super::request::{
 };
 use super::workspace::{Query, Workspace};
 use super::{
-    best_first, bfs, bidirectional, dstar_lite, hpa, idastar, jps, jps_plus, subgoal, theta,
+    best_first, bfs, bidirectional, ch, dstar_lite, hpa, idastar, jps, jps_plus, subgoal, theta,
 };
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
@@ -127,8 +127,8 @@ fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
 }
 
 /// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
-/// the other (HPA*'s abstract edges are priced one way) and whose slopes and cliffs the
-/// any-angle searches' straight segments do not see.
+/// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
+/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
 fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.has_heights() {
         return Err(SearchError::HeightsUnsupported {
@@ -139,7 +139,7 @@ fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchEr
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
-pub const ALGORITHMS: [AlgorithmInfo; 13] = [
+pub const ALGORITHMS: [AlgorithmInfo; 14] = [
     AlgorithmInfo {
         algorithm: Algorithm::AStar,
         name: "astar",
@@ -309,6 +309,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 13] = [
         run: Run::AnyAngle(theta::run_lazy_theta),
         trace: TraceFrom::Vertices,
     },
+    AlgorithmInfo {
+        algorithm: Algorithm::ContractionHierarchy,
+        name: "ch",
+        title: "Contraction hierarchy",
+        about: "Contraction hierarchy: orders the cells by cutting the map in halves again and again and adds shortcuts beforehand (seconds at 512 × 512), then answers by relaxing the upward edges of both ends' ancestors; optimal, on flat maps, and far faster than A* once built.",
+        guarantee: Guarantee::Exact,
+        uses_heuristic: false,
+        uses_weight: false,
+        needs_uniform_cost: false,
+        accepts: flat_map,
+        run: Run::Whole(ch::ch_once),
+        trace: TraceFrom::Nothing,
+    },
 ];
 
 /// Every algorithm, in menu order.
@@ -417,7 +430,8 @@ mod tests {
             | Algorithm::DStarLite
             | Algorithm::Hpa
             | Algorithm::Theta
-            | Algorithm::LazyTheta => a,
+            | Algorithm::LazyTheta
+            | Algorithm::ContractionHierarchy => a,
         };
         for (i, info) in ALGORITHMS.iter().enumerate() {
             assert_eq!(info.algorithm as usize, i, "{} is out of place", info.name);
@@ -429,6 +443,9 @@ mod tests {
                     .any(|o| o.name == info.name || o.title == info.title)
             );
         }
-        assert_eq!(ALGORITHMS.len(), Algorithm::LazyTheta as usize + 1);
+        assert_eq!(
+            ALGORITHMS.len(),
+            Algorithm::ContractionHierarchy as usize + 1
+        );
     }
 }

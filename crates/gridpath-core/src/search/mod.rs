@@ -11,6 +11,7 @@ mod batch;
 mod best_first;
 mod bfs;
 mod bidirectional;
+mod ch;
 mod control;
 mod dstar_lite;
 mod flow_field;
@@ -39,6 +40,7 @@ mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub use batch::solve_batch;
+pub use ch::ContractionHierarchy;
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;

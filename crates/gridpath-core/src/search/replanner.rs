@@ -1,12 +1,14 @@
 //! Planning again after edits: one value that owns a map's search state — the grid, its
-//! search graph, the HPA* abstraction and the D* Lite state — takes the edits as the cells
-//! they changed, and plans with any algorithm.
+//! search graph, the HPA* abstraction, the contraction hierarchy and the D* Lite state — takes
+//! the edits as the cells they changed, and plans with any algorithm.
 //!
 //! An edit costs what it changes: [`Replanner::apply`] updates the graph's neighbour masks
 //! around each changed cell, repairs D* Lite's costs around them and rebuilds only the HPA*
-//! clusters they touch; nothing is compared or copied whole. The abstraction and the D* Lite
-//! state are built on the first request that needs them and kept while the requests go on
-//! needing them (the same goal and heuristic for D* Lite).
+//! clusters they touch; nothing is compared or copied whole. The contraction hierarchy is the
+//! exception: an edit drops it, and the next request for it builds it again whole. The
+//! abstraction, the hierarchy and the D* Lite state are built on the first request that needs
+//! them and kept while the requests go on needing them (the same goal and heuristic for
+//! D* Lite).
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -28,6 +30,7 @@
 
 use crate::grid::{Cell, Grid, TerrainId};
 
+use super::ch::ContractionHierarchy;
 use super::control::SearchControl;
 use super::dstar_lite::DStarLite;
 use super::graph::SearchGraph;
@@ -58,6 +61,7 @@ pub struct Replanner {
     graph: SearchGraph,
     searcher: Searcher,
     hpa: Option<HpaGraph>,
+    ch: Option<ContractionHierarchy>,
     dstar: Option<(DStarLite, Heuristic)>,
 }
 
@@ -71,6 +75,7 @@ impl Replanner {
             graph,
             searcher: Searcher::new(),
             hpa: None,
+            ch: None,
             dstar: None,
         }
     }
@@ -87,7 +92,8 @@ impl Replanner {
 
     /// Sets the terrain of some cells. Changes off the map or to a terrain outside the catalog
     /// are ignored. The work is proportional to the cells changed (and, for a kept HPA*
-    /// abstraction, to the clusters they touch).
+    /// abstraction, to the clusters they touch); a kept contraction hierarchy is dropped, to be
+    /// built again whole by the next request for it.
     pub fn apply(&mut self, changes: &[CellChange]) {
         let mut applied: Vec<(Cell, TerrainId)> = Vec::with_capacity(changes.len());
         for change in changes {
@@ -101,6 +107,7 @@ impl Replanner {
             return;
         }
         self.graph.set_cells(&applied);
+        self.ch = None;
         if let Some(hpa) = &mut self.hpa {
             hpa.set_cells(&applied);
         }
@@ -125,6 +132,7 @@ impl Replanner {
             return;
         }
         self.graph.set_heights(&applied);
+        self.ch = None;
         if let Some((dstar, _)) = &mut self.dstar {
             dstar.update_heights(&applied);
         }
@@ -137,8 +145,8 @@ impl Replanner {
 
     /// Plans on the map as it is now. The diagonal rule of the request may differ from the
     /// last one (the graph is then built again). `control` cancels every search and the
-    /// build of HPA*'s abstraction; HPA*'s query itself, short next to the build, answers
-    /// whole. A cancelled build keeps nothing.
+    /// builds of HPA*'s abstraction and of the contraction hierarchy; their queries, short
+    /// next to the builds, answer whole. A cancelled build keeps nothing.
     pub fn plan(
         &mut self,
         request: &SearchRequest,
@@ -147,6 +155,7 @@ impl Replanner {
         if request.diagonal != self.graph.diagonal() {
             self.graph = SearchGraph::new(&self.grid, request.diagonal);
             self.hpa = None;
+            self.ch = None;
             self.dstar = None;
         }
         super::partial::plan(
@@ -182,6 +191,17 @@ impl Replanner {
                     )?),
                 };
                 hpa.find_path(request)
+            }
+            Algorithm::ContractionHierarchy => {
+                super::outcome::check(&self.graph, request)?;
+                let ch = match &mut self.ch {
+                    Some(ch) => ch,
+                    slot @ None => slot.insert(ContractionHierarchy::from_graph_controlled(
+                        self.graph.clone(),
+                        control,
+                    )?),
+                };
+                ch.find_path(request)
             }
             Algorithm::DStarLite => {
                 let heuristic = request.effective_heuristic();

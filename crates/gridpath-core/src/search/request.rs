@@ -97,6 +97,9 @@ pub enum Algorithm {
     /// Lazy Theta*: Theta* that assumes line of sight when it reaches a cell and checks it only
     /// when it expands the cell, so it walks far fewer segments.
     LazyTheta,
+    /// Contraction hierarchy: a search upwards from both ends over shortcuts built
+    /// beforehand in a nested dissection order; exact, on flat maps. See [`super::ContractionHierarchy`].
+    ContractionHierarchy,
 }
 
 /// Which diagonal steps are allowed, as PathFinding.js names the rules.
