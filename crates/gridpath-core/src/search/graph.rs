@@ -49,7 +49,7 @@ pub struct SearchGraph {
     /// JPS+'s jump distances, built on first use and updated locally on edits.
     jump_table: std::sync::OnceLock<super::jump_table::JumpTable>,
     /// The simple subgoal graph, built on first use and dropped on edits.
-    subgoals: std::sync::OnceLock<super::subgoal::SubgoalGraph>,
+    subgoals: std::sync::OnceLock<super::subgoal_graph::SubgoalGraph>,
     /// The height of each cell, empty on a flat map.
     heights: Vec<f32>,
     /// The slope rules, `None` on a flat map.
@@ -317,9 +317,14 @@ impl SearchGraph {
     }
 
     /// The simple subgoal graph, built on first use (a no-cut graph's only).
-    pub(crate) fn subgoal_graph(&self) -> &super::subgoal::SubgoalGraph {
+    pub(crate) fn subgoal_graph(&self) -> &super::subgoal_graph::SubgoalGraph {
         self.subgoals
-            .get_or_init(|| super::subgoal::SubgoalGraph::build(self))
+            .get_or_init(|| super::subgoal_graph::SubgoalGraph::build(&self.moves()))
+    }
+
+    /// The steps allowed from each cell, as the subgoal graph reads them.
+    pub(crate) fn moves(&self) -> super::subgoal_graph::Moves<'_> {
+        super::subgoal_graph::Moves::new(self.width, self.height, &self.masks, self.delta)
     }
 
     /// The number of columns.
@@ -511,6 +516,8 @@ mod tests {
         for d in 0..8 {
             assert_eq!(jump_table::DX[d], DX[d] as isize);
             assert_eq!(jump_table::DY[d], DY[d] as isize);
+            assert_eq!(super::super::subgoal_graph::DX[d], DX[d]);
+            assert_eq!(super::super::subgoal_graph::DY[d], DY[d]);
         }
     }
 

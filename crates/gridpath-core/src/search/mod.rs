@@ -33,6 +33,7 @@ mod searcher;
 mod sort;
 mod space;
 mod subgoal;
+mod subgoal_graph;
 mod theta;
 mod turns;
 mod unit;
@@ -54,6 +55,6 @@ pub use request::{
 };
 pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
-pub use subgoal::SubgoalSummary;
+pub use subgoal_graph::SubgoalSummary;
 pub use turns::path_cost_with_turns;
 pub use unit::{NO_ROOM, clearance, grid_for_unit};

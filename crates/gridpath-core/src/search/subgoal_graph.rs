@@ -1,0 +1,678 @@
+//! The simple subgoal graph of a map, with its two levels: which cells are subgoals, the
+//! edges between them, and which subgoals are global. The search over it (the `subgoal`
+//! module) documents why the answers are exact.
+
+use super::heap::Heap;
+
+/// Column offsets of the eight directions, in the order of the search graph's.
+pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
+/// Row offsets of the eight directions.
+pub(crate) const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
+
+/// What the subgoal graph reads of a map: its size and the steps allowed from each cell
+/// (bit `d` of a cell's mask for direction `d` of [`DX`]/[`DY`], under the no-cut rule).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Moves<'a> {
+    width: u32,
+    height: u32,
+    masks: &'a [u8],
+    delta: [isize; 8],
+}
+
+impl<'a> Moves<'a> {
+    /// The moves of a `width` × `height` map; `delta[d]` is the change of cell index of a
+    /// step in direction `d`.
+    pub fn new(width: u32, height: u32, masks: &'a [u8], delta: [isize; 8]) -> Self {
+        Self {
+            width,
+            height,
+            masks,
+            delta,
+        }
+    }
+
+    fn width(&self) -> u32 {
+        self.width
+    }
+
+    fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Each cell's mask of allowed steps.
+    pub fn masks(&self) -> &'a [u8] {
+        self.masks
+    }
+
+    /// The change of cell index of a step in direction `d`.
+    fn delta(&self, d: usize) -> isize {
+        self.delta[d]
+    }
+}
+
+/// Not a subgoal, or no cell.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
+pub(super) const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
+
+/// The eight octants, each as its straight direction `c`, the other straight direction `e` and
+/// the diagonal `d = c + e` (indices of [`DX`]/[`DY`]).
+const OCTANTS: [(usize, usize, usize); 8] = [
+    (0, 3, 4),
+    (0, 2, 6),
+    (1, 3, 5),
+    (1, 2, 7),
+    (2, 0, 6),
+    (2, 1, 7),
+    (3, 0, 4),
+    (3, 1, 5),
+];
+
+/// The diagonals with their two straight components.
+const CORNERS: [(usize, usize, usize); 4] = [(4, 0, 3), (5, 1, 3), (6, 0, 2), (7, 1, 2)];
+
+/// Scan state of a cell: reached along a path free of subgoals, and passed through.
+const CLEAN: u8 = 1;
+/// Scan state of a cell: reached, but not passed through (a subgoal, or a cell also reached
+/// through one).
+const STOP: u8 = 2;
+
+/// Whether a cell with neighbour mask `mask` (no-cut rule) is a subgoal: some diagonal step is
+/// missing while both straight steps beside it are there, so the diagonal cell is blocked.
+#[inline]
+fn is_corner(mask: u8) -> bool {
+    CORNERS.iter().any(|&(d, a, b)| {
+        let sides = (1u8 << a) | (1u8 << b);
+        mask & sides == sides && mask & (1u8 << d) == 0
+    })
+}
+
+/// Sizes of a subgoal graph, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgoalSummary {
+    /// The number of subgoals (corner cells).
+    pub subgoals: usize,
+    /// How many of them are global: searched by every query, where the local ones are
+    /// searched only near the query's ends.
+    pub global: usize,
+    /// The number of directed edges between them.
+    pub edges: usize,
+    /// The memory the graph takes, in bytes.
+    pub bytes: usize,
+}
+
+/// A simple subgoal graph of a map: its subgoals and the edges between them.
+#[derive(Clone, Debug)]
+pub(crate) struct SubgoalGraph {
+    /// Each cell's subgoal number, or [`NONE`].
+    pub(super) id: Vec<u32>,
+    /// Each subgoal's cell index.
+    pub(super) cells: Vec<u32>,
+    /// Each subgoal's column and row.
+    pub(super) at: Vec<[i32; 2]>,
+    /// Each subgoal's level: [`GLOBAL`], or the order in which it was made local.
+    pub(super) rank: Vec<u32>,
+    /// Where each subgoal's edges begin in `edges`, plus the end.
+    pub(super) offsets: Vec<u32>,
+    /// Where each subgoal's edges to local subgoals begin in `edges`.
+    pub(super) locals: Vec<u32>,
+    /// The subgoals joined to each subgoal, grouped by subgoal, the global ones of each group
+    /// first.
+    pub(super) edges: Vec<Edge>,
+}
+
+/// An edge of the subgoal graph: the subgoal it leads to, and that subgoal's column and row,
+/// so that a search reads the step's cost and the estimate beyond it from the edge list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Edge {
+    pub(super) to: u32,
+    pub(super) x: u16,
+    pub(super) y: u16,
+}
+
+impl Edge {
+    /// The edge to node `to` at `(x, y)`; a side is at most [`crate::grid::Grid::MAX_SIDE`].
+    pub(super) fn new(to: u32, x: i32, y: i32) -> Self {
+        Self {
+            to,
+            x: x as u16,
+            y: y as u16,
+        }
+    }
+}
+
+/// The level of a global subgoal, above every local one.
+pub(super) const GLOBAL: u32 = u32::MAX;
+
+/// A subgoal with more neighbours than this (among the subgoals still global) stays global.
+const MAX_LOCAL_DEGREE: usize = 16;
+
+/// Two path costs, in steps, that differ by less than this are equal.
+const EPS: f64 = 1e-9;
+
+/// The octile distance between two subgoals' positions, in steps.
+#[inline]
+fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
+    let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
+    dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)
+}
+
+/// Makes local every subgoal that the others can do without, least connected first, and
+/// returns each subgoal's level.
+///
+/// A subgoal `s` goes local when, for every pair `p`, `q` of its neighbours still global,
+/// a path `p`–`q` no dearer than through `s` avoids it: an edge `p`–`q`, two edges through
+/// another global subgoal, or an octile path from `p` to `q` (when `s` lies on one), which
+/// becomes a new edge. Otherwise `s` stays global. (A bounded Dijkstra search for longer
+/// detours, as a contraction hierarchy does, made fewer than a tenth more subgoals local on
+/// random maps and slowed the build more than it sped the queries.) The edges of `s` all stay in the moves.
+///
+/// As in a contraction hierarchy, some cheapest path between any two subgoals then climbs
+/// the levels and comes down again, never passing a subgoal below both its neighbours on the
+/// path (such a subgoal was made local while both were still global, so a detour no dearer
+/// existed or was added). A query therefore searches the global subgoals, plus the local
+/// ones reached by climbing from either end.
+fn two_levels(
+    moves: &Moves<'_>,
+    cells: &[usize],
+    at: &[[i32; 2]],
+    adjacent: &mut [Vec<u32>],
+) -> Vec<u32> {
+    let n = adjacent.len();
+    let mut rank = vec![GLOBAL; n];
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by_key(|&i| adjacent[i as usize].len());
+    let distance = |a: u32, b: u32| octile_steps(at[a as usize], at[b as usize]);
+    let (mut neighbours, mut shortcuts, mut path) = (Vec::new(), Vec::new(), Vec::new());
+    let mut level = 0;
+    for s in order {
+        neighbours.clear();
+        neighbours.extend(
+            adjacent[s as usize]
+                .iter()
+                .copied()
+                .filter(|&v| rank[v as usize] == GLOBAL),
+        );
+        if neighbours.len() > MAX_LOCAL_DEGREE {
+            continue;
+        }
+        shortcuts.clear();
+        let joined = |a: u32, b: u32| adjacent[a as usize].binary_search(&b).is_ok();
+        let mut removable = true;
+        'pairs: for (k, &p) in neighbours.iter().enumerate() {
+            for &q in &neighbours[k + 1..] {
+                let through = distance(p, s) + distance(s, q);
+                let detour = joined(p, q)
+                    || adjacent[p as usize].iter().any(|&r| {
+                        r != s
+                            && rank[r as usize] == GLOBAL
+                            && distance(p, r) + distance(r, q) <= through + EPS
+                            && joined(r, q)
+                    });
+                if detour {
+                    continue;
+                }
+                path.clear();
+                if (distance(p, q) - through).abs() <= EPS
+                    && octile_path(moves, cells[p as usize], cells[q as usize], &mut path)
+                {
+                    shortcuts.push((p, q));
+                    continue;
+                }
+                removable = false;
+                break 'pairs;
+            }
+        }
+        if !removable {
+            continue;
+        }
+        rank[s as usize] = level;
+        level += 1;
+        for &(p, q) in &shortcuts {
+            for (a, b) in [(p, q), (q, p)] {
+                let list = &mut adjacent[a as usize];
+                if let Err(k) = list.binary_search(&b) {
+                    list.insert(k, b);
+                }
+            }
+        }
+    }
+    rank
+}
+
+impl SubgoalGraph {
+    /// Finds the subgoals of a no-cut graph and the edges between them.
+    pub fn build(moves: &Moves<'_>) -> Self {
+        let masks = moves.masks();
+        let mut id = vec![NONE; masks.len()];
+        let mut cells = Vec::new();
+        for (i, &mask) in masks.iter().enumerate() {
+            if is_corner(mask) {
+                id[i] = cells.len() as u32;
+                cells.push(i);
+            }
+        }
+        let width = moves.width() as usize;
+        let at: Vec<[i32; 2]> = cells
+            .iter()
+            .map(|&c| [(c % width) as i32, (c / width) as i32])
+            .collect();
+        // The simple subgoal graph, both ways.
+        let mut adjacent = vec![Vec::new(); cells.len()];
+        let mut scan = Scan::default();
+        for (i, &cell) in cells.iter().enumerate() {
+            scan.from(moves, &id, cell, None);
+            for &c in &scan.found {
+                let j = id[c as usize];
+                adjacent[i].push(j);
+                adjacent[j as usize].push(i as u32);
+            }
+        }
+        for list in &mut adjacent {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let rank = two_levels(moves, &cells, &at, &mut adjacent);
+        // Each subgoal's global neighbours first, then its local ones.
+        let mut offsets = Vec::with_capacity(cells.len() + 1);
+        let mut locals = Vec::with_capacity(cells.len());
+        let mut edges = Vec::with_capacity(adjacent.iter().map(Vec::len).sum());
+        offsets.push(0u32);
+        let edge = |&v: &u32| {
+            let [x, y] = at[v as usize];
+            Edge::new(v, x, y)
+        };
+        for list in &adjacent {
+            edges.extend(
+                list.iter()
+                    .filter(|&&v| rank[v as usize] == GLOBAL)
+                    .map(edge),
+            );
+            locals.push(edges.len() as u32);
+            edges.extend(
+                list.iter()
+                    .filter(|&&v| rank[v as usize] != GLOBAL)
+                    .map(edge),
+            );
+            offsets.push(edges.len() as u32);
+        }
+        Self {
+            at,
+            cells: cells.into_iter().map(|c| c as u32).collect(),
+            id,
+            rank,
+            offsets,
+            locals,
+            edges,
+        }
+    }
+
+    /// Whether a cell is a subgoal.
+    #[inline]
+    #[cfg(test)]
+    pub(super) fn is_subgoal(&self, cell: usize) -> bool {
+        self.id[cell] != NONE
+    }
+
+    /// The number of subgoals.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The subgoals joined to subgoal `id`: the global ones, then the local ones.
+    #[inline]
+    pub(super) fn edges_of(&self, id: usize) -> (&[Edge], &[Edge]) {
+        let (start, split, end) = (
+            self.offsets[id] as usize,
+            self.locals[id] as usize,
+            self.offsets[id + 1] as usize,
+        );
+        (&self.edges[start..split], &self.edges[split..end])
+    }
+
+    /// Marks with `side` (a bit of `active`) the local subgoals among `seeds` and those
+    /// reached from them by edges that climb the levels, listing those newly active in
+    /// `marked`. With `down`, also marks the global subgoals such a climb reaches, listing them
+    /// in `downs`.
+    pub(super) fn climb(
+        &self,
+        seeds: &[u32],
+        side: u8,
+        (active, marked): (&mut [u8], &mut Vec<u32>),
+        stack: &mut Vec<u32>,
+        mut down: Option<(&mut [bool], &mut Vec<u32>)>,
+    ) {
+        stack.clear();
+        let mut visit = |v: u32, active: &mut [u8], stack: &mut Vec<u32>| {
+            let flags = &mut active[v as usize];
+            if *flags & side == 0 {
+                if *flags == 0 {
+                    marked.push(v);
+                }
+                *flags |= side;
+                stack.push(v);
+            }
+        };
+        for &seed in seeds {
+            if self.rank[seed as usize] != GLOBAL {
+                visit(seed, active, stack);
+            }
+        }
+        while let Some(u) = stack.pop() {
+            let u = u as usize;
+            let (globals, locals) = self.edges_of(u);
+            if let Some((down, downs)) = down.as_mut() {
+                for e in globals {
+                    if !down[e.to as usize] {
+                        down[e.to as usize] = true;
+                        downs.push(e.to);
+                    }
+                }
+            }
+            for e in locals {
+                if self.rank[e.to as usize] > self.rank[u] {
+                    visit(e.to, active, stack);
+                }
+            }
+        }
+    }
+
+    /// Its sizes.
+    pub fn summary(&self) -> SubgoalSummary {
+        SubgoalSummary {
+            subgoals: self.cells.len(),
+            global: self.rank.iter().filter(|&&r| r == GLOBAL).count(),
+            edges: self.edges.len(),
+            bytes: 4
+                * (self.id.len()
+                    + self.cells.len()
+                    + self.rank.len()
+                    + self.offsets.len()
+                    + self.locals.len())
+                + 8 * (self.at.len() + self.edges.len()),
+        }
+    }
+}
+
+/// The scratch of the scans that find the subgoals h-reachable from a cell.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    /// The states of the previous row of the octant being scanned, by distance along `c`.
+    prev: Vec<u8>,
+    /// The states of the row being scanned.
+    cur: Vec<u8>,
+    /// The cells found by the last scan, sorted, without duplicates.
+    pub(super) found: Vec<u32>,
+}
+
+impl Scan {
+    /// Scans the eight octants from `source` and leaves in `found` the subgoals reached along
+    /// paths free of other subgoals, and `target` too when it is reached so.
+    pub(super) fn from(
+        &mut self,
+        moves: &Moves<'_>,
+        id: &[u32],
+        source: usize,
+        target: Option<usize>,
+    ) {
+        let len = moves.width().max(moves.height()) as usize + 2;
+        if self.cur.len() < len {
+            self.prev.resize(len, 0);
+            self.cur.resize(len, 0);
+        }
+        self.found.clear();
+        for octant in OCTANTS {
+            self.octant(moves, id, source, target.unwrap_or(usize::MAX), octant);
+        }
+        self.found.sort_unstable();
+        self.found.dedup();
+    }
+
+    /// Scans one octant from `source`; see the module documentation.
+    fn octant(
+        &mut self,
+        moves: &Moves<'_>,
+        id: &[u32],
+        source: usize,
+        target: usize,
+        (c, e, d): (usize, usize, usize),
+    ) {
+        let masks = moves.masks();
+        let (dc, de) = (moves.delta(c), moves.delta(e));
+        let (c_bit, d_bit) = (1u8 << c, 1u8 << d);
+        // Row `i`, distance `k` along `c`: `k` straight steps along `c` and `i` along `e`.
+        let at =
+            |i: usize, k: usize| (source as isize + k as isize * dc + i as isize * de) as usize;
+        let Self { prev, cur, found } = self;
+        // A cell reached along clean paths only: record it if it is a subgoal (and stop
+        // there) or the target.
+        let mut clean = |cell: usize| {
+            if id[cell] != NONE {
+                found.push(cell as u32);
+                STOP
+            } else {
+                if cell == target {
+                    found.push(cell as u32);
+                }
+                CLEAN
+            }
+        };
+        // Row 0: the straight run along `c`.
+        cur[0] = CLEAN;
+        let mut k = 0;
+        while cur[k] == CLEAN && masks[at(0, k)] & c_bit != 0 {
+            k += 1;
+            cur[k] = clean(at(0, k));
+        }
+        let (mut lo, mut hi) = (0, k);
+        for i in 1.. {
+            std::mem::swap(prev, cur);
+            let start = lo + 1;
+            let (mut first, mut last) = (usize::MAX, 0);
+            let mut k = start;
+            loop {
+                let from_diagonal =
+                    if k - 1 <= hi && prev[k - 1] != 0 && masks[at(i - 1, k - 1)] & d_bit != 0 {
+                        prev[k - 1]
+                    } else {
+                        0
+                    };
+                let from_straight =
+                    if k > start && cur[k - 1] != 0 && masks[at(i, k - 1)] & c_bit != 0 {
+                        cur[k - 1]
+                    } else {
+                        0
+                    };
+                let state = match (from_diagonal, from_straight) {
+                    (0, 0) => 0,
+                    (CLEAN, 0) | (0, CLEAN) | (CLEAN, CLEAN) => clean(at(i, k)),
+                    (CLEAN, STOP) | (STOP, CLEAN) => STOP,
+                    // Reached through stops only: left to the stops' own scans.
+                    _ => 0,
+                };
+                cur[k] = state;
+                if state != 0 {
+                    first = first.min(k);
+                    last = k;
+                }
+                if k > hi && state != CLEAN {
+                    break;
+                }
+                k += 1;
+            }
+            if first == usize::MAX {
+                return;
+            }
+            (lo, hi) = (first, last);
+        }
+    }
+}
+
+/// The direction index of the step `(dx, dy)`, each −1, 0 or 1, not both 0.
+fn direction(dx: i32, dy: i32) -> usize {
+    (0..8)
+        .find(|&d| DX[d] == dx && DY[d] == dy)
+        .unwrap_or_default()
+}
+
+/// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
+/// their octile distance, and returns true; returns false, leaving `out` as it was, when there
+/// is none. Tries the diagonal steps first, then the straight ones first, then any order.
+pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+    let width = moves.width() as usize;
+    let (ax, ay) = ((a % width) as i32, (a / width) as i32);
+    let (bx, by) = ((b % width) as i32, (b / width) as i32);
+    let (dx, dy) = (bx - ax, by - ay);
+    let diagonals = dx.abs().min(dy.abs()) as usize;
+    let straights = dx.abs().max(dy.abs()) as usize - diagonals;
+    let d = direction(dx.signum(), dy.signum());
+    let c = if dx.abs() >= dy.abs() {
+        direction(dx.signum(), 0)
+    } else {
+        direction(0, dy.signum())
+    };
+    let masks = moves.masks();
+    let walk = |first: (usize, usize), second: (usize, usize), out: &mut Vec<usize>| {
+        let mark = out.len();
+        let mut cell = a;
+        for (dir, count) in [first, second] {
+            for _ in 0..count {
+                if masks[cell] & (1u8 << dir) == 0 {
+                    out.truncate(mark);
+                    return false;
+                }
+                cell = (cell as isize + moves.delta(dir)) as usize;
+                out.push(cell);
+            }
+        }
+        true
+    };
+    if walk((d, diagonals), (c, straights), out) || walk((c, straights), (d, diagonals), out) {
+        return true;
+    }
+    // Some other interleaving: which (diagonal, straight) counts still lead to `b`, from the
+    // end back, then a walk forward through them.
+    let at = |p: usize, q: usize| {
+        (a as isize + p as isize * moves.delta(d) + q as isize * moves.delta(c)) as usize
+    };
+    let columns = straights + 1;
+    let mut leads = vec![false; (diagonals + 1) * columns];
+    for p in (0..=diagonals).rev() {
+        for q in (0..=straights).rev() {
+            leads[p * columns + q] = (p == diagonals && q == straights)
+                || (p < diagonals
+                    && masks[at(p, q)] & (1u8 << d) != 0
+                    && leads[(p + 1) * columns + q])
+                || (q < straights
+                    && masks[at(p, q)] & (1u8 << c) != 0
+                    && leads[p * columns + q + 1]);
+        }
+    }
+    if !leads[0] {
+        return false;
+    }
+    let (mut p, mut q) = (0, 0);
+    while p < diagonals || q < straights {
+        if p < diagonals && masks[at(p, q)] & (1u8 << d) != 0 && leads[(p + 1) * columns + q] {
+            p += 1;
+        } else {
+            q += 1;
+        }
+        out.push(at(p, q));
+    }
+    true
+}
+
+/// The per-searcher state of subgoal graph queries.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub(super) scan: Scan,
+    /// The edges to the nodes (subgoals, maybe the goal) joined to a start that is not a
+    /// subgoal.
+    pub(super) from_start: Vec<Edge>,
+    /// The subgoals joined to a goal that is not a subgoal.
+    pub(super) to_goal: Vec<u32>,
+    /// Whether each subgoal is joined to the goal (set for `to_goal` during a search only).
+    pub(super) joins_goal: Vec<bool>,
+    /// The local subgoals the search may enter: bit 1 when climbed to from the start, bit 2
+    /// from the goal (set for `marked` during a search only).
+    pub(super) active: Vec<u8>,
+    /// The subgoals set in `active`.
+    pub(super) marked: Vec<u32>,
+    /// The global subgoals from which the search may step down to local ones (set for
+    /// `downs` during a search only).
+    pub(super) down: Vec<bool>,
+    /// The subgoals set in `down`.
+    pub(super) downs: Vec<u32>,
+    /// The subgoals a climb starts from.
+    pub(super) seeds: Vec<u32>,
+    /// The subgoals a climb has yet to leave.
+    pub(super) stack: Vec<u32>,
+    /// The state of each node.
+    pub(super) nodes: Nodes,
+    /// The cells of the path's nodes, goal first.
+    pub(super) chain: Vec<usize>,
+}
+
+/// The state of a node in a search over a subgoal graph.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct NodeState {
+    /// The cost so far; meaningful when `seen` is the search's generation or the next.
+    pub(super) g: f64,
+    /// The generation of the last search that reached the node: the current search's when
+    /// open, one more when expanded.
+    pub(super) seen: u32,
+    /// The node it was reached from.
+    pub(super) parent: u32,
+}
+
+/// The node states of the searches over a subgoal graph, in one array (a node's cost, state
+/// and parent share a cache line), started anew by a generation count rather than cleared.
+#[derive(Debug, Default)]
+pub(crate) struct Nodes {
+    pub(super) states: Vec<NodeState>,
+    pub(super) generation: u32,
+    pub(super) heap: Heap,
+}
+
+impl Nodes {
+    /// Starts a search over `len` nodes.
+    pub(super) fn begin(&mut self, len: usize) {
+        if self.states.len() != len || self.generation >= u32::MAX - 2 {
+            self.states.clear();
+            self.states.resize(len, NodeState::default());
+            self.generation = 0;
+        }
+        self.generation += 2;
+        self.heap.clear();
+    }
+
+    /// Records a cost and parent for a node; returns whether it improved on what was known
+    /// and the node is still open.
+    #[inline(always)]
+    pub(super) fn relax(&mut self, i: usize, g: f64, parent: u32) -> bool {
+        let generation = self.generation;
+        let state = &mut self.states[i];
+        if state.seen < generation || (state.seen == generation && g < state.g) {
+            *state = NodeState {
+                g,
+                seen: generation,
+                parent,
+            };
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Marks a node expanded; false when it already was.
+    #[inline(always)]
+    pub(super) fn close(&mut self, i: usize) -> bool {
+        let state = &mut self.states[i];
+        let open = state.seen == self.generation;
+        state.seen = self.generation + 1;
+        open
+    }
+}
