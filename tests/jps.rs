@@ -209,6 +209,92 @@ proptest! {
     }
 }
 
+/// A larger map of rooms: walls every `room` cells with a door in each wall segment, and
+/// scattered blocks; with four queries between random passable cells.
+fn rooms_map() -> impl Strategy<Value = (Grid, Vec<(Cell, Cell)>)> {
+    (20u32..72, 20u32..72, 3u32..12, 0.0f64..0.3, any::<u64>()).prop_map(
+        |(w, h, room, density, seed)| {
+            let mut state = seed | 1;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let mut walls = vec![false; (w * h) as usize];
+            for y in 0..h {
+                for x in 0..w {
+                    let on_wall = x % room == room - 1 || y % room == room - 1;
+                    let block = (next() % 1000) as f64 / 1000.0 < density * 0.4;
+                    walls[(y * w + x) as usize] = on_wall || block;
+                }
+            }
+            // A door of one or two cells in every wall segment.
+            for y in 0..h {
+                for x in 0..w {
+                    let vertical = x % room == room - 1 && y % room == room / 2;
+                    let horizontal = y % room == room - 1 && x % room == room / 2;
+                    if vertical || horizontal {
+                        walls[(y * w + x) as usize] = false;
+                        if next() % 2 == 0 {
+                            let (dx, dy) = if vertical { (0, 1) } else { (1, 0) };
+                            if x + dx < w && y + dy < h {
+                                walls[((y + dy) * w + x + dx) as usize] = false;
+                            }
+                        }
+                    }
+                }
+            }
+            let rows: Vec<String> = walls
+                .chunks(w as usize)
+                .map(|row| row.iter().map(|&b| if b { '#' } else { '.' }).collect())
+                .collect();
+            let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let grid = Grid::from_ascii(&refs).expect("valid map");
+            let open: Vec<Cell> = (0..h)
+                .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+                .filter(|&c| grid.is_passable(c))
+                .collect();
+            let mut pick = || open[(next() % open.len().max(1) as u64) as usize];
+            let pairs = if open.is_empty() {
+                Vec::new()
+            } else {
+                (0..4).map(|_| (pick(), pick())).collect()
+            };
+            (grid, pairs)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// The subgoal graph on maps of rooms, doors and blocks, large enough for both of its
+    /// levels and for long edges: the cost A* finds, along a legal path.
+    #[test]
+    fn subgoal_graph_costs_what_astar_costs_among_rooms((grid, pairs) in rooms_map()) {
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut searcher = Searcher::new();
+        for (start, goal) in pairs {
+            let request = SearchRequest::new(start, goal);
+            let astar = searcher.search(&graph, &request).expect("valid request");
+            let subgoal = searcher
+                .search(&graph, &request.clone().with_algorithm(Algorithm::Subgoal))
+                .expect("valid request");
+            prop_assert_eq!(subgoal.found, astar.found, "{} → {}", start, goal);
+            if astar.found {
+                let tolerance = 1e-9 * astar.cost.max(1.0);
+                prop_assert!(
+                    (subgoal.cost - astar.cost).abs() <= tolerance,
+                    "{} → {}: {} vs astar {}", start, goal, subgoal.cost, astar.cost
+                );
+                let (cost, _) = graph.path_cost(&subgoal.path).expect("legal steps");
+                prop_assert!((cost - subgoal.cost).abs() <= tolerance);
+            }
+        }
+    }
+}
+
 /// JPS+ and the subgoal graph on every 25th query of every set, against the optima.
 #[test]
 fn preprocessed_searches_match_every_scenario_set_on_a_sample() {

@@ -129,7 +129,7 @@ fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
 /// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
 /// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
 /// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
-fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     if graph.has_heights() {
         return Err(SearchError::HeightsUnsupported {
             algorithm: request.algorithm,
@@ -318,7 +318,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: ch::accepts,
         run: Run::Whole(ch::ch_once),
         trace: TraceFrom::Nothing,
     },

@@ -619,6 +619,23 @@ impl ContractionHierarchy {
 
 /// Builds the hierarchy for one query and answers it: what `solve` and
 /// [`super::Searcher`] do for [`Algorithm::ContractionHierarchy`].
+/// The most cells a contraction hierarchy is built for: 1024 × 1024. Its edges take some 400
+/// bytes per cell, and its build grows faster than the map (about 40 s at this size).
+pub const CH_MAX_CELLS: usize = 1 << 20;
+
+/// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
+pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    super::algorithms::flat_map(graph, request)?;
+    if graph.len() > CH_MAX_CELLS {
+        return Err(SearchError::MapTooLarge {
+            algorithm: request.algorithm,
+            cells: graph.len(),
+            max: CH_MAX_CELLS,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) fn ch_once(
     graph: &SearchGraph,
     request: &SearchRequest,

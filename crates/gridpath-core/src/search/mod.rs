@@ -41,7 +41,7 @@ mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub use batch::solve_batch;
-pub use ch::ContractionHierarchy;
+pub use ch::{CH_MAX_CELLS, ContractionHierarchy};
 pub use control::SearchControl;
 pub use dstar_lite::DStarLite;
 pub use flow_field::FlowField;

@@ -523,6 +523,18 @@ pub enum SearchError {
         /// The algorithm asked for.
         algorithm: Algorithm,
     },
+    /// The map has more cells than the algorithm's preparation is allowed to cover.
+    #[error(
+        "{algorithm} prepares maps of at most {max} cells (its tables take hundreds of bytes per cell), and this one has {cells}: choose A*, or JPS+ or the subgoal graph on a map whose cells all cost the same"
+    )]
+    MapTooLarge {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The map's cells.
+        cells: usize,
+        /// The most it prepares.
+        max: usize,
+    },
     /// The search was cancelled before it finished.
     #[error("the search was cancelled")]
     Cancelled,
