@@ -68,7 +68,7 @@ fn main() {
         return;
     };
     println!(
-        "| set | size | queries | `jps-plus` build ms | `subgoal` build ms | subgoals | edges \
+        "| set | size | queries | `jps-plus` build ms | `subgoal` build ms | subgoals (global) | edges \
          | `subgoal` bytes/cell | `astar` µs | `jps` µs | `jps-plus` µs | `subgoal` µs | `jps` × \
          | `jps-plus` × | `subgoal` × |"
     );

@@ -36,8 +36,14 @@ use super::heap::Entry;
 use super::heuristic::Estimate;
 use super::request::{Heuristic, Stats};
 use super::space::prefetch;
-use super::subgoal_graph::{Edge, GLOBAL, NONE, Scratch, SubgoalGraph, octile_path};
+use super::subgoal_graph::{
+    Edge, GLOBAL, LANDMARKS, NONE, Scratch, SubgoalGraph, octile_path, octile_steps,
+};
 use super::workspace::{Query, Workspace};
+
+/// How many of the [`LANDMARKS`] a query reads: those whose costs bound the distance between
+/// its ends best.
+const ACTIVE_LANDMARKS: usize = 8;
 
 /// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
 const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
@@ -154,6 +160,62 @@ fn search<const RECORD: bool>(
         let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
         (dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)) * cost
     };
+    // The ends' costs from the landmarks: their own, or through the subgoals they are joined
+    // to (exact: a cheapest path reaches an end from one of them).
+    let costs_at = |node: usize, joined: &mut dyn Iterator<Item = u32>, end: [i32; 2]| {
+        if node < n {
+            return subgoals.landmarks[node];
+        }
+        let mut costs = [f64::INFINITY; LANDMARKS];
+        for s in joined.filter(|&s| (s as usize) < n) {
+            let (row, step) = (
+                &subgoals.landmarks[s as usize],
+                octile_steps(subgoals.at[s as usize], end),
+            );
+            for (best, &from) in costs.iter_mut().zip(row) {
+                *best = best.min(from + step);
+            }
+        }
+        costs
+    };
+    let goal_costs = costs_at(goal_node, &mut to_goal.iter().copied(), ends[1]);
+    let start_costs = costs_at(start_node, &mut from_start.iter().map(|e| e.to), ends[0]);
+    // The landmarks that bound the start's cost to the goal best are the ones read.
+    let mut ranked: [usize; LANDMARKS] = std::array::from_fn(|k| k);
+    let bound = |k: usize| {
+        let difference = (start_costs[k] - goal_costs[k]).abs();
+        if difference.is_finite() {
+            difference
+        } else {
+            -1.0
+        }
+    };
+    ranked.sort_by(|&a, &b| bound(b).total_cmp(&bound(a)));
+    let mut read = [0usize; ACTIVE_LANDMARKS];
+    let mut count = 0;
+    for &k in &ranked[..ACTIVE_LANDMARKS] {
+        if bound(k) >= 0.0 {
+            read[count] = k;
+            count += 1;
+        }
+    }
+    let read = &read[..count];
+    // The larger of the octile and the landmarks' estimates, for a node at `(x, y)`.
+    let h = |node: usize, x: i32, y: i32| {
+        let octile = estimate.octile_at(x, y);
+        if node >= n {
+            return octile;
+        }
+        let costs = &subgoals.landmarks[node];
+        let mut best = 0.0f64;
+        for &k in read {
+            let difference = (costs[k] - goal_costs[k]).abs();
+            if difference.is_finite() {
+                best = best.max(difference);
+            }
+        }
+        octile.max(best * cost)
+    };
     nodes.relax(start_node, 0.0, start_node as u32);
     let [sx, sy] = ends[0];
     nodes.heap.push(Entry::new(
@@ -217,7 +279,7 @@ fn search<const RECORD: bool>(
             }
             nodes
                 .heap
-                .push(Entry::new(ng + estimate.octile_at(x, y), ng, next as u32));
+                .push(Entry::new(ng + h(next, x, y), ng, next as u32));
             pushed += 1;
             max_open = max_open.max(nodes.heap.len());
         }

@@ -113,6 +113,9 @@ pub(crate) struct SubgoalGraph {
     pub(super) at: Vec<[i32; 2]>,
     /// Each subgoal's level: [`GLOBAL`], or the order in which it was made local.
     pub(super) rank: Vec<u32>,
+    /// Each subgoal's cost (in steps) from each of the [`LANDMARKS`] landmarks, infinite
+    /// where it cannot be reached from one.
+    pub(super) landmarks: Vec<[f64; LANDMARKS]>,
     /// Where each subgoal's edges begin in `edges`, plus the end.
     pub(super) offsets: Vec<u32>,
     /// Where each subgoal's edges to local subgoals begin in `edges`.
@@ -153,9 +156,66 @@ const EPS: f64 = 1e-9;
 
 /// The octile distance between two subgoals' positions, in steps.
 #[inline]
-fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
+pub(super) fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
     let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
     dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)
+}
+
+/// How many landmarks the estimate of a subgoal search reads (each subgoal keeps its cost
+/// from each: 8 bytes a landmark).
+pub(crate) const LANDMARKS: usize = 16;
+
+/// The costs from a few landmarks to every subgoal, for the differential estimate (Goldberg
+/// & Harrelson's ALT; Sturtevant et al. on grids): by the triangle inequality,
+/// `|d(L, v) − d(L, g)| ≤ d(v, g)` for any landmark `L`, so the largest such difference never
+/// overestimates and, being a maximum of consistent estimates, stays consistent. The
+/// landmarks are spread by taking each time the subgoal farthest from those chosen.
+fn landmark_distances(at: &[[i32; 2]], adjacent: &[Vec<u32>]) -> Vec<[f64; LANDMARKS]> {
+    use std::cmp::Reverse;
+    let n = at.len();
+    let mut table = vec![[f64::INFINITY; LANDMARKS]; n];
+    if n == 0 {
+        return table;
+    }
+    let mut dist = vec![f64::INFINITY; n];
+    let mut heap = std::collections::BinaryHeap::new();
+    let mut dijkstra = |from: usize, dist: &mut Vec<f64>| {
+        dist.fill(f64::INFINITY);
+        dist[from] = 0.0;
+        heap.push(Reverse((0f64.to_bits(), from as u32)));
+        while let Some(Reverse((bits, u))) = heap.pop() {
+            let d = f64::from_bits(bits);
+            if d > dist[u as usize] {
+                continue;
+            }
+            for &v in &adjacent[u as usize] {
+                let next = d + octile_steps(at[u as usize], at[v as usize]);
+                if next < dist[v as usize] {
+                    dist[v as usize] = next;
+                    heap.push(Reverse((next.to_bits(), v)));
+                }
+            }
+        }
+    };
+    // The farthest point from the first subgoal starts the spread; each next landmark is the
+    // subgoal whose nearest landmark is farthest (among those reached).
+    dijkstra(0, &mut dist);
+    let farthest = |nearest: &dyn Fn(usize) -> f64| {
+        (0..n)
+            .filter(|&v| nearest(v).is_finite())
+            .max_by(|&a, &b| nearest(a).total_cmp(&nearest(b)))
+            .unwrap_or(0)
+    };
+    let mut landmark = farthest(&|v| dist[v]);
+    for k in 0..LANDMARKS {
+        dijkstra(landmark, &mut dist);
+        for (row, &d) in table.iter_mut().zip(&dist) {
+            row[k] = d;
+        }
+        let nearest = |v: usize| table[v][..=k].iter().copied().fold(f64::INFINITY, f64::min);
+        landmark = farthest(&nearest);
+    }
+    table
 }
 
 /// Makes local every subgoal that the others can do without, least connected first, and
@@ -274,6 +334,7 @@ impl SubgoalGraph {
             list.dedup();
         }
         let rank = two_levels(moves, &cells, &at, &mut adjacent);
+        let landmarks = landmark_distances(&at, &adjacent);
         // Each subgoal's global neighbours first, then its local ones.
         let mut offsets = Vec::with_capacity(cells.len() + 1);
         let mut locals = Vec::with_capacity(cells.len());
@@ -302,6 +363,7 @@ impl SubgoalGraph {
             cells: cells.into_iter().map(|c| c as u32).collect(),
             id,
             rank,
+            landmarks,
             offsets,
             locals,
             edges,
@@ -391,7 +453,7 @@ impl SubgoalGraph {
                     + self.rank.len()
                     + self.offsets.len()
                     + self.locals.len())
-                + 8 * (self.at.len() + self.edges.len()),
+                + 8 * (self.at.len() + self.edges.len() + LANDMARKS * self.landmarks.len()),
         }
     }
 }
