@@ -1,7 +1,7 @@
-//! The searches that prepare the map, JPS+ and the subgoal graph, against `astar` and `jps` on
-//! every Moving AI scenario set: the time to build their tables, the subgoal graph's size, and
-//! the time per query of the four on the same queries. Prints a markdown table for
-//! docs/performance.md.
+//! The searches that prepare the map, JPS+, the subgoal graph and the contraction hierarchy,
+//! against `astar` and `jps` on every Moving AI scenario set: the time to build their tables,
+//! the subgoal graph's size, and the time per query of the five on the same queries, with the
+//! fastest of them. Prints a markdown table for docs/performance.md.
 //!
 //! Each set contributes `QUERIES` queries spread evenly over its scenario file; every answer
 //! is checked against the file's optimum first. Each algorithm then runs the whole sample for
@@ -16,7 +16,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use gridpath::format::movingai::{self, ScenQuery};
-use gridpath::search::{Algorithm, Diagonal, SearchGraph, SearchRequest, Searcher};
+use gridpath::search::{
+    Algorithm, ContractionHierarchy, Diagonal, SearchGraph, SearchRequest, Searcher,
+};
 
 mod common;
 #[path = "../tests/common/scenario_sets.rs"]
@@ -70,10 +72,10 @@ fn main() {
     println!(
         "| set | size | queries | `jps-plus` build ms | `subgoal` build ms | subgoals (global) | edges \
          | `subgoal` bytes/cell | `astar` µs | `jps` µs | `jps-plus` µs | `subgoal` µs | `jps` × \
-         | `jps-plus` × | `subgoal` × |"
+         | `jps-plus` × | `subgoal` × | `ch` build s | `ch` µs | `ch` × | fastest |"
     );
     println!(
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
     );
     // `PREPROCESSED_SETS=random512,8room` runs the sets whose names contain one of the words.
     let only = std::env::var("PREPROCESSED_SETS").unwrap_or_default();
@@ -95,6 +97,19 @@ fn main() {
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         graph.prepare_jps_plus();
         let size = graph.prepare_subgoal_graph();
+        let built = Instant::now();
+        let mut ch = ContractionHierarchy::from_graph(graph.clone());
+        let ch_s = built.elapsed().as_secs_f64();
+        let mut ch_cost = |q: &ScenQuery| {
+            let request =
+                SearchRequest::new(q.start, q.goal).with_algorithm(Algorithm::ContractionHierarchy);
+            ch.find_path(&request).expect("valid query").cost
+        };
+        for q in &queries {
+            let cost = ch_cost(q);
+            assert!(q.matches(cost), "ch mismatch, line {}", q.line);
+        }
+        let ch_us = time_per_query(&queries, &mut ch_cost);
         let mut searcher = Searcher::new();
         let mut solve = |q: &ScenQuery, algorithm: Algorithm| {
             let request = SearchRequest::new(q.start, q.goal).with_algorithm(algorithm);
@@ -122,8 +137,18 @@ fn main() {
                     .replace(".scen", "")
             })
             .unwrap_or_default();
+        let fastest = [
+            ("jps", jps),
+            ("jps-plus", plus),
+            ("subgoal", subgoal),
+            ("ch", ch_us),
+        ]
+        .into_iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(name, us)| format!("`{name}` {:.1}×", astar / us))
+        .unwrap_or_default();
         println!(
-            "| {name} | {}×{} | {} | {table_ms:.2} | {subgoal_ms:.1} | {} ({}) | {} | {:.1} | {astar:.1} | {jps:.1} | {plus:.1} | {subgoal:.1} | {:.1}× | {:.1}× | {:.1}× |",
+            "| {name} | {}×{} | {} | {table_ms:.2} | {subgoal_ms:.1} | {} ({}) | {} | {:.1} | {astar:.1} | {jps:.1} | {plus:.1} | {subgoal:.1} | {:.1}× | {:.1}× | {:.1}× | {ch_s:.2} | {ch_us:.1} | {:.1}× | {fastest} |",
             grid.width(),
             grid.height(),
             queries.len(),
@@ -134,6 +159,7 @@ fn main() {
             astar / jps,
             astar / plus,
             astar / subgoal,
+            astar / ch_us,
         );
     }
 }
