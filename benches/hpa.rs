@@ -25,6 +25,7 @@ use gridpath::search::{
     Searcher,
 };
 
+mod common;
 #[path = "../tests/common/weighted_map.rs"]
 mod weighted_map;
 
@@ -120,15 +121,8 @@ fn queries(grid: &Grid, rng: &mut XorShift, count: usize) -> Vec<(Cell, Cell)> {
 const ROUNDS: usize = 3;
 
 /// The shortest time of `ROUNDS` runs of `run`.
-fn fastest(mut run: impl FnMut()) -> Duration {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            run();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
+fn fastest(run: impl FnMut()) -> Duration {
+    common::fastest(ROUNDS, run)
 }
 
 /// The refinements a summary measures; the default picks one of them.

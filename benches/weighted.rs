@@ -18,6 +18,7 @@ use gridpath::search::{
     Algorithm, ContractionHierarchy, Diagonal, SearchGraph, SearchRequest, Searcher,
 };
 
+mod common;
 #[path = "../tests/common/weighted_map.rs"]
 mod weighted_map;
 
@@ -27,15 +28,8 @@ const QUERIES: usize = 200;
 const ROUNDS: usize = 3;
 
 /// The shortest time of `ROUNDS` runs of `run`.
-fn fastest(mut run: impl FnMut()) -> Duration {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            run();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
+fn fastest(run: impl FnMut()) -> Duration {
+    common::fastest(ROUNDS, run)
 }
 
 fn measure(name: &str, grid: &Grid, pairs: &[(Cell, Cell)]) {

@@ -45,6 +45,18 @@ pub fn load_set(dir: &Path, set: &str, count: usize) -> (Grid, Vec<ScenQuery>) {
     (grid, all.into_iter().step_by(step).take(count).collect())
 }
 
+/// The shortest time of `rounds` runs of `run`.
+pub fn fastest(rounds: usize, mut run: impl FnMut()) -> std::time::Duration {
+    (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            run();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
 /// The fastest of `rounds` runs of `run` over every query, in µs per query: the fastest round
 /// keeps the noise of a shared machine out of the ratios measured in one run.
 pub fn time_per_query(
