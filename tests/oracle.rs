@@ -280,6 +280,29 @@ proptest! {
                 }
             }
         }
+        // The searches that prepare the map first: jump point search and its table, the
+        // subgoal graph (both under no-cut only) and the contraction hierarchy.
+        for algorithm in [
+            Algorithm::Jps,
+            Algorithm::JpsPlus,
+            Algorithm::Subgoal,
+            Algorithm::ContractionHierarchy,
+        ] {
+            let request = SearchRequest::new(start, goal)
+                .with_algorithm(algorithm)
+                .with_diagonal(diagonal);
+            let result = match Searcher::new().search(&SearchGraph::new(&grid, diagonal), &request) {
+                Ok(result) => result,
+                Err(SearchError::UnsupportedDiagonal { .. }) if diagonal != Diagonal::NoCut => continue,
+                Err(e) => return Err(TestCaseError::fail(format!("{algorithm}/{diagonal}: {e}"))),
+            };
+            prop_assert_eq!(result.found, expected.is_some(), "{}/{}", algorithm, diagonal);
+            if let Some(cost) = expected {
+                prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
+                    "{algorithm}/{diagonal}: {} vs oracle {cost}", result.cost);
+                assert_valid(&grid, diagonal, &result);
+            }
+        }
     }
 
     /// On a map of one cost the best-first searches skip the neighbours a cell's parent already
