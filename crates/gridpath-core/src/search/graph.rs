@@ -504,11 +504,65 @@ impl SearchGraph {
         }
         Some((cost, length))
     }
+
+    /// What [`SearchGraph::path_cost`] gives for the same cells, given as indices: the same
+    /// steps summed in the same order, without turning indices into cells first.
+    pub(crate) fn index_path_cost(&self, path: &[usize]) -> Option<(f64, f64)> {
+        if self.width < 3 {
+            // Narrower, two directions could share an index offset.
+            let cells: Vec<Cell> = path.iter().map(|&i| self.cell(i)).collect();
+            return self.path_cost(&cells);
+        }
+        let (mut cost, mut length) = (0.0, 0.0);
+        for pair in path.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let offset = to as isize - from as isize;
+            let d = (0..8).find(|&d| self.delta[d] == offset)?;
+            // The mask knows the map's edges: an offset that wraps round a row has no bit.
+            if from >= self.masks.len() || !self.can_step(from, d) {
+                return None;
+            }
+            cost += self.step_cost(from, to, d);
+            length += STEP_LENGTH[d];
+        }
+        Some((cost, length))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_of_indices_costs_what_the_same_cells_cost() {
+        let grid = Grid::from_ascii(&["..~..", ".#~..", "....."]).expect("a valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let cells =
+            |xy: &[(u32, u32)]| -> Vec<Cell> { xy.iter().map(|&(x, y)| Cell::new(x, y)).collect() };
+        let indices =
+            |path: &[Cell]| -> Vec<usize> { path.iter().map(|&c| graph.index(c)).collect() };
+        let legal = cells(&[(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (3, 2)]);
+        let expected = graph.path_cost(&legal).expect("legal steps");
+        assert_eq!(graph.index_path_cost(&indices(&legal)), Some(expected));
+        // From the end of a row to the start of the next: one index apart, but no step.
+        assert_eq!(graph.index_path_cost(&[4, 5]), None);
+        // Into a wall, and across its corner.
+        assert_eq!(
+            graph.index_path_cost(&indices(&cells(&[(0, 1), (1, 1)]))),
+            None
+        );
+        assert_eq!(
+            graph.index_path_cost(&indices(&cells(&[(0, 0), (1, 1)]))),
+            None
+        );
+        // Two columns: offsets alone are ambiguous, so the cells decide.
+        let narrow = Grid::from_ascii(&["..", "..", ".."]).expect("a valid map");
+        let graph = SearchGraph::new(&narrow, Diagonal::Always);
+        let path = cells(&[(1, 0), (0, 1), (0, 2)]);
+        let by_index: Vec<usize> = path.iter().map(|&c| graph.index(c)).collect();
+        assert_eq!(graph.index_path_cost(&by_index), graph.path_cost(&path));
+        assert!(graph.index_path_cost(&by_index).is_some());
+    }
 
     #[test]
     fn the_jump_table_reads_the_directions_in_this_order() {

@@ -36,17 +36,16 @@ pub(crate) fn result(
     stats: Stats,
     trace: Option<Trace>,
 ) -> SearchResult {
-    let path: Vec<Cell> = path
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| graph.cell(i))
-        .collect();
-    let found = !path.is_empty();
+    let indices = path.unwrap_or_default();
+    let found = !indices.is_empty();
     let (cost, length) = if found {
-        graph.path_cost(&path).unwrap_or((f64::NAN, f64::NAN))
+        graph
+            .index_path_cost(&indices)
+            .unwrap_or((f64::NAN, f64::NAN))
     } else {
         (0.0, 0.0)
     };
+    let path: Vec<Cell> = indices.into_iter().map(|i| graph.cell(i)).collect();
     SearchResult {
         found,
         path,
