@@ -82,36 +82,13 @@ proptest! {
     }
 }
 
-#[test]
-fn one_hierarchy_answers_many_queries_on_a_generated_map_under_every_rule() {
-    let grid = weighted_map::weighted_map(40, 9);
-    let pairs = weighted_map::query_pairs(&grid, 3, 60);
-    for &diagonal in Diagonal::ALL {
-        let graph = SearchGraph::new(&grid, diagonal);
-        let mut ch = ContractionHierarchy::from_graph(graph.clone());
-        let mut searcher = Searcher::new();
-        for &(a, b) in &pairs {
-            let request = SearchRequest::new(a, b).with_diagonal(diagonal);
-            let dijkstra = searcher
-                .search(&graph, &request.clone().with_algorithm(Algorithm::Dijkstra))
-                .unwrap();
-            let answer = ch
-                .find_path(&request.with_algorithm(Algorithm::ContractionHierarchy))
-                .unwrap();
-            assert_agrees(&graph, &answer, &dijkstra);
-        }
-    }
-}
-
-#[test]
-fn a_speckled_map_cut_into_pieces_finds_paths_exactly_when_they_exist() {
-    let grid = weighted_map::speckled_map(30, 4);
-    let pairs = weighted_map::query_pairs(&grid, 8, 80);
-    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+/// One hierarchy of `grid` under `diagonal` answers every pair as Dijkstra does.
+fn assert_pairs_agree(grid: &Grid, diagonal: Diagonal, pairs: &[(Cell, Cell)]) {
+    let graph = SearchGraph::new(grid, diagonal);
     let mut ch = ContractionHierarchy::from_graph(graph.clone());
     let mut searcher = Searcher::new();
-    for &(a, b) in &pairs {
-        let request = SearchRequest::new(a, b);
+    for &(a, b) in pairs {
+        let request = SearchRequest::new(a, b).with_diagonal(diagonal);
         let dijkstra = searcher
             .search(&graph, &request.clone().with_algorithm(Algorithm::Dijkstra))
             .unwrap();
@@ -120,6 +97,22 @@ fn a_speckled_map_cut_into_pieces_finds_paths_exactly_when_they_exist() {
             .unwrap();
         assert_agrees(&graph, &answer, &dijkstra);
     }
+}
+
+#[test]
+fn one_hierarchy_answers_many_queries_on_a_generated_map_under_every_rule() {
+    let grid = weighted_map::weighted_map(40, 9);
+    let pairs = weighted_map::query_pairs(&grid, 3, 60);
+    for &diagonal in Diagonal::ALL {
+        assert_pairs_agree(&grid, diagonal, &pairs);
+    }
+}
+
+#[test]
+fn a_speckled_map_cut_into_pieces_finds_paths_exactly_when_they_exist() {
+    let grid = weighted_map::speckled_map(30, 4);
+    let pairs = weighted_map::query_pairs(&grid, 8, 80);
+    assert_pairs_agree(&grid, Diagonal::NoCut, &pairs);
 }
 
 #[test]

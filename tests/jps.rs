@@ -1,6 +1,6 @@
 //! Jump point search against the Moving AI optima and against A*.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gridpath::format::{load_map, movingai};
 use gridpath::grid::{Cell, Grid};
@@ -11,16 +11,25 @@ use proptest::prelude::*;
 mod scenario_sets;
 use scenario_sets::scenario_sets;
 
+/// The Moving AI benchmark data beside the project, or `None` with a note that the tests
+/// reading it are skipped.
+fn movingai_root() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
+    if root.is_dir() {
+        return Some(root);
+    }
+    eprintln!(
+        "skipping: no Moving AI benchmark data at {}",
+        root.display()
+    );
+    None
+}
+
 #[test]
 fn jps_matches_every_scenario_set_on_a_sample() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    if !root.is_dir() {
-        eprintln!(
-            "skipping: no Moving AI benchmark data at {}",
-            root.display()
-        );
+    let Some(root) = movingai_root() else {
         return;
-    }
+    };
     let sets = scenario_sets(&root);
     assert!(
         sets.len() >= 25,
@@ -298,14 +307,9 @@ proptest! {
 /// JPS+ and the subgoal graph on every 25th query of every set, against the optima.
 #[test]
 fn preprocessed_searches_match_every_scenario_set_on_a_sample() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    if !root.is_dir() {
-        eprintln!(
-            "skipping: no Moving AI benchmark data at {}",
-            root.display()
-        );
+    let Some(root) = movingai_root() else {
         return;
-    }
+    };
     let mut searcher = Searcher::new();
     for (map_path, scen_path) in &scenario_sets(&root) {
         let map = load_map(map_path).expect("benchmark map loads");

@@ -8,8 +8,8 @@ use anyhow::{Context as _, bail};
 use gridpath::format::read::{self, FileLimit};
 use gridpath::format::{FormatError, LoadError, load_map, movingai};
 use gridpath::search::{
-    self, Algorithm, CH_MAX_CELLS, ContractionHierarchy, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph,
-    SearchGraph, SearchRequest,
+    self, Algorithm, ContractionHierarchy, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph,
+    SearchRequest,
 };
 use serde_json::json;
 
@@ -82,30 +82,15 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     // HPA*, the contraction hierarchy, JPS+ and the subgoal graph build their structure once
     // for all the queries; that time is reported apart.
     let algorithm = args.search.algorithm;
-    if algorithm == Algorithm::ContractionHierarchy && graph.len() > CH_MAX_CELLS {
-        return Err(search::SearchError::MapTooLarge {
-            algorithm,
-            cells: graph.len(),
-            max: CH_MAX_CELLS,
-        })
-        .with_context(|| args.map.display().to_string());
+    if algorithm == Algorithm::ContractionHierarchy {
+        ContractionHierarchy::check_size(&graph).with_context(|| args.map.display().to_string())?;
     }
     let preprocess = Instant::now();
     let mut hpa = (args.search.algorithm == Algorithm::Hpa)
         .then(|| HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE));
     let mut ch = (args.search.algorithm == Algorithm::ContractionHierarchy)
         .then(|| ContractionHierarchy::from_graph(graph.clone()));
-    let tables = match algorithm {
-        Algorithm::JpsPlus => {
-            graph.prepare_jps_plus();
-            true
-        }
-        Algorithm::Subgoal => {
-            graph.prepare_subgoal_graph();
-            true
-        }
-        _ => false,
-    };
+    let tables = algorithm.info().prepare(&graph);
     let prepared = hpa.is_some() || ch.is_some() || tables;
     let preprocess_ms = preprocess.elapsed().as_secs_f64() * 1000.0;
     let wall = Instant::now();

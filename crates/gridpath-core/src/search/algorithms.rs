@@ -105,10 +105,23 @@ pub struct AlgorithmInfo {
     pub needs_uniform_cost: bool,
     /// Refuses what the algorithm cannot search (beyond the checks of every request).
     pub(crate) accepts: fn(&SearchGraph, &SearchRequest) -> Result<(), SearchError>,
+    /// Builds the tables it keeps with the graph (once; later calls find them built), or
+    /// `None` when it keeps none.
+    pub(crate) prepare: Option<fn(&SearchGraph)>,
     /// How it runs.
     pub(crate) run: Run,
     /// Where its trace comes from.
     pub(crate) trace: TraceFrom,
+}
+
+impl AlgorithmInfo {
+    /// Builds the tables the algorithm keeps with the graph (JPS's bit lines, JPS+'s jump
+    /// distances, the subgoal graph), which its first query would otherwise build; returns
+    /// whether it keeps any. A search builds them before its clock starts, so its `time_us`
+    /// is the query's own.
+    pub fn prepare(&self, graph: &SearchGraph) -> bool {
+        self.prepare.inspect(|prepare| prepare(graph)).is_some()
+    }
 }
 
 impl fmt::Debug for AlgorithmInfo {
@@ -150,6 +163,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: true,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(best_first::run_astar),
         trace: TraceFrom::Forward,
     },
@@ -163,6 +177,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(best_first::run_dijkstra),
         trace: TraceFrom::Forward,
     },
@@ -176,6 +191,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(best_first::run_greedy),
         trace: TraceFrom::Forward,
     },
@@ -189,6 +205,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(bfs::run),
         trace: TraceFrom::Queue,
     },
@@ -202,6 +219,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(bidirectional::run),
         trace: TraceFrom::BothEnds,
     },
@@ -215,6 +233,9 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: true,
         accepts: jps::accepts,
+        prepare: Some(|graph| {
+            graph.jump_lines();
+        }),
         run: Run::Cells(jps::run),
         trace: TraceFrom::JumpPoints,
     },
@@ -228,6 +249,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: true,
         accepts: jps::accepts,
+        prepare: Some(SearchGraph::prepare_jps_plus),
         run: Run::Cells(jps_plus::run),
         trace: TraceFrom::JumpPoints,
     },
@@ -241,6 +263,9 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: true,
         accepts: jps::accepts,
+        prepare: Some(|graph| {
+            graph.prepare_subgoal_graph();
+        }),
         run: Run::Cells(subgoal::run),
         trace: TraceFrom::JumpPoints,
     },
@@ -254,6 +279,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(idastar::run),
         trace: TraceFrom::Nothing,
     },
@@ -267,6 +293,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: any_map,
+        prepare: None,
         run: Run::Cells(dstar_lite::run),
         trace: TraceFrom::Nothing,
     },
@@ -280,6 +307,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: flat_map,
+        prepare: None,
         run: Run::Whole(hpa::hpa_once),
         trace: TraceFrom::Nothing,
     },
@@ -293,6 +321,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: flat_map,
+        prepare: None,
         run: Run::AnyAngle(theta::run_theta),
         trace: TraceFrom::Vertices,
     },
@@ -306,6 +335,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: flat_map,
+        prepare: None,
         run: Run::AnyAngle(theta::run_lazy_theta),
         trace: TraceFrom::Vertices,
     },
@@ -319,6 +349,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_weight: false,
         needs_uniform_cost: false,
         accepts: ch::accepts,
+        prepare: None,
         run: Run::Whole(ch::ch_once),
         trace: TraceFrom::Nothing,
     },

@@ -200,6 +200,18 @@ impl ContractionHierarchy {
         Self::from_graph(SearchGraph::new(grid, diagonal))
     }
 
+    /// Refuses a graph of more than [`CH_MAX_CELLS`] cells, before any build.
+    pub fn check_size(graph: &SearchGraph) -> Result<(), SearchError> {
+        if graph.len() > CH_MAX_CELLS {
+            return Err(SearchError::MapTooLarge {
+                algorithm: Algorithm::ContractionHierarchy,
+                cells: graph.len(),
+                max: CH_MAX_CELLS,
+            });
+        }
+        Ok(())
+    }
+
     /// Prepares a search graph for exact queries, as [`ContractionHierarchy::build`] does.
     pub fn from_graph(graph: SearchGraph) -> Self {
         let Ok(ch) = Self::from_graph_controlled(graph, &UNCONTROLLED) else {
@@ -626,14 +638,7 @@ pub const CH_MAX_CELLS: usize = 1 << 20;
 /// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
 pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
     super::algorithms::flat_map(graph, request)?;
-    if graph.len() > CH_MAX_CELLS {
-        return Err(SearchError::MapTooLarge {
-            algorithm: request.algorithm,
-            cells: graph.len(),
-            max: CH_MAX_CELLS,
-        });
-    }
-    Ok(())
+    ContractionHierarchy::check_size(graph)
 }
 
 pub(crate) fn ch_once(

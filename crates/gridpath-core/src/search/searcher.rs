@@ -10,9 +10,7 @@ use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::outcome::{check, result};
-use super::request::{
-    Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace,
-};
+use super::request::{Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::NO_PARENT;
 use super::workspace::{Query, Workspace};
 
@@ -78,16 +76,7 @@ impl Searcher {
         }
         // The tables kept with the map are built before the clock starts, as HPA* and the
         // contraction hierarchy build theirs: `time_us` is the query's own.
-        match request.algorithm {
-            Algorithm::Jps => {
-                graph.jump_lines();
-            }
-            Algorithm::JpsPlus => graph.prepare_jps_plus(),
-            Algorithm::Subgoal => {
-                graph.prepare_subgoal_graph();
-            }
-            _ => {}
-        }
+        request.algorithm.info().prepare(graph);
         let started = Instant::now();
         let mut stats = Stats::default();
         self.ws.order.clear();

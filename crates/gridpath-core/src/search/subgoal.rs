@@ -33,11 +33,10 @@
 use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::request::{Heuristic, Stats};
+use super::request::Stats;
 use super::space::prefetch;
 use super::subgoal_graph::{
-    Edge, GLOBAL, LANDMARKS, NONE, Scratch, SubgoalGraph, octile_path, octile_steps,
+    Edge, GLOBAL, LANDMARKS, Moves, NONE, Scratch, SubgoalGraph, octile_path, octile_steps,
 };
 use super::workspace::{Query, Workspace};
 
@@ -45,13 +44,10 @@ use super::workspace::{Query, Workspace};
 /// its ends best.
 const ACTIVE_LANDMARKS: usize = 8;
 
-/// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
-const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
-
 /// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
 /// their octile distance, which exists for every edge of the graph.
-fn refine(graph: &SearchGraph, a: usize, b: usize, out: &mut Vec<usize>) {
-    let found = octile_path(&graph.moves(), a, b, out);
+fn refine(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) {
+    let found = octile_path(moves, a, b, out);
     debug_assert!(found, "an edge of the subgoal graph has no octile path");
 }
 
@@ -84,6 +80,13 @@ fn search<const RECORD: bool>(
             subgoals.at[node]
         } else {
             ends[node - n]
+        }
+    };
+    let cell_of = |node: usize| {
+        if node < n {
+            subgoals.cells[node] as usize
+        } else {
+            [start, goal][node - n]
         }
     };
     let edge_to = |node: usize| {
@@ -154,12 +157,6 @@ fn search<const RECORD: bool>(
     }
     subgoals.climb(seeds, 2, (active, marked), stack, Some((down, downs)));
     nodes.begin(n + 2);
-    let [gx, gy] = ends[1];
-    let estimate = Estimate::new(Heuristic::Octile, gx as u32, gy as u32, cost);
-    let octile = |[ax, ay]: [i32; 2], bx: i32, by: i32| {
-        let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
-        (dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)) * cost
-    };
     // The ends' costs from the landmarks: their own, or through the subgoals they are joined
     // to (exact: a cheapest path reaches an end from one of them).
     let costs_at = |node: usize, joined: &mut dyn Iterator<Item = u32>, end: [i32; 2]| {
@@ -202,7 +199,7 @@ fn search<const RECORD: bool>(
     let read = &read[..count];
     // The larger of the octile and the landmarks' estimates, for a node at `(x, y)`.
     let h = |node: usize, x: i32, y: i32| {
-        let octile = estimate.octile_at(x, y);
+        let octile = octile_steps([x, y], ends[1]) * cost;
         if node >= n {
             return octile;
         }
@@ -219,7 +216,7 @@ fn search<const RECORD: bool>(
     nodes.relax(start_node, 0.0, start_node as u32);
     let [sx, sy] = ends[0];
     nodes.heap.push(Entry::new(
-        estimate.octile_at(sx, sy),
+        octile_steps([sx, sy], ends[1]) * cost,
         0.0,
         start_node as u32,
     ));
@@ -233,12 +230,7 @@ fn search<const RECORD: bool>(
         }
         expanded += 1;
         if RECORD {
-            let cell = if current < n {
-                subgoals.cells[current]
-            } else {
-                [start, goal][current - n] as u32
-            };
-            order.push(cell);
+            order.push(cell_of(current) as u32);
         }
         if control.should_stop(expanded) {
             stats.cancelled = true;
@@ -273,7 +265,7 @@ fn search<const RECORD: bool>(
         for edge in globals.iter().chain(locals).chain(extra) {
             let next = edge.to as usize;
             let (x, y) = (i32::from(edge.x), i32::from(edge.y));
-            let ng = g + octile(here, x, y);
+            let ng = g + octile_steps(here, [x, y]) * cost;
             if !nodes.relax(next, ng, current as u32) {
                 continue;
             }
@@ -300,13 +292,6 @@ fn search<const RECORD: bool>(
     stats.max_open = stats.max_open.max(max_open as u64);
     chain.clear();
     if found {
-        let cell_of = |node: usize| {
-            if node < n {
-                subgoals.cells[node] as usize
-            } else {
-                [start, goal][node - n]
-            }
-        };
         let mut node = goal_node;
         while node != start_node {
             chain.push(cell_of(node));
@@ -356,9 +341,10 @@ pub(crate) fn run(
     if !found {
         return None;
     }
+    let moves = graph.moves();
     let mut path = vec![start];
     for pair in scratch.chain.windows(2).rev() {
-        refine(graph, pair[1], pair[0], &mut path);
+        refine(&moves, pair[1], pair[0], &mut path);
     }
     Some(path)
 }
@@ -401,7 +387,7 @@ mod tests {
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let (a, b) = (0, graph.len() - 1);
         let mut path = vec![a];
-        refine(&graph, a, b, &mut path);
+        refine(&graph.moves(), a, b, &mut path);
         assert_eq!(path.last(), Some(&b));
         let cells: Vec<_> = path.iter().map(|&i| graph.cell(i)).collect();
         let (cost, _) = graph.path_cost(&cells).expect("legal steps");

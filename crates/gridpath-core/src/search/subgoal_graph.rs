@@ -54,7 +54,7 @@ impl<'a> Moves<'a> {
 pub(super) const NONE: u32 = u32::MAX;
 
 /// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
-pub(super) const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
+const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
 
 /// The eight octants, each as its straight direction `c`, the other straight direction `e` and
 /// the diagonal `d = c + e` (indices of [`DX`]/[`DY`]).
