@@ -12,6 +12,17 @@ use crate::grid::{Cell, Grid, Map, Rgb, TerrainId};
 /// ids): two layers of the largest map allowed.
 pub const MAX_TOTAL_TILES: usize = 2 * (Grid::MAX_SIDE as usize * Grid::MAX_SIDE as usize);
 
+/// The most objects a map's object layers may hold in all.
+pub const MAX_OBJECTS: usize = 1_000_000;
+
+/// The most polygon points a map's objects may hold in all.
+pub const MAX_POINTS: usize = 4_000_000;
+
+/// The most row crossings (a polygon edge meeting the line through a row's cell centres) and
+/// row spans the solid objects may make on the grid, which bounds the work and memory of
+/// turning them into walls.
+pub const MAX_CROSSINGS: usize = 1 << 24;
+
 /// Deeper nesting of group layers than this is refused.
 pub const MAX_GROUP_DEPTH: usize = 64;
 
@@ -452,7 +463,7 @@ impl TiledMap {
                 collision.map(|l| l.name.clone())
             }
         };
-        let solid_objects = self.rasterise_objects(extent, &mut walls);
+        let solid_objects = self.rasterise_objects(extent, &mut walls)?;
         if wall_from.is_none() && solid_objects {
             wall_from = Some("solid objects".to_owned());
         }
@@ -520,7 +531,14 @@ impl TiledMap {
 
     /// Marks as walls the cells whose centre lies in a solid object (or in any object of an
     /// object layer named like a collision layer); whether there was any such object.
-    fn rasterise_objects(&self, extent: Extent, walls: &mut [bool]) -> bool {
+    ///
+    /// Each shape gives the spans of cells it covers on each row of the grid (a polygon by a
+    /// scanline over its edges, each edge visiting only the rows it crosses; an ellipse by
+    /// solving its equation per row); the spans of every object are merged row by row before
+    /// a cell is written. The work is the crossings plus the map's cells, however many large
+    /// objects overlap, and it is bounded by [`MAX_CROSSINGS`].
+    fn rasterise_objects(&self, extent: Extent, walls: &mut [bool]) -> Result<bool, LevelError> {
+        let mut spans = RowSpans::new(extent);
         let mut any = false;
         for layer in &self.layers {
             let Content::Objects(objects) = &layer.content else {
@@ -528,13 +546,14 @@ impl TiledMap {
             };
             let all = layer.is_collision();
             for object in objects.iter().filter(|o| all || is_solid(&o.properties)) {
-                any |= self.rasterise(object, extent, walls);
+                any |= self.rasterise(object, &mut spans)?;
             }
         }
-        any
+        spans.fill(walls);
+        Ok(any)
     }
 
-    fn rasterise(&self, object: &Object, extent: Extent, walls: &mut [bool]) -> bool {
+    fn rasterise(&self, object: &Object, spans: &mut RowSpans) -> Result<bool, LevelError> {
         let (tw, th) = (self.tile_width, self.tile_height);
         let polygon: Vec<(f64, f64)> = match &object.shape {
             Shape::Rectangle | Shape::Ellipse => vec![
@@ -544,7 +563,7 @@ impl TiledMap {
                 (0.0, object.height),
             ],
             Shape::Polygon(points) if points.len() >= 3 => points.clone(),
-            _ => return false,
+            _ => return Ok(false),
         };
         let (sin, cos) = object.rotation.to_radians().sin_cos();
         let world: Vec<(f64, f64)> = polygon
@@ -556,58 +575,67 @@ impl TiledMap {
                 )
             })
             .collect();
-        let min_x = world.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
-        let max_x = world.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
-        let min_y = world.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-        let max_y = world.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        if !(min_x.is_finite() && max_x.is_finite() && min_y.is_finite() && max_y.is_finite()) {
-            return false;
+        if world.iter().any(|p| !(p.0.is_finite() && p.1.is_finite())) {
+            return Ok(false);
         }
-        // Cells of the grid, in map tiles, whose centres may fall inside.
-        let clamp_x =
-            |v: f64| (v.clamp(extent.x as f64, (extent.x + i64::from(extent.width)) as f64)) as i64;
-        let clamp_y = |v: f64| {
-            (v.clamp(
-                extent.y as f64,
-                (extent.y + i64::from(extent.height)) as f64,
-            )) as i64
-        };
-        let (x0, x1) = (clamp_x((min_x / tw).floor()), clamp_x((max_x / tw).ceil()));
-        let (y0, y1) = (clamp_y((min_y / th).floor()), clamp_y((max_y / th).ceil()));
-        for ty in y0..y1 {
-            let cy = (ty as f64 + 0.5) * th;
-            if let Shape::Ellipse = object.shape {
-                for tx in x0..x1 {
-                    let cx = (tx as f64 + 0.5) * tw;
-                    // Into the ellipse's own frame: unrotate about the origin.
-                    let (dx, dy) = (cx - object.x, cy - object.y);
-                    let (lx, ly) = (dx * cos + dy * sin, -dx * sin + dy * cos);
-                    let (rx, ry) = (object.width / 2.0, object.height / 2.0);
-                    let inside = rx > 0.0
-                        && ry > 0.0
-                        && ((lx - rx) / rx).powi(2) + ((ly - ry) / ry).powi(2) <= 1.0;
-                    if inside && let Some(at) = extent.index(tx, ty) {
-                        walls[at] = true;
-                    }
-                }
-                continue;
+        if let Shape::Ellipse = object.shape {
+            let min_y = world.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let max_y = world.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+            let (rx, ry) = (object.width / 2.0, object.height / 2.0);
+            if !(rx > 0.0 && ry > 0.0) {
+                return Ok(true);
             }
-            // One scanline through the row's centres: the cells between pairs of crossings
-            // (even-odd rule), so the work is the row's edges plus its cells.
-            let mut crossings = crossings(&world, cy);
-            crossings.sort_by(f64::total_cmp);
-            for pair in crossings.chunks_exact(2) {
+            for ty in spans.rows_between(min_y / th - 0.5, max_y / th - 0.5) {
+                spans.charge(1)?;
+                let cy = (ty as f64 + 0.5) * th;
+                // The centres (cx, cy) with u² + v² ≤ 1, where (u, v) is the centre in the
+                // ellipse's own frame (unrotated about the object's origin, scaled to the unit
+                // circle): a quadratic in dx = cx − x.
+                let dy = cy - object.y;
+                let (a1, b1) = (cos / rx, (dy * sin - rx) / rx);
+                let (a2, b2) = (-sin / ry, (dy * cos - ry) / ry);
+                let a = a1 * a1 + a2 * a2;
+                let b = 2.0 * (a1 * b1 + a2 * b2);
+                let c = b1 * b1 + b2 * b2 - 1.0;
+                let discriminant = b * b - 4.0 * a * c;
+                if discriminant < 0.0 {
+                    continue;
+                }
+                let root = discriminant.sqrt();
+                let (lo, hi) = ((-b - root) / (2.0 * a), (-b + root) / (2.0 * a));
+                // Centres (tx + 0.5) · tw in [x + lo, x + hi].
+                let from = ((object.x + lo) / tw - 0.5).ceil();
+                let to = ((object.x + hi) / tw - 0.5).floor() + 1.0;
+                spans.add(ty, from, to)?;
+            }
+            return Ok(true);
+        }
+        // One scanline through each row's centres: the cells between pairs of crossings
+        // (even-odd rule). An edge holds its lower end and not its upper one, so a vertex on a
+        // row's line counts once.
+        let mut crossings: Vec<(i64, f64)> = Vec::new();
+        let mut j = world.len() - 1;
+        for (i, &(xi, yi)) in world.iter().enumerate() {
+            let (xj, yj) = world[j];
+            j = i;
+            // Rows whose centre cy satisfies min(yi, yj) ≤ cy < max(yi, yj).
+            let (low, high) = (yi.min(yj), yi.max(yj));
+            for ty in spans.rows_from(low / th - 0.5, high / th - 0.5) {
+                let cy = (ty as f64 + 0.5) * th;
+                spans.charge(1)?;
+                crossings.push((ty, xi + (cy - yi) * (xj - xi) / (yj - yi)));
+            }
+        }
+        crossings.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        for row in crossings.chunk_by(|a, b| a.0 == b.0) {
+            for pair in row.chunks_exact(2) {
                 // Centres (tx + 0.5) · tw in [pair[0], pair[1]).
-                let from = clamp_x((pair[0] / tw - 0.5).ceil());
-                let to = clamp_x((pair[1] / tw - 0.5).ceil());
-                for tx in from.max(x0)..to.min(x1) {
-                    if let Some(at) = extent.index(tx, ty) {
-                        walls[at] = true;
-                    }
-                }
+                let from = (pair[0].1 / tw - 0.5).ceil();
+                let to = (pair[1].1 / tw - 0.5).ceil();
+                spans.add(pair[0].0, from, to)?;
             }
         }
-        true
+        Ok(true)
     }
 
     /// The cell of the first object named or classed `which` (start or goal), when inside the
@@ -683,19 +711,87 @@ impl Terrains {
     }
 }
 
-/// The x where the edges of a closed polygon cross the horizontal line at `y`; an edge holds
-/// its lower end and not its upper one, so a vertex on the line counts once.
-fn crossings(polygon: &[(f64, f64)], y: f64) -> Vec<f64> {
-    let mut out = Vec::new();
-    let mut j = polygon.len() - 1;
-    for (i, &(xi, yi)) in polygon.iter().enumerate() {
-        let (xj, yj) = polygon[j];
-        if (yi > y) != (yj > y) {
-            out.push(xi + (y - yi) * (xj - xi) / (yj - yi));
+/// The spans of object cells on each row of the grid, merged and written once all objects
+/// are known.
+struct RowSpans {
+    extent: Extent,
+    /// Per row of the grid, spans of columns relative to the extent, end exclusive.
+    rows: Vec<Vec<(u32, u32)>>,
+    /// Crossings and spans made so far, against [`MAX_CROSSINGS`].
+    work: usize,
+}
+
+impl RowSpans {
+    fn new(extent: Extent) -> Self {
+        Self {
+            extent,
+            rows: vec![Vec::new(); extent.height as usize],
+            work: 0,
         }
-        j = i;
     }
-    out
+
+    /// Counts `n` more crossings or spans against [`MAX_CROSSINGS`].
+    fn charge(&mut self, n: usize) -> Result<(), LevelError> {
+        self.work += n;
+        if self.work > MAX_CROSSINGS {
+            return Err(LevelError::Field {
+                place: "objects".to_owned(),
+                message: format!(
+                    "the solid objects cross the grid's rows more than {MAX_CROSSINGS} times \
+                     (too many or too detailed shapes)"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The grid's rows (in map tiles) from `ceil(low)` up to `ceil(high)`, excluded.
+    fn rows_from(&self, low: f64, high: f64) -> std::ops::Range<i64> {
+        let (top, bottom) = (self.extent.y, self.extent.y + i64::from(self.extent.height));
+        let clamp = |v: f64| (v.ceil().clamp(top as f64, bottom as f64)) as i64;
+        clamp(low)..clamp(high)
+    }
+
+    /// The grid's rows (in map tiles) from `ceil(low)` to `floor(high)`, both included.
+    fn rows_between(&self, low: f64, high: f64) -> std::ops::Range<i64> {
+        let (top, bottom) = (self.extent.y, self.extent.y + i64::from(self.extent.height));
+        let clamp = |v: f64| (v.clamp(top as f64, bottom as f64)) as i64;
+        clamp(low.ceil())..clamp(high.floor() + 1.0)
+    }
+
+    /// The columns (in map tiles) from `from` up to `to`, excluded, on row `ty`, where they
+    /// fall on the grid.
+    fn add(&mut self, ty: i64, from: f64, to: f64) -> Result<(), LevelError> {
+        let (left, right) = (self.extent.x, self.extent.x + i64::from(self.extent.width));
+        let clamp = |v: f64| (v.clamp(left as f64, right as f64)) as i64 - left;
+        let (from, to) = (clamp(from), clamp(to));
+        let row = ty - self.extent.y;
+        if from >= to || !(0..i64::from(self.extent.height)).contains(&row) {
+            return Ok(());
+        }
+        self.charge(1)?;
+        self.rows[row as usize].push((from as u32, to as u32));
+        Ok(())
+    }
+
+    /// Sets every cell of every span.
+    fn fill(mut self, walls: &mut [bool]) {
+        let width = self.extent.width as usize;
+        for (y, spans) in self.rows.iter_mut().enumerate() {
+            spans.sort_unstable();
+            let row = &mut walls[y * width..(y + 1) * width];
+            // Merged, so a cell covered by many objects is written once.
+            let mut filled = 0;
+            for &(from, to) in spans.iter() {
+                let from = (from as usize).max(filled);
+                let to = to as usize;
+                if from < to {
+                    row[from..to].fill(true);
+                    filled = to;
+                }
+            }
+        }
+    }
 }
 
 /// Checks a size in tiles against the grid's limits.
@@ -769,6 +865,33 @@ impl TileColors {
     }
 }
 
+/// The objects and polygon points read so far from one file, against [`MAX_OBJECTS`] and
+/// [`MAX_POINTS`].
+#[derive(Debug, Default)]
+pub struct ObjectBudget {
+    objects: usize,
+    points: usize,
+}
+
+impl ObjectBudget {
+    /// Counts one more object of `points` polygon points, read at `place`.
+    pub fn take(&mut self, place: &str, points: usize) -> Result<(), LevelError> {
+        self.objects += 1;
+        self.points += points;
+        let message = if self.objects > MAX_OBJECTS {
+            format!("the map holds more than {MAX_OBJECTS} objects")
+        } else if self.points > MAX_POINTS {
+            format!("the map's polygons hold more than {MAX_POINTS} points in all")
+        } else {
+            return Ok(());
+        };
+        Err(LevelError::Field {
+            place: place.to_owned(),
+            message,
+        })
+    }
+}
+
 /// The tiles decoded so far from one file, against [`MAX_TOTAL_TILES`].
 #[derive(Debug, Default)]
 pub struct TileBudget {
@@ -829,11 +952,159 @@ mod tests {
         assert!(e.to_string().contains("8193 × 1 tiles"), "{e}");
     }
 
+    /// Whether the point (px, py) lies in the object, tested directly: into the object's own
+    /// frame, then the even-odd rule over its polygon or the ellipse's equation.
+    fn covers(object: &Object, px: f64, py: f64) -> bool {
+        let (sin, cos) = object.rotation.to_radians().sin_cos();
+        let (dx, dy) = (px - object.x, py - object.y);
+        let (lx, ly) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+        match &object.shape {
+            Shape::Ellipse => {
+                let (rx, ry) = (object.width / 2.0, object.height / 2.0);
+                rx > 0.0 && ry > 0.0 && ((lx - rx) / rx).powi(2) + ((ly - ry) / ry).powi(2) <= 1.0
+            }
+            Shape::Rectangle => {
+                (0.0..object.width).contains(&lx) && (0.0..object.height).contains(&ly)
+            }
+            Shape::Polygon(points) => {
+                let mut inside = false;
+                let mut j = points.len() - 1;
+                for (i, &(xi, yi)) in points.iter().enumerate() {
+                    let (xj, yj) = points[j];
+                    if (yi > ly) != (yj > ly) && lx < xi + (ly - yi) * (xj - xi) / (yj - yi) {
+                        inside = !inside;
+                    }
+                    j = i;
+                }
+                inside
+            }
+            _ => false,
+        }
+    }
+
     #[test]
-    fn a_point_on_a_vertex_crosses_once() {
-        let square = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)];
-        assert_eq!(crossings(&square, 1.0), [0.0, 2.0]);
-        assert_eq!(crossings(&square, 0.0).len(), 2);
-        assert!(crossings(&square, 3.0).is_empty());
+    fn merged_row_spans_cover_the_cells_whose_centres_lie_in_a_shape() {
+        // A small generator, so the shapes are the same on every run.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |low: f64, high: f64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            low + (state >> 11) as f64 / (1u64 << 53) as f64 * (high - low)
+        };
+        let extent = Extent {
+            x: -3,
+            y: 2,
+            width: 40,
+            height: 30,
+        };
+        let (tw, th) = (16.0, 12.0);
+        for round in 0..200 {
+            let shape = match round % 3 {
+                0 => Shape::Rectangle,
+                1 => Shape::Ellipse,
+                _ => Shape::Polygon(
+                    (0..3 + round % 9)
+                        .map(|_| (next(-150.0, 150.0), next(-150.0, 150.0)))
+                        .collect(),
+                ),
+            };
+            let object = Object {
+                x: next(-200.0, 800.0),
+                y: next(-100.0, 500.0),
+                width: next(0.0, 300.0),
+                height: next(0.0, 300.0),
+                rotation: if round % 2 == 0 { 0.0 } else { next(-180.0, 180.0) },
+                shape,
+                ..Object::default()
+            };
+            let map = TiledMap {
+                tile_width: tw,
+                tile_height: th,
+                ..TiledMap::default()
+            };
+            let mut spans = RowSpans::new(extent);
+            map.rasterise(&object, &mut spans).unwrap();
+            let mut walls = vec![false; 40 * 30];
+            spans.fill(&mut walls);
+            for y in 0..30 {
+                for x in 0..40 {
+                    let (cx, cy) = (
+                        ((x - 3) as f64 + 0.5) * tw,
+                        ((y + 2) as f64 + 0.5) * th,
+                    );
+                    // Centres on a shape's very edge may go either way with rounding.
+                    let near = [(-1e-6, 0.0), (1e-6, 0.0), (0.0, -1e-6), (0.0, 1e-6)]
+                        .iter()
+                        .map(|&(ex, ey)| covers(&object, cx + ex, cy + ey))
+                        .collect::<Vec<_>>();
+                    let wanted = covers(&object, cx, cy);
+                    if near.iter().all(|&n| n == wanted) {
+                        assert_eq!(
+                            walls[(y * 40 + x) as usize],
+                            wanted,
+                            "round {round}, cell ({x}, {y}): {object:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn overlapping_large_objects_are_merged_and_the_work_is_bounded() {
+        let extent = Extent {
+            x: 0,
+            y: 0,
+            width: 300,
+            height: 200,
+        };
+        let map = TiledMap {
+            tile_width: 1.0,
+            tile_height: 1.0,
+            ..TiledMap::default()
+        };
+        let whole = Object {
+            width: 300.0,
+            height: 200.0,
+            ..Object::default()
+        };
+        let mut spans = RowSpans::new(extent);
+        for _ in 0..1000 {
+            map.rasterise(&whole, &mut spans).unwrap();
+        }
+        let mut walls = vec![false; 300 * 200];
+        spans.fill(&mut walls);
+        assert!(walls.iter().all(|&w| w));
+        // A zigzag whose every edge crosses every row passes the crossing budget.
+        let teeth = MAX_CROSSINGS / 200 + 2;
+        let zigzag = Object {
+            shape: Shape::Polygon(
+                (0..teeth)
+                    .map(|i| (i as f64 * 0.01, if i % 2 == 0 { 0.0 } else { 200.0 }))
+                    .collect(),
+            ),
+            ..Object::default()
+        };
+        let e = map
+            .rasterise(&zigzag, &mut RowSpans::new(extent))
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(&format!("more than {MAX_CROSSINGS} times")),
+            "{e}"
+        );
+        let mut budget = ObjectBudget::default();
+        budget.take("object 1", MAX_POINTS).unwrap();
+        let e = budget.take("object 2", 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("object 2: the map's polygons hold more than {MAX_POINTS} points in all")
+        );
+        let mut budget = ObjectBudget::default();
+        for _ in 0..MAX_OBJECTS {
+            budget.take("x", 0).unwrap();
+        }
+        assert!(budget.take("object 9", 0).is_err());
     }
 }

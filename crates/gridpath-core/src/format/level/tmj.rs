@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, TileBudget, TiledMap, Tileset,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, ObjectBudget, Shape, TileBudget, TiledMap, Tileset,
 };
 use super::tsj::{self, RawProperty, RawTileset, json, properties};
 use super::{LevelError, external};
@@ -130,7 +130,8 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
     }
     map.tilesets.sort_by_key(|t| t.first_gid);
     let mut budget = TileBudget::default();
-    layers(raw.layers, true, 0, &mut budget, &mut map.layers)?;
+    let mut objects = ObjectBudget::default();
+    layers(raw.layers, true, 0, (&mut budget, &mut objects), &mut map.layers)?;
     Ok(map)
 }
 
@@ -152,7 +153,7 @@ fn layers(
     raw: Vec<RawLayer>,
     visible: bool,
     depth: usize,
-    budget: &mut TileBudget,
+    (budget, objects): (&mut TileBudget, &mut ObjectBudget),
     out: &mut Vec<Layer>,
 ) -> Result<(), LevelError> {
     if depth > MAX_GROUP_DEPTH {
@@ -169,11 +170,15 @@ fn layers(
                 layer
                     .objects
                     .into_iter()
-                    .map(|o| object(o, &layer.name))
+                    .map(|o| {
+                        let place = format!("layer {:?}, object {:?}", layer.name, o.name);
+                        objects.take(&place, o.polygon.as_ref().map_or(0, Vec::len))?;
+                        object(o, &layer.name)
+                    })
                     .collect::<Result<_, _>>()?,
             ),
             "group" => {
-                layers(layer.layers, seen, depth + 1, budget, out)?;
+                layers(layer.layers, seen, depth + 1, (budget, objects), out)?;
                 continue;
             }
             _ => continue,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, TileBudget, TiledMap, Tileset,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, ObjectBudget, TileBudget, TiledMap, Tileset,
 };
 use super::tsx::{self, field, number, properties};
 use super::xml::{self, Element};
@@ -45,7 +45,8 @@ fn map(root: &Element, folder: &Path) -> Result<TiledMap, LevelError> {
     }
     map.tilesets.sort_by_key(|t| t.first_gid);
     let mut budget = TileBudget::default();
-    layers(root, true, 0, &mut budget, &mut map.layers)?;
+    let mut objects = ObjectBudget::default();
+    layers(root, true, 0, (&mut budget, &mut objects), &mut map.layers)?;
     Ok(map)
 }
 
@@ -54,7 +55,7 @@ fn layers(
     parent: &Element,
     visible: bool,
     depth: usize,
-    budget: &mut TileBudget,
+    (budget, objects): (&mut TileBudget, &mut ObjectBudget),
     out: &mut Vec<Layer>,
 ) -> Result<(), LevelError> {
     if depth > MAX_GROUP_DEPTH {
@@ -75,11 +76,19 @@ fn layers(
             "objectgroup" => Content::Objects(
                 element
                     .children("object")
-                    .map(object)
+                    .map(|o| {
+                        let place = format!("object {}", o.attribute("id").unwrap_or("?"));
+                        let points = o
+                            .child("polygon")
+                            .and_then(|p| p.attribute("points"))
+                            .map_or(0, |p| p.split_whitespace().count());
+                        objects.take(&place, points)?;
+                        object(o)
+                    })
                     .collect::<Result<_, _>>()?,
             ),
             "group" => {
-                layers(element, seen, depth + 1, budget, out)?;
+                layers(element, seen, depth + 1, (budget, objects), out)?;
                 continue;
             }
             _ => continue,

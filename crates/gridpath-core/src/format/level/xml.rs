@@ -49,30 +49,22 @@ impl Element {
 /// Parses a whole document into its root element.
 pub fn parse(text: &str) -> Result<Element, LevelError> {
     let mut reader = quick_xml::Reader::from_str(text);
-    let line_of = |offset: u64| {
-        text[..(offset as usize).min(text.len())]
-            .matches('\n')
-            .count()
-            + 1
-    };
+    let mut lines = Lines::new(text);
     let mut stack: Vec<Element> = Vec::new();
     let mut root = None;
     loop {
-        let at = reader.buffer_position();
+        let at = lines.line_at(reader.buffer_position());
         let event = reader.read_event().map_err(|e| LevelError::Xml {
-            line: line_of(reader.error_position()),
+            line: lines.line_at(reader.error_position()),
             message: e.to_string(),
         })?;
-        let bad = |message: String| LevelError::Xml {
-            line: line_of(at),
-            message,
-        };
+        let bad = |message: String| LevelError::Xml { line: at, message };
         match event {
             Event::Start(e) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(bad(format!("elements nested more than {MAX_DEPTH} deep")));
                 }
-                stack.push(element(&e, line_of(at)).map_err(bad)?);
+                stack.push(element(&e, at).map_err(bad)?);
             }
             Event::Empty(e) => {
                 // The `<tile gid="…"/>` of a layer's data in XML are kept as the parent's
@@ -90,7 +82,7 @@ pub fn parse(text: &str) -> Result<Element, LevelError> {
                     parent.tiles += 1;
                     continue;
                 }
-                let element = element(&e, line_of(at)).map_err(bad)?;
+                let element = element(&e, at).map_err(bad)?;
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(element),
                     None => root = Some(element),
@@ -123,7 +115,7 @@ pub fn parse(text: &str) -> Result<Element, LevelError> {
     }
     if !stack.is_empty() {
         return Err(LevelError::Xml {
-            line: line_of(text.len() as u64),
+            line: lines.line_at(text.len() as u64),
             message: format!(
                 "the element <{}> is not closed",
                 stack[stack.len() - 1].name
@@ -134,6 +126,45 @@ pub fn parse(text: &str) -> Result<Element, LevelError> {
         line: 1,
         message: "no root element".to_owned(),
     })
+}
+
+/// The 1-based line of a byte offset, counted on from the last offset asked for, so that a
+/// document read front to back has its newlines counted once (not once for every element).
+struct Lines<'a> {
+    /// The document.
+    text: &'a [u8],
+    /// The offset counted up to.
+    offset: usize,
+    /// The line at `offset`.
+    line: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text: text.as_bytes(),
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The line `offset` stands on; an offset before the last one asked for counts again from
+    /// the start (the parser's error positions may lie behind its read position).
+    fn line_at(&mut self, offset: u64) -> usize {
+        let offset = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.text.len());
+        if offset < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        self.line += self.text[self.offset..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.offset = offset;
+        self.line
+    }
 }
 
 fn element(start: &BytesStart<'_>, line: usize) -> Result<Element, String> {
