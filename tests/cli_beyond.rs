@@ -270,3 +270,91 @@ fn heights_from_an_image_and_slope_options_change_the_path_and_are_saved() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot search a map with heights"));
 }
+
+#[test]
+fn numeric_options_outside_their_ranges_are_refused_before_any_work() {
+    let map = temp_file("ranges.json", DEMO);
+    let m = map.to_str().unwrap();
+    for (option, value, range) in [
+        ("--uphill", "1e308", "from 0 to 1000000"),
+        ("--downhill", "-1", "from 0 to 1000000"),
+        ("--max-climb", "nan", "from 0 to 2000000"),
+        ("--turn-penalty", "1e308", "from 0 to 1000000"),
+        ("--weight", "1e300", "from 1 to 1000000"),
+        ("--spacing", "1e-6", "from 0.001 to 1000000"),
+        ("--tension", "2", "from 0 to 1"),
+        ("--clearance", "inf", "from 0 to 8192"),
+    ] {
+        let out = gridpath(&["solve", m, &format!("{option}={value}")]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(64), "{option} {value}: {err}");
+        assert!(err.contains(option) && err.contains(range), "{option}: {err}");
+    }
+    // `--help` shows the ranges.
+    let help = String::from_utf8(gridpath(&["solve", "--help"]).stdout).unwrap();
+    assert!(help.contains("[range: 0 to 1000000]"), "{help}");
+    // A thread count past the range is refused; one past the cores runs on the cores.
+    let dir = map.with_file_name("jobs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mf, sf) = (dir.join("m.map"), dir.join("m.scen"));
+    std::fs::write(&mf, movingai_map()).unwrap();
+    std::fs::write(
+        &sf,
+        "version 1\n0\tm.map\t90\t70\t0\t0\t89\t69\t0\n0\tm.map\t90\t70\t1\t0\t2\t0\t1\n",
+    )
+    .unwrap();
+    let (mf, sf) = (mf.to_str().unwrap(), sf.to_str().unwrap());
+    let out = gridpath(&["scen", mf, sf, "--jobs", "65535"]);
+    assert_eq!(out.status.code(), Some(64));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1..=1024"));
+    let out = gridpath(&["scen", mf, sf, "--jobs", "1024", "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("note: --jobs 1024 is more than the"), "{err}");
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(json(&out)["jobs"].as_u64(), Some(cores as u64));
+}
+
+#[test]
+fn the_largest_slope_and_turn_weights_give_finite_costs_that_agree() {
+    let flat = temp_file(
+        "steep.json",
+        &DEMO
+            .replace("\"width\": 6, \"height\": 4", "\"width\": 12, \"height\": 5")
+            .replace(
+                r#"["..#...", "..#...", "..#...", "======"]"#,
+                r#"["............", ".....#......", ".....#......", ".....#......", "............"]"#,
+            )
+            .replace("\"goal\": [5, 0]", "\"goal\": [11, 2]")
+            .replace("\"start\": [0, 0]", "\"start\": [0, 2]"),
+    );
+    let image = flat.with_file_name("steep.pgm");
+    std::fs::write(&image, hill_pgm()).unwrap();
+    let (f, i) = (flat.to_str().unwrap(), image.to_str().unwrap());
+    let mut costs = Vec::new();
+    for algo in ["astar", "dijkstra"] {
+        let args = [
+            "solve",
+            f,
+            "--heights",
+            i,
+            "--max-height",
+            "1000000",
+            "--uphill",
+            "1000000",
+            "--downhill",
+            "1000000",
+            "--turn-penalty",
+            "1000000",
+            "--algo",
+            algo,
+            "--json",
+        ];
+        let out = gridpath(&args);
+        assert_eq!(out.status.code(), Some(0), "{algo}");
+        let answer = json(&out);
+        let cost = answer["cost"].as_f64().expect("a found path has a number as its cost");
+        assert!(cost.is_finite() && cost > 1e6, "{algo}: {answer}");
+        costs.push(cost);
+    }
+    assert!((costs[0] - costs[1]).abs() <= 1e-9 * costs[0], "{costs:?}");
+}

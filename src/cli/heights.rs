@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use gridpath::format::height_image::load_heights;
-use gridpath::grid::{Map, Slope};
+use gridpath::grid::{MAX_HEIGHT, Map, Slope};
+
+use super::bounds::{number_above, number_in};
 
 /// Heights and slope rules, over those the map file holds.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -15,18 +17,20 @@ pub struct HeightArgs {
     /// heights.
     #[arg(long, value_name = "IMAGE")]
     pub heights: Option<PathBuf>,
-    /// The height of white in the --heights image.
-    #[arg(long, default_value_t = 10.0, value_name = "H", requires = "heights")]
+    /// The height of white in the --heights image [range: above 0, at most 1000000].
+    #[arg(long, default_value_t = 10.0, value_name = "H", requires = "heights",
+          value_parser = number_above(0.0, f64::from(MAX_HEIGHT)))]
     pub max_height: f64,
-    /// Extra cost per height unit climbed [default: the map's, else 1].
-    #[arg(long, value_name = "K")]
+    /// Extra cost per height unit climbed [default: the map's, else 1] [range: 0 to 1000000].
+    #[arg(long, value_name = "K", value_parser = number_in(0.0, Slope::MAX_WEIGHT))]
     pub uphill: Option<f64>,
-    /// Extra cost per height unit descended [default: the map's, else 0].
-    #[arg(long, value_name = "K")]
+    /// Extra cost per height unit descended [default: the map's, else 0] [range: 0 to
+    /// 1000000].
+    #[arg(long, value_name = "K", value_parser = number_in(0.0, Slope::MAX_WEIGHT))]
     pub downhill: Option<f64>,
     /// The largest height change of one step, up or down; steeper steps are cliffs, never
-    /// taken [default: the map's, else none].
-    #[arg(long, value_name = "H")]
+    /// taken [default: the map's, else none] [range: 0 to 2000000].
+    #[arg(long, value_name = "H", value_parser = number_in(0.0, 2.0 * f64::from(MAX_HEIGHT)))]
     pub max_climb: Option<f64>,
 }
 

@@ -14,6 +14,7 @@ macro_rules! out {
 }
 
 mod ascii;
+mod bounds;
 mod convert;
 mod field;
 mod heights;
@@ -127,8 +128,9 @@ pub struct SearchArgs {
     #[arg(long)]
     pub heuristic: Option<Heuristic>,
     /// Weight on the heuristic for A* (weighted A* above 1; the cost stays within weight ×
-    /// optimal).
-    #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
+    /// optimal) [range: 1 to 1000000].
+    #[arg(long, default_value_t = 1.0,
+          value_parser = bounds::number_in(1.0, gridpath::search::SearchRequest::MAX_WEIGHT))]
     pub weight: f64,
 }
 
@@ -154,13 +156,6 @@ pub fn parse_cell(s: &str) -> Result<Cell, String> {
     Ok(Cell::new(coordinate(x)?, coordinate(y)?))
 }
 
-/// Parses the weight on the heuristic: a finite number of at least 1.
-pub fn parse_weight(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
-        _ => Err(format!("expected a number of at least 1, got {s:?}")),
-    }
-}
 
 /// Parses a diagonal rule.
 pub fn parse_diagonal(s: &str) -> Result<Diagonal, String> {

@@ -28,8 +28,9 @@ pub struct ScenArgs {
     #[arg(long)]
     limit: Option<usize>,
     /// Answer the queries on N threads, each with its own search state (HPA* answers on one:
-    /// its abstraction is built once) [default: 1].
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    /// its abstraction is built once) [default: 1] [range: 1 to 1024; more than the machine's
+    /// cores runs on the cores, with a note].
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: u16,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
@@ -85,6 +86,7 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     if algorithm == Algorithm::ContractionHierarchy {
         ContractionHierarchy::check_size(&graph).with_context(|| args.map.display().to_string())?;
     }
+    let jobs = super::bounds::threads(usize::from(args.jobs));
     let preprocess = Instant::now();
     let mut hpa = (args.search.algorithm == Algorithm::Hpa)
         .then(|| HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE));
@@ -97,7 +99,7 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let answers = match (hpa.as_mut(), ch.as_mut()) {
         (Some(hpa), _) => requests.iter().map(|r| hpa.find_path(r)).collect(),
         (_, Some(ch)) => requests.iter().map(|r| ch.find_path(r)).collect(),
-        _ => search::solve_batch(&graph, &requests, usize::from(args.jobs)),
+        _ => search::solve_batch(&graph, &requests, jobs),
     };
     let wall_ms = wall.elapsed().as_secs_f64() * 1000.0;
     let any_angle = args.search.algorithm.info().guarantee == gridpath::search::Guarantee::AnyAngle;
@@ -155,7 +157,7 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
             "algorithm": args.search.algorithm.name(),
             "mean_ratio": mean_ratio,
             "max_ratio": max_ratio,
-            "jobs": args.jobs,
+            "jobs": jobs,
             "wall_ms": wall_ms,
             "queries_per_second": per_second,
         });
@@ -173,8 +175,8 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
         out!("  cost / optimal: mean {mean_ratio:.6}, max {max_ratio:.6}");
         out!(
             "  {wall_ms:.1} ms wall time on {} thread{}: {per_second:.0} queries per second",
-            args.jobs,
-            if args.jobs == 1 { "" } else { "s" }
+            jobs,
+            if jobs == 1 { "" } else { "s" }
         );
         if prepared {
             out!("  preprocessing took {preprocess_ms:.1} ms (not in the search time)");

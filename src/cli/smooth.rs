@@ -10,6 +10,8 @@ use gridpath::grid::{Cell, Map};
 use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
+use super::bounds::number_in;
+
 /// Smoothing options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SmoothArgs {
@@ -18,18 +20,23 @@ pub struct SmoothArgs {
     #[arg(long)]
     pub smooth: bool,
     /// How curvy the smoothed path is, from 0 (straight segments) to 1 (Catmull–Rom).
-    #[arg(long, default_value_t = SmoothSettings::DEFAULT_TENSION)]
+    #[arg(long, default_value_t = SmoothSettings::DEFAULT_TENSION,
+          value_parser = number_in(0.0, 1.0))]
     pub tension: f64,
-    /// The distance in cells that curves keep from walls and the map's border.
-    #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE)]
+    /// The distance in cells that curves keep from walls and the map's border [range: 0 to
+    /// the map's longer side].
+    #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE,
+          value_parser = number_in(0.0, f64::from(gridpath::grid::Grid::MAX_SIDE)))]
     pub clearance: f64,
     /// Write the path export (map, settings, grid path, smoothed path and its samples, the
     /// world frame, statistics) as JSON to FILE, or, for a FILE ending in .csv, the samples
     /// along the curve as CSV; smooths the path even without --smooth.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
-    /// The largest distance in cells between two exported samples along the curve.
-    #[arg(long, default_value_t = smooth::DEFAULT_SPACING)]
+    /// The largest distance in cells between two exported samples along the curve [range:
+    /// 0.001 to 1000000; at most 10000000 samples].
+    #[arg(long, default_value_t = smooth::DEFAULT_SPACING,
+          value_parser = number_in(smooth::MIN_SPACING, smooth::MAX_SPACING))]
     pub spacing: f64,
 }
 
@@ -48,12 +55,6 @@ impl SmoothArgs {
             self.settings()
                 .validate()
                 .context("bad --tension or --clearance")?;
-        }
-        if !(self.spacing.is_finite() && self.spacing > 0.0) {
-            anyhow::bail!(
-                "--spacing {} must be a positive number of cells",
-                self.spacing
-            );
         }
         Ok(())
     }
@@ -86,6 +87,18 @@ impl SmoothArgs {
         let Some(path) = &self.export else {
             return Ok(());
         };
+        if let Some(curve) = smoothed {
+            let samples = curve.curve_length / self.spacing;
+            if samples > smooth::MAX_SAMPLES as f64 {
+                anyhow::bail!(
+                    "--spacing {} cuts the {:.1}-cell curve into {samples:.0} samples, over the \
+                     limit of {}: give a larger spacing",
+                    self.spacing,
+                    curve.curve_length,
+                    smooth::MAX_SAMPLES
+                );
+            }
+        }
         let mut export = PathExport::new(
             map,
             request,

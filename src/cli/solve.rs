@@ -49,8 +49,9 @@ pub struct SolveArgs {
     /// whole footprint is passable, and pays for the costliest cell under it [default: 1].
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     unit_size: u32,
-    /// The cost of every 45° the path turns (A* and Dijkstra; 0: none).
-    #[arg(long, default_value_t = 0.0)]
+    /// The cost of every 45° the path turns (A* and Dijkstra; 0: none) [range: 0 to 1000000].
+    #[arg(long, default_value_t = 0.0,
+          value_parser = super::bounds::number_in(0.0, SearchRequest::MAX_TURN_PENALTY))]
     turn_penalty: f64,
     /// When the goal cannot be reached, plan to the reachable cell nearest it (the result
     /// says so: "partial": true and "reached" in the JSON; the exit status stays 2).

@@ -62,23 +62,30 @@ impl Slope {
         max_climb: None,
     };
 
-    /// Checks the weights are finite and at least 0 and the limit, if any, is too.
+    /// The largest uphill or downhill weight: with heights within ±[`MAX_HEIGHT`] a step's
+    /// slope term stays below 2e12, so a path's cost on the largest map stays finite.
+    pub const MAX_WEIGHT: f64 = 1.0e6;
+
+    /// Checks the weights are from 0 to [`Slope::MAX_WEIGHT`] and the limit, if any, is a
+    /// finite number of at least 0.
     pub fn validate(&self) -> Result<(), String> {
-        let fine = |v: f64| v.is_finite() && v >= 0.0;
-        if !fine(self.uphill) {
+        let weight = |v: f64| v.is_finite() && (0.0..=Self::MAX_WEIGHT).contains(&v);
+        if !weight(self.uphill) {
             return Err(format!(
-                "the uphill weight must be ≥ 0, got {}",
+                "the uphill weight must be from 0 to {}, got {}",
+                Self::MAX_WEIGHT,
                 self.uphill
             ));
         }
-        if !fine(self.downhill) {
+        if !weight(self.downhill) {
             return Err(format!(
-                "the downhill weight must be ≥ 0, got {}",
+                "the downhill weight must be from 0 to {}, got {}",
+                Self::MAX_WEIGHT,
                 self.downhill
             ));
         }
         if let Some(h) = self.max_climb
-            && !fine(h)
+            && !(h.is_finite() && h >= 0.0)
         {
             return Err(format!("the maximum climb must be ≥ 0, got {h}"));
         }

@@ -27,14 +27,16 @@ use super::request::{SearchError, SearchRequest, SearchResult};
 use super::searcher::Searcher;
 
 /// Answers every request on `graph`, on up to `threads` threads (at least one; never more than
-/// there are requests). The answers are in the order of the requests. Every request must use
+/// there are requests, nor than the machine's cores: more threads than cores would only share
+/// them). The answers are in the order of the requests. Every request must use
 /// the graph's diagonal rule, as with [`Searcher::search`].
 pub fn solve_batch(
     graph: &SearchGraph,
     requests: &[SearchRequest],
     threads: usize,
 ) -> Vec<Result<SearchResult, SearchError>> {
-    let threads = threads.clamp(1, requests.len().max(1));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let threads = threads.clamp(1, requests.len().max(1).min(cores));
     if threads == 1 {
         let mut searcher = Searcher::new();
         return requests

@@ -95,10 +95,14 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
     (request.algorithm.info().accepts)(graph, request)?;
     // Checked for every algorithm, though only A* uses the weight: a request with a weight
     // that means nothing is a mistake, whichever algorithm it names.
-    if !(request.weight.is_finite() && request.weight >= 1.0) {
+    if !(request.weight.is_finite()
+        && (1.0..=SearchRequest::MAX_WEIGHT).contains(&request.weight))
+    {
         return Err(SearchError::BadWeight(request.weight));
     }
-    if !(request.turn_penalty.is_finite() && request.turn_penalty >= 0.0) {
+    if !(request.turn_penalty.is_finite()
+        && (0.0..=SearchRequest::MAX_TURN_PENALTY).contains(&request.turn_penalty))
+    {
         return Err(SearchError::BadTurnPenalty(request.turn_penalty));
     }
     Ok(())

@@ -190,6 +190,13 @@ pub struct SearchRequest {
 }
 
 impl SearchRequest {
+    /// The largest weight on the heuristic.
+    pub const MAX_WEIGHT: f64 = 1.0e6;
+
+    /// The largest turn penalty: like a terrain cost (at most 1e6), so that a path's cost on
+    /// the largest map stays finite whatever it turns.
+    pub const MAX_TURN_PENALTY: f64 = 1.0e6;
+
     /// A* from `start` to `goal` with the defaults: no corner cutting, octile heuristic, weight 1.
     pub fn new(start: Cell, goal: Cell) -> Self {
         Self {
@@ -496,10 +503,10 @@ pub enum SearchError {
         requested: Diagonal,
     },
     /// The weight is below 1 or not a number.
-    #[error("the weight must be a number of at least 1, got {0}")]
+    #[error("the weight must be a number from 1 to {max}, got {0}", max = SearchRequest::MAX_WEIGHT)]
     BadWeight(f64),
     /// The turn penalty is negative or not a number.
-    #[error("the turn penalty must be a number of at least 0, got {0}")]
+    #[error("the turn penalty must be a number from 0 to {max}, got {0}", max = SearchRequest::MAX_TURN_PENALTY)]
     BadTurnPenalty(f64),
     /// More waypoints than the cheapest order can be searched for.
     #[error("the cheapest order is found for at most {max} points, got {given}")]

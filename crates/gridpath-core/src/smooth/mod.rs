@@ -67,7 +67,9 @@ pub use curve::{SAMPLE_SPACING, fit_curves, is_safe, measure};
 pub use error::SmoothError;
 pub use line_of_sight::{COST_TOLERANCE, pull_string, step_costs};
 pub use point::Point;
-pub use sampling::{CurveSample, DEFAULT_SPACING, sample_curve};
+pub use sampling::{
+    CurveSample, DEFAULT_SPACING, MAX_SAMPLES, MAX_SPACING, MIN_SPACING, sample_curve,
+};
 pub use segment::Segment;
 pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;

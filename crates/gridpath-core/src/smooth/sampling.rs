@@ -10,6 +10,16 @@ use super::{CubicBezier, Point};
 /// The spacing, in cells, of the samples of [`sample_curve`] when nothing else is chosen.
 pub const DEFAULT_SPACING: f64 = 0.25;
 
+/// The smallest spacing of samples a caller should ask for, in cells.
+pub const MIN_SPACING: f64 = 1.0e-3;
+
+/// The largest spacing of samples a caller should ask for, in cells (wider than any map).
+pub const MAX_SPACING: f64 = 1.0e6;
+
+/// The most samples a curve should be cut into: at [`MIN_SPACING`] a curve 10,000 cells
+/// long. Callers compare the curve's length over the spacing with it before sampling.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
 /// One point along the curve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CurveSample {
