@@ -288,7 +288,10 @@ fn numeric_options_outside_their_ranges_are_refused_before_any_work() {
         let out = gridpath(&["solve", m, &format!("{option}={value}")]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(64), "{option} {value}: {err}");
-        assert!(err.contains(option) && err.contains(range), "{option}: {err}");
+        assert!(
+            err.contains(option) && err.contains(range),
+            "{option}: {err}"
+        );
     }
     // `--help` shows the ranges.
     let help = String::from_utf8(gridpath(&["solve", "--help"]).stdout).unwrap();
@@ -352,9 +355,63 @@ fn the_largest_slope_and_turn_weights_give_finite_costs_that_agree() {
         let out = gridpath(&args);
         assert_eq!(out.status.code(), Some(0), "{algo}");
         let answer = json(&out);
-        let cost = answer["cost"].as_f64().expect("a found path has a number as its cost");
+        let cost = answer["cost"]
+            .as_f64()
+            .expect("a found path has a number as its cost");
         assert!(cost.is_finite() && cost > 1e6, "{algo}: {answer}");
         costs.push(cost);
     }
     assert!((costs[0] - costs[1]).abs() <= 1e-9 * costs[0], "{costs:?}");
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let map = temp_file("keep.json", DEMO);
+    let m = map.to_str().unwrap();
+    let link = map.with_file_name("keep-link.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&map, &link).unwrap();
+    let hard = map.with_file_name("keep-hard.json");
+    let _ = std::fs::remove_file(&hard);
+    std::fs::hard_link(&map, &hard).unwrap();
+    let dotted = map.parent().unwrap().join(".").join("keep.json");
+    for output in [map.clone(), link.clone(), hard.clone(), dotted] {
+        let o = output.to_str().unwrap();
+        let out = gridpath(&["solve", m, "--export", o]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{o}: {err}");
+        assert!(err.contains("it is the map being read"), "{err}");
+        let out = gridpath(&["convert", m, o]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{o}: {err}");
+        assert!(err.contains("it is the input being read"), "{err}");
+        assert_eq!(std::fs::read_to_string(&map).unwrap(), DEMO);
+    }
+    // A ROS map written over the image a ROS input reads.
+    let dir = map.with_file_name("ros-keep");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgm = b"P5 3 2 255\n\xfe\xfe\x00\xfe\xfe\xfe".to_vec();
+    std::fs::write(dir.join("floor.pgm"), &pgm).unwrap();
+    std::fs::write(
+        dir.join("in.yaml"),
+        "image: floor.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+    )
+    .unwrap();
+    let out = gridpath(&[
+        "convert",
+        dir.join("in.yaml").to_str().unwrap(),
+        dir.join("floor.yaml").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the image the input names"), "{err}");
+    assert_eq!(std::fs::read(dir.join("floor.pgm")).unwrap(), pgm);
+    // Another file is written as before.
+    let out = gridpath(&[
+        "solve",
+        m,
+        "--export",
+        hard.with_file_name("keep-path.json").to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
 }

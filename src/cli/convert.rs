@@ -7,8 +7,8 @@ use anyhow::{Context as _, bail};
 use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
 use gridpath::format::occupancy::{Occupancy, Unknown};
 use gridpath::format::registry::{self, FileKind};
-use gridpath::format::ros_map::load_ros_map;
-use gridpath::format::ros_write::{RosImage, write_ros_map};
+use gridpath::format::ros_map::{RosMap, load_ros_map};
+use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
 use gridpath::format::{MapFormat, load_map, save};
 use gridpath::grid::{GeoReference, Map, Terrain};
 
@@ -122,6 +122,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let mut map = read(args)?;
     args.heights.apply(&mut map, &args.input)?;
+    refuse_inputs_as_outputs(args)?;
     let json_output = registry::kind_of(&args.output) == Some(FileKind::Map(MapFormat::Json));
     if map.grid.heights().is_some() && !json_output {
         eprintln!(
@@ -148,6 +149,27 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         grid.height()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an output (the file itself, and for a ROS map the image beside it) that is one of
+/// the files read: the input, the image a ROS input names, the heights image.
+fn refuse_inputs_as_outputs(args: &ConvertArgs) -> anyhow::Result<()> {
+    let ros_image = (registry::kind_of(&args.input) == Some(FileKind::RosMap))
+        .then(|| RosMap::read(&args.input).ok())
+        .flatten()
+        .map(|ros| ros.image_path(&args.input));
+    let mut inputs = vec![("the input", args.input.as_path())];
+    if let Some(image) = &ros_image {
+        inputs.push(("the image the input names", image.as_path()));
+    }
+    if let Some(heights) = &args.heights.heights {
+        inputs.push(("the heights image", heights.as_path()));
+    }
+    save::refuse_input_as_output(&args.output, &inputs)?;
+    if registry::kind_of(&args.output) == Some(FileKind::RosMap) {
+        save::refuse_input_as_output(&image_path_for(&args.output), &inputs)?;
+    }
+    Ok(())
 }
 
 /// Writes the map as a ROS map.yaml and PGM (or a nav2 mask) with its world frame.

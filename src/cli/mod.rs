@@ -156,7 +156,6 @@ pub fn parse_cell(s: &str) -> Result<Cell, String> {
     Ok(Cell::new(coordinate(x)?, coordinate(y)?))
 }
 
-
 /// Parses a diagonal rule.
 pub fn parse_diagonal(s: &str) -> Result<Diagonal, String> {
     s.parse()

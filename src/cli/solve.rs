@@ -64,6 +64,13 @@ pub struct SolveArgs {
 
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if let Some(export) = &args.smoothing.export {
+        let mut inputs = vec![("the map", args.map.as_path())];
+        if let Some(heights) = &args.heights.heights {
+            inputs.push(("the heights image", heights.as_path()));
+        }
+        gridpath::format::save::refuse_input_as_output(export, &inputs)?;
+    }
     let mut map = args.level.load_map(&args.map)?;
     args.heights.apply(&mut map, &args.map)?;
     map.start = args.from.or(map.start);

@@ -33,6 +33,8 @@ pub enum Backup {
 /// The step of a save that failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveStep {
+    /// Checking the target is none of the files being read.
+    Check,
     /// Encoding the map in the target's format.
     Encode,
     /// Finding the file to replace: following symbolic links, checking it is a regular file.
@@ -52,6 +54,7 @@ pub enum SaveStep {
 impl fmt::Display for SaveStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SaveStep::Check => write!(f, "checking it is not an input"),
             SaveStep::Encode => write!(f, "encoding the map"),
             SaveStep::Inspect(p) => write!(f, "examining {}", p.display()),
             SaveStep::CreateTemporary(p) => {
@@ -76,6 +79,47 @@ pub struct SaveError {
     /// The system's error.
     #[source]
     pub source: io::Error,
+}
+
+/// Whether `a` and `b` name one existing file: the same path, or two reaching it through links,
+/// `..` or hard links. A path that does not exist is no file, so it is nobody's twin.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// Refuses to write `output` when it is one of the files the command reads (`inputs`, each
+/// with what it is: "the map", "the heights image"), so that an export never replaces what
+/// it was made from.
+pub fn refuse_input_as_output(output: &Path, inputs: &[(&str, &Path)]) -> Result<(), SaveError> {
+    match inputs.iter().find(|(_, input)| same_file(output, input)) {
+        None => Ok(()),
+        Some((what, input)) => Err(SaveError {
+            path: output.to_owned(),
+            step: SaveStep::Check,
+            source: io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "it is {what} being read ({}); writing it would destroy it: choose another \
+                     output file",
+                    input.display()
+                ),
+            ),
+        }),
+    }
 }
 
 /// Saves a map, choosing the format by the extension: `.json`, `.map`, `.tmj` or `.tmx` (a

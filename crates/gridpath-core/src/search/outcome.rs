@@ -95,8 +95,7 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
     (request.algorithm.info().accepts)(graph, request)?;
     // Checked for every algorithm, though only A* uses the weight: a request with a weight
     // that means nothing is a mistake, whichever algorithm it names.
-    if !(request.weight.is_finite()
-        && (1.0..=SearchRequest::MAX_WEIGHT).contains(&request.weight))
+    if !(request.weight.is_finite() && (1.0..=SearchRequest::MAX_WEIGHT).contains(&request.weight))
     {
         return Err(SearchError::BadWeight(request.weight));
     }

@@ -1014,7 +1014,11 @@ mod tests {
                 y: next(-100.0, 500.0),
                 width: next(0.0, 300.0),
                 height: next(0.0, 300.0),
-                rotation: if round % 2 == 0 { 0.0 } else { next(-180.0, 180.0) },
+                rotation: if round % 2 == 0 {
+                    0.0
+                } else {
+                    next(-180.0, 180.0)
+                },
                 shape,
                 ..Object::default()
             };
@@ -1029,10 +1033,7 @@ mod tests {
             spans.fill(&mut walls);
             for y in 0..30 {
                 for x in 0..40 {
-                    let (cx, cy) = (
-                        ((x - 3) as f64 + 0.5) * tw,
-                        ((y + 2) as f64 + 0.5) * th,
-                    );
+                    let (cx, cy) = (((x - 3) as f64 + 0.5) * tw, ((y + 2) as f64 + 0.5) * th);
                     // Centres on a shape's very edge may go either way with rounding.
                     let near = [(-1e-6, 0.0), (1e-6, 0.0), (0.0, -1e-6), (0.0, 1e-6)]
                         .iter()

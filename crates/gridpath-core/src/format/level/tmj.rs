@@ -7,7 +7,8 @@ use serde::Deserialize;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, ObjectBudget, Shape, TileBudget, TiledMap, Tileset,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, ObjectBudget, Shape, TileBudget, TiledMap,
+    Tileset,
 };
 use super::tsj::{self, RawProperty, RawTileset, json, properties};
 use super::{LevelError, external};
@@ -131,7 +132,13 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
     map.tilesets.sort_by_key(|t| t.first_gid);
     let mut budget = TileBudget::default();
     let mut objects = ObjectBudget::default();
-    layers(raw.layers, true, 0, (&mut budget, &mut objects), &mut map.layers)?;
+    layers(
+        raw.layers,
+        true,
+        0,
+        (&mut budget, &mut objects),
+        &mut map.layers,
+    )?;
     Ok(map)
 }
 

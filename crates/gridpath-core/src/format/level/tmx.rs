@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::data::{self, Compression, Encoding};
 use super::tiled::{
-    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, Shape, ObjectBudget, TileBudget, TiledMap, Tileset,
+    Chunk, Content, Layer, MAX_GROUP_DEPTH, Object, ObjectBudget, Shape, TileBudget, TiledMap,
+    Tileset,
 };
 use super::tsx::{self, field, number, properties};
 use super::xml::{self, Element};
