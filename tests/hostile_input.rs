@@ -245,6 +245,62 @@ fn broken_json_maps_are_errors() {
 }
 
 #[test]
+fn errors_quote_a_short_excerpt_of_a_huge_line() {
+    let huge = "w".repeat(50 << 20);
+    let nul = "\0".repeat(10 << 20);
+    let cases = [
+        (
+            "map header",
+            movingai::parse_map(&format!("type octile\n{huge}\nmap\n")).unwrap_err(),
+        ),
+        ("map of NUL bytes", movingai::parse_map(&nul).unwrap_err()),
+        (
+            "map width",
+            movingai::parse_map(&format!("height 1\nwidth {huge}\nmap\n.\n")).unwrap_err(),
+        ),
+        (
+            "scenario",
+            movingai::parse_scen(&format!("version 1\n0 a.map 5 4 1 1 3 2 {huge}\n")).unwrap_err(),
+        ),
+        (
+            "JSON string",
+            json::parse(&JSON.replace("\"demo\"", &format!("\"{huge}\", \"x\": 1")))
+                .map(|_| ())
+                .err()
+                .unwrap_or(FormatError::NotAMap(String::new())),
+        ),
+        (
+            "JSON terrain",
+            json::parse(
+                &JSON
+                    .replace("\"Grass\"", &format!("\"{huge}\""))
+                    .replace("\"symbol\": \".\"", "\"symbol\": \"..\""),
+            )
+            .unwrap_err(),
+        ),
+        (
+            "JSON type",
+            json::parse(&JSON.replace("\"width\": 4", &format!("\"width\": \"{huge}\"")))
+                .unwrap_err(),
+        ),
+    ];
+    for (what, e) in cases {
+        let message = e.to_string();
+        assert!(message.len() < 400, "{what}: {} bytes", message.len());
+    }
+    let e = movingai::parse_map(&nul).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("{:?}", "\0".repeat(80))) && e.contains("10485760 bytes in all"),
+        "{e}"
+    );
+    let e = RosMap::parse(&format!(
+        "image: a.png\nresolution: {huge}\norigin: [0, 0, 0]\n"
+    ))
+    .unwrap_err();
+    assert!(e.to_string().len() < 400, "{} bytes", e.to_string().len());
+}
+
+#[test]
 fn broken_moving_ai_files_are_errors() {
     assert!(movingai::parse_map(MAP).is_ok(), "the seed is valid");
     // Every cut before the last row is complete (the final newline is optional).

@@ -187,7 +187,11 @@ pub fn run() -> ExitCode {
         // The reader stopped reading: nothing is wrong with the request.
         Err(error) if reader_gone(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("gridpath: {error:#}");
+            // A message that quotes a whole field of a hostile file is cut to its ends.
+            eprintln!(
+                "gridpath: {}",
+                gridpath::format::shorten(&format!("{error:#}"), gridpath::format::MAX_MESSAGE)
+            );
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

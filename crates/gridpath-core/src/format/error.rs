@@ -152,3 +152,47 @@ pub struct LoadError {
     /// What is wrong with it.
     pub error: FormatError,
 }
+
+/// The most characters of a file's text an error message quotes.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// The longest error message a command prints whole, in bytes.
+pub const MAX_MESSAGE: usize = 2000;
+
+/// The longest message of a parser (JSON, XML) kept whole, in bytes: such a message may quote
+/// a whole field of the file.
+pub const MAX_PARSER_MESSAGE: usize = 200;
+
+/// A short quotation of a file's text for an error message: the first [`EXCERPT_CHARS`]
+/// characters, escaped (control characters and quotes as in Rust strings), then how long the
+/// text was when it was cut.
+///
+/// ```
+/// use gridpath::format::excerpt;
+/// assert_eq!(excerpt("wid\0th"), r#""wid\0th""#);
+/// let long = "x".repeat(1_000_000);
+/// assert_eq!(excerpt(&long), format!("{:?}… (1000000 bytes in all)", "x".repeat(80)));
+/// ```
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
+/// An error message of at most about `max` bytes: a longer one (a parser's message that
+/// quotes a whole field) keeps its first and last `max / 2` bytes and says what it left out.
+pub fn shorten(message: &str, max: usize) -> String {
+    if message.len() <= max {
+        return message.to_owned();
+    }
+    let half = max / 2;
+    let head = message.floor_char_boundary(half);
+    let tail = message.ceil_char_boundary(message.len() - half);
+    format!(
+        "{} … [{} bytes left out] … {}",
+        &message[..head],
+        tail - head,
+        &message[tail..]
+    )
+}

@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Deserializer};
 
-use super::FormatError;
+use super::{FormatError, MAX_PARSER_MESSAGE, excerpt, shorten};
 use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Slope, Terrain, TerrainId};
 
 /// The value of the `format` field.
@@ -111,7 +111,7 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     let raw: RawMap = serde_json::from_str(text).map_err(|e| FormatError::Json {
         line: e.line(),
         column: e.column(),
-        message: strip_position(&e.to_string()),
+        message: shorten(&strip_position(&e.to_string()), MAX_PARSER_MESSAGE),
     })?;
     if raw.format != FORMAT_NAME {
         return Err(FormatError::NotAMap(raw.format));
@@ -288,13 +288,13 @@ fn read_heights(
 fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
     let err = |message: String| FormatError::Terrain {
         index,
-        message: format!("({:?}) {message}", raw.name),
+        message: format!("({}) {message}", excerpt(&raw.name)),
     };
     let mut chars = raw.symbol.chars();
     let (Some(symbol), None) = (chars.next(), chars.next()) else {
         return Err(err(format!(
-            "symbol {:?} must be exactly one character",
-            raw.symbol
+            "symbol {} must be exactly one character",
+            excerpt(&raw.symbol)
         )));
     };
     let Some(cost) = raw.cost else {

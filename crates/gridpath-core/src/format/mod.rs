@@ -29,7 +29,9 @@ pub mod save;
 
 use std::path::{Path, PathBuf};
 
-pub use error::{FormatError, LoadError};
+pub use error::{
+    EXCERPT_CHARS, FormatError, LoadError, MAX_MESSAGE, MAX_PARSER_MESSAGE, excerpt, shorten,
+};
 pub use import_error::ImportError;
 pub use path_export::PathExport;
 

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use super::FormatError;
+use super::{FormatError, excerpt};
 use crate::grid::{Cell, Grid, Rgb, Terrain, TerrainId};
 
 /// The characters of the format with their terrains, in catalog order.
@@ -44,7 +44,11 @@ pub fn parse_map(text: &str) -> Result<Grid, FormatError> {
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| FormatError::Header {
                     line,
-                    message: format!("{key:?} needs a whole number, got {content:?}"),
+                    message: format!(
+                        "{} needs a whole number, got {}",
+                        excerpt(key),
+                        excerpt(content)
+                    ),
                 })
         };
         match key {
@@ -57,7 +61,8 @@ pub fn parse_map(text: &str) -> Result<Grid, FormatError> {
                 return Err(FormatError::Header {
                     line,
                     message: format!(
-                        "unexpected header line {content:?} (expected type, height, width or map)"
+                        "unexpected header line {} (expected type, height, width or map)",
+                        excerpt(content)
                     ),
                 });
             }
@@ -220,7 +225,7 @@ pub fn parse_scen(text: &str) -> Result<Vec<ScenQuery>, FormatError> {
         };
         let int = |name: &str, v: &str| -> Result<u32, FormatError> {
             v.parse()
-                .map_err(|_| bad(format!("{name} must be a whole number, got {v:?}")))
+                .map_err(|_| bad(format!("{name} must be a whole number, got {}", excerpt(v))))
         };
         let length: f64 = optimal
             .parse()
@@ -228,7 +233,8 @@ pub fn parse_scen(text: &str) -> Result<Vec<ScenQuery>, FormatError> {
             .filter(|v: &f64| v.is_finite() && *v >= 0.0)
             .ok_or_else(|| {
                 bad(format!(
-                    "the optimal length must be a number, got {optimal:?}"
+                    "the optimal length must be a number, got {}",
+                    excerpt(optimal)
                 ))
             })?;
         let decimals = optimal

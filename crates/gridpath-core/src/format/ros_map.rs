@@ -16,10 +16,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::ImportError;
 use super::image_import::{ImageImport, ImportMode};
 use super::occupancy::{Interpretation, Occupancy};
 use super::read::{FileLimit, read_file, read_text};
+use super::{ImportError, excerpt};
 use crate::grid::{GeoReference, Grid, Map};
 
 /// The contents of a ROS `map.yaml`.
@@ -285,7 +285,7 @@ fn number(entry: &Entry<'_>, key: &str) -> Result<f64, ImportError> {
         .ok_or_else(|| {
             yaml(
                 entry.line,
-                format!("{key} must be a number, got {:?}", entry.value),
+                format!("{key} must be a number, got {}", excerpt(entry.value)),
             )
         })
 }
@@ -295,8 +295,8 @@ fn triple(entry: &Entry<'_>) -> Result<[f64; 3], ImportError> {
         yaml(
             entry.line,
             format!(
-                "origin must be a list of three numbers on one line, [x, y, yaw], got {:?}",
-                entry.value
+                "origin must be a list of three numbers on one line, [x, y, yaw], got {}",
+                excerpt(entry.value)
             ),
         )
     };

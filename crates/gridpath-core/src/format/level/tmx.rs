@@ -11,7 +11,7 @@ use super::tiled::{
 use super::tsx::{self, field, number, properties};
 use super::xml::{self, Element};
 use super::{LevelError, external};
-use crate::format::FormatError;
+use crate::format::{FormatError, excerpt};
 
 /// Parses a `.tmx` map; external tilesets are read from `folder`.
 pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
@@ -219,10 +219,10 @@ fn points(text: &str) -> Result<Vec<(f64, f64)>, String> {
         .map(|pair| {
             let (x, y) = pair
                 .split_once(',')
-                .ok_or_else(|| format!("bad polygon point {pair:?}"))?;
+                .ok_or_else(|| format!("bad polygon point {}", excerpt(pair)))?;
             match (x.parse::<f64>(), y.parse::<f64>()) {
                 (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() => Ok((x, y)),
-                _ => Err(format!("bad polygon point {pair:?}")),
+                _ => Err(format!("bad polygon point {}", excerpt(pair))),
             }
         })
         .collect()

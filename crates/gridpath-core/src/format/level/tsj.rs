@@ -62,7 +62,7 @@ pub(super) fn json<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Format
         FormatError::Json {
             line: e.line(),
             column: e.column(),
-            message,
+            message: crate::format::shorten(&message, crate::format::MAX_PARSER_MESSAGE),
         }
     })
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::LevelError;
 use super::tiled::{Properties, TileInfo, Tileset, Value};
 use super::xml::Element;
+use crate::format::excerpt;
 
 /// The tiles of a `<tileset>` element; its image resolved beside `folder`.
 pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, LevelError> {
@@ -67,8 +68,8 @@ pub(super) fn properties(element: &Element) -> Result<Properties, LevelError> {
             "bool" => Value::Bool(raw == "true"),
             "int" | "float" => Value::Number(raw.trim().parse::<f64>().map_err(|_| {
                 field(
-                    &format!("property {name:?}"),
-                    format!("{raw:?} is not a number"),
+                    &format!("property {}", excerpt(name)),
+                    format!("{} is not a number", excerpt(raw)),
                 )
             })?),
             _ => Value::Text(raw.to_owned()),
@@ -103,8 +104,10 @@ pub(super) fn number<T: std::str::FromStr>(
             field(
                 place,
                 format!(
-                    "<{}> (line {}): {attribute}={text:?} is not a valid number",
-                    element.name, element.line
+                    "<{}> (line {}): {attribute}={} is not a valid number",
+                    element.name,
+                    element.line,
+                    excerpt(text)
                 ),
             )
         })

@@ -56,7 +56,7 @@ pub fn parse(text: &str) -> Result<Element, LevelError> {
         let at = lines.line_at(reader.buffer_position());
         let event = reader.read_event().map_err(|e| LevelError::Xml {
             line: lines.line_at(reader.error_position()),
-            message: e.to_string(),
+            message: crate::format::shorten(&e.to_string(), crate::format::MAX_PARSER_MESSAGE),
         })?;
         let bad = |message: String| LevelError::Xml { line: at, message };
         match event {
