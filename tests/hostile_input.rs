@@ -916,4 +916,36 @@ fn images_whose_data_ends_early_are_errors() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(e.contains("ends early"), "{e}");
+    // A run-length encoded BMP whose runs stop (with an end-of-bitmap marker) long before the
+    // pixels its header claims: decoded, the rest would be black walls.
+    let rle_bmp = |width: i32, height: i32, runs: &[u8]| {
+        let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i, 0]).collect();
+        let offset = 14 + 40 + palette.len() as u32;
+        let mut bmp = b"BM".to_vec();
+        bmp.extend((offset + runs.len() as u32).to_le_bytes());
+        bmp.extend([0; 4]);
+        bmp.extend(offset.to_le_bytes());
+        for v in [40u32, width as u32, height as u32] {
+            bmp.extend(v.to_le_bytes());
+        }
+        bmp.extend(1u16.to_le_bytes());
+        bmp.extend(8u16.to_le_bytes());
+        for v in [1u32, runs.len() as u32, 2835, 2835, 256, 0] {
+            bmp.extend(v.to_le_bytes());
+        }
+        bmp.extend(palette);
+        bmp.extend(runs);
+        bmp
+    };
+    // 16 × 2 pixels in two full rows of runs: whole.
+    let whole = rle_bmp(16, 2, &[16, 255, 0, 0, 16, 255, 0, 1]);
+    assert!(import(&whole).is_ok(), "{:?}", import(&whole).err());
+    let mut runs = [255u8, 200].repeat(200);
+    runs.extend([0, 1]);
+    let e = ImageImport::default()
+        .import(&rle_bmp(4000, 4000, &runs))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("run-length data ends early"), "{e}");
 }

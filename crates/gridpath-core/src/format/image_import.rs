@@ -213,6 +213,9 @@ impl ImageImport {
             });
         }
         drop(decoder);
+        if format == Some(ImageFormat::Bmp) {
+            check_bmp_runs(&bytes, width, height)?;
+        }
         if format == Some(ImageFormat::Jpeg) {
             return decode_jpeg(&bytes, width, height, colour);
         }
@@ -382,6 +385,36 @@ fn without_colour_profiles(bytes: &[u8]) -> Cow<'_, [u8]> {
     }
     kept.extend_from_slice(&bytes[at..]);
     Cow::Owned(kept)
+}
+
+/// Refuses a run-length encoded BMP (RLE8 or RLE4) whose data is too short to code every
+/// pixel its header claims: a run of two bytes codes at most 255 pixels, and the decoder would
+/// leave the pixels past an early end of the data black (walls).
+fn check_bmp_runs(bytes: &[u8], width: u32, height: u32) -> Result<(), ImportError> {
+    let u32_at = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes)
+    };
+    let (Some(offset), Some(header), Some(compression)) = (u32_at(10), u32_at(14), u32_at(30))
+    else {
+        return Ok(());
+    };
+    // Compression 1 is RLE8 and 2 is RLE4, in every header from BITMAPINFOHEADER (40 bytes) on.
+    if header < 40 || !matches!(compression, 1 | 2) {
+        return Ok(());
+    }
+    let data = (bytes.len() as u64).saturating_sub(u64::from(offset));
+    let pixels = u64::from(width) * u64::from(height);
+    let at_least = (pixels * 2).div_ceil(255);
+    if data < at_least {
+        return Err(ImportError::Decode(format!(
+            "the BMP's run-length data ends early: {data} bytes cannot code the {width} × \
+             {height} pixels its header claims (at least {at_least} bytes)"
+        )));
+    }
+    Ok(())
 }
 
 /// Decodes a JPEG in strict mode, where scan data that ends before the last pixel is an error
