@@ -283,7 +283,7 @@ fn numeric_options_outside_their_ranges_are_refused_before_any_work() {
         ("--weight", "1e300", "from 1 to 1000000"),
         ("--spacing", "1e-6", "from 0.001 to 1000000"),
         ("--tension", "2", "from 0 to 1"),
-        ("--clearance", "inf", "from 0 to 8192"),
+        ("--clearance", "inf", "from 0 to 32768"),
     ] {
         let out = gridpath(&["solve", m, &format!("{option}={value}")]);
         let err = String::from_utf8_lossy(&out.stderr);

@@ -147,7 +147,7 @@ fn map_files_over_the_size_limit_are_refused_before_reading_naming_the_limit() {
         );
         let message = e.to_string();
         assert!(
-            message.contains(name) && message.contains("512 MiB") && message.contains("map file"),
+            message.contains(name) && message.contains("4096 MiB") && message.contains("map file"),
             "{message}"
         );
     }
@@ -400,11 +400,15 @@ fn huge_claimed_sizes_are_refused_before_decoding() {
         }
     }
     // Within the image limit but over the grid's: refused from the header, no decoding.
+    let fourfold = ImageImport {
+        scale: Scale::CellsPerPixel(4.0),
+        ..ImageImport::default()
+    };
     assert_eq!(
-        import(&png_claiming(16_000, 16_000)),
+        fourfold.import(&png_claiming(16_000, 16_000)),
         Err(ImportError::GridTooLarge {
-            width: 16_000,
-            height: 16_000
+            width: 64_000,
+            height: 64_000
         })
     );
     // At a quarter the grid fits, and the decoder finds the data missing.

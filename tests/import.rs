@@ -319,14 +319,14 @@ fn the_palette_picks_the_nearest_colour() {
 fn a_grid_larger_than_allowed_is_refused_before_decoding() {
     let image = GrayImage::new(100, 10);
     let import = ImageImport {
-        scale: Scale::CellsPerPixel(100.0),
+        scale: Scale::CellsPerPixel(400.0),
         ..ImageImport::default()
     };
     assert_eq!(
         import.import(&png(image)),
         Err(ImportError::GridTooLarge {
-            width: 10_000,
-            height: 1000
+            width: 40_000,
+            height: 4000
         })
     );
 }

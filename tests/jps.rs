@@ -334,3 +334,54 @@ fn preprocessed_searches_match_every_scenario_set_on_a_sample() {
         }
     }
 }
+
+/// A map far wider than the old limit of 8192 cells a side: every algorithm answers, the
+/// optimal ones with the cost A* finds, so the tables that keep coordinates and distances in
+/// 16 bits (JPS+, the subgoal graph) hold at the largest side.
+#[test]
+fn every_algorithm_answers_on_a_map_of_the_largest_side() {
+    let side = Grid::MAX_SIDE;
+    let mut text = format!("type octile\nheight 3\nwidth {side}\nmap\n");
+    text.extend(std::iter::repeat_n('.', side as usize));
+    text.push('\n');
+    text.extend((0..side).map(|x| if x % 4000 == 2000 { '.' } else { '@' }));
+    text.push('\n');
+    text.extend(std::iter::repeat_n('.', side as usize));
+    text.push('\n');
+    let grid = movingai::parse_map(&text).expect("a map of the largest side loads");
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let mut searcher = Searcher::new();
+    // Through the gap at x = 30000, among coordinates past 2¹⁴ (any-angle searches check a line
+    // of sight per expansion, so the route is kept a few thousand cells long).
+    let (start, goal) = (Cell::new(side - 3000, 0), Cell::new(side - 1, 2));
+    let optimal = searcher
+        .search(&graph, &SearchRequest::new(start, goal))
+        .expect("A* answers")
+        .cost;
+    for info in gridpath::search::ALGORITHMS {
+        // IDA* is meant for small maps: it re-walks the map for every threshold it tries.
+        if info.algorithm == Algorithm::IdaStar {
+            continue;
+        }
+        let request = SearchRequest::new(start, goal).with_algorithm(info.algorithm);
+        let result = searcher
+            .search(&graph, &request)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        assert!(result.found, "{}", info.name);
+        if !result.path.is_empty() && info.guarantee != gridpath::search::Guarantee::AnyAngle {
+            let (cost, _) = graph.path_cost(&result.path).expect("every step is legal");
+            assert!((cost - result.cost).abs() <= 1e-6 * cost, "{}", info.name);
+        }
+        if matches!(
+            info.guarantee,
+            gridpath::search::Guarantee::Exact | gridpath::search::Guarantee::ExactIfAdmissible
+        ) {
+            assert!(
+                (result.cost - optimal).abs() <= 1e-9 * optimal,
+                "{}: {} against {optimal}",
+                info.name,
+                result.cost
+            );
+        }
+    }
+}

@@ -28,12 +28,13 @@ pub struct FileLimit {
 }
 
 impl FileLimit {
-    /// A map file (`.json`, `.map`) or a recovery file: 512 MiB, room for the largest map
-    /// allowed ([`Grid::MAX_SIDE`](crate::grid::Grid::MAX_SIDE) squared, 64 Mi cells) even at
-    /// four bytes a cell, as JSON rows of four-byte symbols take.
+    /// A map file (`.json`, `.map`) or a recovery file: 4 GiB, room for the largest map
+    /// allowed ([`Grid::MAX_CELLS`](crate::grid::Grid::MAX_CELLS), 1 Gi cells) at one byte a
+    /// cell with its heights, or at up to four bytes a cell, as JSON rows of four-byte
+    /// symbols take.
     pub const MAP: FileLimit = FileLimit {
         what: "a map file",
-        bytes: 512 << 20,
+        bytes: 4 << 30,
     };
 
     /// A Moving AI scenario file (`.scen`): 64 MiB, about a million queries. The largest
@@ -213,7 +214,7 @@ mod tests {
         );
         assert_eq!(
             FileLimit::MAP.to_string(),
-            "the limit of 536870912 bytes (512 MiB) for a map file"
+            "the limit of 4294967296 bytes (4096 MiB) for a map file"
         );
     }
 

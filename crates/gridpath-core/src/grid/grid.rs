@@ -79,8 +79,15 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The largest width and height a grid may have.
-    pub const MAX_SIDE: u32 = 8192;
+    /// The largest width and height a grid may have: 32768, so a cell's coordinate and the
+    /// distance between two cells of a row fit 16 bits (the jump tables and subgoal edges
+    /// store them so).
+    pub const MAX_SIDE: u32 = 32768;
+
+    /// The most cells a grid may have: 2³⁰, a 32768² map (a 50 m building at 1.5 mm, a city
+    /// of 32 km at 1 m). Its terrain takes 1 GiB, one byte a cell; what each search needs on
+    /// top is in `docs/performance.md`.
+    pub const MAX_CELLS: u64 = 1 << 30;
 
     /// A grid filled with one terrain.
     pub fn new(
@@ -363,7 +370,8 @@ impl Grid {
 
 fn check_size(width: u64, height: u64) -> Result<(), GridError> {
     let max = u64::from(Grid::MAX_SIDE);
-    if width == 0 || height == 0 || width > max || height > max {
+    if width == 0 || height == 0 || width > max || height > max || width * height > Grid::MAX_CELLS
+    {
         return Err(GridError::BadSize { width, height });
     }
     Ok(())
@@ -415,8 +423,8 @@ mod tests {
     fn sizes_outside_the_limit_are_refused() {
         let t = Terrain::default_catalog();
         assert!(Grid::new(0, 5, t.clone(), 0).is_err());
-        assert!(Grid::new(8193, 5, t.clone(), 0).is_err());
-        assert!(Grid::new(8192, 1, t, 0).is_ok());
+        assert!(Grid::new(32769, 5, t.clone(), 0).is_err());
+        assert!(Grid::new(32768, 1, t, 0).is_ok());
     }
 
     #[test]

@@ -85,9 +85,9 @@ impl Terrain {
     ///
     /// With costs in [`MIN_COST`](Self::MIN_COST)`..=`[`MAX_COST`](Self::MAX_COST), no sum of
     /// step costs can overflow or underflow: the longest path on the largest map allowed
-    /// ([`Grid::MAX_SIDE`](super::Grid::MAX_SIDE)² = 2²⁶ cells, each step at most √2 long)
-    /// costs at most about 9.5e13, and the cheapest step 1e-6, both far inside the normal
-    /// range of `f64`, and the ratio of the two (1e12 · 2²⁶ < 2⁵³ · 1e6) keeps a path's
+    /// ([`Grid::MAX_CELLS`](super::Grid::MAX_CELLS) = 2³⁰ cells, each step at most √2 long)
+    /// costs at most about 1.5e15, and the cheapest step 1e-6, both far inside the normal
+    /// range of `f64`, and the ratio of the two (1e12 · 2³⁰ < 2⁵³ · 1e6) keeps a path's
     /// rounding error below a millionth of its cost.
     pub const MAX_COST: f64 = 1e6;
 

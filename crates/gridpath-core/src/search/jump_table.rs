@@ -13,7 +13,7 @@
 //! way. The query (JPS+, `jps_plus`) adds the goal itself.
 //!
 //! Each distance is an `i16` (a side is at most [`Grid::MAX_SIDE`](crate::grid::Grid::MAX_SIDE)
-//! = 8192 cells), eight to a cell: **16 bytes per cell**, one quarter of a cache line, so that
+//! = 32768 cells, so a distance is at most 32767 steps), eight to a cell: **16 bytes per cell**, one quarter of a cache line, so that
 //! an expansion reads all its directions with one load.
 //!
 //! After an edit the table changes only locally: the straight distances of the rows and

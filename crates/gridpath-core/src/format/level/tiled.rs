@@ -8,9 +8,9 @@ use super::catalog::{self, TerrainSpec};
 use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
 use crate::grid::{Cell, Grid, Map, Rgb, TerrainId};
 
-/// The most tiles all layers of one file may hold together once decoded (128 Mi, 512 MiB of
-/// ids): two layers of the largest map allowed.
-pub const MAX_TOTAL_TILES: usize = 2 * (Grid::MAX_SIDE as usize * Grid::MAX_SIDE as usize);
+/// The most tiles all layers of one file may hold together once decoded (256 Mi, 1 GiB of
+/// ids): one layer of a 16384² map, or four of an 8192² one.
+pub const MAX_TOTAL_TILES: usize = 1 << 28;
 
 /// The most objects a map's object layers may hold in all.
 pub const MAX_OBJECTS: usize = 1_000_000;
@@ -938,8 +938,8 @@ mod tests {
     fn the_tile_budget_refuses_a_long_side_and_too_many_tiles_in_all() {
         let mut budget = TileBudget::default();
         let side = u64::from(Grid::MAX_SIDE);
-        assert_eq!(budget.take("a", None, side, side).unwrap(), 1 << 26);
-        assert!(budget.take("b", None, side, side).is_ok());
+        assert_eq!(budget.take("a", None, 16384, 8192).unwrap(), 1 << 27);
+        assert!(budget.take("b", None, 8192, 16384).is_ok());
         let e = budget.take("c", Some((0, 0)), 1, 1).unwrap_err();
         assert!(
             e.to_string()
@@ -949,7 +949,7 @@ mod tests {
         let e = TileBudget::default()
             .take("d", None, side + 1, 1)
             .unwrap_err();
-        assert!(e.to_string().contains("8193 × 1 tiles"), "{e}");
+        assert!(e.to_string().contains("32769 × 1 tiles"), "{e}");
     }
 
     /// Whether the point (px, py) lies in the object, tested directly: into the object's own

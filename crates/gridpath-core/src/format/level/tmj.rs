@@ -378,9 +378,9 @@ mod tests {
         );
         check(
             map(
-                r#"{"type": "tilelayer", "name": "L", "width": 9000, "height": 9000, "data": [1]}"#,
+                r#"{"type": "tilelayer", "name": "L", "width": 40000, "height": 9000, "data": [1]}"#,
             ),
-            "9000 × 9000",
+            "40000 × 9000",
         );
     }
 }

@@ -425,12 +425,12 @@ mod tests {
         // A chunk too big is refused before decoding.
         let huge = text.replace(
             r#"<chunk x="2" y="2" width="2" height="2">"#,
-            r#"<chunk x="2" y="2" width="9000" height="2">"#,
+            r#"<chunk x="2" y="2" width="40000" height="2">"#,
         );
         let e = read(dir.path(), "inf2.tmx", &huge, &LevelOptions::default()).unwrap_err();
         assert!(
             e.to_string()
-                .contains("layer \"A\", chunk at (2, 2): it is 9000 × 2 tiles"),
+                .contains("layer \"A\", chunk at (2, 2): it is 40000 × 2 tiles"),
             "{e}"
         );
     }
