@@ -234,6 +234,11 @@ impl Canvas {
         let factor = self.overview_factor(ctx.pixels_per_point());
         if factor > 1 {
             self.overview.sync(ctx, grid, factor);
+        } else {
+            // A map too large to upload whole gets the tiles in view.
+            let visible = self.visible_cells(grid);
+            self.texture
+                .refresh(ctx, visible, |region| image_of(grid, region));
         }
         if self.minimap_rect(grid).is_some() {
             self.minimap.sync(ctx, grid, minimap_factor(grid));

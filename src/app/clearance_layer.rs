@@ -51,9 +51,13 @@ impl ClearanceLayer {
             self.update(ctx, grid);
             self.seen = Some(canvas.changes());
         }
+        let visible = canvas.visible_cells(grid);
+        let (values, width) = (&self.values, self.size.0);
+        self.texture
+            .refresh(ctx, visible, |region| image(values, width, region));
         self.texture.paint(
             painter,
-            canvas.visible_cells(grid),
+            visible,
             |p| canvas.screen_from_cell(p),
             tint,
         );

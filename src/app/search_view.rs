@@ -195,7 +195,13 @@ impl SearchView {
 
     /// Brings the overlay texture up to date with the plan and the replay: the whole image
     /// for a new plan or another shading, else only the cells the replay moved over.
-    fn sync_overlay(&mut self, ctx: &egui::Context, serial: u64, exploration: &Exploration) {
+    fn sync_overlay(
+        &mut self,
+        ctx: &egui::Context,
+        serial: u64,
+        exploration: &Exploration,
+        visible: Region,
+    ) {
         let upto = self.shown_expansions(exploration);
         let show = Show {
             explored: self.layers.explored,
@@ -223,6 +229,7 @@ impl SearchView {
             }
             _ => texture.set_whole(ctx, size, |part| exploration.image(part, upto, show)),
         }
+        texture.refresh(ctx, visible, |part| exploration.image(part, upto, show));
         self.overlay.drawn = exploration.bounds();
         self.overlay.shown = Some((serial, upto, show));
     }
@@ -608,6 +615,8 @@ impl SearchView {
                     });
             }
             let visible = canvas.visible_cells(grid);
+            self.field_texture
+                .refresh(ctx, visible, |part| field_image(field, part));
             self.field_texture.paint(
                 painter,
                 visible,
@@ -622,7 +631,7 @@ impl SearchView {
             && exploration.size() == (grid.width(), grid.height())
             && (self.layers.explored || self.layers.frontier)
         {
-            self.sync_overlay(ctx, serial, exploration);
+            self.sync_overlay(ctx, serial, exploration, canvas.visible_cells(grid));
             let mut alpha = self.layers.explored_opacity;
             if stale {
                 alpha *= 0.5;

@@ -3,6 +3,13 @@
 //! A map of up to 8192 cells a side fits one texture on most desktop GPUs, but not on all of
 //! them (nor in the headless test harness, which allows 2048): the picture is cut into square
 //! tiles of at most the renderer's largest texture side, each uploaded and updated on its own.
+//!
+//! A larger map (past [`EAGER_CELLS`], up to 32768² cells: 4 GiB of texels) is never uploaded
+//! whole: its tiles, at most [`LAZY_SIDE`] a side, are uploaded when they come into view
+//! ([`TiledTexture::refresh`]) and dropped again when more than [`MAX_RESIDENT`] are held, so
+//! the picture costs what the screen shows, not what the map holds. Zoomed out over such a map
+//! the canvas shows its overview instead; an overlay whose view would need more tiles than that
+//! is not drawn until the view is closer.
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions};
 
@@ -10,10 +17,19 @@ use super::region::Region;
 
 const OPTIONS: TextureOptions = TextureOptions::NEAREST;
 
-/// One tile: the cells it covers and its texture.
+/// The most cells a picture uploads whole: an 8192² map.
+pub const EAGER_CELLS: u64 = 1 << 26;
+
+/// The side of the tiles of a larger picture, uploaded as they come into view.
+pub const LAZY_SIDE: u32 = 2048;
+
+/// The most tiles of a larger picture held at once (256 MiB of texels).
+pub const MAX_RESIDENT: usize = 16;
+
+/// One tile: the cells it covers and its texture, when uploaded and up to date.
 struct Tile {
     region: Region,
-    texture: TextureHandle,
+    texture: Option<TextureHandle>,
 }
 
 /// A picture of a `width` × `height` map in tiles.
@@ -21,6 +37,8 @@ pub struct TiledTexture {
     name: &'static str,
     size: (u32, u32),
     tiles: Vec<Tile>,
+    /// Whether tiles are uploaded only as they come into view.
+    lazy: bool,
 }
 
 impl TiledTexture {
@@ -30,6 +48,7 @@ impl TiledTexture {
             name,
             size: (0, 0),
             tiles: Vec::new(),
+            lazy: false,
         }
     }
 
@@ -38,21 +57,53 @@ impl TiledTexture {
         self.size
     }
 
-    /// Uploads the whole picture of a `width` × `height` map; `image_of` draws any region.
+    /// Uploads the whole picture of a `width` × `height` map; `image_of` draws any region. A
+    /// map past [`EAGER_CELLS`] only lays out its tiles: [`TiledTexture::refresh`] uploads the
+    /// ones in view.
     pub fn set_whole(
         &mut self,
         ctx: &egui::Context,
         (width, height): (u32, u32),
         image_of: impl Fn(Region) -> ColorImage,
     ) {
-        let side = ctx.input(|i| i.max_texture_side).max(64) as u32;
+        let max_side = ctx.input(|i| i.max_texture_side).max(64) as u32;
+        let lazy = u64::from(width) * u64::from(height) > EAGER_CELLS;
+        let side = if lazy {
+            max_side.min(LAZY_SIDE)
+        } else {
+            max_side
+        };
         let layout: Vec<Region> = tiles_of(width, height, side);
         let reuse = self.size == (width, height)
+            && self.lazy == lazy
             && self.tiles.len() == layout.len()
             && self.tiles.iter().zip(&layout).all(|(t, r)| t.region == *r);
-        if reuse {
+        if lazy {
+            if !reuse {
+                self.tiles = layout
+                    .into_iter()
+                    .map(|region| Tile {
+                        region,
+                        texture: None,
+                    })
+                    .collect();
+            }
+            // Out of date everywhere: dropped, and drawn again as they come into view.
             for tile in &mut self.tiles {
-                tile.texture.set(image_of(tile.region), OPTIONS);
+                tile.texture = None;
+            }
+        } else if reuse {
+            for tile in &mut self.tiles {
+                match &mut tile.texture {
+                    Some(texture) => texture.set(image_of(tile.region), OPTIONS),
+                    None => {
+                        tile.texture = Some(ctx.load_texture(
+                            self.name,
+                            image_of(tile.region),
+                            OPTIONS,
+                        ));
+                    }
+                }
             }
         } else {
             self.tiles = layout
@@ -60,21 +111,26 @@ impl TiledTexture {
                 .enumerate()
                 .map(|(i, region)| Tile {
                     region,
-                    texture: ctx.load_texture(
+                    texture: Some(ctx.load_texture(
                         format!("{}-{i}", self.name),
                         image_of(region),
                         OPTIONS,
-                    ),
+                    )),
                 })
                 .collect();
         }
+        self.lazy = lazy;
         self.size = (width, height);
     }
 
-    /// Uploads the cells of `region` again, in every tile it touches.
+    /// Uploads the cells of `region` again, in every tile it touches that is uploaded (the
+    /// others are drawn afresh when they come into view).
     pub fn set_region(&mut self, region: Region, image_of: impl Fn(Region) -> ColorImage) {
         for tile in &mut self.tiles {
             let part = intersection(tile.region, region);
+            let Some(texture) = &mut tile.texture else {
+                continue;
+            };
             if part.is_empty() {
                 continue;
             }
@@ -82,8 +138,51 @@ impl TiledTexture {
                 (part.x0 - tile.region.x0) as usize,
                 (part.y0 - tile.region.y0) as usize,
             ];
-            tile.texture.set_partial(at, image_of(part), OPTIONS);
+            texture.set_partial(at, image_of(part), OPTIONS);
         }
+    }
+
+    /// For a picture uploaded as it comes into view: uploads the tiles that `visible` touches
+    /// and are not uploaded yet, when no more than [`MAX_RESIDENT`] of them are in view, and
+    /// drops tiles out of view while more than that are held. Does nothing to a picture
+    /// uploaded whole.
+    pub fn refresh(
+        &mut self,
+        ctx: &egui::Context,
+        visible: Region,
+        image_of: impl Fn(Region) -> ColorImage,
+    ) {
+        if !self.lazy {
+            return;
+        }
+        let in_view = |t: &Tile| !intersection(t.region, visible).is_empty();
+        if self.tiles.iter().filter(|t| in_view(t)).count() > MAX_RESIDENT {
+            return;
+        }
+        for (i, tile) in self.tiles.iter_mut().enumerate() {
+            if tile.texture.is_none() && in_view(tile) {
+                tile.texture = Some(ctx.load_texture(
+                    format!("{}-{i}", self.name),
+                    image_of(tile.region),
+                    OPTIONS,
+                ));
+            }
+        }
+        let mut held = self.resident();
+        for tile in &mut self.tiles {
+            if held <= MAX_RESIDENT {
+                break;
+            }
+            if tile.texture.is_some() && intersection(tile.region, visible).is_empty() {
+                tile.texture = None;
+                held -= 1;
+            }
+        }
+    }
+
+    /// How many tiles are uploaded.
+    pub fn resident(&self) -> usize {
+        self.tiles.iter().filter(|t| t.texture.is_some()).count()
     }
 
     /// Draws the cells of `visible`, placing map point `p` (in cells) at `screen_from_cell(p)`.
@@ -97,6 +196,9 @@ impl TiledTexture {
         for tile in &self.tiles {
             // Only the part in view, so that deep zooms do not stretch one huge quad.
             let part = intersection(tile.region, visible);
+            let Some(texture) = &tile.texture else {
+                continue;
+            };
             if part.is_empty() {
                 continue;
             }
@@ -116,7 +218,7 @@ impl TiledTexture {
                 screen_from_cell(Pos2::new(x0, y0)),
                 screen_from_cell(Pos2::new(x1, y1)),
             );
-            painter.image(tile.texture.id(), screen, uv, tint);
+            painter.image(texture.id(), screen, uv, tint);
         }
     }
 }
@@ -165,6 +267,53 @@ mod tests {
                 .all(|t| t.width() <= 2048 && t.height() <= 2048)
         );
         assert_eq!(tiles_of(40, 30, 2048).len(), 1);
+    }
+
+    #[test]
+    fn a_picture_past_the_eager_limit_uploads_only_the_tiles_in_view() {
+        let ctx = egui::Context::default();
+        let drawn = std::cell::Cell::new(0u64);
+        let image_of = |r: Region| {
+            drawn.set(drawn.get() + u64::from(r.width()) * u64::from(r.height()));
+            ColorImage::filled([r.width() as usize, r.height() as usize], Color32::RED)
+        };
+        let mut picture = TiledTexture::new("test");
+        // 10000 × 8000 cells: past the eager limit, nothing is drawn until a view asks.
+        picture.set_whole(&ctx, (10_000, 8000), image_of);
+        assert_eq!((picture.resident(), drawn.get()), (0, 0));
+        let side = LAZY_SIDE.min(ctx.input(|i| i.max_texture_side) as u32);
+        let view = Region {
+            x0: 100,
+            y0: 100,
+            x1: 100 + side,
+            y1: 200,
+        };
+        picture.refresh(&ctx, view, image_of);
+        // The view spans two tiles: those two, and no cell more.
+        assert_eq!(picture.resident(), 2);
+        assert_eq!(drawn.get(), 2 * u64::from(side) * u64::from(side));
+        // Edits reach only uploaded tiles; a second refresh of the same view draws nothing.
+        picture.set_region(Region::whole(10_000, 8000), image_of);
+        let after_edit = drawn.get();
+        assert_eq!(after_edit, 4 * u64::from(side) * u64::from(side));
+        picture.refresh(&ctx, view, image_of);
+        assert_eq!(drawn.get(), after_edit);
+        // A view of the whole map (zoomed out) uploads nothing; walking the map keeps at most
+        // MAX_RESIDENT tiles.
+        picture.refresh(&ctx, Region::whole(10_000, 8000), image_of);
+        assert_eq!(drawn.get(), after_edit);
+        for y in (0..8000).step_by(side as usize) {
+            for x in (0..10_000).step_by(side as usize) {
+                let view = Region { x0: x, y0: y, x1: x + 1, y1: y + 1 };
+                picture.refresh(&ctx, view, image_of);
+                assert!(picture.resident() <= MAX_RESIDENT);
+            }
+        }
+        // A map within the limit is uploaded whole at once, as before.
+        let mut small = TiledTexture::new("small");
+        drawn.set(0);
+        small.set_whole(&ctx, (300, 200), image_of);
+        assert_eq!((small.resident(), drawn.get()), (1, 300 * 200));
     }
 
     #[test]
