@@ -598,3 +598,115 @@ fn a_ros_map_written_and_read_back_has_the_same_cells() {
         );
     }
 }
+
+/// What nav2's `SpeedFilter` (nav2_costmap_2d/plugins/costmap_filters/speed_filter.cpp) makes
+/// of one mask value with the filter info `type: 1` (percent), `base`, `multiplier`: the speed
+/// limit in percent, where 0.0 is `NO_SPEED_LIMIT`; `None` for an unknown cell (-1), where the
+/// filter keeps the limit it had.
+fn nav2_speed_limit(mask: i8, base: f64, multiplier: f64) -> Option<f64> {
+    const NO_SPEED_LIMIT: f64 = 0.0;
+    match mask {
+        -1 => None,
+        0 => Some(NO_SPEED_LIMIT),
+        v => {
+            let limit = f64::from(v) * multiplier + base;
+            Some(if (0.0..=100.0).contains(&limit) {
+                limit
+            } else {
+                NO_SPEED_LIMIT
+            })
+        }
+    }
+}
+
+/// The `OccupancyGrid` values nav2's map_server (nav2_map_server/src/map_io.cpp) publishes for
+/// an 8-bit grey image in `mode: raw`: the grey level itself when it lies in 0–100, else -1
+/// (unknown); `negate` is not read in raw mode.
+fn nav2_raw_values(pgm: &[u8]) -> Vec<i8> {
+    let (_, _, max, samples) = read_pgm(pgm);
+    samples
+        .iter()
+        .map(|&v| {
+            let shade = f64::from(v) / f64::from(max);
+            let percent = (shade * 255.0).round();
+            if (0.0..=100.0).contains(&percent) {
+                percent as i8
+            } else {
+                -1
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_speed_mask_slows_to_the_slowest_on_impassable_cells_and_keeps_out_of_them() {
+    let map = load_map(&root().join("maps/default.json")).expect("the default map");
+    let grid = &map.grid;
+    assert!(
+        grid.cells()
+            .iter()
+            .any(|&id| !grid.terrain(id).is_passable()),
+        "the default map has walls"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("speed.yaml");
+    let geo = GeoReference {
+        resolution: 0.05,
+        origin: [0.0, 0.0, 0.0],
+    };
+    let written = ros_write::write_ros_map(&map, &out, &geo, RosImage::Speed).expect("writes");
+    let keepout = dir.path().join("speed-keepout.yaml");
+    assert_eq!(written, [out.clone(), keepout.clone()]);
+    for yaml in &written {
+        let text = std::fs::read_to_string(yaml).expect("the yaml");
+        assert!(text.contains("mode: raw\n"), "{text}");
+    }
+
+    // The filter info of nav2's speed-filter tutorial, as docs/ros-maps.md gives it.
+    let speed = nav2_raw_values(&std::fs::read(dir.path().join("speed.pgm")).expect("pgm"));
+    let walls = nav2_raw_values(&std::fs::read(dir.path().join("speed-keepout.pgm")).expect("pgm"));
+    let limits: Vec<f64> = speed
+        .iter()
+        .map(|&v| nav2_speed_limit(v, 100.0, -1.0).expect("no unknown cells in a speed mask"))
+        .collect();
+    let slowest_passable = grid
+        .cells()
+        .iter()
+        .zip(&limits)
+        .filter(|&(&id, &l)| grid.terrain(id).is_passable() && l > 0.0)
+        .map(|(_, &l)| l)
+        .fold(100.0, f64::min);
+    for (i, &id) in grid.cells().iter().enumerate() {
+        let terrain = grid.terrain(id);
+        match terrain.cost {
+            None => {
+                // Never "no limit", slower than any passable cell, and a lethal keepout cell
+                // (nav2 turns the value 100 into LETHAL_OBSTACLE).
+                assert!(limits[i] > 0.0, "cell {i}: impassable at full speed");
+                assert!(limits[i] < slowest_passable, "cell {i}: {}", limits[i]);
+                assert_eq!(walls[i], 100, "cell {i}: not kept out");
+            }
+            Some(cost) => {
+                assert_eq!(walls[i], 0, "cell {i}: a passable cell kept out");
+                if cost <= 1.0 {
+                    assert_eq!(limits[i], 0.0, "cell {i}: {} limited", terrain.name);
+                } else {
+                    let expected = 100.0 / cost;
+                    assert!(
+                        (limits[i] - expected).abs() <= 1.0,
+                        "cell {i}: {} at {}%, expected about {expected}%",
+                        terrain.name,
+                        limits[i]
+                    );
+                }
+            }
+        }
+    }
+
+    // A map without walls is one mask.
+    let open = gridpath::grid::Map::new("open", Grid::from_ascii(&["..~", ".~."]).expect("grid"));
+    let written =
+        ros_write::write_ros_map(&open, &dir.path().join("open.yaml"), &geo, RosImage::Speed)
+            .expect("writes");
+    assert_eq!(written.len(), 1);
+}

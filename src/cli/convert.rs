@@ -59,7 +59,8 @@ pub struct ConvertArgs {
     origin: Option<[f64; 3]>,
     /// For a .yaml output: write a nav2 costmap filter mask of the terrain costs instead of
     /// the occupancy map (keepout: impassable and costlier-than-1 cells; speed: a speed limit
-    /// of 100 / cost percent).
+    /// of 100 / cost percent, 1 % on impassable cells, with a keepout mask of them in
+    /// NAME-keepout.yaml).
     #[arg(long, value_enum)]
     mask: Option<MaskChoice>,
     /// Map each pixel to the default terrain of the nearest colour instead of reading
@@ -170,7 +171,13 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
         Some(MaskChoice::Keepout) => RosImage::Keepout,
         Some(MaskChoice::Speed) => RosImage::Speed,
     };
-    write_ros_map(map, &args.output, &geo, kind)?;
+    let written = write_ros_map(map, &args.output, &geo, kind)?;
+    for companion in written.iter().skip(1) {
+        eprintln!(
+            "gridpath: nav2's speed filter cannot stop a robot (a limit of 0 means no limit): impassable cells are written as 1 % of full speed, and as a keepout mask in {}",
+            companion.display()
+        );
+    }
     Ok(())
 }
 
