@@ -108,6 +108,8 @@ pub enum TerrainSource {
     },
     /// Every tile of one class (type).
     Class(String),
+    /// The cells of an infinite map that lie in no chunk of any tile layer: impassable.
+    Outside,
     /// The wall of a collision layer or of solid objects, as described.
     Wall {
         /// What made the walls: `layer "Collision"` or `solid objects`.

@@ -238,8 +238,9 @@ impl TiledMap {
         }
     }
 
-    /// The grid's extent: the declared size of a finite map, the bounding box of the chunks
-    /// that hold a tile in an infinite one.
+    /// The grid's extent: the declared size of a finite map; in an infinite one the bounding
+    /// box of the tiles present (of the chunks, when no chunk holds a tile). Tiled stores an
+    /// infinite map in chunks of 16 × 16 tiles, so the chunks' empty padding lies outside.
     fn extent(&self) -> Result<Extent, LevelError> {
         if !self.infinite {
             check_size(self.width, self.height)?;
@@ -250,42 +251,42 @@ impl TiledMap {
                 height: self.height as u32,
             });
         }
-        let chunks: Vec<&Chunk> = self
-            .layers
-            .iter()
-            .filter_map(|l| match &l.content {
-                Content::Tiles(chunks) => Some(chunks),
-                Content::Objects(_) => None,
-            })
-            .flatten()
-            .collect();
-        let used: Vec<&&Chunk> = chunks
-            .iter()
-            .filter(|c| c.gids.iter().any(|&g| g != 0))
-            .collect();
-        let chosen: Vec<&Chunk> = if used.is_empty() {
-            chunks
-        } else {
-            used.into_iter().copied().collect()
+        let chunks: Vec<&Chunk> = self.chunks().collect();
+        // Rectangles [x0, x1) × [y0, y1): each non-empty tile, else each chunk.
+        let mut tiles = chunks.iter().flat_map(|c| {
+            c.gids
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| **g != 0)
+                .map(|(i, _)| {
+                    let x = c.x + (i % c.width as usize) as i64;
+                    let y = c.y + (i / c.width as usize) as i64;
+                    (x, y, x + 1, y + 1)
+                })
+        });
+        let first = tiles.next();
+        let rectangles: Box<dyn Iterator<Item = (i64, i64, i64, i64)>> = match first {
+            Some(tile) => Box::new(std::iter::once(tile).chain(tiles)),
+            None => Box::new(chunks.iter().map(|c| {
+                (
+                    c.x,
+                    c.y,
+                    c.x + i64::from(c.width),
+                    c.y + i64::from(c.height),
+                )
+            })),
         };
-        let (Some(x0), Some(y0)) = (
-            chosen.iter().map(|c| c.x).min(),
-            chosen.iter().map(|c| c.y).min(),
-        ) else {
+        let bounds = rectangles.fold(None, |acc: Option<(i64, i64, i64, i64)>, r| {
+            Some(match acc {
+                None => r,
+                Some(a) => (a.0.min(r.0), a.1.min(r.1), a.2.max(r.2), a.3.max(r.3)),
+            })
+        });
+        let Some((x0, y0, x1, y1)) = bounds else {
             return Err(LevelError::Empty(
                 "the infinite map has no chunks of tiles".to_owned(),
             ));
         };
-        let x1 = chosen
-            .iter()
-            .map(|c| c.x + i64::from(c.width))
-            .max()
-            .unwrap_or(x0);
-        let y1 = chosen
-            .iter()
-            .map(|c| c.y + i64::from(c.height))
-            .max()
-            .unwrap_or(y0);
         let (width, height) = ((x1 - x0) as u64, (y1 - y0) as u64);
         check_size(width, height)?;
         Ok(Extent {
@@ -294,6 +295,40 @@ impl TiledMap {
             width: width as u32,
             height: height as u32,
         })
+    }
+
+    /// The chunks of every tile layer.
+    fn chunks(&self) -> impl Iterator<Item = &Chunk> {
+        self.layers
+            .iter()
+            .filter_map(|l| match &l.content {
+                Content::Tiles(chunks) => Some(chunks),
+                Content::Objects(_) => None,
+            })
+            .flatten()
+    }
+
+    /// For an infinite map, which cells of the extent lie in no chunk of any tile layer:
+    /// outside the map, never floor. `None` for a finite map.
+    fn outside(&self, extent: Extent) -> Option<Vec<bool>> {
+        if !self.infinite {
+            return None;
+        }
+        let mut outside = vec![true; extent.width as usize * extent.height as usize];
+        for chunk in self.chunks() {
+            let x0 = chunk.x.max(extent.x);
+            let x1 = (chunk.x + i64::from(chunk.width)).min(extent.x + i64::from(extent.width));
+            for y in chunk.y.max(extent.y)
+                ..(chunk.y + i64::from(chunk.height)).min(extent.y + i64::from(extent.height))
+            {
+                for x in x0..x1 {
+                    if let Some(at) = extent.index(x, y) {
+                        outside[at] = false;
+                    }
+                }
+            }
+        }
+        outside.iter().any(|&o| o).then_some(outside)
     }
 
     /// Paints a layer's non-empty tiles over `cells`; checks each id belongs to a tileset.
@@ -463,11 +498,14 @@ impl TiledMap {
         // The terrains: the floor when a cell is empty, every tile of a tileset marked
         // `gridpath-terrains` (in the order of its ids), then one per key in the order the
         // cells first use it, then the wall.
+        let outside = self.outside(extent);
+        let is_outside = |i: usize| outside.as_ref().is_some_and(|o| o[i]);
         let mut specs = Vec::new();
         if cells
             .iter()
             .zip(&walls)
-            .any(|(&gid, &wall)| gid == 0 && !wall)
+            .enumerate()
+            .any(|(i, (&gid, &wall))| gid == 0 && !wall && !is_outside(i))
         {
             specs.push(TerrainSpec::floor());
         }
@@ -494,12 +532,18 @@ impl TiledMap {
             }
             None => None,
         };
+        let outside_id = outside.as_ref().map(|_| {
+            specs.push(TerrainSpec::outside());
+            specs.len() - 1
+        });
         let (terrains, sources) = catalog::terrains(specs)?;
         let ids: Vec<TerrainId> = cells
             .iter()
             .zip(&walls)
-            .map(|(gid, &wall)| match (wall, wall_id) {
-                (true, Some(w)) => w as TerrainId,
+            .enumerate()
+            .map(|(i, (gid, &wall))| match (wall, wall_id, outside_id) {
+                (_, _, Some(o)) if is_outside(i) => o as TerrainId,
+                (true, Some(w), _) => w as TerrainId,
                 _ => found.of_gid.get(gid).copied().unwrap_or(0),
             })
             .collect();
@@ -827,6 +871,84 @@ mod tests {
             .take("d", None, side + 1, 1)
             .unwrap_err();
         assert!(e.to_string().contains("8193 × 1 tiles"), "{e}");
+    }
+
+    /// An infinite map as Tiled stores it: chunks of 16 × 16 tiles (Tiled's default chunk
+    /// size) wherever a tile was painted, empty tiles 0. `tile(x, y)` gives each tile.
+    fn infinite(chunks: &[(i64, i64)], tile: impl Fn(i64, i64) -> u32) -> TiledMap {
+        let mut wall = TileInfo::default();
+        wall.properties
+            .insert("walkable".to_owned(), Value::Bool(false));
+        TiledMap {
+            orientation: "orthogonal".to_owned(),
+            tile_width: 16.0,
+            tile_height: 16.0,
+            infinite: true,
+            tilesets: vec![Tileset {
+                first_gid: 1,
+                name: "desert".to_owned(),
+                tile_count: 2,
+                columns: 2,
+                tiles: BTreeMap::from([(1, wall)]),
+                ..Tileset::default()
+            }],
+            layers: vec![Layer {
+                name: "Ground".to_owned(),
+                class: None,
+                visible: true,
+                content: Content::Tiles(
+                    chunks
+                        .iter()
+                        .map(|&(cx, cy)| Chunk {
+                            x: cx,
+                            y: cy,
+                            width: 16,
+                            height: 16,
+                            gids: (0..256).map(|i| tile(cx + i % 16, cy + i / 16)).collect(),
+                        })
+                        .collect(),
+                ),
+            }],
+            ..TiledMap::default()
+        }
+    }
+
+    #[test]
+    fn an_infinite_map_is_sized_to_its_tiles_and_never_grows_floor() {
+        // A 40 × 40 level saved infinite: nine chunks cover 48 × 48, the padding empty. A wall
+        // (tile 2) splits it from top to bottom at x = 20.
+        let chunks: Vec<(i64, i64)> = (0..3)
+            .flat_map(|y| (0..3).map(move |x| (x * 16, y * 16)))
+            .collect();
+        let map = infinite(&chunks, |x, y| match (x, y) {
+            (0..40, 0..40) if x == 20 => 2,
+            (0..40, 0..40) => 1,
+            _ => 0,
+        });
+        let import = map.to_import("desert", &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        assert_eq!((grid.width(), grid.height()), (40, 40));
+        let request = crate::search::SearchRequest::new(Cell::new(0, 0), Cell::new(39, 0));
+        let result = crate::search::solve(grid, &request).unwrap();
+        assert!(!result.found, "a path around the wall through the padding");
+
+        // Chunks in an L: the bounding box holds a square with no chunk, which is outside
+        // (impassable), while empty tiles inside a chunk are floor as in a finite map.
+        let map = infinite(&[(-16, 0), (0, 0), (-16, 16)], |x, y| {
+            u32::from(!(x == 5 && y == 5))
+        });
+        let import = map.to_import("l", &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        assert_eq!((grid.width(), grid.height()), (32, 32));
+        let at = |x: u32, y: u32| grid.terrain(grid.get(Cell::new(x, y)).unwrap());
+        assert_eq!(at(16 + 5, 5).name, "floor");
+        assert!(at(16 + 5, 5).is_passable());
+        for (x, y) in [(16, 16), (31, 31), (20, 25)] {
+            assert_eq!(at(x, y).name, "outside");
+            assert!(!at(x, y).is_passable());
+        }
+        assert!(at(0, 31).is_passable() && at(15, 0).is_passable());
+        assert!(import.sources.contains(&TerrainSource::Outside));
     }
 
     #[test]
