@@ -78,6 +78,9 @@ pub struct Tileset {
     pub spacing: u32,
     /// The tileset's image, resolved beside the file that names it.
     pub image: Option<PathBuf>,
+    /// The colour of the tileset's image that stands for transparent (`trans`,
+    /// `transparentcolor`).
+    pub trans: Option<Rgb>,
     /// The tileset's own properties.
     pub properties: Properties,
     /// The tiles that have a class, properties or an image of their own, by local id.
@@ -91,6 +94,8 @@ pub struct TileInfo {
     pub class: Option<String>,
     /// Its properties.
     pub properties: Properties,
+    /// Its own image, in a collection of images, resolved beside the file that names it.
+    pub image: Option<PathBuf>,
 }
 
 /// A layer: tiles or objects.
@@ -764,13 +769,49 @@ struct TileColors {
 }
 
 impl TileColors {
-    /// The mean colour of the opaque pixels of a tile's region of its tileset's image, when
-    /// the image can be read.
+    /// The mean colour of the opaque pixels of a tile's image, as Tiled draws it: its own
+    /// image in a collection of images, else its region of the tileset's image (the columns
+    /// counted from the image's width when the file gives none, as Tiled counts them), without
+    /// pixels of the tileset's transparent colour; `None` when no image can be read.
     #[cfg(feature = "images")]
     fn mean(&mut self, set: &Tileset, id: u32) -> Option<Rgb> {
+        if let Some(own) = set.tiles.get(&id).and_then(|t| t.image.as_ref()) {
+            let image = self.image(own)?;
+            let (w, h) = (image.width(), image.height());
+            return mean_of(image, (0, 0), (w, h), set.trans);
+        }
         let path = set.image.as_ref()?;
-        let image = self
-            .images
+        let image = self.image(path)?;
+        if set.tile_width == 0 || set.tile_height == 0 {
+            return None;
+        }
+        let columns = if set.columns > 0 {
+            set.columns
+        } else {
+            columns_for_width(image.width(), set)
+        };
+        if columns == 0 {
+            return None;
+        }
+        let left = u64::from(set.margin)
+            + u64::from(id % columns) * u64::from(set.tile_width + set.spacing);
+        let top = u64::from(set.margin)
+            + u64::from(id / columns) * u64::from(set.tile_height + set.spacing);
+        let (Ok(left), Ok(top)) = (u32::try_from(left), u32::try_from(top)) else {
+            return None;
+        };
+        mean_of(
+            image,
+            (left, top),
+            (set.tile_width, set.tile_height),
+            set.trans,
+        )
+    }
+
+    /// An image, decoded once.
+    #[cfg(feature = "images")]
+    fn image(&mut self, path: &PathBuf) -> Option<&image::RgbaImage> {
+        self.images
             .entry(path.clone())
             .or_insert_with(|| {
                 let bytes =
@@ -784,33 +825,51 @@ impl TileColors {
                 reader.limits(limits);
                 reader.decode().ok().map(|i| i.to_rgba8())
             })
-            .as_ref()?;
-        if set.columns == 0 || set.tile_width == 0 || set.tile_height == 0 {
-            return None;
-        }
-        let left = u64::from(set.margin)
-            + u64::from(id % set.columns) * u64::from(set.tile_width + set.spacing);
-        let top = u64::from(set.margin)
-            + u64::from(id / set.columns) * u64::from(set.tile_height + set.spacing);
-        let (mut sum, mut n) = ([0_u64; 3], 0_u64);
-        for y in top..(top + u64::from(set.tile_height)).min(u64::from(image.height())) {
-            for x in left..(left + u64::from(set.tile_width)).min(u64::from(image.width())) {
-                let p = image.get_pixel(x as u32, y as u32).0;
-                if p[3] >= 128 {
-                    for c in 0..3 {
-                        sum[c] += u64::from(p[c]);
-                    }
-                    n += 1;
-                }
-            }
-        }
-        (n > 0).then(|| Rgb(sum.map(|s| (s / n) as u8)))
+            .as_ref()
     }
 
     #[cfg(not(feature = "images"))]
     fn mean(&mut self, _set: &Tileset, _id: u32) -> Option<Rgb> {
         None
     }
+}
+
+/// The number of tile columns in a tileset image `width` pixels wide, as Tiled counts them
+/// (`Tileset::columnCountForWidth`): (width − margin + spacing) / (tile width + spacing).
+#[cfg(feature = "images")]
+pub fn columns_for_width(width: u32, set: &Tileset) -> u32 {
+    let step = set.tile_width.saturating_add(set.spacing);
+    if step == 0 {
+        return 0;
+    }
+    (width.saturating_sub(set.margin).saturating_add(set.spacing)) / step
+}
+
+/// The mean colour of the pixels of a rectangle of an image that are opaque (alpha 128 or
+/// more) and not of the transparent colour.
+#[cfg(feature = "images")]
+fn mean_of(
+    image: &image::RgbaImage,
+    (left, top): (u32, u32),
+    (width, height): (u32, u32),
+    trans: Option<Rgb>,
+) -> Option<Rgb> {
+    let (mut sum, mut n) = ([0_u64; 3], 0_u64);
+    let right = left.saturating_add(width).min(image.width());
+    let bottom = top.saturating_add(height).min(image.height());
+    for y in top..bottom {
+        for x in left..right {
+            let p = image.get_pixel(x, y).0;
+            if p[3] < 128 || trans.is_some_and(|t| t.0 == [p[0], p[1], p[2]]) {
+                continue;
+            }
+            for c in 0..3 {
+                sum[c] += u64::from(p[c]);
+            }
+            n += 1;
+        }
+    }
+    (n > 0).then(|| Rgb(sum.map(|s| (s / n) as u8)))
 }
 
 /// The tiles decoded so far from one file, against [`MAX_TOTAL_TILES`].
@@ -949,6 +1008,81 @@ mod tests {
         }
         assert!(at(0, 31).is_passable() && at(15, 0).is_passable());
         assert!(import.sources.contains(&TerrainSource::Outside));
+    }
+
+    /// The colours of a map's terrains, read with the XML front end.
+    #[cfg(feature = "images")]
+    fn colours_of(dir: &std::path::Path, text: &str) -> Vec<[u8; 3]> {
+        let map = super::super::tmx::parse(text, dir).unwrap();
+        let import = map.to_import("m", &LevelOptions::default()).unwrap();
+        import
+            .map
+            .grid
+            .terrains()
+            .iter()
+            .map(|t| t.color.0)
+            .collect()
+    }
+
+    #[cfg(feature = "images")]
+    #[test]
+    fn tileset_colours_follow_trans_and_count_columns_as_tiled_does() {
+        // A tileset laid out as Tiled's own sewers example: 24 × 24 tiles, a magenta
+        // background keyed out with trans="#ff00ff", no columns or tilecount given (Tiled
+        // writes them when it saves the map again). Tile 0: grey on magenta; tile 1 green;
+        // tile 2 (the second row of a 2-column image) blue on magenta.
+        let dir = tempfile::tempdir().unwrap();
+        let image = image::RgbaImage::from_fn(48, 48, |x, y| {
+            let inner = (4..20).contains(&(x % 24)) && (4..20).contains(&(y % 24));
+            image::Rgba(match (x / 24, y / 24, inner) {
+                (_, _, false) if (x / 24, y / 24) != (1, 0) => [255, 0, 255, 255],
+                (0, 0, _) => [100, 100, 100, 255],
+                (1, 0, _) => [0, 160, 0, 255],
+                _ => [0, 0, 200, 255],
+            })
+        });
+        image.save(dir.path().join("sewer_tileset.png")).unwrap();
+        let sewers = r##"<map version="1.0" orientation="orthogonal" width="3" height="1" tilewidth="24" tileheight="24">
+ <tileset firstgid="1" name="sewer_tileset" tilewidth="24" tileheight="24">
+  <image source="sewer_tileset.png" trans="ff00ff"/>
+ </tileset>
+ <layer name="Bottom" width="3" height="1"><data encoding="csv">1,2,3</data></layer>
+</map>"##;
+        let colours = colours_of(dir.path(), sewers);
+        assert_eq!(colours, [[100, 100, 100], [0, 160, 0], [0, 0, 200]]);
+        // As Tiled re-saves it: columns and tilecount written, "#" before the colour.
+        let resaved = sewers.replace(
+            r#"tileheight="24">
+  <image source="sewer_tileset.png" trans="ff00ff"/>"#,
+            r##"tileheight="24" tilecount="4" columns="2">
+  <image source="sewer_tileset.png" trans="#ff00ff" width="48" height="48"/>"##,
+        );
+        assert_ne!(resaved, sewers);
+        assert_eq!(colours_of(dir.path(), &resaved), colours);
+
+        // Tiled's column count for an image wider than whole tiles, with margin and spacing.
+        let set = Tileset {
+            tile_width: 16,
+            margin: 2,
+            spacing: 1,
+            ..Tileset::default()
+        };
+        assert_eq!(columns_for_width(2 + 16 * 4 + 3, &set), 4);
+        assert_eq!(columns_for_width(2 + 16 * 5 + 4 - 1, &set), 4);
+        assert_eq!(columns_for_width(2 + 16 * 5 + 4, &set), 5);
+
+        // A collection of images: each tile its own image.
+        image::RgbaImage::from_pixel(8, 8, image::Rgba([10, 20, 30, 255]))
+            .save(dir.path().join("rock.png"))
+            .unwrap();
+        let collection = r##"<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8">
+ <tileset firstgid="1" name="things" tilewidth="8" tileheight="8" tilecount="1" columns="0">
+  <grid orientation="orthogonal" width="1" height="1"/>
+  <tile id="0"><image width="8" height="8" source="rock.png"/></tile>
+ </tileset>
+ <layer name="l" width="1" height="1"><data encoding="csv">1</data></layer>
+</map>"##;
+        assert_eq!(colours_of(dir.path(), collection), [[10, 20, 30]]);
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::LevelError;
 use super::tiled::{Properties, TileInfo, Tileset, Value};
 use super::xml::Element;
+use super::{LevelError, catalog};
 
 /// The tiles of a `<tileset>` element; its image resolved beside `folder`.
 pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, LevelError> {
@@ -17,6 +17,14 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
             Some(_) => number(element, &place, attribute),
         }
     };
+    let image = element.child("image");
+    let trans = match image.and_then(|i| i.attribute("trans")) {
+        None => None,
+        Some(t) => Some(
+            catalog::parse_color(t)
+                .ok_or_else(|| field(&place, format!("<image> trans={t:?} is not a colour")))?,
+        ),
+    };
     let mut set = Tileset {
         tile_count: optional("tilecount")?,
         columns: optional("columns")?,
@@ -24,10 +32,10 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
         tile_height: optional("tileheight")?,
         margin: optional("margin")?,
         spacing: optional("spacing")?,
-        image: element
-            .child("image")
+        image: image
             .and_then(|i| i.attribute("source"))
             .map(|s| folder.join(s)),
+        trans,
         properties: properties(element)?,
         name,
         ..Tileset::default()
@@ -44,6 +52,10 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
             TileInfo {
                 class,
                 properties: properties(tile)?,
+                image: tile
+                    .child("image")
+                    .and_then(|i| i.attribute("source"))
+                    .map(|s| folder.join(s)),
             },
         );
     }
