@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::catalog::{self, TerrainSpec};
 use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
-use crate::grid::{Cell, Grid, Map, Rgb, TerrainId};
+use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, TerrainId};
 
 /// The most tiles all layers of one file may hold together once decoded (128 Mi, 512 MiB of
 /// ids): two layers of the largest map allowed.
@@ -48,6 +48,8 @@ pub struct TiledMap {
     pub tilesets: Vec<Tileset>,
     /// The layers in drawing order (bottom first).
     pub layers: Vec<Layer>,
+    /// The map's own properties.
+    pub properties: Properties,
 }
 
 /// A tileset, embedded or read from its own file.
@@ -557,6 +559,7 @@ impl TiledMap {
         let mut map = Map::new(name, grid);
         map.start = self.marker("start", extent);
         map.goal = self.marker("goal", extent);
+        map.metadata = self.world_frame()?;
         Ok(LevelImport {
             map,
             levels: Vec::new(),
@@ -565,6 +568,35 @@ impl TiledMap {
             layer: chosen,
             sources,
         })
+    }
+
+    /// The world frame of the map's properties `resolution` (metres per cell), `origin_x`,
+    /// `origin_y` and `origin_yaw` (0 when absent), as gridpath's export writes them.
+    fn world_frame(&self) -> Result<Option<GeoReference>, LevelError> {
+        let number = |name: &str| match self.properties.get(name) {
+            None => Ok(None),
+            Some(Value::Number(v)) => Ok(Some(*v)),
+            Some(other) => Err(LevelError::Field {
+                place: "map".to_owned(),
+                message: format!("property {name:?} is {other:?}, not a number"),
+            }),
+        };
+        let Some(resolution) = number("resolution")? else {
+            return Ok(None);
+        };
+        let geo = GeoReference {
+            resolution,
+            origin: [
+                number("origin_x")?.unwrap_or(0.0),
+                number("origin_y")?.unwrap_or(0.0),
+                number("origin_yaw")?.unwrap_or(0.0),
+            ],
+        };
+        geo.validate().map_err(|message| LevelError::Field {
+            place: "map properties".to_owned(),
+            message,
+        })?;
+        Ok(Some(geo))
     }
 
     /// Marks as walls the cells whose centre lies in a solid object (or in any object of an

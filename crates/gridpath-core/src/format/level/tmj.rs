@@ -29,6 +29,8 @@ struct RawMap {
     tilesets: Vec<RawTileset>,
     #[serde(default)]
     layers: Vec<RawLayer>,
+    #[serde(default)]
+    properties: Vec<RawProperty>,
 }
 
 fn orthogonal() -> String {
@@ -121,6 +123,7 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
         tile_width: raw.tilewidth,
         tile_height: raw.tileheight,
         infinite: raw.infinite,
+        properties: properties(raw.properties, "map")?,
         ..TiledMap::default()
     };
     let mut read = 0;

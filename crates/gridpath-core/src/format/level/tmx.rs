@@ -36,6 +36,7 @@ fn map(root: &Element, folder: &Path) -> Result<TiledMap, LevelError> {
         tile_width: number(root, place, "tilewidth")?,
         tile_height: number(root, place, "tileheight")?,
         infinite: root.attribute("infinite") == Some("1"),
+        properties: properties(root)?,
         ..TiledMap::default()
     };
     let mut read = 0;
