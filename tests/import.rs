@@ -8,7 +8,7 @@ use common::{png, root};
 
 use gridpath::format::ImportError;
 use gridpath::format::image_import::{ImageImport, Reduce, Scale};
-use gridpath::format::occupancy::{Interpretation, Occupancy, Unknown};
+use gridpath::format::occupancy::{Interpretation, Layout, MapServer, Occupancy, Unknown};
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::ros_write::{self, RosImage};
 use gridpath::format::{json, load_map};
@@ -160,9 +160,10 @@ fn grey_pixels_at_and_around_the_default_thresholds() {
 
 #[test]
 fn a_pixel_exactly_at_a_threshold_is_unknown() {
+    // nav2 compares 1 − shade with the thresholds.
     let import = ImageImport::occupancy(Occupancy {
-        occupied_thresh: (255.0 - 100.0) / 255.0,
-        free_thresh: (255.0 - 200.0) / 255.0,
+        occupied_thresh: 1.0 - 100.0 / 255.0,
+        free_thresh: 1.0 - 200.0 / 255.0,
         ..Occupancy::default()
     });
     assert_eq!(
@@ -202,7 +203,10 @@ fn colour_pixels_use_the_plain_mean_of_their_channels() {
 }
 
 #[test]
-fn transparent_pixels_are_unknown() {
+fn alpha_is_read_as_map_server_reads_it() {
+    // Trinary mode averages alpha in with the colour channels (nav2's map_io.cpp and ROS 1's
+    // image_loader.cpp alike): transparent black is (0 + 0) / 4, occupied; transparent white
+    // 765 / 4 = 191.25, occupancy 0.25, unknown; white at alpha 1 is 191.5, free.
     let pixels = [
         [0, 0, 0, 0],
         [255, 255, 255, 0],
@@ -213,7 +217,7 @@ fn transparent_pixels_are_unknown() {
     let grid = ImageImport::default()
         .import(&png(image.clone()))
         .expect("imports");
-    assert_eq!(symbols(&grid).concat(), "??#.");
+    assert_eq!(symbols(&grid).concat(), "#?#.");
 
     let grey = image::ImageBuffer::from_fn(2, 1, |x, _| {
         LumaA([[255u8, 0][x as usize], [0u8, 255][x as usize]])
@@ -223,8 +227,24 @@ fn transparent_pixels_are_unknown() {
         .expect("imports");
     assert_eq!(symbols(&grid).concat(), "?#");
 
+    // Scale mode leaves alpha out of the mean, and nav2 makes every pixel that is not fully
+    // opaque unknown; ROS 1 only fully transparent ones between the thresholds.
+    let scale = ImageImport::occupancy(Occupancy {
+        interpretation: Interpretation::Scale,
+        ..Occupancy::default()
+    });
+    let grid = scale.import(&png(image.clone())).expect("imports");
+    assert_eq!(symbols(&grid).concat(), "??#?");
+    let ros1 = ImageImport::occupancy(Occupancy {
+        interpretation: Interpretation::Scale,
+        map_server: MapServer::Ros1,
+        ..Occupancy::default()
+    });
+    let grid = ros1.import(&png(image.clone())).expect("imports");
+    assert_eq!(symbols(&grid).concat(), "#.#.");
+
     // The unknown choice: walls, free, or a terrain of its own.
-    for (unknown, expected) in [(Unknown::Wall, "###."), (Unknown::Free, "..#.")] {
+    for (unknown, expected) in [(Unknown::Wall, "###."), (Unknown::Free, "#.#.")] {
         let import = ImageImport::occupancy(Occupancy {
             unknown,
             ..Occupancy::default()
@@ -286,15 +306,26 @@ fn scale_mode_grades_the_middle_into_costs() {
         interpretation: Interpretation::Scale,
         ..Occupancy::default()
     });
+    // nav2 publishes rint(ratio · 100): 90 → 99, 140 → 50, 191 → 0 (the band's free end).
     let image = GrayImage::from_fn(4, 1, |x, _| image::Luma([[0, 90, 140, 191][x as usize]]));
-    let grid = import.import(&png(image)).expect("imports");
-    assert_eq!(symbols(&grid).concat(), "#951");
+    let grid = import.import(&png(image.clone())).expect("imports");
+    assert_eq!(symbols(&grid).concat(), "#95.");
     let costs: Vec<Option<f64>> = grid
         .cells()
         .iter()
         .map(|&id| grid.terrain(id).cost)
         .collect();
-    assert_eq!(costs, vec![None, Some(10.0), Some(6.0), Some(2.0)]);
+    assert_eq!(costs, vec![None, Some(10.0), Some(6.0), Some(1.0)]);
+    // ROS 1 publishes 1 + 98 · ratio, truncated: 191 → 1.
+    let ros1 = ImageImport::occupancy(Occupancy {
+        interpretation: Interpretation::Scale,
+        map_server: MapServer::Ros1,
+        ..Occupancy::default()
+    });
+    assert_eq!(
+        symbols(&ros1.import(&png(image)).expect("imports")).concat(),
+        "#951"
+    );
 }
 
 #[test]
@@ -597,4 +628,452 @@ fn a_ros_map_written_and_read_back_has_the_same_cells() {
             "cell {i}"
         );
     }
+}
+
+/// What nav2's `SpeedFilter` (nav2_costmap_2d/plugins/costmap_filters/speed_filter.cpp) makes
+/// of one mask value with the filter info `type: 1` (percent), `base`, `multiplier`: the speed
+/// limit in percent, where 0.0 is `NO_SPEED_LIMIT`; `None` for an unknown cell (-1), where the
+/// filter keeps the limit it had.
+fn nav2_speed_limit(mask: i8, base: f64, multiplier: f64) -> Option<f64> {
+    const NO_SPEED_LIMIT: f64 = 0.0;
+    match mask {
+        -1 => None,
+        0 => Some(NO_SPEED_LIMIT),
+        v => {
+            let limit = f64::from(v) * multiplier + base;
+            Some(if (0.0..=100.0).contains(&limit) {
+                limit
+            } else {
+                NO_SPEED_LIMIT
+            })
+        }
+    }
+}
+
+/// The `OccupancyGrid` values nav2's map_server (nav2_map_server/src/map_io.cpp) publishes for
+/// an 8-bit grey image in `mode: raw`: the grey level itself when it lies in 0–100, else -1
+/// (unknown); `negate` is not read in raw mode.
+fn nav2_raw_values(pgm: &[u8]) -> Vec<i8> {
+    let (_, _, max, samples) = read_pgm(pgm);
+    samples
+        .iter()
+        .map(|&v| {
+            let shade = f64::from(v) / f64::from(max);
+            let percent = (shade * 255.0).round();
+            if (0.0..=100.0).contains(&percent) {
+                percent as i8
+            } else {
+                -1
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_speed_mask_slows_to_the_slowest_on_impassable_cells_and_keeps_out_of_them() {
+    let map = load_map(&root().join("maps/default.json")).expect("the default map");
+    let grid = &map.grid;
+    assert!(
+        grid.cells()
+            .iter()
+            .any(|&id| !grid.terrain(id).is_passable()),
+        "the default map has walls"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("speed.yaml");
+    let geo = GeoReference {
+        resolution: 0.05,
+        origin: [0.0, 0.0, 0.0],
+    };
+    let written = ros_write::write_ros_map(&map, &out, &geo, RosImage::Speed).expect("writes");
+    let keepout = dir.path().join("speed-keepout.yaml");
+    assert_eq!(written, [out.clone(), keepout.clone()]);
+    for yaml in &written {
+        let text = std::fs::read_to_string(yaml).expect("the yaml");
+        assert!(text.contains("mode: raw\n"), "{text}");
+    }
+
+    // The filter info of nav2's speed-filter tutorial, as docs/ros-maps.md gives it.
+    let speed = nav2_raw_values(&std::fs::read(dir.path().join("speed.pgm")).expect("pgm"));
+    let walls = nav2_raw_values(&std::fs::read(dir.path().join("speed-keepout.pgm")).expect("pgm"));
+    let limits: Vec<f64> = speed
+        .iter()
+        .map(|&v| nav2_speed_limit(v, 100.0, -1.0).expect("no unknown cells in a speed mask"))
+        .collect();
+    let slowest_passable = grid
+        .cells()
+        .iter()
+        .zip(&limits)
+        .filter(|&(&id, &l)| grid.terrain(id).is_passable() && l > 0.0)
+        .map(|(_, &l)| l)
+        .fold(100.0, f64::min);
+    for (i, &id) in grid.cells().iter().enumerate() {
+        let terrain = grid.terrain(id);
+        match terrain.cost {
+            None => {
+                // Never "no limit", slower than any passable cell, and a lethal keepout cell
+                // (nav2 turns the value 100 into LETHAL_OBSTACLE).
+                assert!(limits[i] > 0.0, "cell {i}: impassable at full speed");
+                assert!(limits[i] < slowest_passable, "cell {i}: {}", limits[i]);
+                assert_eq!(walls[i], 100, "cell {i}: not kept out");
+            }
+            Some(cost) => {
+                assert_eq!(walls[i], 0, "cell {i}: a passable cell kept out");
+                if cost <= 1.0 {
+                    assert_eq!(limits[i], 0.0, "cell {i}: {} limited", terrain.name);
+                } else {
+                    let expected = 100.0 / cost;
+                    assert!(
+                        (limits[i] - expected).abs() <= 1.0,
+                        "cell {i}: {} at {}%, expected about {expected}%",
+                        terrain.name,
+                        limits[i]
+                    );
+                }
+            }
+        }
+    }
+
+    // A map without walls is one mask.
+    let open = gridpath::grid::Map::new("open", Grid::from_ascii(&["..~", ".~."]).expect("grid"));
+    let written =
+        ros_write::write_ros_map(&open, &dir.path().join("open.yaml"), &geo, RosImage::Speed)
+            .expect("writes");
+    assert_eq!(written.len(), 1);
+}
+
+/// One pixel as a map_server reads it: its samples in file order, 0–255 or 0–65535.
+struct Pixels {
+    grey: bool,
+    alpha: bool,
+    wide: bool,
+    samples: Vec<Vec<u32>>,
+}
+
+/// The value nav2's map_server publishes for a pixel, written from
+/// nav2_map_server/src/map_io.cpp (`loadMapFromFile`) over GraphicsMagick with 16-bit quanta:
+/// an 8-bit sample v is the quantum v · 257.
+fn nav2_map_io(
+    p: &Pixels,
+    s: &[u32],
+    mode: Interpretation,
+    negate: bool,
+    occ: f64,
+    free: f64,
+) -> i16 {
+    let quantum = |v: u32| f64::from(if p.wide { v } else { v * 257 });
+    let (r, g, b) = if p.grey {
+        (s[0], s[0], s[0])
+    } else {
+        (s[0], s[1], s[2])
+    };
+    let alpha = if p.alpha {
+        quantum(*s.last().expect("alpha"))
+    } else {
+        65535.0
+    };
+    let mut channels = vec![quantum(r), quantum(g), quantum(b)];
+    if mode == Interpretation::Trinary && p.alpha {
+        // MaxRGB − opacity, where GraphicsMagick's opacity is 65535 − alpha.
+        channels.push(alpha);
+    }
+    let sum: f64 = channels.iter().sum();
+    let shade = sum / channels.len() as f64 / 65535.0;
+    let o = if negate { shade } else { 1.0 - shade };
+    match mode {
+        Interpretation::Trinary => {
+            if occ < o {
+                100
+            } else if o < free {
+                0
+            } else {
+                -1
+            }
+        }
+        Interpretation::Scale => {
+            if alpha != 65535.0 {
+                -1
+            } else if occ < o {
+                100
+            } else if o < free {
+                0
+            } else {
+                ((o - free) / (occ - free) * 100.0).round_ties_even() as i16
+            }
+        }
+        Interpretation::Raw => {
+            let percent = (shade * 255.0).round();
+            if (0.0..=100.0).contains(&percent) {
+                percent as i16
+            } else {
+                -1
+            }
+        }
+    }
+}
+
+/// The value ROS 1's map_server publishes for a pixel, written from
+/// map_server/src/image_loader.cpp over the bytes SDL_image hands it: one byte for grey,
+/// grey with alpha expanded to RGBA, 16-bit samples by their high byte. Raw values above 100
+/// (published as they are, or wrapped below 0) are no occupancy: -1 here.
+fn ros1_image_loader(
+    p: &Pixels,
+    s: &[u32],
+    mode: Interpretation,
+    negate: bool,
+    occ: f64,
+    free: f64,
+) -> i16 {
+    let byte = |v: u32| if p.wide { v >> 8 } else { v };
+    let bytes: Vec<u32> = match (p.grey, p.alpha) {
+        (true, false) => vec![byte(s[0])],
+        (true, true) => vec![byte(s[0]), byte(s[0]), byte(s[0]), byte(s[1])],
+        _ => s.iter().map(|&v| byte(v)).collect(),
+    };
+    let n = bytes.len();
+    let has_amask = p.alpha;
+    let avg_channels = if mode == Interpretation::Trinary || !has_amask {
+        n
+    } else {
+        n - 1
+    };
+    let color_sum: u32 = bytes[..avg_channels].iter().sum();
+    let mut color_avg = f64::from(color_sum) / avg_channels as f64;
+    let alpha = if n == 1 { 1 } else { bytes[n - 1] };
+    if negate {
+        color_avg = 255.0 - color_avg;
+    }
+    if mode == Interpretation::Raw {
+        let value = color_avg as u8;
+        return if value <= 100 { i16::from(value) } else { -1 };
+    }
+    let o = (255.0 - color_avg) / 255.0;
+    if o > occ {
+        100
+    } else if o < free {
+        0
+    } else if mode == Interpretation::Trinary || alpha < 1 {
+        -1
+    } else {
+        i16::from((1.0 + 98.0 * (o - free) / (occ - free)) as u8)
+    }
+}
+
+/// The symbol gridpath gives a published value: `.` free, `#` occupied, `?` unknown, `1`–`9`
+/// the graded bands (values 1–11, 12–22, …, 89–99).
+fn symbol_of_value(value: i16) -> char {
+    match value {
+        0 => '.',
+        100 => '#',
+        1..=99 => char::from(b'1' + ((value - 1) * 9 / 99) as u8),
+        _ => '?',
+    }
+}
+
+/// Every grey level (8-bit) or a spread of 16-bit samples, with alphas and colours mixed in.
+fn pixels(grey: bool, alpha: bool, wide: bool) -> Pixels {
+    let mut samples = Vec::new();
+    for v in 0..=255u32 {
+        for (k, a) in [0u32, 1, 127, 254, 255].into_iter().enumerate() {
+            if !alpha && k > 0 {
+                continue;
+            }
+            let k = k as u32;
+            let wide_of = |x: u32| {
+                if wide {
+                    x * 256 + (k * 61 + x) % 256
+                } else {
+                    x
+                }
+            };
+            let mut pixel = if grey {
+                vec![wide_of(v)]
+            } else {
+                vec![
+                    wide_of(v),
+                    wide_of((v * 7 + k) % 256),
+                    wide_of((v * 13 + 5) % 256),
+                ]
+            };
+            if alpha {
+                pixel.push(if wide { a * 257 } else { a });
+            }
+            samples.push(pixel);
+        }
+    }
+    Pixels {
+        grey,
+        alpha,
+        wide,
+        samples,
+    }
+}
+
+/// The pixels as a PNG of one row.
+fn pixels_png(p: &Pixels) -> Vec<u8> {
+    let width = p.samples.len() as u32;
+    let flat8 = || {
+        p.samples
+            .iter()
+            .flatten()
+            .map(|&v| v as u8)
+            .collect::<Vec<u8>>()
+    };
+    let flat16 = || {
+        p.samples
+            .iter()
+            .flatten()
+            .map(|&v| v as u16)
+            .collect::<Vec<u16>>()
+    };
+    let image = match (p.grey, p.alpha, p.wide) {
+        (true, false, false) => {
+            DynamicImage::ImageLuma8(image::ImageBuffer::from_raw(width, 1, flat8()).expect("size"))
+        }
+        (true, true, false) => DynamicImage::ImageLumaA8(
+            image::ImageBuffer::from_raw(width, 1, flat8()).expect("size"),
+        ),
+        (false, false, false) => {
+            DynamicImage::ImageRgb8(image::ImageBuffer::from_raw(width, 1, flat8()).expect("size"))
+        }
+        (false, true, false) => {
+            DynamicImage::ImageRgba8(image::ImageBuffer::from_raw(width, 1, flat8()).expect("size"))
+        }
+        (true, false, true) => DynamicImage::ImageLuma16(
+            image::ImageBuffer::from_raw(width, 1, flat16()).expect("size"),
+        ),
+        (true, true, true) => DynamicImage::ImageLumaA16(
+            image::ImageBuffer::from_raw(width, 1, flat16()).expect("size"),
+        ),
+        (false, false, true) => DynamicImage::ImageRgb16(
+            image::ImageBuffer::from_raw(width, 1, flat16()).expect("size"),
+        ),
+        (false, true, true) => DynamicImage::ImageRgba16(
+            image::ImageBuffer::from_raw(width, 1, flat16()).expect("size"),
+        ),
+    };
+    png(image)
+}
+
+#[test]
+fn every_mode_and_channel_layout_reads_as_map_server_reads_it() {
+    let mut checked = 0;
+    for (grey, alpha, wide) in (0..8).map(|i| (i & 1 == 0, i & 2 != 0, i & 4 != 0)) {
+        let p = pixels(grey, alpha, wide);
+        let bytes = pixels_png(&p);
+        for mode in [
+            Interpretation::Trinary,
+            Interpretation::Scale,
+            Interpretation::Raw,
+        ] {
+            for (occ, free) in [(0.65, 0.196), (0.65, 0.25), (1.0, 0.0)] {
+                for negate in [false, true] {
+                    for (server, reader) in [
+                        (
+                            MapServer::Nav2,
+                            nav2_map_io
+                                as fn(&Pixels, &[u32], Interpretation, bool, f64, f64) -> i16,
+                        ),
+                        (MapServer::Ros1, ros1_image_loader),
+                    ] {
+                        let occupancy = Occupancy {
+                            negate,
+                            occupied_thresh: occ,
+                            free_thresh: free,
+                            interpretation: mode,
+                            map_server: server,
+                            ..Occupancy::default()
+                        };
+                        let grid = ImageImport::occupancy(occupancy.clone())
+                            .import(&bytes)
+                            .expect("imports");
+                        let expected: String = p
+                            .samples
+                            .iter()
+                            .map(|s| symbol_of_value(reader(&p, s, mode, negate, occ, free)))
+                            .collect();
+                        let got = symbols(&grid).concat();
+                        let layout = Layout { grey, alpha, wide };
+                        if got != expected {
+                            let first = got
+                                .chars()
+                                .zip(expected.chars())
+                                .position(|(a, b)| a != b)
+                                .unwrap_or(0);
+                            panic!(
+                                "{server:?} {mode:?} {layout:?} negate {negate} thresholds {occ}/{free}: pixel {:?} reads {:?}, map_server {:?}",
+                                p.samples[first],
+                                got.chars().nth(first),
+                                expected.chars().nth(first)
+                            );
+                        }
+                        // The library's own per-pixel answer agrees with the import.
+                        let value = occupancy.cell_value(
+                            layout,
+                            &p.samples[first_u16(&p)]
+                                .iter()
+                                .map(|&v| v as u16)
+                                .collect::<Vec<_>>(),
+                        );
+                        assert_eq!(
+                            symbol_of_value(value),
+                            expected.chars().nth(first_u16(&p)).expect("a cell")
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 8 * 3 * 3 * 2 * 2);
+}
+
+/// A pixel in the middle of the row.
+fn first_u16(p: &Pixels) -> usize {
+    p.samples.len() / 2
+}
+
+#[test]
+fn an_opaque_rgba_turtlebot3_map_is_free_where_map_server_reads_it_free() {
+    let folder = root().join("../shared/samples/ros-turtlebot3");
+    if !folder.is_dir() {
+        println!("SKIPPED: {} is absent", folder.display());
+        return;
+    }
+    let pgm = std::fs::read(folder.join("map.pgm")).expect("the pgm");
+    let (w, h, _, samples) = read_pgm(&pgm);
+    let rgba = RgbaImage::from_fn(w as u32, h as u32, |x, y| {
+        let v = samples[y as usize * w + x as usize] as u8;
+        Rgba([v, v, v, 255])
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("map.png"), png(rgba)).expect("write");
+    let yaml = std::fs::read_to_string(folder.join("map.yaml"))
+        .expect("the yaml")
+        .replace("map.pgm", "map.png");
+    std::fs::write(dir.path().join("map.yaml"), &yaml).expect("write");
+    let map = load_ros_map(&dir.path().join("map.yaml"), |_| {}).expect("converts");
+    let p = Pixels {
+        grey: false,
+        alpha: true,
+        wide: false,
+        samples: Vec::new(),
+    };
+    let expected: String = samples
+        .iter()
+        .map(|&v| {
+            symbol_of_value(nav2_map_io(
+                &p,
+                &[v, v, v, 255],
+                Interpretation::Trinary,
+                false,
+                0.65,
+                0.196,
+            ))
+        })
+        .collect();
+    assert_eq!(symbols(&map.grid).concat(), expected);
+    // map_saver's unknown grey 205, opaque: (3 · 205 + 255) / 4, occupancy 0.147 — free.
+    let unknown = expected.bytes().filter(|&b| b == b'?').count();
+    assert_eq!(unknown, 0, "{unknown} unknown cells");
 }

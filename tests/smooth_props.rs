@@ -20,8 +20,14 @@ fn map_strategy() -> impl Strategy<Value = Grid> {
 }
 
 fn settings_strategy() -> impl Strategy<Value = SmoothSettings> {
-    (0.0f64..=1.0, 0.0f64..0.45)
-        .prop_map(|(tension, clearance)| SmoothSettings { tension, clearance })
+    let radius = prop_oneof![3 => Just(0.0), 1 => 0.3f64..3.0];
+    (0.0f64..=1.0, 0.0f64..0.45, radius).prop_map(|(tension, clearance, min_turn_radius)| {
+        SmoothSettings {
+            tension,
+            clearance,
+            min_turn_radius,
+        }
+    })
 }
 
 fn passable_cells(grid: &Grid) -> Vec<Cell> {
@@ -106,17 +112,45 @@ fn check_smoothed(
                 i,
                 p
             );
-            if !curve.is_straight() {
-                let d = wall_distance(grid, p, settings.clearance + 1.0);
-                prop_assert!(
-                    d >= settings.clearance,
-                    "piece {}: {:?} is {} from a wall",
-                    i,
-                    p,
-                    d
-                );
-            }
+            // Straight pieces too: the paths here step only between cells whose steps keep
+            // half a cell from walls, more than any clearance tried.
+            let d = wall_distance(grid, p, settings.clearance + 1.0);
+            prop_assert!(
+                d >= settings.clearance - 1e-9,
+                "piece {} ({}): {:?} is {} from a wall",
+                i,
+                if curve.is_straight() {
+                    "straight"
+                } else {
+                    "curved"
+                },
+                p,
+                d
+            );
         }
+    }
+    // The reports: the least radius is the curve's own, and between samples DEFAULT_SPACING
+    // apart an arc of radius r turns at most DEFAULT_SPACING / r.
+    let radius = smooth::radius_along(&smoothed.beziers);
+    prop_assert_eq!(
+        smoothed.min_turn_radius,
+        radius.is_finite().then_some(radius)
+    );
+    let samples = smooth::sample_curve(&smoothed.beziers, smooth::DEFAULT_SPACING);
+    let steepest = samples
+        .windows(2)
+        .map(|pair| smooth::angle_between(pair[0].heading, pair[1].heading))
+        .fold(0.0, f64::max);
+    prop_assert_eq!(smoothed.max_heading_change, steepest);
+    if settings.min_turn_radius > 0.0
+        && let Some(r) = smoothed.min_turn_radius.filter(|&r| r > 0.0)
+    {
+        prop_assert!(
+            steepest <= smooth::DEFAULT_SPACING / r * 1.05 + 1e-9,
+            "{} rad between samples on a least radius of {}",
+            steepest,
+            r
+        );
     }
     Ok(())
 }

@@ -307,6 +307,7 @@ fn rows_of(import: &LevelImport) -> Vec<TerrainRow> {
 fn source_text(source: &TerrainSource) -> String {
     match source {
         TerrainSource::Empty => "Cells with no tile".to_owned(),
+        TerrainSource::Outside => "Cells outside every chunk of the infinite map".to_owned(),
         TerrainSource::Tile { tileset, id } => format!("Tile {id} of tileset \"{tileset}\""),
         TerrainSource::Class(class) => format!("Every tile of class \"{class}\""),
         TerrainSource::Wall { from } => format!("Walls from {from}"),

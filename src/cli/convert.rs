@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
-use gridpath::format::occupancy::{Occupancy, Unknown};
+use gridpath::format::occupancy::{MapServer, Occupancy, Unknown};
 use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
@@ -50,6 +50,15 @@ pub struct ConvertArgs {
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
     unknown: UnknownChoice,
+    /// Whose map_server's reading of the image to follow: nav2's (ROS 2) or ROS 1's; they
+    /// differ on alpha in scale mode, 16-bit samples, rounding, and negate in raw mode.
+    #[arg(
+        long = "map-server",
+        value_enum,
+        default_value = "nav2",
+        conflicts_with = "palette"
+    )]
+    map_server: MapServerChoice,
     /// For a .yaml output: metres per cell [default: the map's own, from a ROS import].
     #[arg(long)]
     resolution: Option<f64>,
@@ -59,7 +68,8 @@ pub struct ConvertArgs {
     origin: Option<[f64; 3]>,
     /// For a .yaml output: write a nav2 costmap filter mask of the terrain costs instead of
     /// the occupancy map (keepout: impassable and costlier-than-1 cells; speed: a speed limit
-    /// of 100 / cost percent).
+    /// of 100 / cost percent, 1 % on impassable cells, with a keepout mask of them in
+    /// NAME-keepout.yaml).
     #[arg(long, value_enum)]
     mask: Option<MaskChoice>,
     /// Map each pixel to the default terrain of the nearest colour instead of reading
@@ -98,6 +108,15 @@ enum ReduceChoice {
     Max,
     /// The mean of the pixels.
     Mean,
+}
+
+/// Whose map_server to follow.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum MapServerChoice {
+    /// nav2's map_server (ROS 2).
+    Nav2,
+    /// ROS 1's map_server.
+    Ros1,
 }
 
 /// What unknown cells become.
@@ -192,7 +211,13 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
         Some(MaskChoice::Keepout) => RosImage::Keepout,
         Some(MaskChoice::Speed) => RosImage::Speed,
     };
-    write_ros_map(map, &args.output, &geo, kind)?;
+    let written = write_ros_map(map, &args.output, &geo, kind)?;
+    for companion in written.iter().skip(1) {
+        eprintln!(
+            "gridpath: nav2's speed filter cannot stop a robot (a limit of 0 means no limit): impassable cells are written as 1 % of full speed, and as a keepout mask in {}",
+            companion.display()
+        );
+    }
     Ok(())
 }
 
@@ -255,6 +280,10 @@ fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
             o.free_thresh = t;
         }
         o.negate |= args.negate;
+        o.map_server = match args.map_server {
+            MapServerChoice::Nav2 => MapServer::Nav2,
+            MapServerChoice::Ros1 => MapServer::Ros1,
+        };
         o.unknown = match args.unknown {
             UnknownChoice::Wall => Unknown::Wall,
             UnknownChoice::Free => Unknown::Free,

@@ -1,5 +1,5 @@
 //! The smoothing options of `gridpath solve`: `--smooth`, `--tension`, `--clearance`,
-//! `--export`.
+//! `--min-turn-radius`, `--export`.
 
 use std::path::PathBuf;
 
@@ -28,6 +28,17 @@ pub struct SmoothArgs {
     #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE,
           value_parser = number_in(0.0, f64::from(gridpath::grid::Grid::MAX_SIDE)))]
     pub clearance: f64,
+    /// The smallest radius the curve may turn on, in cells: each corner becomes a circular arc
+    /// of at least this radius where there is room (the result reports the radius reached).
+    #[arg(
+        long = "min-turn-radius",
+        value_name = "CELLS",
+        conflicts_with = "min_turn_radius_m"
+    )]
+    pub min_turn_radius: Option<f64>,
+    /// The smallest turning radius in metres, for a map with a world frame (a ROS map).
+    #[arg(long = "min-turn-radius-m", value_name = "METRES")]
+    pub min_turn_radius_m: Option<f64>,
     /// Write the path export (map, settings, grid path, smoothed path and its samples, the
     /// world frame, statistics) as JSON to FILE, or, for a FILE ending in .csv, the samples
     /// along the curve as CSV; smooths the path even without --smooth.
@@ -41,20 +52,42 @@ pub struct SmoothArgs {
 }
 
 impl SmoothArgs {
-    /// The smoothing settings.
-    pub fn settings(&self) -> SmoothSettings {
-        SmoothSettings {
+    /// The smoothing settings on `map` (whose world frame turns a radius in metres into
+    /// cells).
+    pub fn settings(&self, map: &Map) -> anyhow::Result<SmoothSettings> {
+        let min_turn_radius = match (self.min_turn_radius, self.min_turn_radius_m) {
+            (Some(cells), _) => cells,
+            (None, Some(metres)) => {
+                let geo = map.metadata.with_context(|| {
+                    format!(
+                        "--min-turn-radius-m needs a map with a world frame (a ROS map); {} has none: give --min-turn-radius in cells",
+                        map.name
+                    )
+                })?;
+                metres / geo.resolution
+            }
+            (None, None) => 0.0,
+        };
+        Ok(SmoothSettings {
             tension: self.tension,
             clearance: self.clearance,
-        }
+            min_turn_radius,
+        })
     }
 
     /// Checks the settings when they will be used, so a bad value fails before the search.
     pub fn validate(&self) -> anyhow::Result<()> {
         if self.smooth || self.export.is_some() {
-            self.settings()
-                .validate()
-                .context("bad --tension or --clearance")?;
+            SmoothSettings {
+                tension: self.tension,
+                clearance: self.clearance,
+                min_turn_radius: self
+                    .min_turn_radius
+                    .or(self.min_turn_radius_m)
+                    .unwrap_or(0.0),
+            }
+            .validate()
+            .context("bad --tension, --clearance or --min-turn-radius")?;
         }
         Ok(())
     }
@@ -70,7 +103,7 @@ impl SmoothArgs {
             return Ok(None);
         }
         let smoothed = result
-            .smoothed_through(&map.grid, stops, &self.settings())
+            .smoothed_through(&map.grid, stops, &self.settings(map)?)
             .context("smoothing the path")?;
         Ok(Some(smoothed))
     }
@@ -103,7 +136,7 @@ impl SmoothArgs {
             map,
             request,
             result,
-            self.settings(),
+            self.settings(map)?,
             smoothed.cloned(),
             self.spacing,
         );
@@ -139,6 +172,16 @@ pub fn print_summary(smoothed: &SmoothedPath) -> std::io::Result<()> {
         smoothed.straight_pieces,
         smoothed.curve_length,
         smoothed.curve_cost
+    );
+    let radius = match smoothed.min_turn_radius {
+        Some(r) if r > 0.0 => format!("{r:.3} cells"),
+        Some(_) => "0 (a corner)".to_owned(),
+        None => "none (straight)".to_owned(),
+    };
+    out!(
+        "turning: least radius {radius}, largest heading change {:.1}° between samples {} cells apart",
+        smoothed.max_heading_change.to_degrees(),
+        smooth::DEFAULT_SPACING
     );
     Ok(())
 }

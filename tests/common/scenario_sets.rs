@@ -22,10 +22,34 @@ pub fn scenario_sets(root: &Path) -> Vec<(PathBuf, PathBuf)> {
             let map = if map_name.ends_with(".map") {
                 PathBuf::from(map_name)
             } else {
-                // MAPF names its scenarios after the map plus a suffix.
-                folder.path().join("random-32-32-20.map")
+                // MAPF names its scenarios after the map plus a suffix: the map whose name
+                // begins the scenario's.
+                let stem = scen.file_name().map(|n| n.to_string_lossy().into_owned());
+                let Some(map) = std::fs::read_dir(folder.path()).ok().and_then(|maps| {
+                    maps.flatten().map(|m| m.path()).find(|m| {
+                        m.extension().is_some_and(|e| e == "map")
+                            && m.file_stem().is_some_and(|s| {
+                                stem.as_deref()
+                                    .is_some_and(|n| n.starts_with(&*s.to_string_lossy()))
+                            })
+                    })
+                }) else {
+                    continue;
+                };
+                map
             };
-            sets.push((map, scen));
+            // Agent lists give no single-agent optima (their last column is 0): not a set.
+            let optima = std::fs::read_to_string(&scen).is_ok_and(|text| {
+                text.lines().nth(1).is_some_and(|line| {
+                    line.split_whitespace()
+                        .last()
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .is_some_and(|v| v > 0.0)
+                })
+            });
+            if optima {
+                sets.push((map, scen));
+            }
         }
     }
     sets.sort();

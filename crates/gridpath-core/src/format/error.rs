@@ -36,6 +36,11 @@ pub enum FormatError {
         /// `serde_json`'s description.
         message: String,
     },
+    /// A `.json` file that is neither a gridpath map nor a Tiled map nor an LDtk project.
+    #[error(
+        "not a map gridpath reads: tried a gridpath map ({0}), a Tiled map (no \"type\": \"map\" or \"tiledversion\") and an LDtk project (no \"jsonVersion\")"
+    )]
+    UnknownJson(String),
     /// The `format` field is not `gridpath-map`.
     #[error("not a gridpath map: \"format\" is {0:?}, expected \"gridpath-map\"")]
     NotAMap(String),

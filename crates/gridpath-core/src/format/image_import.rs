@@ -26,7 +26,7 @@ use image::{
 };
 
 use super::ImportError;
-use super::occupancy::{Occupancy, OccupancyClass, Unknown};
+use super::occupancy::{Layout, Occupancy, OccupancyClass, PixelRule, Unknown};
 use super::read::{FileLimit, read_file};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
@@ -79,12 +79,14 @@ impl Reduce {
 
 /// The settings of an image import, and the import itself.
 ///
-/// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode a block
-/// with more transparent than opaque pixels is unknown; the others take the class of their
-/// most occupied opaque pixel ([`Reduce::Max`], the default) or of the mean of their opaque
-/// pixels ([`Reduce::Mean`]). In palette mode a block's colour is the mean of its pixels.
+/// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode each
+/// pixel gets the value map_server publishes for it ([`Occupancy::cell_value`], by nav2's or
+/// ROS 1's rules), and a block takes the class of its most occupied pixel ([`Reduce::Max`],
+/// the default) or of the mean of its pixels ([`Reduce::Mean`]; in scale mode a block with
+/// more transparent pixels than others is unknown). In palette mode a block's colour is the
+/// mean of its pixels.
 ///
-/// A pixel's value is the plain mean of its colour channels, as ROS `map_server` reads it, so
+/// A pixel's shade is the plain mean of its channels, as ROS `map_server` reads it, so
 /// in occupancy mode a saturated colour is as dark as its mean: pure red (255, 0, 0) has the
 /// value 85 and is occupied. Maps painted in colours are read in palette mode.
 #[derive(Clone, Debug, PartialEq)]
@@ -259,21 +261,20 @@ impl ImageImport {
     /// Converts a decoded image into a grid with these settings.
     pub fn grid_from_image(&self, image: &DynamicImage) -> Result<Grid, ImportError> {
         self.check()?;
-        let raster = Raster::new(image);
         let (cells_w, cells_h) = self.grid_size(image.width(), image.height())?;
-        let columns = spans(raster.width, cells_w as usize);
-        let rows = spans(raster.height, cells_h as usize);
+        let columns = spans(image.width() as usize, cells_w as usize);
+        let rows = spans(image.height() as usize, cells_h as usize);
         match &self.mode {
             ImportMode::Occupancy(occupancy) => {
-                let table = SeverityTable::new(occupancy);
+                let raster = OccupancyRaster::new(image);
+                let rule = PixelRule::new(occupancy, raster.layout);
+                let table = RankTable::new(occupancy, &rule);
                 let mut codes = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
                         let code = match self.reduce {
-                            Reduce::Mean => {
-                                occupancy_code(occupancy, &raster.sample(column, row, true))
-                            }
-                            Reduce::Max => raster.most_occupied(column, row, &table),
+                            Reduce::Mean => raster.mean_code(column, row, occupancy, &rule),
+                            Reduce::Max => raster.most_occupied(column, row, &rule, &table),
                         };
                         codes.push(code);
                     }
@@ -281,6 +282,7 @@ impl ImageImport {
                 occupancy_grid(occupancy, cells_w, cells_h, codes)
             }
             ImportMode::Palette(terrains) => {
+                let raster = Raster::new(image);
                 let mut cells = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
@@ -517,7 +519,6 @@ fn jpeg_blocks(bytes: &[u8]) -> Option<u64> {
 struct Raster<'a> {
     bytes: Cow<'a, [u8]>,
     width: usize,
-    height: usize,
     channels: usize,
     alpha: bool,
 }
@@ -541,7 +542,6 @@ impl<'a> Raster<'a> {
         Self {
             bytes,
             width: image.width() as usize,
-            height: image.height() as usize,
             channels,
             alpha,
         }
@@ -593,29 +593,188 @@ impl<'a> Raster<'a> {
     }
 }
 
-/// The occupancy class of an opaque pixel for each sum of its three colour channels (a grey
-/// pixel counts its value three times), ranked by how occupied it is: 0 free, 1 to
-/// [`Occupancy::BANDS`] the graded bands, then unknown, then occupied.
-struct SeverityTable([u8; 766]);
+/// The samples of a decoded image as map_server reads them: 8-bit or 16-bit, in place where
+/// the decoder's buffer has one of the layouts map_server knows.
+enum Samples<'a> {
+    Eight(Cow<'a, [u8]>),
+    Sixteen(Cow<'a, [u16]>),
+}
 
-impl SeverityTable {
+/// The pixels of a decoded image for an occupancy import.
+struct OccupancyRaster<'a> {
+    samples: Samples<'a>,
+    width: usize,
+    layout: Layout,
+}
+
+impl<'a> OccupancyRaster<'a> {
+    fn new(image: &'a DynamicImage) -> Self {
+        let layout = |grey, alpha, wide| Layout { grey, alpha, wide };
+        let (samples, layout) = match image {
+            DynamicImage::ImageLuma8(i) => (
+                Samples::Eight(Cow::Borrowed(i.as_raw())),
+                layout(true, false, false),
+            ),
+            DynamicImage::ImageLumaA8(i) => (
+                Samples::Eight(Cow::Borrowed(i.as_raw())),
+                layout(true, true, false),
+            ),
+            DynamicImage::ImageRgb8(i) => (
+                Samples::Eight(Cow::Borrowed(i.as_raw())),
+                layout(false, false, false),
+            ),
+            DynamicImage::ImageRgba8(i) => (
+                Samples::Eight(Cow::Borrowed(i.as_raw())),
+                layout(false, true, false),
+            ),
+            DynamicImage::ImageLuma16(i) => (
+                Samples::Sixteen(Cow::Borrowed(i.as_raw())),
+                layout(true, false, true),
+            ),
+            DynamicImage::ImageLumaA16(i) => (
+                Samples::Sixteen(Cow::Borrowed(i.as_raw())),
+                layout(true, true, true),
+            ),
+            DynamicImage::ImageRgb16(i) => (
+                Samples::Sixteen(Cow::Borrowed(i.as_raw())),
+                layout(false, false, true),
+            ),
+            DynamicImage::ImageRgba16(i) => (
+                Samples::Sixteen(Cow::Borrowed(i.as_raw())),
+                layout(false, true, true),
+            ),
+            other if other.color().has_alpha() => (
+                Samples::Sixteen(Cow::Owned(other.to_rgba16().into_raw())),
+                layout(false, true, true),
+            ),
+            other => (
+                Samples::Sixteen(Cow::Owned(other.to_rgb16().into_raw())),
+                layout(false, false, true),
+            ),
+        };
+        Self {
+            samples,
+            width: image.width() as usize,
+            layout,
+        }
+    }
+
+    /// Calls `visit` with the samples of each pixel of a block, row by row.
+    fn for_each(
+        &self,
+        columns: (usize, usize),
+        rows: (usize, usize),
+        mut visit: impl FnMut(&[u16]),
+    ) {
+        fn each<T: Copy + Into<u16>>(
+            data: &[T],
+            width: usize,
+            channels: usize,
+            (x0, x1): (usize, usize),
+            (y0, y1): (usize, usize),
+            visit: &mut impl FnMut(&[u16]),
+        ) {
+            let mut pixel = [0u16; 4];
+            for y in y0..y1 {
+                let Some(row) = data.get((y * width + x0) * channels..(y * width + x1) * channels)
+                else {
+                    continue;
+                };
+                for samples in row.chunks_exact(channels) {
+                    for (p, &s) in pixel.iter_mut().zip(samples) {
+                        *p = s.into();
+                    }
+                    visit(&pixel);
+                }
+            }
+        }
+        let channels = self.layout.channels();
+        match &self.samples {
+            Samples::Eight(data) => each(data, self.width, channels, columns, rows, &mut visit),
+            Samples::Sixteen(data) => each(data, self.width, channels, columns, rows, &mut visit),
+        }
+    }
+
+    /// The occupancy code of the most occupied pixel of a block.
+    fn most_occupied(
+        &self,
+        columns: (usize, usize),
+        rows: (usize, usize),
+        rule: &PixelRule,
+        table: &RankTable,
+    ) -> u8 {
+        let mut worst = 0u8;
+        self.for_each(columns, rows, |pixel| {
+            let ranks = if rule.transparent(pixel) {
+                &table.transparent
+            } else {
+                &table.opaque
+            };
+            worst = worst.max(ranks[rule.key(pixel) as usize]);
+        });
+        RankTable::code(worst)
+    }
+
+    /// The occupancy code of the mean of a block's pixels that scale mode does not call
+    /// transparent; a block with more transparent pixels than others is unknown.
+    fn mean_code(
+        &self,
+        columns: (usize, usize),
+        rows: (usize, usize),
+        occupancy: &Occupancy,
+        rule: &PixelRule,
+    ) -> u8 {
+        let (mut sum, mut counted, mut transparent) = (0u64, 0u64, 0u64);
+        self.for_each(columns, rows, |pixel| {
+            if rule.transparent(pixel) {
+                transparent += 1;
+            } else {
+                sum += u64::from(rule.key(pixel));
+                counted += 1;
+            }
+        });
+        if counted == 0 || transparent > counted {
+            return 2;
+        }
+        let value = rule.value(occupancy, sum as f64 / counted as f64, false);
+        RankTable::code(RankTable::rank(value))
+    }
+}
+
+/// The rank of each pixel key, opaque and transparent, ranked by how occupied the value
+/// map_server gives it is: 0 free, 1 to [`Occupancy::BANDS`] the graded bands, then unknown,
+/// then occupied.
+struct RankTable {
+    opaque: Vec<u8>,
+    transparent: Vec<u8>,
+}
+
+impl RankTable {
     const UNKNOWN: u8 = Occupancy::BANDS + 1;
     const OCCUPIED: u8 = Occupancy::BANDS + 2;
 
-    fn new(occupancy: &Occupancy) -> Self {
-        let mut table = [0; 766];
-        for (sum, rank) in table.iter_mut().enumerate() {
-            *rank = match occupancy.classify(sum as f64 / 3.0) {
-                OccupancyClass::Free => 0,
-                OccupancyClass::Band(b) => b,
-                OccupancyClass::Unknown => Self::UNKNOWN,
-                OccupancyClass::Occupied => Self::OCCUPIED,
-            };
+    fn new(occupancy: &Occupancy, rule: &PixelRule) -> Self {
+        let ranks = |transparent| {
+            (0..=rule.max_key())
+                .map(|key| Self::rank(rule.value(occupancy, f64::from(key), transparent)))
+                .collect()
+        };
+        Self {
+            opaque: ranks(false),
+            transparent: ranks(true),
         }
-        Self(table)
     }
 
-    /// The occupancy code (as [`occupancy_code`] gives it) of a rank.
+    fn rank(value: i16) -> u8 {
+        match Occupancy::class_of(value) {
+            OccupancyClass::Free => 0,
+            OccupancyClass::Band(b) => b,
+            OccupancyClass::Unknown => Self::UNKNOWN,
+            OccupancyClass::Occupied => Self::OCCUPIED,
+        }
+    }
+
+    /// The occupancy code (0 free, 1 occupied, 2 unknown, 2 + band) of a rank.
     fn code(rank: u8) -> u8 {
         match rank {
             0 => 0,
@@ -623,32 +782,6 @@ impl SeverityTable {
             Self::UNKNOWN => 2,
             band => 2 + band,
         }
-    }
-}
-
-impl Raster<'_> {
-    /// The occupancy code of the most occupied opaque pixel of a block; a block with more
-    /// transparent than opaque pixels is unknown.
-    fn most_occupied(
-        &self,
-        columns: (usize, usize),
-        rows: (usize, usize),
-        table: &SeverityTable,
-    ) -> u8 {
-        let (mut worst, mut counted, mut transparent) = (0u8, 0u64, 0u64);
-        for pixel in self.block(columns, rows, true) {
-            let Some([r, g, b]) = pixel else {
-                transparent += 1;
-                continue;
-            };
-            let sum = usize::from(r) + usize::from(g) + usize::from(b);
-            worst = worst.max(table.0[sum]);
-            counted += 1;
-        }
-        if counted == 0 || transparent > counted {
-            return 2;
-        }
-        SeverityTable::code(worst)
     }
 }
 
@@ -661,12 +794,6 @@ struct Sample {
 }
 
 impl Sample {
-    /// The mean of the colour channels over the counted pixels.
-    fn value(&self) -> f64 {
-        let total: u64 = self.sum.iter().sum();
-        total as f64 / (3 * self.counted.max(1)) as f64
-    }
-
     fn mean(&self) -> [f64; 3] {
         let n = self.counted.max(1) as f64;
         self.sum.map(|s| s as f64 / n)
@@ -684,19 +811,6 @@ fn spans(pixels: usize, cells: usize) -> Vec<(usize, usize)> {
             (start as usize, end as usize)
         })
         .collect()
-}
-
-/// 0 free, 1 occupied, 2 unknown, 2 + band for graded bands.
-fn occupancy_code(occupancy: &Occupancy, sample: &Sample) -> u8 {
-    if sample.counted == 0 || sample.transparent > sample.counted {
-        return 2;
-    }
-    match occupancy.classify(sample.value()) {
-        OccupancyClass::Free => 0,
-        OccupancyClass::Occupied => 1,
-        OccupancyClass::Unknown => 2,
-        OccupancyClass::Band(b) => 2 + b,
-    }
 }
 
 /// The grid of an occupancy import: free and wall first, then the unknown terrain (when it is

@@ -94,7 +94,10 @@ pub fn load_map(path: &Path) -> Result<Map, LoadError> {
     })?;
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
     match format {
-        MapFormat::Json => json::parse(&text),
+        MapFormat::Json => json::parse(&text).or_else(|gridpath| {
+            let folder = path.parent().unwrap_or(Path::new(""));
+            level::read_other_json(&text, folder, name, gridpath)
+        }),
         MapFormat::MovingAi => movingai::parse_map(&text).map(|grid| Map::new(name, grid)),
         MapFormat::Tiled | MapFormat::Ldtk => Err(FormatError::UnknownExtension),
     }

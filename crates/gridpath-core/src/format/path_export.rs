@@ -143,6 +143,8 @@ pub struct SmoothedExport {
     pub path: SmoothedPath,
     /// The largest distance between two samples along the curve, in cells.
     pub spacing: f64,
+    /// The largest change of heading between two consecutive samples, in radians.
+    pub samples_max_heading_change: f64,
     /// Points on the curve, `[x, y, heading, distance from the start]`.
     pub samples: Vec<[f64; 4]>,
 }
@@ -298,6 +300,7 @@ impl PathExport {
         let smoothed = smoothed.zip(samples).map(|(path, samples)| SmoothedExport {
             path,
             spacing,
+            samples_max_heading_change: crate::smooth::max_heading_change(&samples),
             samples: samples
                 .iter()
                 .map(|s| [s.point.x, s.point.y, s.heading, s.distance])

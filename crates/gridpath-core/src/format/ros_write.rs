@@ -11,8 +11,13 @@
 //! - **Speed mask** ([`RosImage::Speed`]), for nav2's `SpeedFilter` with `type: 1` (speed limit
 //!   in percent), `base: 100.0` and `multiplier: -1.0`: `mode: raw`, pixel value
 //!   100 − 100 / cost on terrains that cost more than 1 (a terrain of cost 2 limits the speed
-//!   to 50 %), 0 (no limit) on terrains of cost 1 or less, and 100 (speed 0) on impassable
-//!   cells.
+//!   to 50 %), at most 98, 0 (no limit) on terrains of cost 1 or less, and
+//!   [`SPEED_MASK_IMPASSABLE`] (99: 1 % of full speed, the slowest) on impassable cells. The
+//!   filter cannot stop a robot: its limit 0 means *no limit* (nav2's `NO_SPEED_LIMIT`), so
+//!   the value 100 would let a robot cross a wall at full speed. [`write_ros_map`] therefore
+//!   writes a speed mask of a map with impassable cells together with a keepout mask of those
+//!   cells ([`RosImage::Walls`], at [`keepout_path_for`]).
+//! - **Walls** ([`RosImage::Walls`]): a keepout mask of the impassable cells alone.
 //!
 //! The image is written beside the yaml, named after it (`site.yaml` → `site.pgm`); both
 //! files are saved atomically.
@@ -33,6 +38,22 @@ pub enum RosImage {
     Keepout,
     /// A nav2 speed mask.
     Speed,
+    /// A nav2 keepout mask of the impassable cells alone, the companion of a speed mask.
+    Walls,
+}
+
+/// The speed mask's value on impassable cells: with the filter info `type: 1`, `base: 100`,
+/// `multiplier: -1` nav2 reads it as 1 % of full speed, the slowest limit it can express
+/// (the value 100 gives 0 %, which nav2 reads as no limit at all).
+pub const SPEED_MASK_IMPASSABLE: u8 = 99;
+
+/// The keepout mask written beside a speed mask at `yaml`: `site.yaml` → `site-keepout.yaml`.
+pub fn keepout_path_for(yaml: &Path) -> PathBuf {
+    let stem = yaml
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    yaml.with_file_name(format!("{stem}-keepout.yaml"))
 }
 
 /// The image file a yaml at `yaml` names: the same name with the extension `.pgm`.
@@ -50,7 +71,9 @@ pub fn pixel_values(map: &Map, kind: RosImage) -> Vec<u8> {
             (RosImage::Occupancy, None) if t.symbol == '?' => 205,
             (RosImage::Occupancy, None) => 0,
             (RosImage::Occupancy, Some(_)) => 254,
-            (RosImage::Keepout | RosImage::Speed, None) => 100,
+            (RosImage::Keepout | RosImage::Walls, None) => 100,
+            (RosImage::Walls, Some(_)) => 0,
+            (RosImage::Speed, None) => SPEED_MASK_IMPASSABLE,
             (RosImage::Keepout, Some(c)) => {
                 if c > 1.0 {
                     100
@@ -60,7 +83,9 @@ pub fn pixel_values(map: &Map, kind: RosImage) -> Vec<u8> {
             }
             (RosImage::Speed, Some(c)) => {
                 if c > 1.0 {
-                    (100.0 - 100.0 / c).round().clamp(1.0, 99.0) as u8
+                    (100.0 - 100.0 / c)
+                        .round()
+                        .clamp(1.0, f64::from(SPEED_MASK_IMPASSABLE - 1)) as u8
                 } else {
                     0
                 }
@@ -91,7 +116,7 @@ pub fn to_pgm(map: &Map, kind: RosImage) -> Vec<u8> {
 pub fn to_yaml(image: &str, geo: &GeoReference, kind: RosImage) -> String {
     let (mode, free) = match kind {
         RosImage::Occupancy => ("trinary", 0.196),
-        RosImage::Keepout | RosImage::Speed => ("raw", 0.25),
+        RosImage::Keepout | RosImage::Speed | RosImage::Walls => ("raw", 0.25),
     };
     let [x, y, yaw] = geo.origin;
     format!(
@@ -101,13 +126,32 @@ pub fn to_yaml(image: &str, geo: &GeoReference, kind: RosImage) -> String {
 }
 
 /// Writes `map` as a ROS map: the yaml at `yaml` and its PGM beside it, with the world frame
-/// `geo`. The image is saved first, so the yaml never names a missing image.
+/// `geo`. The image is saved first, so the yaml never names a missing image. A speed mask of
+/// a map with impassable cells comes with a keepout mask of them at [`keepout_path_for`].
+/// Returns the yaml files written.
 pub fn write_ros_map(
     map: &Map,
     yaml: &Path,
     geo: &GeoReference,
     kind: RosImage,
-) -> Result<(), SaveError> {
+) -> Result<Vec<PathBuf>, SaveError> {
+    write_one(map, yaml, geo, kind)?;
+    let mut written = vec![yaml.to_owned()];
+    let grid = &map.grid;
+    let walls = grid
+        .cells()
+        .iter()
+        .any(|&id| !grid.terrain(id).is_passable());
+    if kind == RosImage::Speed && walls {
+        let keepout = keepout_path_for(yaml);
+        write_one(map, &keepout, geo, RosImage::Walls)?;
+        written.push(keepout);
+    }
+    Ok(written)
+}
+
+/// Writes one yaml and its image.
+fn write_one(map: &Map, yaml: &Path, geo: &GeoReference, kind: RosImage) -> Result<(), SaveError> {
     geo.validate().map_err(|message| SaveError {
         path: yaml.to_owned(),
         step: SaveStep::Encode,
@@ -137,7 +181,12 @@ mod tests {
         // Grass 1, road 0.5, swamp 4, wall.
         assert_eq!(pixel_values(&map, RosImage::Occupancy), [254, 254, 254, 0]);
         assert_eq!(pixel_values(&map, RosImage::Keepout), [0, 0, 100, 100]);
-        assert_eq!(pixel_values(&map, RosImage::Speed), [0, 0, 75, 100]);
+        assert_eq!(pixel_values(&map, RosImage::Speed), [0, 0, 75, 99]);
+        assert_eq!(pixel_values(&map, RosImage::Walls), [0, 0, 0, 100]);
+        assert_eq!(
+            keepout_path_for(Path::new("/m/site.yaml")),
+            Path::new("/m/site-keepout.yaml")
+        );
         let yaml = to_yaml(
             "m.pgm",
             &GeoReference {

@@ -144,10 +144,14 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
                 .map_err(|e| fail(io::Error::new(io::ErrorKind::InvalidData, e)))?
                 .into_bytes(),
             Some(MapFormat::MovingAi) => movingai::write_map(&map.grid).into_bytes(),
-            Some(MapFormat::Tiled) => match LevelFormat::from_path(path) {
-                Some(LevelFormat::Tmx) => tiled_write::to_tmx(map).into_bytes(),
-                _ => tiled_write::to_tmj(map).into_bytes(),
-            },
+            Some(MapFormat::Tiled) => {
+                let image = tileset_image(map, path)?;
+                match LevelFormat::from_path(path) {
+                    Some(LevelFormat::Tmx) => tiled_write::to_tmx(map, image.as_deref()),
+                    _ => tiled_write::to_tmj(map, image.as_deref()),
+                }
+                .into_bytes()
+            }
             Some(MapFormat::Ldtk) => {
                 return Err(fail(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -163,6 +167,27 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
         },
     };
     write_atomically(path, &bytes, Backup::Keep)
+}
+
+/// Writes the tileset image of a Tiled map about to be saved at `path` beside it, atomically,
+/// and returns its name for the map to refer to.
+#[cfg(feature = "images")]
+fn tileset_image(map: &Map, path: &Path) -> Result<Option<String>, SaveError> {
+    let name = tiled_write::image_name_for(path);
+    let image = path.with_file_name(&name);
+    let png = tiled_write::tileset_png(&map.grid).map_err(|e| SaveError {
+        path: image.clone(),
+        step: SaveStep::Encode,
+        source: io::Error::other(e),
+    })?;
+    write_atomically(&image, &png, Backup::Discard)?;
+    Ok(Some(name))
+}
+
+/// Without image support the tileset has no image.
+#[cfg(not(feature = "images"))]
+fn tileset_image(_map: &Map, _path: &Path) -> Result<Option<String>, SaveError> {
+    Ok(None)
 }
 
 /// The start of the name of every temporary file a save writes: `.gridpath-XXXXXX.tmp`, six

@@ -67,9 +67,90 @@ pub fn keeps_clearance(grid: &Grid, point: Point, clearance: f64) -> bool {
     is_passable(grid, cx, cy) && wall_distance(grid, point, clearance) >= clearance
 }
 
+/// Whether the straight segment from `a` to `b` keeps at least `clearance` from every wall
+/// and from the map's border, measured exactly: for each wall square near the segment, the
+/// least distance between the two (reached at a segment end or a square corner, as the
+/// segment enters no wall). The segment must lie in passable cells.
+pub fn segment_keeps_clearance(grid: &Grid, a: Point, b: Point, clearance: f64) -> bool {
+    let (width, height) = (f64::from(grid.width()), f64::from(grid.height()));
+    let border = |p: Point| p.x.min(p.y).min(width - p.x).min(height - p.y);
+    if border(a) < clearance || border(b) < clearance {
+        return false;
+    }
+    let reach = clearance.ceil() as i64 + 1;
+    let (x0, x1) = (a.x.min(b.x).floor() as i64, a.x.max(b.x).floor() as i64);
+    let (y0, y1) = (a.y.min(b.y).floor() as i64, a.y.max(b.y).floor() as i64);
+    let length = a.distance(b);
+    let direction = if length > 0.0 {
+        (b - a) * (1.0 / length)
+    } else {
+        Point::default()
+    };
+    let to_segment = |p: Point| {
+        let t = ((p - a).x * direction.x + (p - a).y * direction.y).clamp(0.0, length);
+        p.distance(a + direction * t)
+    };
+    // The cells within reach of the segment's bounding box, row by row, kept to those near the
+    // segment's own line so a long diagonal does not scan its whole box.
+    for y in (y0 - reach).max(0)..=(y1 + reach).min(i64::from(grid.height()) - 1) {
+        for x in (x0 - reach).max(0)..=(x1 + reach).min(i64::from(grid.width()) - 1) {
+            if is_passable(grid, x, y) {
+                continue;
+            }
+            let centre = Point::new(x as f64 + 0.5, y as f64 + 0.5);
+            if to_segment(centre) > clearance + 1.0 {
+                continue;
+            }
+            let (left, top) = (x as f64, y as f64);
+            let gap = |p: Point| {
+                let dx = (left - p.x).max(p.x - (left + 1.0)).max(0.0);
+                let dy = (top - p.y).max(p.y - (top + 1.0)).max(0.0);
+                dx.hypot(dy)
+            };
+            let corners = [
+                Point::new(left, top),
+                Point::new(left + 1.0, top),
+                Point::new(left, top + 1.0),
+                Point::new(left + 1.0, top + 1.0),
+            ];
+            let nearest = corners
+                .into_iter()
+                .map(to_segment)
+                .fold(gap(a).min(gap(b)), f64::min);
+            if nearest < clearance {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_segment_past_a_corner_is_measured_exactly() {
+        let grid = Grid::from_ascii(&[".....", ".....", "..#..", ".....", "....."]).unwrap();
+        // Along row 1's centre line: 0.5 above the wall's top side.
+        let (a, b) = (Point::new(0.5, 1.5), Point::new(4.5, 1.5));
+        assert!(segment_keeps_clearance(&grid, a, b, 0.5));
+        assert!(!segment_keeps_clearance(&grid, a, b, 0.51));
+        // A slanted segment passing the wall's corner (2, 2): against dense sampling.
+        let (a, b) = (Point::new(0.5, 0.5), Point::new(4.5, 1.9));
+        let sampled = (0..=10_000)
+            .map(|k| wall_distance(&grid, a.lerp(b, f64::from(k) / 10_000.0), 3.0))
+            .fold(f64::INFINITY, f64::min);
+        assert!(segment_keeps_clearance(&grid, a, b, sampled - 1e-6));
+        assert!(!segment_keeps_clearance(&grid, a, b, sampled + 1e-4));
+        // The border counts as a wall.
+        assert!(!segment_keeps_clearance(
+            &grid,
+            Point::new(0.2, 0.5),
+            Point::new(0.5, 0.5),
+            0.25
+        ));
+    }
 
     #[test]
     fn distance_to_a_wall_beside_and_at_a_corner() {

@@ -53,6 +53,9 @@ pub enum SmoothError {
     /// The clearance is negative or not a finite number.
     #[error("the clearance must be a number of at least 0 cells, got {0}")]
     BadClearance(f64),
+    /// The minimum turning radius is negative or not a finite number.
+    #[error("the minimum turning radius must be a number of at least 0 cells, got {0}")]
+    BadTurnRadius(f64),
     /// The clearance is larger than the map: no point of it could keep that far from its
     /// border.
     #[error(

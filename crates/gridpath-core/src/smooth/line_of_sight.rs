@@ -2,7 +2,9 @@
 
 use crate::grid::{Cell, Grid};
 
+use super::Point;
 use super::Segment;
+use super::clearance::segment_keeps_clearance;
 
 /// The relative slack allowed when comparing a shortcut's integrated cost with the grid steps
 /// it replaces, so that a shortcut costing the same in exact arithmetic is not lost to
@@ -36,6 +38,14 @@ pub fn step_costs(grid: &Grid, path: &[Cell]) -> Vec<f64> {
 ///
 /// The first and last cells are always waypoints; an empty path gives no waypoints.
 pub fn pull_string(grid: &Grid, path: &[Cell]) -> Vec<usize> {
+    pull_string_keeping(grid, path, 0.0)
+}
+
+/// [`pull_string`] where a shortcut (a segment over more than one grid step) must also keep
+/// `clearance` from every wall and the map's border
+/// ([`segment_keeps_clearance`](super::clearance::segment_keeps_clearance)). A single grid
+/// step is still always kept: where the grid path itself comes nearer, so does the result.
+pub fn pull_string_keeping(grid: &Grid, path: &[Cell], clearance: f64) -> Vec<usize> {
     let Some(last) = path.len().checked_sub(1) else {
         return Vec::new();
     };
@@ -48,7 +58,16 @@ pub fn pull_string(grid: &Grid, path: &[Cell]) -> Vec<usize> {
     let mut waypoints = vec![0];
     let mut anchor = 0;
     for j in 2..=last {
-        if !shortcut_pays(grid, path, &prefix, anchor, j) {
+        let keeps = |from: usize, to: usize| {
+            clearance <= 0.0
+                || segment_keeps_clearance(
+                    grid,
+                    Point::centre(path[from]),
+                    Point::centre(path[to]),
+                    clearance,
+                )
+        };
+        if !(shortcut_pays(grid, path, &prefix, anchor, j) && keeps(anchor, j)) {
             anchor = j - 1;
             waypoints.push(anchor);
         }

@@ -9,7 +9,8 @@
 //!    and, on weighted terrain, when the terrain cost integrated along the segment is not
 //!    higher than the grid steps it replaces. The line-of-sight path never costs more than
 //!    the grid path.
-//! 2. **Curves** ([`fit_curves`]): a Catmull–Rom spline through the waypoints, converted to
+//! 2. **Curves** ([`fit_curves`]): a Catmull–Rom spline through the waypoints (or, with a
+//!    minimum turning radius, straight segments and circular arcs, [`fit_fillets`]), converted to
 //!    cubic Bezier pieces with a tension parameter, continuous in tangent at the joins. Every
 //!    piece is sampled at most [`SAMPLE_SPACING`] apart; one that comes nearer than the
 //!    clearance to a wall is tightened (shorter handles, then split in two), falling back to
@@ -28,10 +29,19 @@
 //! - A curved piece keeps more than `clearance` from every wall at every point (its samples
 //!   keep `clearance + SAMPLE_SPACING`, and no point of the curve is farther than half a
 //!   spacing from a sample).
-//! - A straight piece lies on a line-of-sight segment, which touches no wall, not even at a
-//!   corner; so it keeps a positive distance from every wall, but possibly less than
-//!   `clearance`. Where a piece had to fall back to straight, its control points sit on its
-//!   ends and its tangent vanishes there: the path may turn a corner at such a join.
+//! - The curve runs through the waypoints and, where a line-of-sight segment comes nearer than
+//!   `clearance` to a wall, through the grid path's cells there, pulled only as far as the
+//!   clearance allows ([`pull_string_keeping`]). So a straight piece lies on a segment that
+//!   keeps `clearance` from every wall, or on a single grid step (which keeps half a cell under
+//!   the `no-cut` and `never` rules: less than `clearance` only in a corridor narrower than
+//!   twice it). Where a piece had to fall back to straight, its control points sit on its ends
+//!   and its tangent vanishes there: the path may turn a corner at such a join. An any-angle
+//!   path's waypoints are kept as they are: its straight pieces touch no wall but may come
+//!   nearer than `clearance`.
+//! - With [`SmoothSettings::min_turn_radius`] the corners are circular arcs of that radius
+//!   where they fit ([`fit_fillets`]); [`SmoothedPath::min_turn_radius`] and
+//!   [`SmoothedPath::max_heading_change`] report how sharply the curve turns, with or without
+//!   the bound.
 //! - These hold for grid paths whose every step is itself clear: paths under the `no-cut`
 //!   and `never` diagonal rules. A diagonal step that squeezes past a wall's corner (allowed by
 //!   `always` and `one-free`) is kept as it is, and so is its corner.
@@ -55,17 +65,20 @@ mod bezier;
 pub mod clearance;
 mod curve;
 mod error;
+mod fillet;
 mod line_of_sight;
 mod point;
 mod sampling;
 mod segment;
 mod settings;
 mod smoothed_path;
+mod turning;
 
 pub use bezier::CubicBezier;
 pub use curve::{SAMPLE_SPACING, fit_curves, is_safe, measure};
 pub use error::SmoothError;
-pub use line_of_sight::{COST_TOLERANCE, pull_string, step_costs};
+pub use fillet::fit_fillets;
+pub use line_of_sight::{COST_TOLERANCE, pull_string, pull_string_keeping, step_costs};
 pub use point::Point;
 pub use sampling::{
     CurveSample, DEFAULT_SPACING, MAX_SAMPLES, MAX_SPACING, MIN_SPACING, sample_curve,
@@ -73,6 +86,7 @@ pub use sampling::{
 pub use segment::Segment;
 pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;
+pub use turning::{angle_between, max_heading_change, radius_along};
 
 use crate::grid::{Cell, Grid};
 
@@ -157,10 +171,54 @@ pub fn smooth_path_through(
         };
     }
 
-    let beziers = fit_curves(grid, &waypoints, settings.tension, settings.clearance);
+    // The curve runs through the waypoints, and where a shortcut comes nearer than the
+    // clearance to a wall, through the grid path's own turns there, pulled only as far as
+    // the clearance allows: every straight piece then keeps the clearance too.
+    let mut curve_points = vec![Point::centre(path[kept[0]])];
+    for pair in kept.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (pa, pb) = (Point::centre(path[a]), Point::centre(path[b]));
+        if b - a > 1 && !clearance::segment_keeps_clearance(grid, pa, pb, settings.clearance) {
+            let sub = pull_string_keeping(grid, &path[a..=b], settings.clearance);
+            curve_points.extend(sub.iter().skip(1).map(|&i| Point::centre(path[a + i])));
+        } else {
+            curve_points.push(pb);
+        }
+    }
+    let beziers = fit(grid, &curve_points, settings);
+    Ok(finish(
+        grid,
+        waypoints,
+        beziers,
+        (length, cost),
+        (grid_length, grid_cost),
+    ))
+}
+
+/// The curve through `points` with these settings: corners on arcs of the minimum turning
+/// radius when there is one ([`fit_fillets`]), else the Catmull–Rom spline ([`fit_curves`]).
+fn fit(grid: &Grid, points: &[Point], settings: &SmoothSettings) -> Vec<CubicBezier> {
+    if settings.min_turn_radius > 0.0 {
+        fit_fillets(grid, points, settings.min_turn_radius, settings.clearance)
+    } else {
+        fit_curves(grid, points, settings.tension, settings.clearance)
+    }
+}
+
+/// The smoothed path with its curve measured: length, cost, straight pieces, the least turning
+/// radius and the largest heading change between samples [`DEFAULT_SPACING`] apart.
+fn finish(
+    grid: &Grid,
+    waypoints: Vec<Point>,
+    beziers: Vec<CubicBezier>,
+    (length, cost): (f64, f64),
+    (grid_length, grid_cost): (f64, f64),
+) -> SmoothedPath {
     let (curve_length, curve_cost) = measure(grid, &beziers);
     let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
-    Ok(SmoothedPath {
+    let radius = radius_along(&beziers);
+    let max_heading_change = max_heading_change(&sample_curve(&beziers, DEFAULT_SPACING));
+    SmoothedPath {
         waypoints,
         beziers,
         length,
@@ -168,9 +226,11 @@ pub fn smooth_path_through(
         curve_length,
         curve_cost,
         straight_pieces,
+        min_turn_radius: radius.is_finite().then_some(radius),
+        max_heading_change,
         grid_length,
         grid_cost,
-    })
+    }
 }
 
 /// Fits the safe curve through the waypoints of an any-angle path (start and goal included):
@@ -204,20 +264,14 @@ pub fn smooth_waypoints(
         cost += piece;
     }
     let points: Vec<Point> = waypoints.iter().map(|&c| Point::centre(c)).collect();
-    let beziers = fit_curves(grid, &points, settings.tension, settings.clearance);
-    let (curve_length, curve_cost) = measure(grid, &beziers);
-    let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
-    Ok(SmoothedPath {
-        waypoints: points,
+    let beziers = fit(grid, &points, settings);
+    Ok(finish(
+        grid,
+        points,
         beziers,
-        length,
-        cost,
-        curve_length,
-        curve_cost,
-        straight_pieces,
-        grid_length: length,
-        grid_cost: cost,
-    })
+        (length, cost),
+        (length, cost),
+    ))
 }
 
 /// Checks that the path is non-empty, on the map, passable and made of neighbour steps.
@@ -320,6 +374,77 @@ mod tests {
         assert_eq!(smoothed.waypoints, vec![Point::new(1.5, 0.5)]);
         assert!(smoothed.beziers.is_empty());
         assert_eq!((smoothed.length, smoothed.cost), (0.0, 0.0));
+    }
+
+    #[test]
+    fn straight_pieces_keep_the_clearance_where_the_shortcut_grazes_a_wall() {
+        // The shortcut over this path passes 0.09 above the corner of the wall at (3, 2).
+        let grid = Grid::from_ascii(&["......", "......", "...#.."]).unwrap();
+        let path: Vec<Cell> = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 1), (5, 2)]
+            .into_iter()
+            .map(|(x, y)| Cell::new(x, y))
+            .collect();
+        for min_turn_radius in [0.0, 0.5] {
+            let settings = SmoothSettings {
+                tension: 0.0,
+                clearance: 0.25,
+                min_turn_radius,
+            };
+            let smoothed = smooth_path(&grid, &path, &settings).unwrap();
+            // A segment of the line-of-sight path grazes the wall; the curve keeps off it.
+            assert!(
+                smoothed
+                    .waypoints
+                    .windows(2)
+                    .any(|w| !clearance::segment_keeps_clearance(&grid, w[0], w[1], 0.25)),
+                "{:?}",
+                smoothed.waypoints
+            );
+            for piece in &smoothed.beziers {
+                for p in piece.samples(0.005) {
+                    let d = clearance::wall_distance(&grid, p, 1.0);
+                    assert!(d >= 0.25 - 1e-9, "{p:?} is {d} from the wall");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_turning_radius_bounds_the_heading_change_at_an_s_bend() {
+        // Around the end of one wall and back around the end of the next: an S.
+        let rows = [
+            "............",
+            "............",
+            "#######.....",
+            "............",
+            "............",
+            "....########",
+            "............",
+            "............",
+        ];
+        let grid = Grid::from_ascii(&rows).unwrap();
+        let request = crate::search::SearchRequest::new(Cell::new(0, 0), Cell::new(0, 7));
+        let result = crate::search::solve(&grid, &request).unwrap();
+        let loose = smooth_path(&grid, &result.path, &SmoothSettings::default()).unwrap();
+        let bounded = SmoothSettings {
+            min_turn_radius: 1.0,
+            ..SmoothSettings::default()
+        };
+        let smoothed = smooth_path(&grid, &result.path, &bounded).unwrap();
+        let radius = smoothed.min_turn_radius.expect("the path turns");
+        assert!(radius >= 0.99, "least radius {radius}");
+        // An arc of radius r turns spacing / r between samples `spacing` apart.
+        assert!(
+            smoothed.max_heading_change <= DEFAULT_SPACING / radius * 1.02,
+            "{}° between samples",
+            smoothed.max_heading_change.to_degrees()
+        );
+        assert!(
+            smoothed.max_heading_change < loose.max_heading_change,
+            "{} against {} without the bound",
+            smoothed.max_heading_change.to_degrees(),
+            loose.max_heading_change.to_degrees()
+        );
     }
 
     #[test]

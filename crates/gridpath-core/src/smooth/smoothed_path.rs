@@ -29,6 +29,17 @@ pub struct SmoothedPath {
     /// How many pieces of the curve are straight segments (tension 0, or curves that could not
     /// keep the clearance).
     pub straight_pieces: usize,
+    /// The least radius of curvature along the curve, in cells ([`radius_along`]): 0 where it
+    /// turns a corner, `None` (`null`) when it never turns. With
+    /// [`SmoothSettings::min_turn_radius`](super::SmoothSettings::min_turn_radius) set, it
+    /// says whether the bound was held.
+    ///
+    /// [`radius_along`]: super::radius_along
+    pub min_turn_radius: Option<f64>,
+    /// The largest change of heading between consecutive samples of the curve taken
+    /// [`DEFAULT_SPACING`](super::DEFAULT_SPACING) apart ([`sample_curve`](super::sample_curve)),
+    /// in radians.
+    pub max_heading_change: f64,
     /// The grid path's length (1 per orthogonal step, √2 per diagonal one); for an any-angle
     /// path, the length of its segments.
     #[serde(skip)]

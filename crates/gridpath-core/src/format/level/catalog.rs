@@ -43,6 +43,19 @@ impl TerrainSpec {
     }
 }
 
+impl TerrainSpec {
+    /// The cells of an infinite map that lie in no chunk: impassable.
+    pub fn outside() -> Self {
+        Self {
+            name: "outside".to_owned(),
+            cost: None,
+            color: Some(Rgb([0x10, 0x10, 0x18])),
+            symbol: Some('_'),
+            source: TerrainSource::Outside,
+        }
+    }
+}
+
 /// The most terrains a grid holds.
 pub const MAX_TERRAINS: usize = 256;
 

@@ -108,6 +108,8 @@ pub enum TerrainSource {
     },
     /// Every tile of one class (type).
     Class(String),
+    /// The cells of an infinite map that lie in no chunk of any tile layer: impassable.
+    Outside,
     /// The wall of a collision layer or of solid objects, as described.
     Wall {
         /// What made the walls: `layer "Collision"` or `solid objects`.
@@ -175,6 +177,50 @@ pub fn read_level(path: &Path, options: &LevelOptions) -> Result<LevelImport, Lo
     .map_err(wrap)
 }
 
+/// What a JSON file says it is, from the fields that tell the formats apart.
+#[derive(serde::Deserialize)]
+struct JsonKind {
+    /// gridpath's maps: `"format": "gridpath-map"`.
+    #[serde(default)]
+    format: Option<serde_json::Value>,
+    /// Tiled's maps: `"type": "map"` (since Tiled 1.0).
+    #[serde(default, rename = "type")]
+    kind: Option<serde_json::Value>,
+    /// Tiled's maps: the version of Tiled that saved the file.
+    #[serde(default)]
+    tiledversion: Option<serde_json::Value>,
+    /// LDtk's projects.
+    #[serde(default, rename = "jsonVersion")]
+    json_version: Option<serde_json::Value>,
+}
+
+/// Reads a `.json` file that is not a gridpath map by its content: a Tiled map (`"type":
+/// "map"` or a `tiledversion`: `.json` was Tiled's default extension before `.tmj`) or an LDtk
+/// project (`jsonVersion`), with the default options. A file that says it is a gridpath map,
+/// or is not JSON at all, gets `gridpath`, the error of reading it as one; a file of JSON that
+/// is none of the three gets an error naming the formats tried.
+pub(crate) fn read_other_json(
+    text: &str,
+    folder: &Path,
+    name: &str,
+    gridpath: FormatError,
+) -> Result<Map, FormatError> {
+    let Ok(kind) = serde_json::from_str::<JsonKind>(text) else {
+        return Err(gridpath);
+    };
+    if kind.format.is_some() {
+        return Err(gridpath);
+    }
+    let options = LevelOptions::default();
+    if kind.kind.as_ref().and_then(|v| v.as_str()) == Some("map") || kind.tiledversion.is_some() {
+        return Ok(tmj::parse(text, folder)?.to_import(name, &options)?.map);
+    }
+    if kind.json_version.is_some() {
+        return ldtk::read(text, folder, name, &options).map(|import| import.map);
+    }
+    Err(FormatError::UnknownJson(gridpath.to_string()))
+}
+
 /// Reads a level file with the default options.
 pub(crate) fn load(path: &Path) -> Result<Map, LoadError> {
     read_level(path, &LevelOptions::default()).map(|import| import.map)
@@ -193,5 +239,101 @@ pub(crate) fn read_beside(
             path,
             message: format!("cannot read the file: {e}"),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::format::load_map;
+
+    /// A map as Tiled 1.8 saves it in JSON (fields as the *JSON Map Format* reference lists
+    /// them: `version` a string since 1.6, `tiledversion`, `"type": "map"`), named `.json`.
+    const TILED_18: &str = r#"{ "compressionlevel":-1,
+ "height":2,
+ "infinite":false,
+ "layers":[
+        {
+         "data":[1, 2, 2, 1, 0, 1],
+         "height":2,
+         "id":1,
+         "name":"Ground",
+         "opacity":1,
+         "type":"tilelayer",
+         "visible":true,
+         "width":3,
+         "x":0,
+         "y":0
+        }],
+ "nextlayerid":2,
+ "nextobjectid":1,
+ "orientation":"orthogonal",
+ "renderorder":"right-down",
+ "tiledversion":"1.8.2",
+ "tileheight":16,
+ "tilesets":[
+        {
+         "columns":2,
+         "firstgid":1,
+         "imageheight":16,
+         "imagewidth":32,
+         "margin":0,
+         "name":"terrain",
+         "spacing":0,
+         "tilecount":2,
+         "tileheight":16,
+         "tiles":[
+                {
+                 "id":1,
+                 "properties":[
+                        {
+                         "name":"walkable",
+                         "type":"bool",
+                         "value":false
+                        }]
+                }],
+         "tilewidth":16
+        }],
+ "tilewidth":16,
+ "type":"map",
+ "version":"1.8",
+ "width":3
+}"#;
+
+    #[test]
+    fn a_tiled_map_named_json_is_read_by_its_content() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("level.json");
+        std::fs::write(&path, TILED_18).expect("written");
+        let map = load_map(&path).expect("a Tiled map named .json reads");
+        let grid = &map.grid;
+        assert_eq!((grid.width(), grid.height()), (3, 2));
+        let passable: Vec<bool> = grid
+            .cells()
+            .iter()
+            .map(|&id| grid.terrain(id).is_passable())
+            .collect();
+        assert_eq!(passable, [true, false, false, true, true, true]);
+
+        // Without "type", the Tiled version alone tells it.
+        std::fs::write(&path, TILED_18.replace(r#" "type":"map","#, "")).expect("written");
+        assert_eq!(load_map(&path).expect("reads").grid, map.grid);
+    }
+
+    #[test]
+    fn an_unknown_json_names_the_formats_tried() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("data.json");
+        std::fs::write(&path, r#"{"name": "not a map", "version": "2"}"#).expect("written");
+        let message = load_map(&path).unwrap_err().to_string();
+        for part in ["data.json", "gridpath map", "Tiled map", "LDtk project"] {
+            assert!(message.contains(part), "{message}");
+        }
+        // A gridpath map with a mistake keeps its own error, and so does broken JSON.
+        std::fs::write(&path, r#"{"format": "gridpath-map", "version": 9}"#).expect("written");
+        let message = load_map(&path).unwrap_err().to_string();
+        assert!(!message.contains("Tiled"), "{message}");
+        std::fs::write(&path, "{\"type\": \"map\",").expect("written");
+        let message = load_map(&path).unwrap_err().to_string();
+        assert!(message.contains("line 1"), "{message}");
     }
 }

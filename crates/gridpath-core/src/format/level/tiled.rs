@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::catalog::{self, TerrainSpec};
 use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
-use crate::grid::{Cell, Grid, Map, Rgb, TerrainId};
+use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, TerrainId};
 
 /// The most tiles all layers of one file may hold together once decoded (256 Mi, 1 GiB of
 /// ids): one layer of a 16384² map, or four of an 8192² one.
@@ -59,6 +59,8 @@ pub struct TiledMap {
     pub tilesets: Vec<Tileset>,
     /// The layers in drawing order (bottom first).
     pub layers: Vec<Layer>,
+    /// The map's own properties.
+    pub properties: Properties,
 }
 
 /// A tileset, embedded or read from its own file.
@@ -89,6 +91,9 @@ pub struct Tileset {
     pub spacing: u32,
     /// The tileset's image, resolved beside the file that names it.
     pub image: Option<PathBuf>,
+    /// The colour of the tileset's image that stands for transparent (`trans`,
+    /// `transparentcolor`).
+    pub trans: Option<Rgb>,
     /// The tileset's own properties.
     pub properties: Properties,
     /// The tiles that have a class, properties or an image of their own, by local id.
@@ -102,6 +107,8 @@ pub struct TileInfo {
     pub class: Option<String>,
     /// Its properties.
     pub properties: Properties,
+    /// Its own image, in a collection of images, resolved beside the file that names it.
+    pub image: Option<PathBuf>,
 }
 
 /// A layer: tiles or objects.
@@ -249,8 +256,9 @@ impl TiledMap {
         }
     }
 
-    /// The grid's extent: the declared size of a finite map, the bounding box of the chunks
-    /// that hold a tile in an infinite one.
+    /// The grid's extent: the declared size of a finite map; in an infinite one the bounding
+    /// box of the tiles present (of the chunks, when no chunk holds a tile). Tiled stores an
+    /// infinite map in chunks of 16 × 16 tiles, so the chunks' empty padding lies outside.
     fn extent(&self) -> Result<Extent, LevelError> {
         if !self.infinite {
             check_size(self.width, self.height)?;
@@ -261,42 +269,42 @@ impl TiledMap {
                 height: self.height as u32,
             });
         }
-        let chunks: Vec<&Chunk> = self
-            .layers
-            .iter()
-            .filter_map(|l| match &l.content {
-                Content::Tiles(chunks) => Some(chunks),
-                Content::Objects(_) => None,
-            })
-            .flatten()
-            .collect();
-        let used: Vec<&&Chunk> = chunks
-            .iter()
-            .filter(|c| c.gids.iter().any(|&g| g != 0))
-            .collect();
-        let chosen: Vec<&Chunk> = if used.is_empty() {
-            chunks
-        } else {
-            used.into_iter().copied().collect()
+        let chunks: Vec<&Chunk> = self.chunks().collect();
+        // Rectangles [x0, x1) × [y0, y1): each non-empty tile, else each chunk.
+        let mut tiles = chunks.iter().flat_map(|c| {
+            c.gids
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| **g != 0)
+                .map(|(i, _)| {
+                    let x = c.x + (i % c.width as usize) as i64;
+                    let y = c.y + (i / c.width as usize) as i64;
+                    (x, y, x + 1, y + 1)
+                })
+        });
+        let first = tiles.next();
+        let rectangles: Box<dyn Iterator<Item = (i64, i64, i64, i64)>> = match first {
+            Some(tile) => Box::new(std::iter::once(tile).chain(tiles)),
+            None => Box::new(chunks.iter().map(|c| {
+                (
+                    c.x,
+                    c.y,
+                    c.x + i64::from(c.width),
+                    c.y + i64::from(c.height),
+                )
+            })),
         };
-        let (Some(x0), Some(y0)) = (
-            chosen.iter().map(|c| c.x).min(),
-            chosen.iter().map(|c| c.y).min(),
-        ) else {
+        let bounds = rectangles.fold(None, |acc: Option<(i64, i64, i64, i64)>, r| {
+            Some(match acc {
+                None => r,
+                Some(a) => (a.0.min(r.0), a.1.min(r.1), a.2.max(r.2), a.3.max(r.3)),
+            })
+        });
+        let Some((x0, y0, x1, y1)) = bounds else {
             return Err(LevelError::Empty(
                 "the infinite map has no chunks of tiles".to_owned(),
             ));
         };
-        let x1 = chosen
-            .iter()
-            .map(|c| c.x + i64::from(c.width))
-            .max()
-            .unwrap_or(x0);
-        let y1 = chosen
-            .iter()
-            .map(|c| c.y + i64::from(c.height))
-            .max()
-            .unwrap_or(y0);
         let (width, height) = ((x1 - x0) as u64, (y1 - y0) as u64);
         check_size(width, height)?;
         Ok(Extent {
@@ -305,6 +313,40 @@ impl TiledMap {
             width: width as u32,
             height: height as u32,
         })
+    }
+
+    /// The chunks of every tile layer.
+    fn chunks(&self) -> impl Iterator<Item = &Chunk> {
+        self.layers
+            .iter()
+            .filter_map(|l| match &l.content {
+                Content::Tiles(chunks) => Some(chunks),
+                Content::Objects(_) => None,
+            })
+            .flatten()
+    }
+
+    /// For an infinite map, which cells of the extent lie in no chunk of any tile layer:
+    /// outside the map, never floor. `None` for a finite map.
+    fn outside(&self, extent: Extent) -> Option<Vec<bool>> {
+        if !self.infinite {
+            return None;
+        }
+        let mut outside = vec![true; extent.width as usize * extent.height as usize];
+        for chunk in self.chunks() {
+            let x0 = chunk.x.max(extent.x);
+            let x1 = (chunk.x + i64::from(chunk.width)).min(extent.x + i64::from(extent.width));
+            for y in chunk.y.max(extent.y)
+                ..(chunk.y + i64::from(chunk.height)).min(extent.y + i64::from(extent.height))
+            {
+                for x in x0..x1 {
+                    if let Some(at) = extent.index(x, y) {
+                        outside[at] = false;
+                    }
+                }
+            }
+        }
+        outside.iter().any(|&o| o).then_some(outside)
     }
 
     /// Paints a layer's non-empty tiles over `cells`; checks each id belongs to a tileset.
@@ -474,11 +516,14 @@ impl TiledMap {
         // The terrains: the floor when a cell is empty, every tile of a tileset marked
         // `gridpath-terrains` (in the order of its ids), then one per key in the order the
         // cells first use it, then the wall.
+        let outside = self.outside(extent);
+        let is_outside = |i: usize| outside.as_ref().is_some_and(|o| o[i]);
         let mut specs = Vec::new();
         if cells
             .iter()
             .zip(&walls)
-            .any(|(&gid, &wall)| gid == 0 && !wall)
+            .enumerate()
+            .any(|(i, (&gid, &wall))| gid == 0 && !wall && !is_outside(i))
         {
             specs.push(TerrainSpec::floor());
         }
@@ -505,12 +550,18 @@ impl TiledMap {
             }
             None => None,
         };
+        let outside_id = outside.as_ref().map(|_| {
+            specs.push(TerrainSpec::outside());
+            specs.len() - 1
+        });
         let (terrains, sources) = catalog::terrains(specs)?;
         let ids: Vec<TerrainId> = cells
             .iter()
             .zip(&walls)
-            .map(|(gid, &wall)| match (wall, wall_id) {
-                (true, Some(w)) => w as TerrainId,
+            .enumerate()
+            .map(|(i, (gid, &wall))| match (wall, wall_id, outside_id) {
+                (_, _, Some(o)) if is_outside(i) => o as TerrainId,
+                (true, Some(w), _) => w as TerrainId,
                 _ => found.of_gid.get(gid).copied().unwrap_or(0),
             })
             .collect();
@@ -519,6 +570,7 @@ impl TiledMap {
         let mut map = Map::new(name, grid);
         map.start = self.marker("start", extent);
         map.goal = self.marker("goal", extent);
+        map.metadata = self.world_frame()?;
         Ok(LevelImport {
             map,
             levels: Vec::new(),
@@ -527,6 +579,35 @@ impl TiledMap {
             layer: chosen,
             sources,
         })
+    }
+
+    /// The world frame of the map's properties `resolution` (metres per cell), `origin_x`,
+    /// `origin_y` and `origin_yaw` (0 when absent), as gridpath's export writes them.
+    fn world_frame(&self) -> Result<Option<GeoReference>, LevelError> {
+        let number = |name: &str| match self.properties.get(name) {
+            None => Ok(None),
+            Some(Value::Number(v)) => Ok(Some(*v)),
+            Some(other) => Err(LevelError::Field {
+                place: "map".to_owned(),
+                message: format!("property {name:?} is {other:?}, not a number"),
+            }),
+        };
+        let Some(resolution) = number("resolution")? else {
+            return Ok(None);
+        };
+        let geo = GeoReference {
+            resolution,
+            origin: [
+                number("origin_x")?.unwrap_or(0.0),
+                number("origin_y")?.unwrap_or(0.0),
+                number("origin_yaw")?.unwrap_or(0.0),
+            ],
+        };
+        geo.validate().map_err(|message| LevelError::Field {
+            place: "map properties".to_owned(),
+            message,
+        })?;
+        Ok(Some(geo))
     }
 
     /// Marks as walls the cells whose centre lies in a solid object (or in any object of an
@@ -816,13 +897,49 @@ struct TileColors {
 }
 
 impl TileColors {
-    /// The mean colour of the opaque pixels of a tile's region of its tileset's image, when
-    /// the image can be read.
+    /// The mean colour of the opaque pixels of a tile's image, as Tiled draws it: its own
+    /// image in a collection of images, else its region of the tileset's image (the columns
+    /// counted from the image's width when the file gives none, as Tiled counts them), without
+    /// pixels of the tileset's transparent colour; `None` when no image can be read.
     #[cfg(feature = "images")]
     fn mean(&mut self, set: &Tileset, id: u32) -> Option<Rgb> {
+        if let Some(own) = set.tiles.get(&id).and_then(|t| t.image.as_ref()) {
+            let image = self.image(own)?;
+            let (w, h) = (image.width(), image.height());
+            return mean_of(image, (0, 0), (w, h), set.trans);
+        }
         let path = set.image.as_ref()?;
-        let image = self
-            .images
+        let image = self.image(path)?;
+        if set.tile_width == 0 || set.tile_height == 0 {
+            return None;
+        }
+        let columns = if set.columns > 0 {
+            set.columns
+        } else {
+            columns_for_width(image.width(), set)
+        };
+        if columns == 0 {
+            return None;
+        }
+        let left = u64::from(set.margin)
+            + u64::from(id % columns) * u64::from(set.tile_width + set.spacing);
+        let top = u64::from(set.margin)
+            + u64::from(id / columns) * u64::from(set.tile_height + set.spacing);
+        let (Ok(left), Ok(top)) = (u32::try_from(left), u32::try_from(top)) else {
+            return None;
+        };
+        mean_of(
+            image,
+            (left, top),
+            (set.tile_width, set.tile_height),
+            set.trans,
+        )
+    }
+
+    /// An image, decoded once.
+    #[cfg(feature = "images")]
+    fn image(&mut self, path: &PathBuf) -> Option<&image::RgbaImage> {
+        self.images
             .entry(path.clone())
             .or_insert_with(|| {
                 let bytes =
@@ -836,27 +953,7 @@ impl TileColors {
                 reader.limits(limits);
                 reader.decode().ok().map(|i| i.to_rgba8())
             })
-            .as_ref()?;
-        if set.columns == 0 || set.tile_width == 0 || set.tile_height == 0 {
-            return None;
-        }
-        let left = u64::from(set.margin)
-            + u64::from(id % set.columns) * u64::from(set.tile_width + set.spacing);
-        let top = u64::from(set.margin)
-            + u64::from(id / set.columns) * u64::from(set.tile_height + set.spacing);
-        let (mut sum, mut n) = ([0_u64; 3], 0_u64);
-        for y in top..(top + u64::from(set.tile_height)).min(u64::from(image.height())) {
-            for x in left..(left + u64::from(set.tile_width)).min(u64::from(image.width())) {
-                let p = image.get_pixel(x as u32, y as u32).0;
-                if p[3] >= 128 {
-                    for c in 0..3 {
-                        sum[c] += u64::from(p[c]);
-                    }
-                    n += 1;
-                }
-            }
-        }
-        (n > 0).then(|| Rgb(sum.map(|s| (s / n) as u8)))
+            .as_ref()
     }
 
     #[cfg(not(feature = "images"))]
@@ -890,6 +987,44 @@ impl ObjectBudget {
             message,
         })
     }
+}
+
+/// The number of tile columns in a tileset image `width` pixels wide, as Tiled counts them
+/// (`Tileset::columnCountForWidth`): (width − margin + spacing) / (tile width + spacing).
+#[cfg(feature = "images")]
+pub fn columns_for_width(width: u32, set: &Tileset) -> u32 {
+    let step = set.tile_width.saturating_add(set.spacing);
+    if step == 0 {
+        return 0;
+    }
+    (width.saturating_sub(set.margin).saturating_add(set.spacing)) / step
+}
+
+/// The mean colour of the pixels of a rectangle of an image that are opaque (alpha 128 or
+/// more) and not of the transparent colour.
+#[cfg(feature = "images")]
+fn mean_of(
+    image: &image::RgbaImage,
+    (left, top): (u32, u32),
+    (width, height): (u32, u32),
+    trans: Option<Rgb>,
+) -> Option<Rgb> {
+    let (mut sum, mut n) = ([0_u64; 3], 0_u64);
+    let right = left.saturating_add(width).min(image.width());
+    let bottom = top.saturating_add(height).min(image.height());
+    for y in top..bottom {
+        for x in left..right {
+            let p = image.get_pixel(x, y).0;
+            if p[3] < 128 || trans.is_some_and(|t| t.0 == [p[0], p[1], p[2]]) {
+                continue;
+            }
+            for c in 0..3 {
+                sum[c] += u64::from(p[c]);
+            }
+            n += 1;
+        }
+    }
+    (n > 0).then(|| Rgb(sum.map(|s| (s / n) as u8)))
 }
 
 /// The tiles decoded so far from one file, against [`MAX_TOTAL_TILES`].
@@ -980,6 +1115,159 @@ mod tests {
             }
             _ => false,
         }
+    }
+
+    /// An infinite map as Tiled stores it: chunks of 16 × 16 tiles (Tiled's default chunk
+    /// size) wherever a tile was painted, empty tiles 0. `tile(x, y)` gives each tile.
+    fn infinite(chunks: &[(i64, i64)], tile: impl Fn(i64, i64) -> u32) -> TiledMap {
+        let mut wall = TileInfo::default();
+        wall.properties
+            .insert("walkable".to_owned(), Value::Bool(false));
+        TiledMap {
+            orientation: "orthogonal".to_owned(),
+            tile_width: 16.0,
+            tile_height: 16.0,
+            infinite: true,
+            tilesets: vec![Tileset {
+                first_gid: 1,
+                name: "desert".to_owned(),
+                tile_count: 2,
+                columns: 2,
+                tiles: BTreeMap::from([(1, wall)]),
+                ..Tileset::default()
+            }],
+            layers: vec![Layer {
+                name: "Ground".to_owned(),
+                class: None,
+                visible: true,
+                content: Content::Tiles(
+                    chunks
+                        .iter()
+                        .map(|&(cx, cy)| Chunk {
+                            x: cx,
+                            y: cy,
+                            width: 16,
+                            height: 16,
+                            gids: (0..256).map(|i| tile(cx + i % 16, cy + i / 16)).collect(),
+                        })
+                        .collect(),
+                ),
+            }],
+            ..TiledMap::default()
+        }
+    }
+
+    #[test]
+    fn an_infinite_map_is_sized_to_its_tiles_and_never_grows_floor() {
+        // A 40 × 40 level saved infinite: nine chunks cover 48 × 48, the padding empty. A wall
+        // (tile 2) splits it from top to bottom at x = 20.
+        let chunks: Vec<(i64, i64)> = (0..3)
+            .flat_map(|y| (0..3).map(move |x| (x * 16, y * 16)))
+            .collect();
+        let map = infinite(&chunks, |x, y| match (x, y) {
+            (0..40, 0..40) if x == 20 => 2,
+            (0..40, 0..40) => 1,
+            _ => 0,
+        });
+        let import = map.to_import("desert", &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        assert_eq!((grid.width(), grid.height()), (40, 40));
+        let request = crate::search::SearchRequest::new(Cell::new(0, 0), Cell::new(39, 0));
+        let result = crate::search::solve(grid, &request).unwrap();
+        assert!(!result.found, "a path around the wall through the padding");
+
+        // Chunks in an L: the bounding box holds a square with no chunk, which is outside
+        // (impassable), while empty tiles inside a chunk are floor as in a finite map.
+        let map = infinite(&[(-16, 0), (0, 0), (-16, 16)], |x, y| {
+            u32::from(!(x == 5 && y == 5))
+        });
+        let import = map.to_import("l", &LevelOptions::default()).unwrap();
+        let grid = &import.map.grid;
+        assert_eq!((grid.width(), grid.height()), (32, 32));
+        let at = |x: u32, y: u32| grid.terrain(grid.get(Cell::new(x, y)).unwrap());
+        assert_eq!(at(16 + 5, 5).name, "floor");
+        assert!(at(16 + 5, 5).is_passable());
+        for (x, y) in [(16, 16), (31, 31), (20, 25)] {
+            assert_eq!(at(x, y).name, "outside");
+            assert!(!at(x, y).is_passable());
+        }
+        assert!(at(0, 31).is_passable() && at(15, 0).is_passable());
+        assert!(import.sources.contains(&TerrainSource::Outside));
+    }
+
+    /// The colours of a map's terrains, read with the XML front end.
+    #[cfg(feature = "images")]
+    fn colours_of(dir: &std::path::Path, text: &str) -> Vec<[u8; 3]> {
+        let map = super::super::tmx::parse(text, dir).unwrap();
+        let import = map.to_import("m", &LevelOptions::default()).unwrap();
+        import
+            .map
+            .grid
+            .terrains()
+            .iter()
+            .map(|t| t.color.0)
+            .collect()
+    }
+
+    #[cfg(feature = "images")]
+    #[test]
+    fn tileset_colours_follow_trans_and_count_columns_as_tiled_does() {
+        // A tileset laid out as Tiled's own sewers example: 24 × 24 tiles, a magenta
+        // background keyed out with trans="#ff00ff", no columns or tilecount given (Tiled
+        // writes them when it saves the map again). Tile 0: grey on magenta; tile 1 green;
+        // tile 2 (the second row of a 2-column image) blue on magenta.
+        let dir = tempfile::tempdir().unwrap();
+        let image = image::RgbaImage::from_fn(48, 48, |x, y| {
+            let inner = (4..20).contains(&(x % 24)) && (4..20).contains(&(y % 24));
+            image::Rgba(match (x / 24, y / 24, inner) {
+                (_, _, false) if (x / 24, y / 24) != (1, 0) => [255, 0, 255, 255],
+                (0, 0, _) => [100, 100, 100, 255],
+                (1, 0, _) => [0, 160, 0, 255],
+                _ => [0, 0, 200, 255],
+            })
+        });
+        image.save(dir.path().join("sewer_tileset.png")).unwrap();
+        let sewers = r##"<map version="1.0" orientation="orthogonal" width="3" height="1" tilewidth="24" tileheight="24">
+ <tileset firstgid="1" name="sewer_tileset" tilewidth="24" tileheight="24">
+  <image source="sewer_tileset.png" trans="ff00ff"/>
+ </tileset>
+ <layer name="Bottom" width="3" height="1"><data encoding="csv">1,2,3</data></layer>
+</map>"##;
+        let colours = colours_of(dir.path(), sewers);
+        assert_eq!(colours, [[100, 100, 100], [0, 160, 0], [0, 0, 200]]);
+        // As Tiled re-saves it: columns and tilecount written, "#" before the colour.
+        let resaved = sewers.replace(
+            r#"tileheight="24">
+  <image source="sewer_tileset.png" trans="ff00ff"/>"#,
+            r##"tileheight="24" tilecount="4" columns="2">
+  <image source="sewer_tileset.png" trans="#ff00ff" width="48" height="48"/>"##,
+        );
+        assert_ne!(resaved, sewers);
+        assert_eq!(colours_of(dir.path(), &resaved), colours);
+
+        // Tiled's column count for an image wider than whole tiles, with margin and spacing.
+        let set = Tileset {
+            tile_width: 16,
+            margin: 2,
+            spacing: 1,
+            ..Tileset::default()
+        };
+        assert_eq!(columns_for_width(2 + 16 * 4 + 3, &set), 4);
+        assert_eq!(columns_for_width(2 + 16 * 5 + 4 - 1, &set), 4);
+        assert_eq!(columns_for_width(2 + 16 * 5 + 4, &set), 5);
+
+        // A collection of images: each tile its own image.
+        image::RgbaImage::from_pixel(8, 8, image::Rgba([10, 20, 30, 255]))
+            .save(dir.path().join("rock.png"))
+            .unwrap();
+        let collection = r##"<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8">
+ <tileset firstgid="1" name="things" tilewidth="8" tileheight="8" tilecount="1" columns="0">
+  <grid orientation="orthogonal" width="1" height="1"/>
+  <tile id="0"><image width="8" height="8" source="rock.png"/></tile>
+ </tileset>
+ <layer name="l" width="1" height="1"><data encoding="csv">1</data></layer>
+</map>"##;
+        assert_eq!(colours_of(dir.path(), collection), [[10, 20, 30]]);
     }
 
     #[test]

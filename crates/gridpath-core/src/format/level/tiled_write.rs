@@ -1,11 +1,16 @@
 //! A gridpath map written as a Tiled map (`.tmj` or `.tmx`): one CSV tile layer, an embedded
-//! tileset of one tile per terrain, and the start and goal as point objects.
+//! tileset of one tile per terrain, the start and goal as point objects, and the world frame
+//! (`metadata`) as the map's properties `resolution`, `origin_x`, `origin_y`, `origin_yaw`.
 //!
-//! The tileset, named and marked `gridpath-terrains`, has no image; each tile carries the
-//! terrain's `name`, `symbol`, `color` (a Tiled colour) and either its `cost` or
-//! `walkable=false`. Reading the file back gives the same grid and markers: every tile of a
-//! tileset marked `gridpath-terrains` becomes a terrain, in order, even when no cell uses it.
-//! `format::save::save_map` writes these files atomically, choosing by the extension.
+//! The tileset, named and marked `gridpath-terrains`, has an image beside the map
+//! ([`image_name_for`]: `level.tmx` → `level-terrains.png`), one solid tile of each terrain's
+//! colour, up to 16 a row ([`tileset_png`]), so that Tiled, tmxrasterizer and other readers
+//! draw the terrains in their colours. Each tile carries the terrain's `name`, `symbol`,
+//! `color` (a Tiled colour) and either its `cost` or `walkable=false`. Reading the file back
+//! gives the same grid, markers and world frame: every tile of a tileset marked
+//! `gridpath-terrains` becomes a terrain, in order, even when no cell uses it.
+//! `format::save::save_map` writes the image and the map atomically, choosing by the
+//! extension.
 //!
 //! ```
 //! use gridpath_core::format::{load_map, save};
@@ -20,11 +25,64 @@
 //!     let back = load_map(&path).expect("loads");
 //!     assert_eq!((back.grid, back.start, back.goal), (map.grid.clone(), map.start, map.goal));
 //! }
+//! assert!(dir.path().join("yard-terrains.png").is_file());
 //! ```
 
 use std::fmt::Write as _;
+use std::path::Path;
 
-use crate::grid::{Map, Terrain};
+use crate::grid::{Grid, Map, Terrain};
+
+/// The most tiles in one row of the written tileset image.
+pub const TILESET_COLUMNS: u32 = 16;
+
+/// The name of the tileset image written beside a Tiled map at `map`:
+/// `level.tmx` → `level-terrains.png`.
+pub fn image_name_for(map: &Path) -> String {
+    let stem = map
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{stem}-terrains.png")
+}
+
+/// The columns and rows of tiles in the tileset image of a grid's terrains.
+pub fn tileset_layout(grid: &Grid) -> (u32, u32) {
+    let count = grid.terrains().len().max(1) as u32;
+    let columns = count.min(TILESET_COLUMNS);
+    (columns, count.div_ceil(columns))
+}
+
+/// The tileset image: tile `i` (column `i % columns`, row `i / columns`, no margin or
+/// spacing) a solid square of terrain `i`'s colour, [`TILE_SIZE`] pixels a side.
+#[cfg(feature = "images")]
+pub fn tileset_png(grid: &Grid) -> Result<Vec<u8>, image::ImageError> {
+    let (columns, rows) = tileset_layout(grid);
+    let terrains = grid.terrains();
+    let image = image::RgbaImage::from_fn(columns * TILE_SIZE, rows * TILE_SIZE, |x, y| {
+        let id = (y / TILE_SIZE * columns + x / TILE_SIZE) as usize;
+        match terrains.get(id) {
+            Some(t) => image::Rgba([t.color.0[0], t.color.0[1], t.color.0[2], 255]),
+            None => image::Rgba([0, 0, 0, 0]),
+        }
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut out, image::ImageFormat::Png)?;
+    Ok(out.into_inner())
+}
+
+/// The map's own properties: its world frame, when it has one.
+fn map_properties(map: &Map) -> Vec<(&'static str, f64)> {
+    match map.metadata {
+        Some(geo) => vec![
+            ("resolution", geo.resolution),
+            ("origin_x", geo.origin[0]),
+            ("origin_y", geo.origin[1]),
+            ("origin_yaw", geo.origin[2]),
+        ],
+        None => Vec::new(),
+    }
+}
 
 /// The size of a tile in the written map, in pixels.
 pub const TILE_SIZE: u32 = 16;
@@ -62,8 +120,9 @@ fn markers(map: &Map) -> Vec<(&'static str, f64, f64)> {
         .collect()
 }
 
-/// The map as Tiled JSON (`.tmj`).
-pub fn to_tmj(map: &Map) -> String {
+/// The map as Tiled JSON (`.tmj`), its tileset drawn from the image `image` beside it (see
+/// [`image_name_for`]); without one the tileset has no image.
+pub fn to_tmj(map: &Map, image: Option<&str>) -> String {
     let grid = &map.grid;
     let q = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned());
     let n = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "0".to_owned());
@@ -88,13 +147,37 @@ pub fn to_tmj(map: &Map) -> String {
         "  \"nextlayerid\": 3,\n  \"nextobjectid\": {},",
         markers.len() + 1
     );
+    let properties_of_map: Vec<String> = map_properties(map)
+        .into_iter()
+        .map(|(k, v)| {
+            format!(
+                "{{\"name\": {}, \"type\": \"float\", \"value\": {}}}",
+                q(k),
+                n(v)
+            )
+        })
+        .collect();
+    if !properties_of_map.is_empty() {
+        let _ = writeln!(out, "  \"properties\": [{}],", properties_of_map.join(", "));
+    }
     out.push_str("  \"tilesets\": [{\n");
+    let (columns, rows) = tileset_layout(grid);
     let _ = writeln!(
         out,
-        "    \"firstgid\": 1, \"name\": {}, \"tilewidth\": {TILE_SIZE}, \"tileheight\": {TILE_SIZE}, \"tilecount\": {}, \"columns\": 0,",
+        "    \"firstgid\": 1, \"name\": {}, \"tilewidth\": {TILE_SIZE}, \"tileheight\": {TILE_SIZE}, \"tilecount\": {}, \"columns\": {}, \"margin\": 0, \"spacing\": 0,",
         q(TILESET_NAME),
-        grid.terrains().len()
+        grid.terrains().len(),
+        if image.is_some() { columns } else { 0 }
     );
+    if let Some(image) = image {
+        let _ = writeln!(
+            out,
+            "    \"image\": {}, \"imagewidth\": {}, \"imageheight\": {},",
+            q(image),
+            columns * TILE_SIZE,
+            rows * TILE_SIZE
+        );
+    }
     let _ = writeln!(
         out,
         "    \"properties\": [{{\"name\": {}, \"type\": \"bool\", \"value\": true}}],",
@@ -189,8 +272,9 @@ fn attribute(text: &str) -> String {
     out
 }
 
-/// The map as Tiled XML (`.tmx`).
-pub fn to_tmx(map: &Map) -> String {
+/// The map as Tiled XML (`.tmx`), its tileset drawn from the image `image` beside it (see
+/// [`image_name_for`]); without one the tileset has no image.
+pub fn to_tmx(map: &Map, image: Option<&str>) -> String {
     let grid = &map.grid;
     let markers = markers(map);
     let mut out = String::with_capacity(grid.len() * 4 + 4096);
@@ -202,15 +286,37 @@ pub fn to_tmx(map: &Map) -> String {
         grid.height(),
         markers.len() + 1
     );
+    let properties_of_map = map_properties(map);
+    if !properties_of_map.is_empty() {
+        out.push_str(" <properties>\n");
+        for (name, value) in properties_of_map {
+            let _ = writeln!(
+                out,
+                "  <property name=\"{name}\" type=\"float\" value=\"{value:?}\"/>"
+            );
+        }
+        out.push_str(" </properties>\n");
+    }
+    let (columns, rows) = tileset_layout(grid);
     let _ = writeln!(
         out,
-        " <tileset firstgid=\"1\" name=\"{TILESET_NAME}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" tilecount=\"{}\" columns=\"0\">",
-        grid.terrains().len()
+        " <tileset firstgid=\"1\" name=\"{TILESET_NAME}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" tilecount=\"{}\" columns=\"{}\">",
+        grid.terrains().len(),
+        if image.is_some() { columns } else { 0 }
     );
     let _ = writeln!(
         out,
         "  <properties>\n   <property name=\"{TILESET_NAME}\" type=\"bool\" value=\"true\"/>\n  </properties>"
     );
+    if let Some(image) = image {
+        let _ = writeln!(
+            out,
+            "  <image source=\"{}\" width=\"{}\" height=\"{}\"/>",
+            attribute(image),
+            columns * TILE_SIZE,
+            rows * TILE_SIZE
+        );
+    }
     for (id, terrain) in grid.terrains().iter().enumerate() {
         let _ = writeln!(out, "  <tile id=\"{id}\">\n   <properties>");
         for p in properties(terrain) {
@@ -268,7 +374,10 @@ mod tests {
     /// Writes as `.tmj` and `.tmx` and reads each back: the same grid and markers. (Saving
     /// through `save_map` is checked by the module's example and the command line's tests.)
     fn round_trip(map: &Map, dir: &Path) {
-        for (name, text) in [("level.tmj", to_tmj(map)), ("level.tmx", to_tmx(map))] {
+        for (name, text) in [
+            ("level.tmj", to_tmj(map, None)),
+            ("level.tmx", to_tmx(map, Some("level-terrains.png"))),
+        ] {
             let path = dir.join(name);
             std::fs::write(&path, text).unwrap();
             let back = read_level(&path, &LevelOptions::default()).unwrap().map;
@@ -361,10 +470,134 @@ mod tests {
         }
     }
 
+    /// Reads a saved `.tmj` as Tiled and pytmx do: the tileset's image beside the map, its
+    /// columns counted from the image's width (Tiled's `Tileset::columnCountForWidth`), and
+    /// each tile's region of it; returns each tile's colour in the image and its `color`
+    /// property.
+    #[cfg(feature = "images")]
+    fn tiles_as_tiled_draws_them(map_file: &Path) -> Vec<([u8; 3], [u8; 3])> {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(map_file).unwrap()).unwrap();
+        let set = &doc["tilesets"][0];
+        let source = set["image"].as_str().expect("the tileset names an image");
+        let image = image::open(map_file.with_file_name(source))
+            .expect("the image is beside the map")
+            .to_rgba8();
+        assert_eq!(
+            u64::from(image.width()),
+            set["imagewidth"].as_u64().unwrap()
+        );
+        assert_eq!(
+            u64::from(image.height()),
+            set["imageheight"].as_u64().unwrap()
+        );
+        let (tw, th) = (
+            set["tilewidth"].as_u64().unwrap() as u32,
+            set["tileheight"].as_u64().unwrap() as u32,
+        );
+        let (margin, spacing) = (
+            set["margin"].as_u64().unwrap() as u32,
+            set["spacing"].as_u64().unwrap() as u32,
+        );
+        let columns = (image.width() - margin + spacing) / (tw + spacing);
+        assert_eq!(u64::from(columns), set["columns"].as_u64().unwrap());
+        let rows = (image.height() - margin + spacing) / (th + spacing);
+        let count = set["tilecount"].as_u64().unwrap() as u32;
+        assert!(
+            count <= columns * rows,
+            "{count} tiles in {columns} × {rows}"
+        );
+        (0..count)
+            .map(|id| {
+                let (left, top) = (
+                    margin + id % columns * (tw + spacing),
+                    margin + id / columns * (th + spacing),
+                );
+                let first = image.get_pixel(left, top).0;
+                for y in top..top + th {
+                    for x in left..left + tw {
+                        assert_eq!(image.get_pixel(x, y).0, first, "tile {id} is one colour");
+                    }
+                }
+                assert_eq!(first[3], 255, "tile {id} is opaque");
+                let tile = set["tiles"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|t| t["id"] == id)
+                    .unwrap();
+                let color = tile["properties"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|p| p["name"] == "color")
+                    .unwrap()["value"]
+                    .as_str()
+                    .unwrap();
+                // A Tiled colour: #AARRGGBB.
+                let hex = color.trim_start_matches('#');
+                let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+                let rgb = [channel(2), channel(4), channel(6)];
+                ([first[0], first[1], first[2]], rgb)
+            })
+            .collect()
+    }
+
+    #[cfg(feature = "images")]
+    #[test]
+    fn the_export_draws_each_terrain_in_its_colour_and_keeps_the_world_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/default.json");
+        let mut map = crate::format::json::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        map.metadata = Some(crate::grid::GeoReference {
+            resolution: 0.05,
+            origin: [-10.0, -7.5, 0.25],
+        });
+        // More than one row of tiles.
+        let mut terrains = map.grid.terrains().to_vec();
+        while terrains.len() < 20 {
+            let n = terrains.len() as u8;
+            let symbol = char::from_u32(0x100 + u32::from(n)).unwrap();
+            terrains.push(Terrain::passable(
+                &format!("t{n}"),
+                symbol,
+                Rgb([n * 10, 255 - n, n]),
+                2.0,
+            ));
+        }
+        let cells = map.grid.cells().to_vec();
+        map.grid = Grid::from_cells(map.grid.width(), map.grid.height(), terrains, cells).unwrap();
+        for name in ["site.tmj", "site.tmx"] {
+            let file = dir.path().join(name);
+            crate::format::save::save_map(&map, &file).unwrap();
+            let back = crate::format::load_map(&file).unwrap();
+            assert_eq!(back.grid, map.grid, "{name}");
+            assert_eq!(back.metadata, map.metadata, "{name}");
+        }
+        let tiles = tiles_as_tiled_draws_them(&dir.path().join("site.tmj"));
+        assert_eq!(tiles.len(), 20);
+        for (id, ((drawn, property), terrain)) in tiles.iter().zip(map.grid.terrains()).enumerate()
+        {
+            assert_eq!(drawn, property, "tile {id}");
+            assert_eq!(*drawn, terrain.color.0, "tile {id}");
+        }
+        // The XML names the same image, with its size, as Tiled writes `<image>`.
+        let tmx = std::fs::read_to_string(dir.path().join("site.tmx")).unwrap();
+        assert!(
+            tmx.contains(r#"<image source="site-terrains.png" width="256" height="32"/>"#),
+            "{tmx}"
+        );
+        assert!(tmx.contains(r#"columns="16""#), "{tmx}");
+        assert!(
+            tmx.contains(r#"<property name="resolution" type="float" value="0.05"/>"#),
+            "{tmx}"
+        );
+    }
+
     #[test]
     fn the_tileset_lists_every_terrain_with_its_properties() {
         let map = Map::new("yard", Grid::from_ascii(&[".#"]).unwrap());
-        let tmj = to_tmj(&map);
+        let tmj = to_tmj(&map, None);
         assert!(
             tmj.contains("{\"name\": \"walkable\", \"type\": \"bool\", \"value\": false}"),
             "{tmj}"
@@ -373,7 +606,7 @@ mod tests {
             tmj.contains("{\"name\": \"color\", \"type\": \"color\", \"value\": \"#ff6abe30\"}"),
             "{tmj}"
         );
-        let tmx = to_tmx(&map);
+        let tmx = to_tmx(&map, None);
         assert!(
             tmx.contains("<property name=\"cost\" type=\"float\" value=\"1\"/>"),
             "{tmx}"

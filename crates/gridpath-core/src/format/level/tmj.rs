@@ -30,6 +30,8 @@ struct RawMap {
     tilesets: Vec<RawTileset>,
     #[serde(default)]
     layers: Vec<RawLayer>,
+    #[serde(default)]
+    properties: Vec<RawProperty>,
 }
 
 fn orthogonal() -> String {
@@ -122,6 +124,7 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
         tile_width: raw.tilewidth,
         tile_height: raw.tileheight,
         infinite: raw.infinite,
+        properties: properties(raw.properties, "map")?,
         ..TiledMap::default()
     };
     let mut read = 0;

@@ -37,6 +37,7 @@ fn map(root: &Element, folder: &Path) -> Result<TiledMap, LevelError> {
         tile_width: number(root, place, "tilewidth")?,
         tile_height: number(root, place, "tileheight")?,
         infinite: root.attribute("infinite") == Some("1"),
+        properties: properties(root)?,
         ..TiledMap::default()
     };
     let mut read = 0;
@@ -418,8 +419,9 @@ mod tests {
  <objectgroup name="markers"><object name="Start" x="-12" y="4"><point/></object><object type="goal" x="28" y="28"><point/></object></objectgroup>
 </map>"#;
         let import = read(dir.path(), "inf.tmx", text, &LevelOptions::default()).unwrap();
-        // x from -2 to 4, y from 0 to 4; the empty chunk far away does not count.
-        assert_eq!(rows(&import), ["aa....", "aa....", "....b.", ".....b"]);
+        // x from -2 to 4, y from 0 to 4; the empty chunk far away does not count. Cells in no
+        // chunk are outside (`_`), empty cells of a chunk floor.
+        assert_eq!(rows(&import), ["aa____", "aa____", "____b.", "____.b"]);
         assert_eq!(import.map.start, Some(Cell::new(0, 0)));
         assert_eq!(import.map.goal, Some(Cell::new(5, 3)));
         // A chunk too big is refused before decoding.

@@ -22,6 +22,7 @@ pub(super) struct RawTileset {
     pub(super) margin: u32,
     pub(super) spacing: u32,
     pub(super) image: Option<String>,
+    pub(super) transparentcolor: Option<String>,
     pub(super) tiles: Vec<RawTile>,
     pub(super) properties: Vec<RawProperty>,
 }
@@ -35,6 +36,8 @@ pub(super) struct RawTile {
     class: Option<String>,
     #[serde(default)]
     properties: Vec<RawProperty>,
+    #[serde(default)]
+    image: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +72,15 @@ pub(super) fn json<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Format
 
 pub(super) fn tileset(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelError> {
     let place = format!("tileset {:?}", raw.name);
+    let trans = match &raw.transparentcolor {
+        None => None,
+        Some(t) => Some(
+            super::catalog::parse_color(t).ok_or_else(|| LevelError::Field {
+                place: place.clone(),
+                message: format!("transparentcolor {t:?} is not a colour"),
+            })?,
+        ),
+    };
     let mut set = Tileset {
         first_gid: raw.firstgid,
         tile_count: raw.tilecount,
@@ -78,6 +90,7 @@ pub(super) fn tileset(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelEr
         margin: raw.margin,
         spacing: raw.spacing,
         image: raw.image.map(|s| folder.join(s)),
+        trans,
         properties: properties(raw.properties, &place)?,
         name: raw.name,
         ..Tileset::default()
@@ -85,7 +98,15 @@ pub(super) fn tileset(raw: RawTileset, folder: &Path) -> Result<Tileset, LevelEr
     for tile in raw.tiles {
         let class = tile.kind.or(tile.class).filter(|c| !c.is_empty());
         let properties = properties(tile.properties, &place)?;
-        set.tiles.insert(tile.id, TileInfo { class, properties });
+        let image = tile.image.map(|s| folder.join(s));
+        set.tiles.insert(
+            tile.id,
+            TileInfo {
+                class,
+                properties,
+                image,
+            },
+        );
     }
     Ok(set)
 }

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::LevelError;
 use super::tiled::{Properties, TileInfo, Tileset, Value};
 use super::xml::Element;
+use super::{LevelError, catalog};
 use crate::format::excerpt;
 
 /// The tiles of a `<tileset>` element; its image resolved beside `folder`.
@@ -18,6 +18,14 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
             Some(_) => number(element, &place, attribute),
         }
     };
+    let image = element.child("image");
+    let trans = match image.and_then(|i| i.attribute("trans")) {
+        None => None,
+        Some(t) => Some(
+            catalog::parse_color(t)
+                .ok_or_else(|| field(&place, format!("<image> trans={t:?} is not a colour")))?,
+        ),
+    };
     let mut set = Tileset {
         tile_count: optional("tilecount")?,
         columns: optional("columns")?,
@@ -25,10 +33,10 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
         tile_height: optional("tileheight")?,
         margin: optional("margin")?,
         spacing: optional("spacing")?,
-        image: element
-            .child("image")
+        image: image
             .and_then(|i| i.attribute("source"))
             .map(|s| folder.join(s)),
+        trans,
         properties: properties(element)?,
         name,
         ..Tileset::default()
@@ -45,6 +53,10 @@ pub(super) fn tileset(element: &Element, folder: &Path) -> Result<Tileset, Level
             TileInfo {
                 class,
                 properties: properties(tile)?,
+                image: tile
+                    .child("image")
+                    .and_then(|i| i.attribute("source"))
+                    .map(|s| folder.join(s)),
             },
         );
     }
