@@ -630,7 +630,7 @@ fn a_ros_map_written_and_read_back_has_the_same_cells() {
     }
 }
 
-/// What nav2's `SpeedFilter` (nav2_costmap_2d/plugins/costmap_filters/speed_filter.cpp) makes
+/// What nav2's `SpeedFilter` (`nav2_costmap_2d/plugins/costmap_filters/speed_filter.cpp`) makes
 /// of one mask value with the filter info `type: 1` (percent), `base`, `multiplier`: the speed
 /// limit in percent, where 0.0 is `NO_SPEED_LIMIT`; `None` for an unknown cell (-1), where the
 /// filter keeps the limit it had.
@@ -650,7 +650,7 @@ fn nav2_speed_limit(mask: i8, base: f64, multiplier: f64) -> Option<f64> {
     }
 }
 
-/// The `OccupancyGrid` values nav2's map_server (nav2_map_server/src/map_io.cpp) publishes for
+/// The `OccupancyGrid` values nav2's `map_server` (`nav2_map_server/src/map_io.cpp`) publishes for
 /// an 8-bit grey image in `mode: raw`: the grey level itself when it lies in 0–100, else -1
 /// (unknown); `negate` is not read in raw mode.
 fn nav2_raw_values(pgm: &[u8]) -> Vec<i8> {
@@ -742,7 +742,7 @@ fn a_speed_mask_slows_to_the_slowest_on_impassable_cells_and_keeps_out_of_them()
     assert_eq!(written.len(), 1);
 }
 
-/// One pixel as a map_server reads it: its samples in file order, 0–255 or 0–65535.
+/// One pixel as a `map_server` reads it: its samples in file order, 0–255 or 0–65535.
 struct Pixels {
     grey: bool,
     alpha: bool,
@@ -750,8 +750,8 @@ struct Pixels {
     samples: Vec<Vec<u32>>,
 }
 
-/// The value nav2's map_server publishes for a pixel, written from
-/// nav2_map_server/src/map_io.cpp (`loadMapFromFile`) over GraphicsMagick with 16-bit quanta:
+/// The value nav2's `map_server` publishes for a pixel, written from
+/// `nav2_map_server/src/map_io.cpp` (`loadMapFromFile`) over `GraphicsMagick` with 16-bit quanta:
 /// an 8-bit sample v is the quantum v · 257.
 fn nav2_map_io(
     p: &Pixels,
@@ -812,8 +812,8 @@ fn nav2_map_io(
     }
 }
 
-/// The value ROS 1's map_server publishes for a pixel, written from
-/// map_server/src/image_loader.cpp over the bytes SDL_image hands it: one byte for grey,
+/// The value ROS 1's `map_server` publishes for a pixel, written from
+/// `map_server/src/image_loader.cpp` over the bytes `SDL_image` hands it: one byte for grey,
 /// grey with alpha expanded to RGBA, 16-bit samples by their high byte. Raw values above 100
 /// (published as they are, or wrapped below 0) are no occupancy: -1 here.
 fn ros1_image_loader(

@@ -50,7 +50,7 @@ pub struct ConvertArgs {
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
     unknown: UnknownChoice,
-    /// Whose map_server's reading of the image to follow: nav2's (ROS 2) or ROS 1's; they
+    /// Whose `map_server`'s reading of the image to follow: nav2's (ROS 2) or ROS 1's; they
     /// differ on alpha in scale mode, 16-bit samples, rounding, and negate in raw mode.
     #[arg(
         long = "map-server",
@@ -110,12 +110,12 @@ enum ReduceChoice {
     Mean,
 }
 
-/// Whose map_server to follow.
+/// Whose `map_server` to follow.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum MapServerChoice {
-    /// nav2's map_server (ROS 2).
+    /// nav2's `map_server` (ROS 2).
     Nav2,
-    /// ROS 1's map_server.
+    /// ROS 1's `map_server`.
     Ros1,
 }
 

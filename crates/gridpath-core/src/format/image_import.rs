@@ -80,7 +80,7 @@ impl Reduce {
 /// The settings of an image import, and the import itself.
 ///
 /// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode each
-/// pixel gets the value map_server publishes for it ([`Occupancy::cell_value`], by nav2's or
+/// pixel gets the value `map_server` publishes for it ([`Occupancy::cell_value`], by nav2's or
 /// ROS 1's rules), and a block takes the class of its most occupied pixel ([`Reduce::Max`],
 /// the default) or of the mean of its pixels ([`Reduce::Mean`]; in scale mode a block with
 /// more transparent pixels than others is unknown). In palette mode a block's colour is the
@@ -593,8 +593,8 @@ impl<'a> Raster<'a> {
     }
 }
 
-/// The samples of a decoded image as map_server reads them: 8-bit or 16-bit, in place where
-/// the decoder's buffer has one of the layouts map_server knows.
+/// The samples of a decoded image as `map_server` reads them: 8-bit or 16-bit, in place where
+/// the decoder's buffer has one of the layouts `map_server` knows.
 enum Samples<'a> {
     Eight(Cow<'a, [u8]>),
     Sixteen(Cow<'a, [u16]>),
@@ -742,7 +742,7 @@ impl<'a> OccupancyRaster<'a> {
 }
 
 /// The rank of each pixel key, opaque and transparent, ranked by how occupied the value
-/// map_server gives it is: 0 free, 1 to [`Occupancy::BANDS`] the graded bands, then unknown,
+/// `map_server` gives it is: 0 free, 1 to [`Occupancy::BANDS`] the graded bands, then unknown,
 /// then occupied.
 struct RankTable {
     opaque: Vec<u8>,

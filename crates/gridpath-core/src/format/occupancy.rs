@@ -1,7 +1,7 @@
 //! Occupancy-map semantics (those of ROS `map_server`): how a pixel's brightness becomes a free
 //! cell, a wall, or an unknown cell.
 //!
-//! A pixel first becomes the value map_server publishes in its `OccupancyGrid` (−1 unknown,
+//! A pixel first becomes the value `map_server` publishes in its `OccupancyGrid` (−1 unknown,
 //! 0 free, 100 occupied, 1–99 in between), computed as nav2's `map_io.cpp` or ROS 1's
 //! `image_loader.cpp` computes it ([`MapServer`]); gridpath then reads that value: 0 free,
 //! 100 a wall, −1 (and any value outside 0–100) unknown, 1–99 one of [`Occupancy::BANDS`]
@@ -24,11 +24,11 @@ pub enum Interpretation {
     Raw,
 }
 
-/// Whose reading of an image an occupancy import follows: the two map_servers agree on
+/// Whose reading of an image an occupancy import follows: the two `map_server`s agree on
 /// grey images in trinary mode and differ in the details below.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MapServer {
-    /// nav2's map_server (ROS 2, `nav2_map_server/src/map_io.cpp`, through GraphicsMagick with
+    /// nav2's `map_server` (ROS 2, `nav2_map_server/src/map_io.cpp`, through `GraphicsMagick` with
     /// 16-bit quanta): a pixel's shade is the mean of its red, green and blue quanta, with the
     /// alpha quantum averaged in when the image has alpha and the mode is trinary; 16-bit
     /// samples are read whole. Scale mode: a pixel that is not fully opaque is unknown, values
@@ -36,7 +36,7 @@ pub enum MapServer {
     /// (occupied). Raw mode: the value is `round(shade · 255)`, `negate` ignored.
     #[default]
     Nav2,
-    /// ROS 1's map_server (`map_server/src/image_loader.cpp`, through SDL_image at 8 bits a
+    /// ROS 1's `map_server` (`map_server/src/image_loader.cpp`, through `SDL_image` at 8 bits a
     /// channel): the mean of the bytes of a pixel (16-bit samples by their high byte), alpha
     /// left out in scale and raw modes; `negate` applies in every mode. Scale mode: a pixel
     /// whose last byte is 0 is unknown (for an RGB image without alpha that byte is blue),
@@ -55,7 +55,7 @@ impl MapServer {
     }
 }
 
-/// How an image stores its pixels, as far as map_server's reading depends on it.
+/// How an image stores its pixels, as far as `map_server`'s reading depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// One grey channel rather than red, green and blue.
@@ -67,7 +67,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// An 8-bit grey image without alpha, as map_saver writes.
+    /// An 8-bit grey image without alpha, as `map_saver` writes.
     pub const GREY8: Layout = Layout {
         grey: true,
         alpha: false,
@@ -81,7 +81,7 @@ impl Layout {
 }
 
 /// What one pixel contributes to a cell, computed once per image layout: the sum of the
-/// channels map_server averages (a grey channel counted three times), in the units of
+/// channels `map_server` averages (a grey channel counted three times), in the units of
 /// [`PixelRule::max_key`], and whether scale mode calls the pixel transparent.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PixelRule {
@@ -155,11 +155,11 @@ impl PixelRule {
             MapServer::Nav2 => self.layout.alpha && last != self.max,
             // SDL hands over grey images one byte a pixel, and ROS 1 reads the alpha of those
             // as 1; of any other pixel it reads the last byte.
-            MapServer::Ros1 => !(self.layout.grey && !self.layout.alpha) && last == 0,
+            MapServer::Ros1 => (self.layout.alpha || !self.layout.grey) && last == 0,
         }
     }
 
-    /// The value map_server publishes for a pixel of this key (a mean key for a mean of
+    /// The value `map_server` publishes for a pixel of this key (a mean key for a mean of
     /// pixels), transparent or not by [`PixelRule::transparent`].
     pub(crate) fn value(&self, occupancy: &Occupancy, key: f64, transparent: bool) -> i16 {
         let (occ_t, free_t) = (occupancy.occupied_thresh, occupancy.free_thresh);
@@ -276,7 +276,7 @@ pub enum OccupancyClass {
 /// A pixel's shade is the mean of its channels (with alpha averaged in, in trinary mode);
 /// `negate` flips it; its occupancy is 1 − shade. Occupancy above `occupied_thresh` is a
 /// wall, below `free_thresh` free, in between unknown (trinary) or graded (scale). The
-/// details of each map_server are those of [`MapServer`].
+/// details of each `map_server` are those of [`MapServer`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Occupancy {
     /// Treat dark pixels as free and light ones as occupied.
@@ -287,7 +287,7 @@ pub struct Occupancy {
     pub free_thresh: f64,
     /// How values are read.
     pub interpretation: Interpretation,
-    /// Whose map_server's reading to follow.
+    /// Whose `map_server`'s reading to follow.
     pub map_server: MapServer,
     /// The terrain of free cells.
     pub free: Terrain,
@@ -339,7 +339,7 @@ impl Occupancy {
         Ok(())
     }
 
-    /// The value map_server publishes for one pixel of an image of this layout: −1 unknown,
+    /// The value `map_server` publishes for one pixel of an image of this layout: −1 unknown,
     /// 0 free, 100 occupied, between them graded. `pixel` holds its samples in the file's
     /// order (grey or red, green, blue, then alpha), 0–255 or, for 16-bit images, 0–65535.
     ///

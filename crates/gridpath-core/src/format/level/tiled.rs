@@ -938,9 +938,9 @@ impl TileColors {
 
     /// An image, decoded once.
     #[cfg(feature = "images")]
-    fn image(&mut self, path: &PathBuf) -> Option<&image::RgbaImage> {
+    fn image(&mut self, path: &std::path::Path) -> Option<&image::RgbaImage> {
         self.images
-            .entry(path.clone())
+            .entry(path.to_path_buf())
             .or_insert_with(|| {
                 let bytes =
                     crate::format::read::read_file(path, crate::format::read::FileLimit::IMAGE)

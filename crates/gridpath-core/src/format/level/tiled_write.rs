@@ -4,7 +4,7 @@
 //!
 //! The tileset, named and marked `gridpath-terrains`, has an image beside the map
 //! ([`image_name_for`]: `level.tmx` → `level-terrains.png`), one solid tile of each terrain's
-//! colour, up to 16 a row ([`tileset_png`]), so that Tiled, tmxrasterizer and other readers
+//! colour, up to 16 a row ([`tileset_png`]), so that Tiled, `tmxrasterizer` and other readers
 //! draw the terrains in their colours. Each tile carries the terrain's `name`, `symbol`,
 //! `color` (a Tiled colour) and either its `cost` or `walkable=false`. Reading the file back
 //! gives the same grid, markers and world frame: every tile of a tileset marked
