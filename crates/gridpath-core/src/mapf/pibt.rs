@@ -1,0 +1,262 @@
+//! Priority inheritance with backtracking (PIBT, Okumura et al. 2019/2022): one tick for all
+//! agents at once. Agents choose in order of priority, each its free neighbour (or its own
+//! cell) closest to its goal; an agent that wants a cell another agent stands on lends that
+//! agent its priority, and the other must move away first — or, if it cannot, the first
+//! tries its next choice. Priorities grow by one each tick an agent is away from its goal and
+//! drop back below one when it arrives, so no agent waits for ever behind others.
+//!
+//! [`Pibt::next`] is also LaCAM's successor generator, with some agents' next cells fixed by
+//! its constraints. As a solver on its own ([`run`]), PIBT repeats ticks until everyone rests
+//! on their goals: fast, with no guarantee on the cost, and incomplete — it can cycle for
+//! ever on a solvable instance, so it gives up after a bounded number of ticks.
+
+use super::graph::{Distances, MoveGraph, NONE, Rng};
+use super::model::Instance;
+use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::plan::Plan;
+use crate::search::SearchControl;
+
+/// The most cells a plan of standalone PIBT may hold (agents × ticks): beyond, it gives up.
+pub const PIBT_MAX_CELLS: usize = 64 << 20;
+
+/// The most ticks standalone PIBT tries per cell of the map (and at least 1024 ticks),
+/// within [`PIBT_MAX_CELLS`]: beyond, it gives up.
+pub const PIBT_TICKS_PER_CELL: usize = 16;
+
+/// The state of one tick's choices, kept between ticks so that nothing is allocated per tick.
+#[derive(Clone, Debug)]
+pub(crate) struct Pibt {
+    /// The agent on each cell now, or [`NONE`].
+    occupied_now: Vec<u32>,
+    /// The agent that will be on each cell next, or [`NONE`].
+    occupied_next: Vec<u32>,
+    /// Each agent's next cell, or [`NONE`] while undecided.
+    next: Vec<u32>,
+    rng: Rng,
+}
+
+impl Pibt {
+    /// Empty state for `cells` cells and `agents` agents.
+    pub(crate) fn new(cells: usize, agents: usize, seed: u64) -> Self {
+        Self {
+            occupied_now: vec![NONE; cells],
+            occupied_next: vec![NONE; cells],
+            next: vec![NONE; agents],
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The configuration after one tick from `from`: agents choose in `order`, and the agents
+    /// of `fixed` go to the cells given there (each a move or a wait of the rule). `None` when
+    /// the fixed moves conflict or some agent finds no cell.
+    pub(crate) fn next(
+        &mut self,
+        graph: &MoveGraph,
+        distances: &mut Distances,
+        from: &[u32],
+        order: &[u32],
+        fixed: &[(u32, u32)],
+    ) -> Option<Vec<u32>> {
+        for (i, &v) in from.iter().enumerate() {
+            self.occupied_now[v as usize] = i as u32;
+        }
+        let ok = self.fix(graph, from, fixed)
+            && order.iter().all(|&i| {
+                self.next[i as usize] != NONE || self.choose(graph, distances, from, i as usize)
+            });
+        let answer = ok.then(|| self.next.clone());
+        for (i, &v) in from.iter().enumerate() {
+            self.occupied_now[v as usize] = NONE;
+            let n = self.next[i];
+            if n != NONE {
+                self.occupied_next[n as usize] = NONE;
+                self.next[i] = NONE;
+            }
+        }
+        answer
+    }
+
+    /// Whether moving `i` from `from[i]` to `to` meets a decided agent: someone already going
+    /// to `to`, someone coming the other way, or someone crossing the diagonal.
+    fn blocked(&self, graph: &MoveGraph, from: &[u32], i: usize, to: u32) -> bool {
+        if self.occupied_next[to as usize] != NONE {
+            return true;
+        }
+        let here = from[i];
+        let there = self.occupied_now[to as usize];
+        if there != NONE && there as usize != i && self.next[there as usize] == here {
+            return true;
+        }
+        if let Some((a, b)) = graph.diagonal_sides(here, to) {
+            for (side, other) in [(a, b), (b, a)] {
+                let k = self.occupied_now[side as usize];
+                if k != NONE && self.next[k as usize] == other {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Applies the fixed moves; false when they conflict.
+    fn fix(&mut self, graph: &MoveGraph, from: &[u32], fixed: &[(u32, u32)]) -> bool {
+        for &(i, v) in fixed {
+            if self.blocked(graph, from, i as usize, v) {
+                return false;
+            }
+            self.occupied_next[v as usize] = i;
+            self.next[i as usize] = v;
+        }
+        true
+    }
+
+    /// PIBT's choice for agent `i`, lending its priority to whoever stands on the cell it
+    /// takes; false when it had to stay and could not.
+    fn choose(
+        &mut self,
+        graph: &MoveGraph,
+        distances: &mut Distances,
+        from: &[u32],
+        i: usize,
+    ) -> bool {
+        let here = from[i];
+        let mut candidates = [(0.0f64, 0u64, NONE); 9];
+        let mut n = 0;
+        for &v in graph.neighbours(here).iter().chain(std::iter::once(&here)) {
+            candidates[n] = (distances.get(graph, i, v), self.rng.next_u64(), v);
+            n += 1;
+        }
+        let candidates = &mut candidates[..n];
+        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for &(_, _, v) in candidates.iter() {
+            if self.blocked(graph, from, i, v) {
+                continue;
+            }
+            self.occupied_next[v as usize] = i as u32;
+            self.next[i] = v;
+            let k = self.occupied_now[v as usize];
+            if k == NONE || v == here {
+                return true;
+            }
+            if self.next[k as usize] == NONE && !self.choose(graph, distances, from, k as usize) {
+                continue;
+            }
+            return true;
+        }
+        self.occupied_next[here as usize] = i as u32;
+        self.next[i] = here;
+        false
+    }
+}
+
+/// The priorities after a tick: one more for every agent away from its goal, the fraction
+/// alone for an agent on it.
+pub(crate) fn update_priorities(priorities: &mut [f64], config: &[u32], goals: &[u32]) {
+    for ((p, &v), &g) in priorities.iter_mut().zip(config).zip(goals) {
+        if v == g {
+            *p -= p.floor();
+        } else {
+            *p += 1.0;
+        }
+    }
+}
+
+/// The agents from the highest priority to the lowest.
+pub(crate) fn order_of(priorities: &[f64]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..priorities.len() as u32).collect();
+    order.sort_by(|&a, &b| priorities[b as usize].total_cmp(&priorities[a as usize]));
+    order
+}
+
+/// The starting priorities: each agent's distance to its goal over the number of cells, so
+/// that ties at the start go to the agents with farther to go.
+pub(crate) fn initial_priorities(
+    graph: &MoveGraph,
+    distances: &mut Distances,
+    starts: &[u32],
+) -> Vec<f64> {
+    let scale = graph.len() as f64 * 1e3;
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let d = distances.get(graph, i, s);
+            if d.is_finite() { d / scale } else { 0.0 }
+        })
+        .collect()
+}
+
+/// PIBT as a solver: ticks until every agent rests on its goal, or it gives up.
+pub(crate) fn run(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> MapfOutcome {
+    let mut budget = Budget::new(settings.time_limit, control);
+    let graph = MoveGraph::new(instance);
+    let starts: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.start))
+        .collect();
+    let goals: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.goal))
+        .collect();
+    let mut distances = Distances::new(goals.clone());
+    let mut outcome = MapfOutcome {
+        plan: None,
+        proof: Proof::GaveUp,
+        summary: None,
+        lower_bound: 0.0,
+        time: Default::default(),
+        first_plan_time: None,
+        expanded: 0,
+    };
+    if starts
+        .iter()
+        .enumerate()
+        .any(|(i, &s)| distances.get(&graph, i, s).is_infinite())
+    {
+        outcome.proof = Proof::NoSolution;
+        outcome.time = budget.elapsed();
+        return outcome;
+    }
+    let mut pibt = Pibt::new(graph.len(), starts.len(), settings.seed);
+    let mut priorities = initial_priorities(&graph, &mut distances, &starts);
+    let mut configs = vec![starts];
+    let max_ticks =
+        (PIBT_MAX_CELLS / goals.len().max(1)).min((PIBT_TICKS_PER_CELL * graph.len()).max(1024));
+    loop {
+        let Some(now) = configs.last() else {
+            break;
+        };
+        if *now == goals {
+            outcome.proof = Proof::Feasible;
+            outcome.first_plan_time = Some(budget.elapsed());
+            let cells: Vec<Vec<_>> = configs
+                .iter()
+                .map(|c| c.iter().map(|&v| graph.cell(v)).collect())
+                .collect();
+            outcome.plan = Some(Plan::from_configurations(&cells));
+            break;
+        }
+        if configs.len() > max_ticks {
+            break;
+        }
+        outcome.expanded += 1;
+        if outcome.expanded.is_multiple_of(16) && budget.exhausted(outcome.expanded) {
+            outcome.proof = budget.stopped.unwrap_or(Proof::TimedOut);
+            break;
+        }
+        let order = order_of(&priorities);
+        let Some(next) = pibt.next(&graph, &mut distances, now, &order, &[]) else {
+            break;
+        };
+        update_priorities(&mut priorities, &next, &goals);
+        configs.push(next);
+    }
+    outcome.time = budget.elapsed();
+    outcome
+}

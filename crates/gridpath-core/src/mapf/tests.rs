@@ -1,0 +1,422 @@
+//! Every solver's plans through the independent validator, the validator's own faults, the
+//! plan file and the benchmark's instances.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly on broken test data.
+
+use std::path::PathBuf;
+
+use super::*;
+use crate::grid::{Cell, Grid};
+
+fn instance(rows: &[&str], agents: &[((u32, u32), (u32, u32))], moves: Moves) -> Instance {
+    let grid = Grid::from_ascii(rows).unwrap();
+    let agents = agents
+        .iter()
+        .map(|&((sx, sy), (gx, gy))| Agent {
+            start: Cell::new(sx, sy),
+            goal: Cell::new(gx, gy),
+        })
+        .collect();
+    Instance::new(grid, agents, moves).unwrap()
+}
+
+fn run(instance: &Instance, algorithm: MapfAlgorithm, settings: &MapfSettings) -> MapfOutcome {
+    solve(instance, algorithm, settings, &SearchControl::new()).unwrap()
+}
+
+/// A deterministic scatter of walls and agents on an open map.
+fn scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
+    let mut rng = graph::Rng::new(seed);
+    let rows: Vec<String> = (0..height)
+        .map(|_| {
+            (0..width)
+                .map(|_| if rng.below(100) < 15 { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = Grid::from_ascii(&rows).unwrap();
+    let free: Vec<Cell> = (0..grid.len())
+        .map(|i| grid.cell_at(i))
+        .filter(|&c| grid.is_passable(c))
+        .collect();
+    let mut starts = free.clone();
+    let mut goals = free;
+    rng.shuffle(&mut starts);
+    rng.shuffle(&mut goals);
+    let list = (0..agents)
+        .map(|i| Agent {
+            start: starts[i],
+            goal: goals[i],
+        })
+        .collect();
+    let instance = Instance::new(grid, list, moves).unwrap();
+    assert!(lower_bound(&instance).is_finite(), "a connected test map");
+    instance
+}
+
+#[test]
+fn the_validator_finds_every_kind_of_fault() {
+    let c = |x, y| Cell::new(x, y);
+    let line = instance(
+        &["...", ".#."],
+        &[((0, 0), (2, 0)), ((2, 0), (0, 0))],
+        Moves::Four,
+    );
+    let plan = |paths: Vec<Vec<Cell>>| Plan { paths };
+    let check = |p: Plan| validate(&line, &p);
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0)]])),
+        Err(PlanError::AgentCount {
+            expected: 2,
+            found: 1
+        })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![], vec![c(2, 0)]])),
+        Err(PlanError::Empty { agent: 0 })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(1, 0)], vec![c(2, 0)]])),
+        Err(PlanError::WrongStart { agent: 0, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0)], vec![c(2, 0)]])),
+        Err(PlanError::WrongGoal { agent: 0, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 1)], vec![c(2, 0)]])),
+        Err(PlanError::Wall { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(0, 5)], vec![c(2, 0)]])),
+        Err(PlanError::OffMap { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(2, 0)], vec![c(2, 0)]])),
+        Err(PlanError::NotAMove { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0)], vec![c(2, 0), c(1, 0)]])),
+        Err(PlanError::Vertex {
+            first: 0,
+            second: 1,
+            t: 1,
+            ..
+        })
+    ));
+    // Diagonal moves: not a move under the four-neighbour rule, a corner cut past the wall
+    // under the eight-neighbour rule.
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0), c(2, 1)], vec![c(2, 0)]])),
+        Err(PlanError::NotAMove { agent: 0, t: 2, .. })
+    ));
+    let eight = instance(&["...", ".#."], &[((1, 0), (2, 1))], Moves::EightNoCut);
+    assert!(matches!(
+        validate(&eight, &plan(vec![vec![c(1, 0), c(2, 1)]])),
+        Err(PlanError::CornerCut { agent: 0, t: 1, .. })
+    ));
+    // Crossing diagonals in an open 2 × 2 block.
+    let open = instance(
+        &["..", ".."],
+        &[((0, 0), (1, 1)), ((1, 0), (0, 1))],
+        Moves::EightNoCut,
+    );
+    assert!(matches!(
+        validate(&open, &plan(vec![vec![c(0, 0), c(1, 1)], vec![c(1, 0), c(0, 1)]])),
+        Err(PlanError::Crossing { first: 0, second: 1, t: 1, corner }) if corner == c(0, 0)
+    ));
+    // The same moves one after the other are fine, and the summary counts them.
+    let summary = validate(
+        &open,
+        &plan(vec![
+            vec![c(0, 0), c(1, 1)],
+            vec![c(1, 0), c(1, 0), c(0, 1)],
+        ]),
+    )
+    .unwrap();
+    assert_eq!(summary.arrivals, vec![1, 2]);
+    assert_eq!(summary.makespan, 2);
+    let diagonal = std::f64::consts::SQRT_2;
+    assert!((summary.costs[0] - diagonal).abs() < 1e-12);
+    assert!(
+        (summary.costs[1] - (1.0 + diagonal)).abs() < 1e-12,
+        "a wait costs the cell's terrain"
+    );
+}
+
+#[test]
+fn an_agent_that_leaves_its_goal_and_returns_pays_for_the_waits_before() {
+    let line = instance(&["...."], &[((0, 0), (1, 0))], Moves::Four);
+    let c = |x| Cell::new(x, 0);
+    let summary = validate(
+        &line,
+        &Plan {
+            paths: vec![vec![c(0), c(1), c(1), c(2), c(1), c(1)]],
+        },
+    )
+    .unwrap();
+    assert_eq!(summary.arrivals, vec![4]);
+    assert_eq!(summary.sum_of_costs, 4.0);
+}
+
+#[test]
+fn lacam_proves_a_corridor_swap_impossible() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    let outcome = run(&corridor, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::NoSolution);
+    assert!(outcome.plan.is_none());
+    // A longer corridor, three agents, and the first-plan mode: still no solution.
+    let longer = instance(
+        &["....#", "#####"],
+        &[((0, 0), (3, 0)), ((3, 0), (0, 0)), ((1, 0), (2, 0))],
+        Moves::Four,
+    );
+    let settings = MapfSettings {
+        anytime: false,
+        ..MapfSettings::default()
+    };
+    assert_eq!(
+        run(&longer, MapfAlgorithm::Lacam, &settings).proof,
+        Proof::NoSolution
+    );
+    // An agent walled off from its goal: no solution, from the distances alone.
+    let walled = instance(&[".#."], &[((0, 0), (2, 0))], Moves::Four);
+    for algorithm in MapfAlgorithm::all() {
+        assert_eq!(
+            run(&walled, algorithm, &MapfSettings::default()).proof,
+            Proof::NoSolution
+        );
+    }
+}
+
+#[test]
+fn pibt_gives_up_on_a_corridor_swap_after_its_ticks() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    let outcome = run(&corridor, MapfAlgorithm::Pibt, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::GaveUp);
+    assert!(outcome.expanded >= 1024);
+}
+
+#[test]
+fn lacam_star_proves_a_siding_swap_optimal() {
+    // The only way past is the siding: one agent steps into it and out again.
+    let siding = instance(
+        &["....", "#.##"],
+        &[((0, 0), (3, 0)), ((3, 0), (0, 0))],
+        Moves::Four,
+    );
+    let outcome = run(&siding, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::OptimalLoss);
+    let summary = outcome.summary.unwrap();
+    // Alone each needs 3; one of them must step aside (into the siding and back out: 2
+    // more), the other waits or walks around it for at least 2 more ticks.
+    assert_eq!(outcome.lower_bound, 6.0);
+    assert!(summary.sum_of_costs >= 8.0, "{summary:?}");
+}
+
+#[test]
+fn every_solver_plans_scattered_teams_validly() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..6 {
+            let instance = scattered(12, 10, 6 + seed as usize * 3, seed, moves);
+            let lb = lower_bound(&instance);
+            for algorithm in MapfAlgorithm::all() {
+                let settings = MapfSettings {
+                    anytime: false,
+                    seed,
+                    ..MapfSettings::default()
+                };
+                let outcome = run(&instance, algorithm, &settings);
+                if algorithm == MapfAlgorithm::Lacam {
+                    assert_eq!(outcome.proof, Proof::Feasible, "{moves:?} seed {seed}");
+                }
+                if let Some(summary) = outcome.summary {
+                    assert!(
+                        summary.sum_of_costs >= lb - 1e-9,
+                        "{algorithm} {moves:?} {seed}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lacam_star_never_does_worse_than_its_first_plan() {
+    for seed in 0..4 {
+        let instance = scattered(8, 6, 4, seed, Moves::Four);
+        let first = MapfSettings {
+            anytime: false,
+            seed,
+            ..MapfSettings::default()
+        };
+        let a = run(&instance, MapfAlgorithm::Lacam, &first);
+        let b = run(
+            &instance,
+            MapfAlgorithm::Lacam,
+            &MapfSettings {
+                anytime: true,
+                ..first.clone()
+            },
+        );
+        assert_eq!(
+            b.proof,
+            Proof::OptimalLoss,
+            "seed {seed}: a small instance is exhausted"
+        );
+        let (la, lb) = (
+            sum_of_loss(&instance, &a.plan.unwrap()),
+            sum_of_loss(&instance, &b.plan.unwrap()),
+        );
+        assert!(lb <= la + 1e-9, "seed {seed}: loss {la} first, {lb} after");
+        assert!(lb >= lower_bound(&instance) - 1e-9);
+    }
+}
+
+/// LaCAM*'s objective, counted from the plan: every tick's price for every agent not
+/// resting on its goal at both ends of it (a move of one cost on these maps).
+fn sum_of_loss(instance: &Instance, plan: &Plan) -> f64 {
+    let mut loss = 0.0;
+    for (i, agent) in instance.agents().iter().enumerate() {
+        for t in 1..=plan.makespan() {
+            let (a, b) = (
+                plan.position(i, t - 1).unwrap(),
+                plan.position(i, t).unwrap(),
+            );
+            if !(a == agent.goal && b == agent.goal) {
+                loss += 1.0;
+            }
+        }
+    }
+    loss
+}
+
+#[test]
+fn the_team_keeps_out_of_the_swamp() {
+    // Straight through the swamp is 5 moves at cost 3 inside it; round by the grass, 9 moves.
+    let rows = [".......", ".~~~~~.", ".~~~~~.", "......."];
+    let through = instance(&rows, &[((0, 1), (6, 1)), ((0, 2), (6, 2))], Moves::Four);
+    let outcome = run(&through, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::OptimalLoss);
+    let plan = outcome.plan.unwrap();
+    let grid = through.grid();
+    for path in &plan.paths {
+        assert!(
+            path.iter().all(|&c| grid.cost(c) == Some(1.0)),
+            "an agent entered the swamp: {path:?}"
+        );
+    }
+    let summary = outcome.summary.unwrap();
+    assert_eq!(summary.costs, vec![8.0, 8.0]);
+    assert_eq!(outcome.lower_bound, 16.0);
+}
+
+#[test]
+fn a_cancelled_solver_stops_at_its_first_checkpoint() {
+    let instance = scattered(40, 40, 120, 7, Moves::Four);
+    let control = SearchControl::new();
+    control.cancel();
+    let outcome = solve(
+        &instance,
+        MapfAlgorithm::Lacam,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert!(
+        matches!(outcome.proof, Proof::Cancelled | Proof::Feasible),
+        "{:?}",
+        outcome.proof
+    );
+    assert_eq!(control.expanded(), 64, "stopped at the first checkpoint");
+}
+
+#[test]
+fn settings_out_of_range_are_refused_before_any_work() {
+    let line = instance(&[".."], &[((0, 0), (1, 0))], Moves::Four);
+    for settings in [
+        MapfSettings {
+            weight: 0.9,
+            ..MapfSettings::default()
+        },
+        MapfSettings {
+            time_limit: std::time::Duration::ZERO,
+            ..MapfSettings::default()
+        },
+        MapfSettings {
+            window: 0,
+            ..MapfSettings::default()
+        },
+    ] {
+        let control = SearchControl::new();
+        assert!(matches!(
+            solve(&line, MapfAlgorithm::Lacam, &settings, &control),
+            Err(MapfError::Settings(_))
+        ));
+        assert_eq!(control.expanded(), 0);
+    }
+}
+
+#[test]
+fn plan_files_round_trip_and_bad_ones_say_where() {
+    let instance = scattered(10, 8, 6, 3, Moves::Four);
+    let outcome = run(
+        &instance,
+        MapfAlgorithm::Lacam,
+        &MapfSettings {
+            anytime: false,
+            ..MapfSettings::default()
+        },
+    );
+    let plan = outcome.plan.unwrap();
+    let text = write_plan(&plan, &[("agents".into(), "6".into())]);
+    let (read, header) = parse_plan(&text).unwrap();
+    assert_eq!(read, plan);
+    assert_eq!(header, vec![("agents".to_owned(), "6".to_owned())]);
+    let e = parse_plan("agents=1\nsolution=\n0:(0,0),\n1:(1,x),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    let e = parse_plan("agents=1\nsolution=\n0:(0,0),\n2:(1,0),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    let e = parse_plan("agents=2\nsolution=\n0:(0,0),(1,1),\n1:(1,0),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(parse_plan("agents=1\n").is_err());
+}
+
+/// The benchmark folder, when present.
+fn mapf_folder() -> Option<PathBuf> {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai/mapf");
+    folder.is_dir().then_some(folder)
+}
+
+#[test]
+fn benchmark_instances_are_read_and_solved() {
+    let Some(folder) = mapf_folder() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai/mapf is absent, so the MAPF instances were not read"
+        );
+        return;
+    };
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    let instance = read_instance(&map, &scen, 100, Moves::Four).unwrap();
+    assert_eq!(instance.agents().len(), 100);
+    let settings = MapfSettings {
+        anytime: false,
+        ..MapfSettings::default()
+    };
+    for algorithm in MapfAlgorithm::all() {
+        let outcome = run(&instance, algorithm, &settings);
+        assert!(outcome.proof.has_plan(), "{algorithm}: {:?}", outcome.proof);
+        let summary = outcome.summary.unwrap();
+        assert!(summary.sum_of_costs >= outcome.lower_bound);
+    }
+    let e = read_instance(&map, &scen, 5000, Moves::Four).unwrap_err();
+    assert!(
+        matches!(e, ScenarioError::TooFewAgents { available: 409, .. }),
+        "{e}"
+    );
+    let warehouse = folder.join("warehouse-20-40-10-2-2.map");
+    let e = read_instance(&warehouse, &scen, 1, Moves::Four).unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+}
