@@ -270,3 +270,159 @@ fn heights_from_an_image_and_slope_options_change_the_path_and_are_saved() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot search a map with heights"));
 }
+
+/// An open 8 × 6 Moving AI map with a wall in the middle, and a scenario of six agents
+/// crossing it.
+fn mapf_files() -> (PathBuf, PathBuf) {
+    let map = temp_file(
+        "mapf-open.map",
+        "type octile\nheight 6\nwidth 8\nmap\n........\n........\n...@@...\n...@@...\n........\n........\n",
+    );
+    let mut scen = String::from("version 1\n");
+    for (sx, sy, gx, gy) in [
+        (0, 0, 7, 5),
+        (7, 5, 0, 0),
+        (0, 5, 7, 0),
+        (7, 0, 0, 5),
+        (1, 2, 6, 3),
+        (6, 3, 1, 2),
+    ] {
+        writeln!(scen, "0\tmapf-open.map\t8\t6\t{sx}\t{sy}\t{gx}\t{gy}\t0").unwrap();
+    }
+    (map, temp_file("mapf-open.scen", &scen))
+}
+
+#[test]
+fn mapf_plans_writes_lacam_files_and_checks_them() {
+    let (map, scen) = mapf_files();
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let plan = temp_file("mapf-open.plan", "");
+    for algo in ["lacam", "pibt"] {
+        let out = gridpath(&[
+            "mapf",
+            map,
+            scen,
+            "--agents",
+            "6",
+            "--algo",
+            algo,
+            "--first-plan",
+            "--json",
+            "--plan",
+            plan.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{algo}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let value = json(&out);
+        assert_eq!(value["solved"], true, "{algo}");
+        let soc = value["sum_of_costs"].as_f64().unwrap();
+        assert!(soc >= value["lower_bound"].as_f64().unwrap(), "{algo}");
+        assert_eq!(value["plan"].as_array().unwrap().len(), 6);
+        assert_eq!(value["costs"].as_array().unwrap().len(), 6);
+        let text = std::fs::read_to_string(&plan).unwrap();
+        assert!(
+            text.starts_with("agents=6\nmap_file=mapf-open.map\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("\nsolver={algo}\nsolved=1\nsoc={soc}\n")),
+            "{text}"
+        );
+        let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap(), "--json"]);
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+        assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
+    }
+    // Tick 1 with agent 0 moved onto agent 2's start: a conflict or a jump, found and named.
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let broken: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("1:(") {
+            Some(rest) => format!("1:(0,5),{}", rest.split_once("),").unwrap().1),
+            None => l.to_owned(),
+        })
+        .map(|l| l + "\n")
+        .collect();
+    let broken_plan = temp_file("mapf-broken.plan", &broken);
+    let check = gridpath(&["mapf", "check", map, scen, broken_plan.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(said.starts_with("invalid: agent"), "{said}");
+}
+
+#[test]
+fn mapf_proves_a_corridor_swap_impossible_and_exits_2() {
+    let map = temp_file(
+        "mapf-corridor.map",
+        "type octile\nheight 1\nwidth 2\nmap\n..\n",
+    );
+    let scen = temp_file(
+        "mapf-corridor.scen",
+        "version 1\n0\tmapf-corridor.map\t2\t1\t0\t0\t1\t0\t1\n0\tmapf-corridor.map\t2\t1\t1\t0\t0\t0\t1\n",
+    );
+    let out = gridpath(&[
+        "mapf",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--agents",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no solution"));
+    let out = gridpath(&[
+        "mapf",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--agents",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json(&out)["proof"], "no-solution");
+}
+
+#[test]
+fn mapf_refuses_bad_options_and_bad_scenarios() {
+    let (map, scen) = mapf_files();
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    for bad in [
+        vec!["--agents", "0"],
+        vec!["--agents", "2", "--time-limit", "0"],
+        vec!["--agents", "2", "--time-limit", "100000"],
+        vec!["--agents", "2", "--weight", "0.5"],
+        vec!["--agents", "2", "--window", "0"],
+        vec!["--agents", "2", "--moves", "6"],
+        vec!["--agents", "2", "--algo", "nope"],
+    ] {
+        let mut args = vec!["mapf", map, scen];
+        args.extend(&bad);
+        let out = gridpath(&args);
+        assert_eq!(out.status.code(), Some(64), "{bad:?}");
+    }
+    let out = gridpath(&["mapf", map, scen, "--agents", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("mapf-open.scen") && said.contains("7 agents"),
+        "{said}"
+    );
+    let blocked = temp_file(
+        "mapf-blocked.scen",
+        "version 1\n0\tmapf-open.map\t8\t6\t0\t0\t7\t5\t0\n0\tmapf-open.map\t8\t6\t3\t2\t0\t0\t0\n",
+    );
+    let out = gridpath(&["mapf", map, blocked.to_str().unwrap(), "--agents", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("mapf-blocked.scen: line 3") && said.contains("impassable"),
+        "{said}"
+    );
+}

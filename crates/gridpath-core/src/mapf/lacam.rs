@@ -25,6 +25,9 @@ use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
 use crate::search::SearchControl;
 
+/// LaCAM* goes back to the start once in this many visits of a known configuration.
+const RESTART_EVERY: usize = 1000;
+
 /// A node of a configuration's constraint tree: the fixed next cells of the first agents
 /// in the configuration's order.
 struct Constraint {
@@ -251,9 +254,16 @@ pub(crate) fn run(
             } else {
                 search.nodes[search.goal_node as usize].g
             };
-            let k = &search.nodes[known as usize];
+            // Now and then LaCAM* goes back to the start instead (LaCAM3's restarts): the
+            // search then leaves the region where it went deep first.
+            let again = if settings.anytime && search.rng.below(RESTART_EVERY) == 0 {
+                root
+            } else {
+                known
+            };
+            let k = &search.nodes[again as usize];
             if k.g + k.h < best - 1e-9 {
-                search.open.push(known);
+                search.open.push(again);
             }
             continue;
         }

@@ -50,8 +50,8 @@ pub fn write_plan(plan: &Plan, header: &[(String, String)]) -> String {
     out
 }
 
-/// The most ticks × agents a plan file may list: 256 Mi cells.
-pub const PLAN_MAX_CELLS: usize = 256 << 20;
+/// The most ticks × agents a plan file may list: 64 Mi cells.
+pub const PLAN_MAX_CELLS: usize = 64 << 20;
 
 /// Reads a plan file: its header lines and its plan.
 pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
