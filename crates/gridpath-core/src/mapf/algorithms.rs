@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings};
-use super::{lacam, pibt};
+use super::{cbs, lacam, pibt};
 use crate::search::SearchControl;
 
 /// A multi-agent solver.
@@ -24,6 +24,9 @@ pub enum MapfAlgorithm {
     Lacam,
     /// PIBT alone.
     Pibt,
+    /// Conflict-based search with prioritised conflicts, bypass and the conflict-graph
+    /// heuristic.
+    Cbs,
 }
 
 /// What a solver promises before it runs.
@@ -89,6 +92,16 @@ pub static MAPF_ALGORITHMS: &[MapfAlgorithmInfo] = &[
         guarantee: MapfGuarantee::Incomplete,
         uses_weight: false,
         run: pibt::run,
+    },
+    MapfAlgorithmInfo {
+        algorithm: MapfAlgorithm::Cbs,
+        name: "cbs",
+        title: "CBS",
+        about: "Conflict-based search with prioritised conflicts, bypass and the conflict-graph \
+                heuristic: the optimal sum of costs, for small teams.",
+        guarantee: MapfGuarantee::Optimal,
+        uses_weight: false,
+        run: cbs::run,
     },
 ];
 

@@ -29,6 +29,7 @@
 //! ```
 
 mod algorithms;
+mod cbs;
 mod graph;
 mod lacam;
 pub mod model;
@@ -37,6 +38,7 @@ mod pibt;
 mod plan;
 mod plan_file;
 mod scenario;
+mod space_time;
 #[cfg(test)]
 mod tests;
 mod validate;

@@ -221,7 +221,9 @@ fn every_solver_plans_scattered_teams_validly() {
         for seed in 0..6 {
             let instance = scattered(12, 10, 6 + seed as usize * 3, seed, moves);
             let lb = lower_bound(&instance);
-            for algorithm in MapfAlgorithm::all() {
+            // The optimal solvers on the smaller teams only.
+            let optimal = |a: MapfAlgorithm| a.info().guarantee == MapfGuarantee::Optimal;
+            for algorithm in MapfAlgorithm::all().filter(|&a| seed < 2 || !optimal(a)) {
                 let settings = MapfSettings {
                     anytime: false,
                     seed,
@@ -405,7 +407,8 @@ fn benchmark_instances_are_read_and_solved() {
         anytime: false,
         ..MapfSettings::default()
     };
-    for algorithm in MapfAlgorithm::all() {
+    // The solvers for large teams; the optimal ones are checked on small teams below.
+    for algorithm in [MapfAlgorithm::Lacam, MapfAlgorithm::Pibt] {
         let outcome = run(&instance, algorithm, &settings);
         assert!(outcome.proof.has_plan(), "{algorithm}: {:?}", outcome.proof);
         let summary = outcome.summary.unwrap();
@@ -419,4 +422,73 @@ fn benchmark_instances_are_read_and_solved() {
     let warehouse = folder.join("warehouse-20-40-10-2-2.map");
     let e = read_instance(&warehouse, &scen, 1, Moves::Four).unwrap_err();
     assert!(e.to_string().contains("line 2"), "{e}");
+}
+
+#[test]
+fn cbs_finds_the_benchmark_optima() {
+    let Some(folder) = mapf_folder() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai/mapf is absent, so the optimal sums of costs were not checked"
+        );
+        return;
+    };
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    // The published optima of the scenario's first 10 and 20 agents (30, 40 and 50 agents:
+    // 637, 837 and 1147, in the benchmark).
+    for (k, optimum) in [(10, 200.0), (20, 413.0)] {
+        let instance = read_instance(&map, &scen, k, Moves::Four).unwrap();
+        let outcome = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+        assert_eq!(outcome.proof, Proof::Optimal, "{k} agents");
+        assert_eq!(outcome.summary.unwrap().sum_of_costs, optimum, "{k} agents");
+    }
+}
+
+#[test]
+fn cbs_is_never_dearer_than_the_others_and_never_below_the_bound() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..5 {
+            let instance = scattered(10, 8, 6, seed, moves);
+            let cbs = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+            assert_eq!(cbs.proof, Proof::Optimal, "{moves:?} seed {seed}");
+            let optimum = cbs.summary.unwrap().sum_of_costs;
+            assert!(optimum >= cbs.lower_bound - 1e-9);
+            for algorithm in [MapfAlgorithm::Lacam, MapfAlgorithm::Pibt] {
+                let settings = MapfSettings {
+                    anytime: false,
+                    seed,
+                    ..MapfSettings::default()
+                };
+                if let Some(s) = run(&instance, algorithm, &settings).summary {
+                    assert!(
+                        s.sum_of_costs >= optimum - 1e-9,
+                        "{algorithm} beat the optimum"
+                    );
+                }
+            }
+        }
+    }
+    // On weighted terrain too: the pair keeps out of the swamp at the single-agent optimum.
+    let rows = [".......", ".~~~~~.", ".~~~~~.", "......."];
+    let through = instance(&rows, &[((0, 1), (6, 1)), ((0, 2), (6, 2))], Moves::Four);
+    let cbs = run(&through, MapfAlgorithm::Cbs, &MapfSettings::default());
+    assert_eq!(cbs.proof, Proof::Optimal);
+    assert_eq!(cbs.summary.unwrap().sum_of_costs, 16.0);
+}
+
+#[test]
+fn cbs_times_out_on_a_corridor_swap_without_claiming_anything() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    // Cancelled at once: the search stops at its first checkpoint.
+    let control = SearchControl::new();
+    control.cancel();
+    let outcome = solve(
+        &corridor,
+        MapfAlgorithm::Cbs,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert!(outcome.plan.is_none());
 }

@@ -1,0 +1,594 @@
+//! Conflict-based search (Sharon et al. 2015) for plans of the least sum of costs, with the
+//! improvements of ICBS and CBSH (Boyarski et al. 2015, Felner et al. 2018):
+//!
+//! - The high level is a best-first search over sets of constraints. Each node holds one
+//!   cheapest path per agent under its constraints; the first node whose paths do not
+//!   conflict is optimal.
+//! - **Prioritised conflicts.** Under uniform costs (the benchmark's rule) each agent's
+//!   multi-valued decision diagram (the cells on some cheapest path at each tick, under the
+//!   node's constraints) tells whether a conflict is *cardinal* (splitting it raises both
+//!   agents' costs), *semi-cardinal* or neither; cardinal conflicts are split first.
+//! - **Conflict-graph heuristic.** The pairs of agents with a cardinal conflict form a graph;
+//!   any matching of it needs one extra tick per edge, so a greedy maximal matching is an
+//!   admissible estimate added to a node's cost when it is first taken from the open list.
+//! - **Bypass.** When a child's new path costs no more and leaves fewer conflicts, the parent
+//!   takes the path instead of being split.
+//! - Low-level ties go to the path with the fewest conflicts with the other agents' paths.
+//!
+//! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
+//! the decision diagrams (every conflict is split in the order found).
+
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
+
+use super::graph::{Distances, MoveGraph, NONE};
+use super::model::Instance;
+use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::plan::Plan;
+use super::space_time::{self, LowLevel, Rules};
+use crate::search::SearchControl;
+
+/// A constraint on one agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Constraint {
+    /// Not on `v` at tick `t`.
+    Vertex { v: u32, t: u32 },
+    /// Not from `u` to `v` arriving at tick `t`.
+    Move { u: u32, v: u32, t: u32 },
+}
+
+/// A conflict between two agents' paths.
+#[derive(Clone, Copy, Debug)]
+struct Conflict {
+    a: u32,
+    b: u32,
+    t: u32,
+    /// The constraint that resolves it for `a`, and for `b`.
+    on_a: Constraint,
+    on_b: Constraint,
+}
+
+/// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
+struct Mdd {
+    levels: Vec<Vec<u32>>,
+}
+
+impl Mdd {
+    /// Whether the constraint would raise the agent's cost: it forbids every cheapest path.
+    fn is_cardinal(&self, constraint: Constraint) -> bool {
+        let end = self.levels.len() as u32 - 1;
+        match constraint {
+            Constraint::Vertex { v, t } if t > end => {
+                // On the goal after arrival: the agent must arrive later.
+                self.levels[end as usize] == [v]
+            }
+            Constraint::Vertex { v, t } => self.levels[t as usize] == [v],
+            Constraint::Move { u, v, t } => {
+                t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
+            }
+        }
+    }
+}
+
+/// A node of the constraint tree.
+struct Node {
+    parent: u32,
+    constraint: Option<(u32, Constraint)>,
+    paths: Vec<Rc<Vec<u32>>>,
+    costs: Vec<f64>,
+    cost: f64,
+    /// The heuristic estimate added to the cost, once computed (`None` before).
+    h: Option<f64>,
+    conflicts: Vec<Conflict>,
+    mdds: Vec<Option<Rc<Mdd>>>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Queued {
+    f: f64,
+    conflicts: usize,
+    id: u32,
+}
+
+impl Eq for Queued {}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| other.conflicts.cmp(&self.conflicts))
+            .then_with(|| self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// One agent's constraints with the other agents' paths to avoid where it costs nothing.
+struct AgentRules {
+    vertex: HashSet<(u32, u32)>,
+    moves: HashSet<(u32, u32, u32)>,
+    /// The first tick from which the agent may rest on its goal.
+    goal_after: u32,
+    goal: u32,
+    horizon: u32,
+    /// The other agents' cells by tick, their moves, and where they rest from which tick.
+    occupied: HashMap<(u32, u32), u32>,
+    moving: HashMap<(u32, u32, u32), u32>,
+    resting: HashMap<u32, u32>,
+}
+
+impl Rules for AgentRules {
+    fn allows_vertex(&self, v: u32, t: u32) -> bool {
+        !self.vertex.contains(&(v, t))
+    }
+
+    fn allows_move(&self, u: u32, v: u32, t: u32) -> bool {
+        !self.moves.contains(&(u, v, t))
+    }
+
+    fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
+        let mut n = self.occupied.get(&(v, t)).copied().unwrap_or(0);
+        if self.resting.get(&v).is_some_and(|&from| from <= t) {
+            n += 1;
+        }
+        if u != v {
+            n += self.moving.get(&(v, u, t)).copied().unwrap_or(0);
+        }
+        n
+    }
+
+    fn may_end(&self, goal: u32, t: u32) -> bool {
+        goal == self.goal && t >= self.goal_after
+    }
+
+    fn horizon(&self) -> u32 {
+        self.horizon
+    }
+}
+
+/// The search's working state.
+struct Cbs<'a> {
+    graph: &'a MoveGraph,
+    starts: Vec<u32>,
+    goals: Vec<u32>,
+    distances: Distances,
+    nodes: Vec<Node>,
+    /// Whether prices are uniform and moves orthogonal: decision diagrams apply.
+    uniform: bool,
+    /// The price of one tick under uniform costs.
+    tick: f64,
+    low_level_exhausted: bool,
+}
+
+impl Cbs<'_> {
+    fn constraints_of(&self, node: u32, agent: u32) -> Vec<Constraint> {
+        let mut out = Vec::new();
+        let mut at = node;
+        while at != NONE {
+            let n = &self.nodes[at as usize];
+            if let Some((a, c)) = n.constraint
+                && a == agent
+            {
+                out.push(c);
+            }
+            at = n.parent;
+        }
+        out
+    }
+
+    fn rules(&self, agent: u32, constraints: &[Constraint], paths: &[Rc<Vec<u32>>]) -> AgentRules {
+        let goal = self.goals[agent as usize];
+        let mut rules = AgentRules {
+            vertex: HashSet::new(),
+            moves: HashSet::new(),
+            goal_after: 0,
+            goal,
+            horizon: 0,
+            occupied: HashMap::new(),
+            moving: HashMap::new(),
+            resting: HashMap::new(),
+        };
+        let mut last = 0;
+        for &c in constraints {
+            match c {
+                Constraint::Vertex { v, t } => {
+                    rules.vertex.insert((v, t));
+                    if v == goal {
+                        rules.goal_after = rules.goal_after.max(t + 1);
+                    }
+                    last = last.max(t);
+                }
+                Constraint::Move { u, v, t } => {
+                    rules.moves.insert((u, v, t));
+                    last = last.max(t);
+                }
+            }
+        }
+        for (i, path) in paths.iter().enumerate() {
+            if i as u32 == agent {
+                continue;
+            }
+            for (t, &v) in path.iter().enumerate() {
+                *rules.occupied.entry((v, t as u32)).or_insert(0) += 1;
+                if t > 0 {
+                    *rules.moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
+                }
+            }
+            if let Some(&end) = path.last() {
+                rules.resting.insert(end, path.len() as u32);
+            }
+            last = last.max(path.len() as u32);
+        }
+        rules.horizon = last + 1;
+        rules
+    }
+
+    /// Plans one agent under its constraints; `None` when it cannot.
+    fn plan(
+        &mut self,
+        agent: u32,
+        constraints: &[Constraint],
+        paths: &[Rc<Vec<u32>>],
+    ) -> Option<(Vec<u32>, f64)> {
+        let rules = self.rules(agent, constraints, paths);
+        let graph = self.graph;
+        let distances = &mut self.distances;
+        let found = space_time::search(
+            graph,
+            self.starts[agent as usize],
+            self.goals[agent as usize],
+            &rules,
+            |v| distances.get(graph, agent as usize, v),
+        );
+        match found {
+            LowLevel::Found(path, cost) => Some((path, cost)),
+            LowLevel::NoPath => None,
+            LowLevel::Exhausted => {
+                self.low_level_exhausted = true;
+                None
+            }
+        }
+    }
+
+    /// The decision diagram of an agent's cheapest paths of `path`'s length under its
+    /// constraints (uniform costs only).
+    fn mdd(&mut self, agent: u32, constraints: &[Constraint], path: &[u32]) -> Mdd {
+        let graph = self.graph;
+        let end = path.len() - 1;
+        let rules = self.rules(agent, constraints, &[]);
+        let goal = self.goals[agent as usize];
+        let hops = |d: f64, tick: f64| (d / tick).round() as usize;
+        let mut forward: Vec<Vec<u32>> = vec![vec![self.starts[agent as usize]]];
+        for t in 1..=end {
+            let mut level = Vec::new();
+            for &u in &forward[t - 1] {
+                for &v in graph.neighbours(u).iter().chain(std::iter::once(&u)) {
+                    if !rules.allows_vertex(v, t as u32) || !rules.allows_move(u, v, t as u32) {
+                        continue;
+                    }
+                    let d = self.distances.get(graph, agent as usize, v);
+                    if d.is_finite() && hops(d, self.tick) <= end - t {
+                        level.push(v);
+                    }
+                }
+            }
+            level.sort_unstable();
+            level.dedup();
+            forward.push(level);
+        }
+        let mut levels = vec![Vec::new(); end + 1];
+        levels[end] = vec![goal];
+        for t in (0..end).rev() {
+            let next: HashSet<u32> = levels[t + 1].iter().copied().collect();
+            levels[t] = forward[t]
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    graph
+                        .neighbours(u)
+                        .iter()
+                        .chain(std::iter::once(&u))
+                        .any(|&v| next.contains(&v) && rules.allows_move(u, v, t as u32 + 1))
+                })
+                .collect();
+        }
+        Mdd { levels }
+    }
+
+    fn mdd_of(&mut self, node: u32, agent: u32) -> Rc<Mdd> {
+        if let Some(m) = &self.nodes[node as usize].mdds[agent as usize] {
+            return Rc::clone(m);
+        }
+        let constraints = self.constraints_of(node, agent);
+        let path = Rc::clone(&self.nodes[node as usize].paths[agent as usize]);
+        let m = Rc::new(self.mdd(agent, &constraints, &path));
+        self.nodes[node as usize].mdds[agent as usize] = Some(Rc::clone(&m));
+        m
+    }
+
+    /// Sorts the node's conflicts cardinal first, then semi-cardinal, then the rest (each by
+    /// tick); returns the estimate from the cardinal conflicts' graph.
+    fn prioritise(&mut self, node: u32) -> f64 {
+        if !self.uniform {
+            return 0.0;
+        }
+        let conflicts = self.nodes[node as usize].conflicts.clone();
+        let mut ranked = Vec::with_capacity(conflicts.len());
+        let mut matched = HashSet::new();
+        let mut h = 0.0;
+        for c in conflicts {
+            let ma = self.mdd_of(node, c.a);
+            let mb = self.mdd_of(node, c.b);
+            let class = u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b));
+            if class == 2 && !matched.contains(&c.a) && !matched.contains(&c.b) {
+                matched.insert(c.a);
+                matched.insert(c.b);
+                h += self.tick;
+            }
+            ranked.push((std::cmp::Reverse(class), c.t, c));
+        }
+        ranked.sort_by_key(|&(class, t, _)| (class, t));
+        self.nodes[node as usize].conflicts = ranked.into_iter().map(|(_, _, c)| c).collect();
+        h
+    }
+}
+
+/// Every conflict between the paths (each pair's first at each tick).
+fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
+    let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
+    let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
+    let mut found = Vec::new();
+    let mut cells: HashMap<u32, usize> = HashMap::new();
+    let mut moves: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut blocks: HashMap<(u32, u32), (usize, u32, u32)> = HashMap::new();
+    for t in 0..end {
+        cells.clear();
+        moves.clear();
+        blocks.clear();
+        for i in 0..paths.len() {
+            let v = at(i, t);
+            if let Some(&j) = cells.get(&v) {
+                let c = Constraint::Vertex { v, t: t as u32 };
+                found.push(Conflict {
+                    a: j as u32,
+                    b: i as u32,
+                    t: t as u32,
+                    on_a: c,
+                    on_b: c,
+                });
+            } else {
+                cells.insert(v, i);
+            }
+            if t == 0 {
+                continue;
+            }
+            let u = at(i, t - 1);
+            if u == v {
+                continue;
+            }
+            let tt = t as u32;
+            if let Some(&j) = moves.get(&(v, u)) {
+                found.push(Conflict {
+                    a: j as u32,
+                    b: i as u32,
+                    t: tt,
+                    on_a: Constraint::Move { u: v, v: u, t: tt },
+                    on_b: Constraint::Move { u, v, t: tt },
+                });
+            }
+            moves.insert((u, v), i);
+            if let Some((a, b)) = graph.diagonal_sides(u, v) {
+                let block = (a.min(b), a.max(b));
+                if let Some(&(j, ju, jv)) = blocks.get(&block)
+                    && (ju, jv) != (v, u)
+                {
+                    found.push(Conflict {
+                        a: j as u32,
+                        b: i as u32,
+                        t: tt,
+                        on_a: Constraint::Move {
+                            u: ju,
+                            v: jv,
+                            t: tt,
+                        },
+                        on_b: Constraint::Move { u, v, t: tt },
+                    });
+                }
+                // The other diagonal of the block has the move's own cells as its sides.
+                blocks.insert((u.min(v), u.max(v)), (i, u, v));
+            }
+        }
+    }
+    found
+}
+
+/// Conflict-based search.
+pub(crate) fn run(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> MapfOutcome {
+    let mut budget = Budget::new(settings.time_limit, control);
+    let graph = MoveGraph::new(instance);
+    let starts: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.start))
+        .collect();
+    let goals: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.goal))
+        .collect();
+    let mut outcome = MapfOutcome {
+        plan: None,
+        proof: Proof::NoSolution,
+        summary: None,
+        lower_bound: 0.0,
+        time: Default::default(),
+        first_plan_time: None,
+        expanded: 0,
+    };
+    let agents = starts.len();
+    let tick = (0..graph.len() as u32)
+        .find(|&v| !graph.neighbours(v).is_empty())
+        .map_or(1.0, |v| graph.step_cost(v, v));
+    let mut cbs = Cbs {
+        graph: &graph,
+        distances: Distances::new(goals.clone()),
+        starts,
+        goals,
+        nodes: Vec::new(),
+        uniform: graph.uniform,
+        tick,
+        low_level_exhausted: false,
+    };
+    // The root: every agent's cheapest path, each avoiding the ones planned before it where
+    // that costs nothing.
+    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
+    let mut costs = Vec::with_capacity(agents);
+    for i in 0..agents as u32 {
+        let Some((path, cost)) = cbs.plan(i, &[], &paths) else {
+            if cbs.low_level_exhausted {
+                outcome.proof = Proof::GaveUp;
+            }
+            outcome.time = budget.elapsed();
+            return outcome;
+        };
+        paths.push(Rc::new(path));
+        costs.push(cost);
+    }
+    let conflicts = find_conflicts(&graph, &paths);
+    cbs.nodes.push(Node {
+        parent: NONE,
+        constraint: None,
+        cost: costs.iter().sum(),
+        paths,
+        costs,
+        h: None,
+        conflicts,
+        mdds: vec![None; agents],
+    });
+    let mut open = BinaryHeap::new();
+    open.push(Queued {
+        f: cbs.nodes[0].cost,
+        conflicts: cbs.nodes[0].conflicts.len(),
+        id: 0,
+    });
+    while let Some(Queued { id, .. }) = open.pop() {
+        outcome.expanded += 1;
+        if budget.exhausted(outcome.expanded) {
+            break;
+        }
+        if cbs.nodes[id as usize].conflicts.is_empty() {
+            let node = &cbs.nodes[id as usize];
+            let end = node.paths.iter().map(|p| p.len()).max().unwrap_or(1);
+            let configs: Vec<Vec<_>> = (0..end)
+                .map(|t| {
+                    node.paths
+                        .iter()
+                        .map(|p| graph.cell(p[t.min(p.len() - 1)]))
+                        .collect()
+                })
+                .collect();
+            outcome.plan = Some(Plan::from_configurations(&configs));
+            outcome.proof = Proof::Optimal;
+            outcome.first_plan_time = Some(budget.elapsed());
+            break;
+        }
+        if cbs.nodes[id as usize].h.is_none() {
+            let h = cbs.prioritise(id);
+            let node = &mut cbs.nodes[id as usize];
+            node.h = Some(h);
+            if h > 0.0 {
+                open.push(Queued {
+                    f: node.cost + h,
+                    conflicts: node.conflicts.len(),
+                    id,
+                });
+                continue;
+            }
+        }
+        let conflict = cbs.nodes[id as usize].conflicts[0];
+        let mut children = Vec::with_capacity(2);
+        let mut bypassed = false;
+        for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
+            let mut constraints = cbs.constraints_of(id, agent);
+            constraints.push(constraint);
+            let paths = cbs.nodes[id as usize].paths.clone();
+            let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
+                if cbs.low_level_exhausted {
+                    break;
+                }
+                continue;
+            };
+            let parent = &cbs.nodes[id as usize];
+            let mut paths = paths;
+            paths[agent as usize] = Rc::new(path);
+            let mut costs = parent.costs.clone();
+            costs[agent as usize] = cost;
+            let total = parent.cost - parent.costs[agent as usize] + cost;
+            let conflicts = find_conflicts(&graph, &paths);
+            if total <= parent.cost + 1e-9 && conflicts.len() < parent.conflicts.len() {
+                // Bypass: the parent takes the path, and is queued again unsplit.
+                let parent = &mut cbs.nodes[id as usize];
+                parent.paths = paths;
+                parent.costs = costs;
+                parent.conflicts = conflicts;
+                parent.mdds[agent as usize] = None;
+                parent.h = None;
+                open.push(Queued {
+                    f: parent.cost,
+                    conflicts: parent.conflicts.len(),
+                    id,
+                });
+                bypassed = true;
+                break;
+            }
+            let mut mdds = parent.mdds.clone();
+            mdds[agent as usize] = None;
+            children.push(Node {
+                parent: id,
+                constraint: Some((agent, constraint)),
+                paths,
+                costs,
+                cost: total,
+                h: None,
+                conflicts,
+                mdds,
+            });
+        }
+        if cbs.low_level_exhausted {
+            outcome.proof = Proof::GaveUp;
+            break;
+        }
+        if bypassed {
+            continue;
+        }
+        let parent_h = cbs.nodes[id as usize].h.unwrap_or(0.0);
+        for child in children {
+            let child_id = cbs.nodes.len() as u32;
+            // A child's cost is at least its parent's estimate (the estimate is admissible
+            // and a child only adds constraints).
+            let f = child.cost.max(cbs.nodes[id as usize].cost + parent_h);
+            open.push(Queued {
+                f,
+                conflicts: child.conflicts.len(),
+                id: child_id,
+            });
+            cbs.nodes.push(child);
+        }
+    }
+    if outcome.plan.is_none()
+        && let Some(stopped) = budget.stopped
+    {
+        outcome.proof = stopped;
+    }
+    outcome.time = budget.elapsed();
+    outcome
+}

@@ -1,0 +1,185 @@
+//! One agent's cheapest timed path among rules that depend on time: A* over (cell, tick),
+//! shared by conflict-based search (its constraints), and cooperative A* (its reservation
+//! table). Ties between equally cheap states go to the one with fewer conflicts with the
+//! other agents' paths (the conflict avoidance table), then to the deeper one.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::graph::{MoveGraph, NONE};
+
+/// The most states one low-level search may generate before it gives up.
+pub(crate) const MAX_STATES: usize = 4 << 20;
+
+/// What the time-dependent rules of one agent's search are.
+pub(crate) trait Rules {
+    /// Whether the agent may be on `v` at tick `t`.
+    fn allows_vertex(&self, v: u32, t: u32) -> bool;
+    /// Whether the agent may move (or wait, `u == v`) from `u` to `v` arriving at tick `t`.
+    fn allows_move(&self, u: u32, v: u32, t: u32) -> bool;
+    /// How many conflicts with the other agents the move `u` → `v` arriving at `t` makes.
+    fn conflicts(&self, _u: u32, _v: u32, _t: u32) -> u32 {
+        0
+    }
+    /// Whether an agent on its goal at tick `t` may end its path there (stay for ever, or to
+    /// the end of the window).
+    fn may_end(&self, goal: u32, t: u32) -> bool;
+    /// The tick from which no rule depends on time any more: states later than this are
+    /// equivalent to their cell at this tick.
+    fn horizon(&self) -> u32;
+    /// The last tick searched, when the search is windowed: a state at this tick ends the
+    /// path, priced with the distance left.
+    fn window_end(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// The answer of a low-level search.
+#[derive(Debug, PartialEq)]
+pub(crate) enum LowLevel {
+    /// The cells from tick 0 to the last, and the cost (moves and waits up to the last tick).
+    Found(Vec<u32>, f64),
+    /// No path honours the rules.
+    NoPath,
+    /// The search generated [`MAX_STATES`] states without an answer.
+    Exhausted,
+}
+
+#[derive(Clone, Copy)]
+struct Open {
+    f: f64,
+    conflicts: u32,
+    g: f64,
+    index: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Open {}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed for the max-heap: least f, then fewest conflicts, then largest g.
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| other.conflicts.cmp(&self.conflicts))
+            .then_with(|| self.g.total_cmp(&other.g))
+            .then_with(|| other.index.cmp(&self.index))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+struct State {
+    v: u32,
+    t: u32,
+    g: f64,
+    conflicts: u32,
+    parent: u32,
+}
+
+/// The cheapest path from `start` to `goal` under `rules`, the distances to the goal given by
+/// `distance` (a consistent estimate).
+pub(crate) fn search(
+    graph: &MoveGraph,
+    start: u32,
+    goal: u32,
+    rules: &impl Rules,
+    mut distance: impl FnMut(u32) -> f64,
+) -> LowLevel {
+    if !rules.allows_vertex(start, 0) {
+        return LowLevel::NoPath;
+    }
+    let horizon = rules.horizon();
+    let window = rules.window_end();
+    let mut states = vec![State {
+        v: start,
+        t: 0,
+        g: 0.0,
+        conflicts: 0,
+        parent: NONE,
+    }];
+    let mut best: HashMap<(u32, u32), (f64, u32)> = HashMap::new();
+    best.insert((start, 0), (0.0, 0));
+    let mut open = BinaryHeap::new();
+    open.push(Open {
+        f: distance(start),
+        conflicts: 0,
+        g: 0.0,
+        index: 0,
+    });
+    while let Some(Open { index, .. }) = open.pop() {
+        let (v, t, g, conflicts) = {
+            let s = &states[index as usize];
+            (s.v, s.t, s.g, s.conflicts)
+        };
+        let key = (v, t.min(horizon));
+        if best
+            .get(&key)
+            .is_some_and(|&(bg, bc)| (bg, bc) < (g, conflicts))
+        {
+            continue;
+        }
+        let at_window_end = window.is_some_and(|w| t >= w);
+        if (v == goal && rules.may_end(goal, t)) || at_window_end {
+            let mut path = Vec::with_capacity(t as usize + 1);
+            let mut at = index;
+            while at != NONE {
+                path.push(states[at as usize].v);
+                at = states[at as usize].parent;
+            }
+            path.reverse();
+            return LowLevel::Found(path, g);
+        }
+        if states.len() >= MAX_STATES {
+            return LowLevel::Exhausted;
+        }
+        let next_t = t + 1;
+        for &n in graph.neighbours(v).iter().chain(std::iter::once(&v)) {
+            if !rules.allows_vertex(n, next_t) || !rules.allows_move(v, n, next_t) {
+                continue;
+            }
+            let h = distance(n);
+            if h.is_infinite() {
+                continue;
+            }
+            let ng = g + graph.step_cost(v, n);
+            let nc = conflicts + rules.conflicts(v, n, next_t);
+            let key = (n, next_t.min(horizon));
+            if let Some(&(bg, bc)) = best.get(&key)
+                && (bg, bc) <= (ng, nc)
+            {
+                continue;
+            }
+            // After the horizon a wait goes nowhere new.
+            if n == v && t >= horizon && window.is_none() {
+                continue;
+            }
+            best.insert(key, (ng, nc));
+            let child = states.len() as u32;
+            states.push(State {
+                v: n,
+                t: next_t,
+                g: ng,
+                conflicts: nc,
+                parent: index,
+            });
+            open.push(Open {
+                f: ng + h,
+                conflicts: nc,
+                g: ng,
+                index: child,
+            });
+        }
+    }
+    LowLevel::NoPath
+}
