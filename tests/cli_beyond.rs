@@ -272,10 +272,10 @@ fn heights_from_an_image_and_slope_options_change_the_path_and_are_saved() {
 }
 
 /// An open 8 × 6 Moving AI map with a wall in the middle, and a scenario of six agents
-/// crossing it.
-fn mapf_files() -> (PathBuf, PathBuf) {
+/// crossing it; `tag` keeps each test's files apart.
+fn mapf_files(tag: &str) -> (PathBuf, PathBuf) {
     let map = temp_file(
-        "mapf-open.map",
+        &format!("mapf-open-{tag}.map"),
         "type octile\nheight 6\nwidth 8\nmap\n........\n........\n...@@...\n...@@...\n........\n........\n",
     );
     let mut scen = String::from("version 1\n");
@@ -289,15 +289,15 @@ fn mapf_files() -> (PathBuf, PathBuf) {
     ] {
         writeln!(scen, "0\tmapf-open.map\t8\t6\t{sx}\t{sy}\t{gx}\t{gy}\t0").unwrap();
     }
-    (map, temp_file("mapf-open.scen", &scen))
+    (map, temp_file(&format!("mapf-open-{tag}.scen"), &scen))
 }
 
 #[test]
 fn mapf_plans_writes_lacam_files_and_checks_them() {
-    let (map, scen) = mapf_files();
+    let (map, scen) = mapf_files("plans");
     let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
     let plan = temp_file("mapf-open.plan", "");
-    for algo in ["lacam", "pibt"] {
+    for algo in ["lacam", "pibt", "cbs", "ecbs", "whca"] {
         let out = gridpath(&[
             "mapf",
             map,
@@ -325,7 +325,7 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         assert_eq!(value["costs"].as_array().unwrap().len(), 6);
         let text = std::fs::read_to_string(&plan).unwrap();
         assert!(
-            text.starts_with("agents=6\nmap_file=mapf-open.map\n"),
+            text.starts_with("agents=6\nmap_file=mapf-open-plans.map\n"),
             "{text}"
         );
         assert!(
@@ -391,7 +391,7 @@ fn mapf_proves_a_corridor_swap_impossible_and_exits_2() {
 
 #[test]
 fn mapf_refuses_bad_options_and_bad_scenarios() {
-    let (map, scen) = mapf_files();
+    let (map, scen) = mapf_files("refuses");
     let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
     for bad in [
         vec!["--agents", "0"],
@@ -411,7 +411,7 @@ fn mapf_refuses_bad_options_and_bad_scenarios() {
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("mapf-open.scen") && said.contains("7 agents"),
+        said.contains("mapf-open-refuses.scen") && said.contains("7 agents"),
         "{said}"
     );
     let blocked = temp_file(

@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings};
-use super::{cbs, lacam, pibt};
+use super::{cbs, lacam, pibt, whca};
 use crate::search::SearchControl;
 
 /// A multi-agent solver.
@@ -27,6 +27,10 @@ pub enum MapfAlgorithm {
     /// Conflict-based search with prioritised conflicts, bypass and the conflict-graph
     /// heuristic.
     Cbs,
+    /// Windowed hierarchical cooperative A* with a reservation table.
+    Whca,
+    /// Enhanced CBS: focal search at both levels, within the weight of the optimum.
+    Ecbs,
 }
 
 /// What a solver promises before it runs.
@@ -102,6 +106,26 @@ pub static MAPF_ALGORITHMS: &[MapfAlgorithmInfo] = &[
         guarantee: MapfGuarantee::Optimal,
         uses_weight: false,
         run: cbs::run,
+    },
+    MapfAlgorithmInfo {
+        algorithm: MapfAlgorithm::Whca,
+        name: "whca",
+        title: "WHCA*",
+        about: "Windowed cooperative A*: agents plan in turn through a reservation table, a \
+                window of ticks at a time (--window); no bound on the cost, and it can fail.",
+        guarantee: MapfGuarantee::Incomplete,
+        uses_weight: false,
+        run: whca::run,
+    },
+    MapfAlgorithmInfo {
+        algorithm: MapfAlgorithm::Ecbs,
+        name: "ecbs",
+        title: "ECBS",
+        about: "Enhanced conflict-based search: focal search at both levels, a sum of costs \
+                within --weight × the optimum, for larger teams than CBS.",
+        guarantee: MapfGuarantee::WithinWeight,
+        uses_weight: true,
+        run: cbs::run_bounded,
     },
 ];
 

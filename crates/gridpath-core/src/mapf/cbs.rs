@@ -228,6 +228,36 @@ impl Cbs<'_> {
         rules
     }
 
+    /// Plans one agent under its constraints by focal search within `weight`: the path, its
+    /// cost and a lower bound on the agent's cheapest cost; `None` when it cannot.
+    fn plan_within(
+        &mut self,
+        agent: u32,
+        constraints: &[Constraint],
+        paths: &[Rc<Vec<u32>>],
+        weight: f64,
+    ) -> Option<(Vec<u32>, f64, f64)> {
+        let rules = self.rules(agent, constraints, paths);
+        let graph = self.graph;
+        let distances = &mut self.distances;
+        let (found, lower) = space_time::focal_search(
+            graph,
+            self.starts[agent as usize],
+            self.goals[agent as usize],
+            &rules,
+            weight,
+            |v| distances.get(graph, agent as usize, v),
+        );
+        match found {
+            LowLevel::Found(path, cost) => Some((path, cost, lower)),
+            LowLevel::NoPath => None,
+            LowLevel::Exhausted => {
+                self.low_level_exhausted = true;
+                None
+            }
+        }
+    }
+
     /// Plans one agent under its constraints; `None` when it cannot.
     fn plan(
         &mut self,
@@ -582,6 +612,202 @@ pub(crate) fn run(
                 id: child_id,
             });
             cbs.nodes.push(child);
+        }
+    }
+    if outcome.plan.is_none()
+        && let Some(stopped) = budget.stopped
+    {
+        outcome.proof = stopped;
+    }
+    outcome.time = budget.elapsed();
+    outcome
+}
+
+/// A node of the bounded search: its paths, their costs and the agents' lower bounds.
+struct FocalNode {
+    parent: u32,
+    constraint: Option<(u32, Constraint)>,
+    paths: Vec<Rc<Vec<u32>>>,
+    costs: Vec<f64>,
+    lower: Vec<f64>,
+    conflicts: usize,
+    first: Option<Conflict>,
+}
+
+/// Enhanced CBS (Barer et al. 2014): focal search at both levels. The low level returns, for
+/// each agent, a path within `weight` × its cheapest under the constraints with the fewest
+/// conflicts, and that cheapest cost's lower bound; the high level expands, among the nodes
+/// whose cost is within `weight` × the least lower bound, the one with the fewest conflicts.
+/// The first node without conflicts costs at most `weight` × the optimal sum of costs.
+pub(crate) fn run_bounded(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> MapfOutcome {
+    use std::cmp::Reverse;
+    use std::collections::BTreeSet;
+
+    let weight = settings.weight;
+    let mut budget = Budget::new(settings.time_limit, control);
+    let graph = MoveGraph::new(instance);
+    let starts: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.start))
+        .collect();
+    let goals: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.goal))
+        .collect();
+    let mut outcome = MapfOutcome {
+        plan: None,
+        proof: Proof::NoSolution,
+        summary: None,
+        lower_bound: 0.0,
+        time: Default::default(),
+        first_plan_time: None,
+        expanded: 0,
+    };
+    let agents = starts.len();
+    let mut cbs = Cbs {
+        graph: &graph,
+        distances: Distances::new(goals.clone()),
+        starts,
+        goals,
+        nodes: Vec::new(),
+        uniform: false,
+        tick: 1.0,
+        low_level_exhausted: false,
+    };
+    let mut nodes: Vec<FocalNode> = Vec::new();
+    let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {
+        let mut out = Vec::new();
+        let mut at = node;
+        while at != NONE {
+            let n = &nodes[at as usize];
+            if let Some((a, c)) = n.constraint
+                && a == agent
+            {
+                out.push(c);
+            }
+            at = n.parent;
+        }
+        out
+    };
+    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
+    let (mut costs, mut lower) = (Vec::new(), Vec::new());
+    for i in 0..agents as u32 {
+        let Some((path, cost, lb)) = cbs.plan_within(i, &[], &paths, weight) else {
+            if cbs.low_level_exhausted {
+                outcome.proof = Proof::GaveUp;
+            }
+            outcome.time = budget.elapsed();
+            return outcome;
+        };
+        paths.push(Rc::new(path));
+        costs.push(cost);
+        lower.push(lb);
+    }
+    let conflicts = find_conflicts(&graph, &paths);
+    nodes.push(FocalNode {
+        parent: NONE,
+        constraint: None,
+        conflicts: conflicts.len(),
+        first: conflicts.first().copied(),
+        paths,
+        costs,
+        lower,
+    });
+    let sum = |v: &[f64]| -> f64 { v.iter().sum() };
+    let mut open: BTreeSet<(u64, u32)> = BTreeSet::new();
+    let mut focal: BinaryHeap<Reverse<(usize, u64, u32)>> = BinaryHeap::new();
+    let root_lb = sum(&nodes[0].lower);
+    open.insert((root_lb.to_bits(), 0));
+    focal.push(Reverse((
+        nodes[0].conflicts,
+        sum(&nodes[0].costs).to_bits(),
+        0,
+    )));
+    let mut bound = weight * root_lb;
+    while let Some(&(lb_bits, _)) = open.first() {
+        outcome.expanded += 1;
+        if budget.exhausted(outcome.expanded) {
+            break;
+        }
+        let lb_min = f64::from_bits(lb_bits);
+        if weight * lb_min > bound {
+            let old = bound;
+            bound = weight * lb_min;
+            for &(_, id) in open.iter() {
+                let cost = sum(&nodes[id as usize].costs);
+                if cost > old && cost <= bound {
+                    focal.push(Reverse((nodes[id as usize].conflicts, cost.to_bits(), id)));
+                }
+            }
+        }
+        let Some(Reverse((_, _, id))) = focal.pop() else {
+            break;
+        };
+        let node_lb = sum(&nodes[id as usize].lower);
+        if !open.remove(&(node_lb.to_bits(), id)) {
+            continue;
+        }
+        let Some(conflict) = nodes[id as usize].first else {
+            let node = &nodes[id as usize];
+            let end = node.paths.iter().map(|p| p.len()).max().unwrap_or(1);
+            let configs: Vec<Vec<_>> = (0..end)
+                .map(|t| {
+                    node.paths
+                        .iter()
+                        .map(|p| graph.cell(p[t.min(p.len() - 1)]))
+                        .collect()
+                })
+                .collect();
+            outcome.plan = Some(Plan::from_configurations(&configs));
+            outcome.proof = Proof::Bounded(weight);
+            outcome.first_plan_time = Some(budget.elapsed());
+            break;
+        };
+        for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
+            let mut constraints = constraints_of(&nodes, id, agent);
+            constraints.push(constraint);
+            let parent = &nodes[id as usize];
+            let paths = parent.paths.clone();
+            let Some((path, cost, lb)) = cbs.plan_within(agent, &constraints, &paths, weight)
+            else {
+                if cbs.low_level_exhausted {
+                    break;
+                }
+                continue;
+            };
+            let parent = &nodes[id as usize];
+            let mut paths = paths;
+            paths[agent as usize] = Rc::new(path);
+            let mut costs = parent.costs.clone();
+            costs[agent as usize] = cost;
+            let mut lower = parent.lower.clone();
+            lower[agent as usize] = lb.max(parent.lower[agent as usize]);
+            let conflicts = find_conflicts(&graph, &paths);
+            let child = nodes.len() as u32;
+            let (child_lb, child_cost) = (sum(&lower), sum(&costs));
+            open.insert((child_lb.to_bits(), child));
+            if child_cost <= bound {
+                focal.push(Reverse((conflicts.len(), child_cost.to_bits(), child)));
+            }
+            nodes.push(FocalNode {
+                parent: id,
+                constraint: Some((agent, constraint)),
+                conflicts: conflicts.len(),
+                first: conflicts.first().copied(),
+                paths,
+                costs,
+                lower,
+            });
+        }
+        if cbs.low_level_exhausted {
+            outcome.proof = Proof::GaveUp;
+            break;
         }
     }
     if outcome.plan.is_none()

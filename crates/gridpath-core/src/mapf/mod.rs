@@ -42,6 +42,7 @@ mod space_time;
 #[cfg(test)]
 mod tests;
 mod validate;
+mod whca;
 
 use std::time::Duration;
 

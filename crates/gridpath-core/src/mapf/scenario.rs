@@ -14,7 +14,7 @@ use crate::grid::Grid;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScenarioError {
     /// The map could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Map(#[from] LoadError),
     /// The scenario could not be read or parsed.
     #[error("{}: {error}", path.display())]

@@ -183,3 +183,113 @@ pub(crate) fn search(
     }
     LowLevel::NoPath
 }
+
+/// A state's place in the focal search's lists: f as its bits (f ≥ 0, so the bits sort as the
+/// numbers do), then the state.
+type Keyed = (u64, u32);
+
+/// Focal search (Pearl and Kim 1982), the low level of ECBS: among the states whose f is
+/// within `weight` × the least f in the open list, the one with the fewest conflicts is
+/// expanded first. Returns the path, its cost, and the least f when it was found — a lower
+/// bound on the agent's cheapest cost under the rules.
+pub(crate) fn focal_search(
+    graph: &MoveGraph,
+    start: u32,
+    goal: u32,
+    rules: &impl Rules,
+    weight: f64,
+    mut distance: impl FnMut(u32) -> f64,
+) -> (LowLevel, f64) {
+    use std::cmp::Reverse;
+    use std::collections::BTreeSet;
+
+    let h0 = distance(start);
+    if !rules.allows_vertex(start, 0) || h0.is_infinite() {
+        return (LowLevel::NoPath, f64::INFINITY);
+    }
+    let horizon = rules.horizon();
+    let mut states = vec![State {
+        v: start,
+        t: 0,
+        g: 0.0,
+        conflicts: 0,
+        parent: NONE,
+    }];
+    let mut best: HashMap<(u32, u32), (f64, u32)> = HashMap::new();
+    best.insert((start, 0), (0.0, 0));
+    let mut open: BTreeSet<Keyed> = BTreeSet::new();
+    let mut focal: BinaryHeap<Reverse<(u32, u64, u32)>> = BinaryHeap::new();
+    open.insert((h0.to_bits(), 0));
+    focal.push(Reverse((0, h0.to_bits(), 0)));
+    let mut bound = weight * h0;
+    while let Some(&(f_min_bits, _)) = open.first() {
+        let f_min = f64::from_bits(f_min_bits);
+        if weight * f_min > bound {
+            let old = bound;
+            bound = weight * f_min;
+            for &(fb, i) in open.range((old.to_bits() + 1, 0)..) {
+                if f64::from_bits(fb) > bound {
+                    break;
+                }
+                focal.push(Reverse((states[i as usize].conflicts, fb, i)));
+            }
+        }
+        let Some(Reverse((_, fb, index))) = focal.pop() else {
+            break;
+        };
+        if !open.remove(&(fb, index)) {
+            continue;
+        }
+        let (v, t, g, conflicts) = {
+            let s = &states[index as usize];
+            (s.v, s.t, s.g, s.conflicts)
+        };
+        if v == goal && rules.may_end(goal, t) {
+            let mut path = Vec::with_capacity(t as usize + 1);
+            let mut at = index;
+            while at != NONE {
+                path.push(states[at as usize].v);
+                at = states[at as usize].parent;
+            }
+            path.reverse();
+            return (LowLevel::Found(path, g), f_min);
+        }
+        if states.len() >= MAX_STATES {
+            return (LowLevel::Exhausted, f_min);
+        }
+        let next_t = t + 1;
+        for &n in graph.neighbours(v).iter().chain(std::iter::once(&v)) {
+            if !rules.allows_vertex(n, next_t) || !rules.allows_move(v, n, next_t) {
+                continue;
+            }
+            let h = distance(n);
+            if h.is_infinite() || (n == v && t >= horizon) {
+                continue;
+            }
+            let ng = g + graph.step_cost(v, n);
+            let nc = conflicts + rules.conflicts(v, n, next_t);
+            let key = (n, next_t.min(horizon));
+            if let Some(&(bg, bc)) = best.get(&key)
+                && bg <= ng
+                && bc <= nc
+            {
+                continue;
+            }
+            best.insert(key, (ng, nc));
+            let child = states.len() as u32;
+            states.push(State {
+                v: n,
+                t: next_t,
+                g: ng,
+                conflicts: nc,
+                parent: index,
+            });
+            let f = ng + h;
+            open.insert((f.to_bits(), child));
+            if f <= bound {
+                focal.push(Reverse((nc, f.to_bits(), child)));
+            }
+        }
+    }
+    (LowLevel::NoPath, f64::INFINITY)
+}

@@ -492,3 +492,53 @@ fn cbs_times_out_on_a_corridor_swap_without_claiming_anything() {
     assert_eq!(outcome.proof, Proof::Cancelled);
     assert!(outcome.plan.is_none());
 }
+
+#[test]
+fn ecbs_stays_within_its_weight_of_the_optimum() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..4 {
+            let instance = scattered(10, 8, 7, seed + 10, moves);
+            let cbs = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+            assert_eq!(cbs.proof, Proof::Optimal, "{moves:?} seed {seed}");
+            let optimum = cbs.summary.unwrap().sum_of_costs;
+            for weight in [1.0, 1.1, 1.5] {
+                let settings = MapfSettings {
+                    weight,
+                    ..MapfSettings::default()
+                };
+                let ecbs = run(&instance, MapfAlgorithm::Ecbs, &settings);
+                assert_eq!(ecbs.proof, Proof::Bounded(weight), "{moves:?} seed {seed}");
+                let cost = ecbs.summary.unwrap().sum_of_costs;
+                assert!(
+                    cost >= optimum - 1e-9 && cost <= weight * optimum + 1e-9,
+                    "{moves:?} seed {seed} weight {weight}: {cost} against {optimum}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn whca_lets_four_agents_through_a_crossroads() {
+    // Each agent goes straight across an open square, through the centre.
+    let rows = ["#...#", ".....", ".....", ".....", "#...#"];
+    let open = instance(
+        &rows,
+        &[
+            ((0, 2), (4, 2)),
+            ((4, 2), (0, 2)),
+            ((2, 0), (2, 4)),
+            ((2, 4), (2, 0)),
+        ],
+        Moves::Four,
+    );
+    for window in [2, 4, 16] {
+        let settings = MapfSettings {
+            window,
+            ..MapfSettings::default()
+        };
+        let outcome = run(&open, MapfAlgorithm::Whca, &settings);
+        assert_eq!(outcome.proof, Proof::Feasible, "window {window}");
+        assert!(outcome.summary.unwrap().sum_of_costs >= outcome.lower_bound);
+    }
+}
