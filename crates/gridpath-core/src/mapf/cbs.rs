@@ -163,6 +163,10 @@ struct Cbs<'a> {
     /// The price of one tick under uniform costs.
     tick: f64,
     low_level_exhausted: bool,
+    /// Asked by the low-level searches whether the solver must stop.
+    stop: &'a dyn Fn() -> bool,
+    /// Whether a low-level search was stopped by it.
+    interrupted: bool,
 }
 
 impl Cbs<'_> {
@@ -246,11 +250,16 @@ impl Cbs<'_> {
             self.goals[agent as usize],
             &rules,
             weight,
+            self.stop,
             |v| distances.get(graph, agent as usize, v),
         );
         match found {
             LowLevel::Found(path, cost) => Some((path, cost, lower)),
             LowLevel::NoPath => None,
+            LowLevel::Stopped => {
+                self.interrupted = true;
+                None
+            }
             LowLevel::Exhausted => {
                 self.low_level_exhausted = true;
                 None
@@ -273,11 +282,16 @@ impl Cbs<'_> {
             self.starts[agent as usize],
             self.goals[agent as usize],
             &rules,
+            self.stop,
             |v| distances.get(graph, agent as usize, v),
         );
         match found {
             LowLevel::Found(path, cost) => Some((path, cost)),
             LowLevel::NoPath => None,
+            LowLevel::Stopped => {
+                self.interrupted = true;
+                None
+            }
             LowLevel::Exhausted => {
                 self.low_level_exhausted = true;
                 None
@@ -443,7 +457,8 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
-    let mut budget = Budget::new(settings.time_limit, control);
+    let budget = Budget::new(settings.time_limit, control);
+    let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
     let starts: Vec<u32> = instance
         .agents()
@@ -477,6 +492,8 @@ pub(crate) fn run(
         uniform: graph.uniform,
         tick,
         low_level_exhausted: false,
+        stop: &stop,
+        interrupted: false,
     };
     // The root: every agent's cheapest path, each avoiding the ones planned before it where
     // that costs nothing.
@@ -486,6 +503,9 @@ pub(crate) fn run(
         let Some((path, cost)) = cbs.plan(i, &[], &paths) else {
             if cbs.low_level_exhausted {
                 outcome.proof = Proof::GaveUp;
+            }
+            if let Some(stopped) = budget.stopped() {
+                outcome.proof = stopped;
             }
             outcome.time = budget.elapsed();
             return outcome;
@@ -552,7 +572,7 @@ pub(crate) fn run(
             constraints.push(constraint);
             let paths = cbs.nodes[id as usize].paths.clone();
             let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
-                if cbs.low_level_exhausted {
+                if cbs.low_level_exhausted || cbs.interrupted {
                     break;
                 }
                 continue;
@@ -593,6 +613,9 @@ pub(crate) fn run(
                 mdds,
             });
         }
+        if cbs.interrupted {
+            break;
+        }
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
             break;
@@ -615,7 +638,7 @@ pub(crate) fn run(
         }
     }
     if outcome.plan.is_none()
-        && let Some(stopped) = budget.stopped
+        && let Some(stopped) = budget.stopped()
     {
         outcome.proof = stopped;
     }
@@ -648,7 +671,8 @@ pub(crate) fn run_bounded(
     use std::collections::BTreeSet;
 
     let weight = settings.weight;
-    let mut budget = Budget::new(settings.time_limit, control);
+    let budget = Budget::new(settings.time_limit, control);
+    let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
     let starts: Vec<u32> = instance
         .agents()
@@ -679,6 +703,8 @@ pub(crate) fn run_bounded(
         uniform: false,
         tick: 1.0,
         low_level_exhausted: false,
+        stop: &stop,
+        interrupted: false,
     };
     let mut nodes: Vec<FocalNode> = Vec::new();
     let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {
@@ -701,6 +727,9 @@ pub(crate) fn run_bounded(
         let Some((path, cost, lb)) = cbs.plan_within(i, &[], &paths, weight) else {
             if cbs.low_level_exhausted {
                 outcome.proof = Proof::GaveUp;
+            }
+            if let Some(stopped) = budget.stopped() {
+                outcome.proof = stopped;
             }
             outcome.time = budget.elapsed();
             return outcome;
@@ -739,7 +768,7 @@ pub(crate) fn run_bounded(
         if weight * lb_min > bound {
             let old = bound;
             bound = weight * lb_min;
-            for &(_, id) in open.iter() {
+            for &(_, id) in &open {
                 let cost = sum(&nodes[id as usize].costs);
                 if cost > old && cost <= bound {
                     focal.push(Reverse((nodes[id as usize].conflicts, cost.to_bits(), id)));
@@ -776,7 +805,7 @@ pub(crate) fn run_bounded(
             let paths = parent.paths.clone();
             let Some((path, cost, lb)) = cbs.plan_within(agent, &constraints, &paths, weight)
             else {
-                if cbs.low_level_exhausted {
+                if cbs.low_level_exhausted || cbs.interrupted {
                     break;
                 }
                 continue;
@@ -805,13 +834,16 @@ pub(crate) fn run_bounded(
                 lower,
             });
         }
+        if cbs.interrupted {
+            break;
+        }
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
             break;
         }
     }
     if outcome.plan.is_none()
-        && let Some(stopped) = budget.stopped
+        && let Some(stopped) = budget.stopped()
     {
         outcome.proof = stopped;
     }

@@ -48,9 +48,9 @@ impl MoveGraph {
         let mut targets = Vec::with_capacity(grid.len() * 4);
         offsets.push(0);
         let diagonal = instance.moves() == Moves::EightNoCut;
-        for i in 0..grid.len() {
+        for (i, c) in cost.iter().enumerate() {
             let (x, y) = ((i % w as usize) as i64, (i / w as usize) as i64);
-            if cost[i].is_some() {
+            if c.is_some() {
                 for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
                     if open(x + dx, y + dy) {
                         targets.push(((y + dy) * i64::from(w) + x + dx) as u32);
@@ -284,7 +284,7 @@ impl Rng {
 
     /// A number in `0..n` (`n` > 0).
     pub(crate) fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Shuffles a slice in place.
@@ -318,7 +318,7 @@ impl Hasher for ConfigHasher {
     }
 
     fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 
     fn write_usize(&mut self, i: usize) {

@@ -147,7 +147,7 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
-    let mut budget = Budget::new(settings.time_limit, control);
+    let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
     let starts: Vec<u32> = instance
         .agents()
@@ -275,11 +275,11 @@ pub(crate) fn run(
     }
     if search.goal_node != NONE {
         outcome.plan = Some(search.plan());
-        outcome.proof = match budget.stopped {
+        outcome.proof = match budget.stopped() {
             None if settings.anytime => Proof::OptimalLoss,
             _ => Proof::Feasible,
         };
-    } else if let Some(stopped) = budget.stopped {
+    } else if let Some(stopped) = budget.stopped() {
         outcome.proof = stopped;
     }
     outcome.time = budget.elapsed();

@@ -214,7 +214,7 @@ impl Instance {
                 let side_a = Cell::new(to.x, from.y);
                 let side_b = Cell::new(from.x, to.y);
                 (self.grid.is_passable(side_a) && self.grid.is_passable(side_b))
-                    .then(|| std::f64::consts::SQRT_2 * 0.5 * (c_from + c_to))
+                    .then_some(std::f64::consts::SQRT_2 * 0.5 * (c_from + c_to))
             }
             _ => None,
         }

@@ -1,6 +1,7 @@
 //! What a solver is asked (settings, a time limit, a control to stop it) and what it answers:
 //! a plan if it found one, and what it proved about it.
 
+use std::cell::Cell;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -124,7 +125,7 @@ pub(crate) struct Budget<'a> {
     limit: Duration,
     control: &'a SearchControl,
     /// Why it stopped, once it has.
-    pub(crate) stopped: Option<Proof>,
+    stopped: Cell<Option<Proof>>,
 }
 
 impl<'a> Budget<'a> {
@@ -134,7 +135,7 @@ impl<'a> Budget<'a> {
             started: Instant::now(),
             limit,
             control,
-            stopped: None,
+            stopped: Cell::new(None),
         }
     }
 
@@ -145,15 +146,31 @@ impl<'a> Budget<'a> {
 
     /// Publishes the progress and returns whether the solver must stop (cancelled or out of
     /// time); remembers which.
-    pub(crate) fn exhausted(&mut self, expanded: u64) -> bool {
-        if self.stopped.is_some() {
+    pub(crate) fn exhausted(&self, expanded: u64) -> bool {
+        if self.stopped.get().is_some() {
             return true;
         }
         if !self.control.checkpoint(expanded) {
-            self.stopped = Some(Proof::Cancelled);
-        } else if self.started.elapsed() >= self.limit {
-            self.stopped = Some(Proof::TimedOut);
+            self.stopped.set(Some(Proof::Cancelled));
         }
-        self.stopped.is_some()
+        self.interrupted()
+    }
+
+    /// Whether the solver must stop (cancelled or out of time), without publishing progress:
+    /// for the inner searches of a solver. Remembers which.
+    pub(crate) fn interrupted(&self) -> bool {
+        if self.stopped.get().is_none() {
+            if self.control.is_cancelled() {
+                self.stopped.set(Some(Proof::Cancelled));
+            } else if self.started.elapsed() >= self.limit {
+                self.stopped.set(Some(Proof::TimedOut));
+            }
+        }
+        self.stopped.get().is_some()
+    }
+
+    /// Why the solver stopped, if it did.
+    pub(crate) fn stopped(&self) -> Option<Proof> {
+        self.stopped.get()
     }
 }

@@ -192,7 +192,7 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
-    let mut budget = Budget::new(settings.time_limit, control);
+    let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
     let starts: Vec<u32> = instance
         .agents()
@@ -228,10 +228,7 @@ pub(crate) fn run(
     let mut configs = vec![starts];
     let max_ticks =
         (PIBT_MAX_CELLS / goals.len().max(1)).min((PIBT_TICKS_PER_CELL * graph.len()).max(1024));
-    loop {
-        let Some(now) = configs.last() else {
-            break;
-        };
+    while let Some(now) = configs.last() {
         if *now == goals {
             outcome.proof = Proof::Feasible;
             outcome.first_plan_time = Some(budget.elapsed());
@@ -247,7 +244,7 @@ pub(crate) fn run(
         }
         outcome.expanded += 1;
         if outcome.expanded.is_multiple_of(16) && budget.exhausted(outcome.expanded) {
-            outcome.proof = budget.stopped.unwrap_or(Proof::TimedOut);
+            outcome.proof = budget.stopped().unwrap_or(Proof::TimedOut);
             break;
         }
         let order = order_of(&priorities);

@@ -43,7 +43,12 @@ pub(crate) enum LowLevel {
     NoPath,
     /// The search generated [`MAX_STATES`] states without an answer.
     Exhausted,
+    /// The solver's time ran out, or it was cancelled, during the search.
+    Stopped,
 }
+
+/// How often, in expansions, a low-level search asks whether it must stop.
+const STOP_CHECK: u32 = 1024;
 
 #[derive(Clone, Copy)]
 struct Open {
@@ -94,8 +99,10 @@ pub(crate) fn search(
     start: u32,
     goal: u32,
     rules: &impl Rules,
+    stop: &dyn Fn() -> bool,
     mut distance: impl FnMut(u32) -> f64,
 ) -> LowLevel {
+    let mut expansions = 0u32;
     if !rules.allows_vertex(start, 0) {
         return LowLevel::NoPath;
     }
@@ -142,6 +149,10 @@ pub(crate) fn search(
         }
         if states.len() >= MAX_STATES {
             return LowLevel::Exhausted;
+        }
+        expansions = expansions.wrapping_add(1);
+        if expansions.is_multiple_of(STOP_CHECK) && stop() {
+            return LowLevel::Stopped;
         }
         let next_t = t + 1;
         for &n in graph.neighbours(v).iter().chain(std::iter::once(&v)) {
@@ -198,8 +209,10 @@ pub(crate) fn focal_search(
     goal: u32,
     rules: &impl Rules,
     weight: f64,
+    stop: &dyn Fn() -> bool,
     mut distance: impl FnMut(u32) -> f64,
 ) -> (LowLevel, f64) {
+    let mut expansions = 0u32;
     use std::cmp::Reverse;
     use std::collections::BTreeSet;
 
@@ -256,6 +269,10 @@ pub(crate) fn focal_search(
         }
         if states.len() >= MAX_STATES {
             return (LowLevel::Exhausted, f_min);
+        }
+        expansions = expansions.wrapping_add(1);
+        if expansions.is_multiple_of(STOP_CHECK) && stop() {
+            return (LowLevel::Stopped, f_min);
         }
         let next_t = t + 1;
         for &n in graph.neighbours(v).iter().chain(std::iter::once(&v)) {

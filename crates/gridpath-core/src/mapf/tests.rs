@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use super::*;
 use crate::grid::{Cell, Grid};
 
-fn instance(rows: &[&str], agents: &[((u32, u32), (u32, u32))], moves: Moves) -> Instance {
+/// A start and a goal as `((x, y), (x, y))`.
+type Ends = ((u32, u32), (u32, u32));
+
+fn instance(rows: &[&str], agents: &[Ends], moves: Moves) -> Instance {
     let grid = Grid::from_ascii(rows).unwrap();
     let agents = agents
         .iter()

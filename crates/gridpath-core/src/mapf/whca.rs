@@ -73,7 +73,7 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
-    let mut budget = Budget::new(settings.time_limit, control);
+    let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
     let starts: Vec<u32> = instance
         .agents()
@@ -116,10 +116,7 @@ pub(crate) fn run(
             .total_cmp(&distances.get(&graph, a, starts[a]))
     });
     let mut configs = vec![starts];
-    'rounds: loop {
-        let Some(now) = configs.last().cloned() else {
-            break;
-        };
+    'rounds: while let Some(now) = configs.last().cloned() {
         if now == goals {
             let cells: Vec<Vec<_>> = configs
                 .iter()
@@ -137,7 +134,7 @@ pub(crate) fn run(
         let paths = loop {
             outcome.expanded += 1;
             if budget.exhausted(outcome.expanded) {
-                outcome.proof = budget.stopped.unwrap_or(Proof::TimedOut);
+                outcome.proof = budget.stopped().unwrap_or(Proof::TimedOut);
                 break 'rounds;
             }
             let mut reserved = Reservations::default();
@@ -149,9 +146,14 @@ pub(crate) fn run(
                     reserved: &reserved,
                     window,
                 };
-                let found = space_time::search(&graph, now[i], goals[i], &rules, |v| {
+                let stop = || budget.interrupted();
+                let found = space_time::search(&graph, now[i], goals[i], &rules, &stop, |v| {
                     distances.get(&graph, i, v)
                 });
+                if found == LowLevel::Stopped {
+                    outcome.proof = budget.stopped().unwrap_or(Proof::TimedOut);
+                    break 'rounds;
+                }
                 let LowLevel::Found(mut path, _) = found else {
                     stuck = Some(i);
                     break;
