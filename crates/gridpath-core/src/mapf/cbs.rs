@@ -18,10 +18,10 @@
 //! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
 //! the decision diagrams (every conflict is split in the order found).
 
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::graph::{Distances, MoveGraph, NONE};
+use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
@@ -110,16 +110,16 @@ impl PartialOrd for Queued {
 
 /// One agent's constraints with the other agents' paths to avoid where it costs nothing.
 struct AgentRules {
-    vertex: HashSet<(u32, u32)>,
-    moves: HashSet<(u32, u32, u32)>,
+    vertex: FastSet<(u32, u32)>,
+    moves: FastSet<(u32, u32, u32)>,
     /// The first tick from which the agent may rest on its goal.
     goal_after: u32,
     goal: u32,
     horizon: u32,
     /// The other agents' cells by tick, their moves, and where they rest from which tick.
-    occupied: HashMap<(u32, u32), u32>,
-    moving: HashMap<(u32, u32, u32), u32>,
-    resting: HashMap<u32, u32>,
+    occupied: FastMap<(u32, u32), u32>,
+    moving: FastMap<(u32, u32, u32), u32>,
+    resting: FastMap<u32, u32>,
 }
 
 impl Rules for AgentRules {
@@ -188,14 +188,14 @@ impl Cbs<'_> {
     fn rules(&self, agent: u32, constraints: &[Constraint], paths: &[Rc<Vec<u32>>]) -> AgentRules {
         let goal = self.goals[agent as usize];
         let mut rules = AgentRules {
-            vertex: HashSet::new(),
-            moves: HashSet::new(),
+            vertex: FastSet::default(),
+            moves: FastSet::default(),
             goal_after: 0,
             goal,
             horizon: 0,
-            occupied: HashMap::new(),
-            moving: HashMap::new(),
-            resting: HashMap::new(),
+            occupied: FastMap::default(),
+            moving: FastMap::default(),
+            resting: FastMap::default(),
         };
         let mut last = 0;
         for &c in constraints {
@@ -328,7 +328,7 @@ impl Cbs<'_> {
         let mut levels = vec![Vec::new(); end + 1];
         levels[end] = vec![goal];
         for t in (0..end).rev() {
-            let next: HashSet<u32> = levels[t + 1].iter().copied().collect();
+            let next: FastSet<u32> = levels[t + 1].iter().copied().collect();
             levels[t] = forward[t]
                 .iter()
                 .copied()
@@ -363,7 +363,7 @@ impl Cbs<'_> {
         }
         let conflicts = self.nodes[node as usize].conflicts.clone();
         let mut ranked = Vec::with_capacity(conflicts.len());
-        let mut matched = HashSet::new();
+        let mut matched = FastSet::default();
         let mut h = 0.0;
         for c in conflicts {
             let ma = self.mdd_of(node, c.a);
@@ -387,9 +387,9 @@ fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
     let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
     let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
     let mut found = Vec::new();
-    let mut cells: HashMap<u32, usize> = HashMap::new();
-    let mut moves: HashMap<(u32, u32), usize> = HashMap::new();
-    let mut blocks: HashMap<(u32, u32), (usize, u32, u32)> = HashMap::new();
+    let mut cells: FastMap<u32, usize> = FastMap::default();
+    let mut moves: FastMap<(u32, u32), usize> = FastMap::default();
+    let mut blocks: FastMap<(u32, u32), (usize, u32, u32)> = FastMap::default();
     for t in 0..end {
         cells.clear();
         moves.clear();

@@ -295,8 +295,9 @@ impl Rng {
     }
 }
 
-/// A multiply-rotate hasher for configurations (lists of vertices): much faster than the
-/// standard hasher on long keys, and the keys are not chosen by an adversary.
+/// A multiply-rotate hasher for configurations (lists of vertices) and the solvers' (cell,
+/// tick) keys: much faster than the standard hasher, and the keys are not chosen by an
+/// adversary.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct ConfigHasher(u64);
 
@@ -324,7 +325,21 @@ impl Hasher for ConfigHasher {
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64);
     }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
 }
 
 /// The hasher's builder, for `HashMap`.
 pub(crate) type BuildConfigHasher = BuildHasherDefault<ConfigHasher>;
+
+/// A hash map with the fast hasher.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, BuildConfigHasher>;
+
+/// A hash set with the fast hasher.
+pub(crate) type FastSet<K> = std::collections::HashSet<K, BuildConfigHasher>;

@@ -4,9 +4,9 @@
 //! other agents' paths (the conflict avoidance table), then to the deeper one.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
-use super::graph::{MoveGraph, NONE};
+use super::graph::{FastMap, MoveGraph, NONE};
 
 /// The most states one low-level search may generate before it gives up.
 pub(crate) const MAX_STATES: usize = 4 << 20;
@@ -115,7 +115,7 @@ pub(crate) fn search(
         conflicts: 0,
         parent: NONE,
     }];
-    let mut best: HashMap<(u32, u32), (f64, u32)> = HashMap::new();
+    let mut best: FastMap<(u32, u32), (f64, u32)> = FastMap::default();
     best.insert((start, 0), (0.0, 0));
     let mut open = BinaryHeap::new();
     open.push(Open {
@@ -228,7 +228,7 @@ pub(crate) fn focal_search(
         conflicts: 0,
         parent: NONE,
     }];
-    let mut best: HashMap<(u32, u32), (f64, u32)> = HashMap::new();
+    let mut best: FastMap<(u32, u32), (f64, u32)> = FastMap::default();
     best.insert((start, 0), (0.0, 0));
     let mut open: BTreeSet<Keyed> = BTreeSet::new();
     let mut focal: BinaryHeap<Reverse<(u32, u64, u32)>> = BinaryHeap::new();

@@ -9,9 +9,7 @@
 //! the reservations before it gets the first turn and the window is planned again; when that
 //! fails too, or the team has not arrived after a bounded number of ticks, it gives up.
 
-use std::collections::HashSet;
-
-use super::graph::{Distances, MoveGraph};
+use super::graph::{Distances, FastSet, MoveGraph};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::pibt::PIBT_TICKS_PER_CELL;
@@ -22,8 +20,8 @@ use crate::search::SearchControl;
 /// The reservations of one window, ticks counted from its start.
 #[derive(Default)]
 struct Reservations {
-    cells: HashSet<(u32, u32)>,
-    moves: HashSet<(u32, u32, u32)>,
+    cells: FastSet<(u32, u32)>,
+    moves: FastSet<(u32, u32, u32)>,
 }
 
 /// One agent's view of the reservations.
