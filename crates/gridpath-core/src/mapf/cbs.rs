@@ -35,6 +35,12 @@ enum Constraint {
     Vertex { v: u32, t: u32 },
     /// Not from `u` to `v` arriving at tick `t`.
     Move { u: u32, v: u32, t: u32 },
+    /// Not on `v` at tick `t` or any later tick (target reasoning: `v` is the goal of an
+    /// agent resting there from `t` on).
+    Barrier { v: u32, t: u32 },
+    /// The agent's last arrival at its goal comes after tick `t` (it may be there at `t` if it
+    /// leaves and comes back): the other side of a barrier.
+    ArriveAfter { t: u32 },
 }
 
 /// A conflict between two agents' paths.
@@ -58,11 +64,15 @@ impl Mdd {
     fn is_cardinal(&self, constraint: Constraint) -> bool {
         let end = self.levels.len() as u32 - 1;
         match constraint {
-            Constraint::Vertex { v, t } if t > end => {
+            Constraint::ArriveAfter { t } => end <= t,
+            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } if t > end => {
                 // On the goal after arrival: the agent must arrive later.
                 self.levels[end as usize] == [v]
             }
-            Constraint::Vertex { v, t } => self.levels[t as usize] == [v],
+            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } => {
+                // A barrier forbids at least what the vertex constraint does.
+                self.levels[t as usize] == [v]
+            }
             Constraint::Move { u, v, t } => {
                 t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
             }
@@ -81,6 +91,8 @@ struct Node {
     h: Option<f64>,
     conflicts: Vec<Conflict>,
     mdds: Vec<Option<Rc<Mdd>>>,
+    /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
+    deltas: FastMap<(u32, u32), f64>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -111,6 +123,8 @@ impl PartialOrd for Queued {
 /// One agent's constraints with the other agents' paths to avoid where it costs nothing.
 struct AgentRules {
     vertex: FastSet<(u32, u32)>,
+    /// Cells barred from a tick on.
+    barriers: Vec<(u32, u32)>,
     moves: FastSet<(u32, u32, u32)>,
     /// The first tick from which the agent may rest on its goal.
     goal_after: u32,
@@ -125,6 +139,7 @@ struct AgentRules {
 impl Rules for AgentRules {
     fn allows_vertex(&self, v: u32, t: u32) -> bool {
         !self.vertex.contains(&(v, t))
+            && !self.barriers.iter().any(|&(b, from)| b == v && t >= from)
     }
 
     fn allows_move(&self, u: u32, v: u32, t: u32) -> bool {
@@ -189,6 +204,7 @@ impl Cbs<'_> {
         let goal = self.goals[agent as usize];
         let mut rules = AgentRules {
             vertex: FastSet::default(),
+            barriers: Vec::new(),
             moves: FastSet::default(),
             goal_after: 0,
             goal,
@@ -209,6 +225,14 @@ impl Cbs<'_> {
                 }
                 Constraint::Move { u, v, t } => {
                     rules.moves.insert((u, v, t));
+                    last = last.max(t);
+                }
+                Constraint::Barrier { v, t } => {
+                    rules.barriers.push((v, t));
+                    last = last.max(t);
+                }
+                Constraint::ArriveAfter { t } => {
+                    rules.goal_after = rules.goal_after.max(t + 1);
                     last = last.max(t);
                 }
             }
@@ -356,30 +380,168 @@ impl Cbs<'_> {
     }
 
     /// Sorts the node's conflicts cardinal first, then semi-cardinal, then the rest (each by
-    /// tick); returns the estimate from the cardinal conflicts' graph.
+    /// tick; under uniform costs only), and returns the estimate of the weighted dependency
+    /// graph: for each pair of agents in conflict, the extra cost the two need to get past
+    /// each other alone (a search of the pair under the node's constraints, or one tick for
+    /// a cardinal conflict when that search is cut short), summed over a greedy matching of
+    /// the pairs (disjoint pairs' extra costs add up, so the sum never overestimates).
     fn prioritise(&mut self, node: u32) -> f64 {
-        if !self.uniform {
-            return 0.0;
-        }
         let conflicts = self.nodes[node as usize].conflicts.clone();
         let mut ranked = Vec::with_capacity(conflicts.len());
-        let mut matched = FastSet::default();
-        let mut h = 0.0;
+        let mut cardinal_pairs = FastSet::default();
         for c in conflicts {
-            let ma = self.mdd_of(node, c.a);
-            let mb = self.mdd_of(node, c.b);
-            let class = u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b));
-            if class == 2 && !matched.contains(&c.a) && !matched.contains(&c.b) {
-                matched.insert(c.a);
-                matched.insert(c.b);
-                h += self.tick;
+            let class = if self.uniform {
+                let ma = self.mdd_of(node, c.a);
+                let mb = self.mdd_of(node, c.b);
+                u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b))
+            } else {
+                0
+            };
+            if class == 2 {
+                cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
             }
             ranked.push((std::cmp::Reverse(class), c.t, c));
         }
         ranked.sort_by_key(|&(class, t, _)| (class, t));
+        let mut pairs: Vec<(u32, u32)> = ranked
+            .iter()
+            .map(|&(_, _, c)| (c.a.min(c.b), c.a.max(c.b)))
+            .collect();
         self.nodes[node as usize].conflicts = ranked.into_iter().map(|(_, _, c)| c).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut edges = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            let known = self.nodes[node as usize].deltas.get(&(a, b)).copied();
+            let delta = match known {
+                Some(d) => d,
+                None => {
+                    let d = self.pair_delta(node, a, b).unwrap_or(
+                        if cardinal_pairs.contains(&(a, b)) {
+                            self.tick
+                        } else {
+                            0.0
+                        },
+                    );
+                    if self.interrupted {
+                        return 0.0;
+                    }
+                    self.nodes[node as usize].deltas.insert((a, b), d);
+                    d
+                }
+            };
+            if delta > 1e-9 {
+                edges.push((delta, a, b));
+            }
+        }
+        edges.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut matched = FastSet::default();
+        let mut h = 0.0;
+        for (delta, a, b) in edges {
+            if !matched.contains(&a) && !matched.contains(&b) {
+                matched.insert(a);
+                matched.insert(b);
+                h += delta;
+            }
+        }
         h
     }
+
+    /// The extra cost agents `a` and `b` need to get past each other alone under the node's
+    /// constraints: the least cost of the pair (by conflict-based search of the two) minus
+    /// their costs in the node; `None` when that search needs more than [`PAIR_NODES`] nodes.
+    fn pair_delta(&mut self, node: u32, a: u32, b: u32) -> Option<f64> {
+        let agents = [a, b];
+        let base_constraints = [self.constraints_of(node, a), self.constraints_of(node, b)];
+        let n = &self.nodes[node as usize];
+        let base = n.costs[a as usize] + n.costs[b as usize];
+        let empty = Rc::new(Vec::new());
+        struct PairNode {
+            extra: [Vec<Constraint>; 2],
+            paths: [Rc<Vec<u32>>; 2],
+            cost: f64,
+        }
+        let mut pair_nodes = vec![PairNode {
+            extra: [Vec::new(), Vec::new()],
+            paths: [
+                Rc::clone(&n.paths[a as usize]),
+                Rc::clone(&n.paths[b as usize]),
+            ],
+            cost: base,
+        }];
+        let mut open = BinaryHeap::new();
+        open.push(Queued {
+            f: base,
+            conflicts: 0,
+            id: 0,
+        });
+        let mut expanded = 0;
+        while let Some(Queued { id, .. }) = open.pop() {
+            expanded += 1;
+            if expanded > PAIR_NODES {
+                return None;
+            }
+            let (paths, cost) = {
+                let p = &pair_nodes[id as usize];
+                (p.paths.clone(), p.cost)
+            };
+            let conflicts = find_conflicts(self.graph, &paths);
+            let Some(c) = conflicts.first().copied() else {
+                return Some(cost - base);
+            };
+            for side in 0..2 {
+                let constraint = if side == 0 { c.on_a } else { c.on_b };
+                let mut constraints = base_constraints[side].clone();
+                constraints.extend_from_slice(&pair_nodes[id as usize].extra[side]);
+                constraints.push(constraint);
+                let mut others = vec![Rc::clone(&empty); self.starts.len()];
+                others[agents[1 - side] as usize] = Rc::clone(&paths[1 - side]);
+                let Some((path, path_cost)) = self.plan(agents[side], &constraints, &others) else {
+                    if self.low_level_exhausted {
+                        // Only this estimate is given up, not the search.
+                        self.low_level_exhausted = false;
+                        return None;
+                    }
+                    if self.interrupted {
+                        return None;
+                    }
+                    continue;
+                };
+                let parent = &pair_nodes[id as usize];
+                let mut extra = parent.extra.clone();
+                extra[side].push(constraint);
+                let mut child_paths = paths.clone();
+                let old = if side == 0 {
+                    path_cost_of(self.graph, &paths[0])
+                } else {
+                    path_cost_of(self.graph, &paths[1])
+                };
+                child_paths[side] = Rc::new(path);
+                let child_cost = cost - old + path_cost;
+                let child = pair_nodes.len() as u32;
+                pair_nodes.push(PairNode {
+                    extra,
+                    paths: child_paths,
+                    cost: child_cost,
+                });
+                open.push(Queued {
+                    f: child_cost,
+                    conflicts: 0,
+                    id: child,
+                });
+            }
+        }
+        // Every branch is impossible: the pair cannot get past each other at all.
+        None
+    }
+}
+
+/// The most nodes the search of a pair of agents may expand for the dependency graph.
+const PAIR_NODES: u32 = 32;
+
+/// What an agent's path costs: its moves and waits to its end.
+fn path_cost_of(graph: &MoveGraph, path: &[u32]) -> f64 {
+    path.windows(2).map(|w| graph.step_cost(w[0], w[1])).sum()
 }
 
 /// Every conflict between the paths (each pair's first at each tick).
@@ -398,12 +560,24 @@ fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
             let v = at(i, t);
             if let Some(&j) = cells.get(&v) {
                 let c = Constraint::Vertex { v, t: t as u32 };
+                // A target conflict: one of the two rests on its goal from this tick on. Either
+                // its last arrival comes later, or the other never comes here again.
+                let barrier = Constraint::Barrier { v, t: t as u32 };
+                let later = Constraint::ArriveAfter { t: t as u32 };
+                let resting = |k: usize| paths[k].len() - 1 <= t;
+                let (on_a, on_b) = if resting(j) {
+                    (later, barrier)
+                } else if resting(i) {
+                    (barrier, later)
+                } else {
+                    (c, c)
+                };
                 found.push(Conflict {
                     a: j as u32,
                     b: i as u32,
                     t: t as u32,
-                    on_a: c,
-                    on_b: c,
+                    on_a,
+                    on_b,
                 });
             } else {
                 cells.insert(v, i);
@@ -523,6 +697,7 @@ pub(crate) fn run(
         h: None,
         conflicts,
         mdds: vec![None; agents],
+        deltas: FastMap::default(),
     });
     let mut open = BinaryHeap::new();
     open.push(Queued {
@@ -553,6 +728,9 @@ pub(crate) fn run(
         }
         if cbs.nodes[id as usize].h.is_none() {
             let h = cbs.prioritise(id);
+            if cbs.interrupted {
+                break;
+            }
             let node = &mut cbs.nodes[id as usize];
             node.h = Some(h);
             if h > 0.0 {
@@ -591,6 +769,7 @@ pub(crate) fn run(
                 parent.costs = costs;
                 parent.conflicts = conflicts;
                 parent.mdds[agent as usize] = None;
+                parent.deltas.retain(|&(x, y), _| x != agent && y != agent);
                 parent.h = None;
                 open.push(Queued {
                     f: parent.cost,
@@ -602,6 +781,8 @@ pub(crate) fn run(
             }
             let mut mdds = parent.mdds.clone();
             mdds[agent as usize] = None;
+            let mut deltas = parent.deltas.clone();
+            deltas.retain(|&(x, y), _| x != agent && y != agent);
             children.push(Node {
                 parent: id,
                 constraint: Some((agent, constraint)),
@@ -611,6 +792,7 @@ pub(crate) fn run(
                 h: None,
                 conflicts,
                 mdds,
+                deltas,
             });
         }
         if cbs.interrupted {

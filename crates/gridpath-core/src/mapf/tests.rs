@@ -29,6 +29,13 @@ fn run(instance: &Instance, algorithm: MapfAlgorithm, settings: &MapfSettings) -
 
 /// A deterministic scatter of walls and agents on an open map.
 fn scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
+    let instance = try_scattered(width, height, agents, seed, moves);
+    assert!(lower_bound(&instance).is_finite(), "a connected test map");
+    instance
+}
+
+/// Like [`scattered`], where some agent may be walled off from its goal.
+fn try_scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
     let mut rng = graph::Rng::new(seed);
     let rows: Vec<String> = (0..height)
         .map(|_| {
@@ -53,9 +60,7 @@ fn scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) ->
             goal: goals[i],
         })
         .collect();
-    let instance = Instance::new(grid, list, moves).unwrap();
-    assert!(lower_bound(&instance).is_finite(), "a connected test map");
-    instance
+    Instance::new(grid, list, moves).unwrap()
 }
 
 #[test]
@@ -544,4 +549,118 @@ fn whca_lets_four_agents_through_a_crossroads() {
         assert_eq!(outcome.proof, Proof::Feasible, "window {window}");
         assert!(outcome.summary.unwrap().sum_of_costs >= outcome.lower_bound);
     }
+}
+
+/// The optimal sum of costs by brute force, for tiny instances on maps of cost 1 under the
+/// four-neighbour rule, written apart from every solver: Dijkstra over the configurations
+/// with, per agent, whether it has finished (rests on its goal for good). Each tick costs one
+/// per unfinished agent; an agent on its goal may finish. `None` when no plan exists.
+fn brute_force_optimum(instance: &Instance) -> Option<u64> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let grid = instance.grid();
+    let agents = instance.agents();
+    let n = agents.len();
+    let steps = |c: Cell| -> Vec<Cell> {
+        let mut out = vec![c];
+        for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+            let (x, y) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
+            if x >= 0 && y >= 0 && grid.is_passable(Cell::new(x as u32, y as u32)) {
+                out.push(Cell::new(x as u32, y as u32));
+            }
+        }
+        out
+    };
+    type State = (Vec<Cell>, u32);
+    let start: State = (agents.iter().map(|a| a.start).collect(), 0);
+    let all = (1u32 << n) - 1;
+    let mut best: HashMap<State, u64> = HashMap::from([(start.clone(), 0)]);
+    let mut open = BinaryHeap::from([Reverse((0u64, start))]);
+    while let Some(Reverse((cost, (config, done)))) = open.pop() {
+        if best.get(&(config.clone(), done)).is_some_and(|&b| b < cost) {
+            continue;
+        }
+        if done == all {
+            return Some(cost);
+        }
+        // Finishing is free: an agent on its goal may finish now.
+        for i in 0..n {
+            if done & (1 << i) == 0 && config[i] == agents[i].goal {
+                let state = (config.clone(), done | (1 << i));
+                if best.get(&state).is_none_or(|&b| b > cost) {
+                    best.insert(state.clone(), cost);
+                    open.push(Reverse((cost, state)));
+                }
+            }
+        }
+        // One tick: every unfinished agent waits or moves.
+        let tick = u64::from((!done & all).count_ones());
+        let mut next: Vec<Vec<Cell>> = vec![Vec::new()];
+        for i in 0..n {
+            let options = if done & (1 << i) != 0 {
+                vec![config[i]]
+            } else {
+                steps(config[i])
+            };
+            next = next
+                .into_iter()
+                .flat_map(|partial| {
+                    options.iter().map(move |&c| {
+                        let mut p = partial.clone();
+                        p.push(c);
+                        p
+                    })
+                })
+                .collect();
+        }
+        for to in next {
+            let vertex = (0..n).any(|i| (0..i).any(|j| to[i] == to[j]));
+            let swap = (0..n).any(|i| {
+                (0..n).any(|j| i != j && to[i] == config[j] && to[j] == config[i] && to[i] != to[j])
+            });
+            if vertex || swap {
+                continue;
+            }
+            let state = (to, done);
+            let c = cost + tick;
+            if best.get(&state).is_none_or(|&b| b > c) {
+                best.insert(state.clone(), c);
+                open.push(Reverse((c, state)));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn cbs_and_ecbs_at_weight_1_match_a_brute_force_optimum() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let instance = try_scattered(4, 3, 2 + (seed as usize % 2), seed + 100, Moves::Four);
+        let Some(optimum) = brute_force_optimum(&instance) else {
+            // No plan: LaCAM proves it; the CBS family could only run out of time.
+            let outcome = run(&instance, MapfAlgorithm::Lacam, &MapfSettings::default());
+            assert_eq!(outcome.proof, Proof::NoSolution, "seed {seed}");
+            continue;
+        };
+        for (algorithm, weight) in [(MapfAlgorithm::Cbs, 1.2), (MapfAlgorithm::Ecbs, 1.0)] {
+            let settings = MapfSettings {
+                weight,
+                ..MapfSettings::default()
+            };
+            let outcome = run(&instance, algorithm, &settings);
+            let cost = outcome.summary.map(|s| s.sum_of_costs);
+            assert_eq!(
+                cost,
+                Some(optimum as f64),
+                "{algorithm} seed {seed}: {:?}",
+                outcome.proof
+            );
+        }
+        // LaCAM is complete: a plan whenever one exists.
+        let lacam = run(&instance, MapfAlgorithm::Lacam, &MapfSettings::default());
+        assert!(lacam.proof.has_plan(), "seed {seed}: {:?}", lacam.proof);
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} instances were checked");
 }
