@@ -168,6 +168,7 @@ pub(crate) fn run(
         first_plan_time: None,
         expanded: 0,
     };
+    let pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut search = Search {
         graph: &graph,
         distances: Distances::new(goals.clone()),
@@ -175,7 +176,7 @@ pub(crate) fn run(
         nodes: Vec::new(),
         seen: HashMap::default(),
         open: Vec::new(),
-        pibt: Pibt::new(graph.len(), starts.len(), settings.seed),
+        pibt,
         rng: Rng::new(settings.seed ^ 0x5eed),
         goal_node: NONE,
     };

@@ -32,16 +32,19 @@ pub(crate) struct Pibt {
     occupied_next: Vec<u32>,
     /// Each agent's next cell, or [`NONE`] while undecided.
     next: Vec<u32>,
+    /// Each agent's goal.
+    goals: Vec<u32>,
     rng: Rng,
 }
 
 impl Pibt {
-    /// Empty state for `cells` cells and `agents` agents.
-    pub(crate) fn new(cells: usize, agents: usize, seed: u64) -> Self {
+    /// Empty state for `cells` cells and agents with these goals.
+    pub(crate) fn new(cells: usize, goals: Vec<u32>, seed: u64) -> Self {
         Self {
             occupied_now: vec![NONE; cells],
             occupied_next: vec![NONE; cells],
-            next: vec![NONE; agents],
+            next: vec![NONE; goals.len()],
+            goals,
             rng: Rng::new(seed),
         }
     }
@@ -128,23 +131,146 @@ impl Pibt {
         }
         let candidates = &mut candidates[..n];
         candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for &(_, _, v) in candidates.iter() {
+        // LaCAM3's swap: when the agent ahead must come this way through a corridor, this
+        // agent steps back first and pulls it along.
+        let swap = self.swap_partner(graph, distances, from, i, candidates[0].2);
+        if swap.is_some() {
+            candidates.reverse();
+        }
+        for (k, &(_, _, v)) in candidates.iter().enumerate() {
             if self.blocked(graph, from, i, v) {
                 continue;
             }
             self.occupied_next[v as usize] = i as u32;
             self.next[i] = v;
-            let k = self.occupied_now[v as usize];
-            if k == NONE || v == here {
-                return true;
-            }
-            if self.next[k as usize] == NONE && !self.choose(graph, distances, from, k as usize) {
+            let k_agent = self.occupied_now[v as usize];
+            if k_agent != NONE
+                && k_agent as usize != i
+                && self.next[k_agent as usize] == NONE
+                && !self.choose(graph, distances, from, k_agent as usize)
+            {
                 continue;
+            }
+            if k == 0
+                && let Some(s) = swap
+                && self.next[s] == NONE
+                && !self.blocked(graph, from, s, here)
+            {
+                self.next[s] = here;
+                self.occupied_next[here as usize] = s as u32;
             }
             return true;
         }
         self.occupied_next[here as usize] = i as u32;
         self.next[i] = here;
+        false
+    }
+
+    /// The agent `i` should swap with, when its best cell `best` is across a narrow passage
+    /// from an agent that must pass it (LaCAM3's cases: the agent on `best`, or a neighbour
+    /// that `i` would otherwise push back down the corridor).
+    fn swap_partner(
+        &self,
+        graph: &MoveGraph,
+        distances: &mut Distances,
+        from: &[u32],
+        i: usize,
+        best: u32,
+    ) -> Option<usize> {
+        let here = from[i];
+        if best == here {
+            return None;
+        }
+        let j = self.occupied_now[best as usize];
+        if j != NONE
+            && self.next[j as usize] == NONE
+            && self.swap_required(graph, distances, i, j as usize, here, best)
+            && self.swap_possible(graph, best, here)
+        {
+            return Some(j as usize);
+        }
+        for &u in graph.neighbours(here) {
+            let k = self.occupied_now[u as usize];
+            if k == NONE || best == u {
+                continue;
+            }
+            if self.swap_required(graph, distances, k as usize, i, here, best)
+                && self.swap_possible(graph, best, here)
+            {
+                return Some(k as usize);
+            }
+        }
+        None
+    }
+
+    /// The neighbours of `at` that count for passing: all but `back` and the dead ends held
+    /// by an agent resting on its goal; returns how many and the last one.
+    fn open_ways(&self, graph: &MoveGraph, at: u32, back: u32) -> (usize, u32) {
+        let mut count = 0;
+        let mut last = NONE;
+        for &u in graph.neighbours(at) {
+            let a = self.occupied_now[u as usize];
+            let resting_dead_end =
+                graph.neighbours(u).len() == 1 && a != NONE && self.goals[a as usize] == u;
+            if u != back && !resting_dead_end {
+                count += 1;
+                last = u;
+            }
+        }
+        (count, last)
+    }
+
+    /// Whether `pusher` and `puller` must pass each other down the corridor ahead: walking
+    /// it brings the pusher closer, there is no room to step aside, and the puller wants to
+    /// go back the way the pusher comes.
+    fn swap_required(
+        &self,
+        graph: &MoveGraph,
+        distances: &mut Distances,
+        pusher: usize,
+        puller: usize,
+        pusher_at: u32,
+        puller_at: u32,
+    ) -> bool {
+        let (mut v_pusher, mut v_puller) = (pusher_at, puller_at);
+        let mut steps = 0;
+        while distances.get(graph, pusher, v_puller) < distances.get(graph, pusher, v_pusher) {
+            let (count, next) = self.open_ways(graph, v_puller, v_pusher);
+            if count >= 2 {
+                return false;
+            }
+            if count == 0 {
+                break;
+            }
+            v_pusher = v_puller;
+            v_puller = next;
+            steps += 1;
+            if steps > graph.len() {
+                return false;
+            }
+        }
+        distances.get(graph, puller, v_pusher) < distances.get(graph, puller, v_puller)
+            && (distances.get(graph, pusher, v_pusher) == 0.0
+                || distances.get(graph, pusher, v_puller) < distances.get(graph, pusher, v_pusher))
+    }
+
+    /// Whether there is room to swap: walking the corridor from `pusher_at` through
+    /// `puller_at` reaches a cell with two ways on before a dead end.
+    fn swap_possible(&self, graph: &MoveGraph, pusher_at: u32, puller_at: u32) -> bool {
+        let (mut v_pusher, mut v_puller) = (pusher_at, puller_at);
+        let mut steps = 0;
+        while v_puller != pusher_at && steps <= graph.len() {
+            let (count, next) = self.open_ways(graph, v_puller, v_pusher);
+            if count >= 2 {
+                return true;
+            }
+            if count == 0 {
+                return false;
+            }
+            v_pusher = v_puller;
+            v_puller = next;
+            steps += 1;
+        }
         false
     }
 }
@@ -223,7 +349,7 @@ pub(crate) fn run(
         outcome.time = budget.elapsed();
         return outcome;
     }
-    let mut pibt = Pibt::new(graph.len(), starts.len(), settings.seed);
+    let mut pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut priorities = initial_priorities(&graph, &mut distances, &starts);
     let mut configs = vec![starts];
     let max_ticks =
