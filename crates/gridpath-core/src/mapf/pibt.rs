@@ -3,7 +3,9 @@
 //! cell) closest to its goal; an agent that wants a cell another agent stands on lends that
 //! agent its priority, and the other must move away first — or, if it cannot, the first
 //! tries its next choice. Priorities grow by one each tick an agent is away from its goal and
-//! drop back below one when it arrives, so no agent waits for ever behind others.
+//! drop back below one when it arrives, so no agent waits for ever behind others. With
+//! LaCAM3's swap (Okumura 2023), an agent that would push another back down a corridor the
+//! other must come through steps back first and pulls it along, which dense teams need.
 //!
 //! [`Pibt::next`] is also LaCAM's successor generator, with some agents' next cells fixed by
 //! its constraints. As a solver on its own ([`run`]), PIBT repeats ticks until everyone rests

@@ -596,11 +596,11 @@ fn brute_force_optimum(instance: &Instance) -> Option<u64> {
         // One tick: every unfinished agent waits or moves.
         let tick = u64::from((!done & all).count_ones());
         let mut next: Vec<Vec<Cell>> = vec![Vec::new()];
-        for i in 0..n {
+        for (i, &cell) in config.iter().enumerate() {
             let options = if done & (1 << i) != 0 {
-                vec![config[i]]
+                vec![cell]
             } else {
-                steps(config[i])
+                steps(cell)
             };
             next = next
                 .into_iter()
@@ -663,4 +663,28 @@ fn cbs_and_ecbs_at_weight_1_match_a_brute_force_optimum() {
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} instances were checked");
+}
+
+/// What the editor does: a solver on a worker thread, its progress read and its run stopped
+/// from another. CBS on a corridor swap would search until its time limit; it is stopped
+/// once it has published progress, and says it was cancelled.
+#[test]
+fn a_solver_on_another_thread_reports_progress_and_stops_when_cancelled() {
+    let corridor = instance(&["..."], &[((0, 0), (2, 0)), ((2, 0), (0, 0))], Moves::Four);
+    let control = SearchControl::new();
+    let settings = MapfSettings {
+        time_limit: MAX_TIME_LIMIT,
+        ..MapfSettings::default()
+    };
+    let outcome = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| solve(&corridor, MapfAlgorithm::Cbs, &settings, &control));
+        while control.expanded() < 3 && !worker.is_finished() {
+            std::thread::yield_now();
+        }
+        control.cancel();
+        worker.join().expect("the solver thread")
+    })
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert!(outcome.plan.is_none());
 }
