@@ -536,6 +536,10 @@ impl Cbs<'_> {
     }
 }
 
+/// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents): a
+/// few hundred megabytes. Beyond, the search gives up.
+pub const CBS_MAX_CELLS: usize = 16 << 20;
+
 /// The most nodes the search of a pair of agents may expand for the dependency graph.
 const PAIR_NODES: u32 = 32;
 
@@ -708,6 +712,10 @@ pub(crate) fn run(
     while let Some(Queued { id, .. }) = open.pop() {
         outcome.expanded += 1;
         if budget.exhausted(outcome.expanded) {
+            break;
+        }
+        if cbs.nodes.len() * agents > CBS_MAX_CELLS {
+            outcome.proof = Proof::GaveUp;
             break;
         }
         if cbs.nodes[id as usize].conflicts.is_empty() {
@@ -944,6 +952,10 @@ pub(crate) fn run_bounded(
     while let Some(&(lb_bits, _)) = open.first() {
         outcome.expanded += 1;
         if budget.exhausted(outcome.expanded) {
+            break;
+        }
+        if nodes.len() * agents > CBS_MAX_CELLS {
+            outcome.proof = Proof::GaveUp;
             break;
         }
         let lb_min = f64::from_bits(lb_bits);

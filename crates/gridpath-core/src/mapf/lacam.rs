@@ -25,6 +25,10 @@ use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
 use crate::search::SearchControl;
 
+/// The most agent entries LaCAM keeps (configurations and constraints, each agent of each
+/// counted once): about a gigabyte. Beyond, it stops with the plan it has, or gives up.
+pub const LACAM_MAX_CELLS: usize = 64 << 20;
+
 /// LaCAM* goes back to the start once in this many visits of a known configuration.
 const RESTART_EVERY: usize = 1000;
 
@@ -189,9 +193,15 @@ pub(crate) fn run(
     search.open.push(root);
     let agents = search.goals.len();
     let mut candidates: Vec<u32> = Vec::with_capacity(9);
+    let mut stored = agents;
+    let mut memory_full = false;
     while let Some(&top) = search.open.last() {
         outcome.expanded += 1;
         if outcome.expanded.is_multiple_of(64) && budget.exhausted(outcome.expanded) {
+            break;
+        }
+        if stored > LACAM_MAX_CELLS {
+            memory_full = true;
             break;
         }
         let node = &search.nodes[top as usize];
@@ -230,6 +240,7 @@ pub(crate) fn run(
                 fixed.push((i, v));
                 children.push(Constraint { fixed });
             }
+            stored += children.len() * (depth + 1);
             search.nodes[top as usize].tree.extend(children);
         }
         let node = &search.nodes[top as usize];
@@ -270,6 +281,7 @@ pub(crate) fn run(
         }
         let mut priorities = node.priorities.clone();
         update_priorities(&mut priorities, &next, &search.goals);
+        stored += 4 * agents;
         let child = search.add_node(next.into_boxed_slice(), top, g, priorities);
         search.nodes[top as usize].successors.push((child, cost));
         search.open.push(child);
@@ -277,11 +289,13 @@ pub(crate) fn run(
     if search.goal_node != NONE {
         outcome.plan = Some(search.plan());
         outcome.proof = match budget.stopped() {
-            None if settings.anytime => Proof::OptimalLoss,
+            None if settings.anytime && !memory_full => Proof::OptimalLoss,
             _ => Proof::Feasible,
         };
     } else if let Some(stopped) = budget.stopped() {
         outcome.proof = stopped;
+    } else if memory_full {
+        outcome.proof = Proof::GaveUp;
     }
     outcome.time = budget.elapsed();
     outcome

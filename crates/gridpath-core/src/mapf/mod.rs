@@ -47,6 +47,8 @@ mod whca;
 use std::time::Duration;
 
 pub use algorithms::{MAPF_ALGORITHMS, MapfAlgorithm, MapfAlgorithmInfo, MapfGuarantee};
+pub use cbs::CBS_MAX_CELLS;
+pub use lacam::LACAM_MAX_CELLS;
 pub use model::{Agent, Instance, InstanceError, Moves};
 pub use outcome::{MapfOutcome, MapfSettings, Proof};
 pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};

@@ -12,7 +12,7 @@
 use super::graph::{Distances, FastSet, MoveGraph};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
-use super::pibt::PIBT_TICKS_PER_CELL;
+use super::pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 use super::plan::Plan;
 use super::space_time::{self, LowLevel, Rules};
 use crate::search::SearchControl;
@@ -105,7 +105,8 @@ pub(crate) fn run(
     let agents = starts.len();
     let window = settings.window;
     let step = window.div_ceil(2) as usize;
-    let max_ticks = (PIBT_TICKS_PER_CELL * graph.len()).max(1024);
+    let max_ticks =
+        (PIBT_MAX_CELLS / agents.max(1)).min((PIBT_TICKS_PER_CELL * graph.len()).max(1024));
     // Farthest from its goal first.
     let mut order: Vec<usize> = (0..agents).collect();
     order.sort_by(|&a, &b| {
