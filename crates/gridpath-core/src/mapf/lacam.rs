@@ -26,7 +26,8 @@ use super::plan::Plan;
 use crate::search::SearchControl;
 
 /// The most agent entries LaCAM keeps (configurations and constraints, each agent of each
-/// counted once): about a gigabyte. Beyond, it stops with the plan it has, or gives up.
+/// counted once; a configuration's priorities and order count three more): about half a
+/// gigabyte. Beyond, it stops with the plan it has, or gives up.
 pub const LACAM_MAX_CELLS: usize = 64 << 20;
 
 /// LaCAM* goes back to the start once in this many visits of a known configuration.
