@@ -341,6 +341,46 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         );
         assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
     }
+    // Diagonal moves: the plan is checked under the same rule.
+    let out = gridpath(&[
+        "mapf",
+        map,
+        scen,
+        "--agents",
+        "6",
+        "--moves",
+        "8",
+        "--first-plan",
+        "--json",
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let value = json(&out);
+    assert_eq!(value["moves"], "8");
+    let check = gridpath(&[
+        "mapf",
+        "check",
+        map,
+        scen,
+        plan.to_str().unwrap(),
+        "--moves",
+        "8",
+    ]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let diagonal = value["plan"].as_array().unwrap().iter().any(|path| {
+        path.as_array()
+            .unwrap()
+            .windows(2)
+            .any(|w| w[0][0] != w[1][0] && w[0][1] != w[1][1])
+    });
+    let under_four = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap()]);
+    assert_eq!(under_four.status.code(), Some(if diagonal { 2 } else { 0 }));
     // Tick 1 with agent 0 moved onto agent 2's start: a conflict or a jump, found and named.
     let text = std::fs::read_to_string(&plan).unwrap();
     let broken: String = text
