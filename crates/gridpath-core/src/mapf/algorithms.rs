@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings};
-use super::{cbs, lacam, pibt, whca};
+use super::{cbs, ecbs, lacam, pibt, whca};
 use crate::search::SearchControl;
 
 /// A multi-agent solver.
@@ -125,7 +125,7 @@ pub static MAPF_ALGORITHMS: &[MapfAlgorithmInfo] = &[
                 within --weight × the optimum, for larger teams than CBS.",
         guarantee: MapfGuarantee::WithinWeight,
         uses_weight: true,
-        run: cbs::run_bounded,
+        run: ecbs::run,
     },
 ];
 

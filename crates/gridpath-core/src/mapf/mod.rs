@@ -30,6 +30,7 @@
 
 mod algorithms;
 mod cbs;
+mod ecbs;
 mod graph;
 mod lacam;
 pub mod model;
