@@ -415,3 +415,199 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     ]);
     assert!(out.status.success());
 }
+
+/// An open 8 × 6 Moving AI map with a wall in the middle, and a scenario of six agents
+/// crossing it; `tag` keeps each test's files apart.
+fn mapf_files(tag: &str) -> (PathBuf, PathBuf) {
+    let map = temp_file(
+        &format!("mapf-open-{tag}.map"),
+        "type octile\nheight 6\nwidth 8\nmap\n........\n........\n...@@...\n...@@...\n........\n........\n",
+    );
+    let mut scen = String::from("version 1\n");
+    for (sx, sy, gx, gy) in [
+        (0, 0, 7, 5),
+        (7, 5, 0, 0),
+        (0, 5, 7, 0),
+        (7, 0, 0, 5),
+        (1, 2, 6, 3),
+        (6, 3, 1, 2),
+    ] {
+        writeln!(scen, "0\tmapf-open.map\t8\t6\t{sx}\t{sy}\t{gx}\t{gy}\t0").unwrap();
+    }
+    (map, temp_file(&format!("mapf-open-{tag}.scen"), &scen))
+}
+
+#[test]
+fn mapf_plans_writes_lacam_files_and_checks_them() {
+    let (map, scen) = mapf_files("plans");
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let plan = temp_file("mapf-open.plan", "");
+    for algo in ["lacam", "pibt", "cbs", "ecbs", "whca"] {
+        let out = gridpath(&[
+            "mapf",
+            map,
+            scen,
+            "--agents",
+            "6",
+            "--algo",
+            algo,
+            "--first-plan",
+            "--json",
+            "--plan",
+            plan.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{algo}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let value = json(&out);
+        assert_eq!(value["solved"], true, "{algo}");
+        let soc = value["sum_of_costs"].as_f64().unwrap();
+        assert!(soc >= value["lower_bound"].as_f64().unwrap(), "{algo}");
+        assert_eq!(value["plan"].as_array().unwrap().len(), 6);
+        assert_eq!(value["costs"].as_array().unwrap().len(), 6);
+        let text = std::fs::read_to_string(&plan).unwrap();
+        assert!(
+            text.starts_with("agents=6\nmap_file=mapf-open-plans.map\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("\nsolver={algo}\nsolved=1\nsoc={soc}\n")),
+            "{text}"
+        );
+        let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap(), "--json"]);
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+        assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
+    }
+    // Diagonal moves: the plan is checked under the same rule.
+    let out = gridpath(&[
+        "mapf",
+        map,
+        scen,
+        "--agents",
+        "6",
+        "--moves",
+        "8",
+        "--first-plan",
+        "--json",
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let value = json(&out);
+    assert_eq!(value["moves"], "8");
+    let check = gridpath(&[
+        "mapf",
+        "check",
+        map,
+        scen,
+        plan.to_str().unwrap(),
+        "--moves",
+        "8",
+    ]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let diagonal = value["plan"].as_array().unwrap().iter().any(|path| {
+        path.as_array()
+            .unwrap()
+            .windows(2)
+            .any(|w| w[0][0] != w[1][0] && w[0][1] != w[1][1])
+    });
+    let under_four = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap()]);
+    assert_eq!(under_four.status.code(), Some(if diagonal { 2 } else { 0 }));
+    // Tick 1 with agent 0 moved onto agent 2's start: a conflict or a jump, found and named.
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let broken: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("1:(") {
+            Some(rest) => format!("1:(0,5),{}", rest.split_once("),").unwrap().1),
+            None => l.to_owned(),
+        })
+        .map(|l| l + "\n")
+        .collect();
+    let broken_plan = temp_file("mapf-broken.plan", &broken);
+    let check = gridpath(&["mapf", "check", map, scen, broken_plan.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(said.starts_with("invalid: agent"), "{said}");
+}
+
+#[test]
+fn mapf_proves_a_corridor_swap_impossible_and_exits_2() {
+    let map = temp_file(
+        "mapf-corridor.map",
+        "type octile\nheight 1\nwidth 2\nmap\n..\n",
+    );
+    let scen = temp_file(
+        "mapf-corridor.scen",
+        "version 1\n0\tmapf-corridor.map\t2\t1\t0\t0\t1\t0\t1\n0\tmapf-corridor.map\t2\t1\t1\t0\t0\t0\t1\n",
+    );
+    let out = gridpath(&[
+        "mapf",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--agents",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no solution"));
+    let out = gridpath(&[
+        "mapf",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        "--agents",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json(&out)["proof"], "no-solution");
+}
+
+#[test]
+fn mapf_refuses_bad_options_and_bad_scenarios() {
+    let (map, scen) = mapf_files("refuses");
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    for bad in [
+        vec!["--agents", "0"],
+        vec!["--agents", "2", "--time-limit", "0"],
+        vec!["--agents", "2", "--time-limit", "100000"],
+        vec!["--agents", "2", "--weight", "0.5"],
+        vec!["--agents", "2", "--window", "0"],
+        vec!["--agents", "2", "--moves", "6"],
+        vec!["--agents", "2", "--algo", "nope"],
+    ] {
+        let mut args = vec!["mapf", map, scen];
+        args.extend(&bad);
+        let out = gridpath(&args);
+        assert_eq!(out.status.code(), Some(64), "{bad:?}");
+    }
+    let out = gridpath(&["mapf", map, scen, "--agents", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("mapf-open-refuses.scen") && said.contains("7 agents"),
+        "{said}"
+    );
+    let blocked = temp_file(
+        "mapf-blocked.scen",
+        "version 1\n0\tmapf-open.map\t8\t6\t0\t0\t7\t5\t0\n0\tmapf-open.map\t8\t6\t3\t2\t0\t0\t0\n",
+    );
+    let out = gridpath(&["mapf", map, blocked.to_str().unwrap(), "--agents", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("mapf-blocked.scen: line 3") && said.contains("impassable"),
+        "{said}"
+    );
+}

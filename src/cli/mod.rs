@@ -18,6 +18,7 @@ mod bounds;
 mod convert;
 mod field;
 mod heights;
+mod mapf;
 mod scen;
 mod smooth;
 mod solve;
@@ -55,6 +56,9 @@ enum Command {
     Scen(scen::ScenArgs),
     /// Compute every cell's cost to one goal and its next step there (a flow field).
     Field(field::FieldArgs),
+    /// Plan for many agents at once (multi-agent path finding) from a Moving AI scenario, or
+    /// check a plan with `mapf check`.
+    Mapf(mapf::MapfArgs),
     /// Convert between map files, or import an image or a ROS map.yaml.
     Convert(convert::ConvertArgs),
     /// Open a map in the editor (.json, .map, .tmx, .tmj, .ldtk), or import an image or ROS
@@ -176,6 +180,7 @@ pub fn run() -> ExitCode {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Scen(a)) => scen::run(&a),
         Some(Command::Field(a)) => field::run(&a),
+        Some(Command::Mapf(a)) => mapf::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Edit { map, level }) => level
             .refuse(&map)

@@ -21,5 +21,6 @@
 
 pub mod format;
 pub mod grid;
+pub mod mapf;
 pub mod search;
 pub mod smooth;

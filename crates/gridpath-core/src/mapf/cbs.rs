@@ -1,0 +1,837 @@
+//! Conflict-based search (Sharon et al. 2015) for plans of the least sum of costs, with the
+//! improvements of ICBS and CBSH (Boyarski et al. 2015, Felner et al. 2018):
+//!
+//! - The high level is a best-first search over sets of constraints. Each node holds one
+//!   cheapest path per agent under its constraints; the first node whose paths do not
+//!   conflict is optimal.
+//! - **Prioritised conflicts.** Under uniform costs (the benchmark's rule) each agent's
+//!   multi-valued decision diagram (the cells on some cheapest path at each tick, under the
+//!   node's constraints) tells whether a conflict is *cardinal* (splitting it raises both
+//!   agents' costs), *semi-cardinal* or neither; cardinal conflicts are split first.
+//! - **Conflict-graph heuristic.** The pairs of agents with a cardinal conflict form a graph;
+//!   any matching of it needs one extra tick per edge, so a greedy maximal matching is an
+//!   admissible estimate added to a node's cost when it is first taken from the open list.
+//! - **Bypass.** When a child's new path costs no more and leaves fewer conflicts, the parent
+//!   takes the path instead of being split.
+//! - Low-level ties go to the path with the fewest conflicts with the other agents' paths.
+//!
+//! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
+//! the decision diagrams (every conflict is split in the order found).
+
+use std::collections::BinaryHeap;
+use std::rc::Rc;
+
+use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
+use super::model::Instance;
+use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::plan::Plan;
+use super::space_time::{self, LowLevel, Rules};
+use crate::search::SearchControl;
+
+/// A constraint on one agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Constraint {
+    /// Not on `v` at tick `t`.
+    Vertex { v: u32, t: u32 },
+    /// Not from `u` to `v` arriving at tick `t`.
+    Move { u: u32, v: u32, t: u32 },
+    /// Not on `v` at tick `t` or any later tick (target reasoning: `v` is the goal of an
+    /// agent resting there from `t` on).
+    Barrier { v: u32, t: u32 },
+    /// The agent's last arrival at its goal comes after tick `t` (it may be there at `t` if it
+    /// leaves and comes back): the other side of a barrier.
+    ArriveAfter { t: u32 },
+}
+
+/// A conflict between two agents' paths.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Conflict {
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) t: u32,
+    /// The constraint that resolves it for `a`, and for `b`.
+    pub(super) on_a: Constraint,
+    pub(super) on_b: Constraint,
+}
+
+/// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
+struct Mdd {
+    levels: Vec<Vec<u32>>,
+}
+
+impl Mdd {
+    /// Whether the constraint would raise the agent's cost: it forbids every cheapest path.
+    fn is_cardinal(&self, constraint: Constraint) -> bool {
+        let end = self.levels.len() as u32 - 1;
+        match constraint {
+            Constraint::ArriveAfter { t } => end <= t,
+            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } if t > end => {
+                // On the goal after arrival: the agent must arrive later.
+                self.levels[end as usize] == [v]
+            }
+            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } => {
+                // A barrier forbids at least what the vertex constraint does.
+                self.levels[t as usize] == [v]
+            }
+            Constraint::Move { u, v, t } => {
+                t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
+            }
+        }
+    }
+}
+
+/// A node of the constraint tree (its fields are CBS's own).
+pub(super) struct Node {
+    parent: u32,
+    constraint: Option<(u32, Constraint)>,
+    paths: Vec<Rc<Vec<u32>>>,
+    costs: Vec<f64>,
+    cost: f64,
+    /// The heuristic estimate added to the cost, once computed (`None` before).
+    h: Option<f64>,
+    conflicts: Vec<Conflict>,
+    mdds: Vec<Option<Rc<Mdd>>>,
+    /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
+    deltas: FastMap<(u32, u32), f64>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Queued {
+    f: f64,
+    conflicts: usize,
+    id: u32,
+}
+
+impl Eq for Queued {}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| other.conflicts.cmp(&self.conflicts))
+            .then_with(|| self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// One agent's constraints with the other agents' paths to avoid where it costs nothing.
+struct AgentRules {
+    vertex: FastSet<(u32, u32)>,
+    /// Cells barred from a tick on.
+    barriers: Vec<(u32, u32)>,
+    moves: FastSet<(u32, u32, u32)>,
+    /// The first tick from which the agent may rest on its goal.
+    goal_after: u32,
+    goal: u32,
+    horizon: u32,
+    /// The other agents' cells by tick, their moves, and where they rest from which tick.
+    occupied: FastMap<(u32, u32), u32>,
+    moving: FastMap<(u32, u32, u32), u32>,
+    resting: FastMap<u32, u32>,
+}
+
+impl Rules for AgentRules {
+    fn allows_vertex(&self, v: u32, t: u32) -> bool {
+        !self.vertex.contains(&(v, t))
+            && !self.barriers.iter().any(|&(b, from)| b == v && t >= from)
+    }
+
+    fn allows_move(&self, u: u32, v: u32, t: u32) -> bool {
+        !self.moves.contains(&(u, v, t))
+    }
+
+    fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
+        let mut n = self.occupied.get(&(v, t)).copied().unwrap_or(0);
+        if self.resting.get(&v).is_some_and(|&from| from <= t) {
+            n += 1;
+        }
+        if u != v {
+            n += self.moving.get(&(v, u, t)).copied().unwrap_or(0);
+        }
+        n
+    }
+
+    fn may_end(&self, goal: u32, t: u32) -> bool {
+        goal == self.goal && t >= self.goal_after
+    }
+
+    fn horizon(&self) -> u32 {
+        self.horizon
+    }
+}
+
+/// The search's working state (shared with ECBS).
+pub(super) struct Cbs<'a> {
+    pub(super) graph: &'a MoveGraph,
+    pub(super) starts: Vec<u32>,
+    pub(super) goals: Vec<u32>,
+    pub(super) distances: Distances,
+    pub(super) nodes: Vec<Node>,
+    /// Whether prices are uniform and moves orthogonal: decision diagrams apply.
+    pub(super) uniform: bool,
+    /// The price of one tick under uniform costs.
+    pub(super) tick: f64,
+    pub(super) low_level_exhausted: bool,
+    /// Asked by the low-level searches whether the solver must stop.
+    pub(super) stop: &'a dyn Fn() -> bool,
+    /// Whether a low-level search was stopped by it.
+    pub(super) interrupted: bool,
+}
+
+impl Cbs<'_> {
+    fn constraints_of(&self, node: u32, agent: u32) -> Vec<Constraint> {
+        let mut out = Vec::new();
+        let mut at = node;
+        while at != NONE {
+            let n = &self.nodes[at as usize];
+            if let Some((a, c)) = n.constraint
+                && a == agent
+            {
+                out.push(c);
+            }
+            at = n.parent;
+        }
+        out
+    }
+
+    fn rules(&self, agent: u32, constraints: &[Constraint], paths: &[Rc<Vec<u32>>]) -> AgentRules {
+        let goal = self.goals[agent as usize];
+        let mut rules = AgentRules {
+            vertex: FastSet::default(),
+            barriers: Vec::new(),
+            moves: FastSet::default(),
+            goal_after: 0,
+            goal,
+            horizon: 0,
+            occupied: FastMap::default(),
+            moving: FastMap::default(),
+            resting: FastMap::default(),
+        };
+        let mut last = 0;
+        for &c in constraints {
+            match c {
+                Constraint::Vertex { v, t } => {
+                    rules.vertex.insert((v, t));
+                    if v == goal {
+                        rules.goal_after = rules.goal_after.max(t + 1);
+                    }
+                    last = last.max(t);
+                }
+                Constraint::Move { u, v, t } => {
+                    rules.moves.insert((u, v, t));
+                    last = last.max(t);
+                }
+                Constraint::Barrier { v, t } => {
+                    rules.barriers.push((v, t));
+                    last = last.max(t);
+                }
+                Constraint::ArriveAfter { t } => {
+                    rules.goal_after = rules.goal_after.max(t + 1);
+                    last = last.max(t);
+                }
+            }
+        }
+        for (i, path) in paths.iter().enumerate() {
+            if i as u32 == agent {
+                continue;
+            }
+            for (t, &v) in path.iter().enumerate() {
+                *rules.occupied.entry((v, t as u32)).or_insert(0) += 1;
+                if t > 0 {
+                    *rules.moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
+                }
+            }
+            if let Some(&end) = path.last() {
+                rules.resting.insert(end, path.len() as u32);
+            }
+            last = last.max(path.len() as u32);
+        }
+        rules.horizon = last + 1;
+        rules
+    }
+
+    /// Plans one agent under its constraints by focal search within `weight`: the path, its
+    /// cost and a lower bound on the agent's cheapest cost; `None` when it cannot.
+    pub(super) fn plan_within(
+        &mut self,
+        agent: u32,
+        constraints: &[Constraint],
+        paths: &[Rc<Vec<u32>>],
+        weight: f64,
+    ) -> Option<(Vec<u32>, f64, f64)> {
+        let rules = self.rules(agent, constraints, paths);
+        let graph = self.graph;
+        let distances = &mut self.distances;
+        let (found, lower) = space_time::focal_search(
+            graph,
+            self.starts[agent as usize],
+            self.goals[agent as usize],
+            &rules,
+            weight,
+            self.stop,
+            |v| distances.get(graph, agent as usize, v),
+        );
+        match found {
+            LowLevel::Found(path, cost) => Some((path, cost, lower)),
+            LowLevel::NoPath => None,
+            LowLevel::Stopped => {
+                self.interrupted = true;
+                None
+            }
+            LowLevel::Exhausted => {
+                self.low_level_exhausted = true;
+                None
+            }
+        }
+    }
+
+    /// Plans one agent under its constraints; `None` when it cannot.
+    fn plan(
+        &mut self,
+        agent: u32,
+        constraints: &[Constraint],
+        paths: &[Rc<Vec<u32>>],
+    ) -> Option<(Vec<u32>, f64)> {
+        let rules = self.rules(agent, constraints, paths);
+        let graph = self.graph;
+        let distances = &mut self.distances;
+        let found = space_time::search(
+            graph,
+            self.starts[agent as usize],
+            self.goals[agent as usize],
+            &rules,
+            self.stop,
+            |v| distances.get(graph, agent as usize, v),
+        );
+        match found {
+            LowLevel::Found(path, cost) => Some((path, cost)),
+            LowLevel::NoPath => None,
+            LowLevel::Stopped => {
+                self.interrupted = true;
+                None
+            }
+            LowLevel::Exhausted => {
+                self.low_level_exhausted = true;
+                None
+            }
+        }
+    }
+
+    /// The decision diagram of an agent's cheapest paths of `path`'s length under its
+    /// constraints (uniform costs only).
+    fn mdd(&mut self, agent: u32, constraints: &[Constraint], path: &[u32]) -> Mdd {
+        let graph = self.graph;
+        let end = path.len() - 1;
+        let rules = self.rules(agent, constraints, &[]);
+        let goal = self.goals[agent as usize];
+        let hops = |d: f64, tick: f64| (d / tick).round() as usize;
+        let mut forward: Vec<Vec<u32>> = vec![vec![self.starts[agent as usize]]];
+        for t in 1..=end {
+            let mut level = Vec::new();
+            for &u in &forward[t - 1] {
+                for &v in graph.neighbours(u).iter().chain(std::iter::once(&u)) {
+                    if !rules.allows_vertex(v, t as u32) || !rules.allows_move(u, v, t as u32) {
+                        continue;
+                    }
+                    let d = self.distances.get(graph, agent as usize, v);
+                    if d.is_finite() && hops(d, self.tick) <= end - t {
+                        level.push(v);
+                    }
+                }
+            }
+            level.sort_unstable();
+            level.dedup();
+            forward.push(level);
+        }
+        let mut levels = vec![Vec::new(); end + 1];
+        levels[end] = vec![goal];
+        for t in (0..end).rev() {
+            let next: FastSet<u32> = levels[t + 1].iter().copied().collect();
+            levels[t] = forward[t]
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    graph
+                        .neighbours(u)
+                        .iter()
+                        .chain(std::iter::once(&u))
+                        .any(|&v| next.contains(&v) && rules.allows_move(u, v, t as u32 + 1))
+                })
+                .collect();
+        }
+        Mdd { levels }
+    }
+
+    fn mdd_of(&mut self, node: u32, agent: u32) -> Rc<Mdd> {
+        if let Some(m) = &self.nodes[node as usize].mdds[agent as usize] {
+            return Rc::clone(m);
+        }
+        let constraints = self.constraints_of(node, agent);
+        let path = Rc::clone(&self.nodes[node as usize].paths[agent as usize]);
+        let m = Rc::new(self.mdd(agent, &constraints, &path));
+        self.nodes[node as usize].mdds[agent as usize] = Some(Rc::clone(&m));
+        m
+    }
+
+    /// Sorts the node's conflicts cardinal first, then semi-cardinal, then the rest (each by
+    /// tick; under uniform costs only), and returns the estimate of the weighted dependency
+    /// graph: for each pair of agents in conflict, the extra cost the two need to get past
+    /// each other alone (a search of the pair under the node's constraints, or one tick for
+    /// a cardinal conflict when that search is cut short), summed over a greedy matching of
+    /// the pairs (disjoint pairs' extra costs add up, so the sum never overestimates).
+    fn prioritise(&mut self, node: u32) -> f64 {
+        let conflicts = self.nodes[node as usize].conflicts.clone();
+        let mut ranked = Vec::with_capacity(conflicts.len());
+        let mut cardinal_pairs = FastSet::default();
+        for c in conflicts {
+            let class = if self.uniform {
+                let ma = self.mdd_of(node, c.a);
+                let mb = self.mdd_of(node, c.b);
+                u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b))
+            } else {
+                0
+            };
+            if class == 2 {
+                cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
+            }
+            ranked.push((std::cmp::Reverse(class), c.t, c));
+        }
+        ranked.sort_by_key(|&(class, t, _)| (class, t));
+        let mut pairs: Vec<(u32, u32)> = ranked
+            .iter()
+            .map(|&(_, _, c)| (c.a.min(c.b), c.a.max(c.b)))
+            .collect();
+        self.nodes[node as usize].conflicts = ranked.into_iter().map(|(_, _, c)| c).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut edges = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            let known = self.nodes[node as usize].deltas.get(&(a, b)).copied();
+            let delta = match known {
+                Some(d) => d,
+                None => {
+                    let d = self.pair_delta(node, a, b).unwrap_or(
+                        if cardinal_pairs.contains(&(a, b)) {
+                            self.tick
+                        } else {
+                            0.0
+                        },
+                    );
+                    if self.interrupted {
+                        return 0.0;
+                    }
+                    self.nodes[node as usize].deltas.insert((a, b), d);
+                    d
+                }
+            };
+            if delta > 1e-9 {
+                edges.push((delta, a, b));
+            }
+        }
+        edges.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut matched = FastSet::default();
+        let mut h = 0.0;
+        for (delta, a, b) in edges {
+            if !matched.contains(&a) && !matched.contains(&b) {
+                matched.insert(a);
+                matched.insert(b);
+                h += delta;
+            }
+        }
+        h
+    }
+
+    /// The extra cost agents `a` and `b` need to get past each other alone under the node's
+    /// constraints: the least cost of the pair (by conflict-based search of the two) minus
+    /// their costs in the node; `None` when that search needs more than [`PAIR_NODES`] nodes.
+    fn pair_delta(&mut self, node: u32, a: u32, b: u32) -> Option<f64> {
+        let agents = [a, b];
+        let base_constraints = [self.constraints_of(node, a), self.constraints_of(node, b)];
+        let n = &self.nodes[node as usize];
+        let base = n.costs[a as usize] + n.costs[b as usize];
+        let empty = Rc::new(Vec::new());
+        struct PairNode {
+            extra: [Vec<Constraint>; 2],
+            paths: [Rc<Vec<u32>>; 2],
+            cost: f64,
+        }
+        let mut pair_nodes = vec![PairNode {
+            extra: [Vec::new(), Vec::new()],
+            paths: [
+                Rc::clone(&n.paths[a as usize]),
+                Rc::clone(&n.paths[b as usize]),
+            ],
+            cost: base,
+        }];
+        let mut open = BinaryHeap::new();
+        open.push(Queued {
+            f: base,
+            conflicts: 0,
+            id: 0,
+        });
+        let mut expanded = 0;
+        while let Some(Queued { id, .. }) = open.pop() {
+            expanded += 1;
+            if expanded > PAIR_NODES {
+                return None;
+            }
+            let (paths, cost) = {
+                let p = &pair_nodes[id as usize];
+                (p.paths.clone(), p.cost)
+            };
+            let conflicts = find_conflicts(self.graph, &paths);
+            let Some(c) = conflicts.first().copied() else {
+                return Some(cost - base);
+            };
+            for side in 0..2 {
+                let constraint = if side == 0 { c.on_a } else { c.on_b };
+                let mut constraints = base_constraints[side].clone();
+                constraints.extend_from_slice(&pair_nodes[id as usize].extra[side]);
+                constraints.push(constraint);
+                let mut others = vec![Rc::clone(&empty); self.starts.len()];
+                others[agents[1 - side] as usize] = Rc::clone(&paths[1 - side]);
+                let Some((path, path_cost)) = self.plan(agents[side], &constraints, &others) else {
+                    if self.low_level_exhausted {
+                        // Only this estimate is given up, not the search.
+                        self.low_level_exhausted = false;
+                        return None;
+                    }
+                    if self.interrupted {
+                        return None;
+                    }
+                    continue;
+                };
+                let parent = &pair_nodes[id as usize];
+                let mut extra = parent.extra.clone();
+                extra[side].push(constraint);
+                let mut child_paths = paths.clone();
+                let old = if side == 0 {
+                    path_cost_of(self.graph, &paths[0])
+                } else {
+                    path_cost_of(self.graph, &paths[1])
+                };
+                child_paths[side] = Rc::new(path);
+                let child_cost = cost - old + path_cost;
+                let child = pair_nodes.len() as u32;
+                pair_nodes.push(PairNode {
+                    extra,
+                    paths: child_paths,
+                    cost: child_cost,
+                });
+                open.push(Queued {
+                    f: child_cost,
+                    conflicts: 0,
+                    id: child,
+                });
+            }
+        }
+        // Every branch is impossible: the pair cannot get past each other at all.
+        None
+    }
+}
+
+/// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents): a
+/// few hundred megabytes. Beyond, the search gives up.
+pub const CBS_MAX_CELLS: usize = 16 << 20;
+
+/// The most nodes the search of a pair of agents may expand for the dependency graph.
+const PAIR_NODES: u32 = 32;
+
+/// What an agent's path costs: its moves and waits to its end.
+fn path_cost_of(graph: &MoveGraph, path: &[u32]) -> f64 {
+    path.windows(2).map(|w| graph.step_cost(w[0], w[1])).sum()
+}
+
+/// Every conflict between the paths (each pair's first at each tick).
+pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
+    let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
+    let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
+    let mut found = Vec::new();
+    let mut cells: FastMap<u32, usize> = FastMap::default();
+    let mut moves: FastMap<(u32, u32), usize> = FastMap::default();
+    let mut blocks: FastMap<(u32, u32), (usize, u32, u32)> = FastMap::default();
+    for t in 0..end {
+        cells.clear();
+        moves.clear();
+        blocks.clear();
+        for i in 0..paths.len() {
+            let v = at(i, t);
+            if let Some(&j) = cells.get(&v) {
+                let c = Constraint::Vertex { v, t: t as u32 };
+                // A target conflict: one of the two rests on its goal from this tick on. Either
+                // its last arrival comes later, or the other never comes here again.
+                let barrier = Constraint::Barrier { v, t: t as u32 };
+                let later = Constraint::ArriveAfter { t: t as u32 };
+                let resting = |k: usize| paths[k].len() - 1 <= t;
+                let (on_a, on_b) = if resting(j) {
+                    (later, barrier)
+                } else if resting(i) {
+                    (barrier, later)
+                } else {
+                    (c, c)
+                };
+                found.push(Conflict {
+                    a: j as u32,
+                    b: i as u32,
+                    t: t as u32,
+                    on_a,
+                    on_b,
+                });
+            } else {
+                cells.insert(v, i);
+            }
+            if t == 0 {
+                continue;
+            }
+            let u = at(i, t - 1);
+            if u == v {
+                continue;
+            }
+            let tt = t as u32;
+            if let Some(&j) = moves.get(&(v, u)) {
+                found.push(Conflict {
+                    a: j as u32,
+                    b: i as u32,
+                    t: tt,
+                    on_a: Constraint::Move { u: v, v: u, t: tt },
+                    on_b: Constraint::Move { u, v, t: tt },
+                });
+            }
+            moves.insert((u, v), i);
+            if let Some((a, b)) = graph.diagonal_sides(u, v) {
+                let block = (a.min(b), a.max(b));
+                if let Some(&(j, ju, jv)) = blocks.get(&block)
+                    && (ju, jv) != (v, u)
+                {
+                    found.push(Conflict {
+                        a: j as u32,
+                        b: i as u32,
+                        t: tt,
+                        on_a: Constraint::Move {
+                            u: ju,
+                            v: jv,
+                            t: tt,
+                        },
+                        on_b: Constraint::Move { u, v, t: tt },
+                    });
+                }
+                // The other diagonal of the block has the move's own cells as its sides.
+                blocks.insert((u.min(v), u.max(v)), (i, u, v));
+            }
+        }
+    }
+    found
+}
+
+/// Conflict-based search.
+pub(crate) fn run(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> MapfOutcome {
+    let budget = Budget::new(settings.time_limit, control);
+    let stop = || budget.interrupted();
+    let graph = MoveGraph::new(instance);
+    let starts: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.start))
+        .collect();
+    let goals: Vec<u32> = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.goal))
+        .collect();
+    let mut outcome = MapfOutcome {
+        plan: None,
+        proof: Proof::NoSolution,
+        summary: None,
+        lower_bound: 0.0,
+        time: Default::default(),
+        first_plan_time: None,
+        expanded: 0,
+    };
+    let agents = starts.len();
+    let tick = (0..graph.len() as u32)
+        .find(|&v| !graph.neighbours(v).is_empty())
+        .map_or(1.0, |v| graph.step_cost(v, v));
+    let mut cbs = Cbs {
+        graph: &graph,
+        distances: Distances::new(goals.clone()),
+        starts,
+        goals,
+        nodes: Vec::new(),
+        uniform: graph.uniform,
+        tick,
+        low_level_exhausted: false,
+        stop: &stop,
+        interrupted: false,
+    };
+    // The root: every agent's cheapest path, each avoiding the ones planned before it where
+    // that costs nothing.
+    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
+    let mut costs = Vec::with_capacity(agents);
+    for i in 0..agents as u32 {
+        let Some((path, cost)) = cbs.plan(i, &[], &paths) else {
+            if cbs.low_level_exhausted {
+                outcome.proof = Proof::GaveUp;
+            }
+            if let Some(stopped) = budget.stopped() {
+                outcome.proof = stopped;
+            }
+            outcome.time = budget.elapsed();
+            return outcome;
+        };
+        paths.push(Rc::new(path));
+        costs.push(cost);
+    }
+    let conflicts = find_conflicts(&graph, &paths);
+    cbs.nodes.push(Node {
+        parent: NONE,
+        constraint: None,
+        cost: costs.iter().sum(),
+        paths,
+        costs,
+        h: None,
+        conflicts,
+        mdds: vec![None; agents],
+        deltas: FastMap::default(),
+    });
+    let mut open = BinaryHeap::new();
+    open.push(Queued {
+        f: cbs.nodes[0].cost,
+        conflicts: cbs.nodes[0].conflicts.len(),
+        id: 0,
+    });
+    while let Some(Queued { id, .. }) = open.pop() {
+        outcome.expanded += 1;
+        if budget.exhausted(outcome.expanded) {
+            break;
+        }
+        if cbs.nodes.len() * agents > CBS_MAX_CELLS {
+            outcome.proof = Proof::GaveUp;
+            break;
+        }
+        if cbs.nodes[id as usize].conflicts.is_empty() {
+            let node = &cbs.nodes[id as usize];
+            let end = node.paths.iter().map(|p| p.len()).max().unwrap_or(1);
+            let configs: Vec<Vec<_>> = (0..end)
+                .map(|t| {
+                    node.paths
+                        .iter()
+                        .map(|p| graph.cell(p[t.min(p.len() - 1)]))
+                        .collect()
+                })
+                .collect();
+            outcome.plan = Some(Plan::from_configurations(&configs));
+            outcome.proof = Proof::Optimal;
+            outcome.first_plan_time = Some(budget.elapsed());
+            break;
+        }
+        if cbs.nodes[id as usize].h.is_none() {
+            let h = cbs.prioritise(id);
+            if cbs.interrupted {
+                break;
+            }
+            let node = &mut cbs.nodes[id as usize];
+            node.h = Some(h);
+            if h > 0.0 {
+                open.push(Queued {
+                    f: node.cost + h,
+                    conflicts: node.conflicts.len(),
+                    id,
+                });
+                continue;
+            }
+        }
+        let conflict = cbs.nodes[id as usize].conflicts[0];
+        let mut children = Vec::with_capacity(2);
+        let mut bypassed = false;
+        for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
+            let mut constraints = cbs.constraints_of(id, agent);
+            constraints.push(constraint);
+            let paths = cbs.nodes[id as usize].paths.clone();
+            let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
+                if cbs.low_level_exhausted || cbs.interrupted {
+                    break;
+                }
+                continue;
+            };
+            let parent = &cbs.nodes[id as usize];
+            let mut paths = paths;
+            paths[agent as usize] = Rc::new(path);
+            let mut costs = parent.costs.clone();
+            costs[agent as usize] = cost;
+            let total = parent.cost - parent.costs[agent as usize] + cost;
+            let conflicts = find_conflicts(&graph, &paths);
+            if total <= parent.cost + 1e-9 && conflicts.len() < parent.conflicts.len() {
+                // Bypass: the parent takes the path, and is queued again unsplit.
+                let parent = &mut cbs.nodes[id as usize];
+                parent.paths = paths;
+                parent.costs = costs;
+                parent.conflicts = conflicts;
+                parent.mdds[agent as usize] = None;
+                parent.deltas.retain(|&(x, y), _| x != agent && y != agent);
+                parent.h = None;
+                open.push(Queued {
+                    f: parent.cost,
+                    conflicts: parent.conflicts.len(),
+                    id,
+                });
+                bypassed = true;
+                break;
+            }
+            let mut mdds = parent.mdds.clone();
+            mdds[agent as usize] = None;
+            let mut deltas = parent.deltas.clone();
+            deltas.retain(|&(x, y), _| x != agent && y != agent);
+            children.push(Node {
+                parent: id,
+                constraint: Some((agent, constraint)),
+                paths,
+                costs,
+                cost: total,
+                h: None,
+                conflicts,
+                mdds,
+                deltas,
+            });
+        }
+        if cbs.interrupted {
+            break;
+        }
+        if cbs.low_level_exhausted {
+            outcome.proof = Proof::GaveUp;
+            break;
+        }
+        if bypassed {
+            continue;
+        }
+        let parent_h = cbs.nodes[id as usize].h.unwrap_or(0.0);
+        for child in children {
+            let child_id = cbs.nodes.len() as u32;
+            // A child's cost is at least its parent's estimate (the estimate is admissible
+            // and a child only adds constraints).
+            let f = child.cost.max(cbs.nodes[id as usize].cost + parent_h);
+            open.push(Queued {
+                f,
+                conflicts: child.conflicts.len(),
+                id: child_id,
+            });
+            cbs.nodes.push(child);
+        }
+    }
+    if outcome.plan.is_none()
+        && let Some(stopped) = budget.stopped()
+    {
+        outcome.proof = stopped;
+    }
+    outcome.time = budget.elapsed();
+    outcome
+}

@@ -1,0 +1,155 @@
+//! Many agents at once: multi-agent path finding (MAPF) on the grid.
+//!
+//! An [`Instance`] is a map, agents with starts and goals, and the rule of moving ([`Moves`]:
+//! the benchmark's four neighbours, or eight without corner cutting); see [`model`] for the
+//! conflicts and for how moves and waits are priced on weighted terrain. A solver answers
+//! with a timed [`Plan`] and what it proved ([`Proof`]); [`validate`], written apart from
+//! every solver, checks a plan and reports its first fault. The solvers are listed in
+//! [`MAPF_ALGORITHMS`] as the single-agent searches are in
+//! [`ALGORITHMS`](crate::search::ALGORITHMS); [`solve`] runs one, with a time limit and a
+//! [`SearchControl`] another thread may cancel (it also publishes the nodes expanded so far).
+//!
+//! ```
+//! use gridpath_core::grid::{Cell, Grid};
+//! use gridpath_core::mapf::{self, Agent, Instance, MapfAlgorithm, MapfSettings, Moves, Proof};
+//! use gridpath_core::search::SearchControl;
+//!
+//! // Two agents swap ends of a corridor with a siding.
+//! let grid = Grid::from_ascii(&["....", "#.##"]).expect("a valid map");
+//! let agents = vec![
+//!     Agent { start: Cell::new(0, 0), goal: Cell::new(3, 0) },
+//!     Agent { start: Cell::new(3, 0), goal: Cell::new(0, 0) },
+//! ];
+//! let instance = Instance::new(grid, agents, Moves::Four).expect("a valid instance");
+//! let outcome = mapf::solve(&instance, MapfAlgorithm::Lacam, &MapfSettings::default(),
+//!     &SearchControl::new()).expect("valid settings");
+//! assert!(outcome.proof.has_plan());
+//! let summary = outcome.summary.expect("a checked plan");
+//! assert!(summary.sum_of_costs >= outcome.lower_bound);
+//! ```
+
+mod algorithms;
+mod cbs;
+mod ecbs;
+mod graph;
+mod lacam;
+pub mod model;
+mod outcome;
+mod pibt;
+mod plan;
+mod plan_file;
+mod scenario;
+mod space_time;
+#[cfg(test)]
+mod tests;
+mod validate;
+mod whca;
+
+use std::time::Duration;
+
+pub use algorithms::{MAPF_ALGORITHMS, MapfAlgorithm, MapfAlgorithmInfo, MapfGuarantee};
+pub use cbs::CBS_MAX_CELLS;
+pub use lacam::LACAM_MAX_CELLS;
+pub use model::{Agent, Instance, InstanceError, Moves};
+pub use outcome::{MapfOutcome, MapfSettings, Proof};
+pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
+pub use plan::Plan;
+pub use plan_file::{Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, write_plan};
+pub use scenario::{ScenarioError, instance_from_queries, read_instance};
+pub use validate::{PlanError, PlanSummary, validate};
+
+use crate::search::SearchControl;
+use graph::{Distances, MoveGraph};
+
+/// The longest time limit a solver accepts: one day.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(86_400);
+/// The largest suboptimality weight accepted.
+pub const MAX_WEIGHT: f64 = 100.0;
+/// The largest window of windowed cooperative A*.
+pub const MAX_WINDOW: u32 = 4096;
+
+/// Why a solver was not run, or what it answered is wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MapfError {
+    /// A setting outside its range.
+    #[error("{0}")]
+    Settings(String),
+    /// The solver's plan failed the independent check: a bug in the solver.
+    #[error("{solver} returned a plan that breaks the rules: {error}")]
+    InvalidPlan {
+        /// The solver.
+        solver: &'static str,
+        /// The first fault.
+        error: PlanError,
+    },
+}
+
+impl MapfSettings {
+    /// Checks every setting against its documented range.
+    pub fn check(&self) -> Result<(), MapfError> {
+        if self.time_limit.is_zero() || self.time_limit > MAX_TIME_LIMIT {
+            return Err(MapfError::Settings(format!(
+                "the time limit must be above 0 and at most {} s, got {:?}",
+                MAX_TIME_LIMIT.as_secs(),
+                self.time_limit
+            )));
+        }
+        if !(self.weight.is_finite() && (1.0..=MAX_WEIGHT).contains(&self.weight)) {
+            return Err(MapfError::Settings(format!(
+                "the weight must be between 1 and {MAX_WEIGHT}, got {}",
+                self.weight
+            )));
+        }
+        if !(1..=MAX_WINDOW).contains(&self.window) {
+            return Err(MapfError::Settings(format!(
+                "the window must be between 1 and {MAX_WINDOW} ticks, got {}",
+                self.window
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The sum over agents of each one's cheapest cost to its goal alone, ignoring the others: no
+/// plan costs less. Infinite when some agent cannot reach its goal at all.
+pub fn lower_bound(instance: &Instance) -> f64 {
+    let graph = MoveGraph::new(instance);
+    let goals = instance
+        .agents()
+        .iter()
+        .map(|a| graph.vertex(a.goal))
+        .collect();
+    let mut distances = Distances::new(goals);
+    instance
+        .agents()
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let d = distances.get(&graph, i, graph.vertex(a.start));
+            distances.forget(i);
+            d
+        })
+        .sum()
+}
+
+/// Runs a solver on an instance, checks its plan with [`validate`] and fills in the summary
+/// and the lower bound.
+pub fn solve(
+    instance: &Instance,
+    algorithm: MapfAlgorithm,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> Result<MapfOutcome, MapfError> {
+    settings.check()?;
+    let info = algorithm.info();
+    let mut outcome = (info.run)(instance, settings, control);
+    outcome.lower_bound = lower_bound(instance);
+    if let Some(plan) = &outcome.plan {
+        let summary = validate(instance, plan).map_err(|error| MapfError::InvalidPlan {
+            solver: info.name,
+            error,
+        })?;
+        outcome.summary = Some(summary);
+    }
+    Ok(outcome)
+}

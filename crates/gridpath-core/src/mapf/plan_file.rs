@@ -1,0 +1,150 @@
+//! LaCAM's plan text format, which the community's MAPF visualisers read: `key=value` header
+//! lines (`agents=`, `map_file=`, `solver=`, `solved=`, `soc=`, `makespan=`, `comp_time=`, …)
+//! and, after `solution=`, one line per tick, `t:(x,y),(x,y),...,` with every agent's cell.
+
+use std::fmt::Write as _;
+
+use super::plan::Plan;
+use crate::grid::Cell;
+
+/// What is wrong with a plan file, and on which line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct PlanFileError {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The header of a plan file: `(key, value)` pairs written before `solution=`.
+pub type Header = Vec<(String, String)>;
+
+/// Writes a plan with its header lines (padded so that every tick lists every agent).
+///
+/// ```
+/// use gridpath_core::grid::Cell;
+/// use gridpath_core::mapf::{Plan, parse_plan, write_plan};
+///
+/// let plan = Plan { paths: vec![vec![Cell::new(0, 0), Cell::new(1, 0)]] };
+/// let text = write_plan(&plan, &[("agents".into(), "1".into())]);
+/// assert!(text.contains("solution=\n0:(0,0),\n1:(1,0),\n"));
+/// assert_eq!(parse_plan(&text).expect("reads back").0, plan);
+/// ```
+pub fn write_plan(plan: &Plan, header: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (key, value) in header {
+        let _ = writeln!(out, "{key}={value}");
+    }
+    out.push_str("solution=\n");
+    let agents = plan.paths.len();
+    for t in 0..=plan.makespan() {
+        let _ = write!(out, "{t}:");
+        for i in 0..agents {
+            if let Some(c) = plan.position(i, t) {
+                let _ = write!(out, "({},{}),", c.x, c.y);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The most ticks × agents a plan file may list: 64 Mi cells.
+pub const PLAN_MAX_CELLS: usize = 64 << 20;
+
+/// Reads a plan file: its header lines and its plan.
+pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
+    let mut header = Vec::new();
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+    let bad = |line: usize, message: String| PlanFileError { line, message };
+    loop {
+        let Some((line, content)) = lines.next() else {
+            return Err(bad(
+                text.lines().count().max(1),
+                "no \"solution=\" line: this is not a plan file".into(),
+            ));
+        };
+        if content.is_empty() {
+            continue;
+        }
+        if content == "solution=" {
+            break;
+        }
+        let Some((key, value)) = content.split_once('=') else {
+            return Err(bad(line, format!("expected key=value, got {content:?}")));
+        };
+        header.push((key.trim().to_owned(), value.trim().to_owned()));
+    }
+    let mut configs: Vec<Vec<Cell>> = Vec::new();
+    let mut cells = 0usize;
+    for (line, content) in lines {
+        if content.is_empty() {
+            continue;
+        }
+        let Some((tick, rest)) = content.split_once(':') else {
+            return Err(bad(line, format!("expected t:(x,y),..., got {content:?}")));
+        };
+        let t: usize = tick
+            .trim()
+            .parse()
+            .map_err(|_| bad(line, format!("the tick {tick:?} is not a whole number")))?;
+        if t != configs.len() {
+            return Err(bad(
+                line,
+                format!("expected tick {}, got tick {t}", configs.len()),
+            ));
+        }
+        let mut config = Vec::new();
+        let mut rest = rest.trim();
+        while !rest.is_empty() {
+            let Some(inner) = rest.strip_prefix('(') else {
+                return Err(bad(line, format!("expected (x,y) at {rest:?}")));
+            };
+            let Some((pair, after)) = inner.split_once(')') else {
+                return Err(bad(line, format!("unclosed ( at {rest:?}")));
+            };
+            let Some((x, y)) = pair.split_once(',') else {
+                return Err(bad(line, format!("expected x,y inside ({pair})")));
+            };
+            let number = |v: &str| {
+                v.trim()
+                    .parse::<u32>()
+                    .map_err(|_| bad(line, format!("{v:?} in ({pair}) is not a cell coordinate")))
+            };
+            config.push(Cell::new(number(x)?, number(y)?));
+            cells += 1;
+            if cells > PLAN_MAX_CELLS {
+                return Err(bad(
+                    line,
+                    format!("the plan lists more than {PLAN_MAX_CELLS} cells"),
+                ));
+            }
+            rest = after
+                .trim_start()
+                .strip_prefix(',')
+                .unwrap_or(after)
+                .trim_start();
+        }
+        if let Some(first) = configs.first()
+            && first.len() != config.len()
+        {
+            return Err(bad(
+                line,
+                format!(
+                    "tick {t} lists {} agents, tick 0 lists {}",
+                    config.len(),
+                    first.len()
+                ),
+            ));
+        }
+        configs.push(config);
+    }
+    if configs.is_empty() {
+        return Err(bad(
+            text.lines().count().max(1),
+            "the solution lists no ticks".into(),
+        ));
+    }
+    Ok((Plan::from_configurations(&configs), header))
+}

@@ -1,0 +1,690 @@
+//! Every solver's plans through the independent validator, the validator's own faults, the
+//! plan file and the benchmark's instances.
+
+#![allow(clippy::unwrap_used)] // Tests fail loudly on broken test data.
+
+use std::path::PathBuf;
+
+use super::*;
+use crate::grid::{Cell, Grid};
+
+/// A start and a goal as `((x, y), (x, y))`.
+type Ends = ((u32, u32), (u32, u32));
+
+fn instance(rows: &[&str], agents: &[Ends], moves: Moves) -> Instance {
+    let grid = Grid::from_ascii(rows).unwrap();
+    let agents = agents
+        .iter()
+        .map(|&((sx, sy), (gx, gy))| Agent {
+            start: Cell::new(sx, sy),
+            goal: Cell::new(gx, gy),
+        })
+        .collect();
+    Instance::new(grid, agents, moves).unwrap()
+}
+
+fn run(instance: &Instance, algorithm: MapfAlgorithm, settings: &MapfSettings) -> MapfOutcome {
+    solve(instance, algorithm, settings, &SearchControl::new()).unwrap()
+}
+
+/// A deterministic scatter of walls and agents on an open map.
+fn scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
+    let instance = try_scattered(width, height, agents, seed, moves);
+    assert!(lower_bound(&instance).is_finite(), "a connected test map");
+    instance
+}
+
+/// Like [`scattered`], where some agent may be walled off from its goal.
+fn try_scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
+    let mut rng = graph::Rng::new(seed);
+    let rows: Vec<String> = (0..height)
+        .map(|_| {
+            (0..width)
+                .map(|_| if rng.below(100) < 15 { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = Grid::from_ascii(&rows).unwrap();
+    let free: Vec<Cell> = (0..grid.len())
+        .map(|i| grid.cell_at(i))
+        .filter(|&c| grid.is_passable(c))
+        .collect();
+    let mut starts = free.clone();
+    let mut goals = free;
+    rng.shuffle(&mut starts);
+    rng.shuffle(&mut goals);
+    let list = (0..agents)
+        .map(|i| Agent {
+            start: starts[i],
+            goal: goals[i],
+        })
+        .collect();
+    Instance::new(grid, list, moves).unwrap()
+}
+
+#[test]
+fn the_validator_finds_every_kind_of_fault() {
+    let c = |x, y| Cell::new(x, y);
+    let line = instance(
+        &["...", ".#."],
+        &[((0, 0), (2, 0)), ((2, 0), (0, 0))],
+        Moves::Four,
+    );
+    let plan = |paths: Vec<Vec<Cell>>| Plan { paths };
+    let check = |p: Plan| validate(&line, &p);
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0)]])),
+        Err(PlanError::AgentCount {
+            expected: 2,
+            found: 1
+        })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![], vec![c(2, 0)]])),
+        Err(PlanError::Empty { agent: 0 })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(1, 0)], vec![c(2, 0)]])),
+        Err(PlanError::WrongStart { agent: 0, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0)], vec![c(2, 0)]])),
+        Err(PlanError::WrongGoal { agent: 0, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 1)], vec![c(2, 0)]])),
+        Err(PlanError::Wall { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(0, 5)], vec![c(2, 0)]])),
+        Err(PlanError::OffMap { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(2, 0)], vec![c(2, 0)]])),
+        Err(PlanError::NotAMove { agent: 0, t: 1, .. })
+    ));
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0)], vec![c(2, 0), c(1, 0)]])),
+        Err(PlanError::Vertex {
+            first: 0,
+            second: 1,
+            t: 1,
+            ..
+        })
+    ));
+    // Diagonal moves: not a move under the four-neighbour rule, a corner cut past the wall
+    // under the eight-neighbour rule.
+    assert!(matches!(
+        check(plan(vec![vec![c(0, 0), c(1, 0), c(2, 1)], vec![c(2, 0)]])),
+        Err(PlanError::NotAMove { agent: 0, t: 2, .. })
+    ));
+    let eight = instance(&["...", ".#."], &[((1, 0), (2, 1))], Moves::EightNoCut);
+    assert!(matches!(
+        validate(&eight, &plan(vec![vec![c(1, 0), c(2, 1)]])),
+        Err(PlanError::CornerCut { agent: 0, t: 1, .. })
+    ));
+    // Crossing diagonals in an open 2 × 2 block.
+    let open = instance(
+        &["..", ".."],
+        &[((0, 0), (1, 1)), ((1, 0), (0, 1))],
+        Moves::EightNoCut,
+    );
+    assert!(matches!(
+        validate(&open, &plan(vec![vec![c(0, 0), c(1, 1)], vec![c(1, 0), c(0, 1)]])),
+        Err(PlanError::Crossing { first: 0, second: 1, t: 1, corner }) if corner == c(0, 0)
+    ));
+    // The same moves one after the other are fine, and the summary counts them.
+    let summary = validate(
+        &open,
+        &plan(vec![
+            vec![c(0, 0), c(1, 1)],
+            vec![c(1, 0), c(1, 0), c(0, 1)],
+        ]),
+    )
+    .unwrap();
+    assert_eq!(summary.arrivals, vec![1, 2]);
+    assert_eq!(summary.makespan, 2);
+    let diagonal = std::f64::consts::SQRT_2;
+    assert!((summary.costs[0] - diagonal).abs() < 1e-12);
+    assert!(
+        (summary.costs[1] - (1.0 + diagonal)).abs() < 1e-12,
+        "a wait costs the cell's terrain"
+    );
+}
+
+#[test]
+fn an_agent_that_leaves_its_goal_and_returns_pays_for_the_waits_before() {
+    let line = instance(&["...."], &[((0, 0), (1, 0))], Moves::Four);
+    let c = |x| Cell::new(x, 0);
+    let summary = validate(
+        &line,
+        &Plan {
+            paths: vec![vec![c(0), c(1), c(1), c(2), c(1), c(1)]],
+        },
+    )
+    .unwrap();
+    assert_eq!(summary.arrivals, vec![4]);
+    assert_eq!(summary.sum_of_costs, 4.0);
+}
+
+#[test]
+fn lacam_proves_a_corridor_swap_impossible() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    let outcome = run(&corridor, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::NoSolution);
+    assert!(outcome.plan.is_none());
+    // A longer corridor, three agents, and the first-plan mode: still no solution.
+    let longer = instance(
+        &["....#", "#####"],
+        &[((0, 0), (3, 0)), ((3, 0), (0, 0)), ((1, 0), (2, 0))],
+        Moves::Four,
+    );
+    let settings = MapfSettings {
+        anytime: false,
+        ..MapfSettings::default()
+    };
+    assert_eq!(
+        run(&longer, MapfAlgorithm::Lacam, &settings).proof,
+        Proof::NoSolution
+    );
+    // An agent walled off from its goal: no solution, from the distances alone.
+    let walled = instance(&[".#."], &[((0, 0), (2, 0))], Moves::Four);
+    for algorithm in MapfAlgorithm::all() {
+        assert_eq!(
+            run(&walled, algorithm, &MapfSettings::default()).proof,
+            Proof::NoSolution
+        );
+    }
+}
+
+#[test]
+fn pibt_gives_up_on_a_corridor_swap_after_its_ticks() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    let outcome = run(&corridor, MapfAlgorithm::Pibt, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::GaveUp);
+    assert!(outcome.expanded >= 1024);
+}
+
+#[test]
+fn lacam_star_proves_a_siding_swap_optimal() {
+    // The only way past is the siding: one agent steps into it and out again.
+    let siding = instance(
+        &["....", "#.##"],
+        &[((0, 0), (3, 0)), ((3, 0), (0, 0))],
+        Moves::Four,
+    );
+    let outcome = run(&siding, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::OptimalLoss);
+    let summary = outcome.summary.unwrap();
+    // Alone each needs 3; one of them must step aside (into the siding and back out: 2
+    // more), the other waits or walks around it for at least 2 more ticks.
+    assert_eq!(outcome.lower_bound, 6.0);
+    assert!(summary.sum_of_costs >= 8.0, "{summary:?}");
+}
+
+#[test]
+fn every_solver_plans_scattered_teams_validly() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..6 {
+            let instance = scattered(12, 10, 6 + seed as usize * 3, seed, moves);
+            let lb = lower_bound(&instance);
+            // The optimal solvers on the smaller teams only.
+            let optimal = |a: MapfAlgorithm| a.info().guarantee == MapfGuarantee::Optimal;
+            for algorithm in MapfAlgorithm::all().filter(|&a| seed < 2 || !optimal(a)) {
+                let settings = MapfSettings {
+                    anytime: false,
+                    seed,
+                    ..MapfSettings::default()
+                };
+                let outcome = run(&instance, algorithm, &settings);
+                if algorithm == MapfAlgorithm::Lacam {
+                    assert_eq!(outcome.proof, Proof::Feasible, "{moves:?} seed {seed}");
+                }
+                if let Some(summary) = outcome.summary {
+                    assert!(
+                        summary.sum_of_costs >= lb - 1e-9,
+                        "{algorithm} {moves:?} {seed}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lacam_star_never_does_worse_than_its_first_plan() {
+    for seed in 0..4 {
+        let instance = scattered(8, 6, 4, seed, Moves::Four);
+        let first = MapfSettings {
+            anytime: false,
+            seed,
+            ..MapfSettings::default()
+        };
+        let a = run(&instance, MapfAlgorithm::Lacam, &first);
+        let b = run(
+            &instance,
+            MapfAlgorithm::Lacam,
+            &MapfSettings {
+                anytime: true,
+                ..first.clone()
+            },
+        );
+        assert_eq!(
+            b.proof,
+            Proof::OptimalLoss,
+            "seed {seed}: a small instance is exhausted"
+        );
+        let (la, lb) = (
+            sum_of_loss(&instance, &a.plan.unwrap()),
+            sum_of_loss(&instance, &b.plan.unwrap()),
+        );
+        assert!(lb <= la + 1e-9, "seed {seed}: loss {la} first, {lb} after");
+        assert!(lb >= lower_bound(&instance) - 1e-9);
+    }
+}
+
+/// LaCAM*'s objective, counted from the plan: every tick's price for every agent not
+/// resting on its goal at both ends of it (a move of one cost on these maps).
+fn sum_of_loss(instance: &Instance, plan: &Plan) -> f64 {
+    let mut loss = 0.0;
+    for (i, agent) in instance.agents().iter().enumerate() {
+        for t in 1..=plan.makespan() {
+            let (a, b) = (
+                plan.position(i, t - 1).unwrap(),
+                plan.position(i, t).unwrap(),
+            );
+            if !(a == agent.goal && b == agent.goal) {
+                loss += 1.0;
+            }
+        }
+    }
+    loss
+}
+
+#[test]
+fn the_team_keeps_out_of_the_swamp() {
+    // Straight through the swamp is 5 moves at cost 3 inside it; round by the grass, 9 moves.
+    let rows = [".......", ".~~~~~.", ".~~~~~.", "......."];
+    let through = instance(&rows, &[((0, 1), (6, 1)), ((0, 2), (6, 2))], Moves::Four);
+    let outcome = run(&through, MapfAlgorithm::Lacam, &MapfSettings::default());
+    assert_eq!(outcome.proof, Proof::OptimalLoss);
+    let plan = outcome.plan.unwrap();
+    let grid = through.grid();
+    for path in &plan.paths {
+        assert!(
+            path.iter().all(|&c| grid.cost(c) == Some(1.0)),
+            "an agent entered the swamp: {path:?}"
+        );
+    }
+    let summary = outcome.summary.unwrap();
+    assert_eq!(summary.costs, vec![8.0, 8.0]);
+    assert_eq!(outcome.lower_bound, 16.0);
+}
+
+#[test]
+fn a_cancelled_solver_stops_at_its_first_checkpoint() {
+    let instance = scattered(40, 40, 120, 7, Moves::Four);
+    let control = SearchControl::new();
+    control.cancel();
+    let outcome = solve(
+        &instance,
+        MapfAlgorithm::Lacam,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert!(
+        matches!(outcome.proof, Proof::Cancelled | Proof::Feasible),
+        "{:?}",
+        outcome.proof
+    );
+    assert_eq!(control.expanded(), 64, "stopped at the first checkpoint");
+}
+
+#[test]
+fn settings_out_of_range_are_refused_before_any_work() {
+    let line = instance(&[".."], &[((0, 0), (1, 0))], Moves::Four);
+    for settings in [
+        MapfSettings {
+            weight: 0.9,
+            ..MapfSettings::default()
+        },
+        MapfSettings {
+            time_limit: std::time::Duration::ZERO,
+            ..MapfSettings::default()
+        },
+        MapfSettings {
+            window: 0,
+            ..MapfSettings::default()
+        },
+    ] {
+        let control = SearchControl::new();
+        assert!(matches!(
+            solve(&line, MapfAlgorithm::Lacam, &settings, &control),
+            Err(MapfError::Settings(_))
+        ));
+        assert_eq!(control.expanded(), 0);
+    }
+}
+
+#[test]
+fn plan_files_round_trip_and_bad_ones_say_where() {
+    let instance = scattered(10, 8, 6, 3, Moves::Four);
+    let outcome = run(
+        &instance,
+        MapfAlgorithm::Lacam,
+        &MapfSettings {
+            anytime: false,
+            ..MapfSettings::default()
+        },
+    );
+    let plan = outcome.plan.unwrap();
+    let text = write_plan(&plan, &[("agents".into(), "6".into())]);
+    let (read, header) = parse_plan(&text).unwrap();
+    assert_eq!(read, plan);
+    assert_eq!(header, vec![("agents".to_owned(), "6".to_owned())]);
+    let e = parse_plan("agents=1\nsolution=\n0:(0,0),\n1:(1,x),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    let e = parse_plan("agents=1\nsolution=\n0:(0,0),\n2:(1,0),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    let e = parse_plan("agents=2\nsolution=\n0:(0,0),(1,1),\n1:(1,0),\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(parse_plan("agents=1\n").is_err());
+}
+
+/// The benchmark folder, when present.
+fn mapf_folder() -> Option<PathBuf> {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai/mapf");
+    folder.is_dir().then_some(folder)
+}
+
+#[test]
+fn benchmark_instances_are_read_and_solved() {
+    let Some(folder) = mapf_folder() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai/mapf is absent, so the MAPF instances were not read"
+        );
+        return;
+    };
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    let instance = read_instance(&map, &scen, 100, Moves::Four).unwrap();
+    assert_eq!(instance.agents().len(), 100);
+    let settings = MapfSettings {
+        anytime: false,
+        ..MapfSettings::default()
+    };
+    // The solvers for large teams; the optimal ones are checked on small teams below.
+    for algorithm in [MapfAlgorithm::Lacam, MapfAlgorithm::Pibt] {
+        let outcome = run(&instance, algorithm, &settings);
+        assert!(outcome.proof.has_plan(), "{algorithm}: {:?}", outcome.proof);
+        let summary = outcome.summary.unwrap();
+        assert!(summary.sum_of_costs >= outcome.lower_bound);
+    }
+    let e = read_instance(&map, &scen, 5000, Moves::Four).unwrap_err();
+    assert!(
+        matches!(e, ScenarioError::TooFewAgents { available: 409, .. }),
+        "{e}"
+    );
+    let warehouse = folder.join("warehouse-20-40-10-2-2.map");
+    let e = read_instance(&warehouse, &scen, 1, Moves::Four).unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+}
+
+#[test]
+fn cbs_finds_the_benchmark_optima() {
+    let Some(folder) = mapf_folder() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai/mapf is absent, so the optimal sums of costs were not checked"
+        );
+        return;
+    };
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    // The published optima of the scenario's first 10 and 20 agents (30, 40 and 50 agents:
+    // 637, 837 and 1147, in the benchmark).
+    for (k, optimum) in [(10, 200.0), (20, 413.0)] {
+        let instance = read_instance(&map, &scen, k, Moves::Four).unwrap();
+        let outcome = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+        assert_eq!(outcome.proof, Proof::Optimal, "{k} agents");
+        assert_eq!(outcome.summary.unwrap().sum_of_costs, optimum, "{k} agents");
+    }
+}
+
+#[test]
+fn cbs_is_never_dearer_than_the_others_and_never_below_the_bound() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..5 {
+            let instance = scattered(10, 8, 6, seed, moves);
+            let cbs = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+            assert_eq!(cbs.proof, Proof::Optimal, "{moves:?} seed {seed}");
+            let optimum = cbs.summary.unwrap().sum_of_costs;
+            assert!(optimum >= cbs.lower_bound - 1e-9);
+            for algorithm in [MapfAlgorithm::Lacam, MapfAlgorithm::Pibt] {
+                let settings = MapfSettings {
+                    anytime: false,
+                    seed,
+                    ..MapfSettings::default()
+                };
+                if let Some(s) = run(&instance, algorithm, &settings).summary {
+                    assert!(
+                        s.sum_of_costs >= optimum - 1e-9,
+                        "{algorithm} beat the optimum"
+                    );
+                }
+            }
+        }
+    }
+    // On weighted terrain too: the pair keeps out of the swamp at the single-agent optimum.
+    let rows = [".......", ".~~~~~.", ".~~~~~.", "......."];
+    let through = instance(&rows, &[((0, 1), (6, 1)), ((0, 2), (6, 2))], Moves::Four);
+    let cbs = run(&through, MapfAlgorithm::Cbs, &MapfSettings::default());
+    assert_eq!(cbs.proof, Proof::Optimal);
+    assert_eq!(cbs.summary.unwrap().sum_of_costs, 16.0);
+}
+
+#[test]
+fn cbs_times_out_on_a_corridor_swap_without_claiming_anything() {
+    let corridor = instance(&[".."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    // Cancelled at once: the search stops at its first checkpoint.
+    let control = SearchControl::new();
+    control.cancel();
+    let outcome = solve(
+        &corridor,
+        MapfAlgorithm::Cbs,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert!(outcome.plan.is_none());
+}
+
+#[test]
+fn ecbs_stays_within_its_weight_of_the_optimum() {
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..4 {
+            let instance = scattered(10, 8, 7, seed + 10, moves);
+            let cbs = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+            assert_eq!(cbs.proof, Proof::Optimal, "{moves:?} seed {seed}");
+            let optimum = cbs.summary.unwrap().sum_of_costs;
+            for weight in [1.0, 1.1, 1.5] {
+                let settings = MapfSettings {
+                    weight,
+                    ..MapfSettings::default()
+                };
+                let ecbs = run(&instance, MapfAlgorithm::Ecbs, &settings);
+                assert_eq!(ecbs.proof, Proof::Bounded(weight), "{moves:?} seed {seed}");
+                let cost = ecbs.summary.unwrap().sum_of_costs;
+                assert!(
+                    cost >= optimum - 1e-9 && cost <= weight * optimum + 1e-9,
+                    "{moves:?} seed {seed} weight {weight}: {cost} against {optimum}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn whca_lets_four_agents_through_a_crossroads() {
+    // Each agent goes straight across an open square, through the centre.
+    let rows = ["#...#", ".....", ".....", ".....", "#...#"];
+    let open = instance(
+        &rows,
+        &[
+            ((0, 2), (4, 2)),
+            ((4, 2), (0, 2)),
+            ((2, 0), (2, 4)),
+            ((2, 4), (2, 0)),
+        ],
+        Moves::Four,
+    );
+    for window in [2, 4, 16] {
+        let settings = MapfSettings {
+            window,
+            ..MapfSettings::default()
+        };
+        let outcome = run(&open, MapfAlgorithm::Whca, &settings);
+        assert_eq!(outcome.proof, Proof::Feasible, "window {window}");
+        assert!(outcome.summary.unwrap().sum_of_costs >= outcome.lower_bound);
+    }
+}
+
+/// The optimal sum of costs by brute force, for tiny instances on maps of cost 1 under the
+/// four-neighbour rule, written apart from every solver: Dijkstra over the configurations
+/// with, per agent, whether it has finished (rests on its goal for good). Each tick costs one
+/// per unfinished agent; an agent on its goal may finish. `None` when no plan exists.
+fn brute_force_optimum(instance: &Instance) -> Option<u64> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let grid = instance.grid();
+    let agents = instance.agents();
+    let n = agents.len();
+    let steps = |c: Cell| -> Vec<Cell> {
+        let mut out = vec![c];
+        for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+            let (x, y) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
+            if x >= 0 && y >= 0 && grid.is_passable(Cell::new(x as u32, y as u32)) {
+                out.push(Cell::new(x as u32, y as u32));
+            }
+        }
+        out
+    };
+    type State = (Vec<Cell>, u32);
+    let start: State = (agents.iter().map(|a| a.start).collect(), 0);
+    let all = (1u32 << n) - 1;
+    let mut best: HashMap<State, u64> = HashMap::from([(start.clone(), 0)]);
+    let mut open = BinaryHeap::from([Reverse((0u64, start))]);
+    while let Some(Reverse((cost, (config, done)))) = open.pop() {
+        if best.get(&(config.clone(), done)).is_some_and(|&b| b < cost) {
+            continue;
+        }
+        if done == all {
+            return Some(cost);
+        }
+        // Finishing is free: an agent on its goal may finish now.
+        for i in 0..n {
+            if done & (1 << i) == 0 && config[i] == agents[i].goal {
+                let state = (config.clone(), done | (1 << i));
+                if best.get(&state).is_none_or(|&b| b > cost) {
+                    best.insert(state.clone(), cost);
+                    open.push(Reverse((cost, state)));
+                }
+            }
+        }
+        // One tick: every unfinished agent waits or moves.
+        let tick = u64::from((!done & all).count_ones());
+        let mut next: Vec<Vec<Cell>> = vec![Vec::new()];
+        for (i, &cell) in config.iter().enumerate() {
+            let options = if done & (1 << i) != 0 {
+                vec![cell]
+            } else {
+                steps(cell)
+            };
+            next = next
+                .into_iter()
+                .flat_map(|partial| {
+                    options.iter().map(move |&c| {
+                        let mut p = partial.clone();
+                        p.push(c);
+                        p
+                    })
+                })
+                .collect();
+        }
+        for to in next {
+            let vertex = (0..n).any(|i| (0..i).any(|j| to[i] == to[j]));
+            let swap = (0..n).any(|i| {
+                (0..n).any(|j| i != j && to[i] == config[j] && to[j] == config[i] && to[i] != to[j])
+            });
+            if vertex || swap {
+                continue;
+            }
+            let state = (to, done);
+            let c = cost + tick;
+            if best.get(&state).is_none_or(|&b| b > c) {
+                best.insert(state.clone(), c);
+                open.push(Reverse((c, state)));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn cbs_and_ecbs_at_weight_1_match_a_brute_force_optimum() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let instance = try_scattered(4, 3, 2 + (seed as usize % 2), seed + 100, Moves::Four);
+        let Some(optimum) = brute_force_optimum(&instance) else {
+            // No plan: LaCAM proves it; the CBS family could only run out of time.
+            let outcome = run(&instance, MapfAlgorithm::Lacam, &MapfSettings::default());
+            assert_eq!(outcome.proof, Proof::NoSolution, "seed {seed}");
+            continue;
+        };
+        for (algorithm, weight) in [(MapfAlgorithm::Cbs, 1.2), (MapfAlgorithm::Ecbs, 1.0)] {
+            let settings = MapfSettings {
+                weight,
+                ..MapfSettings::default()
+            };
+            let outcome = run(&instance, algorithm, &settings);
+            let cost = outcome.summary.map(|s| s.sum_of_costs);
+            assert_eq!(
+                cost,
+                Some(optimum as f64),
+                "{algorithm} seed {seed}: {:?}",
+                outcome.proof
+            );
+        }
+        // LaCAM is complete: a plan whenever one exists.
+        let lacam = run(&instance, MapfAlgorithm::Lacam, &MapfSettings::default());
+        assert!(lacam.proof.has_plan(), "seed {seed}: {:?}", lacam.proof);
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} instances were checked");
+}
+
+/// What the editor does: a solver on a worker thread, its progress read and its run stopped
+/// from another. CBS on a corridor swap would search until its time limit; it is stopped
+/// once it has published progress, and says it was cancelled.
+#[test]
+fn a_solver_on_another_thread_reports_progress_and_stops_when_cancelled() {
+    let corridor = instance(&["..."], &[((0, 0), (2, 0)), ((2, 0), (0, 0))], Moves::Four);
+    let control = SearchControl::new();
+    let settings = MapfSettings {
+        time_limit: MAX_TIME_LIMIT,
+        ..MapfSettings::default()
+    };
+    let outcome = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| solve(&corridor, MapfAlgorithm::Cbs, &settings, &control));
+        while control.expanded() < 3 && !worker.is_finished() {
+            std::thread::yield_now();
+        }
+        control.cancel();
+        worker.join().expect("the solver thread")
+    })
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert!(outcome.plan.is_none());
+}

@@ -1,0 +1,322 @@
+//! `gridpath mapf`: many agents at once on a map, from a Moving AI scenario; and
+//! `gridpath mapf check`, which validates a plan file.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use gridpath::format::read::{self, FileLimit};
+use gridpath::mapf::{
+    self, Instance, MAPF_ALGORITHMS, MAX_TIME_LIMIT, MAX_WEIGHT, MAX_WINDOW, MapfAlgorithm,
+    MapfOutcome, MapfSettings, Moves, Plan, parse_plan, read_instance, validate, write_plan,
+};
+use gridpath::search::SearchControl;
+use serde_json::json;
+
+use super::EXIT_NEGATIVE;
+
+/// The most agents a command reads from a scenario.
+const MAX_AGENTS: u64 = 100_000;
+
+/// The largest plan file `mapf check` reads: 512 MiB.
+const PLAN_FILE: FileLimit = FileLimit {
+    what: "a plan file",
+    bytes: 512 << 20,
+};
+
+/// Arguments of `gridpath mapf`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct MapfArgs {
+    #[command(subcommand)]
+    command: Option<MapfCommand>,
+    #[command(flatten)]
+    solve: MapfSolveArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum MapfCommand {
+    /// Check a plan file (LaCAM's format) against a map and scenario: exit 0 when valid, 2
+    /// with the first conflict otherwise.
+    Check(CheckArgs),
+}
+
+/// The map and scenario of an instance, and the rule of moving.
+#[derive(clap::Args, Debug)]
+struct InstanceArgs {
+    /// The map (a Moving AI .map, or any map gridpath reads).
+    #[arg(required = true)]
+    map: Option<PathBuf>,
+    /// The Moving AI scenario (.scen): its first K lines are the agents.
+    #[arg(required = true)]
+    scen: Option<PathBuf>,
+    /// Moves: 4 (orthogonal, the benchmark's rule) or 8 (diagonals too, without cutting
+    /// corners; crossing diagonals are conflicts).
+    #[arg(long, default_value = "4")]
+    moves: Moves,
+}
+
+impl InstanceArgs {
+    fn paths(&self) -> anyhow::Result<(&Path, &Path)> {
+        match (&self.map, &self.scen) {
+            (Some(map), Some(scen)) => Ok((map, scen)),
+            _ => anyhow::bail!("a map and a scenario file are needed"),
+        }
+    }
+
+    fn read(&self, agents: usize) -> anyhow::Result<Instance> {
+        let (map, scen) = self.paths()?;
+        Ok(read_instance(map, scen, agents, self.moves)?)
+    }
+}
+
+/// Arguments of a solve.
+#[derive(clap::Args, Debug)]
+struct MapfSolveArgs {
+    #[command(flatten)]
+    instance: InstanceArgs,
+    /// The number of agents: the scenario's first K lines (1 to 100000).
+    #[arg(long, required = true, value_parser = clap::value_parser!(u64).range(1..=MAX_AGENTS))]
+    agents: Option<u64>,
+    /// The solver.
+    #[arg(long = "algo", default_value = "lacam", value_parser = algorithm_parser())]
+    algorithm: MapfAlgorithm,
+    /// Stop after this many seconds (above 0, at most 86400) with the best plan found.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_time_limit)]
+    time_limit: f64,
+    /// LaCAM: answer with the first plan instead of improving it until the time limit.
+    #[arg(long)]
+    first_plan: bool,
+    /// The suboptimality bound of the bounded-suboptimal solvers (1 to 100).
+    #[arg(long, default_value_t = 1.2, value_parser = parse_weight)]
+    weight: f64,
+    /// The window of windowed cooperative A*, in ticks (1 to 4096).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_WINDOW)))]
+    window: u32,
+    /// The seed of the solvers' random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write the plan to this file in LaCAM's text format.
+    #[arg(long)]
+    plan: Option<PathBuf>,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `gridpath mapf check`.
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    #[command(flatten)]
+    instance: InstanceArgs,
+    /// The plan file (LaCAM's format); its agents are the scenario's first lines.
+    plan: PathBuf,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The solvers of the registry as the command line's choices.
+fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = MapfAlgorithm> {
+    let names = MAPF_ALGORITHMS
+        .iter()
+        .map(|a| clap::builder::PossibleValue::new(a.name).help(a.about));
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<MapfAlgorithm>())
+}
+
+fn parse_time_limit(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= MAX_TIME_LIMIT.as_secs_f64() => Ok(t),
+        _ => Err(format!(
+            "expected seconds above 0 and at most {}, got {s:?}",
+            MAX_TIME_LIMIT.as_secs()
+        )),
+    }
+}
+
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && (1.0..=MAX_WEIGHT).contains(&w) => Ok(w),
+        _ => Err(format!(
+            "expected a number from 1 to {MAX_WEIGHT}, got {s:?}"
+        )),
+    }
+}
+
+/// Runs `gridpath mapf`.
+pub fn run(args: &MapfArgs) -> anyhow::Result<ExitCode> {
+    match &args.command {
+        Some(MapfCommand::Check(check)) => run_check(check),
+        None => run_solve(&args.solve),
+    }
+}
+
+fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
+    let agents = args.agents.context("--agents is needed")? as usize;
+    let instance = args.instance.read(agents)?;
+    let settings = MapfSettings {
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        anytime: !args.first_plan,
+        weight: args.weight,
+        window: args.window,
+        seed: args.seed,
+    };
+    let outcome = mapf::solve(&instance, args.algorithm, &settings, &SearchControl::new())?;
+    if let Some(path) = &args.plan {
+        let text = plan_text(args, &instance, &outcome);
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write the plan to {}", path.display()))?;
+    }
+    if args.json {
+        out!(
+            "{}",
+            serde_json::to_string_pretty(&outcome_json(args, &outcome))?
+        );
+    } else {
+        print_summary(args, &outcome)?;
+    }
+    Ok(if outcome.plan.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NEGATIVE)
+    })
+}
+
+/// The plan file: LaCAM's header lines, the proof, then the solution.
+fn plan_text(args: &MapfSolveArgs, instance: &Instance, outcome: &MapfOutcome) -> String {
+    let map_file = args
+        .instance
+        .map
+        .as_deref()
+        .and_then(Path::file_name)
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut header = vec![
+        ("agents".to_owned(), instance.agents().len().to_string()),
+        ("map_file".to_owned(), map_file),
+        ("solver".to_owned(), args.algorithm.name().to_owned()),
+        (
+            "solved".to_owned(),
+            u8::from(outcome.plan.is_some()).to_string(),
+        ),
+    ];
+    if let Some(s) = &outcome.summary {
+        header.push(("soc".to_owned(), s.sum_of_costs.to_string()));
+        header.push(("soc_lb".to_owned(), outcome.lower_bound.to_string()));
+        header.push(("makespan".to_owned(), s.makespan.to_string()));
+    }
+    header.push(("comp_time".to_owned(), outcome.time.as_millis().to_string()));
+    header.push(("proof".to_owned(), outcome.proof.name().to_owned()));
+    header.push(("seed".to_owned(), args.seed.to_string()));
+    let cells = |f: fn(&mapf::Agent) -> gridpath::grid::Cell| -> String {
+        instance
+            .agents()
+            .iter()
+            .map(|a| {
+                let c = f(a);
+                format!("({},{}),", c.x, c.y)
+            })
+            .collect()
+    };
+    header.push(("starts".to_owned(), cells(|a| a.start)));
+    header.push(("goals".to_owned(), cells(|a| a.goal)));
+    let empty = Plan::default();
+    write_plan(outcome.plan.as_ref().unwrap_or(&empty), &header)
+}
+
+fn outcome_json(args: &MapfSolveArgs, outcome: &MapfOutcome) -> serde_json::Value {
+    let summary = outcome.summary.as_ref();
+    json!({
+        "solver": args.algorithm.name(),
+        "agents": args.agents,
+        "moves": args.instance.moves.name(),
+        "solved": outcome.plan.is_some(),
+        "proof": outcome.proof.name(),
+        "bound": match outcome.proof {
+            mapf::Proof::Bounded(w) => Some(w),
+            mapf::Proof::Optimal => Some(1.0),
+            _ => None,
+        },
+        "sum_of_costs": summary.map(|s| s.sum_of_costs),
+        "makespan": summary.map(|s| s.makespan),
+        "lower_bound": outcome.lower_bound,
+        "time_s": outcome.time.as_secs_f64(),
+        "first_plan_time_s": outcome.first_plan_time.map(|t| t.as_secs_f64()),
+        "expanded": outcome.expanded,
+        "costs": summary.map(|s| &s.costs),
+        "arrivals": summary.map(|s| &s.arrivals),
+        "plan": outcome.plan.as_ref().map(|p| &p.paths),
+    })
+}
+
+fn print_summary(args: &MapfSolveArgs, outcome: &MapfOutcome) -> anyhow::Result<()> {
+    out!(
+        "{} agents, {} ({} moves): {}",
+        args.agents.unwrap_or(0),
+        args.algorithm.info().title,
+        args.instance.moves,
+        outcome.proof
+    );
+    match &outcome.summary {
+        Some(s) => {
+            out!(
+                "sum of costs {} (lower bound {}, ratio {:.3}), makespan {}",
+                s.sum_of_costs,
+                outcome.lower_bound,
+                s.sum_of_costs / outcome.lower_bound.max(f64::MIN_POSITIVE),
+                s.makespan
+            );
+        }
+        None if outcome.proof == mapf::Proof::NoSolution => {
+            out!("no solution: no plan moves every agent to its goal");
+        }
+        None => out!("no plan found"),
+    }
+    let first = outcome.first_plan_time.map_or(String::new(), |t| {
+        format!(", first plan after {:.3} s", t.as_secs_f64())
+    });
+    out!(
+        "time {:.3} s{first}, {} nodes expanded",
+        outcome.time.as_secs_f64(),
+        outcome.expanded
+    );
+    Ok(())
+}
+
+fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let text = read::read_text(&args.plan, PLAN_FILE)
+        .with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let (plan, _) = parse_plan(&text).with_context(|| format!("{}", args.plan.display()))?;
+    let instance = args.instance.read(plan.paths.len())?;
+    let verdict = validate(&instance, &plan);
+    if args.json {
+        let value = match &verdict {
+            Ok(s) => json!({
+                "valid": true,
+                "agents": plan.paths.len(),
+                "sum_of_costs": s.sum_of_costs,
+                "makespan": s.makespan,
+                "lower_bound": mapf::lower_bound(&instance),
+                "costs": s.costs,
+            }),
+            Err(e) => json!({ "valid": false, "agents": plan.paths.len(), "error": e.to_string() }),
+        };
+        out!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        match &verdict {
+            Ok(s) => out!(
+                "valid: {} agents, sum of costs {}, makespan {}",
+                plan.paths.len(),
+                s.sum_of_costs,
+                s.makespan
+            ),
+            Err(e) => out!("invalid: {e}"),
+        }
+    }
+    Ok(if verdict.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NEGATIVE)
+    })
+}
