@@ -23,7 +23,8 @@ use super::request::{
 };
 use super::workspace::{Query, Workspace};
 
-/// A priority: compared by the first component, then the second.
+/// A priority: compared by the first component, then the second. The second is
+/// `min(g, rhs)`, or its negative while the planner [searches from scratch](Planner::fresh).
 type Key = (f64, f64);
 
 /// Whether key `a` orders strictly before key `b`.
@@ -86,6 +87,16 @@ pub(crate) struct Planner {
     k_m: f64,
     /// The heuristic from the last start.
     estimate: Estimate,
+    /// Whether no step got dearer since the costs were last reset, so that every finite `g`
+    /// is the cost of a real path, never below the cheapest. Then a plan may stop as soon as
+    /// no queued cell's first key is below the start's: a cell whose `g` is still too high
+    /// on a cheapest path would have a smaller one (the proof of LPA*'s bound, with `g`
+    /// never too low). Among equal first keys the queue then pops the cell farthest from
+    /// the goal first, as A* pops the deepest, so that on open ground, where many cells
+    /// share the cheapest cost, the search reaches the start without sweeping them all.
+    /// The first change of the map turns this off (see [`Planner::cells_changed`]): with
+    /// `g` possibly too low, the plan needs the standard order and test.
+    fresh: bool,
 }
 
 impl Planner {
@@ -104,6 +115,7 @@ impl Planner {
             last_start: None,
             k_m: 0.0,
             estimate: Estimate::new(Heuristic::Zero, 0, 0, 0.0),
+            fresh: true,
         }
     }
 
@@ -122,6 +134,7 @@ impl Planner {
         self.queue.clear();
         self.last_start = None;
         self.k_m = 0.0;
+        self.fresh = true;
     }
 
     fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
@@ -138,7 +151,10 @@ impl Planner {
     #[inline]
     fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
         let m = self.g[cell].min(self.rhs[cell]);
-        (m + self.h(graph, cell) + self.k_m, m)
+        (
+            m + self.h(graph, cell) + self.k_m,
+            if self.fresh { -m } else { m },
+        )
     }
 
     fn push(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
@@ -204,6 +220,16 @@ impl Planner {
         }
         if self.last_start.is_none() {
             return;
+        }
+        if self.fresh {
+            // Steps may have got dearer: from now on the queue orders its keys the standard
+            // way, the second component being `min(g, rhs)` itself.
+            self.fresh = false;
+            let mut entries = std::mem::take(&mut self.queue).into_vec();
+            for entry in &mut entries {
+                entry.key.1 = -entry.key.1;
+            }
+            self.queue = BinaryHeap::from(entries);
         }
         let mut stats = Stats::default();
         for &cell in affected {
@@ -284,7 +310,12 @@ impl Planner {
                 return;
             }
             let start_key = self.key(graph, start);
-            if !less(entry.key, start_key) && self.rhs[start] <= self.g[start] {
+            let done = if self.fresh {
+                entry.key.0 >= start_key.0
+            } else {
+                !less(entry.key, start_key)
+            };
+            if done && self.rhs[start] <= self.g[start] {
                 break;
             }
             let u = entry.cell as usize;
@@ -313,9 +344,13 @@ impl Planner {
                         let through = graph.step_cost_into(u, s, d) + gu;
                         if through < self.rhs[s] {
                             self.rhs[s] = through;
+                            self.update_vertex(graph, s, stats);
                         }
+                        // Otherwise nothing about s changed: if inconsistent, it is queued
+                        // already (with a key at most its own, which `compute` raises when
+                        // it comes to the top), and queueing it again would only add an
+                        // entry to skip.
                     }
-                    self.update_vertex(graph, s, stats);
                 }
             } else {
                 let g_old = self.g[u];
