@@ -4,9 +4,10 @@
 //! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
 //! start — with the grid's heuristic, which stays admissible since penalties only add cost.
 //!
-//! On maps of up to [`FLAT_STATES_UP_TO`] cells the states live in flat arrays (9 bytes a
-//! state: its cost and the heading it came from); on larger ones in a hash map, so memory
-//! follows the states the search reaches rather than nine times the map.
+//! Each state keeps its best cost only (8 bytes), in pages allocated as the search reaches
+//! them, so that memory follows the states reached and no state is hashed; the path is
+//! traced back through the costs. The open list is the searches' 16-byte entry heap, with
+//! the heading in the entry.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -22,15 +23,13 @@
 //! assert_eq!(result.cost, 10.0 + 2.0 * 0.5, "ten steps and one 90° turn");
 //! ```
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::grid::Cell;
 
 use super::control::SearchControl;
 use super::graph::SearchGraph;
+use super::heap::{Entry, Heap};
 use super::request::{Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats};
 
 /// Each direction of the graph (`graph::DX`/`DY` order: E, W, S, N, NE, NW, SE, SW) as a
@@ -51,122 +50,52 @@ pub(crate) fn turns(from: u8, to: u8) -> u32 {
     d.min(8 - d)
 }
 
-/// An open state: its f, its g and its key.
-#[derive(Clone, Copy)]
-struct Open {
-    f: f64,
-    g: f64,
-    state: u64,
+/// States a page of [`Costs`] holds: those of 512 cells, 32 KB.
+const PAGE: usize = 1 << 12;
+
+/// The best cost known of each (cell, heading) state with a step behind it, at index
+/// `8 · cell + heading`: one `f64` a state, in pages allocated when the search first reaches
+/// one of their states, so that memory follows the states reached (an A* across an open
+/// map touches a few pages along its way; a Dijkstra search that reaches everything takes
+/// 64 bytes a cell). The start's state before any step costs 0 and is not kept.
+struct Costs {
+    pages: Vec<Option<Box<[f64]>>>,
 }
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl Costs {
+    /// Room for every state of a map of `cells` cells, none reached yet.
+    fn new(cells: usize) -> Self {
+        let mut pages = Vec::new();
+        pages.resize_with((cells * 8).div_ceil(PAGE), || None);
+        Self { pages }
     }
-}
 
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    /// The heap pops the smallest f first, ties to the larger g (deeper first).
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| self.g.total_cmp(&other.g))
-    }
-}
-
-fn key(cell: usize, heading: u8) -> u64 {
-    cell as u64 * 9 + u64::from(heading)
-}
-
-fn split(state: u64) -> (usize, u8) {
-    ((state / 9) as usize, (state % 9) as u8)
-}
-
-/// The largest map (in cells) whose states the search keeps in flat arrays: 9 states a cell
-/// at 9 bytes each, so at most about 330 MB.
-pub const FLAT_STATES_UP_TO: usize = 1 << 22;
-
-/// No heading recorded: a state not reached yet, or the start.
-const NONE: u8 = u8::MAX;
-
-/// Where the search keeps each state's best cost and the heading of the state it came from.
-trait States {
     /// The best cost known, infinite for a state not reached.
-    fn cost(&self, state: u64) -> f64;
-    /// Records a better cost and the heading it came from.
-    fn set(&mut self, state: u64, cost: f64, from: u8);
-    /// The heading the state came from, [`NONE`] at the start.
-    fn from(&self, state: u64) -> u8;
-}
-
-/// Flat arrays over every (cell, heading).
-struct Flat {
-    cost: Vec<f64>,
-    from: Vec<u8>,
-}
-
-impl States for Flat {
     #[inline]
-    fn cost(&self, state: u64) -> f64 {
-        self.cost[state as usize]
+    fn get(&self, state: usize) -> f64 {
+        self.pages[state / PAGE]
+            .as_ref()
+            .map_or(f64::INFINITY, |page| page[state % PAGE])
     }
+
+    /// Records a better cost.
     #[inline]
-    fn set(&mut self, state: u64, cost: f64, from: u8) {
-        self.cost[state as usize] = cost;
-        self.from[state as usize] = from;
+    fn set(&mut self, state: usize, cost: f64) {
+        let page = self.pages[state / PAGE].get_or_insert_with(|| vec![f64::INFINITY; PAGE].into());
+        page[state % PAGE] = cost;
     }
-    #[inline]
-    fn from(&self, state: u64) -> u8 {
-        self.from[state as usize]
+
+    /// The bytes its pages take.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.pages.iter().flatten().count() * PAGE * 8
     }
 }
 
-/// A multiplicative hash of the state key (the keys are dense integers; no attacker
-/// chooses them), much faster than the standard library's default.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(26);
-    }
-}
-
-/// A hash map of the states reached.
-type Hashed = HashMap<u64, (f64, u8), BuildHasherDefault<KeyHasher>>;
-
-impl States for Hashed {
-    #[inline]
-    fn cost(&self, state: u64) -> f64 {
-        self.get(&state).map_or(f64::INFINITY, |&(c, _)| c)
-    }
-    #[inline]
-    fn set(&mut self, state: u64, cost: f64, from: u8) {
-        self.insert(state, (cost, from));
-    }
-    #[inline]
-    fn from(&self, state: u64) -> u8 {
-        self.get(&state).map_or(NONE, |&(_, f)| f)
-    }
+/// A state's index in [`Costs`].
+#[inline]
+fn state(cell: usize, heading: u8) -> usize {
+    cell * 8 + usize::from(heading)
 }
 
 /// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
@@ -181,27 +110,11 @@ pub(crate) fn search(
             algorithm: request.algorithm,
         });
     }
-    if graph.len() <= FLAT_STATES_UP_TO {
-        let states = Flat {
-            cost: vec![f64::INFINITY; graph.len() * 9],
-            from: vec![NONE; graph.len() * 9],
-        };
-        search_in(graph, request, control, states)
-    } else {
-        search_in(graph, request, control, Hashed::default())
-    }
-}
-
-fn search_in(
-    graph: &SearchGraph,
-    request: &SearchRequest,
-    control: &SearchControl,
-    mut states: impl States,
-) -> Result<SearchResult, SearchError> {
     let started = Instant::now();
     let mut stats = Stats::default();
     let penalty = request.turn_penalty;
     let goal = graph.index(request.goal);
+    let start = graph.index(request.start);
     let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
         (request.effective_heuristic(), request.weight)
     } else {
@@ -210,26 +123,28 @@ fn search_in(
     let scale = graph.min_cost() * weight;
     let h =
         |cell: usize| super::partial::distance(heuristic, graph.cell(cell), request.goal) * scale;
-    let start = key(graph.index(request.start), UNMOVED);
-    let mut open = BinaryHeap::new();
-    states.set(start, 0.0, NONE);
-    open.push(Open {
-        f: h(graph.index(request.start)),
-        g: 0.0,
-        state: start,
-    });
+    let mut costs = Costs::new(graph.len());
+    // The open list: each entry carries its cell, and its heading in the notes. An entry is
+    // stale when its state got cheaper since: its priority is then above the state's.
+    let mut open = Heap::default();
+    open.push(Entry::with_notes(h(start), 0.0, start as u32, UNMOVED));
     let mut reached = None;
-    while let Some(Open { g: cost, state, .. }) = open.pop() {
-        if cost > states.cost(state) {
+    while let Some(entry) = open.pop() {
+        let (cell, heading) = (entry.cell() as usize, entry.notes());
+        let cost = if heading == UNMOVED {
+            0.0
+        } else {
+            costs.get(state(cell, heading))
+        };
+        if entry.priority() > cost + h(cell) {
             continue;
         }
-        let (cell, heading) = split(state);
         stats.expanded += 1;
         if control.should_stop(stats.expanded) {
             return Err(SearchError::Cancelled);
         }
         if cell == goal {
-            reached = Some((state, cost));
+            reached = Some((cell, heading));
             break;
         }
         let mut mask = graph.mask(cell);
@@ -239,34 +154,23 @@ fn search_in(
             let next_cell = cell.wrapping_add_signed(graph.delta(d));
             let step = graph.step_cost(cell, next_cell, d);
             let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
-            let next = key(next_cell, d as u8);
-            if next_cost < states.cost(next) {
-                states.set(next, next_cost, heading);
-                open.push(Open {
-                    f: next_cost + h(next_cell),
-                    g: next_cost,
-                    state: next,
-                });
+            let next = state(next_cell, d as u8);
+            if next_cost < costs.get(next) {
+                costs.set(next, next_cost);
+                open.push(Entry::with_notes(
+                    next_cost + h(next_cell),
+                    next_cost,
+                    next_cell as u32,
+                    d as u8,
+                ));
                 stats.pushed += 1;
                 stats.max_open = stats.max_open.max(open.len() as u64);
             }
         }
     }
     let (path, cost) = match reached {
-        Some((mut state, cost)) => {
-            let mut cells = vec![split(state).0];
-            loop {
-                let (cell, heading) = split(state);
-                let from = states.from(state);
-                if heading == UNMOVED || from == NONE {
-                    break;
-                }
-                // The state before: one step back against `heading`, facing `from`.
-                let before = cell.wrapping_add_signed(-graph.delta(usize::from(heading)));
-                cells.push(before);
-                state = key(before, from);
-            }
-            cells.reverse();
+        Some(end) => {
+            let (cells, cost) = trace_back(graph, &costs, start, end, penalty);
             (Some(cells), cost)
         }
         None => (None, 0.0),
@@ -276,6 +180,51 @@ fn search_in(
     // The steps' cost plus the turns'.
     result.cost = cost;
     Ok(result)
+}
+
+/// The path to state `end` (a cell and the heading it was entered with) from the start, and
+/// its cost: from each state, back one step against its heading to the state before it
+/// whose cost plus the step and its turns is the least, which is the one that set the
+/// state's cost. The cost is summed forwards in the order the search summed it.
+fn trace_back(
+    graph: &SearchGraph,
+    costs: &Costs,
+    start: usize,
+    (mut cell, mut heading): (usize, u8),
+    penalty: f64,
+) -> (Vec<usize>, f64) {
+    let mut cells = vec![cell];
+    let mut headings = Vec::new();
+    while heading != UNMOVED {
+        let d = usize::from(heading);
+        let before = cell.wrapping_add_signed(-graph.delta(d));
+        let step = graph.step_cost(before, cell, d);
+        let through = |from: u8, cost: f64| cost + step + penalty * f64::from(turns(from, heading));
+        let mut best = (f64::INFINITY, UNMOVED);
+        if before == start {
+            best = (through(UNMOVED, 0.0), UNMOVED);
+        }
+        for from in 0..8u8 {
+            let cost = costs.get(state(before, from));
+            if cost.is_finite() && through(from, cost) < best.0 {
+                best = (through(from, cost), from);
+            }
+        }
+        headings.push(heading);
+        cells.push(before);
+        (cell, heading) = (before, best.1);
+    }
+    cells.reverse();
+    // Forwards, as the search added the costs.
+    let mut cost = 0.0;
+    let mut from = UNMOVED;
+    for (pair, &to) in cells.windows(2).zip(headings.iter().rev()) {
+        cost = cost
+            + graph.step_cost(pair[0], pair[1], usize::from(to))
+            + penalty * f64::from(turns(from, to));
+        from = to;
+    }
+    (cells, cost)
 }
 
 /// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn.
@@ -296,7 +245,7 @@ mod tests {
     use crate::search::graph::{DX, DY};
 
     #[test]
-    fn flat_arrays_and_the_hash_map_plan_alike() {
+    fn paths_traced_through_the_costs_cost_what_the_search_found() {
         let grid = crate::grid::Grid::from_ascii(&[
             "..~~....#.....",
             ".#~~.##.#.==..",
@@ -311,18 +260,31 @@ mod tests {
                 .with_diagonal(diagonal)
                 .with_turn_penalty(0.7);
             let control = SearchControl::new();
-            let n = graph.len() * 9;
-            let flat = Flat {
-                cost: vec![f64::INFINITY; n],
-                from: vec![NONE; n],
-            };
-            let a = search_in(&graph, &request, &control, flat).unwrap();
-            let b = search_in(&graph, &request, &control, Hashed::default()).unwrap();
-            assert!(a.found, "{diagonal}");
-            assert_eq!((a.cost, &a.path), (b.cost, &b.path), "{diagonal}");
-            let recomputed = path_cost_with_turns(&graph, &a.path, 0.7).unwrap();
-            assert!((recomputed - a.cost).abs() < 1e-9, "{diagonal}");
+            let a = search(&graph, &request, &control).unwrap();
+            let dijkstra = request.clone().with_algorithm(Algorithm::Dijkstra);
+            let b = search(&graph, &dijkstra, &control).unwrap();
+            assert!(a.found && b.found, "{diagonal}");
+            assert!((a.cost - b.cost).abs() < 1e-9, "{diagonal}");
+            for result in [&a, &b] {
+                assert_eq!(result.path.first(), Some(&request.start), "{diagonal}");
+                assert_eq!(result.path.last(), Some(&request.goal), "{diagonal}");
+                let recomputed = path_cost_with_turns(&graph, &result.path, 0.7).unwrap();
+                assert!((recomputed - result.cost).abs() < 1e-9, "{diagonal}");
+            }
         }
+    }
+
+    #[test]
+    fn costs_take_pages_only_where_states_are_reached() {
+        let mut costs = Costs::new(1 << 20);
+        assert_eq!(costs.bytes(), 0);
+        assert_eq!(costs.get(state(12_345, 3)), f64::INFINITY);
+        costs.set(state(12_345, 3), 2.5);
+        costs.set(state(12_346, 7), 1.5);
+        assert_eq!(costs.get(state(12_345, 3)), 2.5);
+        assert_eq!(costs.get(state(12_346, 7)), 1.5);
+        assert_eq!(costs.get(state(12_345, 4)), f64::INFINITY);
+        assert_eq!(costs.bytes(), PAGE * 8, "two neighbours share a page");
     }
 
     #[test]
