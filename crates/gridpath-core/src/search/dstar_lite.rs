@@ -9,7 +9,6 @@
 //! already queued valid lower bounds.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
@@ -56,7 +55,8 @@ impl PartialOrd for QueueEntry {
 }
 
 impl Ord for QueueEntry {
-    /// Reversed, so that the standard max-heap pops the smallest key first.
+    /// Reversed, so that the [`Queue`], which pops the greatest entry, pops the smallest key
+    /// first.
     fn cmp(&self, other: &Self) -> Ordering {
         other
             .key
@@ -64,6 +64,83 @@ impl Ord for QueueEntry {
             .total_cmp(&self.key.0)
             .then(other.key.1.total_cmp(&self.key.1))
             .then(other.cell.cmp(&self.cell))
+    }
+}
+
+/// The priority queue: a 4-ary heap of [`QueueEntry`] popping the greatest (the smallest key), half
+/// as deep as a binary heap, a node's children in two cache lines.
+#[derive(Debug, Default)]
+struct Queue {
+    items: Vec<QueueEntry>,
+}
+
+impl Queue {
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    fn peek(&self) -> Option<&QueueEntry> {
+        self.items.first()
+    }
+
+    fn push(&mut self, entry: QueueEntry) {
+        let items = &mut self.items;
+        let mut i = items.len();
+        items.push(entry);
+        while i > 0 {
+            let parent = (i - 1) / 4;
+            // `Ord` is reversed: the greater entry pops first.
+            if entry <= items[parent] {
+                break;
+            }
+            items[i] = items[parent];
+            i = parent;
+        }
+        items[i] = entry;
+    }
+
+    fn pop(&mut self) -> Option<QueueEntry> {
+        let last = self.items.pop()?;
+        let Some(&top) = self.items.first() else {
+            return Some(last);
+        };
+        let items = &mut self.items;
+        let len = items.len();
+        let mut hole = 0;
+        loop {
+            let first = 4 * hole + 1;
+            if first >= len {
+                break;
+            }
+            let mut best = first;
+            for child in first + 1..(first + 4).min(len) {
+                if items[child] > items[best] {
+                    best = child;
+                }
+            }
+            if items[best] <= last {
+                break;
+            }
+            items[hole] = items[best];
+            hole = best;
+        }
+        items[hole] = last;
+        Some(top)
+    }
+
+    /// Rebuilds the heap after its entries' keys changed.
+    fn rebuild(&mut self, mut change: impl FnMut(&mut QueueEntry)) {
+        let mut entries = std::mem::take(&mut self.items);
+        for entry in &mut entries {
+            change(entry);
+        }
+        for entry in entries {
+            self.push(entry);
+        }
     }
 }
 
@@ -80,7 +157,7 @@ pub(crate) struct Planner {
     /// Whether each cell is in the queue, and the version its valid entry carries.
     queued: Vec<bool>,
     version: Vec<u32>,
-    queue: BinaryHeap<QueueEntry>,
+    queue: Queue,
     /// The start the keys were last computed for; `None` until the first plan.
     last_start: Option<usize>,
     /// The key modifier: the heuristic distance the start has moved in total.
@@ -111,7 +188,7 @@ impl Planner {
             rhs: vec![f64::INFINITY; n],
             queued: vec![false; n],
             version: vec![0; n],
-            queue: BinaryHeap::new(),
+            queue: Queue::default(),
             last_start: None,
             k_m: 0.0,
             estimate: Estimate::new(Heuristic::Zero, 0, 0, 0.0),
@@ -225,11 +302,7 @@ impl Planner {
             // Steps may have got dearer: from now on the queue orders its keys the standard
             // way, the second component being `min(g, rhs)` itself.
             self.fresh = false;
-            let mut entries = std::mem::take(&mut self.queue).into_vec();
-            for entry in &mut entries {
-                entry.key.1 = -entry.key.1;
-            }
-            self.queue = BinaryHeap::from(entries);
+            self.queue.rebuild(|entry| entry.key.1 = -entry.key.1);
         }
         let mut stats = Stats::default();
         for &cell in affected {
