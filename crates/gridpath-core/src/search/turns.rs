@@ -4,7 +4,7 @@
 //! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
 //! start — with the grid's heuristic, which stays admissible since penalties only add cost.
 //!
-//! Each state keeps its best cost only (8 bytes), in pages allocated as the search reaches
+//! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the search reaches
 //! them, so that memory follows the states reached and no state is hashed; the path is
 //! traced back through the costs. The open list is the searches' 16-byte entry heap, with
 //! the heading in the entry.
@@ -28,7 +28,7 @@ use std::time::Instant;
 use crate::grid::Cell;
 
 use super::control::SearchControl;
-use super::graph::SearchGraph;
+use super::graph::{DX, DY, SearchGraph};
 use super::heap::{Entry, Heap};
 use super::request::{Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats};
 
@@ -50,24 +50,42 @@ pub(crate) fn turns(from: u8, to: u8) -> u32 {
     d.min(8 - d)
 }
 
-/// States a page of [`Costs`] holds: those of 512 cells, 32 KB.
-const PAGE: usize = 1 << 12;
+/// The side of the square of cells whose states share a page of [`Costs`].
+const TILE: usize = 8;
 
-/// The best cost known of each (cell, heading) state with a step behind it, at index
-/// `8 · cell + heading`: one `f64` a state, in pages allocated when the search first reaches
-/// one of their states, so that memory follows the states reached (an A* across an open
-/// map touches a few pages along its way; a Dijkstra search that reaches everything takes
-/// 64 bytes a cell). The start's state before any step costs 0 and is not kept.
+/// States a page of [`Costs`] holds: those of a tile of 8 × 8 cells, 4 KB.
+const PAGE: usize = TILE * TILE * 8;
+
+/// The best cost known of each (cell, heading) state with a step behind it: one `f64` a
+/// state, in pages of 8 × 8 cells allocated when the search first reaches one of their
+/// states, so that memory follows the states reached (an A* across an open map touches the
+/// tiles along its way; a Dijkstra search that reaches everything takes 64 bytes a cell), and
+/// a cell's neighbours mostly lie in its own page. The start's state before any step costs 0
+/// and is not kept.
 struct Costs {
-    pages: Vec<Option<Box<[f64]>>>,
+    /// Tiles a row of tiles holds.
+    tiles_across: usize,
+    /// The pages, 8 bytes each in the table (an eighth of a byte a cell), by tile.
+    pages: Vec<Option<Box<[f64; PAGE]>>>,
 }
 
 impl Costs {
-    /// Room for every state of a map of `cells` cells, none reached yet.
-    fn new(cells: usize) -> Self {
+    /// Room for every state of a `width` × `height` map, none reached yet.
+    fn new(width: usize, height: usize) -> Self {
+        let tiles_across = width.div_ceil(TILE);
         let mut pages = Vec::new();
-        pages.resize_with((cells * 8).div_ceil(PAGE), || None);
-        Self { pages }
+        pages.resize_with(tiles_across * height.div_ceil(TILE), || None);
+        Self {
+            tiles_across,
+            pages,
+        }
+    }
+
+    /// The index of the state of cell `(x, y)` entered with `heading`.
+    #[inline]
+    fn state(&self, x: usize, y: usize, heading: u8) -> usize {
+        let tile = (y / TILE) * self.tiles_across + x / TILE;
+        tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
     }
 
     /// The best cost known, infinite for a state not reached.
@@ -81,7 +99,7 @@ impl Costs {
     /// Records a better cost.
     #[inline]
     fn set(&mut self, state: usize, cost: f64) {
-        let page = self.pages[state / PAGE].get_or_insert_with(|| vec![f64::INFINITY; PAGE].into());
+        let page = self.pages[state / PAGE].get_or_insert_with(|| Box::new([f64::INFINITY; PAGE]));
         page[state % PAGE] = cost;
     }
 
@@ -90,12 +108,6 @@ impl Costs {
     fn bytes(&self) -> usize {
         self.pages.iter().flatten().count() * PAGE * 8
     }
-}
-
-/// A state's index in [`Costs`].
-#[inline]
-fn state(cell: usize, heading: u8) -> usize {
-    cell * 8 + usize::from(heading)
 }
 
 /// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
@@ -121,22 +133,30 @@ pub(crate) fn search(
         (Heuristic::Zero, 1.0)
     };
     let scale = graph.min_cost() * weight;
-    let h =
-        |cell: usize| super::partial::distance(heuristic, graph.cell(cell), request.goal) * scale;
-    let mut costs = Costs::new(graph.len());
+    let h = |x: usize, y: usize| {
+        super::partial::distance(heuristic, Cell::new(x as u32, y as u32), request.goal) * scale
+    };
+    let width = graph.width() as usize;
+    let mut costs = Costs::new(width, graph.height() as usize);
     // The open list: each entry carries its cell, and its heading in the notes. An entry is
     // stale when its state got cheaper since: its priority is then above the state's.
     let mut open = Heap::default();
-    open.push(Entry::with_notes(h(start), 0.0, start as u32, UNMOVED));
+    open.push(Entry::with_notes(
+        h(start % width, start / width),
+        0.0,
+        start as u32,
+        UNMOVED,
+    ));
     let mut reached = None;
     while let Some(entry) = open.pop() {
         let (cell, heading) = (entry.cell() as usize, entry.notes());
+        let (x, y) = (cell % width, cell / width);
         let cost = if heading == UNMOVED {
             0.0
         } else {
-            costs.get(state(cell, heading))
+            costs.get(costs.state(x, y, heading))
         };
-        if entry.priority() > cost + h(cell) {
+        if entry.priority() > cost + h(x, y) {
             continue;
         }
         stats.expanded += 1;
@@ -154,11 +174,15 @@ pub(crate) fn search(
             let next_cell = cell.wrapping_add_signed(graph.delta(d));
             let step = graph.step_cost(cell, next_cell, d);
             let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
-            let next = state(next_cell, d as u8);
+            let (nx, ny) = (
+                x.wrapping_add_signed(DX[d] as isize),
+                y.wrapping_add_signed(DY[d] as isize),
+            );
+            let next = costs.state(nx, ny, d as u8);
             if next_cost < costs.get(next) {
                 costs.set(next, next_cost);
                 open.push(Entry::with_notes(
-                    next_cost + h(next_cell),
+                    next_cost + h(nx, ny),
                     next_cost,
                     next_cell as u32,
                     d as u8,
@@ -198,6 +222,7 @@ fn trace_back(
     while heading != UNMOVED {
         let d = usize::from(heading);
         let before = cell.wrapping_add_signed(-graph.delta(d));
+        let width = graph.width() as usize;
         let step = graph.step_cost(before, cell, d);
         let through = |from: u8, cost: f64| cost + step + penalty * f64::from(turns(from, heading));
         let mut best = (f64::INFINITY, UNMOVED);
@@ -205,7 +230,7 @@ fn trace_back(
             best = (through(UNMOVED, 0.0), UNMOVED);
         }
         for from in 0..8u8 {
-            let cost = costs.get(state(before, from));
+            let cost = costs.get(costs.state(before % width, before / width, from));
             if cost.is_finite() && through(from, cost) < best.0 {
                 best = (through(from, cost), from);
             }
@@ -276,15 +301,32 @@ mod tests {
 
     #[test]
     fn costs_take_pages_only_where_states_are_reached() {
-        let mut costs = Costs::new(1 << 20);
+        let mut costs = Costs::new(1000, 700);
         assert_eq!(costs.bytes(), 0);
-        assert_eq!(costs.get(state(12_345, 3)), f64::INFINITY);
-        costs.set(state(12_345, 3), 2.5);
-        costs.set(state(12_346, 7), 1.5);
-        assert_eq!(costs.get(state(12_345, 3)), 2.5);
-        assert_eq!(costs.get(state(12_346, 7)), 1.5);
-        assert_eq!(costs.get(state(12_345, 4)), f64::INFINITY);
+        let (a, b, c) = (
+            costs.state(57, 12, 3),
+            costs.state(58, 13, 7),
+            costs.state(57, 12, 4),
+        );
+        assert_eq!(costs.get(a), f64::INFINITY);
+        costs.set(a, 2.5);
+        costs.set(b, 1.5);
+        assert_eq!(
+            (costs.get(a), costs.get(b), costs.get(c)),
+            (2.5, 1.5, f64::INFINITY)
+        );
         assert_eq!(costs.bytes(), PAGE * 8, "two neighbours share a page");
+        // Every state of the map has an index of its own.
+        let mut seen = vec![false; costs.pages.len() * PAGE];
+        for y in 0..700 {
+            for x in 0..1000 {
+                for heading in 0..8 {
+                    let i = costs.state(x, y, heading);
+                    assert!(!seen[i], "({x}, {y}) heading {heading}");
+                    seen[i] = true;
+                }
+            }
+        }
     }
 
     #[test]
