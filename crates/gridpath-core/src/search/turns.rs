@@ -4,10 +4,10 @@
 //! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
 //! start — with the grid's heuristic, which stays admissible since penalties only add cost.
 //!
-//! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the search reaches
-//! them, so that memory follows the states reached and no state is hashed; the path is
-//! traced back through the costs. The open list is the searches' 16-byte entry heap, with
-//! the heading in the entry.
+//! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the
+//! search reaches them, so that memory follows the states reached and no state is hashed;
+//! the path is traced back through the costs. The open list is the searches' 16-byte entry
+//! heap, with the heading in the entry.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
