@@ -730,11 +730,11 @@ impl Scan {
             loop {
                 // The state of the diagonal neighbour (`k − 1` in the row before), and the
                 // first distance past it where that state may change.
-                while run < prev.len() && prev[run].end <= k - 1 {
+                while run < prev.len() && prev[run].end < k {
                     run += 1;
                 }
                 let (p, p_end) = match prev.get(run) {
-                    Some(r) if r.start <= k - 1 => (r.state, r.end),
+                    Some(r) if r.start < k => (r.state, r.end),
                     Some(r) => (0, r.start),
                     None => (0, usize::MAX),
                 };
