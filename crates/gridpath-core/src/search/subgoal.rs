@@ -15,20 +15,20 @@
 //! each edge back into grid steps. Cutting an optimal path at its subgoals gives edges of this
 //! graph, and every edge stands for a path of its cost, so the answer is optimal.
 //!
-//! **Finding the edges.** A query whose goal is reached from the start by the octile path
-//! that takes its diagonal steps first, or by the one that takes its straight steps first,
-//! returns that path without a search. Otherwise, from a cell, each of the eight octants (a straight direction `c` and
-//! the diagonal `d` beside it) is scanned row by row: row `i` holds the cells `i` diagonal steps
-//! away, and a cell is reached from the one before it in its row (a step along `c`) or from
+//! **Finding the edges.** A query whose goal is reached from the start by the octile path that
+//! takes its diagonal steps first, or by the one that takes its straight steps first, returns that
+//! path without a search. Otherwise, from a cell, each of the eight octants (a straight direction
+//! `c` and the diagonal `d` beside it) is scanned row by row: row `i` holds the cells `i` diagonal
+//! steps away, and a cell is reached from the one before it in its row (a step along `c`) or from
 //! the one diagonally behind it in the previous row (a step along `d`). A reached subgoal is
 //! recorded and not passed through. A cell reached from a subgoal (or from a cell that was) and
 //! also from a clean cell has a path through a subgoal, so it is not passed through either:
-//! whatever lies behind it is reached through that subgoal's own edges. This prunes each scan
-//! to the region bounded by the nearest subgoals. Over open cells (those from which every
-//! step is allowed) a row repeats one state, so a scan jumps from one closed cell (a wall's
-//! neighbour, a subgoal, the map's edge) to the next, found in a bitset of each row and each
-//! column: its time follows the edges of the area it covers, not the area. A scan may keep an edge that a stricter rule
-//! would drop, which costs time but never optimality: every edge kept is a real h-reachable
+//! whatever lies behind it is reached through that subgoal's own edges. This prunes each scan to
+//! the region bounded by the nearest subgoals. Over open cells (those from which every step is
+//! allowed) a row repeats one state, so a scan jumps from one closed cell (a wall's neighbour, a
+//! subgoal, the map's edge) to the next, found in a bitset of each row and each column: its time
+//! follows the edges of the area it covers, not the area. A scan may keep an edge that a stricter
+//! rule would drop, which costs time but never optimality: every edge kept is a real h-reachable
 //! pair, and every pair with a subgoal-free path is kept.
 //!
 //! Like jump point search, this holds for maps whose passable cells all cost the same, under
