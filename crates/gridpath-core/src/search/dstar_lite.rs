@@ -108,9 +108,14 @@ impl Queue {
         let Some(&top) = self.items.first() else {
             return Some(last);
         };
+        self.sift_down(0, last);
+        Some(top)
+    }
+
+    /// Puts `entry` at `hole` or below it, moving the greater children up.
+    fn sift_down(&mut self, mut hole: usize, entry: QueueEntry) {
         let items = &mut self.items;
         let len = items.len();
-        let mut hole = 0;
         loop {
             let first = 4 * hole + 1;
             if first >= len {
@@ -122,24 +127,25 @@ impl Queue {
                     best = child;
                 }
             }
-            if items[best] <= last {
+            if items[best] <= entry {
                 break;
             }
             items[hole] = items[best];
             hole = best;
         }
-        items[hole] = last;
-        Some(top)
+        items[hole] = entry;
     }
 
-    /// Rebuilds the heap after its entries' keys changed.
+    /// Rebuilds the heap after its entries' keys changed, from the last parent up, in time
+    /// linear in its size.
     fn rebuild(&mut self, mut change: impl FnMut(&mut QueueEntry)) {
-        let mut entries = std::mem::take(&mut self.items);
-        for entry in &mut entries {
+        for entry in &mut self.items {
             change(entry);
         }
-        for entry in entries {
-            self.push(entry);
+        for i in (0..self.items.len() / 4 + 1).rev() {
+            if let Some(&entry) = self.items.get(i) {
+                self.sift_down(i, entry);
+            }
         }
     }
 }
