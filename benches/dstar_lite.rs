@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gridpath::grid::{Cell, Grid, Terrain, TerrainId};
+mod common;
+
 use gridpath::search::{DStarLite, Diagonal, SearchGraph, SearchRequest, Searcher};
 
 const SIDE: u32 = 1024;
@@ -118,7 +120,57 @@ fn summary() {
     );
 }
 
+/// A first plan of D* Lite against A* on the empty open maps (see [`common::open_map`]) of
+/// each side of `OPEN_SIDES` (default 2048 and 8192): one run of each, with the cells each
+/// expanded, every D* Lite cost checked against A*'s.
+fn open_maps() {
+    for side in common::open_sides(&[2048, 8192]) {
+        let grid = common::open_map(side, false);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut searcher = Searcher::new();
+        let (mut dstar_time, mut astar_time) = (Duration::ZERO, Duration::ZERO);
+        let (mut dstar_expanded, mut astar_expanded) = (0u64, 0u64);
+        let queries = common::open_queries(side);
+        for &(start, goal) in &queries {
+            let t = Instant::now();
+            let mut dstar = DStarLite::from_graph(
+                graph.clone(),
+                goal,
+                gridpath::search::Heuristic::default_for(Diagonal::NoCut),
+            )
+            .expect("goal on the map");
+            let planned = dstar.plan(start).expect("valid endpoints");
+            dstar_time += t.elapsed();
+            let t = Instant::now();
+            let astar = searcher
+                .search(&graph, &SearchRequest::new(start, goal))
+                .expect("valid endpoints");
+            astar_time += t.elapsed();
+            assert!(
+                (planned.cost - astar.cost).abs() <= 1e-9 * astar.cost,
+                "D* Lite {} against A* {} on the open {side}² map",
+                planned.cost,
+                astar.cost
+            );
+            dstar_expanded += planned.stats.expanded;
+            astar_expanded += astar.stats.expanded;
+            black_box(dstar);
+        }
+        let n = queries.len() as f64;
+        println!(
+            "dstar_lite open {side}×{side}: first plan {:.1} ms ({:.0} expanded) against A* \
+             {:.1} ms ({:.0} expanded) a query, over {} queries",
+            dstar_time.as_secs_f64() * 1e3 / n,
+            dstar_expanded as f64 / n,
+            astar_time.as_secs_f64() * 1e3 / n,
+            astar_expanded as f64 / n,
+            queries.len()
+        );
+    }
+}
+
 fn replanning(c: &mut Criterion) {
+    open_maps();
     summary();
     let grid = map(&mut XorShift(0x0dd_ba11));
     let all = strokes(1000);

@@ -57,7 +57,62 @@ fn walled_in(grid: &Grid, goal: Cell) -> Grid {
     walled
 }
 
+/// A turn penalty of 1 with A* and with Dijkstra against plain A* on the empty open maps
+/// (see [`common::open_map`]) of each side of `OPEN_SIDES` (default 2048 and 4096): one run
+/// of each of two long queries, with the states expanded.
+fn open_maps() {
+    use gridpath::search::Algorithm;
+    println!(
+        "| open map | queries | `astar` ms | turn penalty 1, A* ms (expanded) | turn penalty 1, Dijkstra ms (expanded) |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for side in common::open_sides(&[2048, 4096]) {
+        let grid = common::open_map(side, false);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut searcher = Searcher::new();
+        // Two queries: Dijkstra reaches much of the map whichever they are.
+        let queries: Vec<_> = common::open_queries(side).into_iter().take(2).collect();
+        let mut run = |request: SearchRequest| {
+            let t = std::time::Instant::now();
+            let result = searcher.search(&graph, &request).expect("valid query");
+            assert!(result.found, "the open map is connected");
+            (
+                t.elapsed().as_secs_f64() * 1e3,
+                result.stats.expanded as f64,
+            )
+        };
+        let mut sums = [(0.0, 0.0); 3];
+        for &(start, goal) in &queries {
+            let request = SearchRequest::new(start, goal);
+            let turning = request.clone().with_turn_penalty(1.0);
+            for (sum, request) in sums.iter_mut().zip([
+                request,
+                turning.clone(),
+                turning.with_algorithm(Algorithm::Dijkstra),
+            ]) {
+                let (ms, expanded) = run(request);
+                sum.0 += ms;
+                sum.1 += expanded;
+            }
+        }
+        let n = queries.len() as f64;
+        println!(
+            "| {side}×{side} | {} | {:.1} | {:.1} ({:.0}) | {:.1} ({:.0}) |",
+            queries.len(),
+            sums[0].0 / n,
+            sums[1].0 / n,
+            sums[1].1 / n,
+            sums[2].0 / n,
+            sums[2].1 / n,
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    open_maps();
     let Some(dir) = common::movingai_bench("features") else {
         return;
     };

@@ -16,6 +16,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use gridpath::format::movingai::{self, ScenQuery};
+use gridpath::grid::Cell;
 use gridpath::search::{
     Algorithm, ContractionHierarchy, Diagonal, SearchGraph, SearchRequest, Searcher,
 };
@@ -49,7 +50,7 @@ fn build_ms(grid: &gridpath::grid::Grid, build: impl Fn(&SearchGraph)) -> f64 {
 }
 
 /// The fastest round of `run` over every query, in µs per query.
-fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64) -> f64 {
+fn time_per_query<Q>(queries: &[Q], mut run: impl FnMut(&Q) -> f64) -> f64 {
     let started = Instant::now();
     let mut best = f64::INFINITY;
     for round in 0..MAX_ROUNDS {
@@ -65,7 +66,58 @@ fn time_per_query(queries: &[ScenQuery], mut run: impl FnMut(&ScenQuery) -> f64)
     best
 }
 
+/// The open maps (see [`common::open_map`]), empty and with pillars, at each side of
+/// `OPEN_SIDES` (default 2048 and 8192; `OPEN_SIDES=0` skips them): the subgoal graph's build
+/// and time per long query against `astar`, every answer checked against `astar`'s.
+fn open_maps() {
+    let sides = common::open_sides(&[2048, 8192]);
+    let kinds = std::env::var("OPEN_MAPS").unwrap_or_else(|_| "empty,pillars".into());
+    println!(
+        "| open map | queries | `subgoal` build ms | subgoals | `subgoal` bytes/cell | `astar` ms | `subgoal` ms | `subgoal` × |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for side in sides.into_iter().filter(|&s| s > 0) {
+        for pillars in [false, true] {
+            let kind = if pillars { "pillars" } else { "empty" };
+            if !kinds.split(',').any(|k| k == kind) {
+                continue;
+            }
+            let grid = common::open_map(side, pillars);
+            let queries = common::open_queries(side);
+            let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+            let built = Instant::now();
+            let size = graph.prepare_subgoal_graph();
+            let build_ms = built.elapsed().as_secs_f64() * 1e3;
+            let mut searcher = Searcher::new();
+            let mut solve = |&(start, goal): &(Cell, Cell), algorithm: Algorithm| {
+                let request = SearchRequest::new(start, goal).with_algorithm(algorithm);
+                searcher.search(&graph, &request).expect("valid query").cost
+            };
+            for q in &queries {
+                let (astar, subgoal) = (solve(q, Algorithm::AStar), solve(q, Algorithm::Subgoal));
+                assert!(
+                    (astar - subgoal).abs() <= 1e-9 * astar,
+                    "subgoal {subgoal} against astar {astar} on the open {side}² map, {kind}"
+                );
+            }
+            let [astar, subgoal] = [Algorithm::AStar, Algorithm::Subgoal]
+                .map(|a| time_per_query(&queries, |q| solve(q, a)) / 1e3);
+            println!(
+                "| {side}×{side} {kind} | {} | {build_ms:.1} | {} | {:.2} | {astar:.2} | {subgoal:.3} | {:.1}× |",
+                queries.len(),
+                size.subgoals,
+                size.bytes as f64 / graph.len() as f64,
+                astar / subgoal,
+            );
+        }
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    open_maps();
     let Some(dir) = common::movingai_bench("preprocessed") else {
         return;
     };

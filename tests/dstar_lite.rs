@@ -322,6 +322,31 @@ fn replanning_after_a_far_edit_expands_few_cells() {
 }
 
 #[test]
+fn a_first_plan_across_open_ground_expands_about_its_path() {
+    // Ten rows of drift over 300 columns: every cell of a 10 × 290 parallelogram lies on a
+    // cheapest path. The plan must head for the start rather than sweep them, then still
+    // repair exactly after an edit.
+    let mut grid = Grid::new(300, 300, Terrain::default_catalog(), 0).unwrap();
+    let (start, goal) = (Cell::new(0, 150), Cell::new(299, 140));
+    let mut planner = DStarLite::new(&grid, Diagonal::NoCut, goal).unwrap();
+    let first = planner.plan(start).unwrap();
+    let astar = fresh(&grid, Diagonal::NoCut, start, goal).unwrap();
+    assert!((first.cost - astar.cost).abs() <= 1e-9 * astar.cost);
+    assert!(
+        first.stats.expanded <= 2 * first.path.len() as u64,
+        "{} cells expanded for a path of {}",
+        first.stats.expanded,
+        first.path.len()
+    );
+    let wall: Vec<Cell> = (100..200).map(|y| Cell::new(150, y)).collect();
+    for &c in &wall {
+        grid.set(c, WALL);
+    }
+    planner.cells_changed(&grid, &wall);
+    check_plan(&grid, Diagonal::NoCut, start, goal, &planner.plan(start)).unwrap();
+}
+
+#[test]
 fn a_cancelled_plan_loses_nothing() {
     let rows = vec![".".repeat(120); 120];
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();

@@ -109,3 +109,44 @@ pub fn rival_cost(graph: &SearchGraph, grid: &Grid, q: &ScenQuery) -> Option<f64
     );
     result.map(|(_, cost)| cost.0)
 }
+
+/// An open `side` × `side` map of one cost: empty, or with square pillars of 16 × 16 cells
+/// every 512 cells (offset by 200) that the long queries of [`open_queries`] run into.
+pub fn open_map(side: u32, pillars: bool) -> Grid {
+    use gridpath::grid::Terrain;
+    const WALL: u8 = 3;
+    let cells = (0..side * side)
+        .map(|i| {
+            let (x, y) = (i % side, i / side);
+            let pillar = |v: u32| v % 512 >= 200 && v % 512 < 216;
+            if pillars && pillar(x) && pillar(y) {
+                WALL
+            } else {
+                0
+            }
+        })
+        .collect();
+    Grid::from_cells(side, side, Terrain::default_catalog(), cells).expect("a valid open map")
+}
+
+/// A few long queries across an open `side` × `side` map: corner to corner, edge to edge and
+/// two steep ones, none of them along a line of a single direction.
+pub fn open_queries(side: u32) -> Vec<(gridpath::grid::Cell, gridpath::grid::Cell)> {
+    use gridpath::grid::Cell;
+    let (s, m) = (side - 1, side / 2);
+    vec![
+        (Cell::new(1, 2), Cell::new(s - 2, s - 1)),
+        (Cell::new(s, 3), Cell::new(5, s - 7)),
+        (Cell::new(0, m + 9), Cell::new(s, m - 31)),
+        (Cell::new(m / 3, 0), Cell::new(m + m / 2, s)),
+        (Cell::new(7, s - 100), Cell::new(s - 300, 11)),
+    ]
+}
+
+/// The sides of the open maps a benchmark measures: `OPEN_SIDES=2048,8192`, or `default`.
+pub fn open_sides(default: &[u32]) -> Vec<u32> {
+    std::env::var("OPEN_SIDES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| default.to_vec())
+}

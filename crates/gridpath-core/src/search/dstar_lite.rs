@@ -9,7 +9,6 @@
 //! already queued valid lower bounds.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
@@ -23,7 +22,8 @@ use super::request::{
 };
 use super::workspace::{Query, Workspace};
 
-/// A priority: compared by the first component, then the second.
+/// A priority: compared by the first component, then the second. The second is
+/// `min(g, rhs)`, or its negative while the planner [searches from scratch](Planner::fresh).
 type Key = (f64, f64);
 
 /// Whether key `a` orders strictly before key `b`.
@@ -55,7 +55,8 @@ impl PartialOrd for QueueEntry {
 }
 
 impl Ord for QueueEntry {
-    /// Reversed, so that the standard max-heap pops the smallest key first.
+    /// Reversed, so that the [`Queue`], which pops the greatest entry, pops the smallest key
+    /// first.
     fn cmp(&self, other: &Self) -> Ordering {
         other
             .key
@@ -63,6 +64,89 @@ impl Ord for QueueEntry {
             .total_cmp(&self.key.0)
             .then(other.key.1.total_cmp(&self.key.1))
             .then(other.cell.cmp(&self.cell))
+    }
+}
+
+/// The priority queue: a 4-ary heap of [`QueueEntry`] popping the greatest (the smallest key), half
+/// as deep as a binary heap, a node's children in two cache lines.
+#[derive(Debug, Default)]
+struct Queue {
+    items: Vec<QueueEntry>,
+}
+
+impl Queue {
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    fn peek(&self) -> Option<&QueueEntry> {
+        self.items.first()
+    }
+
+    fn push(&mut self, entry: QueueEntry) {
+        let items = &mut self.items;
+        let mut i = items.len();
+        items.push(entry);
+        while i > 0 {
+            let parent = (i - 1) / 4;
+            // `Ord` is reversed: the greater entry pops first.
+            if entry <= items[parent] {
+                break;
+            }
+            items[i] = items[parent];
+            i = parent;
+        }
+        items[i] = entry;
+    }
+
+    fn pop(&mut self) -> Option<QueueEntry> {
+        let last = self.items.pop()?;
+        let Some(&top) = self.items.first() else {
+            return Some(last);
+        };
+        self.sift_down(0, last);
+        Some(top)
+    }
+
+    /// Puts `entry` at `hole` or below it, moving the greater children up.
+    fn sift_down(&mut self, mut hole: usize, entry: QueueEntry) {
+        let items = &mut self.items;
+        let len = items.len();
+        loop {
+            let first = 4 * hole + 1;
+            if first >= len {
+                break;
+            }
+            let mut best = first;
+            for child in first + 1..(first + 4).min(len) {
+                if items[child] > items[best] {
+                    best = child;
+                }
+            }
+            if items[best] <= entry {
+                break;
+            }
+            items[hole] = items[best];
+            hole = best;
+        }
+        items[hole] = entry;
+    }
+
+    /// Rebuilds the heap after its entries' keys changed, from the last parent up, in time
+    /// linear in its size.
+    fn rebuild(&mut self, mut change: impl FnMut(&mut QueueEntry)) {
+        for entry in &mut self.items {
+            change(entry);
+        }
+        for i in (0..self.items.len() / 4 + 1).rev() {
+            if let Some(&entry) = self.items.get(i) {
+                self.sift_down(i, entry);
+            }
+        }
     }
 }
 
@@ -79,13 +163,23 @@ pub(crate) struct Planner {
     /// Whether each cell is in the queue, and the version its valid entry carries.
     queued: Vec<bool>,
     version: Vec<u32>,
-    queue: BinaryHeap<QueueEntry>,
+    queue: Queue,
     /// The start the keys were last computed for; `None` until the first plan.
     last_start: Option<usize>,
     /// The key modifier: the heuristic distance the start has moved in total.
     k_m: f64,
     /// The heuristic from the last start.
     estimate: Estimate,
+    /// Whether no step got dearer since the costs were last reset, so that every finite `g`
+    /// is the cost of a real path, never below the cheapest. Then a plan may stop as soon as
+    /// no queued cell's first key is below the start's: a cell whose `g` is still too high
+    /// on a cheapest path would have a smaller one (the proof of LPA*'s bound, with `g`
+    /// never too low). Among equal first keys the queue then pops the cell farthest from
+    /// the goal first, as A* pops the deepest, so that on open ground, where many cells
+    /// share the cheapest cost, the search reaches the start without sweeping them all.
+    /// The first change of the map turns this off (see [`Planner::cells_changed`]): with
+    /// `g` possibly too low, the plan needs the standard order and test.
+    fresh: bool,
 }
 
 impl Planner {
@@ -100,10 +194,11 @@ impl Planner {
             rhs: vec![f64::INFINITY; n],
             queued: vec![false; n],
             version: vec![0; n],
-            queue: BinaryHeap::new(),
+            queue: Queue::default(),
             last_start: None,
             k_m: 0.0,
             estimate: Estimate::new(Heuristic::Zero, 0, 0, 0.0),
+            fresh: true,
         }
     }
 
@@ -122,6 +217,7 @@ impl Planner {
         self.queue.clear();
         self.last_start = None;
         self.k_m = 0.0;
+        self.fresh = true;
     }
 
     fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
@@ -138,7 +234,10 @@ impl Planner {
     #[inline]
     fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
         let m = self.g[cell].min(self.rhs[cell]);
-        (m + self.h(graph, cell) + self.k_m, m)
+        (
+            m + self.h(graph, cell) + self.k_m,
+            if self.fresh { -m } else { m },
+        )
     }
 
     fn push(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
@@ -204,6 +303,12 @@ impl Planner {
         }
         if self.last_start.is_none() {
             return;
+        }
+        if self.fresh {
+            // Steps may have got dearer: from now on the queue orders its keys the standard
+            // way, the second component being `min(g, rhs)` itself.
+            self.fresh = false;
+            self.queue.rebuild(|entry| entry.key.1 = -entry.key.1);
         }
         let mut stats = Stats::default();
         for &cell in affected {
@@ -284,7 +389,12 @@ impl Planner {
                 return;
             }
             let start_key = self.key(graph, start);
-            if !less(entry.key, start_key) && self.rhs[start] <= self.g[start] {
+            let done = if self.fresh {
+                entry.key.0 >= start_key.0
+            } else {
+                !less(entry.key, start_key)
+            };
+            if done && self.rhs[start] <= self.g[start] {
                 break;
             }
             let u = entry.cell as usize;
@@ -313,9 +423,13 @@ impl Planner {
                         let through = graph.step_cost_into(u, s, d) + gu;
                         if through < self.rhs[s] {
                             self.rhs[s] = through;
+                            self.update_vertex(graph, s, stats);
                         }
+                        // Otherwise nothing about s changed: if inconsistent, it is queued
+                        // already (with a key at most its own, which `compute` raises when
+                        // it comes to the top), and queueing it again would only add an
+                        // entry to skip.
                     }
-                    self.update_vertex(graph, s, stats);
                 }
             } else {
                 let g_old = self.g[u];

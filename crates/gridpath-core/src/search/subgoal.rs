@@ -15,15 +15,20 @@
 //! each edge back into grid steps. Cutting an optimal path at its subgoals gives edges of this
 //! graph, and every edge stands for a path of its cost, so the answer is optimal.
 //!
-//! **Finding the edges.** From a cell, each of the eight octants (a straight direction `c` and
-//! the diagonal `d` beside it) is scanned row by row: row `i` holds the cells `i` diagonal steps
-//! away, and a cell is reached from the one before it in its row (a step along `c`) or from
+//! **Finding the edges.** A query whose goal is reached from the start by the octile path that
+//! takes its diagonal steps first, or by the one that takes its straight steps first, returns that
+//! path without a search. Otherwise, from a cell, each of the eight octants (a straight direction
+//! `c` and the diagonal `d` beside it) is scanned row by row: row `i` holds the cells `i` diagonal
+//! steps away, and a cell is reached from the one before it in its row (a step along `c`) or from
 //! the one diagonally behind it in the previous row (a step along `d`). A reached subgoal is
 //! recorded and not passed through. A cell reached from a subgoal (or from a cell that was) and
 //! also from a clean cell has a path through a subgoal, so it is not passed through either:
-//! whatever lies behind it is reached through that subgoal's own edges. This prunes each scan
-//! to the region bounded by the nearest subgoals. A scan may keep an edge that a stricter rule
-//! would drop, which costs time but never optimality: every edge kept is a real h-reachable
+//! whatever lies behind it is reached through that subgoal's own edges. This prunes each scan to
+//! the region bounded by the nearest subgoals. Over open cells (those from which every step is
+//! allowed) a row repeats one state, so a scan jumps from one closed cell (a wall's neighbour, a
+//! subgoal, the map's edge) to the next, found in a bitset of each row and each column: its time
+//! follows the edges of the area it covers, not the area. A scan may keep an edge that a stricter
+//! rule would drop, which costs time but never optimality: every edge kept is a real h-reachable
 //! pair, and every pair with a subgoal-free path is kept.
 //!
 //! Like jump point search, this holds for maps whose passable cells all cost the same, under
@@ -36,7 +41,8 @@ use super::heap::Entry;
 use super::request::Stats;
 use super::space::prefetch;
 use super::subgoal_graph::{
-    Edge, GLOBAL, LANDMARKS, Moves, NONE, Scratch, SubgoalGraph, octile_path, octile_steps,
+    Edge, GLOBAL, LANDMARKS, Moves, NONE, Scratch, SubgoalGraph, direct_path, octile_path,
+    octile_steps,
 };
 use super::workspace::{Query, Workspace};
 
@@ -110,7 +116,7 @@ fn search<const RECORD: bool>(
     // The ends: joined to the graph by scans of their own, unless they are in it.
     from_start.clear();
     if start_node == n {
-        scan.from(&moves, id, start, Some(goal));
+        scan.from(&moves, (id, &subgoals.closed), start, Some(goal));
         from_start.extend(
             scan.found
                 .iter()
@@ -129,7 +135,7 @@ fn search<const RECORD: bool>(
         active.resize(n, 0);
     }
     if goal_node == n + 1 {
-        scan.from(&moves, id, goal, None);
+        scan.from(&moves, (id, &subgoals.closed), goal, None);
         to_goal.extend(scan.found.iter().map(|&c| id[c as usize]));
         for &s in to_goal.iter() {
             joins_goal[s as usize] = true;
@@ -317,6 +323,19 @@ pub(crate) fn run(
         return Some(vec![start]);
     }
     let subgoals = graph.subgoal_graph();
+    // A goal reached by one of the two plainest octile paths needs no search: no path is
+    // shorter than the octile distance.
+    let moves = graph.moves();
+    let mut path = vec![start];
+    if direct_path(&moves, start, goal, &mut path) {
+        stats.expanded += 1;
+        stats.pushed += 1;
+        stats.max_open = stats.max_open.max(1);
+        if q.record() {
+            ws.order.push(start as u32);
+        }
+        return Some(path);
+    }
     let (order, scratch) = (&mut ws.order, &mut ws.subgoals);
     let ends = (start, goal);
     let found = if q.record() {
@@ -341,8 +360,6 @@ pub(crate) fn run(
     if !found {
         return None;
     }
-    let moves = graph.moves();
-    let mut path = vec![start];
     for pair in scratch.chain.windows(2).rev() {
         refine(&moves, pair[1], pair[0], &mut path);
     }

@@ -107,6 +107,8 @@ pub struct SubgoalSummary {
 pub(crate) struct SubgoalGraph {
     /// Each cell's subgoal number, or [`NONE`].
     pub(super) id: Vec<u32>,
+    /// The cells a scan stops at, along the rows and the columns (2 bits a cell).
+    pub(super) closed: ClosedLines,
     /// Each subgoal's cell index.
     pub(super) cells: Vec<u32>,
     /// Each subgoal's column and row.
@@ -320,9 +322,10 @@ impl SubgoalGraph {
             .collect();
         // The simple subgoal graph, both ways.
         let mut adjacent = vec![Vec::new(); cells.len()];
+        let closed = ClosedLines::new(moves);
         let mut scan = Scan::default();
         for (i, &cell) in cells.iter().enumerate() {
-            scan.from(moves, &id, cell, None);
+            scan.from(moves, (&id, &closed), cell, None);
             for &c in &scan.found {
                 let j = id[c as usize];
                 adjacent[i].push(j);
@@ -362,6 +365,7 @@ impl SubgoalGraph {
             at,
             cells: cells.into_iter().map(|c| c as u32).collect(),
             id,
+            closed,
             rank,
             landmarks,
             offsets,
@@ -453,18 +457,144 @@ impl SubgoalGraph {
                     + self.rank.len()
                     + self.offsets.len()
                     + self.locals.len())
-                + 8 * (self.at.len() + self.edges.len() + LANDMARKS * self.landmarks.len()),
+                + 8 * (self.at.len() + self.edges.len() + LANDMARKS * self.landmarks.len())
+                + self.closed.bytes(),
         }
+    }
+}
+
+/// A cell's mask when every step from it is allowed: it lies away from every wall and from
+/// the map's edge, so it is not a subgoal either.
+const OPEN: u8 = 0xFF;
+
+/// The cells from which some step is missing (every wall's neighbours, every subgoal, the
+/// map's edge), as bitsets along the rows and along the columns, one bit a cell each way.
+/// A scan jumps over the open cells between two of them with word operations, so that it
+/// takes time along the edges of the area it covers rather than over all of it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ClosedLines {
+    width: usize,
+    height: usize,
+    /// Words a row takes in `rows`, and a column in `columns`.
+    row_words: usize,
+    column_words: usize,
+    /// Bit `x` of row `y`'s words: cell `(x, y)` is closed.
+    rows: Vec<u64>,
+    /// Bit `y` of column `x`'s words: cell `(x, y)` is closed.
+    columns: Vec<u64>,
+}
+
+impl ClosedLines {
+    /// The closed cells of a map from its steps.
+    fn new(moves: &Moves<'_>) -> Self {
+        let (width, height) = (moves.width() as usize, moves.height() as usize);
+        let (row_words, column_words) = (width.div_ceil(64), height.div_ceil(64));
+        let mut rows = vec![0u64; row_words * height];
+        let mut columns = vec![0u64; column_words * width];
+        for (i, &mask) in moves.masks().iter().enumerate() {
+            if mask != OPEN {
+                let (x, y) = (i % width, i / width);
+                rows[y * row_words + x / 64] |= 1 << (x % 64);
+                columns[x * column_words + y / 64] |= 1 << (y % 64);
+            }
+        }
+        Self {
+            width,
+            height,
+            row_words,
+            column_words,
+            rows,
+            columns,
+        }
+    }
+
+    /// Along row `line` (`along_rows`) or column `line`: the nearest closed cell's position
+    /// at `from` or beyond it, forwards (increasing) or backwards. Every line ends in closed
+    /// cells (the edge), so there is one when `from` lies on the line.
+    fn next(&self, along_rows: bool, line: usize, from: usize, forwards: bool) -> usize {
+        let (words, len) = if along_rows {
+            let w = self.row_words;
+            (&self.rows[line * w..(line + 1) * w], self.width)
+        } else {
+            let w = self.column_words;
+            (&self.columns[line * w..(line + 1) * w], self.height)
+        };
+        let mut word = from / 64;
+        if forwards {
+            let mut bits = words[word] & (u64::MAX << (from % 64));
+            while bits == 0 {
+                word += 1;
+                if word == words.len() {
+                    return len;
+                }
+                bits = words[word];
+            }
+            word * 64 + bits.trailing_zeros() as usize
+        } else {
+            let mut bits = words[word] & (u64::MAX >> (63 - from % 64));
+            while bits == 0 {
+                if word == 0 {
+                    return usize::MAX;
+                }
+                word -= 1;
+                bits = words[word];
+            }
+            word * 64 + 63 - bits.leading_zeros() as usize
+        }
+    }
+
+    /// The memory it takes, in bytes.
+    fn bytes(&self) -> usize {
+        8 * (self.rows.len() + self.columns.len())
+    }
+}
+
+/// A run of cells of one scan state along a row of an octant: positions `start..end`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    start: usize,
+    end: usize,
+    state: u8,
+}
+
+/// Appends positions `start..end` of state `state` to a row's runs (unreached cells are not
+/// kept), joining it to the last run when they touch and agree.
+fn push_run(runs: &mut Vec<Run>, start: usize, end: usize, state: u8) {
+    if state == 0 || start >= end {
+        return;
+    }
+    if let Some(last) = runs.last_mut()
+        && last.end == start
+        && last.state == state
+    {
+        last.end = end;
+        return;
+    }
+    runs.push(Run { start, end, state });
+}
+
+/// The state of a cell reached from a diagonal neighbour in state `from_diagonal` and a
+/// straight neighbour in state `from_straight` (0 where no step leads from it), before the
+/// cell itself is looked at: see [`Scan::octant`].
+#[inline]
+fn reached(from_diagonal: u8, from_straight: u8) -> u8 {
+    match (from_diagonal, from_straight) {
+        (0, 0) => 0,
+        (CLEAN, 0) | (0, CLEAN) | (CLEAN, CLEAN) => CLEAN,
+        (CLEAN, STOP) | (STOP, CLEAN) => STOP,
+        // Reached through stops only: left to the stops' own scans.
+        _ => 0,
     }
 }
 
 /// The scratch of the scans that find the subgoals h-reachable from a cell.
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
-    /// The states of the previous row of the octant being scanned, by distance along `c`.
-    prev: Vec<u8>,
-    /// The states of the row being scanned.
-    cur: Vec<u8>,
+    /// The cells reached in the previous row of the octant being scanned, as runs of one
+    /// state by distance along `c`.
+    prev: Vec<Run>,
+    /// The runs of the row being scanned.
+    cur: Vec<Run>,
     /// The cells found by the last scan, sorted, without duplicates.
     pub(super) found: Vec<u32>,
 }
@@ -475,38 +605,82 @@ impl Scan {
     pub(super) fn from(
         &mut self,
         moves: &Moves<'_>,
-        id: &[u32],
+        (id, closed): (&[u32], &ClosedLines),
         source: usize,
         target: Option<usize>,
     ) {
-        let len = moves.width().max(moves.height()) as usize + 2;
-        if self.cur.len() < len {
-            self.prev.resize(len, 0);
-            self.cur.resize(len, 0);
-        }
         self.found.clear();
         for octant in OCTANTS {
-            self.octant(moves, id, source, target.unwrap_or(usize::MAX), octant);
+            self.octant(
+                moves,
+                (id, closed),
+                source,
+                target.unwrap_or(usize::MAX),
+                octant,
+            );
         }
         self.found.sort_unstable();
         self.found.dedup();
     }
 
     /// Scans one octant from `source`; see the module documentation.
+    ///
+    /// Row `i` is scanned from the cell after the first one reached in row `i − 1`. A cell's
+    /// state follows from its diagonal neighbour in the row before and its straight neighbour
+    /// before it in the row; over a stretch of open cells that are not the target, where the
+    /// row before keeps one state, every cell takes the state of the one before it once that
+    /// state is a fixed point of [`reached`], so the scan jumps to the stretch's end (the
+    /// next closed cell in either row, found in [`ClosedLines`], the next change in the row
+    /// before, or the target). What it finds is what a scan cell by cell finds.
     fn octant(
         &mut self,
         moves: &Moves<'_>,
-        id: &[u32],
+        (id, closed): (&[u32], &ClosedLines),
         source: usize,
         target: usize,
         (c, e, d): (usize, usize, usize),
     ) {
         let masks = moves.masks();
+        let width = moves.width() as usize;
         let (dc, de) = (moves.delta(c), moves.delta(e));
         let (c_bit, d_bit) = (1u8 << c, 1u8 << d);
         // Row `i`, distance `k` along `c`: `k` straight steps along `c` and `i` along `e`.
         let at =
             |i: usize, k: usize| (source as isize + k as isize * dc + i as isize * de) as usize;
+        // The rows of the octant are the map's rows when `c` is horizontal, else its columns.
+        let along_rows = DY[c] == 0;
+        let (sx, sy) = ((source % width) as isize, (source / width) as isize);
+        let (origin, across, forwards) = if along_rows {
+            (sx, sy, DX[c] > 0)
+        } else {
+            (sy, sx, DY[c] > 0)
+        };
+        let step_across = (if along_rows { DY[e] } else { DX[e] }) as isize;
+        // The first closed cell of row `i` at distance `k` or beyond (row `i` on the map).
+        let next_closed = |i: usize, k: usize| {
+            let line = (across + i as isize * step_across) as usize;
+            let from = if forwards {
+                origin + k as isize
+            } else {
+                origin - k as isize
+            } as usize;
+            let p = closed.next(along_rows, line, from, forwards);
+            if forwards {
+                p.wrapping_sub(from).wrapping_add(k)
+            } else {
+                from.wrapping_sub(p).wrapping_add(k)
+            }
+        };
+        // The target's row and distance in this octant, if it lies in it.
+        let target_at = (target != usize::MAX)
+            .then(|| {
+                let (tx, ty) = ((target % width) as isize, (target / width) as isize);
+                let (t_along, t_across) = if along_rows { (tx, ty) } else { (ty, tx) };
+                let k = (t_along - origin) * if forwards { 1 } else { -1 };
+                let i = (t_across - across) * step_across;
+                (k >= 0 && i >= 0).then_some((i as usize, k as usize))
+            })
+            .flatten();
         let Self { prev, cur, found } = self;
         // A cell reached along clean paths only: record it if it is a subgoal (and stop
         // there) or the target.
@@ -521,53 +695,102 @@ impl Scan {
                 CLEAN
             }
         };
-        // Row 0: the straight run along `c`.
-        cur[0] = CLEAN;
+        // Row 0: the straight run along `c`, over open cells in one jump.
+        cur.clear();
         let mut k = 0;
-        while cur[k] == CLEAN && masks[at(0, k)] & c_bit != 0 {
+        let mut state = CLEAN;
+        while state == CLEAN && masks[at(0, k)] & c_bit != 0 {
+            if masks[at(0, k)] == OPEN {
+                let stop = next_closed(0, k);
+                if let Some((0, t)) = target_at
+                    && t > k
+                    && t < stop
+                {
+                    clean(target);
+                }
+                k = stop - 1;
+            }
             k += 1;
-            cur[k] = clean(at(0, k));
+            state = clean(at(0, k));
         }
-        let (mut lo, mut hi) = (0, k);
+        push_run(cur, 0, k, CLEAN);
+        push_run(cur, k, k + 1, state);
         for i in 1.. {
             std::mem::swap(prev, cur);
-            let start = lo + 1;
-            let (mut first, mut last) = (usize::MAX, 0);
-            let mut k = start;
+            cur.clear();
+            let (Some(first), Some(last)) = (prev.first(), prev.last()) else {
+                return;
+            };
+            let (start, hi) = (first.start + 1, last.end - 1);
+            let target_here = match target_at {
+                Some((ti, t)) if ti == i => t,
+                _ => usize::MAX,
+            };
+            let (mut k, mut before, mut run) = (start, 0u8, 0usize);
             loop {
-                let from_diagonal =
-                    if k - 1 <= hi && prev[k - 1] != 0 && masks[at(i - 1, k - 1)] & d_bit != 0 {
-                        prev[k - 1]
-                    } else {
-                        0
-                    };
-                let from_straight =
-                    if k > start && cur[k - 1] != 0 && masks[at(i, k - 1)] & c_bit != 0 {
-                        cur[k - 1]
-                    } else {
-                        0
-                    };
-                let state = match (from_diagonal, from_straight) {
-                    (0, 0) => 0,
-                    (CLEAN, 0) | (0, CLEAN) | (CLEAN, CLEAN) => clean(at(i, k)),
-                    (CLEAN, STOP) | (STOP, CLEAN) => STOP,
-                    // Reached through stops only: left to the stops' own scans.
-                    _ => 0,
-                };
-                cur[k] = state;
-                if state != 0 {
-                    first = first.min(k);
-                    last = k;
+                // The state of the diagonal neighbour (`k − 1` in the row before), and the
+                // first distance past it where that state may change.
+                while run < prev.len() && prev[run].end < k {
+                    run += 1;
                 }
+                let (p, p_end) = match prev.get(run) {
+                    Some(r) if r.start < k => (r.state, r.end),
+                    Some(r) => (0, r.start),
+                    None => (0, usize::MAX),
+                };
+                let from_diagonal = if p != 0 && masks[at(i - 1, k - 1)] & d_bit != 0 {
+                    p
+                } else {
+                    0
+                };
+                let from_straight = if k > start && before != 0 && masks[at(i, k - 1)] & c_bit != 0
+                {
+                    before
+                } else {
+                    0
+                };
+                let state = match reached(from_diagonal, from_straight) {
+                    CLEAN => clean(at(i, k)),
+                    other => other,
+                };
+                push_run(cur, k, k + 1, state);
                 if k > hi && state != CLEAN {
                     break;
                 }
-                k += 1;
+                let mut next = k + 1;
+                // A stretch where every cell repeats this one's state: for an unreached cell,
+                // while no clean diagonal neighbour comes; for a reached one, over open cells
+                // whose steps are all there, while the state is a fixed point.
+                let until = if state == 0 {
+                    if p == CLEAN {
+                        next
+                    } else {
+                        p_end.saturating_add(1)
+                    }
+                } else if reached(p, state) == state {
+                    let target_limit = if target_here > k {
+                        target_here
+                    } else {
+                        usize::MAX
+                    };
+                    let mut until = p_end
+                        .saturating_add(1)
+                        .min(next_closed(i, k))
+                        .min(target_limit);
+                    if p != 0 {
+                        until = until.min(next_closed(i - 1, k).saturating_add(1));
+                    }
+                    until
+                } else {
+                    next
+                };
+                if until > next {
+                    push_run(cur, next, until, state);
+                    next = until;
+                }
+                before = state;
+                k = next;
             }
-            if first == usize::MAX {
-                return;
-            }
-            (lo, hi) = (first, last);
         }
     }
 }
@@ -579,10 +802,9 @@ fn direction(dx: i32, dy: i32) -> usize {
         .unwrap_or_default()
 }
 
-/// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
-/// their octile distance, and returns true; returns false, leaving `out` as it was, when there
-/// is none. Tries the diagonal steps first, then the straight ones first, then any order.
-pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+/// The steps from `a` to `b` (cell indices) of an octile path: the diagonal `d` and the
+/// straight direction `c` it takes, and how many steps of each.
+fn octile_steps_between(moves: &Moves<'_>, a: usize, b: usize) -> (usize, usize, usize, usize) {
     let width = moves.width() as usize;
     let (ax, ay) = ((a % width) as i32, (a / width) as i32);
     let (bx, by) = ((b % width) as i32, (b / width) as i32);
@@ -595,25 +817,48 @@ pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<u
     } else {
         direction(0, dy.signum())
     };
+    (d, diagonals, c, straights)
+}
+
+/// Walks from `a` the steps of `legs` in turn (a direction and a count each), appending the
+/// cells to `out`; returns false, leaving `out` as it was, at the first step not allowed.
+fn walk(moves: &Moves<'_>, a: usize, legs: [(usize, usize); 2], out: &mut Vec<usize>) -> bool {
     let masks = moves.masks();
-    let walk = |first: (usize, usize), second: (usize, usize), out: &mut Vec<usize>| {
-        let mark = out.len();
-        let mut cell = a;
-        for (dir, count) in [first, second] {
-            for _ in 0..count {
-                if masks[cell] & (1u8 << dir) == 0 {
-                    out.truncate(mark);
-                    return false;
-                }
-                cell = (cell as isize + moves.delta(dir)) as usize;
-                out.push(cell);
+    let mark = out.len();
+    let mut cell = a;
+    for (dir, count) in legs {
+        for _ in 0..count {
+            if masks[cell] & (1u8 << dir) == 0 {
+                out.truncate(mark);
+                return false;
             }
+            cell = (cell as isize + moves.delta(dir)) as usize;
+            out.push(cell);
         }
-        true
-    };
-    if walk((d, diagonals), (c, straights), out) || walk((c, straights), (d, diagonals), out) {
+    }
+    true
+}
+
+/// Appends to `out` the cells after `a` up to `b` of the path that takes the diagonal steps
+/// of their octile distance first, or else of the one that takes the straight steps first,
+/// and returns true; returns false, leaving `out` as it was, when neither is free. Such a
+/// path is as short as a path between them can be, so on a map of one cost it is a
+/// cheapest one.
+pub(super) fn direct_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+    let (d, diagonals, c, straights) = octile_steps_between(moves, a, b);
+    walk(moves, a, [(d, diagonals), (c, straights)], out)
+        || walk(moves, a, [(c, straights), (d, diagonals)], out)
+}
+
+/// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
+/// their octile distance, and returns true; returns false, leaving `out` as it was, when there
+/// is none. Tries the diagonal steps first, then the straight ones first, then any order.
+pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+    if direct_path(moves, a, b, out) {
         return true;
     }
+    let (d, diagonals, c, straights) = octile_steps_between(moves, a, b);
+    let masks = moves.masks();
     // Some other interleaving: which (diagonal, straight) counts still lead to `b`, from the
     // end back, then a walk forward through them.
     let at = |p: usize, q: usize| {
@@ -736,5 +981,157 @@ impl Nodes {
         let open = state.seen == self.generation;
         state.seen = self.generation + 1;
         open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Terrain};
+    use crate::search::{Diagonal, SearchGraph};
+
+    /// The scan cell by cell, as it was before it jumped over open cells: the cells an
+    /// octant scan from `source` finds, for the jumping scan to agree with.
+    fn reference_scan(moves: &Moves<'_>, id: &[u32], source: usize, target: usize) -> Vec<u32> {
+        let masks = moves.masks();
+        let len = moves.width().max(moves.height()) as usize + 2;
+        let (mut prev, mut cur) = (vec![0u8; len], vec![0u8; len]);
+        let mut found = Vec::new();
+        for (c, e, d) in OCTANTS {
+            let (dc, de) = (moves.delta(c), moves.delta(e));
+            let (c_bit, d_bit) = (1u8 << c, 1u8 << d);
+            let at =
+                |i: usize, k: usize| (source as isize + k as isize * dc + i as isize * de) as usize;
+            let mut clean = |cell: usize| {
+                if id[cell] != NONE {
+                    found.push(cell as u32);
+                    STOP
+                } else {
+                    if cell == target {
+                        found.push(cell as u32);
+                    }
+                    CLEAN
+                }
+            };
+            cur[0] = CLEAN;
+            let mut k = 0;
+            while cur[k] == CLEAN && masks[at(0, k)] & c_bit != 0 {
+                k += 1;
+                cur[k] = clean(at(0, k));
+            }
+            let (mut lo, mut hi) = (0, k);
+            for i in 1.. {
+                std::mem::swap(&mut prev, &mut cur);
+                let start = lo + 1;
+                let (mut first, mut last) = (usize::MAX, 0);
+                let mut k = start;
+                loop {
+                    let from_diagonal = if k - 1 <= hi
+                        && prev[k - 1] != 0
+                        && masks[at(i - 1, k - 1)] & d_bit != 0
+                    {
+                        prev[k - 1]
+                    } else {
+                        0
+                    };
+                    let from_straight =
+                        if k > start && cur[k - 1] != 0 && masks[at(i, k - 1)] & c_bit != 0 {
+                            cur[k - 1]
+                        } else {
+                            0
+                        };
+                    let state = match reached(from_diagonal, from_straight) {
+                        CLEAN => clean(at(i, k)),
+                        other => other,
+                    };
+                    cur[k] = state;
+                    if state != 0 {
+                        first = first.min(k);
+                        last = k;
+                    }
+                    if k > hi && state != CLEAN {
+                        break;
+                    }
+                    k += 1;
+                }
+                if first == usize::MAX {
+                    break;
+                }
+                (lo, hi) = (first, last);
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// A small deterministic xorshift generator.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn jumping_scans_find_what_scans_cell_by_cell_find() {
+        let mut rng = XorShift(0x5ca1_ab1e);
+        // Sides on both sides of a 64-bit word, open ground with a few blocks to walls
+        // strewn at random.
+        for (width, height, blocks, strewn) in [
+            (37, 29, 0, 0),
+            (37, 29, 6, 0),
+            (150, 70, 12, 0),
+            (70, 150, 40, 2),
+            (129, 65, 4, 10),
+            (64, 64, 0, 25),
+        ] {
+            let mut cells = vec![0u8; width * height];
+            for _ in 0..blocks {
+                let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+                let (x0, y0) = (
+                    rng.below(width as u64) as usize,
+                    rng.below(height as u64) as usize,
+                );
+                for y in y0..(y0 + h).min(height) {
+                    for x in x0..(x0 + w).min(width) {
+                        cells[y * width + x] = 3;
+                    }
+                }
+            }
+            for cell in &mut cells {
+                if rng.below(100) < strewn {
+                    *cell = 3;
+                }
+            }
+            let grid = Grid::from_cells(
+                width as u32,
+                height as u32,
+                Terrain::default_catalog(),
+                cells,
+            )
+            .expect("a valid map");
+            let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+            let moves = graph.moves();
+            let subgoals = SubgoalGraph::build(&moves);
+            let mut scan = Scan::default();
+            let free: Vec<usize> = (0..graph.len()).filter(|&i| graph.is_passable(i)).collect();
+            for n in 0..300 {
+                let source = free[rng.below(free.len() as u64) as usize];
+                // Half the scans look for a target too, anywhere on the map.
+                let target = (n % 2 == 0).then(|| rng.below(graph.len() as u64) as usize);
+                scan.from(&moves, (&subgoals.id, &subgoals.closed), source, target);
+                let expected =
+                    reference_scan(&moves, &subgoals.id, source, target.unwrap_or(usize::MAX));
+                assert_eq!(
+                    scan.found, expected,
+                    "{width} × {height}: from {source} to {target:?}"
+                );
+            }
+        }
     }
 }

@@ -4,9 +4,10 @@
 //! Dijkstra) over up to nine states per cell — the eight headings and "not moved yet" at the
 //! start — with the grid's heuristic, which stays admissible since penalties only add cost.
 //!
-//! On maps of up to [`FLAT_STATES_UP_TO`] cells the states live in flat arrays (9 bytes a
-//! state: its cost and the heading it came from); on larger ones in a hash map, so memory
-//! follows the states the search reaches rather than nine times the map.
+//! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the
+//! search reaches them, so that memory follows the states reached and no state is hashed;
+//! the path is traced back through the costs. The open list is the searches' 16-byte entry
+//! heap, with the heading in the entry.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -22,15 +23,13 @@
 //! assert_eq!(result.cost, 10.0 + 2.0 * 0.5, "ten steps and one 90° turn");
 //! ```
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::grid::Cell;
 
 use super::control::SearchControl;
-use super::graph::SearchGraph;
+use super::graph::{DX, DY, SearchGraph};
+use super::heap::{Entry, Heap};
 use super::request::{Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats};
 
 /// Each direction of the graph (`graph::DX`/`DY` order: E, W, S, N, NE, NW, SE, SW) as a
@@ -51,121 +50,63 @@ pub(crate) fn turns(from: u8, to: u8) -> u32 {
     d.min(8 - d)
 }
 
-/// An open state: its f, its g and its key.
-#[derive(Clone, Copy)]
-struct Open {
-    f: f64,
-    g: f64,
-    state: u64,
+/// The side of the square of cells whose states share a page of [`Costs`].
+const TILE: usize = 8;
+
+/// States a page of [`Costs`] holds: those of a tile of 8 × 8 cells, 4 KB.
+const PAGE: usize = TILE * TILE * 8;
+
+/// The best cost known of each (cell, heading) state with a step behind it: one `f64` a
+/// state, in pages of 8 × 8 cells allocated when the search first reaches one of their
+/// states, so that memory follows the states reached (an A* across an open map touches the
+/// tiles along its way; a Dijkstra search that reaches everything takes 64 bytes a cell), and
+/// a cell's neighbours mostly lie in its own page. The start's state before any step costs 0
+/// and is not kept.
+struct Costs {
+    /// Tiles a row of tiles holds.
+    tiles_across: usize,
+    /// The pages, 8 bytes each in the table (an eighth of a byte a cell), by tile.
+    pages: Vec<Option<Box<[f64; PAGE]>>>,
 }
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    /// The heap pops the smallest f first, ties to the larger g (deeper first).
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| self.g.total_cmp(&other.g))
-    }
-}
-
-fn key(cell: usize, heading: u8) -> u64 {
-    cell as u64 * 9 + u64::from(heading)
-}
-
-fn split(state: u64) -> (usize, u8) {
-    ((state / 9) as usize, (state % 9) as u8)
-}
-
-/// The largest map (in cells) whose states the search keeps in flat arrays: 9 states a cell
-/// at 9 bytes each, so at most about 330 MB.
-pub const FLAT_STATES_UP_TO: usize = 1 << 22;
-
-/// No heading recorded: a state not reached yet, or the start.
-const NONE: u8 = u8::MAX;
-
-/// Where the search keeps each state's best cost and the heading of the state it came from.
-trait States {
-    /// The best cost known, infinite for a state not reached.
-    fn cost(&self, state: u64) -> f64;
-    /// Records a better cost and the heading it came from.
-    fn set(&mut self, state: u64, cost: f64, from: u8);
-    /// The heading the state came from, [`NONE`] at the start.
-    fn from(&self, state: u64) -> u8;
-}
-
-/// Flat arrays over every (cell, heading).
-struct Flat {
-    cost: Vec<f64>,
-    from: Vec<u8>,
-}
-
-impl States for Flat {
-    #[inline]
-    fn cost(&self, state: u64) -> f64 {
-        self.cost[state as usize]
-    }
-    #[inline]
-    fn set(&mut self, state: u64, cost: f64, from: u8) {
-        self.cost[state as usize] = cost;
-        self.from[state as usize] = from;
-    }
-    #[inline]
-    fn from(&self, state: u64) -> u8 {
-        self.from[state as usize]
-    }
-}
-
-/// A multiplicative hash of the state key (the keys are dense integers; no attacker
-/// chooses them), much faster than the standard library's default.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+impl Costs {
+    /// Room for every state of a `width` × `height` map, none reached yet.
+    fn new(width: usize, height: usize) -> Self {
+        let tiles_across = width.div_ceil(TILE);
+        let mut pages = Vec::new();
+        pages.resize_with(tiles_across * height.div_ceil(TILE), || None);
+        Self {
+            tiles_across,
+            pages,
         }
     }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(26);
-    }
-}
 
-/// A hash map of the states reached.
-type Hashed = HashMap<u64, (f64, u8), BuildHasherDefault<KeyHasher>>;
+    /// The index of the state of cell `(x, y)` entered with `heading`.
+    #[inline]
+    fn state(&self, x: usize, y: usize, heading: u8) -> usize {
+        let tile = (y / TILE) * self.tiles_across + x / TILE;
+        tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
+    }
 
-impl States for Hashed {
+    /// The best cost known, infinite for a state not reached.
     #[inline]
-    fn cost(&self, state: u64) -> f64 {
-        self.get(&state).map_or(f64::INFINITY, |&(c, _)| c)
+    fn get(&self, state: usize) -> f64 {
+        self.pages[state / PAGE]
+            .as_ref()
+            .map_or(f64::INFINITY, |page| page[state % PAGE])
     }
+
+    /// Records a better cost.
     #[inline]
-    fn set(&mut self, state: u64, cost: f64, from: u8) {
-        self.insert(state, (cost, from));
+    fn set(&mut self, state: usize, cost: f64) {
+        let page = self.pages[state / PAGE].get_or_insert_with(|| Box::new([f64::INFINITY; PAGE]));
+        page[state % PAGE] = cost;
     }
-    #[inline]
-    fn from(&self, state: u64) -> u8 {
-        self.get(&state).map_or(NONE, |&(_, f)| f)
+
+    /// The bytes its pages take.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.pages.iter().flatten().count() * PAGE * 8
     }
 }
 
@@ -181,55 +122,49 @@ pub(crate) fn search(
             algorithm: request.algorithm,
         });
     }
-    if graph.len() <= FLAT_STATES_UP_TO {
-        let states = Flat {
-            cost: vec![f64::INFINITY; graph.len() * 9],
-            from: vec![NONE; graph.len() * 9],
-        };
-        search_in(graph, request, control, states)
-    } else {
-        search_in(graph, request, control, Hashed::default())
-    }
-}
-
-fn search_in(
-    graph: &SearchGraph,
-    request: &SearchRequest,
-    control: &SearchControl,
-    mut states: impl States,
-) -> Result<SearchResult, SearchError> {
     let started = Instant::now();
     let mut stats = Stats::default();
     let penalty = request.turn_penalty;
     let goal = graph.index(request.goal);
+    let start = graph.index(request.start);
     let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
         (request.effective_heuristic(), request.weight)
     } else {
         (Heuristic::Zero, 1.0)
     };
     let scale = graph.min_cost() * weight;
-    let h =
-        |cell: usize| super::partial::distance(heuristic, graph.cell(cell), request.goal) * scale;
-    let start = key(graph.index(request.start), UNMOVED);
-    let mut open = BinaryHeap::new();
-    states.set(start, 0.0, NONE);
-    open.push(Open {
-        f: h(graph.index(request.start)),
-        g: 0.0,
-        state: start,
-    });
+    let h = |x: usize, y: usize| {
+        super::partial::distance(heuristic, Cell::new(x as u32, y as u32), request.goal) * scale
+    };
+    let width = graph.width() as usize;
+    let mut costs = Costs::new(width, graph.height() as usize);
+    // The open list: each entry carries its cell, and its heading in the notes. An entry is
+    // stale when its state got cheaper since: its priority is then above the state's.
+    let mut open = Heap::default();
+    open.push(Entry::with_notes(
+        h(start % width, start / width),
+        0.0,
+        start as u32,
+        UNMOVED,
+    ));
     let mut reached = None;
-    while let Some(Open { g: cost, state, .. }) = open.pop() {
-        if cost > states.cost(state) {
+    while let Some(entry) = open.pop() {
+        let (cell, heading) = (entry.cell() as usize, entry.notes());
+        let (x, y) = (cell % width, cell / width);
+        let cost = if heading == UNMOVED {
+            0.0
+        } else {
+            costs.get(costs.state(x, y, heading))
+        };
+        if entry.priority() > cost + h(x, y) {
             continue;
         }
-        let (cell, heading) = split(state);
         stats.expanded += 1;
         if control.should_stop(stats.expanded) {
             return Err(SearchError::Cancelled);
         }
         if cell == goal {
-            reached = Some((state, cost));
+            reached = Some((cell, heading));
             break;
         }
         let mut mask = graph.mask(cell);
@@ -239,34 +174,27 @@ fn search_in(
             let next_cell = cell.wrapping_add_signed(graph.delta(d));
             let step = graph.step_cost(cell, next_cell, d);
             let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
-            let next = key(next_cell, d as u8);
-            if next_cost < states.cost(next) {
-                states.set(next, next_cost, heading);
-                open.push(Open {
-                    f: next_cost + h(next_cell),
-                    g: next_cost,
-                    state: next,
-                });
+            let (nx, ny) = (
+                x.wrapping_add_signed(DX[d] as isize),
+                y.wrapping_add_signed(DY[d] as isize),
+            );
+            let next = costs.state(nx, ny, d as u8);
+            if next_cost < costs.get(next) {
+                costs.set(next, next_cost);
+                open.push(Entry::with_notes(
+                    next_cost + h(nx, ny),
+                    next_cost,
+                    next_cell as u32,
+                    d as u8,
+                ));
                 stats.pushed += 1;
                 stats.max_open = stats.max_open.max(open.len() as u64);
             }
         }
     }
     let (path, cost) = match reached {
-        Some((mut state, cost)) => {
-            let mut cells = vec![split(state).0];
-            loop {
-                let (cell, heading) = split(state);
-                let from = states.from(state);
-                if heading == UNMOVED || from == NONE {
-                    break;
-                }
-                // The state before: one step back against `heading`, facing `from`.
-                let before = cell.wrapping_add_signed(-graph.delta(usize::from(heading)));
-                cells.push(before);
-                state = key(before, from);
-            }
-            cells.reverse();
+        Some(end) => {
+            let (cells, cost) = trace_back(graph, &costs, start, end, penalty);
             (Some(cells), cost)
         }
         None => (None, 0.0),
@@ -276,6 +204,52 @@ fn search_in(
     // The steps' cost plus the turns'.
     result.cost = cost;
     Ok(result)
+}
+
+/// The path to state `end` (a cell and the heading it was entered with) from the start, and
+/// its cost: from each state, back one step against its heading to the state before it
+/// whose cost plus the step and its turns is the least, which is the one that set the
+/// state's cost. The cost is summed forwards in the order the search summed it.
+fn trace_back(
+    graph: &SearchGraph,
+    costs: &Costs,
+    start: usize,
+    (mut cell, mut heading): (usize, u8),
+    penalty: f64,
+) -> (Vec<usize>, f64) {
+    let mut cells = vec![cell];
+    let mut headings = Vec::new();
+    while heading != UNMOVED {
+        let d = usize::from(heading);
+        let before = cell.wrapping_add_signed(-graph.delta(d));
+        let width = graph.width() as usize;
+        let step = graph.step_cost(before, cell, d);
+        let through = |from: u8, cost: f64| cost + step + penalty * f64::from(turns(from, heading));
+        let mut best = (f64::INFINITY, UNMOVED);
+        if before == start {
+            best = (through(UNMOVED, 0.0), UNMOVED);
+        }
+        for from in 0..8u8 {
+            let cost = costs.get(costs.state(before % width, before / width, from));
+            if cost.is_finite() && through(from, cost) < best.0 {
+                best = (through(from, cost), from);
+            }
+        }
+        headings.push(heading);
+        cells.push(before);
+        (cell, heading) = (before, best.1);
+    }
+    cells.reverse();
+    // Forwards, as the search added the costs.
+    let mut cost = 0.0;
+    let mut from = UNMOVED;
+    for (pair, &to) in cells.windows(2).zip(headings.iter().rev()) {
+        cost = cost
+            + graph.step_cost(pair[0], pair[1], usize::from(to))
+            + penalty * f64::from(turns(from, to));
+        from = to;
+    }
+    (cells, cost)
 }
 
 /// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn.
@@ -296,7 +270,7 @@ mod tests {
     use crate::search::graph::{DX, DY};
 
     #[test]
-    fn flat_arrays_and_the_hash_map_plan_alike() {
+    fn paths_traced_through_the_costs_cost_what_the_search_found() {
         let grid = crate::grid::Grid::from_ascii(&[
             "..~~....#.....",
             ".#~~.##.#.==..",
@@ -311,17 +285,47 @@ mod tests {
                 .with_diagonal(diagonal)
                 .with_turn_penalty(0.7);
             let control = SearchControl::new();
-            let n = graph.len() * 9;
-            let flat = Flat {
-                cost: vec![f64::INFINITY; n],
-                from: vec![NONE; n],
-            };
-            let a = search_in(&graph, &request, &control, flat).unwrap();
-            let b = search_in(&graph, &request, &control, Hashed::default()).unwrap();
-            assert!(a.found, "{diagonal}");
-            assert_eq!((a.cost, &a.path), (b.cost, &b.path), "{diagonal}");
-            let recomputed = path_cost_with_turns(&graph, &a.path, 0.7).unwrap();
-            assert!((recomputed - a.cost).abs() < 1e-9, "{diagonal}");
+            let a = search(&graph, &request, &control).unwrap();
+            let dijkstra = request.clone().with_algorithm(Algorithm::Dijkstra);
+            let b = search(&graph, &dijkstra, &control).unwrap();
+            assert!(a.found && b.found, "{diagonal}");
+            assert!((a.cost - b.cost).abs() < 1e-9, "{diagonal}");
+            for result in [&a, &b] {
+                assert_eq!(result.path.first(), Some(&request.start), "{diagonal}");
+                assert_eq!(result.path.last(), Some(&request.goal), "{diagonal}");
+                let recomputed = path_cost_with_turns(&graph, &result.path, 0.7).unwrap();
+                assert!((recomputed - result.cost).abs() < 1e-9, "{diagonal}");
+            }
+        }
+    }
+
+    #[test]
+    fn costs_take_pages_only_where_states_are_reached() {
+        let mut costs = Costs::new(1000, 700);
+        assert_eq!(costs.bytes(), 0);
+        let (a, b, c) = (
+            costs.state(57, 12, 3),
+            costs.state(58, 13, 7),
+            costs.state(57, 12, 4),
+        );
+        assert_eq!(costs.get(a), f64::INFINITY);
+        costs.set(a, 2.5);
+        costs.set(b, 1.5);
+        assert_eq!(
+            (costs.get(a), costs.get(b), costs.get(c)),
+            (2.5, 1.5, f64::INFINITY)
+        );
+        assert_eq!(costs.bytes(), PAGE * 8, "two neighbours share a page");
+        // Every state of the map has an index of its own.
+        let mut seen = vec![false; costs.pages.len() * PAGE];
+        for y in 0..700 {
+            for x in 0..1000 {
+                for heading in 0..8 {
+                    let i = costs.state(x, y, heading);
+                    assert!(!seen[i], "({x}, {y}) heading {heading}");
+                    seen[i] = true;
+                }
+            }
         }
     }
 
