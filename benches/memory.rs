@@ -99,13 +99,16 @@ fn per_cell(bytes: usize, cells: usize) -> f64 {
 }
 
 fn row(map: &str, name: &str, build: Option<&Measured>, search: &Measured, cells: usize) {
-    let (seconds, peak, kept) = build.map_or(("—".to_owned(), "—".to_owned(), "—".to_owned()), |b| {
-        (
-            format!("{:.3}", b.seconds),
-            format!("{:.1}", per_cell(b.peak, cells)),
-            format!("{:.1}", per_cell(b.kept, cells)),
-        )
-    });
+    let (seconds, peak, kept) = build.map_or(
+        ("—".to_owned(), "—".to_owned(), "—".to_owned()),
+        |b| {
+            (
+                format!("{:.3}", b.seconds),
+                format!("{:.1}", per_cell(b.peak, cells)),
+                format!("{:.1}", per_cell(b.kept, cells)),
+            )
+        },
+    );
     println!(
         "| {map} | `{name}` | {seconds} | {peak} | {kept} | {:.1} |",
         per_cell(search.peak, cells)
@@ -122,7 +125,8 @@ fn main() {
             .unwrap_or_default()
     };
     let (maps_wanted, algos_wanted) = (words("MEMORY_BENCH_MAPS"), words("MEMORY_BENCH_ALGOS"));
-    let wanted_algo = |name: &str| algos_wanted.is_empty() || algos_wanted.iter().any(|w| w == name);
+    let wanted_algo =
+        |name: &str| algos_wanted.is_empty() || algos_wanted.iter().any(|w| w == name);
     println!(
         "| map | algorithm | build s | build peak B/cell | kept B/cell | search peak B/cell |"
     );
