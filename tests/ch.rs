@@ -109,6 +109,22 @@ fn one_hierarchy_answers_many_queries_on_a_generated_map_under_every_rule() {
 }
 
 #[test]
+fn the_searched_edges_are_kept_for_unpacking_and_the_query_state_comes_with_the_first_query() {
+    let grid = weighted_map::weighted_map(40, 9);
+    let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+    assert!(0 < ch.shortcut_count() && ch.shortcut_count() < ch.edge_count());
+    assert!(ch.edge_count() < ch.unpacking_edge_count());
+    let built = ch.hierarchy_bytes();
+    let ranks = ch.graph().passable_count();
+    for (a, b) in weighted_map::query_pairs(&grid, 5, 3) {
+        let request = SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+        ch.find_path(&request).unwrap();
+        // Two sides of an `f64` cost and a `u32` parent per rank, allocated once.
+        assert_eq!(ch.hierarchy_bytes() - built, ranks * 24);
+    }
+}
+
+#[test]
 fn a_speckled_map_cut_into_pieces_finds_paths_exactly_when_they_exist() {
     let grid = weighted_map::speckled_map(30, 4);
     let pairs = weighted_map::query_pairs(&grid, 8, 80);

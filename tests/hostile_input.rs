@@ -727,68 +727,8 @@ proptest! {
     }
 }
 
-/// Counts the bytes each thread has allocated, so a test can see the most memory its own
-/// import held at once (other tests run on other threads).
-mod counting {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    pub struct Counting;
-
-    thread_local! {
-        static HELD: Cell<usize> = const { Cell::new(0) };
-        static PEAK: Cell<usize> = const { Cell::new(0) };
-    }
-
-    fn add(bytes: usize) {
-        let _ = HELD.try_with(|held| {
-            let now = held.get().saturating_add(bytes);
-            held.set(now);
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-        });
-    }
-
-    fn sub(bytes: usize) {
-        let _ = HELD.try_with(|held| held.set(held.get().saturating_sub(bytes)));
-    }
-
-    // SAFETY: every call goes to the system allocator unchanged; the counters only add and
-    // subtract sizes, and never allocate.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            add(layout.size());
-            // SAFETY: the caller's layout, passed on.
-            unsafe { System.alloc(layout) }
-        }
-
-        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            add(layout.size());
-            // SAFETY: the caller's layout, passed on.
-            unsafe { System.alloc_zeroed(layout) }
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            sub(layout.size());
-            // SAFETY: the caller's pointer and layout, passed on.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            add(new_size);
-            sub(layout.size());
-            // SAFETY: the caller's pointer, layout and size, passed on.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    /// The most bytes this thread held at once while `f` ran, above what it held before.
-    pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-        let before = HELD.with(Cell::get);
-        PEAK.with(|peak| peak.set(before));
-        let value = f();
-        (value, PEAK.with(Cell::get).saturating_sub(before))
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
 
 #[global_allocator]
 static ALLOCATOR: counting::Counting = counting::Counting;

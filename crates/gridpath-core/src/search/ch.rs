@@ -150,7 +150,8 @@ fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
 /// the next request that needs it).
 ///
 /// Cells are numbered by *rank*, their place in the contraction order, in every array below
-/// but `rank`.
+/// but `rank`. The edges are kept as flat arrays indexed by 32-bit offsets: a rank's upward
+/// edges that the queries search, then those kept to unpack shortcuts only.
 #[derive(Debug)]
 pub struct ContractionHierarchy {
     graph: SearchGraph,
@@ -160,19 +161,20 @@ pub struct ContractionHierarchy {
     rank: Vec<u32>,
     /// The parent of each rank in the elimination tree: its lowest upward neighbour.
     parent: Vec<u32>,
-    /// All the upward neighbours of rank `r`, sorted, are `head[first[r]..first[r + 1]]`,
-    /// and `middle` the rank each edge passes through ([`NONE`] for a step): what unpacks
-    /// the shortcuts.
-    first: Vec<usize>,
+    /// The upward edges of rank `r` that are kept are `head[first[r]..first[r + 1]]`: the
+    /// `start[r + 1] - start[r]` that the queries search first, sorted, then those that only
+    /// unpack shortcuts, sorted. `middle` holds the rank each edge passes through ([`NONE`]
+    /// for a step): what unpacks the shortcuts.
+    first: Vec<u32>,
     head: Vec<u32>,
     middle: Vec<u32>,
-    /// The upward edges the queries search (those that are cheapest paths with no cheaper
-    /// way round through a higher rank): `to[start[r]..start[r + 1]]` and their costs.
-    start: Vec<usize>,
-    to: Vec<u32>,
+    /// The costs of the searched edges of rank `r`, in the order of their heads:
+    /// `cost[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
     cost: Vec<f64>,
     /// The number of searched edges that are shortcuts.
     shortcuts: usize,
+    /// The query state, allocated by the first query.
     forward: Side,
     backward: Side,
 }
@@ -191,6 +193,95 @@ impl Side {
             parent: vec![NONE; ranks],
         }
     }
+}
+
+/// The upward neighbour sets of every rank, found before any cost: the elimination tree and
+/// the sets in one flat array.
+struct Upward {
+    parent: Vec<u32>,
+    /// The upward neighbours of rank `r`, sorted, are `head[first[r]..first[r + 1]]`.
+    first: Vec<u32>,
+    head: Vec<u32>,
+}
+
+/// An edge the queries search.
+const SEARCHED: u8 = 1;
+/// An edge that unpacking needs (every searched edge, and what they unpack into).
+const NEEDED: u8 = 2;
+
+/// An edge offset as stored: the offsets are 32-bit. A map whose edges would not fit is
+/// refused as too large (far beyond the maps of [`CH_MAX_CELLS`] cells: some 50 edges a
+/// cell on them).
+fn offset(edges: usize, cells: usize) -> Result<u32, SearchError> {
+    u32::try_from(edges).map_err(|_| SearchError::MapTooLarge {
+        algorithm: Algorithm::ContractionHierarchy,
+        cells,
+        max: CH_MAX_CELLS,
+    })
+}
+
+/// The upward neighbours of each rank once the ranks below are contracted: its neighbours on
+/// the grid above it, and those of its children in the elimination tree but itself (the
+/// upward neighbours of a contracted rank become a clique, and its lowest one, its parent,
+/// holds the rest). Each set is gathered from the finished sets of the children, with a mark
+/// per rank against repeats, so that nothing but the sets themselves is stored.
+fn upward_sets(
+    graph: &SearchGraph,
+    order: &[u32],
+    rank: &[u32],
+    check: &impl Fn(usize) -> Result<(), SearchError>,
+) -> Result<Upward, SearchError> {
+    let ranks = order.len();
+    let mut parent = vec![NONE; ranks];
+    // The children of each rank as lists: the first child, then each child's next sibling.
+    let mut child = vec![NONE; ranks];
+    let mut sibling = vec![NONE; ranks];
+    // The last rank whose set took each rank.
+    let mut mark = vec![NONE; ranks];
+    let mut first: Vec<u32> = Vec::with_capacity(ranks + 1);
+    let mut head: Vec<u32> = Vec::new();
+    for r in 0..ranks {
+        check(r)?;
+        let begin = head.len();
+        first.push(offset(begin, graph.len())?);
+        let id = r as u32;
+        mark[r] = id;
+        let c = order[r] as usize;
+        for d in 0..8 {
+            if graph.can_step(c, d) {
+                let q = rank[(c as isize + graph.delta(d)) as usize];
+                if q > id && mark[q as usize] != id {
+                    mark[q as usize] = id;
+                    head.push(q);
+                }
+            }
+        }
+        let mut kid = child[r];
+        while kid != NONE {
+            let k = kid as usize;
+            for i in first[k] as usize..first[k + 1] as usize {
+                let q = head[i];
+                if mark[q as usize] != id {
+                    mark[q as usize] = id;
+                    head.push(q);
+                }
+            }
+            kid = sibling[k];
+        }
+        head[begin..].sort_unstable();
+        if let Some(&p) = head.get(begin) {
+            parent[r] = p;
+            sibling[r] = child[p as usize];
+            child[p as usize] = id;
+        }
+    }
+    first.push(offset(head.len(), graph.len())?);
+    head.shrink_to_fit();
+    Ok(Upward {
+        parent,
+        first,
+        head,
+    })
 }
 
 impl ContractionHierarchy {
@@ -257,41 +348,12 @@ impl ContractionHierarchy {
         for (r, &c) in order.iter().enumerate() {
             rank[c as usize] = r as u32;
         }
-
-        // The upward neighbours of each rank once the ranks below are contracted: its
-        // neighbours on the grid above it, and those its children in the elimination tree
-        // pass on (the upward neighbours of a contracted rank become a clique, and its
-        // lowest one, its parent, holds the rest).
-        let mut sets: Vec<Vec<u32>> = vec![Vec::new(); ranks];
-        for (r, &c) in order.iter().enumerate() {
-            let c = c as usize;
-            for d in 0..8 {
-                if graph.can_step(c, d) {
-                    let q = rank[(c as isize + graph.delta(d)) as usize];
-                    if q as usize > r {
-                        sets[r].push(q);
-                    }
-                }
-            }
-        }
-        let mut first = Vec::with_capacity(ranks + 1);
-        let mut head = Vec::new();
-        let mut parent = vec![NONE; ranks];
-        for r in 0..ranks {
-            check(r)?;
-            let mut set = std::mem::take(&mut sets[r]);
-            set.sort_unstable();
-            set.dedup();
-            if let Some((&p, rest)) = set.split_first() {
-                parent[r] = p;
-                sets[p as usize].extend_from_slice(rest);
-            }
-            first.push(head.len());
-            head.extend_from_slice(&set);
-        }
-        first.push(head.len());
-        drop(sets);
-        let span = |r: usize| first[r]..first[r + 1];
+        let Upward {
+            parent,
+            mut first,
+            mut head,
+        } = upward_sets(&graph, &order, &rank, &check)?;
+        let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
         // The steps of the grid.
         let mut weight = vec![f64::INFINITY; head.len()];
@@ -303,7 +365,7 @@ impl ContractionHierarchy {
                     let to = (c as isize + graph.delta(d)) as usize;
                     let q = rank[to];
                     if q as usize > r {
-                        let k = seek(&head, first[r], q);
+                        let k = seek(&head, first[r] as usize, q);
                         weight[k] = weight[k].min(graph.step_cost(c, to, d));
                     }
                 }
@@ -314,13 +376,13 @@ impl ContractionHierarchy {
         // way through it: each edge then costs the cheapest path through lower ranks.
         for r in 0..ranks {
             check(r)?;
-            let arcs = span(r);
+            let arcs = span(&first, r);
             for i in arcs.clone() {
                 let (u, cu) = (head[i] as usize, weight[i]);
                 if !cu.is_finite() {
                     continue;
                 }
-                let mut k = first[u];
+                let mut k = first[u] as usize;
                 for j in i + 1..arcs.end {
                     let cw = weight[j];
                     if !cw.is_finite() {
@@ -339,13 +401,13 @@ impl ContractionHierarchy {
         // Top down, each edge takes the cost of the cheapest path (through any rank, those
         // above included: the edges above are exact already), and is searched only when no
         // way round through a higher rank is as cheap.
-        let mut keep = vec![true; head.len()];
+        let mut flags = vec![SEARCHED; head.len()];
         for x in (0..ranks).rev() {
             check(x)?;
-            let arcs = span(x);
+            let arcs = span(&first, x);
             for i in arcs.clone() {
                 let y = head[i] as usize;
-                let mut k = first[y];
+                let mut k = first[y] as usize;
                 for j in i + 1..arcs.end {
                     k = seek(&head, k, head[j]);
                     let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
@@ -355,19 +417,19 @@ impl ContractionHierarchy {
             }
             for i in arcs.clone() {
                 if !weight[i].is_finite() {
-                    keep[i] = false;
+                    flags[i] &= !SEARCHED;
                     continue;
                 }
                 let y = head[i] as usize;
-                let mut k = first[y];
+                let mut k = first[y] as usize;
                 for j in i + 1..arcs.end {
                     k = seek(&head, k, head[j]);
                     let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
                     if xz + yz <= xy && xz < xy {
-                        keep[i] = false;
+                        flags[i] &= !SEARCHED;
                     }
                     if xy + yz <= xz && xy < xz {
-                        keep[j] = false;
+                        flags[j] &= !SEARCHED;
                     }
                 }
             }
@@ -375,55 +437,62 @@ impl ContractionHierarchy {
 
         // Unpacking needs the searched edges and, through their middles, the edges they
         // stand for, each of which is kept by a lower rank than the edge it unpacks.
-        let mut needed = keep.clone();
         for x in (0..ranks).rev() {
             check(x)?;
-            for k in span(x) {
+            for k in span(&first, x) {
+                if flags[k] & SEARCHED != 0 {
+                    flags[k] |= NEEDED;
+                }
                 let m = middle[k];
-                if needed[k] && m != NONE {
+                if flags[k] & NEEDED != 0 && m != NONE {
                     let m = m as usize;
-                    let low = seek(&head, first[m], x as u32);
-                    needed[low] = true;
-                    needed[seek(&head, low, head[k])] = true;
+                    let low = seek(&head, first[m] as usize, x as u32);
+                    flags[low] |= NEEDED;
+                    let high = seek(&head, low, head[k]);
+                    flags[high] |= NEEDED;
                 }
             }
         }
+
+        // What the queries keep, in place: each rank's searched edges (heads, middles, and
+        // costs in the front of `weight`), then its edges for unpacking alone, which wait in
+        // `unpacking` while the searched ones are moved down. Nothing moves up, so nothing
+        // unread is overwritten.
         let mut start = Vec::with_capacity(ranks + 1);
-        let mut to = Vec::new();
-        let mut cost = Vec::new();
-        let mut shortcuts = 0;
+        let (mut kept, mut searched, mut shortcuts) = (0, 0, 0);
+        let mut unpacking: Vec<(u32, u32)> = Vec::new();
         for r in 0..ranks {
-            start.push(to.len());
-            for k in span(r) {
-                if keep[k] {
-                    to.push(head[k]);
-                    cost.push(weight[k]);
-                    shortcuts += usize::from(middle[k] != NONE);
-                }
-            }
-        }
-        start.push(to.len());
-        to.shrink_to_fit();
-        cost.shrink_to_fit();
-        drop(keep);
-        drop(weight);
-        let mut kept = 0;
-        for r in 0..ranks {
-            let edges = first[r]..first[r + 1];
-            first[r] = kept;
+            let edges = span(&first, r);
+            first[r] = kept as u32;
+            start.push(searched as u32);
             for k in edges {
-                if needed[k] {
+                if flags[k] & SEARCHED != 0 {
                     head[kept] = head[k];
                     middle[kept] = middle[k];
+                    weight[searched] = weight[k];
+                    shortcuts += usize::from(middle[k] != NONE);
                     kept += 1;
+                    searched += 1;
+                } else if flags[k] & NEEDED != 0 {
+                    unpacking.push((head[k], middle[k]));
                 }
             }
+            for (h, m) in unpacking.drain(..) {
+                head[kept] = h;
+                middle[kept] = m;
+                kept += 1;
+            }
         }
-        first[ranks] = kept;
+        first[ranks] = kept as u32;
+        start.push(searched as u32);
+        drop(flags);
+        drop(unpacking);
         head.truncate(kept);
         head.shrink_to_fit();
         middle.truncate(kept);
         middle.shrink_to_fit();
+        weight.truncate(searched);
+        weight.shrink_to_fit();
         Ok(Self {
             graph,
             order,
@@ -433,11 +502,10 @@ impl ContractionHierarchy {
             head,
             middle,
             start,
-            to,
-            cost,
+            cost: weight,
             shortcuts,
-            forward: Side::new(ranks),
-            backward: Side::new(ranks),
+            forward: Side::default(),
+            backward: Side::default(),
         })
     }
 
@@ -448,7 +516,7 @@ impl ContractionHierarchy {
 
     /// The number of upward edges the queries search: steps of the grid and shortcuts.
     pub fn edge_count(&self) -> usize {
-        self.to.len()
+        self.cost.len()
     }
 
     /// The number of shortcuts among the upward edges the queries search.
@@ -456,13 +524,13 @@ impl ContractionHierarchy {
         self.shortcuts
     }
 
-    /// The number of upward edges kept to unpack shortcuts, those not searched included.
+    /// The number of upward edges kept to unpack shortcuts, those searched included.
     pub fn unpacking_edge_count(&self) -> usize {
         self.head.len()
     }
 
     /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
-    /// included).
+    /// included once a query has allocated it).
     pub fn hierarchy_bytes(&self) -> usize {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * size_of::<T>()
@@ -475,7 +543,6 @@ impl ContractionHierarchy {
             + bytes(&self.head)
             + bytes(&self.middle)
             + bytes(&self.start)
-            + bytes(&self.to)
             + bytes(&self.cost)
             + side(&self.forward)
             + side(&self.backward)
@@ -516,8 +583,10 @@ impl ContractionHierarchy {
             return;
         }
         stats.expanded += 1;
-        let edges = self.start[x]..self.start[x + 1];
-        for (&y, &c) in self.to[edges.clone()].iter().zip(&self.cost[edges]) {
+        let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
+        let from = self.first[x] as usize;
+        let heads = &self.head[from..from + costs.len()];
+        for (&y, &c) in heads.iter().zip(costs) {
             let y = y as usize;
             let nd = d + c;
             if nd < side.dist[y] {
@@ -535,8 +604,13 @@ impl ContractionHierarchy {
         if start == goal {
             return Some(vec![self.order[start as usize] as usize]);
         }
+        let ranks = self.order.len();
         let mut forward = std::mem::take(&mut self.forward);
         let mut backward = std::mem::take(&mut self.backward);
+        if forward.dist.len() != ranks {
+            forward = Side::new(ranks);
+            backward = Side::new(ranks);
+        }
         forward.dist[start as usize] = 0.0;
         backward.dist[goal as usize] = 0.0;
         let (mut best, mut meeting) = (f64::INFINITY, NONE);
@@ -603,13 +677,22 @@ impl ContractionHierarchy {
         path
     }
 
-    /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid.
+    /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid: the
+    /// edge is among the searched edges of the lower rank or among those it keeps for
+    /// unpacking, each list sorted.
     fn middle_of(&self, a: usize, b: usize) -> u32 {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
-        let edges = self.first[low]..self.first[low + 1];
-        let k = edges.start + self.head[edges].partition_point(|&h| (h as usize) < high);
-        debug_assert_eq!(self.head[k] as usize, high, "an edge of the hierarchy");
-        self.middle[k]
+        let from = self.first[low] as usize;
+        let split = from + (self.start[low + 1] - self.start[low]) as usize;
+        let to = self.first[low + 1] as usize;
+        let find = |edges: std::ops::Range<usize>| {
+            let k =
+                edges.start + self.head[edges.clone()].partition_point(|&h| (h as usize) < high);
+            (k < edges.end && self.head[k] as usize == high).then_some(k)
+        };
+        let k = find(from..split).or_else(|| find(split..to));
+        debug_assert!(k.is_some(), "an edge of the hierarchy");
+        k.map_or(NONE, |k| self.middle[k])
     }
 
     /// Appends the cells of the edge from rank `from` to rank `to` (`to` included, `from`
@@ -629,10 +712,9 @@ impl ContractionHierarchy {
     }
 }
 
-/// Builds the hierarchy for one query and answers it: what `solve` and
-/// [`super::Searcher`] do for [`Algorithm::ContractionHierarchy`].
-/// The most cells a contraction hierarchy is built for: 1024 × 1024. Its edges take some 400
-/// bytes per cell, and its build grows faster than the map (about 40 s at this size).
+/// The most cells a contraction hierarchy is built for: 1024 × 1024. On the maps of
+/// `benches/memory.rs` at this size its build holds up to about 1,040 bytes per cell at its
+/// peak and keeps up to about 570, and it takes minutes: both grow faster than the map.
 pub const CH_MAX_CELLS: usize = 1 << 20;
 
 /// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
@@ -641,6 +723,8 @@ pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<()
     ContractionHierarchy::check_size(graph)
 }
 
+/// Builds the hierarchy for one query and answers it: what `solve` and
+/// [`super::Searcher`] do for [`Algorithm::ContractionHierarchy`].
 pub(crate) fn ch_once(
     graph: &SearchGraph,
     request: &SearchRequest,
