@@ -55,12 +55,8 @@ impl ClearanceLayer {
         let (values, width) = (&self.values, self.size.0);
         self.texture
             .refresh(ctx, visible, |region| image(values, width, region));
-        self.texture.paint(
-            painter,
-            visible,
-            |p| canvas.screen_from_cell(p),
-            tint,
-        );
+        self.texture
+            .paint(painter, visible, |p| canvas.screen_from_cell(p), tint);
     }
 
     /// The clearance the layer shows at a cell, once it has been drawn.

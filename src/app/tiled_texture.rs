@@ -97,11 +97,8 @@ impl TiledTexture {
                 match &mut tile.texture {
                     Some(texture) => texture.set(image_of(tile.region), OPTIONS),
                     None => {
-                        tile.texture = Some(ctx.load_texture(
-                            self.name,
-                            image_of(tile.region),
-                            OPTIONS,
-                        ));
+                        tile.texture =
+                            Some(ctx.load_texture(self.name, image_of(tile.region), OPTIONS));
                     }
                 }
             }
@@ -304,7 +301,12 @@ mod tests {
         assert_eq!(drawn.get(), after_edit);
         for y in (0..8000).step_by(side as usize) {
             for x in (0..10_000).step_by(side as usize) {
-                let view = Region { x0: x, y0: y, x1: x + 1, y1: y + 1 };
+                let view = Region {
+                    x0: x,
+                    y0: y,
+                    x1: x + 1,
+                    y1: y + 1,
+                };
                 picture.refresh(&ctx, view, image_of);
                 assert!(picture.resident() <= MAX_RESIDENT);
             }
