@@ -293,6 +293,19 @@ fn numeric_options_outside_their_ranges_are_refused_before_any_work() {
             "{option}: {err}"
         );
     }
+    for (option, value, range) in [
+        ("--threshold", "2", "from 0 to 1"),
+        ("--scale", "0", "above 0 and at most 64"),
+        ("--resolution", "0", "from 0.000000001 to 1000000000"),
+    ] {
+        let out = gridpath(&["convert", m, "x.json", &format!("{option}={value}")]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(64), "{option} {value}: {err}");
+        assert!(
+            err.contains(option) && err.contains(range),
+            "{option}: {err}"
+        );
+    }
     // `--help` shows the ranges.
     let help = String::from_utf8(gridpath(&["solve", "--help"]).stdout).unwrap();
     assert!(help.contains("[range: 0 to 1000000]"), "{help}");

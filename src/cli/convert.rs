@@ -10,9 +10,10 @@ use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
 use gridpath::format::{MapFormat, load_map, save};
-use gridpath::grid::{GeoReference, Map, Terrain};
+use gridpath::grid::{GeoReference, Grid, Map, Terrain};
 
 use super::LevelArgs;
+use super::bounds::{number_above, number_in};
 use super::heights::HeightArgs;
 
 /// Arguments of `gridpath convert`.
@@ -28,20 +29,24 @@ pub struct ConvertArgs {
     level: LevelArgs,
     #[command(flatten)]
     heights: HeightArgs,
-    /// Occupancy above which a pixel becomes a wall (0–1) [default: 0.65, or the yaml's].
-    #[arg(long)]
+    /// Occupancy above which a pixel becomes a wall [default: 0.65, or the yaml's] [range: 0
+    /// to 1].
+    #[arg(long, value_parser = number_in(0.0, 1.0))]
     threshold: Option<f64>,
-    /// Occupancy below which a pixel becomes free (0–1) [default: 0.25, or the yaml's].
-    #[arg(long = "free-threshold")]
+    /// Occupancy below which a pixel becomes free [default: 0.25, or the yaml's] [range: 0 to
+    /// 1].
+    #[arg(long = "free-threshold", value_parser = number_in(0.0, 1.0))]
     free_threshold: Option<f64>,
     /// Read dark pixels as free and light ones as occupied.
     #[arg(long)]
     negate: bool,
-    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (averaged).
-    #[arg(long, conflicts_with = "width")]
+    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (combined by
+    /// --reduce) [range: above 0, at most 64; the grid at most 32768 a side].
+    #[arg(long, conflicts_with = "width", value_parser = number_above(0.0, 64.0))]
     scale: Option<f64>,
-    /// The grid's width in cells; the height follows the image's aspect ratio.
-    #[arg(long)]
+    /// The grid's width in cells; the height follows the image's aspect ratio [range: 1 to
+    /// 32768].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(Grid::MAX_SIDE)))]
     width: Option<u32>,
     /// How the pixels that fall into one cell are combined when the image is downscaled: the
     /// most occupied pixel (a thin wall stays a wall) or their mean.
@@ -59,8 +64,9 @@ pub struct ConvertArgs {
         conflicts_with = "palette"
     )]
     map_server: MapServerChoice,
-    /// For a .yaml output: metres per cell [default: the map's own, from a ROS import].
-    #[arg(long)]
+    /// For a .yaml output: metres per cell [default: the map's own, from a ROS import]
+    /// [range: 1e-9 to 1e9].
+    #[arg(long, value_parser = number_in(GeoReference::MIN_RESOLUTION, GeoReference::MAX_RESOLUTION))]
     resolution: Option<f64>,
     /// For a .yaml output: the pose of the map's lower-left corner, X,Y,YAW in metres and
     /// radians [default: the map's own, or 0,0,0].
