@@ -46,6 +46,10 @@ fn scenario_sets(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
                 .into_iter()
                 .next()
                 .expect("a query");
+            // A multi-agent list (`mapf/`) without single-agent optima is no benchmark set.
+            if first.optimal == 0.0 {
+                continue;
+            }
             let map_name = Path::new(&first.map).file_name().unwrap().to_owned();
             sets.push((folder.join(map_name), scen));
         }

@@ -173,7 +173,7 @@ pub const MAX_PARSER_MESSAGE: usize = 200;
 /// text was when it was cut.
 ///
 /// ```
-/// use gridpath::format::excerpt;
+/// use gridpath_core::format::excerpt;
 /// assert_eq!(excerpt("wid\0th"), r#""wid\0th""#);
 /// let long = "x".repeat(1_000_000);
 /// assert_eq!(excerpt(&long), format!("{:?}… (1000000 bytes in all)", "x".repeat(80)));
