@@ -44,25 +44,8 @@ pub(crate) fn run(
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
-    let starts: Vec<u32> = instance
-        .agents()
-        .iter()
-        .map(|a| graph.vertex(a.start))
-        .collect();
-    let goals: Vec<u32> = instance
-        .agents()
-        .iter()
-        .map(|a| graph.vertex(a.goal))
-        .collect();
-    let mut outcome = MapfOutcome {
-        plan: None,
-        proof: Proof::NoSolution,
-        summary: None,
-        lower_bound: 0.0,
-        time: Default::default(),
-        first_plan_time: None,
-        expanded: 0,
-    };
+    let (starts, goals) = graph.ends(instance);
+    let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
     let mut cbs = Cbs {
         graph: &graph,

@@ -83,6 +83,15 @@ impl MoveGraph {
         self.cost.len()
     }
 
+    /// The vertices of the agents' starts and of their goals, in the agents' order.
+    pub(crate) fn ends(&self, instance: &Instance) -> (Vec<u32>, Vec<u32>) {
+        let agents = instance.agents();
+        (
+            agents.iter().map(|a| self.vertex(a.start)).collect(),
+            agents.iter().map(|a| self.vertex(a.goal)).collect(),
+        )
+    }
+
     /// The vertex of a cell.
     pub(crate) fn vertex(&self, cell: Cell) -> u32 {
         cell.y * self.width + cell.x

@@ -119,6 +119,21 @@ pub struct MapfOutcome {
     pub expanded: u64,
 }
 
+impl MapfOutcome {
+    /// An outcome with no plan yet, saying `proof` until the solver learns more.
+    pub(crate) fn without_plan(proof: Proof) -> Self {
+        Self {
+            plan: None,
+            proof,
+            summary: None,
+            lower_bound: 0.0,
+            time: Duration::default(),
+            first_plan_time: None,
+            expanded: 0,
+        }
+    }
+}
+
 /// A solver's clock and stop conditions.
 pub(crate) struct Budget<'a> {
     started: Instant,

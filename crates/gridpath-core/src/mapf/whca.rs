@@ -73,26 +73,9 @@ pub(crate) fn run(
 ) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
-    let starts: Vec<u32> = instance
-        .agents()
-        .iter()
-        .map(|a| graph.vertex(a.start))
-        .collect();
-    let goals: Vec<u32> = instance
-        .agents()
-        .iter()
-        .map(|a| graph.vertex(a.goal))
-        .collect();
+    let (starts, goals) = graph.ends(instance);
     let mut distances = Distances::new(goals.clone());
-    let mut outcome = MapfOutcome {
-        plan: None,
-        proof: Proof::GaveUp,
-        summary: None,
-        lower_bound: 0.0,
-        time: Default::default(),
-        first_plan_time: None,
-        expanded: 0,
-    };
+    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
     if starts
         .iter()
         .enumerate()
