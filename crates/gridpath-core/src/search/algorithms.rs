@@ -21,15 +21,17 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::any_angle::theta;
+use super::classic::{best_first, bfs, bidirectional, idastar};
 use super::control::SearchControl;
 use super::graph::SearchGraph;
+use super::incremental::dstar_lite;
+use super::jump::{jps, jps_plus};
+use super::preprocessed::{ch, hpa, subgoal};
 use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
-use super::{
-    best_first, bfs, bidirectional, ch, dstar_lite, hpa, idastar, jps, jps_plus, subgoal, theta,
-};
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.

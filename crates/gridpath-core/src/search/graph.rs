@@ -45,11 +45,11 @@ pub struct SearchGraph {
     /// How many cells hold each terrain id, to keep `min_cost` and `uniform` current on edits.
     counts: Box<[u32; 256]>,
     /// Passability as bit words for jump point search, built on first use.
-    jump_lines: std::sync::OnceLock<super::jump_lines::JumpLines>,
+    jump_lines: std::sync::OnceLock<super::jump::jump_lines::JumpLines>,
     /// JPS+'s jump distances, built on first use and updated locally on edits.
-    jump_table: std::sync::OnceLock<super::jump_table::JumpTable>,
+    jump_table: std::sync::OnceLock<super::jump::jump_table::JumpTable>,
     /// The simple subgoal graph, built on first use and dropped on edits.
-    subgoals: std::sync::OnceLock<super::subgoal_graph::SubgoalGraph>,
+    subgoals: std::sync::OnceLock<super::preprocessed::subgoal_graph::SubgoalGraph>,
     /// The height of each cell, empty on a flat map.
     heights: Vec<f32>,
     /// The slope rules, `None` on a flat map.
@@ -287,10 +287,10 @@ impl SearchGraph {
     }
 
     /// The bit-word passability lines jump point search scans, built on first use.
-    pub(crate) fn jump_lines(&self) -> &super::jump_lines::JumpLines {
+    pub(crate) fn jump_lines(&self) -> &super::jump::jump_lines::JumpLines {
         self.jump_lines.get_or_init(|| {
             let (w, h) = (self.width() as usize, self.height() as usize);
-            super::jump_lines::JumpLines::new(w, h, |i| self.is_passable(i))
+            super::jump::jump_lines::JumpLines::new(w, h, |i| self.is_passable(i))
         })
     }
 
@@ -302,10 +302,10 @@ impl SearchGraph {
     }
 
     /// JPS+'s jump distances, built on first use (a no-cut graph's only).
-    pub(crate) fn jump_table(&self) -> &super::jump_table::JumpTable {
+    pub(crate) fn jump_table(&self) -> &super::jump::jump_table::JumpTable {
         self.jump_table.get_or_init(|| {
             let (w, h) = (self.width() as usize, self.height() as usize);
-            super::jump_table::JumpTable::new(w, h, |i| self.is_passable(i))
+            super::jump::jump_table::JumpTable::new(w, h, |i| self.is_passable(i))
         })
     }
 
@@ -317,14 +317,19 @@ impl SearchGraph {
     }
 
     /// The simple subgoal graph, built on first use (a no-cut graph's only).
-    pub(crate) fn subgoal_graph(&self) -> &super::subgoal_graph::SubgoalGraph {
+    pub(crate) fn subgoal_graph(&self) -> &super::preprocessed::subgoal_graph::SubgoalGraph {
         self.subgoals
-            .get_or_init(|| super::subgoal_graph::SubgoalGraph::build(&self.moves()))
+            .get_or_init(|| super::preprocessed::subgoal_graph::SubgoalGraph::build(&self.moves()))
     }
 
     /// The steps allowed from each cell, as the subgoal graph reads them.
-    pub(crate) fn moves(&self) -> super::subgoal_graph::Moves<'_> {
-        super::subgoal_graph::Moves::new(self.width, self.height, &self.masks, self.delta)
+    pub(crate) fn moves(&self) -> super::preprocessed::subgoal_graph::Moves<'_> {
+        super::preprocessed::subgoal_graph::Moves::new(
+            self.width,
+            self.height,
+            &self.masks,
+            self.delta,
+        )
     }
 
     /// The number of columns.
@@ -566,12 +571,12 @@ mod tests {
 
     #[test]
     fn the_jump_table_reads_the_directions_in_this_order() {
-        use super::super::jump_table;
+        use crate::search::jump::jump_table;
         for d in 0..8 {
             assert_eq!(jump_table::DX[d], DX[d] as isize);
             assert_eq!(jump_table::DY[d], DY[d] as isize);
-            assert_eq!(super::super::subgoal_graph::DX[d], DX[d]);
-            assert_eq!(super::super::subgoal_graph::DY[d], DY[d]);
+            assert_eq!(crate::search::preprocessed::subgoal_graph::DX[d], DX[d]);
+            assert_eq!(crate::search::preprocessed::subgoal_graph::DY[d], DY[d]);
         }
     }
 

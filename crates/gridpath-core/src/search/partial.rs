@@ -22,8 +22,8 @@
 
 use crate::grid::Cell;
 
+use super::classic::flow_field::FlowField;
 use super::control::SearchControl;
-use super::flow_field::FlowField;
 use super::graph::SearchGraph;
 use super::request::{Heuristic, SearchError, SearchRequest, SearchResult};
 

@@ -26,8 +26,8 @@
 
 use crate::grid::Cell;
 
+use super::classic::flow_field::FlowField;
 use super::control::SearchControl;
-use super::flow_field::FlowField;
 use super::graph::SearchGraph;
 use super::request::{SearchError, SearchRequest, SearchResult};
 use super::searcher::Searcher;

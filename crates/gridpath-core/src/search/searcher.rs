@@ -63,7 +63,7 @@ impl Searcher {
     ) -> Result<SearchResult, SearchError> {
         if request.turn_penalty != 0.0 {
             check(graph, request)?;
-            return super::turns::search(graph, request, control);
+            return super::classic::turns::search(graph, request, control);
         }
         let run = match request.algorithm.info().run {
             // Builds its own structure first; that time is not in `time_us`.
@@ -118,7 +118,7 @@ impl Searcher {
                     .entries()
                     .iter()
                     .filter(|e| !ws.backward.closed(e.cell() as usize));
-                f.chain(b).map(super::heap::Entry::cell).collect()
+                f.chain(b).map(super::frontier::heap::Entry::cell).collect()
             }
             TraceFrom::Forward | TraceFrom::JumpPoints | TraceFrom::Vertices => ws
                 .forward
@@ -127,7 +127,7 @@ impl Searcher {
                 .iter()
                 .chain(ws.forward.buckets.entries())
                 .filter(|e| !ws.forward.closed(e.cell() as usize))
-                .map(super::heap::Entry::cell)
+                .map(super::frontier::heap::Entry::cell)
                 .collect(),
         };
         open.sort_unstable();

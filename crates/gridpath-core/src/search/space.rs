@@ -6,7 +6,7 @@
 //! caches on maps of a million cells. A new search clears only the bytes the last one touched,
 //! so starting costs nothing like the size of the map.
 
-use super::heap::{Buckets, Heap};
+use super::frontier::heap::{Buckets, Heap};
 
 /// No parent: the cell is where its search began.
 pub(crate) const NO_PARENT: u8 = u8::MAX;

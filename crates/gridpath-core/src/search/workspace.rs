@@ -32,7 +32,7 @@ pub(crate) struct Workspace {
     /// for line of sight; written whenever the parent is.
     pub checked: Vec<bool>,
     /// Subgoal graph queries: the scans that join the ends to the graph, and the path found.
-    pub subgoals: super::subgoal_graph::Scratch,
+    pub subgoals: super::preprocessed::subgoal_graph::Scratch,
 }
 
 /// One request, read once for the algorithm's run: the ends as cell indices and the estimate

@@ -1,14 +1,14 @@
 //! Best-first search on `g_weight · g + h`: A*, weighted A*, Dijkstra (h = 0) and greedy
 //! best-first (`g_weight` = 0) are this one loop with other weights.
 
-use super::control::SearchControl;
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::outcome::walk_back;
-use super::request::{Diagonal, Heuristic, Stats};
-use super::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::heuristic::Estimate;
+use crate::search::outcome::walk_back;
+use crate::search::request::{Diagonal, Heuristic, Stats};
+use crate::search::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
+use crate::search::workspace::{Query, Workspace};
 
 /// How one best-first search ranks cells.
 #[derive(Clone, Copy, Debug)]
@@ -69,7 +69,7 @@ pub(crate) fn best_first<const RECORD: bool>(
     }
     match graph.uniform_cost() {
         Some(cost) => {
-            let steps = super::graph::STEP_LENGTH.map(|length| length * cost);
+            let steps = crate::search::graph::STEP_LENGTH.map(|length| length * cost);
             with_estimate!(true, |_, _, d: usize| steps[d])
         }
         None => with_estimate!(false, |from, to, d| graph.step_cost(from, to, d)),
@@ -374,7 +374,7 @@ impl RowDivider {
     }
 }
 
-/// A*'s run for the [registry](super::algorithms): best-first on g + w·h.
+/// A*'s run for the [registry](crate::search::algorithms): best-first on g + w·h.
 pub(crate) fn run_astar(
     ws: &mut Workspace,
     q: &Query<'_>,
@@ -464,9 +464,9 @@ mod tests {
                     if expected && next != (0, 0) {
                         // Strictly cheaper from the parent than through the cell.
                         let f = from_parent.unwrap();
-                        let direct = super::super::graph::STEP_LENGTH[f];
-                        let through = super::super::graph::STEP_LENGTH[d]
-                            + super::super::graph::STEP_LENGTH[e];
+                        let direct = crate::search::graph::STEP_LENGTH[f];
+                        let through = crate::search::graph::STEP_LENGTH[d]
+                            + crate::search::graph::STEP_LENGTH[e];
                         assert!(direct + 0.4 < through);
                     }
                 }

@@ -162,7 +162,7 @@ mod avx512 {
     /// [`NETWORK_UP_TO`](super::NETWORK_UP_TO) (64) keys: more is refused by an assertion,
     /// since the network's buffers hold no more.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn sort(keys: &mut [u64]) {
+    pub(in crate::search) unsafe fn sort(keys: &mut [u64]) {
         match keys.len() {
             0..=8 => sort_in::<1>(keys),
             9..=16 => sort_in::<2>(keys),

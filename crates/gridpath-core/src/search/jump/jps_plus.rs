@@ -1,8 +1,8 @@
 //! JPS+: jump point search over offline jump distances (Harabor & Grastien, "Improving Jump
 //! Point Search", 2014; Rabin's GDC 2015 talk).
 //!
-//! [Jump point search](super::jps) scans the grid at every jump; JPS+ reads the answer of each
-//! scan from a [table](super::jump_table) built once per map, which holds for each cell and
+//! [Jump point search](crate::search::jump::jps) scans the grid at every jump; JPS+ reads the answer of each
+//! scan from a [table](crate::search::jump::jump_table) built once per map, which holds for each cell and
 //! direction the distance to the next jump point or to the wall. A jump is then one lookup and
 //! two checks for the goal:
 //!
@@ -17,15 +17,15 @@
 //! the octile distance, whatever the request's heuristic. The path it returns is the full
 //! grid path, filled in between jump points.
 
-use super::control::SearchControl;
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::jps::{fill_path, successors};
-use super::jump_table::JumpTable;
-use super::request::{Heuristic, Stats};
-use super::space::{NO_PARENT, Space, prefetch};
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::heuristic::Estimate;
+use crate::search::jump::jps::{fill_path, successors};
+use crate::search::jump::jump_table::JumpTable;
+use crate::search::request::{Heuristic, Stats};
+use crate::search::space::{NO_PARENT, Space, prefetch};
+use crate::search::workspace::{Query, Workspace};
 
 /// The next jump point from cell `from` at `(x, y)` in direction `d`, as the cell and the
 /// number of steps to it, given the cell's jump `distances` and the goal's offset
@@ -165,7 +165,7 @@ fn jps_plus<const RECORD: bool>(
     found.then(|| fill_path(graph, space, parents, start, goal))
 }
 
-/// JPS+'s run for the [registry](super::algorithms): builds the graph's jump table on first
+/// JPS+'s run for the [registry](crate::search::algorithms): builds the graph's jump table on first
 /// use (kept with the graph), then searches over it.
 pub(crate) fn run(
     ws: &mut Workspace,

@@ -35,16 +35,16 @@
 //! the no-cut rule; other maps are refused. The graph is built on first use and kept with the
 //! [`SearchGraph`]; an edit drops it, and the next query builds it again.
 
-use super::control::SearchControl;
-use super::graph::SearchGraph;
-use super::heap::Entry;
-use super::request::Stats;
-use super::space::prefetch;
-use super::subgoal_graph::{
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::SearchGraph;
+use crate::search::preprocessed::subgoal_graph::{
     Edge, GLOBAL, LANDMARKS, Moves, NONE, Scratch, SubgoalGraph, direct_path, octile_path,
     octile_steps,
 };
-use super::workspace::{Query, Workspace};
+use crate::search::request::Stats;
+use crate::search::space::prefetch;
+use crate::search::workspace::{Query, Workspace};
 
 /// How many of the [`LANDMARKS`] a query reads: those whose costs bound the distance between
 /// its ends best.
@@ -308,7 +308,7 @@ fn search<const RECORD: bool>(
     found
 }
 
-/// The subgoal graph's run for the [registry](super::algorithms): builds the graph's subgoal
+/// The subgoal graph's run for the [registry](crate::search::algorithms): builds the graph's subgoal
 /// graph on first use (kept with the graph), then searches over it and refines the answer into
 /// grid steps.
 pub(crate) fn run(

@@ -30,13 +30,15 @@
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::ch::ContractionHierarchy;
-use super::control::SearchControl;
-use super::dstar_lite::DStarLite;
-use super::graph::SearchGraph;
-use super::hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph};
-use super::request::{Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult};
-use super::searcher::Searcher;
+use crate::search::control::SearchControl;
+use crate::search::graph::SearchGraph;
+use crate::search::incremental::dstar_lite::DStarLite;
+use crate::search::preprocessed::ch::ContractionHierarchy;
+use crate::search::preprocessed::hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph};
+use crate::search::request::{
+    Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult,
+};
+use crate::search::searcher::Searcher;
 
 /// One cell's new terrain: the shape an edit travels in, from the editor to the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +160,7 @@ impl Replanner {
             self.ch = None;
             self.dstar = None;
         }
-        super::partial::plan(
+        crate::search::partial::plan(
             self,
             |replanner| &replanner.graph,
             request,
@@ -181,7 +183,7 @@ impl Replanner {
         }
         match request.algorithm {
             Algorithm::Hpa => {
-                super::outcome::check(&self.graph, request)?;
+                crate::search::outcome::check(&self.graph, request)?;
                 let hpa = match &mut self.hpa {
                     Some(hpa) => hpa,
                     slot @ None => slot.insert(HpaGraph::from_graph_controlled(
@@ -193,7 +195,7 @@ impl Replanner {
                 hpa.find_path(request)
             }
             Algorithm::ContractionHierarchy => {
-                super::outcome::check(&self.graph, request)?;
+                crate::search::outcome::check(&self.graph, request)?;
                 let ch = match &mut self.ch {
                     Some(ch) => ch,
                     slot @ None => slot.insert(ContractionHierarchy::from_graph_controlled(

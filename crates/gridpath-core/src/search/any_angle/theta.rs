@@ -52,20 +52,20 @@
 //! assert_eq!(theta.path.last(), Some(&Cell::new(7, 0)));
 //! ```
 
-use super::any_angle::{sight_cost, sight_cost_between, walk_back};
-use super::control::SearchControl;
-use super::graph::{DX, DY};
-use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::request::{Heuristic, Stats};
-use super::space::NO_PARENT;
-use super::workspace::{Query, Workspace};
+use crate::search::any_angle::{sight_cost, sight_cost_between, walk_back};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::{DX, DY};
+use crate::search::heuristic::Estimate;
+use crate::search::request::{Heuristic, Stats};
+use crate::search::space::NO_PARENT;
+use crate::search::workspace::{Query, Workspace};
 
 /// Costs within this factor of each other count as equal: a segment and the grid steps along
 /// it, or a segment's lower bound and its integral, differ by rounding only.
 const TIE: f64 = 1.0 + 1e-12;
 
-/// Theta*'s run for the [registry](super::algorithms): returns the path's vertices (cell
+/// Theta*'s run for the [registry](crate::search::algorithms): returns the path's vertices (cell
 /// indices, start first).
 pub(crate) fn run_theta(
     ws: &mut Workspace,
@@ -76,7 +76,7 @@ pub(crate) fn run_theta(
     search::<false>(ws, q, control, stats)
 }
 
-/// Lazy Theta*'s run for the [registry](super::algorithms).
+/// Lazy Theta*'s run for the [registry](crate::search::algorithms).
 pub(crate) fn run_lazy_theta(
     ws: &mut Workspace,
     q: &Query<'_>,

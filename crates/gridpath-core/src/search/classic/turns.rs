@@ -27,10 +27,12 @@ use std::time::Instant;
 
 use crate::grid::Cell;
 
-use super::control::SearchControl;
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::{Entry, Heap};
-use super::request::{Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::{Entry, Heap};
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::request::{
+    Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
+};
 
 /// Each direction of the graph (`graph::DX`/`DY` order: E, W, S, N, NE, NW, SE, SW) as a
 /// multiple of 45° counted round the compass.
@@ -134,7 +136,8 @@ pub(crate) fn search(
     };
     let scale = graph.min_cost() * weight;
     let h = |x: usize, y: usize| {
-        super::partial::distance(heuristic, Cell::new(x as u32, y as u32), request.goal) * scale
+        crate::search::partial::distance(heuristic, Cell::new(x as u32, y as u32), request.goal)
+            * scale
     };
     let width = graph.width() as usize;
     let mut costs = Costs::new(width, graph.height() as usize);
@@ -200,7 +203,7 @@ pub(crate) fn search(
         None => (None, 0.0),
     };
     stats.time_us = started.elapsed().as_micros() as u64;
-    let mut result = super::outcome::result(graph, request, path, stats, None);
+    let mut result = crate::search::outcome::result(graph, request, path, stats, None);
     // The steps' cost plus the turns'.
     result.cost = cost;
     Ok(result)

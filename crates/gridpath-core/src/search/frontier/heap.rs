@@ -192,7 +192,7 @@ impl Heap {
 /// A band is ordered by sorting one 64-bit key per entry rather than the 128-bit entries
 /// (about twice as fast on the bands of a search with the standard library's sort, as the
 /// keys move and compare in one register each, and faster again in vector registers, see
-/// [`sort_keys`](super::sort::sort_keys)): the priority's place inside the bucket in 32 bits,
+/// [`sort_keys`](crate::search::frontier::sort::sort_keys)): the priority's place inside the bucket in 32 bits,
 /// the 22 highest bits of the tie-break and the entry's index in the band. Two priorities of
 /// one band closer than 2^-32 of the bucket width (a quarter of the cheapest step, so 2^-34 of
 /// it; in buckets past 2^20 widths, about a unit in the last place of the priority) may
@@ -439,7 +439,7 @@ impl Buckets {
             // Complemented, so that an ascending sort puts the next to pop last.
             !(place << 32 | u64::from(tie) << INDEX_BITS | i as u64)
         }));
-        super::sort::sort_keys(&mut self.keys);
+        crate::search::frontier::sort::sort_keys(&mut self.keys);
     }
 
     /// Moves the overflow entries that now fall within the ring into it.

@@ -39,15 +39,15 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::control::{SearchControl, UNCONTROLLED};
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::{Entry, Heap};
-use super::heuristic::Estimate;
-use super::request::{
+use crate::search::control::{SearchControl, UNCONTROLLED};
+use crate::search::frontier::heap::{Entry, Heap};
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::heuristic::Estimate;
+use crate::search::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
-use super::space::{NO_PARENT, Space};
-use super::workspace::{Query, Workspace};
+use crate::search::space::{NO_PARENT, Space};
+use crate::search::workspace::{Query, Workspace};
 
 /// The cluster side [`HpaGraph::build`] is usually given: 32 × 32 cells.
 pub const DEFAULT_CLUSTER_SIZE: u32 = 32;
@@ -1150,7 +1150,7 @@ impl HpaGraph {
     /// abstraction is built beforehand); `expanded` counts abstract nodes and the cells of the
     /// bounded searches that connect the ends and refine the abstract path.
     pub fn find_path(&mut self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
-        super::outcome::check(&self.graph, request)?;
+        crate::search::outcome::check(&self.graph, request)?;
         let started = Instant::now();
         let mut stats = Stats::default();
         let heuristic = request.effective_heuristic();
@@ -1173,10 +1173,15 @@ impl HpaGraph {
             let astar = request.clone().with_algorithm(Algorithm::AStar);
             let query = Query::new(&self.graph, &astar);
             let mut workspace = Workspace::default();
-            path = super::best_first::run_astar(&mut workspace, &query, &UNCONTROLLED, &mut stats);
+            path = crate::search::classic::best_first::run_astar(
+                &mut workspace,
+                &query,
+                &UNCONTROLLED,
+                &mut stats,
+            );
         }
         stats.time_us = started.elapsed().as_micros() as u64;
-        Ok(super::outcome::result(
+        Ok(crate::search::outcome::result(
             &self.graph,
             request,
             path,
@@ -1371,14 +1376,14 @@ impl HpaGraph {
 }
 
 /// Builds the abstraction for one query and answers it: what `solve` and
-/// [`super::Searcher`] do for [`Algorithm::Hpa`].
+/// [`crate::search::Searcher`] do for [`Algorithm::Hpa`].
 pub(crate) fn hpa_once(
     graph: &SearchGraph,
     request: &SearchRequest,
     control: &SearchControl,
 ) -> Result<SearchResult, SearchError> {
     debug_assert_eq!(request.algorithm, Algorithm::Hpa);
-    super::outcome::check(graph, request)?;
+    crate::search::outcome::check(graph, request)?;
     HpaGraph::from_graph_controlled(graph.clone(), DEFAULT_CLUSTER_SIZE, control)?
         .find_path(request)
 }

@@ -15,14 +15,14 @@
 //! The search is optimal; the path it returns is the full grid path, every step between
 //! adjacent cells, with the segments between jump points filled in.
 
-use super::control::SearchControl;
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::jump_lines::JumpLines;
-use super::request::{Diagonal, SearchError, SearchRequest, Stats};
-use super::space::{NO_PARENT, Space};
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::heuristic::Estimate;
+use crate::search::jump::jump_lines::JumpLines;
+use crate::search::request::{Diagonal, SearchError, SearchRequest, Stats};
+use crate::search::space::{NO_PARENT, Space};
+use crate::search::workspace::{Query, Workspace};
 
 /// The straight direction with offsets (dx, 0) or (0, dy).
 #[inline(always)]
@@ -254,7 +254,7 @@ pub(crate) fn fill_path(
     path
 }
 
-/// Jump point search's run for the [registry](super::algorithms).
+/// Jump point search's run for the [registry](crate::search::algorithms).
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,

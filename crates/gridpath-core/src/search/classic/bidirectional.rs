@@ -8,14 +8,14 @@
 //! list bounds every path not yet found from below). Stopping when the frontiers first touch,
 //! as some libraries do, returns paths that can be far from optimal.
 
-use super::control::SearchControl;
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::Entry;
-use super::heuristic::Estimate;
-use super::outcome::walk_back;
-use super::request::Stats;
-use super::space::{NO_PARENT, Space};
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::frontier::heap::Entry;
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::heuristic::Estimate;
+use crate::search::outcome::walk_back;
+use crate::search::request::Stats;
+use crate::search::space::{NO_PARENT, Space};
+use crate::search::workspace::{Query, Workspace};
 
 /// The outcome: the meeting cell when a path was found.
 pub(crate) struct Meeting {
@@ -132,7 +132,7 @@ fn skip_closed(space: &mut Space) {
     }
 }
 
-/// Bidirectional A*'s run for the [registry](super::algorithms).
+/// Bidirectional A*'s run for the [registry](crate::search::algorithms).
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,

@@ -2,12 +2,12 @@
 
 use std::collections::VecDeque;
 
-use super::control::SearchControl;
-use super::graph::SearchGraph;
-use super::outcome::walk_back;
-use super::request::Stats;
-use super::space::{NO_PARENT, Space};
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::graph::SearchGraph;
+use crate::search::outcome::walk_back;
+use crate::search::request::Stats;
+use crate::search::space::{NO_PARENT, Space};
+use crate::search::workspace::{Query, Workspace};
 
 /// Runs a breadth-first search from `start` to `goal` (cell indices). Returns whether the goal
 /// was reached; the path is left in the parent links of `space`, `g` holds step counts.
@@ -66,7 +66,7 @@ pub(crate) fn bfs<const RECORD: bool>(
     found
 }
 
-/// Breadth-first search's run for the [registry](super::algorithms).
+/// Breadth-first search's run for the [registry](crate::search::algorithms).
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,

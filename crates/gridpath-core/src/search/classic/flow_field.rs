@@ -43,9 +43,9 @@ use serde_json::Value;
 
 use crate::grid::Cell;
 
-use super::graph::{DX, DY, SearchGraph};
-use super::heap::{Entry, Heap};
-use super::request::{Diagonal, SearchError};
+use crate::search::frontier::heap::{Entry, Heap};
+use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::request::{Diagonal, SearchError};
 
 /// The direction back along a step in direction `d`.
 const OPPOSITE: [u8; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
@@ -70,7 +70,7 @@ impl FlowField {
     ///
     /// Fails when the goal is off the map or on an impassable cell.
     pub fn new(graph: &SearchGraph, goal: Cell) -> Result<Self, SearchError> {
-        Self::new_controlled(graph, goal, &super::control::UNCONTROLLED)
+        Self::new_controlled(graph, goal, &crate::search::control::UNCONTROLLED)
     }
 
     /// Like [`FlowField::new`], watched and cancelled through `control`: a cancelled field
@@ -78,7 +78,7 @@ impl FlowField {
     pub fn new_controlled(
         graph: &SearchGraph,
         goal: Cell,
-        control: &super::SearchControl,
+        control: &crate::search::SearchControl,
     ) -> Result<Self, SearchError> {
         Self::run(graph, goal, control, false)
     }
@@ -89,7 +89,7 @@ impl FlowField {
     pub fn from_origin_controlled(
         graph: &SearchGraph,
         origin: Cell,
-        control: &super::SearchControl,
+        control: &crate::search::SearchControl,
     ) -> Result<Self, SearchError> {
         Self::run(graph, origin, control, true)
     }
@@ -98,10 +98,10 @@ impl FlowField {
     fn run(
         graph: &SearchGraph,
         goal: Cell,
-        control: &super::SearchControl,
+        control: &crate::search::SearchControl,
         outward: bool,
     ) -> Result<Self, SearchError> {
-        super::outcome::check_cell(graph, "goal", goal)?;
+        crate::search::outcome::check_cell(graph, "goal", goal)?;
         let target = graph.index(goal);
         let mut costs = vec![f64::INFINITY; graph.len()];
         let mut next = vec![NO_STEP; graph.len()];

@@ -7,11 +7,13 @@
 //! ([`Segment::cost`]). Both are the smoother's own walk over the segment, reading the graph's
 //! terrain instead of the grid's, so the searches and the smoother agree to the last bit.
 
+pub(super) mod theta;
+
 use crate::grid::Cell;
 use crate::smooth::Segment;
 
-use super::graph::SearchGraph;
-use super::request::{SearchRequest, SearchResult, Stats, Trace};
+use crate::search::graph::SearchGraph;
+use crate::search::request::{SearchRequest, SearchResult, Stats, Trace};
 
 /// The cost of the segment between the centres of two cells (indices) when it is in line of
 /// sight; `None` when it touches a wall or leaves the map.
@@ -177,7 +179,7 @@ pub(crate) fn result(
     stats: Stats,
     trace: Option<Trace>,
 ) -> SearchResult {
-    let mut result = super::outcome::result(graph, request, None, stats, trace);
+    let mut result = crate::search::outcome::result(graph, request, None, stats, trace);
     let Some(vertices) = vertices else {
         return result;
     };

@@ -2,7 +2,7 @@
 //! transposed, each column) in both reading directions, so that a run finds its next forced
 //! neighbour, wall or goal 63 cells at a time with a few shifts and one `trailing_zeros`.
 //!
-//! Built from a map's passability alone, once per [`SearchGraph`](super::SearchGraph), which
+//! Built from a map's passability alone, once per [`SearchGraph`](crate::search::SearchGraph), which
 //! keeps it.
 
 /// Passability as bit words, one row of words per line of cells, read in one direction.

@@ -2,7 +2,7 @@
 //! edges between them, and which subgoals are global. The search over it (the `subgoal`
 //! module) documents why the answers are exact.
 
-use super::heap::Heap;
+use crate::search::frontier::heap::Heap;
 
 /// Column offsets of the eight directions, in the order of the search graph's.
 pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
@@ -51,7 +51,7 @@ impl<'a> Moves<'a> {
 }
 
 /// Not a subgoal, or no cell.
-pub(super) const NONE: u32 = u32::MAX;
+pub(in crate::search) const NONE: u32 = u32::MAX;
 
 /// √2 − 1: an octile distance is `max + (√2 − 1) · min` of the two offsets.
 const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
@@ -106,39 +106,39 @@ pub struct SubgoalSummary {
 #[derive(Clone, Debug)]
 pub(crate) struct SubgoalGraph {
     /// Each cell's subgoal number, or [`NONE`].
-    pub(super) id: Vec<u32>,
+    pub(in crate::search) id: Vec<u32>,
     /// The cells a scan stops at, along the rows and the columns (2 bits a cell).
-    pub(super) closed: ClosedLines,
+    pub(in crate::search) closed: ClosedLines,
     /// Each subgoal's cell index.
-    pub(super) cells: Vec<u32>,
+    pub(in crate::search) cells: Vec<u32>,
     /// Each subgoal's column and row.
-    pub(super) at: Vec<[i32; 2]>,
+    pub(in crate::search) at: Vec<[i32; 2]>,
     /// Each subgoal's level: [`GLOBAL`], or the order in which it was made local.
-    pub(super) rank: Vec<u32>,
+    pub(in crate::search) rank: Vec<u32>,
     /// Each subgoal's cost (in steps) from each of the [`LANDMARKS`] landmarks, infinite
     /// where it cannot be reached from one.
-    pub(super) landmarks: Vec<[f64; LANDMARKS]>,
+    pub(in crate::search) landmarks: Vec<[f64; LANDMARKS]>,
     /// Where each subgoal's edges begin in `edges`, plus the end.
-    pub(super) offsets: Vec<u32>,
+    pub(in crate::search) offsets: Vec<u32>,
     /// Where each subgoal's edges to local subgoals begin in `edges`.
-    pub(super) locals: Vec<u32>,
+    pub(in crate::search) locals: Vec<u32>,
     /// The subgoals joined to each subgoal, grouped by subgoal, the global ones of each group
     /// first.
-    pub(super) edges: Vec<Edge>,
+    pub(in crate::search) edges: Vec<Edge>,
 }
 
 /// An edge of the subgoal graph: the subgoal it leads to, and that subgoal's column and row,
 /// so that a search reads the step's cost and the estimate beyond it from the edge list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Edge {
-    pub(super) to: u32,
-    pub(super) x: u16,
-    pub(super) y: u16,
+    pub(in crate::search) to: u32,
+    pub(in crate::search) x: u16,
+    pub(in crate::search) y: u16,
 }
 
 impl Edge {
     /// The edge to node `to` at `(x, y)`; a side is at most [`crate::grid::Grid::MAX_SIDE`].
-    pub(super) fn new(to: u32, x: i32, y: i32) -> Self {
+    pub(in crate::search) fn new(to: u32, x: i32, y: i32) -> Self {
         Self {
             to,
             x: x as u16,
@@ -148,7 +148,7 @@ impl Edge {
 }
 
 /// The level of a global subgoal, above every local one.
-pub(super) const GLOBAL: u32 = u32::MAX;
+pub(in crate::search) const GLOBAL: u32 = u32::MAX;
 
 /// A subgoal with more neighbours than this (among the subgoals still global) stays global.
 const MAX_LOCAL_DEGREE: usize = 16;
@@ -158,7 +158,7 @@ const EPS: f64 = 1e-9;
 
 /// The octile distance between two subgoals' positions, in steps.
 #[inline]
-pub(super) fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
+pub(in crate::search) fn octile_steps([ax, ay]: [i32; 2], [bx, by]: [i32; 2]) -> f64 {
     let (dx, dy) = (f64::from((ax - bx).abs()), f64::from((ay - by).abs()));
     dx.max(dy) + SQRT2_MINUS_1 * dx.min(dy)
 }
@@ -377,19 +377,19 @@ impl SubgoalGraph {
     /// Whether a cell is a subgoal.
     #[inline]
     #[cfg(test)]
-    pub(super) fn is_subgoal(&self, cell: usize) -> bool {
+    pub(in crate::search) fn is_subgoal(&self, cell: usize) -> bool {
         self.id[cell] != NONE
     }
 
     /// The number of subgoals.
     #[inline]
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::search) fn len(&self) -> usize {
         self.cells.len()
     }
 
     /// The subgoals joined to subgoal `id`: the global ones, then the local ones.
     #[inline]
-    pub(super) fn edges_of(&self, id: usize) -> (&[Edge], &[Edge]) {
+    pub(in crate::search) fn edges_of(&self, id: usize) -> (&[Edge], &[Edge]) {
         let (start, split, end) = (
             self.offsets[id] as usize,
             self.locals[id] as usize,
@@ -402,7 +402,7 @@ impl SubgoalGraph {
     /// reached from them by edges that climb the levels, listing those newly active in
     /// `marked`. With `down`, also marks the global subgoals such a climb reaches, listing them
     /// in `downs`.
-    pub(super) fn climb(
+    pub(in crate::search) fn climb(
         &self,
         seeds: &[u32],
         side: u8,
@@ -596,13 +596,13 @@ pub(crate) struct Scan {
     /// The runs of the row being scanned.
     cur: Vec<Run>,
     /// The cells found by the last scan, sorted, without duplicates.
-    pub(super) found: Vec<u32>,
+    pub(in crate::search) found: Vec<u32>,
 }
 
 impl Scan {
     /// Scans the eight octants from `source` and leaves in `found` the subgoals reached along
     /// paths free of other subgoals, and `target` too when it is reached so.
-    pub(super) fn from(
+    pub(in crate::search) fn from(
         &mut self,
         moves: &Moves<'_>,
         (id, closed): (&[u32], &ClosedLines),
@@ -844,7 +844,12 @@ fn walk(moves: &Moves<'_>, a: usize, legs: [(usize, usize); 2], out: &mut Vec<us
 /// and returns true; returns false, leaving `out` as it was, when neither is free. Such a
 /// path is as short as a path between them can be, so on a map of one cost it is a
 /// cheapest one.
-pub(super) fn direct_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+pub(in crate::search) fn direct_path(
+    moves: &Moves<'_>,
+    a: usize,
+    b: usize,
+    out: &mut Vec<usize>,
+) -> bool {
     let (d, diagonals, c, straights) = octile_steps_between(moves, a, b);
     walk(moves, a, [(d, diagonals), (c, straights)], out)
         || walk(moves, a, [(c, straights), (d, diagonals)], out)
@@ -853,7 +858,12 @@ pub(super) fn direct_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<u
 /// Appends to `out` the cells after `a` up to `b` of a path from `a` to `b` no longer than
 /// their octile distance, and returns true; returns false, leaving `out` as it was, when there
 /// is none. Tries the diagonal steps first, then the straight ones first, then any order.
-pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) -> bool {
+pub(in crate::search) fn octile_path(
+    moves: &Moves<'_>,
+    a: usize,
+    b: usize,
+    out: &mut Vec<usize>,
+) -> bool {
     if direct_path(moves, a, b, out) {
         return true;
     }
@@ -895,58 +905,58 @@ pub(super) fn octile_path(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<u
 /// The per-searcher state of subgoal graph queries.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    pub(super) scan: Scan,
+    pub(in crate::search) scan: Scan,
     /// The edges to the nodes (subgoals, maybe the goal) joined to a start that is not a
     /// subgoal.
-    pub(super) from_start: Vec<Edge>,
+    pub(in crate::search) from_start: Vec<Edge>,
     /// The subgoals joined to a goal that is not a subgoal.
-    pub(super) to_goal: Vec<u32>,
+    pub(in crate::search) to_goal: Vec<u32>,
     /// Whether each subgoal is joined to the goal (set for `to_goal` during a search only).
-    pub(super) joins_goal: Vec<bool>,
+    pub(in crate::search) joins_goal: Vec<bool>,
     /// The local subgoals the search may enter: bit 1 when climbed to from the start, bit 2
     /// from the goal (set for `marked` during a search only).
-    pub(super) active: Vec<u8>,
+    pub(in crate::search) active: Vec<u8>,
     /// The subgoals set in `active`.
-    pub(super) marked: Vec<u32>,
+    pub(in crate::search) marked: Vec<u32>,
     /// The global subgoals from which the search may step down to local ones (set for
     /// `downs` during a search only).
-    pub(super) down: Vec<bool>,
+    pub(in crate::search) down: Vec<bool>,
     /// The subgoals set in `down`.
-    pub(super) downs: Vec<u32>,
+    pub(in crate::search) downs: Vec<u32>,
     /// The subgoals a climb starts from.
-    pub(super) seeds: Vec<u32>,
+    pub(in crate::search) seeds: Vec<u32>,
     /// The subgoals a climb has yet to leave.
-    pub(super) stack: Vec<u32>,
+    pub(in crate::search) stack: Vec<u32>,
     /// The state of each node.
-    pub(super) nodes: Nodes,
+    pub(in crate::search) nodes: Nodes,
     /// The cells of the path's nodes, goal first.
-    pub(super) chain: Vec<usize>,
+    pub(in crate::search) chain: Vec<usize>,
 }
 
 /// The state of a node in a search over a subgoal graph.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct NodeState {
+pub(in crate::search) struct NodeState {
     /// The cost so far; meaningful when `seen` is the search's generation or the next.
-    pub(super) g: f64,
+    pub(in crate::search) g: f64,
     /// The generation of the last search that reached the node: the current search's when
     /// open, one more when expanded.
-    pub(super) seen: u32,
+    pub(in crate::search) seen: u32,
     /// The node it was reached from.
-    pub(super) parent: u32,
+    pub(in crate::search) parent: u32,
 }
 
 /// The node states of the searches over a subgoal graph, in one array (a node's cost, state
 /// and parent share a cache line), started anew by a generation count rather than cleared.
 #[derive(Debug, Default)]
 pub(crate) struct Nodes {
-    pub(super) states: Vec<NodeState>,
-    pub(super) generation: u32,
-    pub(super) heap: Heap,
+    pub(in crate::search) states: Vec<NodeState>,
+    pub(in crate::search) generation: u32,
+    pub(in crate::search) heap: Heap,
 }
 
 impl Nodes {
     /// Starts a search over `len` nodes.
-    pub(super) fn begin(&mut self, len: usize) {
+    pub(in crate::search) fn begin(&mut self, len: usize) {
         if self.states.len() != len || self.generation >= u32::MAX - 2 {
             self.states.clear();
             self.states.resize(len, NodeState::default());
@@ -959,7 +969,7 @@ impl Nodes {
     /// Records a cost and parent for a node; returns whether it improved on what was known
     /// and the node is still open.
     #[inline(always)]
-    pub(super) fn relax(&mut self, i: usize, g: f64, parent: u32) -> bool {
+    pub(in crate::search) fn relax(&mut self, i: usize, g: f64, parent: u32) -> bool {
         let generation = self.generation;
         let state = &mut self.states[i];
         if state.seen < generation || (state.seen == generation && g < state.g) {
@@ -976,7 +986,7 @@ impl Nodes {
 
     /// Marks a node expanded; false when it already was.
     #[inline(always)]
-    pub(super) fn close(&mut self, i: usize) -> bool {
+    pub(in crate::search) fn close(&mut self, i: usize) -> bool {
         let state = &mut self.states[i];
         let open = state.seen == self.generation;
         state.seen = self.generation + 1;

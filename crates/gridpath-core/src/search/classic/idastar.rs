@@ -8,11 +8,11 @@
 //! ([`IDASTAR_NODE_BUDGET`]) bounds the work, so it always stops: when the budget runs out the
 //! result says so (`stats.budget_exhausted`) instead of claiming there is no path.
 
-use super::control::SearchControl;
-use super::graph::SearchGraph;
-use super::heuristic::Estimate;
-use super::request::Stats;
-use super::workspace::{Query, Workspace};
+use crate::search::control::SearchControl;
+use crate::search::graph::SearchGraph;
+use crate::search::heuristic::Estimate;
+use crate::search::request::Stats;
+use crate::search::workspace::{Query, Workspace};
 
 /// The most expansions one IDA* search may make before it gives up.
 pub const IDASTAR_NODE_BUDGET: u64 = 5_000_000;
@@ -129,7 +129,7 @@ pub(crate) fn idastar<const RECORD: bool>(
     outcome
 }
 
-/// IDA*'s run for the [registry](super::algorithms), with [`IDASTAR_NODE_BUDGET`].
+/// IDA*'s run for the [registry](crate::search::algorithms), with [`IDASTAR_NODE_BUDGET`].
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,

@@ -13,14 +13,14 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::control::SearchControl;
-use super::graph::SearchGraph;
-use super::heuristic::Estimate;
-use super::outcome::{check_cell, result};
-use super::request::{
+use crate::search::control::SearchControl;
+use crate::search::graph::SearchGraph;
+use crate::search::heuristic::Estimate;
+use crate::search::outcome::{check_cell, result};
+use crate::search::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
-use super::workspace::{Query, Workspace};
+use crate::search::workspace::{Query, Workspace};
 
 /// A priority: compared by the first component, then the second. The second is
 /// `min(g, rhs)`, or its negative while the planner [searches from scratch](Planner::fresh).
@@ -564,7 +564,7 @@ impl DStarLite {
     /// the cells expanded by this call alone (the repair since the last plan), and `time_us`
     /// is the time of this call.
     pub fn plan(&mut self, start: Cell) -> Result<SearchResult, SearchError> {
-        self.plan_controlled(start, &super::control::UNCONTROLLED)
+        self.plan_controlled(start, &crate::search::control::UNCONTROLLED)
     }
 
     /// Like [`DStarLite::plan`], watched and cancelled through `control`. A cancelled plan
@@ -646,7 +646,7 @@ impl DStarLite {
     }
 }
 
-/// Runs D* Lite once from scratch: what `solve` and [`super::Searcher`] do for
+/// Runs D* Lite once from scratch: what `solve` and [`crate::search::Searcher`] do for
 /// [`Algorithm::DStarLite`].
 pub(crate) fn dstar_lite_once(
     graph: &SearchGraph,
@@ -661,7 +661,7 @@ pub(crate) fn dstar_lite_once(
     planner.plan(graph, start, stats, order, control)
 }
 
-/// D* Lite's run once from scratch for the [registry](super::algorithms).
+/// D* Lite's run once from scratch for the [registry](crate::search::algorithms).
 pub(crate) fn run(
     ws: &mut Workspace,
     q: &Query<'_>,

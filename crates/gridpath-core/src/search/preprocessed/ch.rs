@@ -53,9 +53,11 @@ use std::time::Instant;
 
 use crate::grid::Grid;
 
-use super::control::{SearchControl, UNCONTROLLED};
-use super::graph::SearchGraph;
-use super::request::{Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats};
+use crate::search::control::{SearchControl, UNCONTROLLED};
+use crate::search::graph::SearchGraph;
+use crate::search::request::{
+    Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
+};
 
 /// Rectangles of at most this many cells are not cut further: their cells come row by row.
 const LEAF_CELLS: u64 = 4;
@@ -146,7 +148,7 @@ fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
 ///
 /// Build it once per map and diagonal rule ([`ContractionHierarchy::build`]); queries
 /// ([`ContractionHierarchy::find_path`]) return a cheapest path. An edit to the map calls for
-/// a new build (a [`super::Replanner`] drops its hierarchy on an edit and builds it again on
+/// a new build (a [`crate::search::Replanner`] drops its hierarchy on an edit and builds it again on
 /// the next request that needs it).
 ///
 /// Cells are numbered by *rank*, their place in the contraction order, in every array below
@@ -554,7 +556,7 @@ impl ContractionHierarchy {
     /// hierarchy was built for another diagonal rule than the request's. `stats.time_us` is
     /// the time of the query alone; `expanded` counts the cells both searches expanded.
     pub fn find_path(&mut self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
-        super::outcome::check(&self.graph, request)?;
+        crate::search::outcome::check(&self.graph, request)?;
         if self.graph.has_heights() {
             return Err(SearchError::HeightsUnsupported {
                 algorithm: request.algorithm,
@@ -566,7 +568,7 @@ impl ContractionHierarchy {
         let goal = self.rank[self.graph.index(request.goal)];
         let path = self.query(start, goal, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
-        Ok(super::outcome::result(
+        Ok(crate::search::outcome::result(
             &self.graph,
             request,
             path,
@@ -719,19 +721,19 @@ pub const CH_MAX_CELLS: usize = 1 << 20;
 
 /// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
 pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    super::algorithms::flat_map(graph, request)?;
+    crate::search::algorithms::flat_map(graph, request)?;
     ContractionHierarchy::check_size(graph)
 }
 
 /// Builds the hierarchy for one query and answers it: what `solve` and
-/// [`super::Searcher`] do for [`Algorithm::ContractionHierarchy`].
+/// [`crate::search::Searcher`] do for [`Algorithm::ContractionHierarchy`].
 pub(crate) fn ch_once(
     graph: &SearchGraph,
     request: &SearchRequest,
     control: &SearchControl,
 ) -> Result<SearchResult, SearchError> {
     debug_assert_eq!(request.algorithm, Algorithm::ContractionHierarchy);
-    super::outcome::check(graph, request)?;
+    crate::search::outcome::check(graph, request)?;
     ContractionHierarchy::from_graph_controlled(graph.clone(), control)?.find_path(request)
 }
 

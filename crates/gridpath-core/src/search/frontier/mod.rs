@@ -1,0 +1,5 @@
+//! The open list: a 4-ary heap with lazy deletion, the buckets in front of it and the sort of
+//! their band keys.
+
+pub(super) mod heap;
+pub(super) mod sort;

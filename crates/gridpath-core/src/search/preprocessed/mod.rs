@@ -1,0 +1,7 @@
+//! Searches over a structure built from the map before the queries: the contraction hierarchy,
+//! HPA*'s cluster abstraction and the simple subgoal graph.
+
+pub(super) mod ch;
+pub(super) mod hpa;
+pub(super) mod subgoal;
+pub(super) mod subgoal_graph;
