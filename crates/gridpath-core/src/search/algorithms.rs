@@ -153,6 +153,13 @@ pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(
     Ok(())
 }
 
+/// What the contraction hierarchy accepts: a flat map of at most
+/// [`CH_MAX_CELLS`](super::CH_MAX_CELLS) cells.
+fn ch_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    flat_map(graph, request)?;
+    ch::ContractionHierarchy::check_size(graph)
+}
+
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
 pub const ALGORITHMS: [AlgorithmInfo; 14] = [
     AlgorithmInfo {
@@ -350,7 +357,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: ch::accepts,
+        accepts: ch_map,
         prepare: None,
         run: Run::Whole(ch::ch_once),
         trace: TraceFrom::Nothing,

@@ -719,12 +719,6 @@ impl ContractionHierarchy {
 /// peak and keeps up to about 570, and it takes minutes: both grow faster than the map.
 pub const CH_MAX_CELLS: usize = 1 << 20;
 
-/// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
-pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    crate::search::algorithms::flat_map(graph, request)?;
-    ContractionHierarchy::check_size(graph)
-}
-
 /// Builds the hierarchy for one query and answers it: what `solve` and
 /// [`crate::search::Searcher`] do for [`Algorithm::ContractionHierarchy`].
 pub(crate) fn ch_once(
