@@ -1166,3 +1166,203 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
     h.run();
     assert!(h.state().map().waypoints.is_empty());
 }
+
+/// Drags from the centre of one cell to another's (a click when they are the same).
+fn drag_cells(h: &mut Harness<'_, EditorApp>, from: (u32, u32), to: (u32, u32), steps: usize) {
+    let (a, b) = (at(h, from.0, from.1), at(h, to.0, to.1));
+    drag(h, a, b, steps);
+}
+
+/// Waits for the team's background solve and lets a frame show it.
+fn agents_settled(h: &mut Harness<'_, EditorApp>) {
+    assert!(
+        h.state_mut().wait_for_agents(Duration::from_secs(60)),
+        "the team's solve answers"
+    );
+    h.run();
+}
+
+/// The team of the editor as an instance on its map, and its plan checked by the independent
+/// validator.
+fn checked_team_plan(h: &Harness<'_, EditorApp>) -> gridpath::mapf::PlanSummary {
+    use gridpath::mapf::{Instance, validate};
+    let app = h.state();
+    let agents = app.agents();
+    let solved = agents.solved.as_ref().expect("a plan");
+    let instance = Instance::new(app.map().grid.clone(), agents.team.clone(), agents.moves)
+        .expect("the team fits the map");
+    validate(&instance, solved.plan().expect("a plan")).expect("the plan keeps every rule")
+}
+
+#[test]
+fn the_agents_tool_adds_units_that_are_planned_together_and_played_back() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::A);
+    assert_eq!(h.state().tool(), Tool::Agents);
+    // Two units swap ends along row 16, a third crosses them.
+    let pairs = [
+        ((2, 16), (30, 16)),
+        ((30, 16), (2, 16)),
+        ((15, 12), (15, 20)),
+    ];
+    for ((sx, sy), (gx, gy)) in pairs {
+        drag_cells(&mut h, (sx, sy), (gx, gy), 6);
+        agents_settled(&mut h);
+    }
+    assert_eq!(h.state().agents().team.len(), 3);
+    let summary = checked_team_plan(&h);
+    let solved = h.state().agents().solved.as_ref().expect("a plan");
+    assert!(summary.sum_of_costs >= solved.outcome.lower_bound);
+    assert!(
+        summary.makespan >= 28,
+        "the swap takes at least the corridor's length"
+    );
+    // The panel shows the plan's statistics and a timeline.
+    h.get_by_label("Sum of costs");
+    h.get_by_label("Play plan").click();
+    h.step();
+    assert!(h.state().agents().playback.playing);
+    for _ in 0..5 {
+        h.step();
+    }
+    assert!(
+        h.state().agents().playback.tick > 0.0,
+        "time runs while playing"
+    );
+    h.get_by_label("Pause plan").click();
+    h.run();
+    assert!(!h.state().agents().playback.playing);
+    // A click on a unit picks it; a click on an empty cell picks nothing.
+    h.state_mut().agents_mut().playback.tick = 0.0;
+    drag_cells(&mut h, (15, 12), (15, 12), 1);
+    assert_eq!(h.state().agents().selected, Some(2));
+    drag_cells(&mut h, (10, 2), (10, 2), 1);
+    assert_eq!(h.state().agents().selected, None);
+    // A wall across row 16 makes the team plan again, around it, still valid.
+    press(&mut h, Modifiers::NONE, Key::L);
+    select_terrain(&mut h, "Wall");
+    drag_cells(&mut h, (10, 13), (10, 19), 6);
+    agents_settled(&mut h);
+    let after = checked_team_plan(&h);
+    assert!(
+        after.sum_of_costs > summary.sum_of_costs,
+        "the wall costs a detour"
+    );
+    assert!(!h.state().agents().stale);
+}
+
+#[test]
+fn units_on_walls_or_taken_cells_are_refused_and_a_corridor_swap_is_proven_impossible() {
+    let map = Map::new(
+        "corridor",
+        Grid::from_ascii(&["#######", "#.....#", "#######"]).expect("a valid corridor"),
+    );
+    let mut h = editor(map);
+    press(&mut h, Modifiers::NONE, Key::A);
+    drag_cells(&mut h, (0, 1), (3, 1), 4);
+    assert!(
+        h.state().agents().team.is_empty(),
+        "a start on a wall is refused"
+    );
+    assert!(h.state().notice().is_some_and(|n| n.contains("impassable")));
+    drag_cells(&mut h, (1, 1), (5, 1), 4);
+    agents_settled(&mut h);
+    drag_cells(&mut h, (1, 1), (4, 1), 4);
+    assert_eq!(h.state().agents().team.len(), 1, "a taken start is refused");
+    drag_cells(&mut h, (5, 1), (1, 1), 4);
+    agents_settled(&mut h);
+    let agents = h.state().agents();
+    assert_eq!(agents.team.len(), 2);
+    let solved = agents.solved.as_ref();
+    assert!(
+        solved.is_none_or(|s| s.instance.agents().len() == 1),
+        "no plan for the swap"
+    );
+    let message = agents.message.as_deref().unwrap_or_default();
+    assert!(message.contains("no solution"), "{message}");
+}
+
+#[test]
+fn a_plan_file_with_collisions_is_loaded_checked_and_marked() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    // Two units walk through each other on row 2.
+    let plan = gridpath::mapf::Plan {
+        paths: vec![
+            (3..=8).map(|x| Cell::new(x, 2)).collect(),
+            (3..=8).rev().map(|x| Cell::new(x, 2)).collect(),
+        ],
+    };
+    let file = dir.path().join("through.txt");
+    std::fs::write(&file, gridpath::mapf::write_plan(&plan, &[])).expect("written");
+    assert!(h.state_mut().load_plan_from(&file));
+    h.run();
+    let agents = h.state().agents();
+    assert_eq!(agents.team.len(), 2);
+    let solved = agents.solved.as_ref().expect("the plan is shown");
+    assert!(solved.fault.is_some(), "the validator rejects it");
+    assert!(!solved.conflicts.is_empty(), "its collisions are listed");
+    h.get_by_label("Collisions");
+    // A plan that does not fit the map is refused, and the plan shown stays.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "solution=\n0:(900,900),\n").expect("written");
+    assert!(!h.state_mut().load_plan_from(&bad));
+    assert!(h.state().has_dialog());
+    assert_eq!(h.state().agents().team.len(), 2);
+}
+
+#[test]
+fn a_scenario_loads_and_the_plan_exports_with_its_world_frame() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut map = meadow();
+    map.metadata =
+        Some(gridpath::grid::GeoReference::new(0.5, [-2.0, 1.0, 0.0]).expect("a world frame"));
+    let mut h = editor(map);
+    let mut scen = String::from("version 1\n");
+    for (i, (s, g)) in [((1, 1), (38, 22)), ((38, 22), (1, 1)), ((1, 22), (38, 1))]
+        .into_iter()
+        .enumerate()
+    {
+        scen.push_str(&format!(
+            "{i}\tmeadow.map\t40\t24\t{}\t{}\t{}\t{}\t0\n",
+            s.0, s.1, g.0, g.1
+        ));
+    }
+    let file = dir.path().join("meadow.scen");
+    std::fs::write(&file, scen).expect("written");
+    h.state_mut().agents_mut().load_count = 2;
+    assert!(h.state_mut().load_scenario_from(&file));
+    agents_settled(&mut h);
+    assert_eq!(h.state().agents().team.len(), 2, "the first two lines");
+    let summary = checked_team_plan(&h);
+    let json = dir.path().join("plan.json");
+    assert!(h.state_mut().export_plan_to(&json));
+    let text = std::fs::read_to_string(&json).expect("the export");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(value["format"], "gridpath-mapf-plan");
+    assert_eq!(value["agents"].as_array().map(Vec::len), Some(2));
+    let soc = value["sum_of_costs"].as_f64().expect("a sum of costs");
+    assert!((soc - summary.sum_of_costs).abs() < 1e-9);
+    // The first unit's first world point is its start's centre, (1.5, 1.5) in cells.
+    let first = &value["world"]["agents"][0][0];
+    assert_eq!(first[0].as_f64(), Some(-2.0 + 1.5 * 0.5));
+    assert_eq!(first[1].as_f64(), Some(1.0 + (24.0 - 1.5) * 0.5));
+    // The LaCAM text export reads back as the same plan.
+    let txt = dir.path().join("plan.txt");
+    assert!(h.state_mut().export_plan_to(&txt));
+    let (plan, header) = gridpath::mapf::parse_plan(&std::fs::read_to_string(&txt).expect("read"))
+        .expect("a plan file");
+    let shown = h
+        .state()
+        .agents()
+        .solved
+        .as_ref()
+        .and_then(|s| s.plan().cloned());
+    assert_eq!(Some(plan.normalised()), shown.map(|p| p.normalised()));
+    assert!(header.iter().any(|(k, _)| k == "soc"));
+    // A scenario of another map's size is refused with its line.
+    let other = dir.path().join("other.scen");
+    std::fs::write(&other, "version 1\n0\tx.map\t10\t10\t1\t1\t2\t2\t0\n").expect("written");
+    assert!(!h.state_mut().load_scenario_from(&other));
+    assert_eq!(h.state().agents().team.len(), 2, "the team stays");
+}

@@ -9,6 +9,8 @@ use crate::format::FormatError;
 use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
 use crate::search::SearchResult;
 
+use super::agents::Agents;
+use super::agents::paint::paint_agents;
 use super::autosave::Autosave;
 use super::canvas::Canvas;
 use super::canvas_input::{CanvasInput, CanvasIntent};
@@ -72,6 +74,8 @@ pub struct EditorApp {
     pub(super) planner: Planner,
     pub(super) settings: SearchSettings,
     pub(super) view: SearchView,
+    /// The team of units and its plan (the Agents panel).
+    pub(super) agents: Agents,
     /// The tool in hand, the brush and the terrain it paints.
     pub(super) tools: ToolSettings,
     pub(super) grid_lines: bool,
@@ -148,6 +152,7 @@ impl EditorApp {
             planner: Planner::new(),
             settings: SearchSettings::default(),
             view: SearchView::default(),
+            agents: Agents::default(),
             tools: ToolSettings::default(),
             grid_lines: true,
             input: CanvasInput::default(),
@@ -399,6 +404,7 @@ impl EditorApp {
     pub(super) fn replace_document(&mut self, document: Document) -> bool {
         self.document = document;
         self.planner.map_replaced();
+        self.agents.map_replaced();
         let placed = self.document.map.place_default_markers();
         self.history.clear();
         self.input.reset();
@@ -469,6 +475,7 @@ impl EditorApp {
         self.canvas.paint(&painter, grid, self.grid_lines);
         self.view
             .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
+        paint_agents(&painter, &self.canvas, &self.agents);
         self.input
             .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
         self.canvas.paint_minimap(&painter, &self.document.map.grid);
@@ -515,6 +522,8 @@ impl EditorApp {
                 "Waypoints cleared.".to_owned()
             }),
             CanvasIntent::Measured(from, to) => self.measure(from, to),
+            CanvasIntent::AddAgent(start, goal) => self.add_agent(start, goal),
+            CanvasIntent::PickAgent(cell) => self.pick_agent(cell),
             CanvasIntent::Pick(id) => {
                 let name = self.document.map.grid.terrain(id).name.clone();
                 self.tools.active = id;
@@ -647,6 +656,7 @@ impl EditorApp {
     /// Records an edit that was just made on the map.
     pub(super) fn commit(&mut self, edit: Edit) {
         self.planner.edited(&edit, true, &self.document.map.grid);
+        self.agents.map_edited(&self.document.map.grid);
         self.history.record(edit);
         self.document.dirty = true;
         self.replan();
@@ -675,6 +685,9 @@ impl EditorApp {
             }
             _ => self.planner.map_replaced(),
         }
+        if matches!(outcome, Some(Ok(_))) {
+            self.agents.map_edited(&self.document.map.grid);
+        }
         match outcome {
             None if forward => self.say("Nothing to redo.".to_owned(), false),
             None => self.say("Nothing to undo.".to_owned(), false),
@@ -698,6 +711,7 @@ impl EditorApp {
             Ok(()) => {
                 let edit = Edit::catalog_change(&before, &self.document.map.grid);
                 self.planner.map_replaced();
+                self.agents.map_edited(&self.document.map.grid);
                 self.history.record_or_merge(edit);
                 self.document.dirty = true;
                 self.canvas.redraw(Redraw::All);
@@ -1013,6 +1027,7 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.view.update(&ctx, &mut self.planner);
+        self.agents_update(&ctx);
         self.handle_close(&ctx);
         self.shortcuts(&ctx);
         egui::Panel::top("menu-bar").show(ui, |ui| {
@@ -1083,9 +1098,20 @@ impl eframe::App for EditorApp {
                     .auto_shrink([false, false])
                     .id_salt("search-panel")
                     .show(ui, |ui| {
+                        // The team's section comes first while the team is being worked on.
+                        let agents_first =
+                            self.tools.tool == Tool::Agents || !self.agents.team.is_empty();
+                        if agents_first {
+                            self.agents_section_ui(ui);
+                            ui.separator();
+                        }
                         let intents = self.view.panel_ui(ui, &self.planner, &mut self.settings);
                         for intent in intents {
                             self.search_intent(intent);
+                        }
+                        if !agents_first {
+                            ui.separator();
+                            self.agents_section_ui(ui);
                         }
                     });
             });

@@ -39,6 +39,10 @@ pub enum CanvasIntent {
     Pick(TerrainId),
     /// A measurement between two cells ended: find the cheapest path between them.
     Measured(Cell, Cell),
+    /// A drag of the Agents tool ended: add a unit from the first cell to the second.
+    AddAgent(Cell, Cell),
+    /// The Agents tool clicked a cell: pick the unit there.
+    PickAgent(Cell),
 }
 
 /// The smallest right-drag, in points each way, that zooms into its box (less is a click).
@@ -302,6 +306,10 @@ impl CanvasInput {
                     to: cell,
                 })
             }
+            Tool::Agents => Some(Gesture::Agent {
+                from: cell,
+                to: cell,
+            }),
             Tool::Eyedropper | Tool::Raise | Tool::Lower | Tool::Flatten => None,
         };
     }
@@ -349,7 +357,8 @@ impl CanvasInput {
             Some(
                 Gesture::Line { to, .. }
                 | Gesture::Rectangle { to, .. }
-                | Gesture::Measure { to, .. },
+                | Gesture::Measure { to, .. }
+                | Gesture::Agent { to, .. },
             ) => {
                 if let Some(cell) = cell {
                     *to = cell;
@@ -414,6 +423,14 @@ impl CanvasInput {
                     path: None,
                 });
                 intents.push(CanvasIntent::Measured(from, to));
+                None
+            }
+            Gesture::Agent { from, to } => {
+                intents.push(if from == to {
+                    CanvasIntent::PickAgent(from)
+                } else {
+                    CanvasIntent::AddAgent(from, to)
+                });
                 None
             }
             Gesture::Marker(_) | Gesture::Pan | Gesture::Minimap | Gesture::ZoomBox { .. } => None,
@@ -506,6 +523,15 @@ impl CanvasInput {
                 for stroke in [shadow, outline] {
                     painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Middle);
                 }
+            }
+            Some(Gesture::Agent { from, to }) if from != to => {
+                let a = canvas.screen_from_cell_center(*from);
+                let b = canvas.screen_from_cell_center(*to);
+                let radius = (0.38 * canvas.zoom()).max(3.0);
+                painter.arrow(a, b - a, Stroke::new(3.0, Color32::from_black_alpha(120)));
+                painter.arrow(a, b - a, outline);
+                painter.circle_stroke(a, radius, outline);
+                painter.circle_stroke(b, radius, outline);
             }
             Some(Gesture::Line { from, to, .. }) => {
                 let a = canvas.screen_from_cell_center(*from);

@@ -102,7 +102,7 @@ const fn plain(command: Command, keys: &'static [KeyboardShortcut], name: &'stat
 
 /// Every command with keys, in the order the keyboard is read: a shortcut that holds another
 /// comes first (Ctrl+Shift+Z before Ctrl+Z), because egui matches Ctrl+Z on Ctrl+Shift+Z too.
-pub const BINDINGS: [Binding; 33] = [
+pub const BINDINGS: [Binding; 34] = [
     bind(Command::Redo, &[ctrl_shift(Key::Z), ctrl(Key::Y)], "Redo"),
     bind(Command::Undo, &[ctrl(Key::Z)], "Undo"),
     bind(Command::SaveAs, &[ctrl_shift(Key::S)], "Save as…"),
@@ -125,6 +125,7 @@ pub const BINDINGS: [Binding; 33] = [
     plain(Command::Tool(Tool::Start), &[key(Key::S)], "Start"),
     plain(Command::Tool(Tool::Goal), &[key(Key::G)], "Goal"),
     plain(Command::Tool(Tool::Measure), &[key(Key::M)], "Measure"),
+    plain(Command::Tool(Tool::Agents), &[key(Key::A)], "Agents"),
     plain(Command::Tool(Tool::Raise), &[key(Key::U)], "Raise"),
     plain(Command::Tool(Tool::Lower), &[key(Key::D)], "Lower"),
     plain(Command::Tool(Tool::Flatten), &[key(Key::H)], "Flatten"),

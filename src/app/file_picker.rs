@@ -96,6 +96,12 @@ pub enum FileTask {
     ExportMap(&'static str),
     /// Export the path.
     ExportPath,
+    /// Load the team's units from a Moving AI scenario.
+    LoadScenario,
+    /// Load a multi-agent plan (LaCAM's text format).
+    LoadPlan,
+    /// Export the team's plan.
+    ExportPlan,
 }
 
 impl FileTask {
@@ -103,7 +109,9 @@ impl FileTask {
     pub fn cancelled(&self) -> &'static str {
         match self {
             FileTask::SaveAs(_) => "Not saved: no file chosen.",
-            FileTask::ExportMap(_) | FileTask::ExportPath => "Not exported: no file chosen.",
+            FileTask::ExportMap(_) | FileTask::ExportPath | FileTask::ExportPlan => {
+                "Not exported: no file chosen."
+            }
             _ => "No file chosen.",
         }
     }
@@ -111,7 +119,7 @@ impl FileTask {
     /// The extension a file name typed without one gets, for the tasks that write.
     fn extension(&self) -> Option<&'static str> {
         match self {
-            FileTask::SaveAs(_) | FileTask::ExportPath => Some("json"),
+            FileTask::SaveAs(_) | FileTask::ExportPath | FileTask::ExportPlan => Some("json"),
             FileTask::ExportMap(ext) => Some(ext),
             _ => None,
         }

@@ -79,7 +79,7 @@ fn filter_where(name: &str, wanted: impl Fn(registry::FileKind) -> bool) -> (Str
 }
 
 /// A request for a file to read.
-fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> FileRequest {
+pub(super) fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> FileRequest {
     FileRequest {
         title: title.to_owned(),
         filters,
@@ -88,7 +88,11 @@ fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> FileRequest
 }
 
 /// A request for a file to write.
-fn save_request(title: &str, filter: (String, Vec<String>), name: String) -> FileRequest {
+pub(super) fn save_request(
+    title: &str,
+    filter: (String, Vec<String>),
+    name: String,
+) -> FileRequest {
     FileRequest {
         save_name: Some(name),
         ..open_request(title, vec![filter])
@@ -470,7 +474,7 @@ impl EditorApp {
 
     /// Asks for a file with the desktop's dialog where it can be shown, else with the
     /// in-window one; the answer is acted on by [`EditorApp::file_dialog_ui`].
-    fn ask_for_file(&mut self, task: FileTask, request: &FileRequest) {
+    pub(super) fn ask_for_file(&mut self, task: FileTask, request: &FileRequest) {
         match &self.file_dialogs {
             FileDialogs::Native => {
                 self.picked = Some(match request.native() {
@@ -534,6 +538,15 @@ impl EditorApp {
                     }
                     FileTask::ExportPath => {
                         self.export_path_to(&path);
+                    }
+                    FileTask::LoadScenario => {
+                        self.load_scenario_from(&path);
+                    }
+                    FileTask::LoadPlan => {
+                        self.load_plan_from(&path);
+                    }
+                    FileTask::ExportPlan => {
+                        self.export_plan_to(&path);
                     }
                 }
             }

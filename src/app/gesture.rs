@@ -47,6 +47,13 @@ pub enum Gesture {
         /// The cell under the pointer.
         to: Cell,
     },
+    /// Adding a unit: from its start to the cell under the pointer, its goal.
+    Agent {
+        /// Where the drag started: the unit's start.
+        from: Cell,
+        /// The cell under the pointer.
+        to: Cell,
+    },
     /// Moving the view by dragging on the minimap.
     Minimap,
     /// A box dragged with the right button, to zoom into (screen positions).

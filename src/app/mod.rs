@@ -6,6 +6,7 @@
 //! the file menu's actions, [`import_dialog`] the image import, and [`autosave`] the recovery
 //! file that keeps unsaved work through a crash.
 
+pub mod agents;
 #[expect(
     clippy::module_inception,
     reason = "the editor window is the module's main type, named after it"

@@ -30,6 +30,8 @@ pub enum Tool {
     Start,
     /// Puts the goal on the passable cell clicked (and follows a drag).
     Goal,
+    /// Adds a unit of the team by a drag from its start to its goal; a click picks a unit.
+    Agents,
     /// Measures between two cells: the straight line's length and cost, and the cheapest
     /// path's.
     Measure,
@@ -43,7 +45,7 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 12] = [
+    pub const ALL: [Tool; 13] = [
         Tool::Brush,
         Tool::Line,
         Tool::Rectangle,
@@ -53,6 +55,7 @@ impl Tool {
         Tool::Start,
         Tool::Goal,
         Tool::Measure,
+        Tool::Agents,
         Tool::Raise,
         Tool::Lower,
         Tool::Flatten,
@@ -70,6 +73,7 @@ impl Tool {
             Tool::Start => "Start",
             Tool::Goal => "Goal",
             Tool::Measure => "Measure",
+            Tool::Agents => "Agents",
             Tool::Raise => "Raise",
             Tool::Lower => "Lower",
             Tool::Flatten => "Flatten",
@@ -93,6 +97,9 @@ impl Tool {
             Tool::Goal => "Click a passable cell to end the path there (or right-click the map).",
             Tool::Measure => {
                 "Drag between two cells: the straight line's length and cost, and the cheapest path's."
+            }
+            Tool::Agents => {
+                "Drag from a start to a goal to add a unit of the team (Agents panel); click a unit to follow its path."
             }
             Tool::Raise => {
                 "Raise the ground under the brush by the height step (a flat map gets heights)."

@@ -20,11 +20,6 @@ use super::EXIT_NEGATIVE;
 const MAX_AGENTS: u64 = 100_000;
 
 /// The largest plan file `mapf check` reads: 512 MiB.
-const PLAN_FILE: FileLimit = FileLimit {
-    what: "a plan file",
-    bytes: 512 << 20,
-};
-
 /// Arguments of `gridpath mapf`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -285,7 +280,7 @@ fn print_summary(args: &MapfSolveArgs, outcome: &MapfOutcome) -> anyhow::Result<
 }
 
 fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let text = read::read_text(&args.plan, PLAN_FILE)
+    let text = read::read_text(&args.plan, FileLimit::PLAN)
         .with_context(|| format!("cannot read {}", args.plan.display()))?;
     let (plan, _) = parse_plan(&text).with_context(|| format!("{}", args.plan.display()))?;
     let instance = args.instance.read(plan.paths.len())?;

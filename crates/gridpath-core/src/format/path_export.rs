@@ -437,7 +437,11 @@ const INLINE_WIDTH: usize = 100;
 
 /// Writes JSON indented by two spaces a level, with each array that holds only numbers, or
 /// only arrays of numbers that fit on one line together, written on one line.
-fn write_compact(out: &mut impl Write, value: &serde_json::Value, depth: usize) -> io::Result<()> {
+pub(crate) fn write_compact(
+    out: &mut impl Write,
+    value: &serde_json::Value,
+    depth: usize,
+) -> io::Result<()> {
     use serde_json::Value;
     let indent = |n: usize| "  ".repeat(n);
     match value {

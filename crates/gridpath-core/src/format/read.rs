@@ -44,6 +44,13 @@ impl FileLimit {
         bytes: 64 << 20,
     };
 
+    /// A multi-agent plan (LaCAM's text format): 512 MiB, a thousand agents over about ten
+    /// thousand ticks.
+    pub const PLAN: FileLimit = FileLimit {
+        what: "a plan file",
+        bytes: 512 << 20,
+    };
+
     /// A ROS `map.yaml`: 1 MiB. The files are a dozen short lines.
     pub const YAML: FileLimit = FileLimit {
         what: "a map.yaml file",

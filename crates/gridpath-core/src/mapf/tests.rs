@@ -688,3 +688,82 @@ fn a_solver_on_another_thread_reports_progress_and_stops_when_cancelled() {
     assert_eq!(outcome.proof, Proof::Cancelled);
     assert!(outcome.plan.is_none());
 }
+
+/// Agents that walk at random, each move one of the rule's, with no care for the others.
+fn random_walks(instance: &Instance, ticks: usize, seed: u64) -> Plan {
+    let grid = instance.grid();
+    let mut rng = graph::Rng::new(seed);
+    let steps: &[(i64, i64)] = match instance.moves() {
+        Moves::Four => &[(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)],
+        Moves::EightNoCut => &[
+            (0, 0),
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ],
+    };
+    let open = |x: i64, y: i64| {
+        x >= 0
+            && y >= 0
+            && x < i64::from(grid.width())
+            && y < i64::from(grid.height())
+            && grid.is_passable(Cell::new(x as u32, y as u32))
+    };
+    let paths = instance
+        .agents()
+        .iter()
+        .map(|a| {
+            let mut path = vec![a.start];
+            for _ in 0..ticks {
+                let here = *path.last().unwrap();
+                let (x, y) = (i64::from(here.x), i64::from(here.y));
+                let (dx, dy) = steps[rng.below(steps.len())];
+                let ok = open(x + dx, y + dy) && open(x + dx, y) && open(x, y + dy);
+                path.push(if ok {
+                    Cell::new((x + dx) as u32, (y + dy) as u32)
+                } else {
+                    here
+                });
+            }
+            path
+        })
+        .collect();
+    Plan { paths }
+}
+
+#[test]
+fn conflicts_lists_what_the_validator_finds_first() {
+    let mut collided = 0;
+    for seed in 0..200 {
+        let moves = if seed % 2 == 0 {
+            Moves::Four
+        } else {
+            Moves::EightNoCut
+        };
+        let instance = try_scattered(6, 5, 6, seed, moves);
+        let plan = random_walks(&instance, 12, seed);
+        let found = conflicts(&instance, &plan, usize::MAX);
+        match validate(&instance, &plan) {
+            Err(
+                first @ (PlanError::Vertex { .. }
+                | PlanError::Swap { .. }
+                | PlanError::Crossing { .. }),
+            ) => {
+                collided += 1;
+                assert_eq!(found.first(), Some(&first), "seed {seed}");
+            }
+            // A plan without collisions may still end off its goals.
+            Ok(_) | Err(PlanError::WrongGoal { .. }) => {
+                assert!(found.is_empty(), "seed {seed}: {found:?}");
+            }
+            Err(other) => panic!("seed {seed}: a random walk broke a rule of moving: {other}"),
+        }
+        assert!(conflicts(&instance, &plan, 1).len() <= 1);
+    }
+    assert!(collided > 50, "the walks collide often enough to test");
+}

@@ -137,6 +137,103 @@ pub enum PlanError {
     },
 }
 
+/// Every collision between agents in `plan`, tick by tick, up to `limit` of them: two agents
+/// on one cell ([`PlanError::Vertex`]), a swap along an edge ([`PlanError::Swap`]) and, under
+/// the eight-neighbour rule, crossing diagonals ([`PlanError::Crossing`]). Where [`validate`]
+/// stops at the first fault of any kind, this lists the collisions of a plan whose shape is
+/// sound, so that a viewer can mark them all; agents with empty lists are left out. Three
+/// agents on one cell are two collisions, each with the first agent there.
+///
+/// ```
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::mapf::{Agent, Instance, Moves, Plan, PlanError, conflicts};
+///
+/// let grid = Grid::from_ascii(&["...."]).expect("a valid map");
+/// let agents = vec![
+///     Agent { start: Cell::new(0, 0), goal: Cell::new(2, 0) },
+///     Agent { start: Cell::new(3, 0), goal: Cell::new(1, 0) },
+/// ];
+/// let instance = Instance::new(grid, agents, Moves::Four).expect("a valid instance");
+/// let through = Plan { paths: vec![
+///     vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 0)],
+///     vec![Cell::new(3, 0), Cell::new(2, 0), Cell::new(1, 0)],
+/// ] };
+/// assert_eq!(conflicts(&instance, &through, 10).len(), 1);
+/// ```
+pub fn conflicts(instance: &Instance, plan: &Plan, limit: usize) -> Vec<PlanError> {
+    let agents = plan.paths.len();
+    let end = plan.makespan();
+    let at = |agent: usize, t: usize| -> Option<Cell> {
+        let path = &plan.paths[agent];
+        path.get(t).or_else(|| path.last()).copied()
+    };
+    let mut found = Vec::new();
+    let mut occupied: HashMap<Cell, usize> = HashMap::with_capacity(agents * 2);
+    let mut moves_made: HashMap<(Cell, Cell), usize> = HashMap::with_capacity(agents * 2);
+    let mut diagonals: HashMap<Cell, (usize, bool)> = HashMap::new();
+    for t in 0..=end {
+        occupied.clear();
+        moves_made.clear();
+        diagonals.clear();
+        for agent in 0..agents {
+            let Some(cell) = at(agent, t) else { continue };
+            match occupied.get(&cell) {
+                Some(&first) => found.push(PlanError::Vertex {
+                    first,
+                    second: agent,
+                    t,
+                    cell,
+                }),
+                None => {
+                    occupied.insert(cell, agent);
+                }
+            }
+        }
+        if t > 0 {
+            for agent in 0..agents {
+                let (Some(from), Some(to)) = (at(agent, t - 1), at(agent, t)) else {
+                    continue;
+                };
+                if from == to {
+                    continue;
+                }
+                if let Some(&first) = moves_made.get(&(to, from)) {
+                    found.push(PlanError::Swap {
+                        first,
+                        second: agent,
+                        t,
+                        a: to,
+                        b: from,
+                    });
+                }
+                moves_made.insert((from, to), agent);
+                if instance.moves() == Moves::EightNoCut && from.x != to.x && from.y != to.y {
+                    let corner = Cell::new(from.x.min(to.x), from.y.min(to.y));
+                    let main = (from.x < to.x) == (from.y < to.y);
+                    match diagonals.get(&corner) {
+                        Some(&(first, first_main)) if first_main != main => {
+                            found.push(PlanError::Crossing {
+                                first,
+                                second: agent,
+                                t,
+                                corner,
+                            });
+                        }
+                        _ => {
+                            diagonals.insert(corner, (agent, main));
+                        }
+                    }
+                }
+            }
+        }
+        if found.len() >= limit {
+            found.truncate(limit);
+            break;
+        }
+    }
+    found
+}
+
 /// What a valid plan achieves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanSummary {
