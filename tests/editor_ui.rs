@@ -1197,6 +1197,8 @@ fn checked_team_plan(h: &Harness<'_, EditorApp>) -> gridpath::mapf::PlanSummary 
 #[test]
 fn the_agents_tool_adds_units_that_are_planned_together_and_played_back() {
     let mut h = editor(meadow());
+    // The first plans alone: improving them runs to the time limit on a map this open.
+    h.state_mut().agents_mut().improve = false;
     press(&mut h, Modifiers::NONE, Key::A);
     assert_eq!(h.state().tool(), Tool::Agents);
     // Two units swap ends along row 16, a third crosses them.
@@ -1331,6 +1333,7 @@ fn a_scenario_loads_and_the_plan_exports_with_its_world_frame() {
     let file = dir.path().join("meadow.scen");
     std::fs::write(&file, scen).expect("written");
     h.state_mut().agents_mut().load_count = 2;
+    h.state_mut().agents_mut().improve = false;
     assert!(h.state_mut().load_scenario_from(&file));
     agents_settled(&mut h);
     assert_eq!(h.state().agents().team.len(), 2, "the first two lines");
@@ -1365,4 +1368,25 @@ fn a_scenario_loads_and_the_plan_exports_with_its_world_frame() {
     std::fs::write(&other, "version 1\n0\tx.map\t10\t10\t1\t1\t2\t2\t0\n").expect("written");
     assert!(!h.state_mut().load_scenario_from(&other));
     assert_eq!(h.state().agents().team.len(), 2, "the team stays");
+}
+
+#[test]
+fn the_first_plan_shows_at_once_and_is_then_improved_to_a_proof() {
+    // Two units swap ends of a corridor with a siding: LaCAM's first plan, then LaCAM*'s
+    // proof of the least sum of loss.
+    let map = Map::new(
+        "siding",
+        Grid::from_ascii(&[".....", "#.###"]).expect("a valid map"),
+    );
+    let mut h = editor(map);
+    press(&mut h, Modifiers::NONE, Key::A);
+    drag_cells(&mut h, (0, 0), (4, 0), 4);
+    agents_settled(&mut h);
+    drag_cells(&mut h, (4, 0), (0, 0), 4);
+    agents_settled(&mut h);
+    let agents = h.state().agents();
+    assert!(!agents.improving);
+    let solved = agents.solved.as_ref().expect("a plan");
+    assert_eq!(solved.outcome.proof, gridpath::mapf::Proof::OptimalLoss);
+    checked_team_plan(&h);
 }

@@ -179,34 +179,45 @@ pub fn toolbar_ui(ui: &mut Ui, tools: &mut ToolSettings) -> Vec<Command> {
             }
         }
         ui.separator();
+        // Each group stays on one line when the toolbar wraps.
+        ui.spacing_mut().slider_width = 90.0;
         ui.add_enabled_ui(tools.tool.uses_brush(), |ui| {
-            let hint = format!(
-                "Brush size in cells ({} smaller, {} larger)",
-                key(ui, Command::SmallerBrush),
-                key(ui, Command::LargerBrush)
-            );
-            ui.add(egui::Slider::new(&mut tools.brush_size, 1..=MAX_BRUSH).text("Brush size"))
-                .on_hover_text(hint);
-            ui.selectable_value(&mut tools.brush_tip, BrushTip::Round, "Round")
-                .on_hover_text("Round brush tip");
-            ui.selectable_value(&mut tools.brush_tip, BrushTip::Square, "Square")
-                .on_hover_text("Square brush tip");
+            ui.horizontal(|ui| brush_ui(ui, tools, &key));
         });
         ui.add_enabled_ui(tools.tool == Tool::Rectangle, |ui| {
-            ui.checkbox(&mut tools.filled, "Filled")
-                .on_hover_text("Rectangles are filled (on) or outlined (off)");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut tools.filled, "Filled")
+                    .on_hover_text("Rectangles are filled (on) or outlined (off)");
+            });
         });
         ui.separator();
-        let fit = format!("Show the whole map ({})", key(ui, Command::Fit));
-        if ui.button("Fit map").on_hover_text(fit).clicked() {
-            out.push(Command::Fit);
-        }
-        let one = format!("One cell per screen point ({})", key(ui, Command::OneToOne));
-        if ui.button("1:1").on_hover_text(one).clicked() {
-            out.push(Command::OneToOne);
-        }
+        ui.horizontal(|ui| {
+            let fit = format!("Show the whole map ({})", key(ui, Command::Fit));
+            if ui.button("Fit map").on_hover_text(fit).clicked() {
+                out.push(Command::Fit);
+            }
+            let one = format!("One cell per screen point ({})", key(ui, Command::OneToOne));
+            if ui.button("1:1").on_hover_text(one).clicked() {
+                out.push(Command::OneToOne);
+            }
+        });
     });
     out
+}
+
+/// The brush's size and tip.
+fn brush_ui(ui: &mut Ui, tools: &mut ToolSettings, key: &dyn Fn(&Ui, Command) -> String) {
+    let hint = format!(
+        "Brush size in cells ({} smaller, {} larger)",
+        key(ui, Command::SmallerBrush),
+        key(ui, Command::LargerBrush)
+    );
+    ui.add(egui::Slider::new(&mut tools.brush_size, 1..=MAX_BRUSH).text("Brush size"))
+        .on_hover_text(hint);
+    ui.selectable_value(&mut tools.brush_tip, BrushTip::Round, "Round")
+        .on_hover_text("Round brush tip");
+    ui.selectable_value(&mut tools.brush_tip, BrushTip::Square, "Square")
+        .on_hover_text("Square brush tip");
 }
 
 /// The status bar: the cell under the pointer, zoom, map size, unsaved changes and the

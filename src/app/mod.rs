@@ -52,10 +52,15 @@ pub use gesture::Marker;
 
 /// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
 /// `map.yaml` opens the import dialog, and a Tiled map or LDtk project the level dialog,
-/// over the built-in map (on the level and layer of `level_options`). Autosave writes to the recovery
-/// folder ([`autosave::default_recovery_dir`]); work left there by an earlier session is
-/// offered for restoring.
-pub fn run(map: Option<&Path>, level_options: LevelOptions) -> anyhow::Result<()> {
+/// over the built-in map (on the level and layer of `level_options`). With `team`, a Moving AI
+/// scenario and a count, its first units are loaded into the Agents panel and solved. Autosave
+/// writes to the recovery folder ([`autosave::default_recovery_dir`]); work left there by an
+/// earlier session is offered for restoring.
+pub fn run(
+    map: Option<&Path>,
+    level_options: LevelOptions,
+    team: Option<(&Path, usize)>,
+) -> anyhow::Result<()> {
     let import = map.filter(|p| files::is_importable(p));
     let level = map.filter(|p| files::is_level(p));
     let direct = map.filter(|_| import.is_none() && level.is_none());
@@ -65,6 +70,10 @@ pub fn run(map: Option<&Path>, level_options: LevelOptions) -> anyhow::Result<()
     }
     if let Some(path) = level {
         app.start_level_import_with(path, level_options);
+    }
+    if let Some((scenario, count)) = team {
+        app.agents_mut().load_count = count;
+        app.load_scenario_from(scenario);
     }
     if let Some(dir) = autosave::default_recovery_dir() {
         app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);

@@ -19,7 +19,6 @@ use super::EXIT_NEGATIVE;
 /// The most agents a command reads from a scenario.
 const MAX_AGENTS: u64 = 100_000;
 
-/// The largest plan file `mapf check` reads: 512 MiB.
 /// Arguments of `gridpath mapf`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]

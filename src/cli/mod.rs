@@ -69,6 +69,14 @@ enum Command {
         map: PathBuf,
         #[command(flatten)]
         level: LevelArgs,
+        /// A Moving AI scenario (.scen) of the map: its first lines become the units of the
+        /// Agents panel, solved at once.
+        #[arg(long, value_name = "SCEN")]
+        agents: Option<PathBuf>,
+        /// How many units --agents loads: the scenario's first K lines (1 to 100000).
+        #[arg(long, value_name = "K", default_value_t = 50, requires = "agents",
+              value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        agents_count: u64,
     },
 }
 
@@ -182,10 +190,18 @@ pub fn run() -> ExitCode {
         Some(Command::Field(a)) => field::run(&a),
         Some(Command::Mapf(a)) => mapf::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
-        Some(Command::Edit { map, level }) => level
-            .refuse(&map)
-            .and_then(|()| open_editor(Some(&map), level.options())),
-        None => open_editor(None, LevelOptions::default()),
+        Some(Command::Edit {
+            map,
+            level,
+            agents,
+            agents_count,
+        }) => {
+            let team = agents.as_deref().map(|scen| (scen, agents_count as usize));
+            level
+                .refuse(&map)
+                .and_then(|()| open_editor(Some(&map), level.options(), team))
+        }
+        None => open_editor(None, LevelOptions::default(), None),
     };
     match outcome {
         Ok(code) => code,
@@ -212,13 +228,21 @@ fn reader_gone(error: &anyhow::Error) -> bool {
 }
 
 #[cfg(feature = "editor")]
-fn open_editor(map: Option<&Path>, level: LevelOptions) -> anyhow::Result<ExitCode> {
-    gridpath::app::run(map, level)?;
+fn open_editor(
+    map: Option<&Path>,
+    level: LevelOptions,
+    team: Option<(&Path, usize)>,
+) -> anyhow::Result<ExitCode> {
+    gridpath::app::run(map, level, team)?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "editor"))]
-fn open_editor(_map: Option<&Path>, _level: LevelOptions) -> anyhow::Result<ExitCode> {
+fn open_editor(
+    _map: Option<&Path>,
+    _level: LevelOptions,
+    _team: Option<(&Path, usize)>,
+) -> anyhow::Result<ExitCode> {
     anyhow::bail!(
         "this gridpath was built without the editor (feature \"editor\"); see gridpath --help for the commands"
     )

@@ -84,19 +84,18 @@ impl EditorApp {
         }
     }
 
-    /// Waits up to `timeout` for the team's solve under way (for tests and scripts); returns
-    /// whether none is left running.
+    /// Waits up to `timeout` for the team's solves under way, the improvement of a first plan
+    /// included (for tests and scripts); returns whether none is left running.
     pub fn wait_for_agents(&mut self, timeout: std::time::Duration) -> bool {
-        if self.agents.progress().is_none() {
-            return true;
-        }
-        match self.agents.wait(timeout) {
-            Some((said, error)) => {
-                self.say(said, error);
-                true
+        let deadline = std::time::Instant::now() + timeout;
+        while self.agents.progress().is_some() {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.agents.wait(left) {
+                Some((said, error)) => self.say(said, error),
+                None => return false,
             }
-            None => false,
         }
+        true
     }
 
     /// The Agents section of the side panel.

@@ -78,6 +78,11 @@ pub struct Agents {
     pub weight: f64,
     /// Whether the team is solved again after every change of the map or the team.
     pub live: bool,
+    /// Whether LaCAM's first plan, once shown, is improved (LaCAM*) until the time limit or
+    /// a proof of the least sum of loss.
+    pub improve: bool,
+    /// Whether the solve under way improves a plan already shown.
+    pub improving: bool,
     /// How many units a scenario loads (its first lines).
     pub load_count: usize,
     /// The latest plan.
@@ -102,6 +107,8 @@ impl Default for Agents {
             time_limit: 10.0,
             weight: 1.2,
             live: true,
+            improve: true,
+            improving: false,
             load_count: 50,
             solved: None,
             stale: false,
@@ -170,9 +177,10 @@ impl Agents {
         Instance::new(grid.clone(), self.team.clone(), self.moves).map_err(|e| e.to_string())
     }
 
-    /// The solver's settings.
+    /// The solver's settings: the first plan alone (the editor shows it, then improves it).
     pub fn settings(&self) -> MapfSettings {
         MapfSettings {
+            anytime: false,
             time_limit: Duration::from_secs_f64(
                 self.time_limit
                     .clamp(0.01, mapf::MAX_TIME_LIMIT.as_secs_f64()),
@@ -193,6 +201,7 @@ impl Agents {
         match self.instance(grid) {
             Ok(instance) => {
                 self.message = None;
+                self.improving = false;
                 self.worker.start(instance, self.algorithm, self.settings());
             }
             Err(error) => {
@@ -245,6 +254,7 @@ impl Agents {
     }
 
     fn take(&mut self, answer: worker::Answer) -> (String, bool) {
+        self.improving = false;
         let outcome = match answer.outcome {
             Ok(outcome) => outcome,
             Err(error) => {
@@ -269,6 +279,10 @@ impl Agents {
             proof => (format!("{name}: {}.", proof_text(proof)), true),
         };
         if !outcome.proof.has_plan() {
+            if answer.anytime {
+                // Improving was stopped before it bettered the plan shown: that plan stands.
+                return (format!("{name}: the plan shown stands."), false);
+            }
             self.message = Some(said.0.clone());
             // A stopped or failed solve keeps the plan shown before, marked stale.
             self.stale = self.solved.is_some();
@@ -280,6 +294,19 @@ impl Agents {
             .solved
             .as_ref()
             .is_none_or(|s| s.makespan() < self.playback.whole_tick());
+        let improve = self.improve
+            && !answer.anytime
+            && answer.algorithm == MapfAlgorithm::Lacam
+            && outcome.proof != Proof::Optimal;
+        if improve {
+            let settings = MapfSettings {
+                anytime: true,
+                ..self.settings()
+            };
+            self.worker
+                .start(answer.instance.clone(), answer.algorithm, settings);
+            self.improving = true;
+        }
         self.solved = Some(Solved {
             instance: answer.instance,
             origin: PlanOrigin::Solver(answer.algorithm),

@@ -37,7 +37,7 @@ pub fn paint_agents(painter: &Painter, canvas: &Canvas, agents: &Agents) {
             for (i, a) in agents.team.iter().enumerate() {
                 let colour = unit_colour(i);
                 let (s, g) = (centre(a.start), centre(a.goal));
-                painter.line_segment([s, g], Stroke::new(1.0, colour.gamma_multiply(0.6)));
+                painter.line_segment([s, g], Stroke::new(1.0, colour.gamma_multiply(0.35)));
                 goal_flag(painter, g, radius, colour);
                 painter.circle_filled(s, radius, colour);
                 painter.circle_stroke(s, radius, Stroke::new(1.0, Color32::BLACK));

@@ -43,7 +43,15 @@ pub fn agents_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
     ui.horizontal_wrapped(|ui| {
         if let Some((expanded, time)) = agents.progress() {
             ui.spinner();
-            ui.label(format!("{:.1} s, {expanded} nodes", time.as_secs_f64()));
+            let doing = if agents.improving {
+                "improving"
+            } else {
+                "solving"
+            };
+            ui.label(format!(
+                "{doing}: {:.1} s, {expanded} nodes",
+                time.as_secs_f64()
+            ));
             if ui.button("Stop").clicked() {
                 out.push(AgentsIntent::Stop);
             }
@@ -142,6 +150,10 @@ fn settings_ui(ui: &mut Ui, agents: &mut Agents, out: &mut Vec<AgentsIntent>) {
             .on_hover_text("The plan costs at most w × the optimum.");
         }
     });
+    if agents.algorithm == crate::mapf::MapfAlgorithm::Lacam {
+        ui.checkbox(&mut agents.improve, "Improve the first plan (LaCAM*)")
+            .on_hover_text("Show LaCAM's first plan at once, then improve it until the time limit or a proof of the least sum of loss.");
+    }
     ui.checkbox(&mut agents.live, "Plan again on every change")
         .on_hover_text("Solve the team after each edit of the map or the team.");
     if before

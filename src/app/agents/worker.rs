@@ -15,6 +15,8 @@ pub struct Answer {
     pub instance: Instance,
     /// The solver.
     pub algorithm: MapfAlgorithm,
+    /// Whether it went on improving its first plan (LaCAM*).
+    pub anytime: bool,
     /// Its outcome, or the settings error that kept it from running.
     pub outcome: Result<MapfOutcome, String>,
 }
@@ -64,6 +66,7 @@ impl TeamWorker {
             let answer = Answer {
                 instance,
                 algorithm,
+                anytime: settings.anytime,
                 outcome,
             };
             // The editor may have closed: then nobody waits for the answer.
