@@ -1,5 +1,6 @@
 //! The editor's cost per frame on a 4096 × 4096 map, through the headless kittest harness:
-//! idle frames at several zoom levels, and frames of a brush stroke in progress.
+//! idle frames at several zoom levels, and frames of a brush stroke in progress; and frames
+//! of a team of 400 units playing back on the multi-agent benchmark's random-32-32-20.
 //!
 //! Run with `cargo bench --bench canvas`. The harness has no GPU renderer, so a frame here is
 //! the editor's own work (layout, input, texture updates, shapes), not rasterisation.
@@ -119,9 +120,51 @@ fn brush_stroke(c: &mut Criterion) {
     assert_eq!(h.state().undo_steps(), 1, "the stroke is one undo step");
 }
 
+/// 400 units of random-32-32-20's first scenario, planned by LaCAM and playing back.
+fn agents_playback(c: &mut Criterion) {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/mapf");
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    if !map.is_file() || !scen.is_file() {
+        println!(
+            "skipped the playback frames: {} is absent",
+            folder.display()
+        );
+        return;
+    }
+    let map = gridpath::format::load_map(&map).expect("the benchmark map");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_eframe(move |_cc| EditorApp::with_map(map));
+    h.run_steps(3);
+    let agents = h.state_mut().agents_mut();
+    agents.improve = false;
+    agents.load_count = 400;
+    assert!(h.state_mut().load_scenario_from(&scen));
+    assert!(
+        h.state_mut()
+            .wait_for_agents(std::time::Duration::from_secs(60))
+    );
+    let makespan = h
+        .state()
+        .agents()
+        .solved
+        .as_ref()
+        .map_or(0, gridpath::app::agents::Solved::makespan);
+    assert!(makespan > 0, "a plan to play");
+    h.state_mut().agents_mut().playback.playing = true;
+    h.state_mut().agents_mut().playback.looping = true;
+    h.step();
+    let mut group = c.benchmark_group("agents playback");
+    group.bench_function("frame of 400 units moving on random-32-32-20", |b| {
+        b.iter(|| h.step());
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = canvas;
     config = Criterion::default().sample_size(30);
-    targets = frames, brush_stroke
+    targets = frames, brush_stroke, agents_playback
 }
 criterion_main!(canvas);
