@@ -6,7 +6,9 @@
 //!
 //! `MAPF_BENCH_ALGOS=lacam,pibt` picks solvers, `MAPF_BENCH_K=10,50,409` team sizes on
 //! random-32-32-20 (default every 50 and 409), `MAPF_BENCH_WAREHOUSE_K` on
-//! warehouse-20-40-10-2-2 (default 100, 500, 1000), `MAPF_BENCH_ANYTIME=1` lets LaCAM* improve
+//! warehouse-20-40-10-2-2 (default 100, 500, 1000), `MAPF_BENCH_LARGE_K` on den520d and
+//! `Berlin_0_256` with random instances (`mapf::random_instance`, seed 1; default 1000; the
+//! benchmark's own scenarios for these maps are not in the data folder), `MAPF_BENCH_ANYTIME=1` lets LaCAM* improve
 //! until the time limit (`MAPF_BENCH_LIMIT`, seconds; default 10 on the random map, 30 on the
 //! warehouse).
 
@@ -30,9 +32,20 @@ fn list<T: std::str::FromStr>(var: &str, default: Vec<T>) -> Vec<T> {
     }
 }
 
-fn measure(dir: &Path, map: &str, scen: &str, ks: &[usize], limit: f64) {
-    let algorithms: Vec<MapfAlgorithm> =
-        list("MAPF_BENCH_ALGOS", MapfAlgorithm::all().collect::<Vec<_>>());
+/// Where a team comes from: the first k lines of a scenario, or k random agents.
+enum Team<'a> {
+    Scenario(&'a str),
+    Random,
+}
+
+fn measure(
+    dir: &Path,
+    map: &str,
+    team: Team<'_>,
+    ks: &[usize],
+    limit: f64,
+    algorithms: &[MapfAlgorithm],
+) {
     let anytime = std::env::var("MAPF_BENCH_ANYTIME").is_ok_and(|v| v == "1");
     let limit = std::env::var("MAPF_BENCH_LIMIT")
         .ok()
@@ -44,8 +57,16 @@ fn measure(dir: &Path, map: &str, scen: &str, ks: &[usize], limit: f64) {
         "agents", "solver", "proof", "first (s)", "total (s)", "soc", "lower", "soc/lb"
     );
     for &k in ks {
-        let instance = read_instance(&dir.join(map), &dir.join(scen), k, Moves::Four).unwrap();
-        for &algorithm in &algorithms {
+        let instance = match team {
+            Team::Scenario(scen) => {
+                read_instance(&dir.join(map), &dir.join(scen), k, Moves::Four).unwrap()
+            }
+            Team::Random => {
+                let grid = gridpath::format::load_map(&dir.join(map)).unwrap().grid;
+                mapf::random_instance(grid, k, Moves::Four, 1).unwrap()
+            }
+        };
+        for &algorithm in algorithms {
             let settings = MapfSettings {
                 time_limit: Duration::from_secs_f64(limit),
                 anytime,
@@ -81,22 +102,34 @@ fn main() {
     let Some(dir) = common::movingai_bench("mapf") else {
         return;
     };
-    let dir = dir.join("mapf");
+    let large = list("MAPF_BENCH_LARGE_K", vec![1000]);
+    let all = list("MAPF_BENCH_ALGOS", MapfAlgorithm::all().collect::<Vec<_>>());
+    // A thousand agents are for the scalable solvers; the others only time out there.
+    let scalable = list(
+        "MAPF_BENCH_ALGOS",
+        vec![MapfAlgorithm::Lacam, MapfAlgorithm::Pibt],
+    );
+    let mapf_dir = dir.join("mapf");
     let mut random: Vec<usize> = (1..=8).map(|i| i * 50).collect();
     random.insert(0, 10);
     random.push(409);
     measure(
-        &dir,
+        &mapf_dir,
         "random-32-32-20.map",
-        "random-32-32-20-random-1.scen",
+        Team::Scenario("random-32-32-20-random-1.scen"),
         &list("MAPF_BENCH_K", random),
         10.0,
+        &all,
     );
     measure(
-        &dir,
+        &mapf_dir,
         "warehouse-20-40-10-2-2.map",
-        "warehouse-20-40-10-2-2-10000agents-1.scen",
+        Team::Scenario("warehouse-20-40-10-2-2-10000agents-1.scen"),
         &list("MAPF_BENCH_WAREHOUSE_K", vec![100, 500, 1000]),
         30.0,
+        &all,
     );
+    for map in ["dao/den520d.map", "cities/Berlin_0_256.map"] {
+        measure(&dir, map, Team::Random, &large, 30.0, &scalable);
+    }
 }

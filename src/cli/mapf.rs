@@ -9,7 +9,8 @@ use anyhow::Context as _;
 use gridpath::format::read::{self, FileLimit};
 use gridpath::mapf::{
     self, Instance, MAPF_ALGORITHMS, MAX_TIME_LIMIT, MAX_WEIGHT, MAX_WINDOW, MapfAlgorithm,
-    MapfOutcome, MapfSettings, Moves, Plan, parse_plan, read_instance, validate, write_plan,
+    MapfOutcome, MapfSettings, Moves, Plan, parse_plan, random_instance, read_instance, validate,
+    write_plan,
 };
 use gridpath::search::SearchControl;
 use serde_json::json;
@@ -43,8 +44,13 @@ struct InstanceArgs {
     #[arg(required = true)]
     map: Option<PathBuf>,
     /// The Moving AI scenario (.scen): its first K lines are the agents.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "random")]
     scen: Option<PathBuf>,
+    /// Instead of a scenario: K agents with distinct random starts and goals in the map's
+    /// largest connected region, drawn from this seed (the benchmark's random scenarios, for
+    /// any map).
+    #[arg(long, value_name = "SEED", conflicts_with = "scen")]
+    random: Option<u64>,
     /// Moves: 4 (orthogonal, the benchmark's rule) or 8 (diagonals too, without cutting
     /// corners; crossing diagonals are conflicts).
     #[arg(long, default_value = "4")]
@@ -60,6 +66,11 @@ impl InstanceArgs {
     }
 
     fn read(&self, agents: usize) -> anyhow::Result<Instance> {
+        if let (Some(map), Some(seed)) = (&self.map, self.random) {
+            let grid = gridpath::format::load_map(map)?.grid;
+            return random_instance(grid, agents, self.moves, seed)
+                .with_context(|| format!("{}", map.display()));
+        }
         let (map, scen) = self.paths()?;
         Ok(read_instance(map, scen, agents, self.moves)?)
     }

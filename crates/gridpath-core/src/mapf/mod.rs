@@ -57,7 +57,9 @@ pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 pub use plan::Plan;
 pub use plan_export::{AgentExport, PlanExport, PlanSource, WorldPlan};
 pub use plan_file::{Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, write_plan};
-pub use scenario::{ScenarioError, instance_from_queries, read_instance};
+pub use scenario::{
+    RandomInstanceError, ScenarioError, instance_from_queries, random_instance, read_instance,
+};
 pub use validate::{PlanError, PlanSummary, conflicts, validate};
 
 use crate::search::SearchControl;

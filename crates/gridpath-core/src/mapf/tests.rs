@@ -767,3 +767,30 @@ fn conflicts_lists_what_the_validator_finds_first() {
     }
     assert!(collided > 50, "the walks collide often enough to test");
 }
+
+#[test]
+fn random_instances_are_distinct_reachable_and_repeat() {
+    for seed in 0..20 {
+        let grid = try_scattered(12, 9, 0, seed, Moves::Four).grid().clone();
+        let free = (0..grid.len())
+            .filter(|&i| grid.is_passable(grid.cell_at(i)))
+            .count();
+        let k = free / 3;
+        let instance = random_instance(grid.clone(), k, Moves::Four, seed).unwrap();
+        assert_eq!(instance.agents().len(), k);
+        let mut starts: Vec<Cell> = instance.agents().iter().map(|a| a.start).collect();
+        let mut goals: Vec<Cell> = instance.agents().iter().map(|a| a.goal).collect();
+        starts.sort_by_key(|c| (c.y, c.x));
+        goals.sort_by_key(|c| (c.y, c.x));
+        starts.dedup();
+        goals.dedup();
+        assert_eq!((starts.len(), goals.len()), (k, k), "seed {seed}");
+        assert!(
+            lower_bound(&instance).is_finite(),
+            "seed {seed}: every goal in reach"
+        );
+        let again = random_instance(grid.clone(), k, Moves::Four, seed).unwrap();
+        assert_eq!(again.agents(), instance.agents(), "a seed repeats");
+        assert!(random_instance(grid, free + 1, Moves::Four, seed).is_err());
+    }
+}
