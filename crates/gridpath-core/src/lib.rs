@@ -22,5 +22,6 @@
 pub mod format;
 pub mod grid;
 pub mod mapf;
+pub mod scenario;
 pub mod search;
 pub mod smooth;
