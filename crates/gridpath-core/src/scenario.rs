@@ -296,3 +296,81 @@ pub fn run(
         preprocess_ms: prepared.then_some(preprocess_ms),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queries(text: &str) -> Vec<ScenQuery> {
+        movingai::parse_scen(text).unwrap()
+    }
+
+    #[test]
+    fn scenarios_that_do_not_fit_are_refused_naming_the_line() {
+        let grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
+        let files = (Path::new("m.map"), Path::new("m.scen"));
+        let run = |q: &[ScenQuery]| {
+            run(
+                &grid,
+                files,
+                q,
+                &ScenarioOptions::default(),
+                &SearchControl::new(),
+            )
+        };
+        assert!(matches!(run(&[]), Err(ScenarioError::Empty { .. })));
+        let wrong =
+            queries("version 1\n0\tm.map\t4\t3\t0\t0\t1\t0\t1\n0\tm.map\t5\t3\t0\t0\t1\t0\t1\n");
+        let error = run(&wrong).unwrap_err();
+        assert!(
+            matches!(error, ScenarioError::WrongMap { line: 3, .. }),
+            "{error}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("m.scen: line 3: the query is for a 5 × 3 map")
+        );
+        let blocked = Grid::from_ascii(&["#...", "....", "...."]).unwrap();
+        let off = queries("version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t3.82842712\n");
+        let error = super::run(
+            &blocked,
+            files,
+            &off,
+            &ScenarioOptions::default(),
+            &SearchControl::new(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(error, ScenarioError::Search { line: 2, .. }),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_wrong_optimum_is_a_mismatch_with_its_figures() {
+        let grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
+        let files = (Path::new("m.map"), Path::new("m.scen"));
+        // The second optimum is wrong: the straight path costs 3.
+        let q = queries(
+            "version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t3.82842712\n0\tm.map\t4\t3\t0\t0\t3\t0\t4\n",
+        );
+        for algorithm in [Algorithm::AStar, Algorithm::Hpa, Algorithm::Jps] {
+            let options = ScenarioOptions {
+                algorithm,
+                jobs: 2,
+                ..ScenarioOptions::default()
+            };
+            let outcome = run(&grid, files, &q, &options, &SearchControl::new()).unwrap();
+            assert_eq!((outcome.queries, outcome.mismatches), (2, 1), "{algorithm}");
+            let m = &outcome.mismatched[0];
+            assert_eq!((m.line, m.cost, m.optimal), (3, 3.0, 4.0));
+            assert!((outcome.max_ratio - 1.0).abs() < 1e-6);
+            assert!((outcome.mean_ratio - (1.0 + 0.75) / 2.0).abs() < 1e-6);
+            assert_eq!(
+                outcome.preprocess_ms.is_some(),
+                algorithm != Algorithm::AStar
+            );
+        }
+    }
+}

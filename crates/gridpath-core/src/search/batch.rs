@@ -177,4 +177,55 @@ mod tests {
         }
         assert!(solve_batch(&graph, &[], 4).is_empty());
     }
+
+    #[test]
+    fn a_cancelled_batch_answers_cancelled_without_searching() {
+        let grid = Grid::new(30, 30, Terrain::default_catalog(), 0).unwrap();
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let requests: Vec<SearchRequest> = (0..10u32)
+            .map(|i| SearchRequest::new(Cell::new(0, i), Cell::new(29, 29)))
+            .collect();
+        let control = SearchControl::new();
+        control.cancel();
+        for threads in [1, 3] {
+            let answers = solve_batch_controlled(&graph, &requests, threads, &control);
+            assert_eq!(answers.len(), requests.len());
+            assert!(answers.iter().all(|a| *a == Err(SearchError::Cancelled)));
+            let all = solve_all(&graph, &requests, threads, &control);
+            assert!(all.iter().all(|a| *a == Err(SearchError::Cancelled)));
+        }
+        assert_eq!(control.expanded(), 0, "no search ran");
+    }
+
+    #[test]
+    fn prepared_algorithms_answer_a_batch_like_astar() {
+        let mut grid = Grid::new(40, 30, Terrain::default_catalog(), 0).unwrap();
+        for y in 0..25 {
+            grid.set(Cell::new(20, y), 3).unwrap();
+        }
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let requests: Vec<SearchRequest> = (0..12u32)
+            .map(|i| SearchRequest::new(Cell::new(i, (i * 5) % 30), Cell::new(39 - i, 29 - i)))
+            .collect();
+        let exact = solve_batch(&graph, &requests, 2);
+        let with = |algorithm| -> Vec<SearchRequest> {
+            requests
+                .iter()
+                .map(|r| r.clone().with_algorithm(algorithm))
+                .collect()
+        };
+        let control = SearchControl::new();
+        let ch = solve_all(&graph, &with(Algorithm::ContractionHierarchy), 2, &control);
+        let hpa = solve_all(&graph, &with(Algorithm::Hpa), 2, &control);
+        for ((a, c), h) in exact.iter().zip(&ch).zip(&hpa) {
+            let (a, c, h) = (
+                a.as_ref().unwrap(),
+                c.as_ref().unwrap(),
+                h.as_ref().unwrap(),
+            );
+            assert!((a.cost - c.cost).abs() < 1e-9);
+            assert_eq!(c.optimality, crate::search::Optimality::Exact);
+            assert!(h.found && h.cost >= a.cost - 1e-9);
+        }
+    }
 }
