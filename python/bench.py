@@ -12,6 +12,7 @@ docs/python.md.
 
 import argparse
 import math
+import os
 import platform
 import sys
 import time
@@ -154,23 +155,26 @@ def version(package):
         return "?"
 
 
-def measure(runner, queries, passable, budget_s):
-    """Mean seconds per query and how many answers are exact; runs the whole list at least
-    once and repeats it while under `budget_s`."""
-    paths = [runner.solve(s, g) for s, g, _, _ in queries]  # warm-up, and the answers checked
-    right = sum(
+def check(runner, queries, passable):
+    """How many of the runner's answers are the exact optimum (this also warms it up)."""
+    paths = [runner.solve(s, g) for s, g, _, _ in queries]
+    return sum(
         exact(octile_cost([tuple(c) for c in p], passable) if len(p) else None, opt, dec)
         for p, (_, _, opt, dec) in zip(paths, queries)
     )
-    rounds, started = 0, time.perf_counter()
-    while True:
-        for s, g, _, _ in queries:
-            runner.solve(s, g)
-        rounds += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= budget_s or rounds >= 50:
-            break
-    return elapsed / (rounds * len(queries)), right
+
+
+def measure(libraries, queries, rounds):
+    """Mean seconds per query of each library. The libraries take turns, a round of every
+    query each, so that a change in the machine's load falls on all of them alike."""
+    spent = [0.0] * len(libraries)
+    for _ in range(rounds):
+        for i, runner in enumerate(libraries):
+            started = time.perf_counter()
+            for s, g, _, _ in queries:
+                runner.solve(s, g)
+            spent[i] += time.perf_counter() - started
+    return [t / (rounds * len(queries)) for t in spent]
 
 
 def overhead(m, cell, calls=200_000):
@@ -187,7 +191,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--map", type=Path, default=DEFAULT_MAP, help="a Moving AI .map with its .map.scen beside it")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--budget", type=float, default=3.0, help="seconds of timing per library")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds of every query per library")
     parser.add_argument("--write-docs", action="store_true", help=f"write the table into {DOCS}")
     args = parser.parse_args()
 
@@ -198,10 +202,10 @@ def main():
     passable = np.isfinite(m.to_numpy())
     queries = spread(read_scen(scen), args.queries)
     libraries, skipped = runners(m, passable)
-    rows = []
-    for runner in libraries:
-        per_query, right = measure(runner, queries, passable, args.budget)
-        rows.append((runner, per_query, right))
+    rights = [check(runner, queries, passable) for runner in libraries]
+    times = measure(libraries, queries, args.rounds)
+    rows = list(zip(libraries, times, rights))
+    for runner, per_query, right in rows:
         print(f"{runner.name}: {per_query * 1e3:.4f} ms per query, {right}/{len(queries)} exact", flush=True)
     astar_time = rows[0][1]
     jps_time = rows[1][1]
@@ -212,16 +216,20 @@ def main():
     lines = [
         f"{len(queries)} queries of {args.map.name} (Moving AI, spread over its scenario file), "
         f"from Python {platform.python_version()}, one thread, on {platform.machine()} "
-        f"({platform.processor() or platform.system()}); measured by `python/bench.py`.",
+        f"{platform.system()} with {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} "
+        f"when it ended), {args.rounds} rounds taking turns; measured by `python/bench.py`.",
         "",
-        "| library | per query | exact octile answers | rules | gridpath A* is | gridpath JPS is |",
+        "| library | per query | exact octile answers | its rules | gridpath A* faster by | gridpath JPS faster by |",
         "| --- | ---: | ---: | --- | ---: | ---: |",
     ]
-    for runner, per_query, right in rows:
+    for i, (runner, per_query, right) in enumerate(rows):
+        ratios = ["—", "—"] if i < 2 else [f"{per_query / astar_time:.1f}×", f"{per_query / jps_time:.1f}×"]
         lines.append(
             f"| {runner.name} | {format_time(per_query)} | {right}/{len(queries)} | {runner.rules} "
-            f"| {per_query / astar_time:.1f}× faster | {per_query / jps_time:.1f}× faster |"
+            f"| {ratios[0]} | {ratios[1]} |"
         )
+    lines.append("")
+    lines.append(f"gridpath's JPS is {astar_time / jps_time:.1f}× its A* on these queries.")
     lines.append("")
     lines.append(
         f"A call's overhead (map loaded, a 1-cell path, `find_path` returning a `Path` with its "
