@@ -92,6 +92,16 @@ def runners(m, passable):
             "exact octile, no corner cutting",
             lambda s, g: m.find_path(s, g, algorithm="jps").cells,
         ),
+        Runner(
+            f"gridpath {gridpath.__version__} JPS+ (Rust)",
+            "exact; jump tables built once per map, not timed",
+            lambda s, g: m.find_path(s, g, algorithm="jps-plus").cells,
+        ),
+        Runner(
+            f"gridpath {gridpath.__version__} subgoal graph (Rust)",
+            "exact; graph built once per map, not timed",
+            lambda s, g: m.find_path(s, g, algorithm="subgoal").cells,
+        ),
     ]
     skipped = []
     try:
@@ -223,7 +233,7 @@ def main():
         "| --- | ---: | ---: | --- | ---: | ---: |",
     ]
     for i, (runner, per_query, right) in enumerate(rows):
-        ratios = ["—", "—"] if i < 2 else [f"{per_query / astar_time:.1f}×", f"{per_query / jps_time:.1f}×"]
+        ratios = ["—", "—"] if runner.name.startswith("gridpath") else [f"{per_query / astar_time:.1f}×", f"{per_query / jps_time:.1f}×"]
         lines.append(
             f"| {runner.name} | {format_time(per_query)} | {right}/{len(queries)} | {runner.rules} "
             f"| {ratios[0]} | {ratios[1]} |"
