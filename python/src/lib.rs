@@ -2,12 +2,15 @@
 //! `gridpath` re-exports.
 //!
 //! A thin layer over [`gridpath_core`]: it reads Python arguments into the engine's types
-//! ([`options`]), runs the engine with the GIL released ([`watch`], where Ctrl+C cancels a
-//! long search), and hands answers back as numpy arrays ([`path`], [`field`]). Every error
-//! becomes an exception of [`errors`]; nothing panics on bad input.
+//! ([`options`], cost arrays in [`costs`], files in [`load`]), runs the engine with the GIL
+//! released ([`watch`], where Ctrl+C cancels a long search), and hands answers back as numpy
+//! arrays ([`map`], [`path`], [`field`], [`scenario`]). Every error becomes an exception of
+//! [`errors`]; nothing panics on bad input.
 
+mod costs;
 mod errors;
 mod field;
+mod load;
 mod map;
 mod options;
 mod path;

@@ -5,17 +5,13 @@
 //! rule, and a few searchers whose state arrays are already the map's size, so that a search
 //! after the first allocates nothing and a short one costs microseconds.
 
-use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use gridpath_core::format::image_import::{ImageImport, ImportMode};
-use gridpath_core::format::level::{LevelFormat, LevelOptions, read_level};
 use gridpath_core::format::registry::{self, FileKind};
-use gridpath_core::format::ros_map::load_ros_map;
 use gridpath_core::format::ros_write::{RosImage, write_ros_map};
-use gridpath_core::format::{MapFormat, height_image, load_map, save};
-use gridpath_core::grid::{Cell, GeoReference, Grid, MAX_HEIGHT, Map, Rgb, Terrain, TerrainId};
+use gridpath_core::format::{height_image, save};
+use gridpath_core::grid::{Cell, GeoReference, MAX_HEIGHT, Map};
 use gridpath_core::search::{
     self, Algorithm, Diagonal, FlowField, RouteOrder, SearchControl, SearchGraph, SearchRequest,
     SearchResult, Searcher,
@@ -25,8 +21,10 @@ use numpy::{AllowTypeChange, IntoPyArray, PyArray2, PyArrayLike2, PyArrayLikeDyn
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::costs::{grid_from_costs, terrain_names};
 use crate::errors;
 use crate::field::PyFlowField;
+use crate::load::load_any;
 use crate::options::{self, SearchOptions, SmoothOptions};
 use crate::path::{PyPath, Smoothed};
 use crate::watch;
@@ -129,226 +127,6 @@ fn diagonal_index(diagonal: Diagonal) -> usize {
         .iter()
         .position(|&d| d == diagonal)
         .unwrap_or_default()
-}
-
-/// The symbols given to the terrains of a map built from an array, after `.` for cost 1 and
-/// `#` for impassable cells: printable ASCII, then Latin letters.
-fn symbol(index: usize) -> char {
-    const ASCII: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=~+-*%&@$^!?:;,<>()[]{}|/_'`";
-    ASCII.chars().nth(index).unwrap_or_else(|| {
-        let offset = u32::try_from(index - ASCII.len()).unwrap_or_default();
-        char::from_u32(0x100 + offset).unwrap_or('?')
-    })
-}
-
-/// Reads an array's shape as a grid's (height, width).
-fn grid_size(shape: &[usize]) -> PyResult<(u32, u32)> {
-    let [rows, columns] = shape else {
-        return Err(errors::map(format!(
-            "expected a 2-D array (rows, columns), got {} dimensions",
-            shape.len()
-        )));
-    };
-    let too_large = || {
-        errors::map(format!(
-            "the array is {rows} × {columns}; each side must be between 1 and {}",
-            Grid::MAX_SIDE
-        ))
-    };
-    let height = u32::try_from(*rows).map_err(|_| too_large())?;
-    let width = u32::try_from(*columns).map_err(|_| too_large())?;
-    Ok((height, width))
-}
-
-/// The terrain names given by `names`, a mapping from a cost (or `inf`, `nan` or `None` for
-/// impassable cells) to a name.
-fn terrain_names(names: Option<&Bound<'_, PyDict>>) -> PyResult<HashMap<u64, String>> {
-    let mut out = HashMap::new();
-    let Some(names) = names else {
-        return Ok(out);
-    };
-    for (key, value) in names.iter() {
-        let cost = if key.is_none() {
-            f64::INFINITY
-        } else {
-            key.extract::<f64>().map_err(|_| {
-                errors::argument(format!(
-                    "names: the key {} is not a cost (a number, or inf or None for impassable cells)",
-                    options::short_repr(&key)
-                ))
-            })?
-        };
-        let name: String = value.extract().map_err(|_| {
-            errors::argument(format!(
-                "names: the name of cost {cost} is not a string: {}",
-                options::short_repr(&value)
-            ))
-        })?;
-        let cost = if cost.is_finite() {
-            cost
-        } else {
-            f64::INFINITY
-        };
-        out.insert(cost.to_bits(), name);
-    }
-    Ok(out)
-}
-
-/// Builds the terrain grid of a cost array: one terrain per distinct cost, cheapest first,
-/// then one impassable terrain.
-fn grid_from_costs(
-    costs: numpy::ndarray::ArrayView2<'_, f64>,
-    names: &HashMap<u64, String>,
-) -> PyResult<Grid> {
-    let (height, width) = grid_size(costs.shape())?;
-    let mut distinct = BTreeSet::new();
-    let mut walls = false;
-    for ((y, x), &cost) in costs.indexed_iter() {
-        if !cost.is_finite() {
-            walls = true;
-            continue;
-        }
-        Terrain::check_cost(cost).map_err(|message| {
-            errors::raise::<errors::MapError>(
-                &format!("cell ({x}, {y}): {message}; inf or nan makes a cell impassable"),
-                None,
-                Some(format!("cell ({x}, {y})")),
-            )
-        })?;
-        // Positive floats sort as their bits do.
-        distinct.insert(cost.to_bits());
-        if distinct.len() > 256 - usize::from(walls) {
-            return Err(errors::map(
-                "more than 255 distinct costs: a map holds at most 256 terrains (one of them impassable); round the costs",
-            ));
-        }
-    }
-    if distinct.len() + usize::from(walls) > 256 {
-        return Err(errors::map(
-            "more than 255 distinct costs: a map holds at most 256 terrains (one of them impassable); round the costs",
-        ));
-    }
-    let count = distinct.len().max(1);
-    let mut terrains = Vec::with_capacity(count + 1);
-    let mut ids = HashMap::with_capacity(count);
-    let mut others = 0;
-    for (rank, &bits) in distinct.iter().enumerate() {
-        let cost = f64::from_bits(bits);
-        let sym = if cost == 1.0 {
-            '.'
-        } else {
-            others += 1;
-            symbol(others - 1)
-        };
-        let shade = 235 - (170 * rank / count.max(2).saturating_sub(1).max(1)).min(170) as u8;
-        let name = names
-            .get(&bits)
-            .cloned()
-            .unwrap_or_else(|| format!("cost {cost}"));
-        ids.insert(bits, terrains.len() as TerrainId);
-        terrains.push(Terrain::passable(
-            &name,
-            sym,
-            Rgb([shade, shade, shade]),
-            cost,
-        ));
-    }
-    let wall = terrains.len() as TerrainId;
-    let wall_name = names
-        .get(&f64::INFINITY.to_bits())
-        .cloned()
-        .unwrap_or_else(|| "Wall".to_owned());
-    terrains.push(Terrain::impassable(
-        &wall_name,
-        '#',
-        Rgb([0x22, 0x22, 0x22]),
-    ));
-    let cells: Vec<TerrainId> = costs
-        .iter()
-        .map(|&cost| {
-            if cost.is_finite() {
-                ids.get(&cost.to_bits()).copied().unwrap_or(wall)
-            } else {
-                wall
-            }
-        })
-        .collect();
-    Grid::from_cells(width, height, terrains, cells).map_err(|e| errors::grid(&e))
-}
-
-/// Reads any file the command line reads as a map.
-fn load_any(
-    path: &Path,
-    level: Option<String>,
-    layer: Option<String>,
-    palette: bool,
-    threshold: Option<f64>,
-    free_threshold: Option<f64>,
-    negate: bool,
-) -> PyResult<Map> {
-    let image_options = palette || threshold.is_some() || free_threshold.is_some() || negate;
-    let level_options = level.is_some() || layer.is_some();
-    let kind = registry::kind_of(path);
-    if level_options && LevelFormat::from_path(path).is_none() {
-        return Err(errors::argument(format!(
-            "level and layer apply to Tiled maps (.tmx, .tmj) and LDtk projects (.ldtk), not to {}",
-            path.display()
-        )));
-    }
-    if image_options && !matches!(kind, Some(FileKind::Image | FileKind::RosMap)) {
-        return Err(errors::argument(format!(
-            "palette, threshold, free_threshold and negate apply to images and ROS maps (.yaml), not to {}",
-            path.display()
-        )));
-    }
-    let adjust = |import: &mut ImageImport| {
-        if let ImportMode::Occupancy(o) = &mut import.mode {
-            if let Some(t) = threshold {
-                o.occupied_thresh = t;
-            }
-            if let Some(t) = free_threshold {
-                o.free_thresh = t;
-            }
-            o.negate |= negate;
-        }
-    };
-    match kind {
-        Some(FileKind::Image) => {
-            let mut import = if palette {
-                ImageImport::palette(Terrain::default_catalog())
-            } else {
-                ImageImport::default()
-            };
-            adjust(&mut import);
-            if let ImportMode::Occupancy(o) = &import.mode {
-                o.validate().map_err(errors::argument)?;
-            }
-            import.load(path).map_err(|e| errors::import(&e, path))
-        }
-        Some(FileKind::RosMap) => {
-            if palette {
-                return Err(errors::argument(
-                    "palette applies to images; a ROS map is read by its occupancy",
-                ));
-            }
-            load_ros_map(path, adjust).map_err(|e| errors::import(&e, path))
-        }
-        Some(FileKind::Map(MapFormat::Tiled | MapFormat::Ldtk)) => {
-            read_level(path, &LevelOptions { level, layer })
-                .map(|import| import.map)
-                .map_err(|e| errors::load(&e))
-        }
-        Some(FileKind::Map(_)) => load_map(path).map_err(|e| errors::load(&e)),
-        None => Err(errors::raise::<errors::FileError>(
-            &format!(
-                "{}: unknown file type: expected {}",
-                path.display(),
-                registry::listed(&registry::extensions_where(|_| true))
-            ),
-            Some(path),
-            None,
-        )),
-    }
 }
 
 #[pymethods]
