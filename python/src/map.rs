@@ -523,8 +523,12 @@ impl PyMap {
                 .detach(|| search::grid_for_unit(&self.map.grid, unit_size))
                 .map_err(|e| errors::grid(&e))?;
             Some(Map {
+                name: self.map.name.clone(),
                 grid,
-                ..self.map.clone()
+                start: self.map.start,
+                goal: self.map.goal,
+                waypoints: self.map.waypoints.clone(),
+                metadata: self.map.metadata,
             })
         } else {
             None

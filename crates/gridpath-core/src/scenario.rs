@@ -27,6 +27,7 @@ use crate::format::movingai::{self, ScenQuery};
 use crate::format::read::{self, FileLimit};
 use crate::format::{FormatError, LoadError};
 use crate::grid::{Cell, Grid};
+use crate::search::unless_cancelled;
 use crate::search::{
     Algorithm, ContractionHierarchy, DEFAULT_CLUSTER_SIZE, Diagonal, Guarantee, Heuristic,
     HpaGraph, SearchControl, SearchError, SearchGraph, SearchRequest, solve_batch_controlled,
@@ -234,8 +235,14 @@ pub fn run(
     let preprocess_ms = preprocess.elapsed().as_secs_f64() * 1000.0;
     let wall = Instant::now();
     let answers = match (hpa.as_mut(), ch.as_mut()) {
-        (Some(hpa), _) => requests.iter().map(|r| hpa.find_path(r)).collect(),
-        (_, Some(ch)) => requests.iter().map(|r| ch.find_path(r)).collect(),
+        (Some(hpa), _) => requests
+            .iter()
+            .map(|r| unless_cancelled(control, || hpa.find_path(r)))
+            .collect(),
+        (_, Some(ch)) => requests
+            .iter()
+            .map(|r| unless_cancelled(control, || ch.find_path(r)))
+            .collect(),
         _ => solve_batch_controlled(&graph, &requests, options.jobs, control),
     };
     let wall_ms = wall.elapsed().as_secs_f64() * 1000.0;

@@ -128,7 +128,10 @@ pub fn solve_all(
     match shared {
         Some(Algorithm::Hpa) => {
             match HpaGraph::from_graph_controlled(graph.clone(), DEFAULT_CLUSTER_SIZE, control) {
-                Ok(mut hpa) => requests.iter().map(|r| hpa.find_path(r)).collect(),
+                Ok(mut hpa) => requests
+                    .iter()
+                    .map(|r| unless_cancelled(control, || hpa.find_path(r)))
+                    .collect(),
                 Err(error) => every(error),
             }
         }
@@ -136,11 +139,27 @@ pub fn solve_all(
             let built = ContractionHierarchy::check_size(graph)
                 .and_then(|()| ContractionHierarchy::from_graph_controlled(graph.clone(), control));
             match built {
-                Ok(mut ch) => requests.iter().map(|r| ch.find_path(r)).collect(),
+                Ok(mut ch) => requests
+                    .iter()
+                    .map(|r| unless_cancelled(control, || ch.find_path(r)))
+                    .collect(),
                 Err(error) => every(error),
             }
         }
         None => solve_batch_controlled(graph, requests, threads, control),
+    }
+}
+
+/// Runs one query of a batch, or answers [`SearchError::Cancelled`] once `control` is cancelled
+/// (the queries of HPA* and the contraction hierarchy look for a cancellation between them).
+pub(crate) fn unless_cancelled(
+    control: &SearchControl,
+    query: impl FnOnce() -> Result<SearchResult, SearchError>,
+) -> Result<SearchResult, SearchError> {
+    if control.is_cancelled() {
+        Err(SearchError::Cancelled)
+    } else {
+        query()
     }
 }
 

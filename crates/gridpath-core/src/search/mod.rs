@@ -40,6 +40,7 @@ mod unit;
 mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
+pub(crate) use batch::unless_cancelled;
 pub use batch::{solve_all, solve_batch, solve_batch_controlled};
 pub use ch::{CH_MAX_CELLS, ContractionHierarchy};
 pub use control::SearchControl;
