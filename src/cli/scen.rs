@@ -1,16 +1,12 @@
-//! `gridpath scen`: every query of a Moving AI scenario file, checked against its optima.
+//! `gridpath scen`: every query of a Moving AI scenario file, checked against its optima
+//! ([`gridpath::scenario`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use anyhow::{Context as _, bail};
-use gridpath::format::read::{self, FileLimit};
-use gridpath::format::{FormatError, LoadError, load_map, movingai};
-use gridpath::search::{
-    self, Algorithm, ContractionHierarchy, DEFAULT_CLUSTER_SIZE, Diagonal, HpaGraph, SearchGraph,
-    SearchRequest,
-};
+use gridpath::format::load_map;
+use gridpath::scenario::{self, ScenarioOptions, ScenarioOutcome};
+use gridpath::search::SearchControl;
 use serde_json::json;
 
 use super::{EXIT_NEGATIVE, SearchArgs};
@@ -40,117 +36,45 @@ pub struct ScenArgs {
 /// Runs `gridpath scen`.
 pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let map = load_map(&args.map)?;
-    let wrap = |error: FormatError| LoadError {
-        path: args.scen.clone(),
-        error,
-    };
-    let text = read::read_text(&args.scen, FileLimit::SCENARIO).map_err(|e| wrap(e.into()))?;
-    let mut queries = movingai::parse_scen(&text).map_err(wrap)?;
-    if queries.is_empty() {
-        bail!(
-            "{}: the scenario file has no queries: nothing to check",
-            args.scen.display()
-        );
-    }
+    let mut queries = scenario::read_queries(&args.scen)?;
     if let Some(limit) = args.limit {
         queries.truncate(limit);
     }
-    let grid = &map.grid;
-    for q in &queries {
-        if (q.map_width, q.map_height) != (grid.width(), grid.height()) {
-            bail!(
-                "{}: line {}: the query is for a {} × {} map, but {} is {} × {}",
-                args.scen.display(),
-                q.line,
-                q.map_width,
-                q.map_height,
-                args.map.display(),
-                grid.width(),
-                grid.height()
-            );
-        }
-    }
-    let graph = SearchGraph::new(grid, Diagonal::NoCut);
-    let requests: Vec<SearchRequest> = queries
+    let options = ScenarioOptions {
+        algorithm: args.search.algorithm,
+        heuristic: args.search.heuristic,
+        weight: args.search.weight,
+        jobs: super::bounds::threads(usize::from(args.jobs)),
+    };
+    let files = (args.map.as_path(), args.scen.as_path());
+    let outcome = scenario::run(&map.grid, files, &queries, &options, &SearchControl::new())?;
+    let reports: Vec<String> = outcome
+        .mismatched
         .iter()
-        .map(|q| SearchRequest {
-            algorithm: args.search.algorithm,
-            heuristic: args.search.heuristic,
-            weight: args.search.weight,
-            ..SearchRequest::new(q.start, q.goal)
+        .take(10)
+        .map(|m| {
+            format!(
+                "line {}: {} → {}: cost {}, expected {} (± {:.1e})",
+                m.line, m.start, m.goal, m.cost, m.optimal, m.tolerance
+            )
         })
         .collect();
-    // HPA*, the contraction hierarchy, JPS+ and the subgoal graph build their structure once
-    // for all the queries; that time is reported apart.
-    let algorithm = args.search.algorithm;
-    if algorithm == Algorithm::ContractionHierarchy {
-        ContractionHierarchy::check_size(&graph).with_context(|| args.map.display().to_string())?;
-    }
-    let jobs = super::bounds::threads(usize::from(args.jobs));
-    let preprocess = Instant::now();
-    let mut hpa = (args.search.algorithm == Algorithm::Hpa)
-        .then(|| HpaGraph::from_graph(graph.clone(), DEFAULT_CLUSTER_SIZE));
-    let mut ch = (args.search.algorithm == Algorithm::ContractionHierarchy)
-        .then(|| ContractionHierarchy::from_graph(graph.clone()));
-    let tables = algorithm.info().prepare(&graph);
-    let prepared = hpa.is_some() || ch.is_some() || tables;
-    let preprocess_ms = preprocess.elapsed().as_secs_f64() * 1000.0;
-    let wall = Instant::now();
-    let answers = match (hpa.as_mut(), ch.as_mut()) {
-        (Some(hpa), _) => requests.iter().map(|r| hpa.find_path(r)).collect(),
-        (_, Some(ch)) => requests.iter().map(|r| ch.find_path(r)).collect(),
-        _ => search::solve_batch(&graph, &requests, jobs),
-    };
-    let wall_ms = wall.elapsed().as_secs_f64() * 1000.0;
-    let any_angle = args.search.algorithm.info().guarantee == gridpath::search::Guarantee::AnyAngle;
-    let (mut mismatches, mut expanded, mut search_us) = (0usize, 0u64, 0u64);
-    let (mut ratio_sum, mut ratio_count, mut max_ratio) = (0.0f64, 0usize, 1.0f64);
-    let mut reports = Vec::new();
-    for (q, answer) in queries.iter().zip(answers) {
-        let result = answer.with_context(|| format!("{}: line {}", args.scen.display(), q.line))?;
-        search_us += result.stats.time_us;
-        expanded += result.stats.expanded;
-        let cost = if result.found {
-            result.cost
-        } else {
-            f64::INFINITY
-        };
-        if q.optimal > 0.0 && cost.is_finite() {
-            let ratio = cost / q.optimal;
-            ratio_sum += ratio;
-            ratio_count += 1;
-            max_ratio = max_ratio.max(ratio);
-        }
-        // An any-angle path promises no more than the best grid path: cheaper is right.
-        let right = if any_angle {
-            cost <= q.optimal + q.tolerance()
-        } else {
-            q.matches(cost)
-        };
-        if !right {
-            mismatches += 1;
-            if reports.len() < 10 {
-                reports.push(format!(
-                    "line {}: {} → {}: cost {cost}, expected {} (± {:.1e})",
-                    q.line,
-                    q.start,
-                    q.goal,
-                    q.optimal,
-                    q.tolerance()
-                ));
-            }
-        }
-    }
-    let total_ms = search_us as f64 / 1000.0;
-    let per_second = queries.len() as f64 / (wall_ms / 1000.0).max(1e-9);
-    let mean_ratio = if ratio_count > 0 {
-        ratio_sum / ratio_count as f64
-    } else {
-        1.0
-    };
+    let ScenarioOutcome {
+        queries,
+        mismatches,
+        total_ms,
+        expanded,
+        mean_ratio,
+        max_ratio,
+        jobs,
+        wall_ms,
+        queries_per_second: per_second,
+        preprocess_ms,
+        ..
+    } = outcome;
     if args.json {
         let mut value = json!({
-            "queries": queries.len(),
+            "queries": queries,
             "mismatches": mismatches,
             "total_ms": total_ms,
             "expanded": expanded,
@@ -161,15 +85,14 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
             "wall_ms": wall_ms,
             "queries_per_second": per_second,
         });
-        if prepared {
+        if let Some(preprocess_ms) = preprocess_ms {
             value["preprocess_ms"] = json!(preprocess_ms);
         }
         out!("{value}");
     } else {
         out!(
-            "{}: {} queries, {mismatches} mismatches, {total_ms:.1} ms searching, {expanded} cells expanded ({})",
+            "{}: {queries} queries, {mismatches} mismatches, {total_ms:.1} ms searching, {expanded} cells expanded ({})",
             args.scen.display(),
-            queries.len(),
             args.search.algorithm
         );
         out!("  cost / optimal: mean {mean_ratio:.6}, max {max_ratio:.6}");
@@ -178,7 +101,7 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
             jobs,
             if jobs == 1 { "" } else { "s" }
         );
-        if prepared {
+        if let Some(preprocess_ms) = preprocess_ms {
             out!("  preprocessing took {preprocess_ms:.1} ms (not in the search time)");
         }
         for line in &reports {

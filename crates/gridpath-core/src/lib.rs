@@ -1,7 +1,8 @@
 //! gridpath-core: a weighted-terrain grid and the searches that run over it.
 //!
 //! The whole pathfinding engine of gridpath — the map model ([`grid`]), the search algorithms
-//! ([`search`]), path smoothing ([`smooth`]) and the file formats ([`format`]) — as a library a
+//! ([`search`]), path smoothing ([`smooth`]), the file formats ([`format`]) and Moving AI
+//! scenario runs ([`scenario`]) — as a library a
 //! game or a robot can depend on without the editor: it depends on no user interface, no
 //! argument parser and no application error crate. Image import and export sit behind the
 //! default feature `images` (the `image` crate).
@@ -22,5 +23,6 @@
 pub mod format;
 pub mod grid;
 pub mod mapf;
+pub mod scenario;
 pub mod search;
 pub mod smooth;

@@ -32,7 +32,8 @@ mod unit;
 mod workspace;
 
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
-pub use batch::solve_batch;
+pub(crate) use batch::unless_cancelled;
+pub use batch::{solve_all, solve_batch, solve_batch_controlled};
 pub use classic::flow_field::FlowField;
 pub use classic::idastar::IDASTAR_NODE_BUDGET;
 pub use classic::turns::path_cost_with_turns;
