@@ -32,6 +32,7 @@ use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
+use crate::grid::Topology;
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -151,6 +152,23 @@ pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(
         });
     }
     Ok(())
+}
+
+/// Accepts square maps: refuses a hex map, whose cells the algorithm's geometry (jump
+/// points, straight segments, cluster entrances) does not describe.
+pub(crate) fn square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.topology().is_hex() {
+        return Err(SearchError::HexUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
+/// Accepts flat square maps: [`square_map`] and [`flat_map`].
+fn flat_square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    square_map(graph, request)?;
+    flat_map(graph, request)
 }
 
 /// Every algorithm, in the order of [`Algorithm`]'s variants, which is the order menus list them.
@@ -308,7 +326,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: true,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::Whole(hpa::hpa_once),
         trace: TraceFrom::Nothing,
@@ -322,7 +340,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::AnyAngle(theta::run_theta),
         trace: TraceFrom::Vertices,
@@ -336,7 +354,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::AnyAngle(theta::run_lazy_theta),
         trace: TraceFrom::Vertices,
@@ -413,15 +431,23 @@ impl FromStr for Algorithm {
 }
 
 impl SearchRequest {
-    /// The heuristic the search will use: the one chosen, or [`Heuristic::default_for`] the
-    /// diagonal rule; always the straight-line distance for the any-angle searches, which no
-    /// other estimate keeps admissible.
+    /// The heuristic the search will use on a square map: the one chosen, or
+    /// [`Heuristic::default_for`] the diagonal rule; always the straight-line distance for the
+    /// any-angle searches, which no other estimate keeps admissible. See
+    /// [`SearchRequest::heuristic_on`] for a map of any topology.
     pub fn effective_heuristic(&self) -> Heuristic {
+        self.heuristic_on(Topology::Square)
+    }
+
+    /// The heuristic the search will use on a map of this topology: the one chosen, or
+    /// [`Heuristic::default_on`] the topology (hex distance on hexes); always the
+    /// straight-line distance for the any-angle searches.
+    pub fn heuristic_on(&self, topology: Topology) -> Heuristic {
         if self.algorithm.info().guarantee == Guarantee::AnyAngle {
             return Heuristic::Euclidean;
         }
         self.heuristic
-            .unwrap_or(Heuristic::default_for(self.diagonal))
+            .unwrap_or(Heuristic::default_on(topology, self.diagonal))
     }
 
     /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.
