@@ -1145,28 +1145,31 @@ fn an_any_angle_route_joins_its_legs_waypoints() {
 
 /// Red Blob Games' offset neighbours: `[parity][i]` the `(dx, dy)` of the `i`-th neighbour of a
 /// hex in an even (0) or odd (1) row, for pointy-top "odd-r" (odd rows shoved right).
-const ODD_R: [[(i32, i32); 6]; 2] = [
+const ODD_R: HexTable = [
     [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)],
     [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)],
 ];
 /// "even-r": even rows shoved right.
-const EVEN_R: [[(i32, i32); 6]; 2] = [
+const EVEN_R: HexTable = [
     [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)],
     [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)],
 ];
 /// "odd-q": flat-top, odd columns shoved down; by the parity of the column.
-const ODD_Q: [[(i32, i32); 6]; 2] = [
+const ODD_Q: HexTable = [
     [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (0, 1)],
     [(1, 1), (1, 0), (0, -1), (-1, 0), (-1, 1), (0, 1)],
 ];
 /// "even-q": even columns shoved down.
-const EVEN_Q: [[(i32, i32); 6]; 2] = [
+const EVEN_Q: HexTable = [
     [(1, 1), (1, 0), (0, -1), (-1, 0), (-1, 1), (0, 1)],
     [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (0, 1)],
 ];
 
+/// A neighbour table: `[parity][i]` the offset of the `i`-th neighbour.
+type HexTable = [[(i32, i32); 6]; 2];
+
 /// The four layouts with the oracle's neighbour table of each, in Tiled's terms.
-fn hex_layouts() -> [(HexLayout, [[(i32, i32); 6]; 2]); 4] {
+fn hex_layouts() -> [(HexLayout, HexTable); 4] {
     [
         (HexLayout::new(StaggerAxis::Y, StaggerIndex::Odd), ODD_R),
         (HexLayout::new(StaggerAxis::Y, StaggerIndex::Even), EVEN_R),
@@ -1176,12 +1179,7 @@ fn hex_layouts() -> [(HexLayout, [[(i32, i32); 6]; 2]); 4] {
 }
 
 /// The six neighbours of `(x, y)` by the oracle's tables (some off the map).
-fn hex_neighbours(
-    layout: HexLayout,
-    table: &[[(i32, i32); 6]; 2],
-    x: i32,
-    y: i32,
-) -> [(i32, i32); 6] {
+fn hex_neighbours(layout: HexLayout, table: &HexTable, x: i32, y: i32) -> [(i32, i32); 6] {
     let parity = if layout.axis == StaggerAxis::Y { y } else { x }.rem_euclid(2) as usize;
     table[parity].map(|(dx, dy)| (x + dx, y + dy))
 }
@@ -1205,7 +1203,7 @@ fn hex_centre(layout: HexLayout, x: i32, y: i32) -> (f64, f64) {
 fn hex_successors<'a>(
     grid: &'a Grid,
     layout: HexLayout,
-    table: &'a [[(i32, i32); 6]; 2],
+    table: &'a HexTable,
 ) -> impl Fn(&(i32, i32)) -> Vec<Step> + 'a {
     let cost = |x: i32, y: i32| -> Option<f64> {
         if x < 0 || y < 0 {
@@ -1229,7 +1227,7 @@ fn hex_successors<'a>(
 fn hex_oracle_cost(
     grid: &Grid,
     layout: HexLayout,
-    table: &[[(i32, i32); 6]; 2],
+    table: &HexTable,
     start: Cell,
     goal: Cell,
 ) -> Option<f64> {
