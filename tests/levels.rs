@@ -239,6 +239,27 @@ fn tiled_hex_example_loads_converts_and_solves() {
     ]));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["found"], true);
+    assert_eq!(
+        (&v["heuristic"], &v["topology"]),
+        (&serde_json::json!("hex"), &serde_json::json!("odd-r"))
+    );
+    // A square map made hex by `convert --topology`, and a square heuristic refused on it.
+    let made = dir.path().join("made.json");
+    let text = ok(&gridpath(&[
+        "convert",
+        arg(&root().join("maps/default.json")),
+        arg(&made),
+        "--topology",
+        "even-q",
+    ]));
+    assert!(text.contains("even-q hexes"), "{text}");
+    assert_eq!(
+        load_map(&made).unwrap().grid.topology(),
+        Topology::Hex(HexLayout::EVEN_Q)
+    );
+    let refused = gridpath(&["solve", arg(&made), "--heuristic", "octile"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("choose hex or zero"));
     let path: Vec<(u32, u32)> = v["path"]
         .as_array()
         .unwrap()
