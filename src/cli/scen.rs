@@ -40,6 +40,13 @@ pub struct ScenArgs {
 /// Runs `gridpath scen`.
 pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let map = load_map(&args.map)?;
+    if map.grid.topology().is_hex() {
+        bail!(
+            "{}: the map's cells are {} hexes, and a Moving AI scenario's optima are for square cells",
+            args.map.display(),
+            map.grid.topology()
+        );
+    }
     let wrap = |error: FormatError| LoadError {
         path: args.scen.clone(),
         error,
