@@ -349,6 +349,74 @@ impl HexLayout {
     }
 }
 
+impl HexLayout {
+    /// The corners of the hex at offset `(x, y)` in the world frame, counter-clockwise on
+    /// screen: pointy-top hexes have a corner at the top, flat-top ones a flat side.
+    pub fn corners(self, x: i64, y: i64) -> [(f64, f64); 6] {
+        let (cx, cy) = self.centre_of(x, y);
+        let first = if self.is_pointy_top() { 30.0 } else { 0.0 };
+        std::array::from_fn(|k| {
+            let angle = (first + 60.0 * k as f64).to_radians();
+            (
+                cx + CIRCUMRADIUS * angle.cos(),
+                cy - CIRCUMRADIUS * angle.sin(),
+            )
+        })
+    }
+
+    /// Every hex whose closed area the segment between the centres of `a` and `b` meets —
+    /// corners and edges touched included, with a margin of 1e-9 so that rounding never
+    /// drops a hex the segment grazes — as offset coordinates, sorted (some may lie off the
+    /// map). The conservative rule of line of sight: a segment is clear when every hex it
+    /// touches is passable, so it never slips between two walls that meet at a corner or runs
+    /// along a wall's edge. The same set whichever end it starts from.
+    ///
+    /// The candidates are the hexes of [`HexLayout::line`] and their neighbours (a segment
+    /// never strays farther from its sampled line); each is tested against the segment by
+    /// separating axes (the hex's three edge directions and the segment's normal).
+    pub fn supercover(self, a: Cell, b: Cell) -> Vec<(i64, i64)> {
+        // One order for both directions, so that the tests run on the same numbers.
+        let (a, b) = if (a.y, a.x) <= (b.y, b.x) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let p = self.centre_of(i64::from(a.x), i64::from(a.y));
+        let q = self.centre_of(i64::from(b.x), i64::from(b.y));
+        let mut candidates: Vec<(i64, i64)> = self
+            .line(a, b)
+            .into_iter()
+            .flat_map(|(x, y)| std::iter::once((x, y)).chain(self.neighbours(x, y)))
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|&(x, y)| touches(&self.corners(x, y), p, q));
+        candidates
+    }
+}
+
+/// Whether the segment `p`–`q` meets the convex polygon `corners` (within 1e-9): no
+/// separating axis among the polygon's edge normals and the segment's normal.
+fn touches(corners: &[(f64, f64); 6], p: (f64, f64), q: (f64, f64)) -> bool {
+    const MARGIN: f64 = 1e-9;
+    let separated = |axis: (f64, f64)| {
+        let project = |point: (f64, f64)| point.0 * axis.0 + point.1 * axis.1;
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &c in corners {
+            lo = lo.min(project(c));
+            hi = hi.max(project(c));
+        }
+        let (s, t) = (project(p), project(q));
+        s.max(t) < lo - MARGIN || s.min(t) > hi + MARGIN
+    };
+    let edges = (0..3).map(|k| {
+        let (u, v) = (corners[k], corners[k + 1]);
+        (v.1 - u.1, u.0 - v.0)
+    });
+    let segment_normal = (q.1 - p.1, p.0 - q.0);
+    !edges.chain(std::iter::once(segment_normal)).any(separated)
+}
+
 impl Topology {
     /// The hex layout, or `None` for square cells.
     pub fn hex(self) -> Option<HexLayout> {
@@ -571,6 +639,48 @@ mod tests {
                 assert!(layout.neighbours(x, y).contains(&pair[1]));
             }
         }
+    }
+
+    #[test]
+    fn the_supercover_holds_every_hex_the_segment_passes() {
+        for layout in HexLayout::ALL {
+            let cells: Vec<Cell> = (0..36).map(|i| Cell::new(i % 6, i / 6)).collect();
+            for &a in &cells {
+                for &b in &cells {
+                    let cover = layout.supercover(a, b);
+                    assert_eq!(cover, layout.supercover(b, a));
+                    for hex in layout.line(a, b) {
+                        assert!(cover.contains(&hex), "{} {a} → {b}", layout.name());
+                    }
+                    // Points along the segment, and a hair to either side of it: each lies
+                    // in a hex of the cover.
+                    let (p, q) = (
+                        layout.centre_of(i64::from(a.x), i64::from(a.y)),
+                        layout.centre_of(i64::from(b.x), i64::from(b.y)),
+                    );
+                    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+                    let norm = dx.hypot(dy).max(1e-12);
+                    let (nx, ny) = (-dy / norm * 1e-10, dx / norm * 1e-10);
+                    for i in 0..=400 {
+                        let t = f64::from(i) / 400.0;
+                        let (x, y) = (p.0 + dx * t, p.1 + dy * t);
+                        for side in [-1.0, 0.0, 1.0] {
+                            let hex = layout.hex_at(x + side * nx, y + side * ny);
+                            assert!(cover.contains(&hex), "{} {a} → {b}: {hex:?}", layout.name());
+                        }
+                    }
+                }
+            }
+        }
+        // Along the edge between two hexes, both count.
+        let cover = HexLayout::ODD_R.supercover(Cell::new(0, 0), Cell::new(0, 2));
+        assert!(
+            cover.contains(&(-1, 1)) && cover.contains(&(0, 1)),
+            "{cover:?}"
+        );
+        // Two neighbours touch only each other (and no corner of a third).
+        let cover = HexLayout::ODD_Q.supercover(Cell::new(2, 2), Cell::new(3, 2));
+        assert_eq!(cover.len(), 2, "{cover:?}");
     }
 
     #[test]
