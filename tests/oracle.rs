@@ -1352,6 +1352,33 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// On hex maps of one cost the best-first searches take their faster loop (skipping the
+    /// neighbours a parent covers): A*, Dijkstra, bidirectional A* and the contraction
+    /// hierarchy still match the hex oracle, in every layout.
+    #[test]
+    fn hex_maps_of_one_cost_match_the_oracle((grid, start, goal, _) in arb_uniform_map(), layout in 0usize..4) {
+        let (hex, table) = hex_layouts()[layout];
+        let grid = grid.with_topology(Topology::Hex(hex));
+        let expected = hex_oracle_cost(&grid, hex, &table, start, goal);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        prop_assert!(graph.uniform_cost().is_some());
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bidirectional, Algorithm::ContractionHierarchy] {
+            let result = Searcher::new()
+                .search(&graph, &SearchRequest::new(start, goal).with_algorithm(algorithm))
+                .unwrap();
+            prop_assert_eq!(result.found, expected.is_some(), "{}/{}", algorithm, hex.name());
+            if let Some(cost) = expected {
+                prop_assert!((result.cost - cost).abs() <= 1e-9 * cost.max(1.0),
+                    "{algorithm}/{}: {} vs oracle {cost}", hex.name(), result.cost);
+                assert_valid_hex(&grid, layout, &result)?;
+            }
+        }
+    }
+}
+
 /// The algorithms whose geometry is the square grid's, which refuse hex maps.
 const HEX_REFUSED: [Algorithm; 6] = [
     Algorithm::Jps,

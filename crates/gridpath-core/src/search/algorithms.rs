@@ -27,6 +27,7 @@ use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::incremental::dstar_lite;
 use super::jump::{jps, jps_plus};
+use super::outcome::{flat_map, square_map};
 use super::preprocessed::{ch, hpa, subgoal};
 use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
@@ -139,29 +140,6 @@ impl fmt::Debug for AlgorithmInfo {
 
 /// Accepts every map.
 fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
-    Ok(())
-}
-
-/// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
-/// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
-/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
-pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    if graph.has_heights() {
-        return Err(SearchError::HeightsUnsupported {
-            algorithm: request.algorithm,
-        });
-    }
-    Ok(())
-}
-
-/// Accepts square maps: refuses a hex map, whose cells the algorithm's geometry (jump
-/// points, straight segments, cluster entrances) does not describe.
-pub(crate) fn square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    if graph.topology().is_hex() {
-        return Err(SearchError::HexUnsupported {
-            algorithm: request.algorithm,
-        });
-    }
     Ok(())
 }
 

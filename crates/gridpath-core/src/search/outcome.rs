@@ -81,6 +81,29 @@ pub(crate) fn check_cell(
     Ok(())
 }
 
+/// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
+/// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
+/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
+pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.has_heights() {
+        return Err(SearchError::HeightsUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
+/// Accepts square maps: refuses a hex map, whose cells the algorithm's geometry (jump
+/// points, straight segments, cluster entrances) does not describe.
+pub(crate) fn square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.topology().is_hex() {
+        return Err(SearchError::HexUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
 /// Checks that a heuristic the request names (and the algorithm reads) fits the map's cells.
 pub(crate) fn check_heuristic(
     graph: &SearchGraph,

@@ -721,7 +721,7 @@ pub const CH_MAX_CELLS: usize = 1 << 20;
 
 /// What the contraction hierarchy accepts: a flat map of at most [`CH_MAX_CELLS`] cells.
 pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    crate::search::algorithms::flat_map(graph, request)?;
+    crate::search::outcome::flat_map(graph, request)?;
     ContractionHierarchy::check_size(graph)
 }
 
