@@ -1,7 +1,9 @@
 //! What each way of moving costs against plain A* on the same Moving AI queries, in one run:
 //! heights and slopes, a cliff limit, a turn penalty, a unit of 2 × 2 cells, the nearest
-//! reachable cell when the goal is walled in, and routes through waypoints (in the order
-//! given, and in the cheapest order). Prints a markdown table of the time per query of each
+//! reachable cell when the goal is walled in, routes through waypoints (in the order given,
+//! and in the cheapest order), and the same map read as hexes (each cell kept in its row and
+//! column, odd rows pushed right: Tiled's staggeraxis y, staggerindex odd) with the same
+//! queries, where a query's goal may lie farther or out of reach. Prints a markdown table of the time per query of each
 //! and its ratio to A* on the same queries.
 //!
 //! Each set contributes `QUERIES` queries spread evenly over its scenario file; each variant
@@ -11,7 +13,7 @@
 //! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`.
 
 use gridpath::format::movingai::ScenQuery;
-use gridpath::grid::{Cell, Grid, Slope};
+use gridpath::grid::{Cell, Grid, HexLayout, Slope, Topology};
 use gridpath::search::{
     Diagonal, RouteOrder, SearchGraph, SearchRequest, Searcher, grid_for_unit, route,
 };
@@ -124,6 +126,7 @@ fn main() {
         "nearest reachable",
         "via 2 waypoints",
         "best order of 4",
+        "hex (odd-r)",
     ];
     print!("| set | `astar` µs |");
     for v in variants {
@@ -202,6 +205,11 @@ fn main() {
             route(&flat, &request(q), &via(i, 4), RouteOrder::Cheapest, false)
                 .map_or(f64::NAN, |r| r.result.cost)
         }));
+        let hexes = SearchGraph::new(
+            &grid.clone().with_topology(Topology::Hex(HexLayout::ODD_R)),
+            Diagonal::NoCut,
+        );
+        times.push(time_per_query_of(&queries, |q| plain(&hexes, request(q))));
         for t in &times[ratios.len()..] {
             ratios.push(t / base);
         }

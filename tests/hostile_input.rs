@@ -200,7 +200,15 @@ fn broken_json_maps_are_errors() {
         ("\"resolution\": 0.05", "\"resolution\": -0.05"),
         ("\"resolution\": 0.05", "\"resolution\": 0"),
         ("[1.5, -2.0, 0.0]", "[1.5, -2.0]"),
-        ("\"version\": 1", "\"version\": 3"),
+        ("\"version\": 1", "\"version\": 4"),
+        (
+            "\"version\": 1",
+            "\"version\": 3, \"topology\": {\"shape\": \"hex\", \"staggeraxis\": \"z\"}",
+        ),
+        (
+            "\"version\": 1",
+            "\"version\": 3, \"topology\": {\"shape\": \"octagon\"}",
+        ),
         ("\"version\": 1", "\"version\": 0"),
         (
             "\"goal\": [3, 2]",

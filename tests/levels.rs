@@ -176,3 +176,145 @@ fn real_tiled_files_convert_and_their_exports_read_back() {
         assert_eq!(load_map(&tmj).unwrap().grid, map.grid, "{name}");
     }
 }
+
+/// The first two rows of global tile ids in Tiled's hexagonal-mini example, read from its
+/// zlib layer with another decoder: the cells gridpath reads must follow them.
+const HEX_MINI_ROWS: [[u32; 20]; 2] = [
+    [
+        15, 15, 15, 5, 16, 17, 17, 13, 8, 14, 14, 14, 14, 5, 13, 13, 13, 13, 14, 14,
+    ],
+    [
+        15, 8, 5, 14, 16, 17, 13, 8, 14, 14, 14, 14, 14, 5, 5, 5, 13, 14, 14, 14,
+    ],
+];
+
+/// Tiled's own hex example (see `tests/data/tiled-hex/NOTICE`) loads as a pointy-top map with
+/// odd rows staggered and the right cells; it converts to JSON, `.tmx` and `.tmj` and back
+/// unchanged, and `solve` plans on it with hex steps.
+#[test]
+fn tiled_hex_example_loads_converts_and_solves() {
+    use gridpath::format::level::{LevelOptions, TerrainSource, read_level};
+    use gridpath::grid::{HexLayout, Topology};
+    let source = root().join("tests/data/tiled-hex/hexagonal-mini.tmx");
+    let import = read_level(&source, &LevelOptions::default()).unwrap();
+    let grid = &import.map.grid;
+    assert_eq!((grid.width(), grid.height()), (20, 20));
+    assert_eq!(grid.topology(), Topology::Hex(HexLayout::ODD_R));
+    for (y, row) in HEX_MINI_ROWS.iter().enumerate() {
+        for (x, &gid) in row.iter().enumerate() {
+            let id = grid.cells()[y * 20 + x];
+            assert_eq!(
+                import.sources[usize::from(id)],
+                TerrainSource::Tile {
+                    tileset: "hex mini".to_owned(),
+                    id: gid - 1
+                },
+                "({x}, {y})"
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mini.json");
+    ok(&gridpath(&["convert", arg(&source), arg(&json)]));
+    let map = load_map(&json).unwrap();
+    assert_eq!(&map.grid, grid);
+    for ext in ["tmx", "tmj"] {
+        let level = dir.path().join(format!("mini.{ext}"));
+        ok(&gridpath(&["convert", arg(&json), arg(&level)]));
+        let text = std::fs::read_to_string(&level).unwrap();
+        assert!(
+            text.contains("hexagonal") && text.contains("staggerindex"),
+            "{text}"
+        );
+        assert_eq!(load_map(&level).unwrap().grid, map.grid, "{ext}");
+    }
+    let out = ok(&gridpath(&[
+        "solve",
+        arg(&json),
+        "--from",
+        "0,0",
+        "--to",
+        "19,19",
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["found"], true);
+    assert_eq!(
+        (&v["heuristic"], &v["topology"]),
+        (&serde_json::json!("hex"), &serde_json::json!("odd-r"))
+    );
+    // A square map made hex by `convert --topology`, and a square heuristic refused on it.
+    let made = dir.path().join("made.json");
+    let text = ok(&gridpath(&[
+        "convert",
+        arg(&root().join("maps/default.json")),
+        arg(&made),
+        "--topology",
+        "even-q",
+    ]));
+    assert!(text.contains("even-q hexes"), "{text}");
+    assert_eq!(
+        load_map(&made).unwrap().grid.topology(),
+        Topology::Hex(HexLayout::EVEN_Q)
+    );
+    let refused = gridpath(&["solve", arg(&made), "--heuristic", "octile"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("choose hex or zero"));
+    let path: Vec<(u32, u32)> = v["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap() as u32, c[1].as_u64().unwrap() as u32))
+        .collect();
+    // Every step goes to one of the six hex neighbours.
+    for pair in path.windows(2) {
+        let neighbours = HexLayout::ODD_R.neighbours(i64::from(pair[0].0), i64::from(pair[0].1));
+        assert!(neighbours.contains(&(i64::from(pair[1].0), i64::from(pair[1].1))));
+    }
+    assert_eq!(
+        path.len() as u64,
+        HexLayout::ODD_R.distance(
+            gridpath::grid::Cell::new(0, 0),
+            gridpath::grid::Cell::new(19, 19)
+        ) + 1,
+        "every cell of the example is passable: the path is a hex line's length"
+    );
+}
+
+/// A hex map of each layout, with a start and goal, through `.tmx` and `.tmj` and back: the
+/// same grid, layout and markers; the written file names Tiled's hex attributes.
+#[test]
+fn hex_maps_round_trip_through_tiled_in_every_layout() {
+    use gridpath::format::save::save_map;
+    use gridpath::grid::{Cell, Grid, HexLayout, Map, StaggerAxis, StaggerIndex, Topology};
+    let dir = tempfile::tempdir().unwrap();
+    let grid = Grid::from_ascii(&["..#~..", ".=#...", "...#~.", "#....."]).unwrap();
+    for layout in HexLayout::ALL {
+        let mut map = Map::new("hexes", grid.clone().with_topology(Topology::Hex(layout)));
+        map.start = Some(Cell::new(0, 1));
+        map.goal = Some(Cell::new(5, 3));
+        let axis = match layout.axis {
+            StaggerAxis::X => "x",
+            StaggerAxis::Y => "y",
+        };
+        let index = match layout.index {
+            StaggerIndex::Odd => "odd",
+            StaggerIndex::Even => "even",
+        };
+        for ext in ["tmx", "tmj"] {
+            let path = dir.path().join(format!("hexes-{}.{ext}", layout.name()));
+            save_map(&map, &path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("hexagonal"), "{text}");
+            assert!(text.contains(axis) && text.contains(index), "{text}");
+            let back = load_map(&path).unwrap();
+            assert_eq!(back.grid, map.grid, "{} {ext}", layout.name());
+            assert_eq!(
+                (back.start, back.goal),
+                (map.start, map.goal),
+                "{} {ext}",
+                layout.name()
+            );
+        }
+    }
+}

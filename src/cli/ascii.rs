@@ -1,10 +1,14 @@
 //! The map in ASCII with a path drawn on it.
 
-use gridpath::grid::Grid;
+use gridpath::grid::{Grid, StaggerAxis};
 use gridpath::search::SearchResult;
 
 /// Draws the grid with `S` at the start, `E` at the end, `*` on the path and `#` on blocked
 /// cells; other cells show their terrain's symbol (or `.` when that symbol would be confusing).
+///
+/// A hex map reads as hexes: its cells stand a space apart, and the staggered rows are pushed
+/// one character right (pointy-top); with staggered columns (flat-top) each row takes two
+/// lines, the staggered columns on the lower one.
 pub fn render(grid: &Grid, result: &SearchResult) -> String {
     let w = grid.width() as usize;
     let symbols: Vec<char> = grid
@@ -26,10 +30,77 @@ pub fn render(grid: &Grid, result: &SearchResult) -> String {
     }
     canvas[grid.index(result.start)] = 'S';
     canvas[grid.index(result.goal)] = 'E';
-    let mut out = String::with_capacity(canvas.len() + grid.height() as usize);
-    for row in canvas.chunks(w) {
-        out.extend(row);
-        out.push('\n');
+    let Some(layout) = grid.topology().hex() else {
+        let mut out = String::with_capacity(canvas.len() + grid.height() as usize);
+        for row in canvas.chunks(w) {
+            out.extend(row);
+            out.push('\n');
+        }
+        return out;
+    };
+    let mut out = String::with_capacity(canvas.len() * 4 + grid.height() as usize * 2);
+    let mut line = String::with_capacity(w * 2 + 1);
+    for (y, row) in canvas.chunks(w).enumerate() {
+        match layout.axis {
+            StaggerAxis::Y => {
+                line.clear();
+                if layout.is_staggered(y as i64) {
+                    line.push(' ');
+                }
+                for (x, &c) in row.iter().enumerate() {
+                    if x > 0 {
+                        line.push(' ');
+                    }
+                    line.push(c);
+                }
+                out.push_str(&line);
+                out.push('\n');
+            }
+            StaggerAxis::X => {
+                for lower in [false, true] {
+                    line.clear();
+                    for (x, &c) in row.iter().enumerate() {
+                        let shown = layout.is_staggered(x as i64) == lower;
+                        line.push(if shown { c } else { ' ' });
+                        line.push(' ');
+                    }
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                }
+            }
+        }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridpath::grid::{Cell, HexLayout, Topology};
+    use gridpath::search::{SearchRequest, solve};
+
+    #[test]
+    fn hex_maps_print_as_hexes() {
+        let square = Grid::from_ascii(&["...", "...", "..."]).expect("a valid map");
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(2, 2));
+        let grid = square
+            .clone()
+            .with_topology(Topology::Hex(HexLayout::ODD_R));
+        let result = solve(&grid, &request).expect("plans");
+        let text = render(&grid, &result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        // Odd rows pushed right by one character; cells a space apart.
+        assert!(lines[0].starts_with('S') && lines[1].starts_with(' '));
+        assert_eq!(lines[0].len(), 5);
+        assert!(lines[2].ends_with('E'));
+        // Flat-top: two lines a row, the staggered (odd) columns on the lower one.
+        let grid = square.with_topology(Topology::Hex(HexLayout::ODD_Q));
+        let result = solve(&grid, &request).expect("plans");
+        let text = render(&grid, &result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 6);
+        assert!(lines[0].starts_with('S') && lines[1].starts_with("  "));
+        assert_eq!(lines[4].chars().nth(4), Some('E'));
+    }
 }

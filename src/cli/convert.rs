@@ -10,7 +10,7 @@ use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
 use gridpath::format::{MapFormat, load_map, save};
-use gridpath::grid::{GeoReference, Grid, Map, Terrain};
+use gridpath::grid::{GeoReference, Grid, Map, Terrain, Topology};
 
 use super::LevelArgs;
 use super::bounds::{number_above, number_in};
@@ -82,6 +82,11 @@ pub struct ConvertArgs {
     /// occupancy (for maps painted in an image editor).
     #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
     palette: bool,
+    /// Give the cells this shape, each keeping its row and column: square, or hexes in one of
+    /// Tiled's layouts (odd-r, even-r: pointy-top, odd or even rows pushed right; odd-q,
+    /// even-q: flat-top, odd or even columns pushed down) [default: the input's].
+    #[arg(long)]
+    topology: Option<Topology>,
 }
 
 /// Which nav2 mask to write.
@@ -147,7 +152,16 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let mut map = read(args)?;
     args.heights.apply(&mut map, &args.input)?;
+    if let Some(topology) = args.topology {
+        map.grid.set_topology(topology);
+    }
     refuse_inputs_as_outputs(args)?;
+    if ros_output && map.grid.topology().is_hex() {
+        bail!(
+            "a ROS map has square cells: write the hex map {} as .json, .tmj or .tmx",
+            args.input.display()
+        );
+    }
     let json_output = registry::kind_of(&args.output) == Some(FileKind::Map(MapFormat::Json));
     if map.grid.heights().is_some() && !json_output {
         eprintln!(
@@ -166,8 +180,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|&&id| !grid.terrain(id).is_passable())
         .count();
+    let shape = match grid.topology() {
+        Topology::Square => String::new(),
+        hex => format!(" ({hex} hexes)"),
+    };
     out!(
-        "{} → {}: {} × {} cells, {walls} impassable",
+        "{} → {}: {} × {} cells{shape}, {walls} impassable",
         args.input.display(),
         args.output.display(),
         grid.width(),

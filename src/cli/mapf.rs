@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use gridpath::format::read::{self, FileLimit};
 use gridpath::mapf::{
     self, Instance, MAPF_ALGORITHMS, MAX_TIME_LIMIT, MAX_WEIGHT, MAX_WINDOW, MapfAlgorithm,
@@ -72,7 +72,9 @@ impl InstanceArgs {
                 .with_context(|| format!("{}", map.display()));
         }
         let (map, scen) = self.paths()?;
-        Ok(read_instance(map, scen, agents, self.moves)?)
+        let instance = read_instance(map, scen, agents, self.moves)?;
+        refuse_hex(&instance)?;
+        Ok(instance)
     }
 }
 
@@ -148,6 +150,17 @@ fn parse_weight(s: &str) -> Result<f64, String> {
             "expected a number from 1 to {MAX_WEIGHT}, got {s:?}"
         )),
     }
+}
+
+/// Refuses a hex map: the agents' moves (and the validator's) are the square grid's.
+fn refuse_hex(instance: &Instance) -> anyhow::Result<()> {
+    let topology = instance.grid().topology();
+    if topology.is_hex() {
+        bail!(
+            "the map's cells are {topology} hexes, and multi-agent plans move on square cells: give a square map"
+        );
+    }
+    Ok(())
 }
 
 /// Runs `gridpath mapf`.

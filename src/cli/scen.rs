@@ -36,6 +36,13 @@ pub struct ScenArgs {
 /// Runs `gridpath scen`.
 pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let map = load_map(&args.map)?;
+    if map.grid.topology().is_hex() {
+        anyhow::bail!(
+            "{}: the map's cells are {} hexes, and a Moving AI scenario's optima are for square cells",
+            args.map.display(),
+            map.grid.topology()
+        );
+    }
     let mut queries = scenario::read_queries(&args.scen)?;
     if let Some(limit) = args.limit {
         queries.truncate(limit);

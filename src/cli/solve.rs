@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use gridpath::grid::Cell;
+use gridpath::grid::{Cell, Topology};
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
@@ -134,6 +134,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         // Streamed: a long path is never held as a JSON value, only as the result's cells.
         let json = SolveJson {
+            topology: map.grid.topology(),
             request: &request,
             result: &result,
             route: route.as_ref(),
@@ -144,7 +145,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.write_all(b"\n")?;
         out.flush()?;
     } else {
-        print_summary(&request, &result)?;
+        print_summary(map.grid.topology(), &request, &result)?;
         if let Some(route) = &route {
             let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
             out!("route {} in {} legs", order.join(" → "), route.legs.len());
@@ -177,6 +178,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 /// `from`, `to`, `found`, `cost` and `length`), `stats`, then `message` when no path was found
 /// and `smoothed` with `--smooth`.
 struct SolveJson<'a, T> {
+    topology: Topology,
     request: &'a SearchRequest,
     result: &'a SearchResult,
     route: Option<&'a search::Route>,
@@ -190,7 +192,11 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("found", &result.found)?;
         map.serialize_entry("algorithm", request.algorithm.name())?;
         map.serialize_entry("diagonal", request.diagonal.name())?;
-        map.serialize_entry("heuristic", request.effective_heuristic().name())?;
+        let heuristic = request.heuristic_on(self.topology);
+        map.serialize_entry("heuristic", heuristic.name())?;
+        if self.topology.is_hex() {
+            map.serialize_entry("topology", self.topology.name())?;
+        }
         map.serialize_entry("weight", &request.weight)?;
         if request.turn_penalty != 0.0 {
             map.serialize_entry("turn_penalty", &request.turn_penalty)?;
@@ -263,13 +269,21 @@ impl Serialize for Stats<'_> {
     }
 }
 
-fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Result<()> {
+fn print_summary(
+    topology: Topology,
+    request: &SearchRequest,
+    result: &SearchResult,
+) -> std::io::Result<()> {
     out!("{}", result.message());
+    // On a hex map the diagonal rule does not apply: the map's layout is named instead.
+    let neighbours = match topology {
+        Topology::Square => format!("diagonal {}", request.diagonal),
+        hex => format!("{hex} hexes"),
+    };
     out!(
-        "algorithm {}, diagonal {}, heuristic {}, weight {}: {}",
+        "algorithm {}, {neighbours}, heuristic {}, weight {}: {}",
         request.algorithm,
-        request.diagonal,
-        request.effective_heuristic(),
+        request.heuristic_on(topology),
         request.weight,
         result.optimality
     );

@@ -45,8 +45,11 @@ pub enum FormatError {
     #[error("not a gridpath map: \"format\" is {0:?}, expected \"gridpath-map\"")]
     NotAMap(String),
     /// A version this build does not read.
-    #[error("map format version {0} is not supported (this gridpath reads versions 1 and 2)")]
+    #[error("map format version {0} is not supported (this gridpath reads versions 1 to 3)")]
     Version(u64),
+    /// The map's `topology` names no shape of cells gridpath knows.
+    #[error("topology: {0}")]
+    Topology(String),
     /// A size outside the limits.
     #[error("the map is {width} × {height} cells; each side must be between 1 and {max}", max = crate::grid::Grid::MAX_SIDE)]
     Size {

@@ -1,6 +1,7 @@
-//! gridpath's JSON map format, versions 1 and 2: human-readable, one string per row, one
-//! character per cell. Version 2 adds a height per cell and the slope rules; a map without
-//! heights is written as version 1, so older readers still load it.
+//! gridpath's JSON map format, versions 1 to 3: human-readable, one string per row, one
+//! character per cell. Version 2 adds a height per cell and the slope rules, version 3 hex
+//! cells; a file is written with the oldest version that holds the map (a square map without
+//! heights as version 1), so older readers still load it.
 //!
 //! ```json
 //! {
@@ -28,6 +29,14 @@
 //! "heights": {"scale": 0.5, "rows": [[0, 0, 1, 2], [0, 1, 2, 4], [0, 0, 1, 2]]},
 //! "slope": {"uphill": 1.0, "downhill": 0.25, "max_climb": 1.5}
 //! ```
+//!
+//! A version 3 map may have hexagonal cells, stored in offset rows as Tiled stores them
+//! ([`crate::grid::HexLayout`]), named in Tiled's terms; without `topology` the cells are
+//! square:
+//!
+//! ```json
+//! "topology": {"shape": "hex", "staggeraxis": "y", "staggerindex": "odd"}
+//! ```
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -35,12 +44,17 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Deserializer};
 
 use super::{FormatError, MAX_PARSER_MESSAGE, excerpt, shorten};
-use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Slope, Terrain, TerrainId};
+use crate::grid::{
+    Cell, GeoReference, Grid, HexLayout, Map, Rgb, Slope, StaggerAxis, StaggerIndex, Terrain,
+    TerrainId, Topology,
+};
 
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "gridpath-map";
 /// The newest format version this build writes and reads (it reads every older one too).
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
+/// The version of square maps with heights.
+pub const HEIGHTS_VERSION: u64 = 2;
 /// The version of maps without heights, written so that older readers load them.
 pub const FLAT_VERSION: u64 = 1;
 
@@ -66,6 +80,49 @@ struct RawMap {
     heights: Option<RawHeights>,
     #[serde(default)]
     slope: Option<RawSlope>,
+    #[serde(default)]
+    topology: Option<RawTopology>,
+}
+
+#[derive(Deserialize)]
+struct RawTopology {
+    shape: String,
+    #[serde(default)]
+    staggeraxis: Option<String>,
+    #[serde(default)]
+    staggerindex: Option<String>,
+}
+
+/// The topology a version 3 file names.
+fn topology(raw: &RawTopology) -> Result<Topology, FormatError> {
+    let bad = |message: String| FormatError::Topology(message);
+    match raw.shape.as_str() {
+        "square" => Ok(Topology::Square),
+        "hex" => {
+            let axis = match raw.staggeraxis.as_deref() {
+                Some("x") => StaggerAxis::X,
+                Some("y") | None => StaggerAxis::Y,
+                Some(other) => {
+                    return Err(bad(format!(
+                        "\"staggeraxis\" is {other:?}, expected \"x\" or \"y\""
+                    )));
+                }
+            };
+            let index = match raw.staggerindex.as_deref() {
+                Some("odd") | None => StaggerIndex::Odd,
+                Some("even") => StaggerIndex::Even,
+                Some(other) => {
+                    return Err(bad(format!(
+                        "\"staggerindex\" is {other:?}, expected \"odd\" or \"even\""
+                    )));
+                }
+            };
+            Ok(Topology::Hex(HexLayout::new(axis, index)))
+        }
+        other => Err(bad(format!(
+            "\"shape\" is {other:?}, expected \"square\" or \"hex\""
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -181,6 +238,11 @@ pub fn parse(text: &str) -> Result<Map, FormatError> {
     let mut grid = Grid::from_cells(width as u32, height as u32, terrains, cells)?;
     if raw.version >= 2 {
         read_heights(&mut grid, raw.heights, raw.slope)?;
+    }
+    if raw.version >= 3
+        && let Some(raw_topology) = &raw.topology
+    {
+        grid.set_topology(topology(raw_topology)?);
     }
     let endpoint = |which, point: Option<[i64; 2]>| -> Result<Option<Cell>, FormatError> {
         let Some([x, y]) = point else { return Ok(None) };
@@ -389,8 +451,10 @@ pub fn to_string(map: &Map) -> String {
     let mut out = String::with_capacity(grid.len() + grid.height() as usize * 8 + 512);
     out.push_str("{\n");
     let _ = writeln!(out, "  \"format\": {},", q(FORMAT_NAME));
-    let version = if grid.heights().is_some() {
+    let version = if grid.topology().is_hex() {
         VERSION
+    } else if grid.heights().is_some() {
+        HEIGHTS_VERSION
     } else {
         FLAT_VERSION
     };
@@ -458,6 +522,20 @@ pub fn to_string(map: &Map) -> String {
     }
     if let Some(heights) = grid.heights() {
         write_heights(&mut out, grid, heights);
+    }
+    if let Some(layout) = grid.topology().hex() {
+        let axis = match layout.axis {
+            StaggerAxis::X => "x",
+            StaggerAxis::Y => "y",
+        };
+        let index = match layout.index {
+            StaggerIndex::Odd => "odd",
+            StaggerIndex::Even => "even",
+        };
+        let _ = write!(
+            out,
+            ",\n  \"topology\": {{\"shape\": \"hex\", \"staggeraxis\": \"{axis}\", \"staggerindex\": \"{index}\"}}"
+        );
     }
     out.push_str("\n}\n");
     out
@@ -576,10 +654,39 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("uphill"), "{e}");
-        let e = parse(&DEMO.replacen("\"version\": 1", "\"version\": 3", 1))
+        let e = parse(&DEMO.replacen("\"version\": 1", "\"version\": 4", 1))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("versions 1 and 2"), "{e}");
+        assert!(e.contains("versions 1 to 3"), "{e}");
+    }
+
+    #[test]
+    fn hex_maps_are_version_3_and_round_trip_in_every_layout() {
+        let square = parse(DEMO).unwrap();
+        assert_eq!(square.grid.topology(), Topology::Square);
+        for layout in HexLayout::ALL {
+            let mut map = square.clone();
+            map.grid.set_topology(Topology::Hex(layout));
+            let text = to_string(&map);
+            assert!(text.contains("\"version\": 3,"), "{text}");
+            assert_eq!(parse(&text).unwrap(), map);
+        }
+        // A topology in an older version is not read; a wrong one in version 3 is named.
+        let old = DEMO.replacen(
+            "\"rows\"",
+            "\"topology\": {\"shape\": \"hex\"}, \"rows\"",
+            1,
+        );
+        assert_eq!(parse(&old).unwrap().grid.topology(), Topology::Square);
+        let three = old.replacen("\"version\": 1", "\"version\": 3", 1);
+        assert_eq!(
+            parse(&three).unwrap().grid.topology(),
+            Topology::Hex(HexLayout::ODD_R)
+        );
+        let e = parse(&three.replacen("\"hex\"", "\"triangle\"", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("triangle") && e.contains("topology"), "{e}");
     }
 
     #[test]

@@ -320,7 +320,7 @@ impl PathExport {
             search: SearchSummary {
                 algorithm: request.algorithm.name(),
                 diagonal: request.diagonal.name(),
-                heuristic: request.effective_heuristic().name(),
+                heuristic: request.heuristic_on(map.grid.topology()).name(),
                 weight: request.weight,
                 optimality: result.optimality.to_string(),
             },

@@ -1,5 +1,5 @@
 use super::heights::check_heights;
-use super::{Cell, Slope, Terrain, TerrainId};
+use super::{Cell, Slope, Terrain, TerrainId, Topology};
 
 /// Why a grid could not be built or changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -68,6 +68,7 @@ pub enum GridError {
 /// optionally, a height per cell with the [`Slope`] rules that price height changes.
 ///
 /// Cells are stored row by row; [`Grid::index`] maps a [`Cell`] to its place in [`Grid::cells`].
+/// The [`Topology`] says whether they are squares or hexes (stored in offset rows).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
     width: u32,
@@ -76,6 +77,7 @@ pub struct Grid {
     terrains: Vec<Terrain>,
     heights: Option<Vec<f32>>,
     slope: Slope,
+    topology: Topology,
 }
 
 impl Grid {
@@ -135,6 +137,7 @@ impl Grid {
             terrains,
             heights: None,
             slope: Slope::DEFAULT,
+            topology: Topology::Square,
         })
     }
 
@@ -162,6 +165,22 @@ impl Grid {
             return Err("map too large".to_owned());
         };
         Self::from_cells(w, h, terrains, cells).map_err(|e| e.to_string())
+    }
+
+    /// The shape of the cells: square (the default) or hexagonal.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// Changes the shape of the cells; the cells keep their places in the rows and columns.
+    pub fn set_topology(&mut self, topology: Topology) {
+        self.topology = topology;
+    }
+
+    /// The same grid with cells of another shape.
+    pub fn with_topology(mut self, topology: Topology) -> Self {
+        self.topology = topology;
+        self
     }
 
     /// The number of columns.

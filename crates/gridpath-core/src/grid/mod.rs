@@ -1,4 +1,5 @@
-//! The map model: cells, terrains and the grid that holds them.
+//! The map model: cells, terrains, the grid that holds them and the shape of its cells
+//! ([`Topology`]: squares or hexes).
 
 mod cell;
 mod endpoints;
@@ -11,6 +12,7 @@ mod grid;
 mod heights;
 mod map;
 mod terrain;
+mod topology;
 
 pub use cell::Cell;
 pub use endpoints::{farthest_apart, farthest_from};
@@ -19,3 +21,4 @@ pub use grid::{Grid, GridError};
 pub use heights::{MAX_HEIGHT, Slope};
 pub use map::Map;
 pub use terrain::{Rgb, Terrain, TerrainId};
+pub use topology::{Hex, HexLayout, StaggerAxis, StaggerIndex, Topology};

@@ -27,11 +27,13 @@ use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::incremental::dstar_lite;
 use super::jump::{jps, jps_plus};
+use super::outcome::{flat_map, square_map};
 use super::preprocessed::{ch, hpa, subgoal};
 use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
+use crate::grid::Topology;
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and
 /// weight are known.
@@ -141,16 +143,10 @@ fn any_map(_: &SearchGraph, _: &SearchRequest) -> Result<(), SearchError> {
     Ok(())
 }
 
-/// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
-/// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
-/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
-pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    if graph.has_heights() {
-        return Err(SearchError::HeightsUnsupported {
-            algorithm: request.algorithm,
-        });
-    }
-    Ok(())
+/// Accepts flat square maps: [`square_map`] and [`flat_map`].
+fn flat_square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    square_map(graph, request)?;
+    flat_map(graph, request)
 }
 
 /// What the contraction hierarchy accepts: a flat map of at most
@@ -315,7 +311,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: true,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::Whole(hpa::hpa_once),
         trace: TraceFrom::Nothing,
@@ -329,7 +325,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::AnyAngle(theta::run_theta),
         trace: TraceFrom::Vertices,
@@ -343,7 +339,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         uses_heuristic: false,
         uses_weight: false,
         needs_uniform_cost: false,
-        accepts: flat_map,
+        accepts: flat_square_map,
         prepare: None,
         run: Run::AnyAngle(theta::run_lazy_theta),
         trace: TraceFrom::Vertices,
@@ -420,15 +416,23 @@ impl FromStr for Algorithm {
 }
 
 impl SearchRequest {
-    /// The heuristic the search will use: the one chosen, or [`Heuristic::default_for`] the
-    /// diagonal rule; always the straight-line distance for the any-angle searches, which no
-    /// other estimate keeps admissible.
+    /// The heuristic the search will use on a square map: the one chosen, or
+    /// [`Heuristic::default_for`] the diagonal rule; always the straight-line distance for the
+    /// any-angle searches, which no other estimate keeps admissible. See
+    /// [`SearchRequest::heuristic_on`] for a map of any topology.
     pub fn effective_heuristic(&self) -> Heuristic {
+        self.heuristic_on(Topology::Square)
+    }
+
+    /// The heuristic the search will use on a map of this topology: the one chosen, or
+    /// [`Heuristic::default_on`] the topology (hex distance on hexes); always the
+    /// straight-line distance for the any-angle searches.
+    pub fn heuristic_on(&self, topology: Topology) -> Heuristic {
         if self.algorithm.info().guarantee == Guarantee::AnyAngle {
             return Heuristic::Euclidean;
         }
         self.heuristic
-            .unwrap_or(Heuristic::default_for(self.diagonal))
+            .unwrap_or(Heuristic::default_on(topology, self.diagonal))
     }
 
     /// What the answer is guaranteed to be, given the algorithm, heuristic and weight.

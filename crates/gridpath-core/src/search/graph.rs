@@ -1,6 +1,6 @@
 //! The grid as the searches see it: per-cell neighbour masks and step costs.
 
-use crate::grid::{Cell, Grid, Slope, TerrainId};
+use crate::grid::{Cell, Grid, Slope, TerrainId, Topology};
 
 use super::request::Diagonal;
 
@@ -10,7 +10,8 @@ pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
 pub(crate) const DY: [i32; 8] = [0, 0, 1, -1, -1, -1, 1, 1];
 /// The direction opposite each direction.
 pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
-/// Geometric length of a step in each direction.
+/// Geometric length of a step in each direction on a square grid.
+#[cfg(test)]
 pub(crate) const STEP_LENGTH: [f64; 8] = [
     1.0,
     1.0,
@@ -27,11 +28,19 @@ pub(crate) const STEP_LENGTH: [f64; 8] = [
 /// For each cell it holds a bit mask of the directions a unit may step in (bit `d` for
 /// direction `d` of [`DX`]/[`DY`]), so the searches never test bounds, walls or corners in
 /// their inner loop. Building one is O(cells); reuse it for every query on the same map.
+///
+/// A hex map is the same graph with other masks: its cells are stored in offset rows, so a
+/// hex's six neighbours are six of the eight directions ([`Topology::directions`]), each step
+/// of length 1; the diagonal rule does not apply there.
 #[derive(Clone, Debug)]
 pub struct SearchGraph {
     width: u32,
     height: u32,
     diagonal: Diagonal,
+    /// The shape of the cells, which says which directions lead to a neighbour.
+    topology: Topology,
+    /// The centre distance of a step in each direction.
+    step_length: [f64; 8],
     masks: Vec<u8>,
     terrain: Vec<u8>,
     /// Half the movement cost of each terrain id (infinite for impassable ones).
@@ -80,6 +89,8 @@ impl SearchGraph {
             width: w as u32,
             height: h as u32,
             diagonal,
+            topology: grid.topology(),
+            step_length: grid.topology().step_lengths(),
             masks: Vec::new(),
             terrain,
             half_cost,
@@ -119,12 +130,17 @@ impl SearchGraph {
             return 0;
         }
         let mut mask = 0u8;
+        let neighbours = self.topology.directions(x, y);
         for d in 0..8 {
             let (dx, dy) = (i64::from(DX[d]), i64::from(DY[d]));
-            if !self.open_at(x + dx, y + dy) || !self.climbable(x, y, x + dx, y + dy) {
+            if neighbours >> d & 1 == 0
+                || !self.open_at(x + dx, y + dy)
+                || !self.climbable(x, y, x + dx, y + dy)
+            {
                 continue;
             }
-            let allowed = if d < 4 {
+            // A hex's neighbours all lie across a side: no corner to cut.
+            let allowed = if d < 4 || self.topology.is_hex() {
                 true
             } else {
                 let (a, b) = (self.open_at(x + dx, y), self.open_at(x, y + dy));
@@ -176,7 +192,9 @@ impl SearchGraph {
     /// Whether the graph was built from a grid with this size and these terrain costs, so that
     /// [`SearchGraph::set_cells`] can bring it up to date with that grid's edits.
     pub fn matches_catalog(&self, grid: &Grid) -> bool {
-        if (grid.width(), grid.height()) != (self.width, self.height) {
+        if (grid.width(), grid.height()) != (self.width, self.height)
+            || grid.topology() != self.topology
+        {
             return false;
         }
         if grid.heights().map(|_| grid.slope()) != self.slope {
@@ -342,9 +360,26 @@ impl SearchGraph {
         self.height
     }
 
-    /// The diagonal rule the graph was built for.
+    /// The diagonal rule the graph was built for (which hex maps do not read).
     pub fn diagonal(&self) -> Diagonal {
         self.diagonal
+    }
+
+    /// The shape of the cells.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// Whether the graph is a square grid under the no-cut rule, where the searches that
+    /// rely on its geometry (jump points, the pruning of cells beyond a diagonal) are exact.
+    pub(crate) fn is_square_no_cut(&self) -> bool {
+        self.topology == Topology::Square && self.diagonal == Diagonal::NoCut
+    }
+
+    /// The centre distance of a step in each direction: 1 and √2 on squares, 1 on hexes.
+    #[inline]
+    pub(crate) fn step_lengths(&self) -> [f64; 8] {
+        self.step_length
     }
 
     /// The number of cells.
@@ -424,10 +459,11 @@ impl SearchGraph {
 
     /// The cost of a step in direction `d` from cell `from` to cell `to`:
     /// step length × (cost(from) + cost(to)) / 2, plus the slope term of the height change
-    /// on a map with heights. Only asked of allowed steps, so a cliff never reaches it.
+    /// on a map with heights. The step length is the centre distance: 1 or √2 on squares,
+    /// 1 on hexes. Only asked of allowed steps, so a cliff never reaches it.
     #[inline]
     pub(crate) fn step_cost(&self, from: usize, to: usize, d: usize) -> f64 {
-        let flat = STEP_LENGTH[d]
+        let flat = self.step_length[d]
             * (self.half_cost[usize::from(self.terrain[from])]
                 + self.half_cost[usize::from(self.terrain[to])]);
         match &self.slope {
@@ -505,7 +541,7 @@ impl SearchGraph {
                 return None;
             }
             cost += self.step_cost(from, self.index(pair[1]), d);
-            length += STEP_LENGTH[d];
+            length += self.step_length[d];
         }
         Some((cost, length))
     }
@@ -528,7 +564,7 @@ impl SearchGraph {
                 return None;
             }
             cost += self.step_cost(from, to, d);
-            length += STEP_LENGTH[d];
+            length += self.step_length[d];
         }
         Some((cost, length))
     }

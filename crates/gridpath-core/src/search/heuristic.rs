@@ -1,6 +1,7 @@
 //! Heuristic evaluation towards one target.
 
 use super::request::Heuristic;
+use crate::grid::{Hex, HexLayout, Topology};
 
 const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
 
@@ -14,23 +15,42 @@ const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
 /// path therefore never exceeds its cost with heights, and `h(n) ≤ c_flat(n, m) + h(m) ≤
 /// c(n, m) + h(m)` keeps consistency. The oracle test `heights_and_slopes_match_the_oracle`
 /// checks `h ≤` the true remaining cost at every cell A* expands.
+///
+/// On a hex map the estimate is the hex distance times the cheapest terrain cost: every hex
+/// step has centre distance 1 and costs at least the cheapest terrain's cost (the mean of two
+/// costs, each at least the cheapest), and the hex distance falls by at most 1 a step, so the
+/// estimate is admissible and consistent, with terrain costs below 1 too.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Estimate {
     kind: Heuristic,
     tx: i32,
     ty: i32,
     scale: f64,
+    /// The hex layout and the target in axial coordinates, for [`Heuristic::Hex`].
+    hex: Option<(HexLayout, Hex)>,
 }
 
 impl Estimate {
-    /// An estimate of the cost to `(tx, ty)`, multiplied by `scale`.
-    pub fn new(kind: Heuristic, tx: u32, ty: u32, scale: f64) -> Self {
-        let kind = if scale == 0.0 { Heuristic::Zero } else { kind };
+    /// An estimate of the cost to `(tx, ty)` on a map of this topology, multiplied by `scale`.
+    /// On a hex map every heuristic but zero measures hex distance (the square ones mean
+    /// nothing there, and requests naming them are refused); on a square map
+    /// [`Heuristic::Hex`] measures nothing and counts as zero.
+    pub fn new(topology: Topology, kind: Heuristic, tx: u32, ty: u32, scale: f64) -> Self {
+        let kind = match (topology, kind) {
+            _ if scale == 0.0 => Heuristic::Zero,
+            (_, Heuristic::Zero) | (Topology::Square, Heuristic::Hex) => Heuristic::Zero,
+            (Topology::Hex(_), _) => Heuristic::Hex,
+            (Topology::Square, kind) => kind,
+        };
+        let hex = topology
+            .hex()
+            .map(|layout| (layout, layout.to_hex(i64::from(tx), i64::from(ty))));
         Self {
             kind,
             tx: tx as i32,
             ty: ty as i32,
             scale,
+            hex,
         }
     }
 
@@ -63,6 +83,12 @@ impl Estimate {
             Heuristic::Manhattan => dx + dy,
             Heuristic::Chebyshev => dx.max(dy),
             Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
+            Heuristic::Hex => match self.hex {
+                Some((layout, target)) => {
+                    layout.to_hex(i64::from(x), i64::from(y)).distance(target) as f64
+                }
+                None => 0.0,
+            },
         };
         raw * self.scale
     }
@@ -74,12 +100,21 @@ mod tests {
 
     #[test]
     fn each_heuristic_measures_as_named() {
-        let at = |kind| Estimate::new(kind, 0, 0, 1.0).at(3, 4);
+        let at = |kind| Estimate::new(Topology::Square, kind, 0, 0, 1.0).at(3, 4);
         assert_eq!(at(Heuristic::Manhattan), 7.0);
         assert_eq!(at(Heuristic::Euclidean), 5.0);
         assert_eq!(at(Heuristic::Chebyshev), 4.0);
         assert!((at(Heuristic::Octile) - (1.0 + 3.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
         assert_eq!(at(Heuristic::Zero), 0.0);
-        assert_eq!(Estimate::new(Heuristic::Manhattan, 0, 0, 0.5).at(3, 4), 3.5);
+        assert_eq!(
+            Estimate::new(Topology::Square, Heuristic::Manhattan, 0, 0, 0.5).at(3, 4),
+            3.5
+        );
+        assert_eq!(at(Heuristic::Hex), 0.0);
+        // Hex distance on hexes, whatever square heuristic is named.
+        let hex = Topology::Hex(HexLayout::ODD_R);
+        for kind in [Heuristic::Hex, Heuristic::Octile] {
+            assert_eq!(Estimate::new(hex, kind, 0, 0, 0.5).at(3, 4), 2.5);
+        }
     }
 }

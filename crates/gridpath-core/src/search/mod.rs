@@ -3,7 +3,10 @@
 //! Every algorithm shares the same neighbour rules ([`Diagonal`]), cost model and result type.
 //! The cost of a step is its length (1 orthogonal, √2 diagonal) times the mean of the two
 //! cells' terrain costs, so a path costs the same both ways, and on a map of one terrain of cost
-//! 1 it is exactly the Moving AI convention.
+//! 1 it is exactly the Moving AI convention. On a hex map ([`crate::grid::Topology`]) the graph
+//! holds each cell's six neighbours among the same eight directions, every step 1 long; the
+//! algorithms whose geometry is the square grid's refuse hex maps through the registry
+//! (`docs/hex.md`).
 //!
 //! The algorithms live by family: `classic` best-first search (A*, Dijkstra, greedy, BFS,
 //! bidirectional A*, IDA*, turn penalties, the flow field), `jump` point search, searches over

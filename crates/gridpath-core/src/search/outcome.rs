@@ -81,6 +81,51 @@ pub(crate) fn check_cell(
     Ok(())
 }
 
+/// Accepts flat maps: refuses a map with heights, whose steps may cost more one way than
+/// the other (HPA*'s abstract edges and the contraction hierarchy's shortcuts are priced one
+/// way) and whose slopes and cliffs the any-angle searches' straight segments do not see.
+pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.has_heights() {
+        return Err(SearchError::HeightsUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
+/// Accepts square maps: refuses a hex map, whose cells the algorithm's geometry (jump
+/// points, straight segments, cluster entrances) does not describe.
+pub(crate) fn square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    if graph.topology().is_hex() {
+        return Err(SearchError::HexUnsupported {
+            algorithm: request.algorithm,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that a heuristic the request names (and the algorithm reads) fits the map's cells.
+pub(crate) fn check_heuristic(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+) -> Result<(), SearchError> {
+    let topology = graph.topology();
+    match request.heuristic {
+        Some(heuristic) if request.algorithm.info().uses_heuristic && !heuristic.fits(topology) => {
+            Err(SearchError::HeuristicMismatch {
+                heuristic,
+                topology,
+                expected: if topology.is_hex() {
+                    "hex"
+                } else {
+                    "manhattan, euclidean, chebyshev, octile"
+                },
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Checks a request against a prepared graph: the diagonal rule it was built for, both ends
 /// on passable cells, a weight of at least 1, and what the algorithm accepts.
 pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
@@ -93,6 +138,7 @@ pub(crate) fn check(graph: &SearchGraph, request: &SearchRequest) -> Result<(), 
     check_cell(graph, "start", request.start)?;
     check_cell(graph, "goal", request.goal)?;
     (request.algorithm.info().accepts)(graph, request)?;
+    check_heuristic(graph, request)?;
     // Checked for every algorithm, though only A* uses the weight: a request with a weight
     // that means nothing is a mistake, whichever algorithm it names.
     if !(request.weight.is_finite() && (1.0..=SearchRequest::MAX_WEIGHT).contains(&request.weight))

@@ -3,7 +3,8 @@
 //! goal instead, and the result says so ([`SearchResult::reached`]).
 //!
 //! The nearest reachable cell is the one closest to the goal by the request's heuristic
-//! distance (octile or manhattan by the diagonal rule when the request uses none), then the
+//! distance (octile or manhattan by the diagonal rule when the request uses none; hex distance
+//! on a hex map), then the
 //! cheapest to reach, then the first in row order. One Dijkstra from the start finds it; the
 //! requested algorithm then plans to it, so a greedy search stays greedy.
 //!
@@ -20,7 +21,7 @@
 //! assert_eq!(result.path.last(), Some(&Cell::new(5, 0)));
 //! ```
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Topology};
 
 use super::classic::flow_field::FlowField;
 use super::control::SearchControl;
@@ -84,8 +85,9 @@ fn nearest_reachable(
     control: &SearchControl,
 ) -> Result<Option<Cell>, SearchError> {
     let field = FlowField::from_origin_controlled(graph, request.start, control)?;
-    let heuristic = match request.effective_heuristic() {
-        Heuristic::Zero => Heuristic::default_for(request.diagonal),
+    let topology = graph.topology();
+    let heuristic = match request.heuristic_on(topology) {
+        Heuristic::Zero => Heuristic::default_on(topology, request.diagonal),
         h => h,
     };
     let goal = request.goal;
@@ -95,7 +97,7 @@ fn nearest_reachable(
         let Some(cost) = field.cost(cell) else {
             continue;
         };
-        let distance = distance(heuristic, cell, goal);
+        let distance = distance(topology, heuristic, cell, goal);
         let better = best.is_none_or(|(d, c, _)| (distance, cost) < (d, c));
         if better {
             best = Some((distance, cost, cell));
@@ -104,8 +106,15 @@ fn nearest_reachable(
     Ok(best.map(|(_, _, cell)| cell))
 }
 
-/// The heuristic distance between two cells, unscaled by terrain cost.
-pub(crate) fn distance(heuristic: Heuristic, a: Cell, b: Cell) -> f64 {
+/// The heuristic distance between two cells, unscaled by terrain cost. On a hex map every
+/// heuristic but zero is the hex distance.
+pub(crate) fn distance(topology: Topology, heuristic: Heuristic, a: Cell, b: Cell) -> f64 {
+    if let Some(layout) = topology.hex() {
+        return match heuristic {
+            Heuristic::Zero => 0.0,
+            _ => layout.distance(a, b) as f64,
+        };
+    }
     let dx = f64::from(a.x.abs_diff(b.x));
     let dy = f64::from(a.y.abs_diff(b.y));
     match heuristic {
@@ -113,6 +122,6 @@ pub(crate) fn distance(heuristic: Heuristic, a: Cell, b: Cell) -> f64 {
         Heuristic::Euclidean => dx.hypot(dy),
         Heuristic::Chebyshev => dx.max(dy),
         Heuristic::Octile => dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy),
-        Heuristic::Zero => 0.0,
+        Heuristic::Zero | Heuristic::Hex => 0.0,
     }
 }

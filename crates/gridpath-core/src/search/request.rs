@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 use crate::smooth::{self, SmoothError, SmoothSettings, SmoothedPath};
 
 /// Implements `FromStr`, `Display`, `ALL` and `name` for a fieldless enum from a table of
@@ -137,6 +137,9 @@ pub enum Heuristic {
     Octile,
     /// 0 everywhere: A* becomes Dijkstra.
     Zero,
+    /// The number of hex steps: exact on an open hex map, and the only estimate (with zero)
+    /// that hex maps accept.
+    Hex,
 }
 
 named_enum!(Heuristic {
@@ -145,6 +148,7 @@ named_enum!(Heuristic {
     Chebyshev => "chebyshev", "max(|dx|, |dy|): never overestimates, weaker than octile since a diagonal costs √2.";
     Octile => "octile", "max + (√2 − 1)·min: exact on an open 8-connected grid.";
     Zero => "zero", "0 everywhere: A* explores like Dijkstra.";
+    Hex => "hex", "Hex distance (the fewest steps between two hexes): exact on an open hex map; for hex maps only.";
 });
 
 impl Heuristic {
@@ -157,8 +161,29 @@ impl Heuristic {
         }
     }
 
+    /// The default on a map of this topology: [`Heuristic::default_for`] the diagonal rule on
+    /// squares, [`Heuristic::Hex`] on hexes.
+    pub fn default_on(topology: Topology, diagonal: Diagonal) -> Self {
+        if topology.is_hex() {
+            Heuristic::Hex
+        } else {
+            Self::default_for(diagonal)
+        }
+    }
+
+    /// Whether it means anything on a map of this topology: hex distance and zero on hexes,
+    /// every other one on squares.
+    pub fn fits(self, topology: Topology) -> bool {
+        match self {
+            Heuristic::Zero => true,
+            Heuristic::Hex => topology.is_hex(),
+            _ => !topology.is_hex(),
+        }
+    }
+
     /// Whether it never overestimates the true cost under this diagonal rule (once scaled by
-    /// the cheapest terrain cost, as every search does).
+    /// the cheapest terrain cost, as every search does). [`Heuristic::Hex`] counts as
+    /// admissible since only hex maps accept it, where it is.
     pub fn is_admissible(self, diagonal: Diagonal) -> bool {
         !(self == Heuristic::Manhattan && diagonal != Diagonal::Never)
     }
@@ -521,6 +546,24 @@ pub enum SearchError {
     TurnPenaltyUnsupported {
         /// The algorithm asked for.
         algorithm: Algorithm,
+    },
+    /// The algorithm is defined for square cells and cannot search a hex map.
+    #[error(
+        "{algorithm} is defined for square cells and cannot search a hex map: choose A*, Dijkstra, greedy, BFS, bidirectional A*, IDA*, D* Lite or the contraction hierarchy"
+    )]
+    HexUnsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
+    /// The heuristic does not measure distances on this map's cells.
+    #[error("the {heuristic} heuristic does not fit a {topology} map: choose {expected} or zero")]
+    HeuristicMismatch {
+        /// The heuristic asked for.
+        heuristic: Heuristic,
+        /// The map's topology.
+        topology: Topology,
+        /// What fits it instead.
+        expected: &'static str,
     },
     /// The algorithm cannot search a map with heights.
     #[error(

@@ -188,8 +188,14 @@ fn ranking_estimate(graph: &SearchGraph, request: &SearchRequest, cell: Cell) ->
     let info = request.algorithm.info();
     if info.guarantee == super::Guarantee::AnyAngle {
         let goal = request.goal;
-        return Estimate::new(Heuristic::Euclidean, goal.x, goal.y, graph.min_cost())
-            .at(cell.x as i32, cell.y as i32);
+        return Estimate::new(
+            graph.topology(),
+            Heuristic::Euclidean,
+            goal.x,
+            goal.y,
+            graph.min_cost(),
+        )
+        .at(cell.x as i32, cell.y as i32);
     }
     if !info.uses_heuristic {
         return 0.0;
@@ -199,8 +205,9 @@ fn ranking_estimate(graph: &SearchGraph, request: &SearchRequest, cell: Cell) ->
     } else {
         1.0
     };
-    let heuristic = request.effective_heuristic();
+    let heuristic = request.heuristic_on(graph.topology());
     let estimate = Estimate::new(
+        graph.topology(),
         heuristic,
         request.goal.x,
         request.goal.y,

@@ -9,6 +9,12 @@
 //! steps follow the map's diagonal rule on the unit's map: with `no-cut` a diagonal step needs
 //! both orthogonal neighbours free, so the footprint never sweeps over a wall's corner.
 //!
+//! On a hex map a unit of size N is a hex of radius N − 1 (size 1 one hex, size 2 a hex and
+//! its six neighbours), placed by its centre: it may stand where every hex within N − 1 steps
+//! lies on the map and is passable, and it pays the costliest terrain among them. A step needs
+//! both footprints free, as one-hex units do (hexes have no corners to cut between
+//! neighbours).
+//!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
 //! use gridpath_core::search::{SearchRequest, grid_for_unit, solve};
@@ -29,7 +35,7 @@
 //! assert!(solve(&big, &along).expect("plans").found);
 //! ```
 
-use crate::grid::{Grid, GridError, Rgb, Terrain, TerrainId};
+use crate::grid::{Grid, GridError, HexLayout, Rgb, Terrain, TerrainId};
 
 /// The name of the terrain of cells where the unit does not fit, when the map has no
 /// impassable terrain of its own.
@@ -67,6 +73,9 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
     if size == 1 {
         return Ok(grid.clone());
     }
+    if let Some(layout) = grid.topology().hex() {
+        return hex_grid_for_unit(grid, layout, size - 1);
+    }
     let (w, h) = (grid.width() as usize, grid.height() as usize);
     let n = size as usize;
     let terrains = grid.terrains();
@@ -82,21 +91,7 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
             across[y * w + x] = row.iter().copied().fold(row[0], costliest);
         }
     }
-    let mut catalog = terrains.to_vec();
-    let wall = match terrains.iter().position(|t| !t.is_passable()) {
-        Some(id) => id as TerrainId,
-        None => {
-            let mut blocked = Grid::from_cells(1, 1, catalog.clone(), vec![0])?;
-            let symbol = ['#', '@', 'X', '%', '&']
-                .into_iter()
-                .find(|s| terrains.iter().all(|t| t.symbol != *s))
-                .unwrap_or('\u{2588}');
-            let id =
-                blocked.add_terrain(Terrain::impassable(NO_ROOM, symbol, Rgb([40, 40, 48])))?;
-            catalog = blocked.terrains().to_vec();
-            id
-        }
-    };
+    let (catalog, wall) = with_wall(terrains)?;
     let fits = clearance(grid);
     let mut unit = vec![wall; w * h];
     for y in 0..h {
@@ -109,11 +104,92 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
             unit[i] = column.fold(across[i], costliest);
         }
     }
-    let mut planned = Grid::from_cells(grid.width(), grid.height(), catalog, unit)?;
-    // Heights stay those of the cell the unit is anchored on (its top-left).
+    finish(grid, catalog, unit)
+}
+
+/// The catalog with an impassable terrain (the map's first, or [`NO_ROOM`] added) and its id.
+fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridError> {
+    if let Some(id) = terrains.iter().position(|t| !t.is_passable()) {
+        return Ok((terrains.to_vec(), id as TerrainId));
+    }
+    let mut blocked = Grid::from_cells(1, 1, terrains.to_vec(), vec![0])?;
+    let symbol = ['#', '@', 'X', '%', '&']
+        .into_iter()
+        .find(|s| terrains.iter().all(|t| t.symbol != *s))
+        .unwrap_or('\u{2588}');
+    let id = blocked.add_terrain(Terrain::impassable(NO_ROOM, symbol, Rgb([40, 40, 48])))?;
+    Ok((blocked.terrains().to_vec(), id))
+}
+
+/// The unit's map from its cells: the grid's size, topology, heights and slope rules.
+fn finish(grid: &Grid, catalog: Vec<Terrain>, unit: Vec<TerrainId>) -> Result<Grid, GridError> {
+    let mut planned = Grid::from_cells(grid.width(), grid.height(), catalog, unit)?
+        .with_topology(grid.topology());
+    // Heights stay those of the cell the unit is anchored on (its top-left, or centre).
     planned.set_heights(grid.heights().map(<[f32]>::to_vec))?;
     planned.set_slope(grid.slope())?;
     Ok(planned)
+}
+
+/// The map of a hex unit of `radius` (at least 1) by its centre hex (see the module): a
+/// breadth-first pass from the walls and the map's edge gives every hex its distance to the
+/// nearest blocked or missing hex, and `radius` rounds of taking the costliest of each hex
+/// and its neighbours give the costliest terrain under each footprint. O(cells × radius).
+fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid, GridError> {
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    let cells = grid.cells();
+    let index = |x: i64, y: i64| (y * w + x) as usize;
+    let on_map = |x: i64, y: i64| x >= 0 && y >= 0 && x < w && y < h;
+    let passable = |i: usize| grid.terrain(cells[i]).cost.is_some();
+    // Steps to the nearest blocked or missing hex: 1 next to one, u32::MAX when none.
+    let mut room = vec![u32::MAX; cells.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for y in 0..h {
+        for x in 0..w {
+            let i = index(x, y);
+            if !passable(i) {
+                room[i] = 0;
+                continue;
+            }
+            let edge = layout
+                .neighbours(x, y)
+                .iter()
+                .any(|&(nx, ny)| !on_map(nx, ny) || !passable(index(nx, ny)));
+            if edge {
+                room[i] = 1;
+                queue.push_back((x, y));
+            }
+        }
+    }
+    while let Some((x, y)) = queue.pop_front() {
+        let next = room[index(x, y)] + 1;
+        for (nx, ny) in layout.neighbours(x, y) {
+            if on_map(nx, ny) && room[index(nx, ny)] > next {
+                room[index(nx, ny)] = next;
+                queue.push_back((nx, ny));
+            }
+        }
+    }
+    let rank = |id: TerrainId| grid.terrain(id).cost.unwrap_or(f64::INFINITY);
+    let mut costliest = cells.to_vec();
+    for _ in 0..radius {
+        let previous = costliest.clone();
+        for y in 0..h {
+            for x in 0..w {
+                let i = index(x, y);
+                for (nx, ny) in layout.neighbours(x, y) {
+                    if on_map(nx, ny) && rank(previous[index(nx, ny)]) > rank(costliest[i]) {
+                        costliest[i] = previous[index(nx, ny)];
+                    }
+                }
+            }
+        }
+    }
+    let (catalog, wall) = with_wall(grid.terrains())?;
+    let unit = (0..cells.len())
+        .map(|i| if room[i] > radius { costliest[i] } else { wall })
+        .collect();
+    finish(grid, catalog, unit)
 }
 
 #[cfg(test)]
@@ -157,5 +233,38 @@ mod tests {
             Some(NO_ROOM)
         );
         assert!(!unit.is_passable(crate::grid::Cell::new(2, 2)));
+    }
+
+    #[test]
+    fn a_hex_unit_stands_where_its_whole_disc_is_free() {
+        use crate::grid::{Cell, Topology};
+        let mut grid = Grid::from_ascii(&["........"; 8]).unwrap();
+        grid.set(Cell::new(5, 4), 3);
+        grid.set(Cell::new(2, 2), 2);
+        for layout in HexLayout::ALL {
+            let grid = grid.clone().with_topology(Topology::Hex(layout));
+            let unit = grid_for_unit(&grid, 2).unwrap();
+            assert_eq!(unit.topology(), grid.topology());
+            for y in 0..8 {
+                for x in 0..8 {
+                    let cell = Cell::new(x, y);
+                    // The disc of radius 1, by distance: independent of the breadth-first pass.
+                    let disc: Vec<Cell> = (0..8)
+                        .flat_map(|yy| (0..8).map(move |xx| Cell::new(xx, yy)))
+                        .filter(|&c| layout.distance(c, cell) <= 1)
+                        .collect();
+                    let inside = x > 0 && y > 0 && x < 7 && y < 7;
+                    let fits = inside && disc.iter().all(|&c| grid.is_passable(c));
+                    assert_eq!(unit.is_passable(cell), fits, "{} at {cell}", layout.name());
+                    if fits {
+                        let dearest = disc
+                            .iter()
+                            .filter_map(|&c| grid.cost(c))
+                            .fold(0.0, f64::max);
+                        assert_eq!(unit.cost(cell), Some(dearest));
+                    }
+                }
+            }
+        }
     }
 }

@@ -61,7 +61,7 @@ impl<'a> Query<'a> {
             request,
             start: graph.index(request.start),
             goal: graph.index(request.goal),
-            heuristic: request.effective_heuristic(),
+            heuristic: request.heuristic_on(graph.topology()),
             scale: graph.min_cost(),
         }
     }
@@ -69,13 +69,25 @@ impl<'a> Query<'a> {
     /// The estimate towards the goal, multiplied by `weight`.
     pub fn estimate_to_goal(&self, weight: f64) -> Estimate {
         let goal = self.request.goal;
-        Estimate::new(self.heuristic, goal.x, goal.y, self.scale * weight)
+        Estimate::new(
+            self.graph.topology(),
+            self.heuristic,
+            goal.x,
+            goal.y,
+            self.scale * weight,
+        )
     }
 
     /// The estimate towards the start.
     pub fn estimate_to_start(&self) -> Estimate {
         let start = self.request.start;
-        Estimate::new(self.heuristic, start.x, start.y, self.scale)
+        Estimate::new(
+            self.graph.topology(),
+            self.heuristic,
+            start.x,
+            start.y,
+            self.scale,
+        )
     }
 
     /// Whether the request asks for the expansion order.

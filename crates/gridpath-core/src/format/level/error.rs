@@ -20,8 +20,8 @@ pub enum LevelError {
         /// What is wrong.
         message: String,
     },
-    /// A map that is not orthogonal (isometric, staggered, hexagonal).
-    #[error("the map's orientation is {0:?}; only orthogonal maps are read")]
+    /// A map that is neither orthogonal nor hexagonal (isometric, staggered).
+    #[error("the map's orientation is {0:?}; only orthogonal and hexagonal maps are read")]
     NotOrthogonal(String),
     /// The data of a tile layer (or one chunk of it) cannot be decoded.
     #[error("layer {layer:?}{at}: {message}", at = chunk_place(*chunk))]

@@ -46,6 +46,7 @@ mod catalog;
 mod data;
 mod error;
 mod external;
+mod hexagonal;
 mod ldtk;
 mod tiled;
 pub mod tiled_write;

@@ -5,8 +5,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use super::catalog::{self, TerrainSpec};
+use super::hexagonal::HexPixels;
 use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
-use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, TerrainId};
+use crate::grid::{
+    Cell, GeoReference, Grid, HexLayout, Map, Rgb, StaggerAxis, StaggerIndex, TerrainId, Topology,
+};
 
 /// The most tiles all layers of one file may hold together once decoded (256 Mi, 1 GiB of
 /// ids): one layer of a 16384² map, or four of an 8192² one.
@@ -55,6 +58,12 @@ pub struct TiledMap {
     pub tile_height: f64,
     /// Whether the layers are stored in chunks.
     pub infinite: bool,
+    /// Hexagonal maps: `staggeraxis` (`x` or `y`; Tiled's default `y`).
+    pub stagger_axis: Option<String>,
+    /// Hexagonal maps: `staggerindex` (`odd` or `even`; Tiled's default `odd`).
+    pub stagger_index: Option<String>,
+    /// Hexagonal maps: `hexsidelength` in pixels (0 when absent).
+    pub hex_side_length: f64,
     /// The tilesets, by first global id.
     pub tilesets: Vec<Tileset>,
     /// The layers in drawing order (bottom first).
@@ -448,10 +457,12 @@ impl TiledMap {
     /// topmost visible tile with the collision layer over it; solid objects as walls; start and
     /// goal from objects of those names.
     pub fn to_import(&self, name: &str, options: &LevelOptions) -> Result<LevelImport, LevelError> {
-        if self.orientation != "orthogonal" {
-            return Err(LevelError::NotOrthogonal(self.orientation.clone()));
-        }
         let positive = |v: f64| v > 0.0 && v.is_finite();
+        let layout = match self.orientation.as_str() {
+            "orthogonal" => None,
+            "hexagonal" => Some(self.hex_layout()?),
+            _ => return Err(LevelError::NotOrthogonal(self.orientation.clone())),
+        };
         if !(positive(self.tile_width) && positive(self.tile_height)) {
             return Err(LevelError::Field {
                 place: "map".to_owned(),
@@ -505,7 +516,16 @@ impl TiledMap {
                 collision.map(|l| l.name.clone())
             }
         };
-        let solid_objects = self.rasterise_objects(extent, &mut walls)?;
+        let solid_objects = match layout {
+            None => self.rasterise_objects(extent, &mut walls)?,
+            Some(_) if self.has_solid_objects() => {
+                return Err(LevelError::Field {
+                    place: "map".to_owned(),
+                    message: "solid objects on a hexagonal map are not read: draw the walls in a collision tile layer".to_owned(),
+                });
+            }
+            Some(_) => false,
+        };
         if wall_from.is_none() && solid_objects {
             wall_from = Some("solid objects".to_owned());
         }
@@ -565,11 +585,14 @@ impl TiledMap {
                 _ => found.of_gid.get(gid).copied().unwrap_or(0),
             })
             .collect();
-        let grid = Grid::from_cells(extent.width, extent.height, terrains, ids)
+        let mut grid = Grid::from_cells(extent.width, extent.height, terrains, ids)
             .map_err(|e| LevelError::Empty(e.to_string()))?;
+        if let Some(layout) = layout {
+            grid.set_topology(Topology::Hex(shifted(layout, extent)));
+        }
         let mut map = Map::new(name, grid);
-        map.start = self.marker("start", extent);
-        map.goal = self.marker("goal", extent);
+        map.start = self.marker("start", extent, layout);
+        map.goal = self.marker("goal", extent, layout);
         map.metadata = self.world_frame()?;
         Ok(LevelImport {
             map,
@@ -719,9 +742,49 @@ impl TiledMap {
         Ok(true)
     }
 
+    /// The stagger axis and index of a hexagonal map, checking `hexsidelength` too.
+    fn hex_layout(&self) -> Result<HexLayout, LevelError> {
+        let bad = |message: String| LevelError::Field {
+            place: "map".to_owned(),
+            message,
+        };
+        let axis = match self.stagger_axis.as_deref() {
+            Some("y") | None => StaggerAxis::Y,
+            Some("x") => StaggerAxis::X,
+            Some(other) => return Err(bad(format!("staggeraxis is {other:?}, not x or y"))),
+        };
+        let index = match self.stagger_index.as_deref() {
+            Some("odd") | None => StaggerIndex::Odd,
+            Some("even") => StaggerIndex::Even,
+            Some(other) => return Err(bad(format!("staggerindex is {other:?}, not odd or even"))),
+        };
+        let side = self.hex_side_length;
+        let along = match axis {
+            StaggerAxis::Y => self.tile_height,
+            StaggerAxis::X => self.tile_width,
+        };
+        if !(side.is_finite() && side >= 0.0 && side <= along) {
+            return Err(bad(format!(
+                "hexsidelength is {side}; it must lie between 0 and the tile's {along} pixels"
+            )));
+        }
+        Ok(HexLayout::new(axis, index))
+    }
+
+    /// Whether some object would be a wall (solid, or in a collision object layer).
+    fn has_solid_objects(&self) -> bool {
+        self.layers.iter().any(|layer| match &layer.content {
+            Content::Objects(objects) => {
+                layer.is_collision() || objects.iter().any(|o| is_solid(&o.properties))
+            }
+            Content::Tiles(_) => false,
+        })
+    }
+
     /// The cell of the first object named or classed `which` (start or goal), when inside the
-    /// grid: a point's position, another shape's centre.
-    fn marker(&self, which: &str, extent: Extent) -> Option<Cell> {
+    /// grid: a point's position, another shape's centre; on a hex map the hex whose centre is
+    /// nearest.
+    fn marker(&self, which: &str, extent: Extent, layout: Option<HexLayout>) -> Option<Cell> {
         let object = self.layers.iter().find_map(|l| match &l.content {
             Content::Objects(objects) => objects.iter().find(|o| {
                 o.name.eq_ignore_ascii_case(which)
@@ -738,10 +801,22 @@ impl TiledMap {
                 object.y + object.height / 2.0,
             ),
         };
-        let (tx, ty) = (
-            (px / self.tile_width).floor(),
-            (py / self.tile_height).floor(),
-        );
+        let (tx, ty) = match layout {
+            None => (
+                (px / self.tile_width).floor(),
+                (py / self.tile_height).floor(),
+            ),
+            Some(layout) => {
+                let pixels = HexPixels {
+                    layout,
+                    tile_width: self.tile_width,
+                    tile_height: self.tile_height,
+                    side: self.hex_side_length,
+                };
+                let (x, y) = pixels.hex_at(px, py)?;
+                (x as f64, y as f64)
+            }
+        };
         if !(tx.is_finite() && ty.is_finite()) {
             return None;
         }
@@ -750,6 +825,23 @@ impl TiledMap {
             (0..i64::from(extent.width)).contains(&x) && (0..i64::from(extent.height)).contains(&y);
         inside.then(|| Cell::new(x as u32, y as u32))
     }
+}
+
+/// The layout of the grid cut from a hex map at `extent`: cutting from an odd row (or
+/// column) along the stagger axis swaps which lines are staggered.
+fn shifted(layout: HexLayout, extent: Extent) -> HexLayout {
+    let first = match layout.axis {
+        StaggerAxis::Y => extent.y,
+        StaggerAxis::X => extent.x,
+    };
+    if first.rem_euclid(2) == 0 {
+        return layout;
+    }
+    let index = match layout.index {
+        StaggerIndex::Odd => StaggerIndex::Even,
+        StaggerIndex::Even => StaggerIndex::Odd,
+    };
+    HexLayout::new(layout.axis, index)
 }
 
 /// The terrain of each global id met so far, tiles of one key sharing one.

@@ -31,7 +31,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::grid::{Grid, Map, Terrain};
+use super::hexagonal::HexPixels;
+use crate::grid::{Grid, HexLayout, Map, StaggerAxis, StaggerIndex, Terrain};
 
 /// The most tiles in one row of the written tileset image.
 pub const TILESET_COLUMNS: u32 = 16;
@@ -54,16 +55,21 @@ pub fn tileset_layout(grid: &Grid) -> (u32, u32) {
 }
 
 /// The tileset image: tile `i` (column `i % columns`, row `i / columns`, no margin or
-/// spacing) a solid square of terrain `i`'s colour, [`TILE_SIZE`] pixels a side.
+/// spacing) a solid square of terrain `i`'s colour, [`TILE_SIZE`] pixels a side; on a hex
+/// map a solid hexagon in a tile of the map's hex size, transparent outside it.
 #[cfg(feature = "images")]
 pub fn tileset_png(grid: &Grid) -> Result<Vec<u8>, image::ImageError> {
     let (columns, rows) = tileset_layout(grid);
     let terrains = grid.terrains();
-    let image = image::RgbaImage::from_fn(columns * TILE_SIZE, rows * TILE_SIZE, |x, y| {
-        let id = (y / TILE_SIZE * columns + x / TILE_SIZE) as usize;
+    let shape = TileShape::of(grid);
+    let (tw, th) = (shape.width, shape.height);
+    let image = image::RgbaImage::from_fn(columns * tw, rows * th, |x, y| {
+        let id = (y / th * columns + x / tw) as usize;
         match terrains.get(id) {
-            Some(t) => image::Rgba([t.color.0[0], t.color.0[1], t.color.0[2], 255]),
-            None => image::Rgba([0, 0, 0, 0]),
+            Some(t) if shape.covers(x % tw, y % th) => {
+                image::Rgba([t.color.0[0], t.color.0[1], t.color.0[2], 255])
+            }
+            _ => image::Rgba([0, 0, 0, 0]),
         }
     });
     let mut out = std::io::Cursor::new(Vec::new());
@@ -113,11 +119,112 @@ fn properties(terrain: &Terrain) -> Vec<Property> {
 
 /// The start and goal as (name, x, y) in pixels: the centre of their cell.
 fn markers(map: &Map) -> Vec<(&'static str, f64, f64)> {
-    let centre = |v: u32| (f64::from(v) + 0.5) * f64::from(TILE_SIZE);
+    let shape = TileShape::of(&map.grid);
     [("start", map.start), ("goal", map.goal)]
         .into_iter()
-        .filter_map(|(name, cell)| cell.map(|c| (name, centre(c.x), centre(c.y))))
+        .filter_map(|(name, cell)| {
+            cell.map(|c| {
+                let (x, y) = shape.centre(c.x, c.y);
+                (name, x, y)
+            })
+        })
         .collect()
+}
+
+/// The length of a hex's sides along the stagger axis in a written hex map, in pixels.
+pub const HEX_SIDE: u32 = 8;
+
+/// A written hex tile's width across its flats: √3 / 2 of [`TILE_SIZE`], rounded.
+const HEX_FLATS: u32 = 14;
+
+/// The tiles of a written map: [`TILE_SIZE`] squares, or on a hex map hexes whose sides along
+/// the stagger axis are [`HEX_SIDE`] long, [`TILE_SIZE`] from point to point and
+/// [`HEX_FLATS`] across the flats (regular to within a pixel), in the grid's stagger layout.
+#[derive(Clone, Copy, Debug)]
+struct TileShape {
+    width: u32,
+    height: u32,
+    hex: Option<HexLayout>,
+}
+
+impl TileShape {
+    fn of(grid: &Grid) -> Self {
+        match grid.topology().hex() {
+            None => Self {
+                width: TILE_SIZE,
+                height: TILE_SIZE,
+                hex: None,
+            },
+            Some(layout) => {
+                let (width, height) = match layout.axis {
+                    StaggerAxis::Y => (HEX_FLATS, TILE_SIZE),
+                    StaggerAxis::X => (TILE_SIZE, HEX_FLATS),
+                };
+                Self {
+                    width,
+                    height,
+                    hex: Some(layout),
+                }
+            }
+        }
+    }
+
+    /// The centre of cell `(x, y)` in pixels.
+    fn centre(&self, x: u32, y: u32) -> (f64, f64) {
+        match self.hex {
+            Some(layout) => HexPixels {
+                layout,
+                tile_width: f64::from(self.width),
+                tile_height: f64::from(self.height),
+                side: f64::from(HEX_SIDE),
+            }
+            .centre(i64::from(x), i64::from(y)),
+            None => (
+                (f64::from(x) + 0.5) * f64::from(self.width),
+                (f64::from(y) + 0.5) * f64::from(self.height),
+            ),
+        }
+    }
+
+    /// The map's orientation and, on a hex map, its hex attributes as (name, value).
+    fn attributes(&self) -> (&'static str, Vec<(&'static str, &'static str)>) {
+        let Some(layout) = self.hex else {
+            return ("orthogonal", Vec::new());
+        };
+        let axis = match layout.axis {
+            StaggerAxis::X => "x",
+            StaggerAxis::Y => "y",
+        };
+        let index = match layout.index {
+            StaggerIndex::Odd => "odd",
+            StaggerIndex::Even => "even",
+        };
+        (
+            "hexagonal",
+            vec![("staggeraxis", axis), ("staggerindex", index)],
+        )
+    }
+
+    /// Whether pixel `(x, y)` of a tile image lies inside the tile's shape: all of a square,
+    /// the hexagon within its box.
+    #[cfg(feature = "images")]
+    fn covers(&self, x: u32, y: u32) -> bool {
+        let Some(layout) = self.hex else {
+            return true;
+        };
+        let (w, h) = (f64::from(self.width), f64::from(self.height));
+        let (px, py) = (f64::from(x) + 0.5 - w / 2.0, f64::from(y) + 0.5 - h / 2.0);
+        // In the hex's own frame: `along` the axis through its points, `across` the flats.
+        let (along, across, long, short) = match layout.axis {
+            StaggerAxis::Y => (py.abs(), px.abs(), h, w),
+            StaggerAxis::X => (px.abs(), py.abs(), w, h),
+        };
+        // Within the flats, and below the slanted sides that run from a point (at long / 2)
+        // to the ends of the sides along the axis (at HEX_SIDE / 2, the flats' half width).
+        let side = f64::from(HEX_SIDE) / 2.0;
+        let rise = (long / 2.0 - side) / (short / 2.0);
+        across <= short / 2.0 && along <= long / 2.0 - rise * across
+    }
 }
 
 /// The map as Tiled JSON (`.tmj`), its tileset drawn from the image `image` beside it (see
@@ -130,17 +237,26 @@ pub fn to_tmj(map: &Map, image: Option<&str>) -> String {
     out.push_str(
         "{\n  \"type\": \"map\",\n  \"version\": \"1.10\",\n  \"tiledversion\": \"1.10.2\",\n",
     );
-    out.push_str("  \"orientation\": \"orthogonal\",\n  \"renderorder\": \"right-down\",\n  \"infinite\": false,\n");
+    let shape = TileShape::of(grid);
+    let (tw, th) = (shape.width, shape.height);
+    let (orientation, hex) = shape.attributes();
+    let _ = writeln!(
+        out,
+        "  \"orientation\": \"{orientation}\",\n  \"renderorder\": \"right-down\",\n  \"infinite\": false,"
+    );
+    if !hex.is_empty() {
+        let _ = writeln!(out, "  \"hexsidelength\": {HEX_SIDE},");
+    }
+    for (name, value) in &hex {
+        let _ = writeln!(out, "  \"{name}\": \"{value}\",");
+    }
     let _ = writeln!(
         out,
         "  \"width\": {},\n  \"height\": {},",
         grid.width(),
         grid.height()
     );
-    let _ = writeln!(
-        out,
-        "  \"tilewidth\": {TILE_SIZE},\n  \"tileheight\": {TILE_SIZE},"
-    );
+    let _ = writeln!(out, "  \"tilewidth\": {tw},\n  \"tileheight\": {th},");
     let markers = markers(map);
     let _ = writeln!(
         out,
@@ -164,7 +280,7 @@ pub fn to_tmj(map: &Map, image: Option<&str>) -> String {
     let (columns, rows) = tileset_layout(grid);
     let _ = writeln!(
         out,
-        "    \"firstgid\": 1, \"name\": {}, \"tilewidth\": {TILE_SIZE}, \"tileheight\": {TILE_SIZE}, \"tilecount\": {}, \"columns\": {}, \"margin\": 0, \"spacing\": 0,",
+        "    \"firstgid\": 1, \"name\": {}, \"tilewidth\": {tw}, \"tileheight\": {th}, \"tilecount\": {}, \"columns\": {}, \"margin\": 0, \"spacing\": 0,",
         q(TILESET_NAME),
         grid.terrains().len(),
         if image.is_some() { columns } else { 0 }
@@ -174,8 +290,8 @@ pub fn to_tmj(map: &Map, image: Option<&str>) -> String {
             out,
             "    \"image\": {}, \"imagewidth\": {}, \"imageheight\": {},",
             q(image),
-            columns * TILE_SIZE,
-            rows * TILE_SIZE
+            columns * tw,
+            rows * th
         );
     }
     let _ = writeln!(
@@ -279,9 +395,19 @@ pub fn to_tmx(map: &Map, image: Option<&str>) -> String {
     let markers = markers(map);
     let mut out = String::with_capacity(grid.len() * 4 + 4096);
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let shape = TileShape::of(grid);
+    let (tw, th) = (shape.width, shape.height);
+    let (orientation, hex) = shape.attributes();
+    let mut hex: String = hex
+        .iter()
+        .map(|(name, value)| format!(" {name}=\"{value}\""))
+        .collect();
+    if !hex.is_empty() {
+        hex.insert_str(0, &format!(" hexsidelength=\"{HEX_SIDE}\""));
+    }
     let _ = writeln!(
         out,
-        "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"{}\" height=\"{}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" infinite=\"0\" nextlayerid=\"3\" nextobjectid=\"{}\">",
+        "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"{orientation}\" renderorder=\"right-down\" width=\"{}\" height=\"{}\" tilewidth=\"{tw}\" tileheight=\"{th}\"{hex} infinite=\"0\" nextlayerid=\"3\" nextobjectid=\"{}\">",
         grid.width(),
         grid.height(),
         markers.len() + 1
@@ -300,7 +426,7 @@ pub fn to_tmx(map: &Map, image: Option<&str>) -> String {
     let (columns, rows) = tileset_layout(grid);
     let _ = writeln!(
         out,
-        " <tileset firstgid=\"1\" name=\"{TILESET_NAME}\" tilewidth=\"{TILE_SIZE}\" tileheight=\"{TILE_SIZE}\" tilecount=\"{}\" columns=\"{}\">",
+        " <tileset firstgid=\"1\" name=\"{TILESET_NAME}\" tilewidth=\"{tw}\" tileheight=\"{th}\" tilecount=\"{}\" columns=\"{}\">",
         grid.terrains().len(),
         if image.is_some() { columns } else { 0 }
     );
@@ -313,8 +439,8 @@ pub fn to_tmx(map: &Map, image: Option<&str>) -> String {
             out,
             "  <image source=\"{}\" width=\"{}\" height=\"{}\"/>",
             attribute(image),
-            columns * TILE_SIZE,
-            rows * TILE_SIZE
+            columns * tw,
+            rows * th
         );
     }
     for (id, terrain) in grid.terrains().iter().enumerate() {

@@ -27,6 +27,12 @@ struct RawMap {
     #[serde(default)]
     infinite: bool,
     #[serde(default)]
+    staggeraxis: Option<String>,
+    #[serde(default)]
+    staggerindex: Option<String>,
+    #[serde(default)]
+    hexsidelength: f64,
+    #[serde(default)]
     tilesets: Vec<RawTileset>,
     #[serde(default)]
     layers: Vec<RawLayer>,
@@ -124,6 +130,9 @@ pub fn parse(text: &str, folder: &Path) -> Result<TiledMap, FormatError> {
         tile_width: raw.tilewidth,
         tile_height: raw.tileheight,
         infinite: raw.infinite,
+        stagger_axis: raw.staggeraxis,
+        stagger_index: raw.staggerindex,
+        hex_side_length: raw.hexsidelength,
         properties: properties(raw.properties, "map")?,
         ..TiledMap::default()
     };

@@ -37,6 +37,12 @@ fn map(root: &Element, folder: &Path) -> Result<TiledMap, LevelError> {
         tile_width: number(root, place, "tilewidth")?,
         tile_height: number(root, place, "tileheight")?,
         infinite: root.attribute("infinite") == Some("1"),
+        stagger_axis: root.attribute("staggeraxis").map(str::to_owned),
+        stagger_index: root.attribute("staggerindex").map(str::to_owned),
+        hex_side_length: match root.attribute("hexsidelength") {
+            Some(_) => number(root, place, "hexsidelength")?,
+            None => 0.0,
+        },
         properties: properties(root)?,
         ..TiledMap::default()
     };

@@ -111,7 +111,13 @@ fn search<const LAZY: bool>(
         checked.resize(n, true);
     }
     let target = q.request.goal;
-    let estimate = Estimate::new(Heuristic::Euclidean, target.x, target.y, q.scale);
+    let estimate = Estimate::new(
+        q.graph.topology(),
+        Heuristic::Euclidean,
+        target.x,
+        target.y,
+        q.scale,
+    );
     let h = |i: usize| {
         let cell = graph.cell(i);
         estimate.at(cell.x as i32, cell.y as i32)

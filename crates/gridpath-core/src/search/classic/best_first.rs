@@ -6,7 +6,7 @@ use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;
 use crate::search::outcome::walk_back;
-use crate::search::request::{Diagonal, Heuristic, Stats};
+use crate::search::request::{Heuristic, Stats};
 use crate::search::space::{CLOSED, NO_PARENT, Space, prefetch, seen};
 use crate::search::workspace::{Query, Workspace};
 
@@ -69,7 +69,7 @@ pub(crate) fn best_first<const RECORD: bool>(
     }
     match graph.uniform_cost() {
         Some(cost) => {
-            let steps = crate::search::graph::STEP_LENGTH.map(|length| length * cost);
+            let steps = graph.step_lengths().map(|length| length * cost);
             with_estimate!(true, |_, _, d: usize| steps[d])
         }
         None => with_estimate!(false, |from, to, d| graph.step_cost(from, to, d)),
@@ -139,9 +139,8 @@ where
     // The cells beyond a diagonal step wait for their cheaper way only when it ranks first: the
     // estimate changes by at most its scale along that way, so a scale up to the step cost
     // keeps it ahead (a heavier weight, or greedy search, could rank the dearer way first).
-    let beyond = graph.diagonal() == Diagonal::NoCut
-        && g_weight == 1.0
-        && estimate.scale() <= graph.min_cost();
+    let beyond =
+        graph.is_square_no_cut() && g_weight == 1.0 && estimate.scale() <= graph.min_cost();
     let notes = &NOTES[usize::from(beyond)];
     // Greedy search moves a cell to a cheaper parent without a new entry, and the notes
     // would be the old parent's: it skips nothing.
@@ -397,7 +396,7 @@ pub(crate) fn run_dijkstra(
 ) -> Option<Vec<usize>> {
     let goal = q.request.goal;
     let ranking = Ranking {
-        estimate: Estimate::new(Heuristic::Zero, goal.x, goal.y, q.scale),
+        estimate: Estimate::new(q.graph.topology(), Heuristic::Zero, goal.x, goal.y, q.scale),
         g_weight: 1.0,
     };
     run_ranked(ws, q, ranking, control, stats)

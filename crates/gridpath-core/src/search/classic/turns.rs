@@ -9,6 +9,10 @@
 //! the path is traced back through the costs. The open list is the searches' 16-byte entry
 //! heap, with the heading in the entry.
 //!
+//! On a hex map a turn is a change between the six directions, and the penalty is paid for
+//! every 60° turned; the heading is still kept as the graph's direction of the step, whose
+//! hex direction depends on the row (or column) it starts from ([`turns_at`]).
+//!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
 //! use gridpath_core::search::{Diagonal, SearchRequest, solve};
@@ -25,7 +29,7 @@
 
 use std::time::Instant;
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Topology};
 
 use crate::search::control::SearchControl;
 use crate::search::frontier::heap::{Entry, Heap};
@@ -50,6 +54,30 @@ pub(crate) fn turns(from: u8, to: u8) -> u32 {
     let b = ANGLE[usize::from(to)];
     let d = u32::from(a.abs_diff(b));
     d.min(8 - d)
+}
+
+/// How many turns lie between the heading `from` a path enters `(x, y)` with and the heading
+/// `to` it leaves by: 45° steps on squares ([`turns`]), 60° steps on hexes (0 to 3).
+pub(crate) fn turns_at(topology: Topology, x: usize, y: usize, from: u8, to: u8) -> u32 {
+    let Some(layout) = topology.hex() else {
+        return turns(from, to);
+    };
+    if from == UNMOVED {
+        return 0;
+    }
+    let (x, y) = (x as i64, y as i64);
+    let (f, t) = (usize::from(from), usize::from(to));
+    let (fx, fy) = (i64::from(DX[f]), i64::from(DY[f]));
+    let (tx, ty) = (i64::from(DX[t]), i64::from(DY[t]));
+    let entered = layout.direction_of_step(x - fx, y - fy, fx, fy);
+    let leaving = layout.direction_of_step(x, y, tx, ty);
+    match (entered, leaving) {
+        (Some(a), Some(b)) => {
+            let d = a.abs_diff(b) as u32;
+            d.min(6 - d)
+        }
+        _ => 0,
+    }
 }
 
 /// The side of the square of cells whose states share a page of [`Costs`].
@@ -130,16 +158,21 @@ pub(crate) fn search(
     let goal = graph.index(request.goal);
     let start = graph.index(request.start);
     let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
-        (request.effective_heuristic(), request.weight)
+        (request.heuristic_on(graph.topology()), request.weight)
     } else {
         (Heuristic::Zero, 1.0)
     };
     let scale = graph.min_cost() * weight;
     let h = |x: usize, y: usize| {
-        crate::search::partial::distance(heuristic, Cell::new(x as u32, y as u32), request.goal)
-            * scale
+        crate::search::partial::distance(
+            graph.topology(),
+            heuristic,
+            Cell::new(x as u32, y as u32),
+            request.goal,
+        ) * scale
     };
     let width = graph.width() as usize;
+    let topology = graph.topology();
     let mut costs = Costs::new(width, graph.height() as usize);
     // The open list: each entry carries its cell, and its heading in the notes. An entry is
     // stale when its state got cheaper since: its priority is then above the state's.
@@ -176,7 +209,8 @@ pub(crate) fn search(
             mask &= mask - 1;
             let next_cell = cell.wrapping_add_signed(graph.delta(d));
             let step = graph.step_cost(cell, next_cell, d);
-            let next_cost = cost + step + penalty * f64::from(turns(heading, d as u8));
+            let turned = turns_at(topology, x, y, heading, d as u8);
+            let next_cost = cost + step + penalty * f64::from(turned);
             let (nx, ny) = (
                 x.wrapping_add_signed(DX[d] as isize),
                 y.wrapping_add_signed(DY[d] as isize),
@@ -227,7 +261,9 @@ fn trace_back(
         let before = cell.wrapping_add_signed(-graph.delta(d));
         let width = graph.width() as usize;
         let step = graph.step_cost(before, cell, d);
-        let through = |from: u8, cost: f64| cost + step + penalty * f64::from(turns(from, heading));
+        let (bx, by) = (before % width, before / width);
+        let turned = |from: u8| turns_at(graph.topology(), bx, by, from, heading);
+        let through = |from: u8, cost: f64| cost + step + penalty * f64::from(turned(from));
         let mut best = (f64::INFINITY, UNMOVED);
         if before == start {
             best = (through(UNMOVED, 0.0), UNMOVED);
@@ -246,22 +282,26 @@ fn trace_back(
     // Forwards, as the search added the costs.
     let mut cost = 0.0;
     let mut from = UNMOVED;
+    let width = graph.width() as usize;
     for (pair, &to) in cells.windows(2).zip(headings.iter().rev()) {
+        let (x, y) = (pair[0] % width, pair[0] / width);
         cost = cost
             + graph.step_cost(pair[0], pair[1], usize::from(to))
-            + penalty * f64::from(turns(from, to));
+            + penalty * f64::from(turns_at(graph.topology(), x, y, from, to));
         from = to;
     }
     (cells, cost)
 }
 
-/// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn.
+/// The cost of a path under a turn penalty: its steps, plus the penalty for every 45° turn
+/// (every 60° on a hex map).
 pub fn path_cost_with_turns(graph: &SearchGraph, path: &[Cell], penalty: f64) -> Option<f64> {
     let (mut cost, _) = graph.path_cost(path)?;
     let mut heading = UNMOVED;
     for pair in path.windows(2) {
         let d = SearchGraph::direction(pair[0], pair[1])? as u8;
-        cost += penalty * f64::from(turns(heading, d));
+        let (x, y) = (pair[0].x as usize, pair[0].y as usize);
+        cost += penalty * f64::from(turns_at(graph.topology(), x, y, heading, d));
         heading = d;
     }
     Some(cost)

@@ -197,7 +197,7 @@ impl Planner {
             queue: Queue::default(),
             last_start: None,
             k_m: 0.0,
-            estimate: Estimate::new(Heuristic::Zero, 0, 0, 0.0),
+            estimate: Estimate::new(graph.topology(), Heuristic::Zero, 0, 0, 0.0),
             fresh: true,
         }
     }
@@ -222,7 +222,7 @@ impl Planner {
 
     fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
         let cell = graph.cell(start);
-        Estimate::new(self.heuristic, cell.x, cell.y, self.scale)
+        Estimate::new(graph.topology(), self.heuristic, cell.x, cell.y, self.scale)
     }
 
     #[inline]
@@ -511,7 +511,12 @@ impl DStarLite {
     /// A planner towards `goal` on `grid`, with the default heuristic for the diagonal rule.
     /// Fails when the goal lies off the map.
     pub fn new(grid: &Grid, diagonal: Diagonal, goal: Cell) -> Result<Self, SearchError> {
-        Self::with_heuristic(grid, diagonal, goal, Heuristic::default_for(diagonal))
+        Self::with_heuristic(
+            grid,
+            diagonal,
+            goal,
+            Heuristic::default_on(grid.topology(), diagonal),
+        )
     }
 
     /// A planner towards `goal` on `grid` with a chosen heuristic. Fails when the goal lies

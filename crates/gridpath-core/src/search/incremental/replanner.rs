@@ -206,7 +206,7 @@ impl Replanner {
                 ch.find_path(request)
             }
             Algorithm::DStarLite => {
-                let heuristic = request.effective_heuristic();
+                let heuristic = request.heuristic_on(self.graph.topology());
                 let keep = self
                     .dstar
                     .as_ref()

@@ -279,6 +279,7 @@ pub(crate) fn run(
 /// What jump point search accepts: the no-cut rule on a map whose passable cells all cost the
 /// same; it refuses others rather than answer wrongly.
 pub(crate) fn accepts(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+    crate::search::outcome::square_map(graph, request)?;
     if request.diagonal != Diagonal::NoCut {
         return Err(SearchError::UnsupportedDiagonal {
             algorithm: request.algorithm,

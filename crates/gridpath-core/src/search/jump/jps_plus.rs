@@ -175,7 +175,13 @@ pub(crate) fn run(
 ) -> Option<Vec<usize>> {
     let graph = q.graph;
     let goal = q.request.goal;
-    let estimate = Estimate::new(Heuristic::Octile, goal.x, goal.y, q.scale);
+    let estimate = Estimate::new(
+        q.graph.topology(),
+        Heuristic::Octile,
+        goal.x,
+        goal.y,
+        q.scale,
+    );
     let table = graph.jump_table();
     let (space, parents, order) = (&mut ws.forward, &mut ws.jump_parents, &mut ws.order);
     let (start, goal) = (q.start, q.goal);

@@ -964,7 +964,13 @@ impl HpaGraph {
         stats: &mut Stats,
     ) -> Option<Vec<usize>> {
         let cell = self.graph.cell(to);
-        let estimate = Estimate::new(heuristic, cell.x, cell.y, self.graph.min_cost());
+        let estimate = Estimate::new(
+            self.graph.topology(),
+            heuristic,
+            cell.x,
+            cell.y,
+            self.graph.min_cost(),
+        );
         if !self.bounded(rect, from, Some((to, estimate)), stats) {
             return None;
         }
@@ -1043,7 +1049,13 @@ impl HpaGraph {
         let graph = &self.graph;
         let w = graph.width() as usize;
         let gcell = graph.cell(goal);
-        let estimate = Estimate::new(heuristic, gcell.x, gcell.y, graph.min_cost());
+        let estimate = Estimate::new(
+            graph.topology(),
+            heuristic,
+            gcell.x,
+            gcell.y,
+            graph.min_cost(),
+        );
         let space = &mut self.space;
         space.begin(graph.len());
         space.relax(start, 0.0, NO_PARENT);
@@ -1242,7 +1254,13 @@ impl HpaGraph {
         // A* over the abstract graph: node ids are `offsets[k] + i`; the start and the goal
         // are two extra ids after the nodes.
         let gcell = self.graph.cell(goal);
-        let estimate = Estimate::new(heuristic, gcell.x, gcell.y, self.graph.min_cost());
+        let estimate = Estimate::new(
+            self.graph.topology(),
+            heuristic,
+            gcell.x,
+            gcell.y,
+            self.graph.min_cost(),
+        );
         let w = self.graph.width() as usize;
         let total = self.owner.len();
         // Landmark bounds: |d(L, goal) − d(L, n)| on the abstract graph with the goal joined
