@@ -109,6 +109,10 @@ pub enum InstanceError {
         /// The cell.
         cell: Cell,
     },
+    /// The map's cells are hexes: the moves, conflicts and the validator are those of square
+    /// cells.
+    #[error("the map's cells are {0} hexes; multi-agent planning moves on square cells")]
+    Hex(String),
 }
 
 /// A map with agents on it and the rule of moving: what every solver takes and every plan is
@@ -121,8 +125,8 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// An instance, after checking that every start and goal is a passable cell of the map
-    /// and that no two agents share a start or a goal.
+    /// An instance, after checking that the map has square cells, that every start and goal
+    /// is a passable cell of it and that no two agents share a start or a goal.
     ///
     /// ```
     /// use gridpath_core::grid::{Cell, Grid};
@@ -135,6 +139,9 @@ impl Instance {
     /// assert!(Instance::new(grid, vec![on_wall], Moves::Four).is_err());
     /// ```
     pub fn new(grid: Grid, agents: Vec<Agent>, moves: Moves) -> Result<Self, InstanceError> {
+        if grid.topology().is_hex() {
+            return Err(InstanceError::Hex(grid.topology().to_string()));
+        }
         let mut starts = std::collections::HashMap::new();
         let mut goals = std::collections::HashMap::new();
         for (i, a) in agents.iter().enumerate() {

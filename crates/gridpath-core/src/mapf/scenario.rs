@@ -103,10 +103,11 @@ pub fn instance_from_queries(
                 agent
             }
             InstanceError::Shared { second, .. } => second,
+            InstanceError::Hex(_) => 0,
         };
         ScenarioError::Agent {
             path: path.to_owned(),
-            line: queries[agent].line,
+            line: queries.get(agent).map_or(0, |q| q.line),
             error,
         }
     })
@@ -142,6 +143,9 @@ pub enum RandomInstanceError {
         /// The cells of the largest region.
         cells: usize,
     },
+    /// The map does not take agents (its cells are hexes).
+    #[error(transparent)]
+    Instance(#[from] InstanceError),
 }
 
 /// `agents` agents with distinct random starts and distinct random goals, all in the map's
@@ -182,9 +186,8 @@ pub fn random_instance(
         .take(agents)
         .map(|(start, goal)| Agent { start, goal })
         .collect();
-    // Distinct passable starts and goals on the map: nothing for `new` to refuse.
-    Instance::new(grid, list, moves)
-        .map_err(|_| RandomInstanceError::TooFewCells { agents, cells: 0 })
+    // Distinct passable starts and goals on the map: `new` refuses only a hex map.
+    Ok(Instance::new(grid, list, moves)?)
 }
 
 /// The cells of the largest region joined by orthogonal moves, in reading order.

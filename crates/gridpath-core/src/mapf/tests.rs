@@ -794,3 +794,19 @@ fn random_instances_are_distinct_reachable_and_repeat() {
         assert!(random_instance(grid, free + 1, Moves::Four, seed).is_err());
     }
 }
+
+#[test]
+fn hex_maps_are_refused_with_their_layout() {
+    use crate::grid::{HexLayout, Topology};
+    let grid = Grid::from_ascii(&["....", "...."])
+        .unwrap()
+        .with_topology(Topology::Hex(HexLayout::ODD_R));
+    let agents = vec![Agent {
+        start: Cell::new(0, 0),
+        goal: Cell::new(3, 1),
+    }];
+    let error = Instance::new(grid.clone(), agents, Moves::Four).unwrap_err();
+    assert!(matches!(error, InstanceError::Hex(_)), "{error}");
+    assert!(error.to_string().contains("hexes"));
+    assert!(random_instance(grid, 2, Moves::Four, 1).is_err());
+}
