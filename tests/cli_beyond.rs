@@ -624,3 +624,41 @@ fn mapf_refuses_bad_options_and_bad_scenarios() {
         "{said}"
     );
 }
+
+#[test]
+fn mapf_plans_random_teams_that_repeat_and_refuses_too_many() {
+    let (map, _) = mapf_files("random");
+    let map = map.to_str().unwrap();
+    let run = |seed: &str, agents: &str| {
+        gridpath(&[
+            "mapf",
+            map,
+            "--random",
+            seed,
+            "--agents",
+            agents,
+            "--first-plan",
+            "--json",
+        ])
+    };
+    let first = run("7", "5");
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let value = json(&first);
+    assert_eq!(value["agents"].as_u64(), Some(5));
+    assert_eq!(
+        value["plan"],
+        json(&run("7", "5"))["plan"],
+        "a seed repeats"
+    );
+    let too_many = run("7", "100000");
+    assert_eq!(too_many.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&too_many.stderr).contains("largest connected region"));
+    // A scenario and --random together are one source too many.
+    let both = gridpath(&["mapf", map, map, "--random", "1", "--agents", "2"]);
+    assert_eq!(both.status.code(), Some(64), "a usage error");
+}

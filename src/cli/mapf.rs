@@ -115,10 +115,16 @@ struct MapfSolveArgs {
 /// Arguments of `gridpath mapf check`.
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    #[command(flatten)]
-    instance: InstanceArgs,
+    /// The map (a Moving AI .map, or any map gridpath reads).
+    map: PathBuf,
+    /// The Moving AI scenario (.scen) the plan is for.
+    scen: PathBuf,
     /// The plan file (LaCAM's format); its agents are the scenario's first lines.
     plan: PathBuf,
+    /// Moves: 4 (orthogonal, the benchmark's rule) or 8 (diagonals too, without cutting
+    /// corners; crossing diagonals are conflicts).
+    #[arg(long, default_value = "4")]
+    moves: Moves,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -306,7 +312,8 @@ fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let text = read::read_text(&args.plan, FileLimit::PLAN)
         .with_context(|| format!("cannot read {}", args.plan.display()))?;
     let (plan, _) = parse_plan(&text).with_context(|| format!("{}", args.plan.display()))?;
-    let instance = args.instance.read(plan.paths.len())?;
+    let instance = read_instance(&args.map, &args.scen, plan.paths.len(), args.moves)?;
+    refuse_hex(&instance)?;
     let verdict = validate(&instance, &plan);
     if args.json {
         let value = match &verdict {
