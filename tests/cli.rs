@@ -566,3 +566,37 @@ fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
     let text = gridpath(&["solve", map.to_str().unwrap(), "--algo", "theta"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("any-angle waypoints: (0, 0) → "));
 }
+
+#[test]
+fn the_export_is_encoded_as_its_extension_says_confirmed_and_an_unknown_one_refused() {
+    let map = temp_map("export.json", DEMO);
+    let map = map.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("path.csv");
+    let out = gridpath(&["solve", map, "--export", csv.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out); // stdout stays one JSON object: the confirmation goes to stderr.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("exported the path to") && err.contains("path.csv") && err.contains("CSV"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("x,y,heading,s\n"), "{text}");
+    assert!(text.lines().count() > 2, "{text}");
+    // An unknown extension is refused before the search, and nothing is written.
+    let other = dir.path().join("path.txt");
+    let out = gridpath(&["solve", map, "--export", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("path.txt") && err.contains(".json or .csv"),
+        "{err}"
+    );
+    assert!(!other.exists());
+}

@@ -1390,3 +1390,43 @@ fn the_first_plan_shows_at_once_and_is_then_improved_to_a_proof() {
     assert_eq!(solved.outcome.proof, gridpath::mapf::Proof::OptimalLoss);
     checked_team_plan(&h);
 }
+
+#[test]
+fn the_path_export_is_encoded_as_its_extension_says_and_an_unknown_one_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    let export = h.state().path_export().expect("a path to export");
+    let samples = export
+        .smoothed
+        .as_ref()
+        .expect("the meadow's path is smoothed")
+        .samples
+        .clone();
+    // .csv writes the curve's samples, one a row, as the command line does.
+    let csv = dir.path().join("route.CSV");
+    assert!(h.state_mut().export_path_to(&csv));
+    h.run();
+    let text = std::fs::read_to_string(&csv).expect("the CSV was written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("x,y,heading,s"));
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().expect("a number")).collect())
+        .collect();
+    assert_eq!(rows.len(), samples.len());
+    assert_eq!(rows[0], samples[0].to_vec());
+    assert_eq!(text, export.to_csv());
+    assert!(h.state().notice().is_some_and(|n| n.contains("CSV")));
+    // .json writes the whole document.
+    let json = dir.path().join("route.json");
+    assert!(h.state_mut().export_path_to(&json));
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("written")).expect("JSON");
+    assert_eq!(value["format"], "gridpath-path");
+    // Any other extension writes nothing and says which ones there are.
+    let text_file = dir.path().join("route.txt");
+    assert!(!h.state_mut().export_path_to(&text_file));
+    h.run();
+    assert!(!text_file.exists());
+    assert!(h.state().has_dialog());
+    h.get_by_label_contains(".json or .csv");
+}

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::format::level::LevelOptions;
 use crate::format::registry;
-use crate::format::save::{self, Backup};
-use crate::format::{MapFormat, PathExport};
+use crate::format::save;
+use crate::format::{MapFormat, PathExport, PathExportFormat};
 
 use super::app::EditorApp;
 use super::autosave::Autosave;
@@ -252,18 +252,20 @@ impl EditorApp {
         })
     }
 
-    /// Writes the path export (`gridpath-path` JSON) to `path`; returns whether it worked.
+    /// Writes the path export to `path`, encoded as its extension says (`.json` for the
+    /// `gridpath-path` document, `.csv` for the curve's samples; any other is refused with an
+    /// error); returns whether it worked.
     pub fn export_path_to(&mut self, path: &Path) -> bool {
-        let written = self.path_export().and_then(|export| {
-            let text = export
-                .to_json()
-                .map_err(|e| format!("Could not encode the path export: {e}"))?;
-            save::write_atomically(path, (text + "\n").as_bytes(), Backup::Discard)
-                .map_err(|e| e.to_string())
-        });
+        let written = self
+            .path_export()
+            .and_then(|export| export.write_to(path).map_err(|e| e.to_string()));
         match written {
-            Ok(()) => {
-                self.say(format!("Exported the path to {}.", path.display()), false);
+            Ok(format) => {
+                let what = match format {
+                    PathExportFormat::Json => "the path export",
+                    PathExportFormat::Csv => "the path's samples as CSV",
+                };
+                self.say(format!("Exported {what} to {}.", path.display()), false);
                 true
             }
             Err(text) => {
@@ -442,7 +444,10 @@ impl EditorApp {
         let name = format!("{}-path.json", self.document.name());
         let request = save_request(
             "Export the path",
-            ("Path export".to_owned(), vec!["json".to_owned()]),
+            (
+                "Path export (.json) or samples (.csv)".to_owned(),
+                PathExportFormat::EXTENSIONS.map(str::to_owned).to_vec(),
+            ),
             name,
         );
         self.ask_for_file(FileTask::ExportPath, &request);

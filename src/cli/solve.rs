@@ -64,6 +64,7 @@ pub struct SolveArgs {
 
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    args.smoothing.validate()?;
     if let Some(export) = &args.smoothing.export {
         let mut inputs = vec![("the map", args.map.as_path())];
         if let Some(heights) = &args.heights.heights {
@@ -100,7 +101,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         partial: args.partial,
         turn_penalty: args.turn_penalty,
     };
-    args.smoothing.validate()?;
     if args.unit_size > 1 {
         map.grid = search::grid_for_unit(&map.grid, args.unit_size)
             .with_context(|| args.map.display().to_string())?;

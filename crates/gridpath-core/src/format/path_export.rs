@@ -61,11 +61,16 @@
 //!   them); `smoothed` curves through these waypoints. New in version 3.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
 //! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.
+//!
+//! [`PathExport::write_to`] chooses the encoding by the file's extension ([`PathExportFormat`]):
+//! this document for `.json`, the curve's samples for `.csv`; any other extension is an error.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::save::{self, Backup, SaveError};
 use crate::grid::{Cell, GeoReference, Map};
 use crate::search::{Route, SearchRequest, SearchResult};
 use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
@@ -417,6 +422,108 @@ impl PathExport {
             text.push('\n');
         }
         text
+    }
+}
+
+/// The encodings of a path export, chosen by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathExportFormat {
+    /// The whole document as JSON (`.json`, see the [module](self)).
+    Json,
+    /// The curve's samples as CSV (`.csv`, see [`PathExport::to_csv`]).
+    Csv,
+}
+
+impl PathExportFormat {
+    /// The extensions a path export may have, one a format, in the order of [`Self::ALL`].
+    pub const EXTENSIONS: [&'static str; 2] = ["json", "csv"];
+
+    /// Every format, JSON first.
+    pub const ALL: [Self; 2] = [Self::Json, Self::Csv];
+
+    /// The format `path`'s extension names (in any case), or an error naming the file and the
+    /// extensions known.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use gridpath_core::format::path_export::PathExportFormat;
+    ///
+    /// assert_eq!(PathExportFormat::from_path(Path::new("a.CSV")).ok(), Some(PathExportFormat::Csv));
+    /// let error = PathExportFormat::from_path(Path::new("a.txt")).unwrap_err();
+    /// assert!(error.to_string().contains(".json or .csv"));
+    /// ```
+    pub fn from_path(path: &Path) -> Result<Self, PathExportError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("json") => Ok(Self::Json),
+            Some("csv") => Ok(Self::Csv),
+            _ => Err(PathExportError::UnknownExtension {
+                path: path.to_owned(),
+            }),
+        }
+    }
+
+    /// The extension of this format's files, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Csv => "csv",
+        }
+    }
+}
+
+/// Why a path export was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum PathExportError {
+    /// The file's extension names no path export format.
+    #[error(
+        "cannot export the path to {}: unknown file type; give a file ending in .json or .csv \
+         (.json writes the whole export, .csv the samples along the curve)",
+        path.display()
+    )]
+    UnknownExtension {
+        /// The file asked for.
+        path: PathBuf,
+    },
+    /// The document could not be encoded as JSON.
+    #[error("cannot export the path to {}: encoding the JSON failed: {source}", path.display())]
+    Encode {
+        /// The file asked for.
+        path: PathBuf,
+        /// The encoder's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Writing the file failed.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+}
+
+impl PathExport {
+    /// The export encoded as `format`: [`Self::to_json`] with a final newline, or
+    /// [`Self::to_csv`].
+    pub fn encode(&self, format: PathExportFormat) -> Result<String, serde_json::Error> {
+        Ok(match format {
+            PathExportFormat::Json => self.to_json()? + "\n",
+            PathExportFormat::Csv => self.to_csv(),
+        })
+    }
+
+    /// Writes the export to `path` atomically, encoded as its extension says
+    /// ([`PathExportFormat::from_path`]), and returns the format written. An unknown extension
+    /// writes nothing.
+    pub fn write_to(&self, path: &Path) -> Result<PathExportFormat, PathExportError> {
+        let format = PathExportFormat::from_path(path)?;
+        let text = self
+            .encode(format)
+            .map_err(|source| PathExportError::Encode {
+                path: path.to_owned(),
+                source,
+            })?;
+        save::write_atomically(path, text.as_bytes(), Backup::Discard)?;
+        Ok(format)
     }
 }
 
