@@ -96,7 +96,7 @@ fn solve_json_keeps_its_text_and_key_order() {
         concat!(
             r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
-            r#""optimality":"exact","path":[],"#,
+            r#""optimality":"none (no path)","path":[],"#,
             r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"#,
             r#""budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
             "\n"
@@ -599,4 +599,27 @@ fn the_export_is_encoded_as_its_extension_says_confirmed_and_an_unknown_one_refu
         "{err}"
     );
     assert!(!other.exists());
+}
+
+#[test]
+fn a_search_that_stops_on_its_budget_claims_no_optimality_and_says_why() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
+    let level = level.to_str().unwrap();
+    let out = gridpath(&["solve", level, "--algo", "idastar", "--json"]);
+    assert_eq!(out.status.code(), Some(2), "no path is exit status 2");
+    let v = json(&out);
+    assert_eq!(v["found"], false);
+    assert_eq!(v["stats"]["budget_exhausted"], true);
+    let claim = v["optimality"].as_str().unwrap();
+    assert!(
+        claim.starts_with("none (stopped: node budget exhausted after"),
+        "{claim}"
+    );
+    let out = gridpath(&["solve", level, "--algo", "idastar"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("exact"), "{text}");
+    assert!(
+        text.contains("none (stopped: node budget exhausted"),
+        "{text}"
+    );
 }

@@ -404,11 +404,27 @@ fn a_search_that_fails_says_why_and_keeps_the_last_path_faded() {
     settle(&mut h);
     let result = h.state().search_result().expect("IDA* ran");
     assert!(!result.found && result.stats.budget_exhausted);
-    assert!(h.query_by_label_contains("node budget exhausted").is_some());
-    assert!(h.query_by_label("– (no path)").is_some());
+    assert!(
+        h.query_all_by_label_contains("Search stopped: node budget exhausted")
+            .next()
+            .is_some()
+    );
+    // The statistics say why it stopped, never "exact".
+    let claim = format!(
+        "– (stopped: node budget exhausted after {} expansions)",
+        search::IDASTAR_NODE_BUDGET
+    );
+    assert!(h.query_by_label(&claim).is_some(), "{claim}");
+    assert!(h.query_by_label("– (no path)").is_none());
     assert!(
         h.query_by_label("exact (optimal)").is_none(),
         "no claim of optimality"
+    );
+    // Its tooltip says for which maps it is meant.
+    let about = gridpath::app::search_panel::algorithm_about(Algorithm::IdaStar);
+    assert!(
+        about.contains("small or open maps") && about.contains("built-in"),
+        "{about}"
     );
     let (drawn, older) = h.state().drawn_path().expect("a path on the map");
     assert!(older, "the last good path, faded");

@@ -10,6 +10,7 @@ use crate::search::{Algorithm, SearchResult};
 
 use super::planner::Comparison;
 use super::search_panel::{algorithm_name, format_time, optimality_text};
+use crate::format::path_export::why_no_optimality;
 
 /// The "compare all" window: a table and bar charts of every algorithm's run.
 pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Comparison]) {
@@ -50,16 +51,14 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                                 ui.label(result.stats.expanded.to_string());
                                 ui.label(format_time(result.stats.time_us));
                                 ui.label(with_smoothing);
-                                if result.found {
-                                    ui.label(optimality_text(result.optimality));
-                                } else {
-                                    let why = if result.stats.budget_exhausted {
-                                        "no path: node budget exhausted"
-                                    } else {
-                                        "no path"
-                                    };
-                                    ui.label(RichText::new(why).weak())
-                                        .on_hover_text(result.message());
+                                match why_no_optimality(result) {
+                                    None => {
+                                        ui.label(optimality_text(result.optimality));
+                                    }
+                                    Some(why) => {
+                                        ui.label(RichText::new(format!("– ({why})")).weak())
+                                            .on_hover_text(result.message());
+                                    }
                                 }
                             }
                             Err(failure) => {

@@ -17,6 +17,7 @@ use super::region::Region;
 use super::run_history::RunHistory;
 use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
 use super::tiled_texture::TiledTexture;
+use crate::format::path_export::why_no_optimality;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
 pub const NUMBERS_FROM: f32 = 56.0;
@@ -453,12 +454,12 @@ impl SearchView {
                 }
                 if let Some(reached) = result.reached {
                     row(ui, "Reached instead", reached.to_string());
-                    row(ui, "Optimality", "– (goal unreachable)".to_owned());
-                } else if result.found {
-                    row(ui, "Optimality", optimality_text(result.optimality));
-                } else {
-                    row(ui, "Optimality", "– (no path)".to_owned());
                 }
+                let optimality = match why_no_optimality(result) {
+                    Some(why) => format!("– ({why})"),
+                    None => optimality_text(result.optimality),
+                };
+                row(ui, "Optimality", optimality);
                 if let Some(optimal) = plan.optimal_cost
                     && result.found
                     && optimal > 0.0

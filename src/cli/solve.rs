@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use gridpath::format::path_export::optimality_claim;
 use gridpath::grid::Cell;
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
@@ -199,7 +200,7 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("to", &[request.goal.x, request.goal.y])?;
         map.serialize_entry("cost", &result.cost)?;
         map.serialize_entry("length", &result.length)?;
-        map.serialize_entry("optimality", &result.optimality.to_string())?;
+        map.serialize_entry("optimality", &optimality_claim(result))?;
         map.serialize_entry("path", &Path(&result.path))?;
         if let Some(waypoints) = &result.waypoints {
             map.serialize_entry("waypoints", &Path(waypoints))?;
@@ -271,7 +272,7 @@ fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Res
         request.diagonal,
         request.effective_heuristic(),
         request.weight,
-        result.optimality
+        optimality_claim(result)
     );
     if let Some(waypoints) = &result.waypoints {
         let cells: Vec<String> = waypoints.iter().map(ToString::to_string).collect();

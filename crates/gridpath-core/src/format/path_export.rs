@@ -327,7 +327,7 @@ impl PathExport {
                 diagonal: request.diagonal.name(),
                 heuristic: request.effective_heuristic().name(),
                 weight: request.weight,
-                optimality: result.optimality.to_string(),
+                optimality: optimality_claim(result),
             },
             smoothing,
             found: result.found,
@@ -422,6 +422,44 @@ impl PathExport {
             text.push('\n');
         }
         text
+    }
+}
+
+/// Why a search's result claims no optimality: `None` when it found a path to its goal, else
+/// why it stopped without one (the node budget ran out, the goal cannot be reached, or there
+/// is no path).
+///
+/// ```
+/// use gridpath_core::format::path_export::why_no_optimality;
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::{SearchRequest, solve};
+///
+/// let grid = Grid::from_ascii(&[".#.", ".#."]).expect("a valid map");
+/// let result = solve(&grid, &SearchRequest::new(Cell::new(0, 0), Cell::new(2, 0))).expect("runs");
+/// assert_eq!(why_no_optimality(&result).as_deref(), Some("no path"));
+/// ```
+pub fn why_no_optimality(result: &SearchResult) -> Option<String> {
+    if result.reached.is_some() {
+        Some("goal unreachable: a path to the nearest reachable cell".to_owned())
+    } else if result.found {
+        None
+    } else if result.stats.budget_exhausted {
+        Some(format!(
+            "stopped: node budget exhausted after {} expansions",
+            result.stats.expanded
+        ))
+    } else {
+        Some("no path".to_owned())
+    }
+}
+
+/// What a result claims of its cost, as the path export and `gridpath solve` write it: the
+/// algorithm's guarantee (`"exact"`, …) for a path found to the goal, else `"none"` and why
+/// (see [`why_no_optimality`]). A failed search never claims `"exact"`.
+pub fn optimality_claim(result: &SearchResult) -> String {
+    match why_no_optimality(result) {
+        Some(why) => format!("none ({why})"),
+        None => result.optimality.to_string(),
     }
 }
 
