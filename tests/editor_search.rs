@@ -499,6 +499,62 @@ fn compare_all_charts_leave_failed_runs_out_and_draw_every_other_bar() {
 }
 
 #[test]
+fn compare_all_charts_name_every_bar_and_their_log_axes_start_and_step_at_decades() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    let found = rows
+        .iter()
+        .filter(|r| r.outcome.as_ref().is_ok_and(|res| res.found))
+        .count();
+    assert!(
+        found >= 10,
+        "one cost: nearly every algorithm finds the path"
+    );
+    for chart in h.state().comparison_charts().expect("charts") {
+        // Every bar names its algorithm, and its value with the chart's unit.
+        let labels = chart.bar_labels();
+        assert_eq!(labels.len(), found, "{}", chart.title);
+        for (label, &(algorithm, _)) in labels.iter().zip(&chart.bars) {
+            let name = gridpath::app::search_panel::algorithm_name(algorithm);
+            assert!(label.starts_with(&format!("{name}: ")), "{label}");
+            assert!(label.ends_with(chart.unit), "{label}");
+        }
+        if !chart.log {
+            continue;
+        }
+        // The value axis starts at a round decade and has a labelled mark at every decade up
+        // past the longest bar.
+        let ticks = chart.ticks();
+        assert!(ticks.len() >= 2, "{}: {ticks:?}", chart.title);
+        assert_eq!(ticks[0].at, 0.0);
+        for (i, tick) in ticks.iter().enumerate() {
+            let shown: f64 = tick.label.parse().expect("a number");
+            assert!(shown > 0.0, "{}: {ticks:?}", chart.title);
+            assert!((shown - tick.value).abs() <= tick.value * 1e-9, "{tick:?}");
+            assert!((tick.value.log10() - tick.value.log10().round()).abs() < 1e-9);
+            if i > 0 {
+                assert!((tick.value / ticks[i - 1].value - 10.0).abs() < 1e-9);
+            }
+        }
+        let lengths = chart.lengths();
+        let last = ticks.last().expect("ticks").at;
+        assert!(lengths.iter().all(|&l| l > 0.0 && l <= last), "{lengths:?}");
+        // Each bar is as long as its value is far above the axis' start.
+        for (&(_, value), &length) in chart.bars.iter().zip(&lengths) {
+            let at = ticks[0].value * 10f64.powf(length);
+            assert!(
+                (at - value.max(1e-3)).abs() <= value.max(1e-3) * 1e-9,
+                "{value}"
+            );
+        }
+    }
+}
+
+#[test]
 fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
     let mut map = meadow();
     // A walled ring around the goal.
