@@ -107,7 +107,10 @@ fn choosing_an_algorithm_shows_its_statistics() {
     assert_eq!(shown.stats.expanded, dijkstra.stats.expanded);
     assert!((shown.cost - dijkstra.cost).abs() < 1e-9);
     // The statistics panel says so in so many words.
-    h.get_by_label(&dijkstra.stats.expanded.to_string());
+    h.get_by_label(&format!(
+        "{} ({} pushed)",
+        dijkstra.stats.expanded, dijkstra.stats.pushed
+    ));
     assert!(
         h.query_all_by_label(&format!("{:.3}", dijkstra.cost))
             .next()
@@ -292,6 +295,8 @@ fn the_replay_steps_through_the_expansions_and_the_inspector_reads_them() {
     let mut h = editor(meadow());
     settle(&mut h);
     let result = h.state().search_result().expect("a path").clone();
+    h.get_by_label("Replay").click();
+    h.run();
     h.get_by_label("Play").click();
     for _ in 0..5 {
         h.step();
@@ -451,6 +456,8 @@ fn algorithms_without_a_heuristic_or_a_trace_say_so() {
     h.get_by_label("D* Lite").click();
     h.run();
     settle(&mut h);
+    h.get_by_label("Replay (nothing recorded)").click();
+    h.run();
     assert!(
         h.query_by_label_contains("records no expansion order")
             .is_some()
@@ -710,7 +717,7 @@ fn theta_star_draws_an_any_angle_path_no_dearer_than_a_star_and_compares_with_sm
     );
     // The statistics say what kind of path it is, and what it saves on the grid path.
     h.get_by_label("any-angle, ≤ best grid path");
-    h.get_by_label("Best grid path (A*)");
+    h.get_by_label("Best grid (A*)");
     h.get_by_label(&format!("{:.3}", astar.cost));
 
     // Compare all: Theta*, Lazy Theta* and A*, each with its smoothed cost and time.

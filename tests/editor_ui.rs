@@ -629,7 +629,9 @@ fn zooming_with_the_wheel_keeps_the_cell_under_the_cursor() {
         back.distance(p) < h.state().zoom(),
         "the cell stays under the cursor"
     );
-    h.get_by_label("Fit map").click();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label_contains("Fit map").click();
     h.run();
     assert!((h.state().zoom() - zoom).abs() < 1e-3);
 }
@@ -1429,4 +1431,115 @@ fn the_path_export_is_encoded_as_its_extension_says_and_an_unknown_one_is_refuse
     assert!(!text_file.exists());
     assert!(h.state().has_dialog());
     h.get_by_label_contains(".json or .csv");
+}
+
+/// Asserts that `rect`, the rectangle of the widget `what`, lies inside `within`.
+fn assert_inside(what: &str, rect: egui::Rect, within: egui::Rect) {
+    assert!(
+        within.expand(0.5).contains_rect(rect),
+        "{what} at {rect:?} is not inside {within:?}"
+    );
+}
+
+#[test]
+fn the_first_screen_fits_the_default_window() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 780.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in level"));
+    h.run();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    let window = egui::Rect::from_min_size(Pos2::ZERO, egui::vec2(1200.0, 780.0));
+    // Above the status bar.
+    let status = h.get_by_label_contains("Zoom ").rect();
+    let screen = egui::Rect::from_min_max(Pos2::ZERO, egui::pos2(1200.0, status.min.y));
+    // The toolbar: every tool and the brush's settings on one row.
+    let brush = h.get_by_label("Brush").rect();
+    for tool in Tool::ALL {
+        let rect = h.get_by_label(tool.name()).rect();
+        assert_inside(tool.name(), rect, window);
+        assert!(
+            (rect.center().y - brush.center().y).abs() < 1.0,
+            "{tool:?} on the toolbar's row"
+        );
+    }
+    for name in ["Round", "Square", "Filled"] {
+        let rect = h.get_by_label(name).rect();
+        assert_inside(name, rect, window);
+        assert!(
+            (rect.center().y - brush.center().y).abs() < 1.0,
+            "{name} on the toolbar's row"
+        );
+    }
+    // The Path panel, its statistics and the Layers section, whole.
+    for name in [
+        "Algorithm",
+        "Optimality",
+        "Compare all",
+        "Explored",
+        "Frontier",
+        "Grid path",
+        "Smoothed path",
+        "Flow field",
+        "Clearance",
+        "g/h/f numbers",
+    ] {
+        for node in h.query_all_by_label(name) {
+            assert_inside(name, node.rect(), screen);
+        }
+    }
+    for value in ["no-cut, octile", "exact (optimal)"] {
+        assert_inside(value, h.get_by_label(value).rect(), screen);
+    }
+    for name in ["Explored opacity", "Field opacity"] {
+        let rect = h
+            .get_by_role_and_label(egui::accesskit::Role::SpinButton, name)
+            .rect();
+        assert_inside(name, rect, screen);
+    }
+    // The history, opened, shows every column inside the window.
+    h.get_by_label_contains("History (").click();
+    h.run();
+    assert_inside(
+        "History",
+        h.get_by_label_contains("History (").rect(),
+        screen,
+    );
+    for column in ["#", "Algorithm", "Cost", "Expanded", "Time"] {
+        let button = h
+            .query_all_by_label_contains(column)
+            .find(|n| {
+                n.accesskit_node().role() == egui::accesskit::Role::Button
+                    && n.accesskit_node()
+                        .label()
+                        .is_some_and(|l| l.starts_with(column))
+            })
+            .unwrap_or_else(|| panic!("the {column} column"));
+        assert_inside(column, button.rect(), screen);
+    }
+    // No text is cut at the window's right edge, with the longest results an algorithm gives.
+    let no_text_cut = |h: &Harness<'_, EditorApp>, when: &str| {
+        let by = egui_kittest::kittest::by()
+            .role(egui::accesskit::Role::Label)
+            .include_labels();
+        for node in h.query_all(by) {
+            assert!(
+                node.rect().max.x <= 1200.5,
+                "{when}: {:?} at {:?} is cut off",
+                node.accesskit_node().value(),
+                node.rect()
+            );
+        }
+    };
+    no_text_cut(&h, "A*");
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Algorithm")
+        .click();
+    h.run();
+    h.get_by_label("Lazy Theta* (any-angle)").click();
+    h.run();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    no_text_cut(&h, "Lazy Theta*");
 }

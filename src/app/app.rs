@@ -1089,7 +1089,7 @@ impl eframe::App for EditorApp {
             });
         egui::Panel::right("search")
             .resizable(true)
-            .default_size(270.0)
+            .default_size(300.0)
             .show(ui, |ui| {
                 // Scrolling both ways, the panel keeps the width the user gave it: content
                 // wider than that (a long algorithm name, the history table) scrolls instead

@@ -276,6 +276,8 @@ impl SearchView {
         settings: &mut SearchSettings,
     ) -> Vec<SearchIntent> {
         let mut intents = Vec::new();
+        // Rows a little closer than the default, so that the panel fits a window 780 high.
+        ui.spacing_mut().item_spacing.y = 2.0;
         ui.heading("Path");
         ui.add_space(4.0);
         let mut changed = settings.ui(ui, planner.map_is_uniform());
@@ -288,6 +290,14 @@ impl SearchView {
                 .clicked()
             {
                 intents.push(SearchIntent::PlanNow);
+            }
+            let busy = planner.is_comparing();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Compare all"))
+                .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
+                .clicked()
+            {
+                intents.push(SearchIntent::CompareAll);
             }
         });
         ui.collapsing("Smoothing", |ui| {
@@ -313,20 +323,9 @@ impl SearchView {
         ui.separator();
         self.progress_ui(ui, planner, &mut intents);
         Self::statistics_ui(ui, planner);
-        ui.separator();
-        ui.horizontal(|ui| {
-            let busy = planner.is_comparing();
-            if ui
-                .add_enabled(!busy, egui::Button::new("Compare all"))
-                .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
-                .clicked()
-            {
-                intents.push(SearchIntent::CompareAll);
-            }
-            if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
-                self.compare_open = true;
-            }
-        });
+        if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
+            self.compare_open = true;
+        }
         ui.separator();
         self.layers_ui(ui, planner, &mut intents);
         self.playback_ui(ui, planner);
@@ -398,13 +397,18 @@ impl SearchView {
                 );
             }
         }
+        // A long value (an algorithm's full name, why a search stopped, a route) wraps within
+        // the panel rather than widening it: the names take at most STAT_NAME_WIDTH.
+        let value_width =
+            (ui.available_width() - STAT_NAME_WIDTH - ui.spacing().item_spacing.x).max(60.0);
         egui::Grid::new("search-statistics")
             .num_columns(2)
             .striped(true)
+            .max_col_width(value_width)
             .show(ui, |ui| {
                 let row = |ui: &mut Ui, name: &str, value: String| {
                     ui.label(name);
-                    ui.label(RichText::new(value).monospace());
+                    ui.add(egui::Label::new(RichText::new(value).monospace()).wrap());
                     ui.end_row();
                 };
                 row(
@@ -420,36 +424,38 @@ impl SearchView {
                     format!("{}, no heuristic", request.diagonal)
                 };
                 row(ui, "Settings", settings);
-                if request.algorithm.info().uses_weight {
+                if request.algorithm.info().uses_weight && request.weight != 1.0 {
                     row(ui, "Weight", format!("{:.2}", request.weight));
                 }
-                row(
-                    ui,
-                    "Found",
-                    if result.found { "yes" } else { "no" }.to_owned(),
-                );
                 if let Some(route) = &plan.route {
                     let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
                 row(ui, "Time", format_time(result.stats.time_us));
-                row(ui, "Expanded", result.stats.expanded.to_string());
-                row(ui, "Pushed", result.stats.pushed.to_string());
-                row(ui, "Largest open list", result.stats.max_open.to_string());
+                row(
+                    ui,
+                    "Expanded",
+                    format!("{} ({} pushed)", result.stats.expanded, result.stats.pushed),
+                );
+                row(ui, "Largest open", result.stats.max_open.to_string());
                 if result.has_path() {
-                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    let steps = result.path.len().saturating_sub(1);
                     if let Some(waypoints) = &result.waypoints {
                         row(ui, "Waypoints", waypoints.len().to_string());
                     }
-                    row(ui, "Length", format!("{:.3}", result.length));
+                    row(
+                        ui,
+                        "Length",
+                        format!("{:.3} ({steps} steps)", result.length),
+                    );
                     row(ui, "Cost", format!("{:.3}", result.cost));
                     if let Some(smoothed) = &plan.smoothed {
+                        // Length and cost of the smoothed curve, on one row.
                         row(
                             ui,
-                            "Smoothed length",
-                            format!("{:.3}", smoothed.curve_length),
+                            "Curve",
+                            format!("{:.3}, cost {:.3}", smoothed.curve_length, smoothed.cost),
                         );
-                        row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
                     }
                 }
                 if let Some(reached) = result.reached {
@@ -465,9 +471,9 @@ impl SearchView {
                     && optimal > 0.0
                 {
                     let (of_optimal, ratio) = if result.waypoints.is_some() {
-                        ("Best grid path (A*)", "Cost / grid path")
+                        ("Best grid (A*)", "Cost / grid")
                     } else {
-                        ("Optimal cost (A*)", "Cost / optimal")
+                        ("Optimal (A*)", "Cost / optimal")
                     };
                     row(ui, of_optimal, format!("{optimal:.3}"));
                     row(ui, ratio, format!("{:.4}", result.cost / optimal));
@@ -527,7 +533,21 @@ impl SearchView {
             .plan()
             .and_then(|p| p.exploration.as_ref())
             .map_or(0, Exploration::expanded);
-        ui.label(RichText::new("Replay").strong());
+        let unrecorded = planner.plan().is_some_and(|p| p.exploration.is_none());
+        let title = if unrecorded {
+            "Replay (nothing recorded)"
+        } else {
+            "Replay"
+        };
+        // Closed at first, so that the first screen shows the layers and the history too.
+        egui::CollapsingHeader::new(title)
+            .id_salt("replay")
+            .default_open(false)
+            .show(ui, |ui| self.replay_ui(ui, planner, total));
+    }
+
+    /// The replay's buttons and sliders, or why there is nothing to replay.
+    fn replay_ui(&mut self, ui: &mut Ui, planner: &Planner, total: usize) {
         if let Some(plan) = planner.plan()
             && plan.exploration.is_none()
         {
@@ -820,6 +840,9 @@ impl SearchView {
         ))
     }
 }
+
+/// The widest a name in the statistics table is (the longest, "Cost / optimal", fits).
+const STAT_NAME_WIDTH: f32 = 100.0;
 
 /// The tint that draws a texture at an opacity from 0 to 1.
 fn opacity(alpha: f32) -> Color32 {
