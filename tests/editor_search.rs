@@ -287,7 +287,7 @@ fn compare_all_shows_one_row_per_algorithm() {
     }
     h.get_by_label("Compare algorithms");
     h.get_by_label("Jump point search");
-    h.get_by_label("Time (ms)");
+    h.get_by_label("Query time (ms)");
 }
 
 #[test]
@@ -559,6 +559,102 @@ fn compare_all_charts_name_every_bar_and_their_log_axes_start_and_step_at_decade
             );
         }
     }
+}
+
+#[test]
+fn compare_all_runs_every_algorithm_cold_and_times_build_and_query_apart() {
+    let map = meadow();
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    // D* Lite has planned once: its search state for this goal is warm in the worker.
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("D* Lite").click();
+    h.run();
+    settle(&mut h);
+    let warm = h.state().search_result().expect("D* Lite ran").clone();
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    for row in &rows {
+        let cold = expected(&map, row.algorithm);
+        let result = row
+            .outcome
+            .as_ref()
+            .expect("every algorithm runs on the meadow");
+        // From scratch, as a search of its own on the map: the same work.
+        assert_eq!(
+            result.stats.expanded, cold.stats.expanded,
+            "{:?}",
+            row.algorithm
+        );
+        assert_eq!(result.found, cold.found, "{:?}", row.algorithm);
+    }
+    let dstar = rows
+        .iter()
+        .find(|r| r.algorithm == Algorithm::DStarLite)
+        .expect("a D* Lite row");
+    let dstar = dstar.outcome.as_ref().expect("D* Lite ran");
+    assert!(dstar.stats.expanded > 0, "computed afresh, not reused");
+    assert!(warm.stats.expanded > 0);
+    // The table shows the build and the query in columns of their own.
+    h.get_by_label("Build");
+    h.get_by_label("Query");
+}
+
+/// A solver that says which algorithm it was asked to run, then holds it until the gate
+/// opens or it is cancelled.
+fn gated_reporting() -> (Solver, Arc<Mutex<bool>>, mpsc::Receiver<Algorithm>) {
+    let (gated, gate) = gated();
+    let (tell, told) = mpsc::channel();
+    let tell = Mutex::new(tell);
+    let solver: Solver = Arc::new(move |replanner, request, control| {
+        let _ = tell.lock().expect("the channel").send(request.algorithm);
+        gated(replanner, request, control)
+    });
+    (solver, gate, told)
+}
+
+#[test]
+fn compare_all_says_which_algorithm_runs_and_how_many_remain_and_one_can_be_skipped() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (solver, gate, told) = gated_reporting();
+    h.state_mut().set_solver(solver);
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    *gate.lock().expect("the gate") = false;
+    while told.try_recv().is_ok() {}
+    h.get_by_label("Compare all").click();
+    h.step();
+    let total = Algorithm::ALL.len();
+    let first = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the race starts");
+    assert_eq!(first, Algorithm::ALL[0]);
+    h.step();
+    h.get_by_label(&format!(
+        "Comparing: A* (1 of {total}, {} to go)",
+        total - 1
+    ));
+    // Skipping the first goes on with the second.
+    h.get_by_label("Skip").click();
+    h.step();
+    let second = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the next algorithm");
+    assert_eq!(second, Algorithm::ALL[1]);
+    h.step();
+    h.get_by_label_contains(&format!("(2 of {total}, {} to go)", total - 2));
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    assert_eq!(rows.len(), total);
+    assert!(rows[0].skipped(), "A* was skipped");
+    assert!(rows[1..].iter().all(|r| !r.skipped()));
+    assert!(rows[1].outcome.as_ref().is_ok_and(|r| r.found));
+    h.get_by_label("skipped");
 }
 
 #[test]

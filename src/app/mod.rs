@@ -18,6 +18,7 @@ pub mod canvas_input;
 pub mod clearance_layer;
 pub mod commands;
 pub mod compare_window;
+pub mod comparison;
 mod dialog;
 pub mod document;
 pub mod edit;

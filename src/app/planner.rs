@@ -25,6 +25,7 @@ use crate::search::{
 };
 use crate::smooth::{SmoothSettings, SmoothedPath};
 
+use super::comparison;
 use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
 
@@ -88,27 +89,7 @@ pub struct Plan {
     pub route: Option<crate::search::Route>,
 }
 
-/// One row of "compare all": an algorithm and what it gave.
-#[derive(Clone, Debug)]
-pub struct Comparison {
-    /// The algorithm.
-    pub algorithm: Algorithm,
-    /// Its result, or why it could not run on this map.
-    pub outcome: Result<SearchResult, Failure>,
-    /// The smoothing of the path it found, with the Path panel's settings; `None` when it
-    /// found none or the path could not be smoothed.
-    pub smoothed: Option<SmoothedRun>,
-}
-
-/// What smoothing one path of "compare all" gave, and what it took.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SmoothedRun {
-    /// The cost of the line-of-sight path (an any-angle path's own cost: it is curved as it
-    /// is).
-    pub cost: f64,
-    /// The time smoothing took, line of sight and curves, in microseconds.
-    pub time_us: u64,
-}
+pub use super::comparison::{CompareProgress, Comparison, SmoothedRun};
 
 /// The work one job asks for.
 #[derive(Clone, Debug)]
@@ -145,6 +126,8 @@ struct Job {
     fingerprint: Option<u64>,
     work: Work,
     control: Arc<SearchControl>,
+    /// How far "compare all" has got (unused by a plan).
+    progress: Arc<CompareProgress>,
 }
 
 enum Answer {
@@ -164,7 +147,8 @@ struct Running {
     started: Instant,
     /// Passable cells of the map searched, for the progress bar.
     passable: u64,
-    comparing: bool,
+    /// For "compare all": how far it has got.
+    comparing: Option<Arc<CompareProgress>>,
 }
 
 /// What the panels need to know of the map, kept up to date by the edits: how many cells
@@ -397,13 +381,15 @@ impl Planner {
         let passable = counts.passable();
         self.generation += 1;
         let control = Arc::new(SearchControl::new());
-        let comparing = matches!(work, Work::Compare { .. });
+        let progress = Arc::new(CompareProgress::default());
+        let comparing = matches!(work, Work::Compare { .. }).then(|| Arc::clone(&progress));
         let mut job = Box::new(Job {
             generation: self.generation,
             update: self.update(grid),
             fingerprint: cfg!(debug_assertions).then(|| fingerprint(grid)),
             work,
             control: Arc::clone(&control),
+            progress,
         });
         self.running = Some(Running {
             generation: self.generation,
@@ -483,6 +469,9 @@ impl Planner {
     fn cancel_running(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.cancel();
+            if let Some(progress) = running.comparing {
+                progress.skip();
+            }
         }
     }
 
@@ -572,7 +561,12 @@ impl Planner {
 
     /// Whether the running job is "compare all".
     pub fn is_comparing(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| r.comparing)
+        self.running.as_ref().is_some_and(|r| r.comparing.is_some())
+    }
+
+    /// How far the running "compare all" has got.
+    pub fn compare_progress(&self) -> Option<&CompareProgress> {
+        self.running.as_ref()?.comparing.as_deref()
     }
 
     /// The running job's progress: cells expanded so far, the map's passable cells, and how
@@ -798,35 +792,14 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 Box::new(plan)
             }))
         }
-        Work::Compare { request, smoothing } => {
-            let mut rows = Vec::new();
-            for &algorithm in Algorithm::ALL {
-                if control.is_cancelled() {
-                    break;
-                }
-                let request = request.clone().with_algorithm(algorithm).recording(false);
-                let outcome = run_guarded(solver, replanner, &request, control);
-                let smoothed = match &outcome {
-                    Ok(result) if result.found => {
-                        let started = Instant::now();
-                        result
-                            .smoothed(replanner.grid(), smoothing)
-                            .ok()
-                            .map(|path| SmoothedRun {
-                                cost: path.cost,
-                                time_us: started.elapsed().as_micros() as u64,
-                            })
-                    }
-                    _ => None,
-                };
-                rows.push(Comparison {
-                    algorithm,
-                    outcome,
-                    smoothed,
-                });
-            }
-            Answer::Compare(rows)
-        }
+        Work::Compare { request, smoothing } => Answer::Compare(comparison::run(
+            replanner.grid(),
+            request,
+            smoothing,
+            solver,
+            control,
+            &job.progress,
+        )),
     }
 }
 
@@ -883,7 +856,7 @@ fn plan_for_unit(
 }
 
 /// Runs the solver, turning a panic into a [`Failure`] and the search state into a fresh one.
-fn run_guarded(
+pub(super) fn run_guarded(
     solver: &Solver,
     replanner: &mut Replanner,
     request: &SearchRequest,

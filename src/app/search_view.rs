@@ -12,7 +12,7 @@ use crate::smooth::SmoothSettings;
 use super::canvas::Canvas;
 use super::clearance_layer::ClearanceLayer;
 use super::exploration::{Exploration, Shade, Show, ramp};
-use super::planner::{Failure, Plan, Planner};
+use super::planner::{CompareProgress, Failure, Plan, Planner};
 use super::region::Region;
 use super::run_history::RunHistory;
 use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
@@ -338,13 +338,28 @@ impl SearchView {
         let Some((expanded, passable, elapsed)) = planner.progress() else {
             return;
         };
-        let what = if planner.is_comparing() {
-            "Comparing algorithms…"
-        } else {
-            "Searching…"
+        let comparing = planner.compare_progress();
+        let what = match comparing {
+            Some(progress) => {
+                let (at, total) = progress.position();
+                format!(
+                    "Comparing: {} ({at} of {total}, {} to go)",
+                    algorithm_name(progress.algorithm()),
+                    total - at
+                )
+            }
+            None => "Searching…".to_owned(),
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(what);
+            if let Some(progress) = comparing
+                && ui
+                    .button("Skip")
+                    .on_hover_text("Stop this algorithm and go on with the next one; its row says it was skipped.")
+                    .clicked()
+            {
+                progress.skip();
+            }
             if ui
                 .button("Stop")
                 .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
@@ -353,6 +368,8 @@ impl SearchView {
                 intents.push(SearchIntent::Cancel);
             }
         });
+        // While comparing, the bar follows the algorithm running.
+        let expanded = comparing.map_or(expanded, CompareProgress::expanded);
         let fraction = if passable == 0 {
             0.0
         } else {
