@@ -52,19 +52,22 @@ fn solve_json_has_the_documented_shape() {
         "the path takes the road round the wall"
     );
     assert!(v["cost"].as_f64().unwrap() > 0.0 && v["length"].as_f64().unwrap() > 0.0);
-    for key in ["expanded", "pushed", "max_open", "time_us"] {
+    for key in ["expanded", "pushed", "max_open", "time_us", "build_us"] {
         assert!(v["stats"][key].is_u64(), "stats.{key}");
     }
 }
 
-/// The text of `solve --json` with the search's time, which varies, set to 0.
+/// The text of `solve --json` with the query's and the build's times, which vary, set to 0.
 fn solve_json_text(map: &Path, extra: &[&str]) -> String {
     let mut args = vec!["solve", map.to_str().unwrap(), "--json"];
     args.extend_from_slice(extra);
-    let text = String::from_utf8(gridpath(&args).stdout).unwrap();
-    let at = text.find("\"time_us\":").unwrap() + "\"time_us\":".len();
-    let end = at + text[at..].find(',').unwrap();
-    format!("{}0{}", &text[..at], &text[end..])
+    let mut text = String::from_utf8(gridpath(&args).stdout).unwrap();
+    for key in ["\"time_us\":", "\"build_us\":"] {
+        let at = text.find(key).unwrap() + key.len();
+        let end = at + text[at..].find(',').unwrap();
+        text = format!("{}0{}", &text[..at], &text[end..]);
+    }
+    text
 }
 
 #[test]
@@ -77,7 +80,7 @@ fn solve_json_keeps_its_text_and_key_order() {
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":7.535533905932737,"#,
             r#""length":9.242640687119286,"optimality":"exact","#,
             r#""path":[[0,0],[0,1],[0,2],[1,3],[2,3],[3,3],[4,2],[4,1],[5,0]],"#,
-            r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"#,
+            r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"build_us":0,"#,
             r#""budget_exhausted":false}}"#,
             "\n"
         )
@@ -97,7 +100,7 @@ fn solve_json_keeps_its_text_and_key_order() {
             r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
             r#""optimality":"none (no path)","path":[],"#,
-            r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"#,
+            r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"build_us":0,"#,
             r#""budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
             "\n"
         )
@@ -622,4 +625,39 @@ fn a_search_that_stops_on_its_budget_claims_no_optimality_and_says_why() {
         text.contains("none (stopped: node budget exhausted"),
         "{text}"
     );
+}
+
+#[test]
+fn a_preprocessed_search_reports_its_build_apart_from_its_query() {
+    // A 60 × 40 open map with a wall: the contraction hierarchy is built before the query.
+    let mut rows = vec![".".repeat(60); 40];
+    rows[20] = format!("{}{}", "#".repeat(50), ".".repeat(10));
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    let map = temp_map(
+        "build.json",
+        &format!(
+            r##"{{"format": "gridpath-map", "version": 1, "name": "build", "width": 60, "height": 40,
+  "terrains": [{{"symbol": ".", "name": "Grass", "cost": 1.0, "color": "#6abe30"}},
+               {{"symbol": "#", "name": "Wall", "cost": null, "color": "#222222"}}],
+  "rows": [{}], "start": [0, 0], "goal": [0, 39]}}"##,
+            rows.join(", ")
+        ),
+    );
+    let map = map.to_str().unwrap();
+    let out = gridpath(&["solve", map, "--algo", "ch", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    // The build (contracting all 2410 cells) and the query are two numbers; how they compare
+    // is for the benchmarks to say.
+    assert!(v["stats"]["build_us"].is_u64(), "{v}");
+    assert!(v["stats"]["time_us"].is_u64(), "{v}");
+    assert_eq!(v["found"], true);
+    let out = gridpath(&["solve", map, "--algo", "ch"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("µs (query; build "), "{text}");
 }

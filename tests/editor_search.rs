@@ -658,6 +658,37 @@ fn compare_all_says_which_algorithm_runs_and_how_many_remain_and_one_can_be_skip
 }
 
 #[test]
+fn a_preprocessing_algorithm_says_it_is_building_and_shows_its_build_time_apart() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (solver, gate, told) = gated_reporting();
+    h.state_mut().set_solver(solver);
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    *gate.lock().expect("the gate") = false;
+    while told.try_recv().is_ok() {}
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Contraction hierarchy").click();
+    h.step();
+    let asked = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the search starts");
+    assert_eq!(asked, Algorithm::ContractionHierarchy);
+    h.step();
+    // Held before its first expansion: it is building, and says so with its own time.
+    h.get_by_label("Building for Contraction hierarchy…");
+    assert!(h.query_by_label("Searching…").is_none());
+    h.get_by_label_contains("building · ");
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    // The statistics keep the build and the query apart.
+    h.get_by_label("Query time");
+    h.get_by_label("Build time");
+}
+
+#[test]
 fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
     let mut map = meadow();
     // A walled ring around the goal.

@@ -87,6 +87,23 @@ pub struct Plan {
     pub unit: u32,
     /// For a route through waypoints: its stops in the order visited and its legs.
     pub route: Option<crate::search::Route>,
+    /// The time outside the query, in microseconds: building what the algorithm keeps (the
+    /// contraction hierarchy, HPA*'s abstraction, D* Lite's first costs, jump tables), or next
+    /// to nothing when it was kept from an earlier search.
+    pub build_us: u64,
+}
+
+/// Whether `algorithm` builds something before its query that later searches keep: the panel
+/// shows its build time, and says "Building" while it has expanded nothing.
+pub fn builds_first(algorithm: Algorithm) -> bool {
+    matches!(
+        algorithm,
+        Algorithm::ContractionHierarchy
+            | Algorithm::Hpa
+            | Algorithm::DStarLite
+            | Algorithm::JpsPlus
+            | Algorithm::Subgoal
+    )
 }
 
 pub use super::comparison::{CompareProgress, Comparison, SmoothedRun};
@@ -149,6 +166,8 @@ struct Running {
     passable: u64,
     /// For "compare all": how far it has got.
     comparing: Option<Arc<CompareProgress>>,
+    /// For a plan: the algorithm it runs.
+    algorithm: Option<Algorithm>,
 }
 
 /// What the panels need to know of the map, kept up to date by the edits: how many cells
@@ -383,6 +402,10 @@ impl Planner {
         let control = Arc::new(SearchControl::new());
         let progress = Arc::new(CompareProgress::default());
         let comparing = matches!(work, Work::Compare { .. }).then(|| Arc::clone(&progress));
+        let algorithm = match &work {
+            Work::Plan { request, .. } => Some(request.algorithm),
+            Work::Compare { .. } => None,
+        };
         let mut job = Box::new(Job {
             generation: self.generation,
             update: self.update(grid),
@@ -397,6 +420,7 @@ impl Planner {
             started: Instant::now(),
             passable,
             comparing,
+            algorithm,
         });
         for _ in 0..2 {
             match self.send(job) {
@@ -562,6 +586,11 @@ impl Planner {
     /// Whether the running job is "compare all".
     pub fn is_comparing(&self) -> bool {
         self.running.as_ref().is_some_and(|r| r.comparing.is_some())
+    }
+
+    /// The algorithm of the running plan (not of "compare all").
+    pub fn running_algorithm(&self) -> Option<Algorithm> {
+        self.running.as_ref()?.algorithm
     }
 
     /// How far the running "compare all" has got.
@@ -750,6 +779,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
         } => {
             let routed = !route.via.is_empty() || route.patrol;
             let mut planned = None;
+            let started = Instant::now();
             let outcome = if routed {
                 plan_route(replanner, request, *unit, route, control).map(|r| {
                     let result = r.result.clone();
@@ -761,6 +791,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             } else {
                 run_guarded(solver, replanner, request, control)
             };
+            let wall_us = started.elapsed().as_micros() as u64;
             let field = (*field && !control.is_cancelled())
                 .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
                 .flatten();
@@ -783,6 +814,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
+                plan.build_us = wall_us.saturating_sub(plan.result.stats.time_us);
                 plan.unit = *unit;
                 plan.route = planned;
                 if *unit > 1 {
@@ -931,6 +963,7 @@ fn plan_of(
         optimal_cost: None,
         unit: 1,
         route: None,
+        build_us: 0,
     }
 }
 

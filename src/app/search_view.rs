@@ -12,7 +12,7 @@ use crate::smooth::SmoothSettings;
 use super::canvas::Canvas;
 use super::clearance_layer::ClearanceLayer;
 use super::exploration::{Exploration, Shade, Show, ramp};
-use super::planner::{CompareProgress, Failure, Plan, Planner};
+use super::planner::{CompareProgress, Failure, Plan, Planner, builds_first};
 use super::region::Region;
 use super::run_history::RunHistory;
 use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
@@ -348,7 +348,13 @@ impl SearchView {
                     total - at
                 )
             }
-            None => "Searching…".to_owned(),
+            None => match planner.running_algorithm() {
+                // Nothing expanded yet: the algorithm is still building what it keeps.
+                Some(algorithm) if builds_first(algorithm) && expanded == 0 => {
+                    format!("Building for {}…", algorithm_name(algorithm))
+                }
+                _ => "Searching…".to_owned(),
+            },
         };
         ui.horizontal_wrapped(|ui| {
             ui.label(what);
@@ -370,6 +376,17 @@ impl SearchView {
         });
         // While comparing, the bar follows the algorithm running.
         let expanded = comparing.map_or(expanded, CompareProgress::expanded);
+        let building = match comparing {
+            Some(progress) => builds_first(progress.algorithm()),
+            None => planner.running_algorithm().is_some_and(builds_first),
+        } && expanded == 0;
+        if building {
+            // How far a build has got is not known: its time so far.
+            ui.add(
+                ProgressBar::new(0.0).text(format!("building · {:.1} s", elapsed.as_secs_f32())),
+            );
+            return;
+        }
         let fraction = if passable == 0 {
             0.0
         } else {
@@ -448,7 +465,10 @@ impl SearchView {
                     let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
-                row(ui, "Time", format_time(result.stats.time_us));
+                row(ui, "Query time", format_time(result.stats.time_us));
+                if builds_first(request.algorithm) {
+                    row(ui, "Build time", format_time(plan.build_us));
+                }
                 row(
                     ui,
                     "Expanded",

@@ -3,6 +3,7 @@
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::Context as _;
 use gridpath::format::path_export::optimality_claim;
@@ -113,6 +114,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         args.via.clone()
     };
     let routed = !via.is_empty() || args.patrol;
+    // Everything but the query's own time is the build: the move graph and any tables the
+    // algorithm makes beforehand (the contraction hierarchy's shortcuts, HPA*'s abstraction).
+    let started = Instant::now();
     let (result, route) = if routed {
         let graph = search::SearchGraph::new(&map.grid, request.diagonal);
         let order = if args.best_order {
@@ -128,6 +132,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
         (result, None)
     };
+    let build_us = (started.elapsed().as_micros() as u64).saturating_sub(result.stats.time_us);
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
     let smoothed = args.smoothing.smooth(&map, &result, stops)?;
     args.smoothing
@@ -137,6 +142,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let json = SolveJson {
             request: &request,
             result: &result,
+            build_us,
             route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
         };
@@ -145,7 +151,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.write_all(b"\n")?;
         out.flush()?;
     } else {
-        print_summary(&request, &result)?;
+        print_summary(&request, &result, build_us)?;
         if let Some(route) = &route {
             let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
             out!("route {} in {} legs", order.join(" → "), route.legs.len());
@@ -180,6 +186,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 struct SolveJson<'a, T> {
     request: &'a SearchRequest,
     result: &'a SearchResult,
+    /// The time outside the query, in microseconds.
+    build_us: u64,
     route: Option<&'a search::Route>,
     smoothed: Option<&'a T>,
 }
@@ -228,7 +236,7 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
                 .collect();
             map.serialize_entry("legs", &legs)?;
         }
-        map.serialize_entry("stats", &Stats(result))?;
+        map.serialize_entry("stats", &Stats(result, self.build_us))?;
         if !result.found {
             map.serialize_entry("message", &result.message())?;
         }
@@ -248,23 +256,28 @@ impl Serialize for Path<'_> {
     }
 }
 
-/// The search's counters as a JSON object.
-struct Stats<'a>(&'a SearchResult);
+/// The search's counters as a JSON object, with the time outside the query.
+struct Stats<'a>(&'a SearchResult, u64);
 
 impl Serialize for Stats<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let stats = &self.0.stats;
-        let mut map = serializer.serialize_map(Some(5))?;
+        let mut map = serializer.serialize_map(Some(6))?;
         map.serialize_entry("expanded", &stats.expanded)?;
         map.serialize_entry("pushed", &stats.pushed)?;
         map.serialize_entry("max_open", &stats.max_open)?;
         map.serialize_entry("time_us", &stats.time_us)?;
+        map.serialize_entry("build_us", &self.1)?;
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
 }
 
-fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Result<()> {
+fn print_summary(
+    request: &SearchRequest,
+    result: &SearchResult,
+    build_us: u64,
+) -> std::io::Result<()> {
     out!("{}", result.message());
     out!(
         "algorithm {}, diagonal {}, heuristic {}, weight {}: {}",
@@ -280,7 +293,7 @@ fn print_summary(request: &SearchRequest, result: &SearchResult) -> std::io::Res
     }
     let s = result.stats;
     out!(
-        "expanded {}, pushed {}, largest open list {}, time {} µs",
+        "expanded {}, pushed {}, largest open list {}, time {} µs (query; build {build_us} µs)",
         s.expanded,
         s.pushed,
         s.max_open,
