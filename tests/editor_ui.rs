@@ -751,6 +751,30 @@ fn a_right_click_sets_the_start_or_the_goal_there() {
 }
 
 #[test]
+fn f1_names_keys_by_their_symbols_lists_undo_first_and_escape_closes_it() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::F1);
+    // Keys by what is printed on them, not by egui's names.
+    h.get_by_label("F1, ?");
+    h.get_by_label("[");
+    h.get_by_label("]");
+    for name in ["Questionmark", "OpenBracket", "CloseBracket"] {
+        assert!(h.query_by_label_contains(name).is_none(), "{name}");
+    }
+    // Undo before Redo, Save before Save as.
+    let y = |h: &Harness<'_, EditorApp>, name: &str| h.get_by_label(name).rect().min.y;
+    assert!(y(&h, "Undo") < y(&h, "Redo"));
+    assert!(y(&h, "Save") < y(&h, "Save as…"));
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    assert_eq!(
+        h.query_all_by_label("Keyboard shortcuts").count(),
+        0,
+        "Escape closes it"
+    );
+    assert!(h.query_by_label("F1, ?").is_none());
+}
+
+#[test]
 fn f1_lists_every_shortcut_from_the_table_the_keys_use() {
     let mut h = editor(meadow());
     let names: Vec<&str> = gridpath::app::commands::BINDINGS

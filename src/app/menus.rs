@@ -58,7 +58,7 @@ fn item(ui: &mut Ui, command: Command, enabled: bool, actions: &mut Vec<MenuActi
     let name = commands::binding(command).map_or_else(|| fallback_name(command), |b| b.name);
     let mut button = Button::new(name);
     if let Some(shortcut) = commands::shortcut(command) {
-        button = button.shortcut_text(ui.ctx().format_shortcut(shortcut));
+        button = button.shortcut_text(commands::key_text(ui.ctx(), shortcut));
     }
     if ui.add_enabled(enabled, button).clicked() {
         actions.push(MenuAction::Command(command));
@@ -158,7 +158,7 @@ fn file_menu_ui(ui: &mut Ui, state: &MenuState<'_>, a: &mut Vec<MenuAction>) {
 pub fn toolbar_ui(ui: &mut Ui, tools: &mut ToolSettings) -> Vec<Command> {
     let mut out = Vec::new();
     let key = |ui: &Ui, command| {
-        commands::shortcut(command).map_or_else(String::new, |k| ui.ctx().format_shortcut(k))
+        commands::shortcut(command).map_or_else(String::new, |k| commands::key_text(ui.ctx(), k))
     };
     ui.horizontal(|ui| {
         // Tighter than the default, so that the thirteen tools and the brush fit a window of
@@ -253,8 +253,12 @@ pub fn status_ui(ui: &mut Ui, line: &StatusLine<'_>) {
     });
 }
 
-/// The shortcuts window (F1): every key of the table the keyboard handling reads.
+/// The shortcuts window (F1): every key of the table the keyboard handling reads. Escape
+/// closes it.
 pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+    if *open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+        *open = false;
+    }
     egui::Window::new("Keyboard shortcuts")
         .open(open)
         .collapsible(false)
