@@ -805,6 +805,45 @@ fn brush_keys_step_through_sizes_that_grow() {
 }
 
 #[test]
+fn undoing_back_to_the_saved_map_leaves_no_unsaved_changes() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    let unsaved = |h: &Harness<'_, EditorApp>| {
+        assert_eq!(
+            h.query_by_label_contains("Unsaved changes").is_some(),
+            h.state().is_dirty()
+        );
+        h.state().is_dirty()
+    };
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert!(unsaved(&h));
+    assert!(h.state_mut().save_to(&dir.path().join("meadow.json")));
+    h.run();
+    assert!(!unsaved(&h));
+    let p = at(&h, 8, 8);
+    click_at(&mut h, p);
+    assert!(unsaved(&h));
+    // Undo back to the map as saved: nothing unsaved.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(!unsaved(&h), "back at the saved map");
+    // One more undo goes behind the save; redo comes back to it.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(unsaved(&h));
+    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert!(!unsaved(&h));
+    // A change the history does not hold (the start moved) stays unsaved whatever is undone.
+    click_at(&mut h, p);
+    h.get_by_label("Start").click();
+    h.run();
+    let q = at(&h, 2, 2);
+    click_at(&mut h, q);
+    assert_eq!(h.state().map().start, Some(Cell::new(2, 2)));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(unsaved(&h), "the start is not where it was saved");
+}
+
+#[test]
 fn the_status_bar_says_when_there_are_unsaved_changes() {
     let mut h = editor(meadow());
     assert!(h.query_by_label_contains("Unsaved changes").is_none());

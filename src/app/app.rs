@@ -100,6 +100,10 @@ pub struct EditorApp {
     shortcuts_open: bool,
     shown_title: String,
     may_close: bool,
+    /// The history's state when the map was last loaded or saved, so that undoing back to it
+    /// leaves no unsaved changes; `None` once something the history does not hold (a marker,
+    /// a waypoint) changed since.
+    saved_state: Option<u64>,
 }
 
 impl EditorApp {
@@ -169,7 +173,9 @@ impl EditorApp {
             shortcuts_open: false,
             shown_title: String::new(),
             may_close: false,
+            saved_state: None,
         };
+        app.saved_state = (!app.document.dirty).then(|| app.history.state());
         app.tools.active = app.first_passable_other_than_base();
         app.replan();
         app
@@ -380,6 +386,7 @@ impl EditorApp {
     pub fn save_to(&mut self, path: &Path) -> bool {
         match self.document.save_as(path) {
             Ok(()) => {
+                self.saved_state = Some(self.history.state());
                 self.preferences.remember(path);
                 self.say(format!("Saved {}.", path.display()), false);
                 true
@@ -407,6 +414,7 @@ impl EditorApp {
         self.agents.map_replaced();
         let placed = self.document.map.place_default_markers();
         self.history.clear();
+        self.saved_state = (!self.document.dirty).then(|| self.history.state());
         self.input.reset();
         self.canvas.redraw(Redraw::All);
         self.canvas.request_fit();
@@ -596,6 +604,13 @@ impl EditorApp {
         }
     }
 
+    /// Notes a change the history does not hold: the map stays unsaved until the next save,
+    /// whatever is undone.
+    fn changed_outside_history(&mut self) {
+        self.document.dirty = true;
+        self.saved_state = None;
+    }
+
     /// Moves a marker to a cell, and plans again when it moved.
     fn place_marker(&mut self, marker: Marker, cell: Cell) {
         let map = &mut self.document.map;
@@ -606,7 +621,7 @@ impl EditorApp {
                 Some(waypoint) => {
                     if *waypoint != cell {
                         *waypoint = cell;
-                        self.document.dirty = true;
+                        self.changed_outside_history();
                         self.replan();
                     }
                     return;
@@ -616,7 +631,7 @@ impl EditorApp {
         };
         if *slot != Some(cell) {
             *slot = Some(cell);
-            self.document.dirty = true;
+            self.changed_outside_history();
             self.replan();
         }
     }
@@ -624,7 +639,7 @@ impl EditorApp {
     /// Adds a waypoint on a passable cell (after the others), removes one, or all.
     fn change_waypoints(&mut self, change: impl FnOnce(&mut Vec<Cell>) -> String) {
         let text = change(&mut self.document.map.waypoints);
-        self.document.dirty = true;
+        self.changed_outside_history();
         self.say(text, false);
         self.replan();
     }
@@ -693,7 +708,8 @@ impl EditorApp {
             None => self.say("Nothing to undo.".to_owned(), false),
             Some(Ok(redraw)) => {
                 self.canvas.redraw(redraw);
-                self.document.dirty = true;
+                // Back at the state saved, nothing is unsaved.
+                self.document.dirty = self.saved_state != Some(self.history.state());
                 let count = self.document.map.grid.terrains().len();
                 if usize::from(self.tools.active) >= count {
                     self.tools.active = (count - 1) as TerrainId;
