@@ -661,3 +661,43 @@ fn a_preprocessed_search_reports_its_build_apart_from_its_query() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("µs (query; build "), "{text}");
 }
+
+#[test]
+fn solving_an_image_or_a_ros_map_says_how_to_convert_it() {
+    for name in ["plan.png", "map.yaml"] {
+        let file = temp_map(name, "");
+        let out = gridpath(&["solve", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let json = file.with_extension("json");
+        let command = format!("gridpath convert {} {}", file.display(), json.display());
+        assert!(err.contains(&command), "{name}: {err}");
+        assert!(!err.contains("unknown map file type"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn every_option_shows_its_default_once() {
+    for command in ["solve", "scen", "field", "mapf", "convert", "edit"] {
+        let out = gridpath(&[command, "--help"]);
+        let help = String::from_utf8(out.stdout).unwrap();
+        // One paragraph an option: from its flag to the next flag.
+        let mut paragraphs: Vec<String> = Vec::new();
+        for line in help.lines() {
+            if line.trim_start().starts_with('-') {
+                paragraphs.push(String::new());
+            }
+            if let Some(last) = paragraphs.last_mut() {
+                last.push_str(line);
+                last.push('\n');
+            }
+        }
+        assert!(!paragraphs.is_empty(), "{command}: {help}");
+        for paragraph in paragraphs {
+            assert!(
+                paragraph.matches("[default:").count() <= 1,
+                "{command}: {paragraph}"
+            );
+        }
+    }
+}

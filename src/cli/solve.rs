@@ -48,7 +48,7 @@ pub struct SolveArgs {
     #[arg(long)]
     patrol: bool,
     /// Plan for a unit of N × N cells, placed by its top-left cell: it goes only where its
-    /// whole footprint is passable, and pays for the costliest cell under it [default: 1].
+    /// whole footprint is passable, and pays for the costliest cell under it [range: 1 to 64].
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     unit_size: u32,
     /// The cost of every 45° the path turns (A* and Dijkstra; 0: none) [range: 0 to 1000000].
