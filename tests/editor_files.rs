@@ -228,6 +228,21 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
 }
 
 #[test]
+fn return_presses_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let strip = GrayImage::from_raw(5, 1, vec![0, 80, 120, 200, 255]).unwrap();
+    let file = dir.path().join("strip.png");
+    std::fs::write(&file, png(strip)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().is_importing());
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(!h.state().is_importing(), "Return imported");
+    assert_eq!(h.state().map().name, "strip");
+}
+
+#[test]
 fn the_floorplan_imports_to_its_design_at_a_target_width() {
     let mut expected = load_map(&root().join("tests/data/floorplan.json")).unwrap();
     // An imported map gets the default start and goal.

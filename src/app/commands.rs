@@ -186,7 +186,7 @@ pub fn pressed(ctx: &egui::Context, typing: bool, undo: bool) -> Vec<Command> {
 }
 
 /// A shortcut as the user reads it: the modifiers by name, the key by its symbol ("?", "[",
-/// "]"), not by egui's name for it ("Questionmark", "OpenBracket").
+/// "]"), not by egui's name for it (`Questionmark`, `OpenBracket`).
 pub fn key_text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
     let text = ctx.format_shortcut(shortcut);
     let key = shortcut.logical_key;
