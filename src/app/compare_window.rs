@@ -19,15 +19,18 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
     }
     egui::Window::new("Compare algorithms")
         .open(open)
-        .default_size([760.0, 520.0])
+        .default_size([1000.0, 640.0])
         .show(ctx, |ui| {
             ui.label(
                 RichText::new("Every algorithm ran cold: its search state (D* Lite's costs, HPA*'s abstraction, the contraction hierarchy) built afresh, that build timed apart from the query.")
                     .weak()
                     .small(),
             );
+            // Long reasons (an algorithm refused on this map, a search stopped) are cut short
+            // in the table, whole in their tooltips, so the window fits the screen.
             egui::Grid::new("compare-table")
                 .num_columns(COLUMNS.len())
+                .max_col_width(REASON_WIDTH)
                 .striped(true)
                 .show(ui, |ui| {
                     for (title, about) in COLUMNS {
@@ -62,7 +65,8 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                                         ui.label(optimality_text(result.optimality));
                                     }
                                     Some(why) => {
-                                        ui.label(RichText::new(format!("– ({why})")).weak())
+                                        let text = RichText::new(format!("– ({why})")).weak();
+                                        ui.add(egui::Label::new(text).truncate())
                                             .on_hover_text(result.message());
                                     }
                                 }
@@ -76,7 +80,8 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
                                 } else {
                                     failure.to_string()
                                 };
-                                ui.label(RichText::new(&why).weak()).on_hover_text(why);
+                                ui.add(egui::Label::new(RichText::new(&why).weak()).truncate())
+                                    .on_hover_text(why);
                             }
                         }
                         ui.end_row();
@@ -95,6 +100,9 @@ pub fn compare_window_ui(ctx: &egui::Context, open: &mut bool, rows: &[Compariso
             );
         });
 }
+
+/// The widest a column of the table is: the reasons in the last one are cut there.
+const REASON_WIDTH: f32 = 260.0;
 
 /// The table's columns: title and tooltip.
 const COLUMNS: [(&str, &str); 9] = [
@@ -333,22 +341,26 @@ fn chart_ui(ui: &mut Ui, chart: &Chart) {
         .include_x(0.0);
     if log {
         let last = ticks.last().map_or(1.0, |t| t.at);
-        // With many decades every other one is labelled: its mark is given the step of two,
-        // which is what decides whether the axis has room for a label.
-        let crowded = ticks.len() > 5;
+        // Where decades are too close for every label, every other one (or every fourth) is
+        // labelled: a mark's step, which decides whether the axis has room for its label, is
+        // the largest power of two that divides its decade's place.
         let marks: Vec<egui_plot::GridMark> = ticks
             .iter()
-            .map(|t| egui_plot::GridMark {
-                value: t.at,
-                step_size: if crowded && t.at.rem_euclid(2.0) < 0.5 {
-                    2.0
+            .map(|t| {
+                let place = t.at as u32;
+                let step = if place == 0 {
+                    64
                 } else {
-                    1.0
-                },
+                    1 << place.trailing_zeros().min(6)
+                };
+                egui_plot::GridMark {
+                    value: t.at,
+                    step_size: f64::from(step),
+                }
             })
             .collect();
         let x_axis = AxisHints::new_x()
-            .label_spacing(24.0..=32.0)
+            .label_spacing(44.0..=52.0)
             .formatter(move |mark, _| {
                 ticks
                     .iter()
@@ -359,6 +371,9 @@ fn chart_ui(ui: &mut Ui, chart: &Chart) {
             .include_x(last)
             .custom_x_axes(vec![x_axis])
             .x_grid_spacer(move |_| marks.clone());
+    } else {
+        // Costs are short numbers: labels closer than the plot's default.
+        plot = plot.custom_x_axes(vec![AxisHints::new_x().label_spacing(28.0..=36.0)]);
     }
     plot.show(ui, |plot| {
         plot.bar_chart(
