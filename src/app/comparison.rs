@@ -14,7 +14,7 @@ use crate::search::{
 };
 use crate::smooth::SmoothSettings;
 
-use super::planner::{Failure, Solver, run_guarded};
+use super::solver::{Failure, Solver, run_guarded};
 
 /// One row of "compare all": an algorithm and what it gave.
 #[derive(Clone, Debug)]

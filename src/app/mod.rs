@@ -40,6 +40,7 @@ pub mod run_history;
 pub mod sculpt;
 pub mod search_panel;
 pub mod search_view;
+pub mod solver;
 pub mod stroke;
 pub mod tiled_texture;
 pub mod tools;
