@@ -453,6 +453,34 @@ fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
     assert!(h.state().map().metadata.is_some());
 }
 
+#[test]
+fn an_image_with_its_map_yaml_beside_it_is_read_through_the_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("floor.png");
+    std::fs::copy(root().join("assets/floorplan.png"), &image).unwrap();
+    let yaml = dir.path().join("floor.yaml");
+    std::fs::write(
+        &yaml,
+        "image: floor.png\nresolution: 0.05\norigin: [-4.8, -3.6, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n",
+    )
+    .unwrap();
+    let mut expected = load_ros_map(&yaml, |_| {}).unwrap();
+    assert!(expected.place_default_markers());
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut().start_import(&image);
+    h.run();
+    assert!(h.state().is_importing());
+    assert!(
+        h.state().notice().is_some_and(|n| n.contains("floor.yaml")),
+        "{:?}",
+        h.state().notice()
+    );
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map(), &expected);
+    assert!(h.state().map().metadata.is_some(), "the yaml's world frame");
+}
+
 /// Imports a `map.yaml` through the editor's dialog with the settings it shows, and checks the
 /// map against the command line's reading, cell by cell.
 fn import_ros_map_both_ways(yaml: &Path) {

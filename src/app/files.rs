@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::format::level::LevelOptions;
 use crate::format::registry;
+use crate::format::ros_map::RosMap;
 use crate::format::save;
 use crate::format::{MapFormat, PathExport, PathExportFormat};
 
@@ -76,6 +77,21 @@ fn filter_where(name: &str, wanted: impl Fn(registry::FileKind) -> bool) -> (Str
             .map(|e| (*e).to_owned())
             .collect(),
     )
+}
+
+/// The ROS `map.yaml` (or `.yml`) of an image's own name beside it, when it reads and names
+/// that image.
+fn yaml_beside(image: &Path) -> Option<PathBuf> {
+    if registry::kind_of(image) != Some(registry::FileKind::Image) {
+        return None;
+    }
+    ["yaml", "yml"]
+        .into_iter()
+        .map(|extension| image.with_extension(extension))
+        .filter(|yaml| yaml.is_file())
+        .find(|yaml| {
+            RosMap::read(yaml).is_ok_and(|map| save::same_file(&map.image_path(yaml), image))
+        })
 }
 
 /// A request for a file to read.
@@ -153,11 +169,27 @@ impl EditorApp {
         self.import.as_ref().and_then(ImportDialog::summary)
     }
 
-    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`. A file
-    /// that cannot be read or decoded is reported and the open map stays.
+    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`; an
+    /// image with a `map.yaml` of its own name beside it that names it is read through that
+    /// file (its resolution, origin and thresholds), and the status bar says so. A file that
+    /// cannot be read or decoded is reported and the open map stays.
     pub fn start_import(&mut self, path: &Path) {
-        match ImportDialog::open(path, self.document.map.grid.terrains()) {
-            Ok(dialog) => self.import = Some(dialog),
+        let yaml = yaml_beside(path);
+        let read = yaml.as_deref().unwrap_or(path);
+        match ImportDialog::open(read, self.document.map.grid.terrains()) {
+            Ok(dialog) => {
+                self.import = Some(dialog);
+                if let Some(yaml) = &yaml {
+                    self.say(
+                        format!(
+                            "Reading {} through {} beside it: its resolution, origin and thresholds.",
+                            path.display(),
+                            yaml.display()
+                        ),
+                        false,
+                    );
+                }
+            }
             Err(error) => self.show_error("Could not import the image", error.to_string()),
         }
     }
