@@ -701,3 +701,49 @@ fn every_option_shows_its_default_once() {
         }
     }
 }
+
+#[test]
+fn a_cell_size_gives_a_map_without_a_world_frame_one_for_the_export() {
+    let map = temp_map(
+        "framed.map",
+        "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n",
+    );
+    let map = map.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("path.json");
+    let export = export.to_str().unwrap();
+    let read = |args: &[&str]| {
+        let out = gridpath(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(export).unwrap())
+            .unwrap()
+    };
+    let plain = read(&[
+        "solve", map, "--from", "0,0", "--to", "3,2", "--export", export,
+    ]);
+    assert!(plain["world"].is_null());
+    let framed = read(&[
+        "solve",
+        map,
+        "--from",
+        "0,0",
+        "--to",
+        "3,2",
+        "--export",
+        export,
+        "--cell-size",
+        "0.5",
+    ]);
+    assert_eq!(framed["world"]["resolution"], 0.5);
+    // The start cell's centre (0.5, 0.5) of a map 3 cells high is 1.25 m up from the corner.
+    let first = &framed["world"]["samples"][0];
+    assert_eq!(
+        (first[0].as_f64(), first[1].as_f64()),
+        (Some(0.25), Some(1.25))
+    );
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use gridpath::format::{PathExport, PathExportFormat};
-use gridpath::grid::{Cell, Map};
+use gridpath::grid::{Cell, GeoReference, Map};
 use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
@@ -44,6 +44,12 @@ pub struct SmoothArgs {
     /// even without --smooth.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// For a map without a world frame (a Moving AI map, a gridpath map drawn by hand): the
+    /// side of a cell in metres, so that the export's `world` gives the path in metres, with
+    /// the map's lower-left corner at (0, 0) and y up [range: 1e-9 to 1e9].
+    #[arg(long = "cell-size", value_name = "METRES",
+          value_parser = number_in(GeoReference::MIN_RESOLUTION, GeoReference::MAX_RESOLUTION))]
+    pub cell_size: Option<f64>,
     /// The largest distance in cells between two exported samples along the curve [range:
     /// 0.001 to 1000000; at most 10000000 samples].
     #[arg(long, default_value_t = smooth::DEFAULT_SPACING,
@@ -93,6 +99,26 @@ impl SmoothArgs {
             .validate()
             .context("bad --tension, --clearance or --min-turn-radius")?;
         }
+        Ok(())
+    }
+
+    /// Gives a map without a world frame the one `--cell-size` asks for; refuses it for a map
+    /// that has its own.
+    pub fn frame(&self, map: &mut Map) -> anyhow::Result<()> {
+        let Some(resolution) = self.cell_size else {
+            return Ok(());
+        };
+        if let Some(geo) = map.metadata {
+            anyhow::bail!(
+                "--cell-size is for maps without a world frame; {} has its own ({} m a cell)",
+                map.name,
+                geo.resolution
+            );
+        }
+        map.metadata = Some(GeoReference {
+            resolution,
+            origin: [0.0, 0.0, 0.0],
+        });
         Ok(())
     }
 

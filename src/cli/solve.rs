@@ -76,6 +76,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let mut map = args.level.load_map(&args.map)?;
     args.heights.apply(&mut map, &args.map)?;
+    args.smoothing.frame(&mut map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
     if map.place_default_markers() {
