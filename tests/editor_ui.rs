@@ -1145,6 +1145,11 @@ fn the_clearance_layer_shows_where_a_unit_fits_and_follows_edits() {
     assert_eq!(h.state().shown_clearance(Cell::new(6, 15)), Some(0));
     press(&mut h, Modifiers::COMMAND, Key::Z);
     clearance_shown_matches(&h, "undone");
+    // A legend, and the value under the cursor in the status bar.
+    h.get_by_label_contains("under the cursor in the status bar");
+    h.hover_at(at(&h, 0, 11));
+    h.run();
+    h.get_by_label_contains("clearance 13 (a unit of up to 13 × 13 fits)");
 }
 
 /// The route the library plans on the editor's map through its waypoints.

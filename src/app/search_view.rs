@@ -10,7 +10,7 @@ use crate::search::FlowField;
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
-use super::clearance_layer::ClearanceLayer;
+use super::clearance_layer::{self, ClearanceLayer};
 use super::exploration::{Exploration, Shade, Show, ramp};
 use super::planner::{CompareProgress, Failure, Plan, Planner, builds_first};
 use super::region::Region;
@@ -543,6 +543,9 @@ impl SearchView {
                 "Zoomed in to {NUMBERS_FROM:.0} points per cell or more, explored cells show g (top left), h (top right), f (bottom) and an arrow to their parent."
             ));
         });
+        if self.layers.clearance {
+            clearance_legend_ui(ui);
+        }
         ui.horizontal(|ui| {
             ui.label("Shade by");
             ui.selectable_value(&mut self.shade, Shade::Order, "order")
@@ -865,17 +868,56 @@ impl SearchView {
     /// One line on the explored cell under the pointer, for the status bar.
     pub fn inspector_text(&self, planner: &Planner, hovered: Option<Cell>) -> Option<String> {
         let cell = hovered?;
-        let exploration = planner.plan()?.exploration.as_ref()?;
-        let seen = exploration.inspect(cell, self.shown_expansions(exploration))?;
-        Some(format!(
-            "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
-            seen.step + 1,
-            seen.g,
-            seen.h,
-            seen.f(),
-            seen.parent
-        ))
+        // With the Clearance layer on, the value under the cursor.
+        let clearance = self
+            .layers
+            .clearance
+            .then(|| self.clearance.value(cell))
+            .flatten()
+            .map(|c| match c {
+                0 => "clearance 0 (impassable)".to_owned(),
+                c => format!("clearance {c} (a unit of up to {c} × {c} fits)"),
+            });
+        let expanded = planner
+            .plan()
+            .and_then(|plan| plan.exploration.as_ref())
+            .and_then(|exploration| exploration.inspect(cell, self.shown_expansions(exploration)))
+            .map(|seen| {
+                format!(
+                    "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
+                    seen.step + 1,
+                    seen.g,
+                    seen.h,
+                    seen.f(),
+                    seen.parent
+                )
+            });
+        match (clearance, expanded) {
+            (Some(c), Some(e)) => Some(format!("{c} · {e}")),
+            (c, e) => c.or(e),
+        }
     }
+}
+
+/// The Clearance layer's legend: its colours from tight (1) to open, and where its values are
+/// read.
+fn clearance_legend_ui(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 2.0;
+        ui.label(RichText::new("Clearance: 1").small());
+        for c in 1..=clearance_layer::OPEN {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(6.0, 10.0), egui::Sense::hover());
+            ui.painter()
+                .rect_filled(rect, 0.0, clearance_layer::colour(c));
+        }
+        ui.label(
+            RichText::new(format!(
+                "{}+ · under the cursor in the status bar",
+                clearance_layer::OPEN
+            ))
+            .small(),
+        );
+    });
 }
 
 /// The widest a name in the statistics table is (the longest, "Cost / optimal", fits).
