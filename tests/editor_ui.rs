@@ -1195,6 +1195,7 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
     h.get_by_label("Add waypoint here").click();
     h.run();
     let given = settled(&mut h).cost;
+    assert_eq!(h.state().waypoint_labels(), ["1", "2"], "numbered as given");
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Best order")
         .click();
     h.run();
@@ -1206,6 +1207,12 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
         h.state().route_order().map(|o| o[1]),
         Some(Cell::new(5, 20))
     );
+    // The markers are numbered in the order visited: the second waypoint now comes first.
+    assert_eq!(
+        h.state().map().waypoints,
+        [Cell::new(30, 20), Cell::new(5, 20)]
+    );
+    assert_eq!(h.state().waypoint_labels(), ["2", "1"]);
     // The path export writes every leg, each with the stretch of the path it covers.
     let export = h.state().path_export().expect("a path to export");
     let route = export.route.as_ref().expect("the route's legs");
@@ -1224,10 +1231,12 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
     h.run();
     let patrol = settled(&mut h);
     assert_eq!(patrol.path.last(), Some(&Cell::new(3, 16)));
-    // Removed from the menu of a waypoint, then all cleared.
+    // Removed from the menu of a waypoint, which names it by the number on its marker; then
+    // all cleared.
+    let number = h.state().waypoint_labels()[0].clone();
     let pos = at(&h, 30, 20);
     right_click_at(&mut h, pos);
-    h.get_by_label("Remove waypoint 1").click();
+    h.get_by_label(&format!("Remove waypoint {number}")).click();
     h.run();
     assert_eq!(h.state().map().waypoints, [Cell::new(5, 20)]);
     let pos = at(&h, 20, 20);

@@ -257,6 +257,12 @@ impl EditorApp {
             .map(|r| r.order.as_slice())
     }
 
+    /// The numbers on the waypoints' markers, in the map's order of waypoints: each one's
+    /// place in the route as planned.
+    pub fn waypoint_labels(&self) -> Vec<String> {
+        super::canvas_input::waypoint_labels(&self.document.map, self.route_order())
+    }
+
     /// The clearance the heat layer shows at a cell, once it has been drawn.
     pub fn shown_clearance(&self, cell: Cell) -> Option<u32> {
         self.view.shown_clearance(cell)
@@ -471,12 +477,18 @@ impl EditorApp {
     /// The canvas: the map, the search over it, and the pointer's work on it.
     fn canvas_ui(&mut self, ui: &mut egui::Ui) {
         let accepts_input = self.dialog.is_none() && self.import.is_none() && self.level.is_none();
+        let order = self
+            .planner
+            .plan()
+            .and_then(|p| p.route.as_ref())
+            .map(|r| r.order.as_slice());
         let (painter, intents) = self.input.ui(
             ui,
             &mut self.canvas,
             &mut self.document.map,
             &self.tools,
             accepts_input,
+            order,
         );
         let grid = &self.document.map.grid;
         self.canvas.sync_texture(ui.ctx(), grid);
@@ -484,8 +496,13 @@ impl EditorApp {
         self.view
             .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
         paint_agents(&painter, &self.canvas, &self.agents);
-        self.input
-            .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
+        self.input.paint_over(
+            &painter,
+            &self.canvas,
+            &self.document.map,
+            &self.tools,
+            self.route_order(),
+        );
         self.canvas.paint_minimap(&painter, &self.document.map.grid);
         if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
             paint_hint(&painter, self.canvas.rect());
