@@ -689,6 +689,31 @@ fn a_preprocessing_algorithm_says_it_is_building_and_shows_its_build_time_apart(
 }
 
 #[test]
+fn a_unit_too_wide_for_every_way_is_told_why_there_is_no_path() {
+    // A wall across the map with a gap two cells wide at the bottom.
+    let mut rows = vec![".".repeat(30); 12];
+    for row in rows.iter_mut().take(10) {
+        row.replace_range(15..16, "#");
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("gap", Grid::from_ascii(&rows).expect("a valid map"));
+    map.start = Some(Cell::new(2, 2));
+    map.goal = Some(Cell::new(25, 2));
+    let mut h = editor(map);
+    settle(&mut h);
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    set_number(&mut h, "Unit size", "3");
+    settle(&mut h);
+    assert!(!h.state().search_result().expect("a result").found);
+    h.get_by_label_contains("no way is wide enough for a unit of 3 × 3 cells");
+    // Two cells wide gets through: no such reason.
+    set_number(&mut h, "Unit size", "2");
+    settle(&mut h);
+    assert!(h.state().search_result().expect("a result").found);
+    assert!(h.query_by_label_contains("no way is wide enough").is_none());
+}
+
+#[test]
 fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
     let mut map = meadow();
     // A walled ring around the goal.

@@ -57,6 +57,9 @@ pub struct Plan {
     /// contraction hierarchy, HPA*'s abstraction, D* Lite's first costs, jump tables), or next
     /// to nothing when it was kept from an earlier search.
     pub build_us: u64,
+    /// Why no path was found, when more can be said than "no path": a unit larger than one
+    /// cell that finds no way where one cell does.
+    pub no_path_reason: Option<String>,
 }
 
 /// Whether `algorithm` builds something before its query that later searches keep: the panel
@@ -758,6 +761,24 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 run_guarded(solver, replanner, request, control)
             };
             let wall_us = started.elapsed().as_micros() as u64;
+            let no_path_reason = match &outcome {
+                Ok(result) if *unit > 1 && !result.has_path() && !control.is_cancelled() => {
+                    // Would one cell get through? Then the unit's size is why.
+                    let one_cell = request.clone().recording(false);
+                    let found = if routed {
+                        plan_route(replanner, &one_cell, 1, route, control)
+                            .is_ok_and(|r| r.result.found)
+                    } else {
+                        run_guarded(solver, replanner, &one_cell, control).is_ok_and(|r| r.found)
+                    };
+                    found.then(|| {
+                        format!(
+                            "One cell gets through, but no way is wide enough for a unit of {unit} × {unit} cells: the Clearance layer shows where it fits."
+                        )
+                    })
+                }
+                _ => None,
+            };
             let field = (*field && !control.is_cancelled())
                 .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
                 .flatten();
@@ -781,6 +802,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
                 plan.build_us = wall_us.saturating_sub(plan.result.stats.time_us);
+                plan.no_path_reason = no_path_reason;
                 plan.unit = *unit;
                 plan.route = planned;
                 if *unit > 1 {
@@ -907,6 +929,7 @@ fn plan_of(
         unit: 1,
         route: None,
         build_us: 0,
+        no_path_reason: None,
     }
 }
 

@@ -424,6 +424,9 @@ impl SearchView {
         let request = &plan.request;
         if !result.found {
             ui.colored_label(ui.visuals().warn_fg_color, result.message());
+            if let Some(reason) = &plan.no_path_reason {
+                ui.colored_label(ui.visuals().warn_fg_color, reason);
+            }
             if planner.drawn().is_some_and(|(_, older)| older) {
                 ui.label(
                     RichText::new("The map shows the last path found, faded: it is from before.")
