@@ -236,10 +236,23 @@ fn return_presses_import() {
     let mut h = editor(EditorApp::with_map(pond()));
     drop_file(&mut h, &file);
     assert!(h.state().is_importing());
+    // Return that ends typing a width only sets the width.
+    h.get_by_label("Width in cells").click();
+    h.run();
+    h.get_by_label("Width").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Width").type_text("3");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state().is_importing(), "still in the dialog");
+    assert_eq!(h.state().import_summary().map(|s| s.width), Some(3));
     h.key_press(egui::Key::Enter);
     h.run();
     assert!(!h.state().is_importing(), "Return imported");
     assert_eq!(h.state().map().name, "strip");
+    assert_eq!(h.state().map().grid.width(), 3);
 }
 
 #[test]
@@ -769,6 +782,25 @@ fn tiled_meadow(dir: &Path) -> (PathBuf, Map) {
     let file = dir.join("meadow.tmj");
     gridpath::format::save::save_map(&map, &file).expect("writes the Tiled map");
     (file, map)
+}
+
+#[test]
+fn return_opens_the_level_after_a_terrain_is_changed_in_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, original) = tiled_meadow(dir.path());
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().level_dialog().is_some());
+    let walkable: Vec<_> = h.get_all_by_label("Walkable").collect();
+    walkable[2].click();
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(
+        h.state().level_dialog().is_none(),
+        "Return opened the level"
+    );
+    assert_eq!(h.state().map().grid.cells(), original.grid.cells());
 }
 
 #[test]

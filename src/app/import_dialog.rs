@@ -310,9 +310,9 @@ impl ImportDialog {
     }
 
     fn dialog_ui(&mut self, ui: &mut Ui) -> Option<ImportAnswer> {
-        // Return presses Import, unless it is ending an edit in one of the fields (a widget
-        // had the keyboard when the frame began).
-        let editing = ui.ctx().memory(|m| m.focused().is_some());
+        // Return presses Import, unless it is ending an edit in a text field (one had the
+        // keyboard when the frame began).
+        let editing = ui.ctx().text_edit_focused();
         ui.heading("Import image");
         let name = self.path.file_name().map_or_else(
             || self.path.display().to_string(),
