@@ -52,19 +52,22 @@ fn solve_json_has_the_documented_shape() {
         "the path takes the road round the wall"
     );
     assert!(v["cost"].as_f64().unwrap() > 0.0 && v["length"].as_f64().unwrap() > 0.0);
-    for key in ["expanded", "pushed", "max_open", "time_us"] {
+    for key in ["expanded", "pushed", "max_open", "time_us", "build_us"] {
         assert!(v["stats"][key].is_u64(), "stats.{key}");
     }
 }
 
-/// The text of `solve --json` with the search's time, which varies, set to 0.
+/// The text of `solve --json` with the query's and the build's times, which vary, set to 0.
 fn solve_json_text(map: &Path, extra: &[&str]) -> String {
     let mut args = vec!["solve", map.to_str().unwrap(), "--json"];
     args.extend_from_slice(extra);
-    let text = String::from_utf8(gridpath(&args).stdout).unwrap();
-    let at = text.find("\"time_us\":").unwrap() + "\"time_us\":".len();
-    let end = at + text[at..].find(',').unwrap();
-    format!("{}0{}", &text[..at], &text[end..])
+    let mut text = String::from_utf8(gridpath(&args).stdout).unwrap();
+    for key in ["\"time_us\":", "\"build_us\":"] {
+        let at = text.find(key).unwrap() + key.len();
+        let end = at + text[at..].find(',').unwrap();
+        text = format!("{}0{}", &text[..at], &text[end..]);
+    }
+    text
 }
 
 #[test]
@@ -77,7 +80,7 @@ fn solve_json_keeps_its_text_and_key_order() {
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":7.535533905932737,"#,
             r#""length":9.242640687119286,"optimality":"exact","#,
             r#""path":[[0,0],[0,1],[0,2],[1,3],[2,3],[3,3],[4,2],[4,1],[5,0]],"#,
-            r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"#,
+            r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"build_us":0,"#,
             r#""budget_exhausted":false}}"#,
             "\n"
         )
@@ -96,8 +99,8 @@ fn solve_json_keeps_its_text_and_key_order() {
         concat!(
             r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
-            r#""optimality":"exact","path":[],"#,
-            r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"#,
+            r#""optimality":"none (no path)","path":[],"#,
+            r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"build_us":0,"#,
             r#""budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
             "\n"
         )
@@ -565,4 +568,182 @@ fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
     }
     let text = gridpath(&["solve", map.to_str().unwrap(), "--algo", "theta"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("any-angle waypoints: (0, 0) → "));
+}
+
+#[test]
+fn the_export_is_encoded_as_its_extension_says_confirmed_and_an_unknown_one_refused() {
+    let map = temp_map("export.json", DEMO);
+    let map = map.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("path.csv");
+    let out = gridpath(&["solve", map, "--export", csv.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out); // stdout stays one JSON object: the confirmation goes to stderr.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("exported the path to") && err.contains("path.csv") && err.contains("CSV"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("x,y,heading,s\n"), "{text}");
+    assert!(text.lines().count() > 2, "{text}");
+    // An unknown extension is refused before the search, and nothing is written.
+    let other = dir.path().join("path.txt");
+    let out = gridpath(&["solve", map, "--export", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("path.txt") && err.contains(".json or .csv"),
+        "{err}"
+    );
+    assert!(!other.exists());
+}
+
+#[test]
+fn a_search_that_stops_on_its_budget_claims_no_optimality_and_says_why() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
+    let level = level.to_str().unwrap();
+    let out = gridpath(&["solve", level, "--algo", "idastar", "--json"]);
+    assert_eq!(out.status.code(), Some(2), "no path is exit status 2");
+    let v = json(&out);
+    assert_eq!(v["found"], false);
+    assert_eq!(v["stats"]["budget_exhausted"], true);
+    let claim = v["optimality"].as_str().unwrap();
+    assert!(
+        claim.starts_with("none (stopped: node budget exhausted after"),
+        "{claim}"
+    );
+    let out = gridpath(&["solve", level, "--algo", "idastar"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("exact"), "{text}");
+    assert!(
+        text.contains("none (stopped: node budget exhausted"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_preprocessed_search_reports_its_build_apart_from_its_query() {
+    // A 60 × 40 open map with a wall: the contraction hierarchy is built before the query.
+    let mut rows = vec![".".repeat(60); 40];
+    rows[20] = format!("{}{}", "#".repeat(50), ".".repeat(10));
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    let map = temp_map(
+        "build.json",
+        &format!(
+            r##"{{"format": "gridpath-map", "version": 1, "name": "build", "width": 60, "height": 40,
+  "terrains": [{{"symbol": ".", "name": "Grass", "cost": 1.0, "color": "#6abe30"}},
+               {{"symbol": "#", "name": "Wall", "cost": null, "color": "#222222"}}],
+  "rows": [{}], "start": [0, 0], "goal": [0, 39]}}"##,
+            rows.join(", ")
+        ),
+    );
+    let map = map.to_str().unwrap();
+    let out = gridpath(&["solve", map, "--algo", "ch", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    // The build (contracting all 2410 cells) and the query are two numbers; how they compare
+    // is for the benchmarks to say.
+    assert!(v["stats"]["build_us"].is_u64(), "{v}");
+    assert!(v["stats"]["time_us"].is_u64(), "{v}");
+    assert_eq!(v["found"], true);
+    let out = gridpath(&["solve", map, "--algo", "ch"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("µs (query; build "), "{text}");
+}
+
+#[test]
+fn solving_an_image_or_a_ros_map_says_how_to_convert_it() {
+    for name in ["plan.png", "map.yaml"] {
+        let file = temp_map(name, "");
+        let out = gridpath(&["solve", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let json = file.with_extension("json");
+        let command = format!("gridpath convert {} {}", file.display(), json.display());
+        assert!(err.contains(&command), "{name}: {err}");
+        assert!(!err.contains("unknown map file type"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn every_option_shows_its_default_once() {
+    for command in ["solve", "scen", "field", "mapf", "convert", "edit"] {
+        let out = gridpath(&[command, "--help"]);
+        let help = String::from_utf8(out.stdout).unwrap();
+        // One paragraph an option: from its flag to the next flag.
+        let mut paragraphs: Vec<String> = Vec::new();
+        for line in help.lines() {
+            if line.trim_start().starts_with('-') {
+                paragraphs.push(String::new());
+            }
+            if let Some(last) = paragraphs.last_mut() {
+                last.push_str(line);
+                last.push('\n');
+            }
+        }
+        assert!(!paragraphs.is_empty(), "{command}: {help}");
+        for paragraph in paragraphs {
+            assert!(
+                paragraph.matches("[default:").count() <= 1,
+                "{command}: {paragraph}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_cell_size_gives_a_map_without_a_world_frame_one_for_the_export() {
+    let map = temp_map(
+        "framed.map",
+        "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n",
+    );
+    let map = map.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("path.json");
+    let export = export.to_str().unwrap();
+    let read = |args: &[&str]| {
+        let out = gridpath(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(export).unwrap())
+            .unwrap()
+    };
+    let plain = read(&[
+        "solve", map, "--from", "0,0", "--to", "3,2", "--export", export,
+    ]);
+    assert!(plain["world"].is_null());
+    let framed = read(&[
+        "solve",
+        map,
+        "--from",
+        "0,0",
+        "--to",
+        "3,2",
+        "--export",
+        export,
+        "--cell-size",
+        "0.5",
+    ]);
+    assert_eq!(framed["world"]["resolution"], 0.5);
+    // The start cell's centre (0.5, 0.5) of a map 3 cells high is 1.25 m up from the corner.
+    let first = &framed["world"]["samples"][0];
+    assert_eq!(
+        (first[0].as_f64(), first[1].as_f64()),
+        (Some(0.25), Some(1.25))
+    );
 }

@@ -228,6 +228,34 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
 }
 
 #[test]
+fn return_presses_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let strip = GrayImage::from_raw(5, 1, vec![0, 80, 120, 200, 255]).unwrap();
+    let file = dir.path().join("strip.png");
+    std::fs::write(&file, png(strip)).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().is_importing());
+    // Return that ends typing a width only sets the width.
+    h.get_by_label("Width in cells").click();
+    h.run();
+    h.get_by_label("Width").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Width").type_text("3");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state().is_importing(), "still in the dialog");
+    assert_eq!(h.state().import_summary().map(|s| s.width), Some(3));
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(!h.state().is_importing(), "Return imported");
+    assert_eq!(h.state().map().name, "strip");
+    assert_eq!(h.state().map().grid.width(), 3);
+}
+
+#[test]
 fn the_floorplan_imports_to_its_design_at_a_target_width() {
     let mut expected = load_map(&root().join("tests/data/floorplan.json")).unwrap();
     // An imported map gets the default start and goal.
@@ -436,6 +464,34 @@ fn a_ros_map_yaml_imports_as_the_command_line_reads_it() {
     assert_eq!(h.state().map(), &expected);
     assert_eq!(h.state().map().name, "site");
     assert!(h.state().map().metadata.is_some());
+}
+
+#[test]
+fn an_image_with_its_map_yaml_beside_it_is_read_through_the_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("floor.png");
+    std::fs::copy(root().join("assets/floorplan.png"), &image).unwrap();
+    let yaml = dir.path().join("floor.yaml");
+    std::fs::write(
+        &yaml,
+        "image: floor.png\nresolution: 0.05\norigin: [-4.8, -3.6, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.25\n",
+    )
+    .unwrap();
+    let mut expected = load_ros_map(&yaml, |_| {}).unwrap();
+    assert!(expected.place_default_markers());
+    let mut h = editor(EditorApp::with_map(pond()));
+    h.state_mut().start_import(&image);
+    h.run();
+    assert!(h.state().is_importing());
+    assert!(
+        h.state().notice().is_some_and(|n| n.contains("floor.yaml")),
+        "{:?}",
+        h.state().notice()
+    );
+    h.get_by_label("Import").click();
+    h.run();
+    assert_eq!(h.state().map(), &expected);
+    assert!(h.state().map().metadata.is_some(), "the yaml's world frame");
 }
 
 /// Imports a `map.yaml` through the editor's dialog with the settings it shows, and checks the
@@ -726,6 +782,25 @@ fn tiled_meadow(dir: &Path) -> (PathBuf, Map) {
     let file = dir.join("meadow.tmj");
     gridpath::format::save::save_map(&map, &file).expect("writes the Tiled map");
     (file, map)
+}
+
+#[test]
+fn return_opens_the_level_after_a_terrain_is_changed_in_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, original) = tiled_meadow(dir.path());
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().level_dialog().is_some());
+    let walkable: Vec<_> = h.get_all_by_label("Walkable").collect();
+    walkable[2].click();
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(
+        h.state().level_dialog().is_none(),
+        "Return opened the level"
+    );
+    assert_eq!(h.state().map().grid.cells(), original.grid.cells());
 }
 
 #[test]

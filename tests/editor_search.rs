@@ -107,7 +107,10 @@ fn choosing_an_algorithm_shows_its_statistics() {
     assert_eq!(shown.stats.expanded, dijkstra.stats.expanded);
     assert!((shown.cost - dijkstra.cost).abs() < 1e-9);
     // The statistics panel says so in so many words.
-    h.get_by_label(&dijkstra.stats.expanded.to_string());
+    h.get_by_label(&format!(
+        "{} ({} pushed)",
+        dijkstra.stats.expanded, dijkstra.stats.pushed
+    ));
     assert!(
         h.query_all_by_label(&format!("{:.3}", dijkstra.cost))
             .next()
@@ -284,7 +287,7 @@ fn compare_all_shows_one_row_per_algorithm() {
     }
     h.get_by_label("Compare algorithms");
     h.get_by_label("Jump point search");
-    h.get_by_label("Time (ms)");
+    h.get_by_label("Query time (ms)");
 }
 
 #[test]
@@ -292,6 +295,8 @@ fn the_replay_steps_through_the_expansions_and_the_inspector_reads_them() {
     let mut h = editor(meadow());
     settle(&mut h);
     let result = h.state().search_result().expect("a path").clone();
+    h.get_by_label("Replay").click();
+    h.run();
     h.get_by_label("Play").click();
     for _ in 0..5 {
         h.step();
@@ -404,11 +409,27 @@ fn a_search_that_fails_says_why_and_keeps_the_last_path_faded() {
     settle(&mut h);
     let result = h.state().search_result().expect("IDA* ran");
     assert!(!result.found && result.stats.budget_exhausted);
-    assert!(h.query_by_label_contains("node budget exhausted").is_some());
-    assert!(h.query_by_label("– (no path)").is_some());
+    assert!(
+        h.query_all_by_label_contains("Search stopped: node budget exhausted")
+            .next()
+            .is_some()
+    );
+    // The statistics say why it stopped, never "exact".
+    let claim = format!(
+        "– (stopped: node budget exhausted after {} expansions)",
+        search::IDASTAR_NODE_BUDGET
+    );
+    assert!(h.query_by_label(&claim).is_some(), "{claim}");
+    assert!(h.query_by_label("– (no path)").is_none());
     assert!(
         h.query_by_label("exact (optimal)").is_none(),
         "no claim of optimality"
+    );
+    // Its tooltip says for which maps it is meant.
+    let about = gridpath::app::search_panel::algorithm_about(Algorithm::IdaStar);
+    assert!(
+        about.contains("small or open maps") && about.contains("built-in"),
+        "{about}"
     );
     let (drawn, older) = h.state().drawn_path().expect("a path on the map");
     assert!(older, "the last good path, faded");
@@ -435,6 +456,8 @@ fn algorithms_without_a_heuristic_or_a_trace_say_so() {
     h.get_by_label("D* Lite").click();
     h.run();
     settle(&mut h);
+    h.get_by_label("Replay (nothing recorded)").click();
+    h.run();
     assert!(
         h.query_by_label_contains("records no expansion order")
             .is_some()
@@ -480,6 +503,214 @@ fn compare_all_charts_leave_failed_runs_out_and_draw_every_other_bar() {
     let lengths = time.lengths();
     let longest = lengths.iter().copied().fold(0.0, f64::max);
     assert!(lengths.iter().all(|&l| l >= longest / 10.0), "{lengths:?}");
+}
+
+#[test]
+fn compare_all_charts_name_every_bar_and_their_log_axes_start_and_step_at_decades() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    let found = rows
+        .iter()
+        .filter(|r| r.outcome.as_ref().is_ok_and(|res| res.found))
+        .count();
+    assert!(
+        found >= 10,
+        "one cost: nearly every algorithm finds the path"
+    );
+    for chart in h.state().comparison_charts().expect("charts") {
+        // Every bar names its algorithm, and its value with the chart's unit.
+        let labels = chart.bar_labels();
+        assert_eq!(labels.len(), found, "{}", chart.title);
+        for (label, &(algorithm, _)) in labels.iter().zip(&chart.bars) {
+            let name = gridpath::app::search_panel::algorithm_name(algorithm);
+            assert!(label.starts_with(&format!("{name}: ")), "{label}");
+            assert!(label.ends_with(chart.unit), "{label}");
+        }
+        if !chart.log {
+            continue;
+        }
+        // The value axis starts at a round decade and has a labelled mark at every decade up
+        // past the longest bar.
+        let ticks = chart.ticks();
+        assert!(ticks.len() >= 2, "{}: {ticks:?}", chart.title);
+        assert_eq!(ticks[0].at, 0.0);
+        for (i, tick) in ticks.iter().enumerate() {
+            let shown: f64 = tick.label.parse().expect("a number");
+            assert!(shown > 0.0, "{}: {ticks:?}", chart.title);
+            assert!((shown - tick.value).abs() <= tick.value * 1e-9, "{tick:?}");
+            assert!((tick.value.log10() - tick.value.log10().round()).abs() < 1e-9);
+            if i > 0 {
+                assert!((tick.value / ticks[i - 1].value - 10.0).abs() < 1e-9);
+            }
+        }
+        let lengths = chart.lengths();
+        let last = ticks.last().expect("ticks").at;
+        assert!(lengths.iter().all(|&l| l > 0.0 && l <= last), "{lengths:?}");
+        // Each bar is as long as its value is far above the axis' start.
+        for (&(_, value), &length) in chart.bars.iter().zip(&lengths) {
+            let at = ticks[0].value * 10f64.powf(length);
+            assert!(
+                (at - value.max(1e-3)).abs() <= value.max(1e-3) * 1e-9,
+                "{value}"
+            );
+        }
+    }
+}
+
+#[test]
+fn compare_all_runs_every_algorithm_cold_and_times_build_and_query_apart() {
+    let map = meadow();
+    let mut h = editor(map.clone());
+    settle(&mut h);
+    // D* Lite has planned once: its search state for this goal is warm in the worker.
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("D* Lite").click();
+    h.run();
+    settle(&mut h);
+    let warm = h.state().search_result().expect("D* Lite ran").clone();
+    h.get_by_label("Compare all").click();
+    h.run();
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    for row in &rows {
+        let cold = expected(&map, row.algorithm);
+        let result = row
+            .outcome
+            .as_ref()
+            .expect("every algorithm runs on the meadow");
+        // From scratch, as a search of its own on the map: the same work.
+        assert_eq!(
+            result.stats.expanded, cold.stats.expanded,
+            "{:?}",
+            row.algorithm
+        );
+        assert_eq!(result.found, cold.found, "{:?}", row.algorithm);
+    }
+    let dstar = rows
+        .iter()
+        .find(|r| r.algorithm == Algorithm::DStarLite)
+        .expect("a D* Lite row");
+    let dstar = dstar.outcome.as_ref().expect("D* Lite ran");
+    assert!(dstar.stats.expanded > 0, "computed afresh, not reused");
+    assert!(warm.stats.expanded > 0);
+    // The table shows the build and the query in columns of their own.
+    h.get_by_label("Build");
+    h.get_by_label("Query");
+}
+
+/// A solver that says which algorithm it was asked to run, then holds it until the gate
+/// opens or it is cancelled.
+fn gated_reporting() -> (Solver, Arc<Mutex<bool>>, mpsc::Receiver<Algorithm>) {
+    let (gated, gate) = gated();
+    let (tell, told) = mpsc::channel();
+    let tell = Mutex::new(tell);
+    let solver: Solver = Arc::new(move |replanner, request, control| {
+        let _ = tell.lock().expect("the channel").send(request.algorithm);
+        gated(replanner, request, control)
+    });
+    (solver, gate, told)
+}
+
+#[test]
+fn compare_all_says_which_algorithm_runs_and_how_many_remain_and_one_can_be_skipped() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (solver, gate, told) = gated_reporting();
+    h.state_mut().set_solver(solver);
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    *gate.lock().expect("the gate") = false;
+    while told.try_recv().is_ok() {}
+    h.get_by_label("Compare all").click();
+    h.step();
+    let total = Algorithm::ALL.len();
+    let first = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the race starts");
+    assert_eq!(first, Algorithm::ALL[0]);
+    h.step();
+    h.get_by_label(&format!(
+        "Comparing: A* (1 of {total}, {} to go)",
+        total - 1
+    ));
+    // Skipping the first goes on with the second.
+    h.get_by_label("Skip").click();
+    h.step();
+    let second = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the next algorithm");
+    assert_eq!(second, Algorithm::ALL[1]);
+    h.step();
+    h.get_by_label_contains(&format!("(2 of {total}, {} to go)", total - 2));
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    let rows = h.state().comparison().expect("the comparison").to_vec();
+    assert_eq!(rows.len(), total);
+    assert!(rows[0].skipped(), "A* was skipped");
+    assert!(rows[1..].iter().all(|r| !r.skipped()));
+    assert!(rows[1].outcome.as_ref().is_ok_and(|r| r.found));
+    h.get_by_label("skipped");
+}
+
+#[test]
+fn a_preprocessing_algorithm_says_it_is_building_and_shows_its_build_time_apart() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (solver, gate, told) = gated_reporting();
+    h.state_mut().set_solver(solver);
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    *gate.lock().expect("the gate") = false;
+    while told.try_recv().is_ok() {}
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Contraction hierarchy").click();
+    h.step();
+    let asked = told
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the search starts");
+    assert_eq!(asked, Algorithm::ContractionHierarchy);
+    h.step();
+    // Held before its first expansion: it is building, and says so with its own time.
+    h.get_by_label("Building for Contraction hierarchy…");
+    assert!(h.query_by_label("Searching…").is_none());
+    h.get_by_label_contains("building · ");
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    // The statistics keep the build and the query apart.
+    h.get_by_label("Query time");
+    h.get_by_label("Build time");
+}
+
+#[test]
+fn a_unit_too_wide_for_every_way_is_told_why_there_is_no_path() {
+    // A wall across the map with a gap two cells wide at the bottom.
+    let mut rows = vec![".".repeat(30); 12];
+    for row in rows.iter_mut().take(10) {
+        row.replace_range(15..16, "#");
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("gap", Grid::from_ascii(&rows).expect("a valid map"));
+    map.start = Some(Cell::new(2, 2));
+    map.goal = Some(Cell::new(25, 2));
+    let mut h = editor(map);
+    settle(&mut h);
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    set_number(&mut h, "Unit size", "3");
+    settle(&mut h);
+    assert!(!h.state().search_result().expect("a result").found);
+    h.get_by_label_contains("no way is wide enough for a unit of 3 × 3 cells");
+    // Two cells wide gets through: no such reason.
+    set_number(&mut h, "Unit size", "2");
+    settle(&mut h);
+    assert!(h.state().search_result().expect("a result").found);
+    assert!(h.query_by_label_contains("no way is wide enough").is_none());
 }
 
 #[test]
@@ -638,7 +869,7 @@ fn theta_star_draws_an_any_angle_path_no_dearer_than_a_star_and_compares_with_sm
     );
     // The statistics say what kind of path it is, and what it saves on the grid path.
     h.get_by_label("any-angle, ≤ best grid path");
-    h.get_by_label("Best grid path (A*)");
+    h.get_by_label("Best grid (A*)");
     h.get_by_label(&format!("{:.3}", astar.cost));
 
     // Compare all: Theta*, Lazy Theta* and A*, each with its smoothed cost and time.

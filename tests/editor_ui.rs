@@ -629,7 +629,9 @@ fn zooming_with_the_wheel_keeps_the_cell_under_the_cursor() {
         back.distance(p) < h.state().zoom(),
         "the cell stays under the cursor"
     );
-    h.get_by_label("Fit map").click();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label_contains("Fit map").click();
     h.run();
     assert!((h.state().zoom() - zoom).abs() < 1e-3);
 }
@@ -749,6 +751,30 @@ fn a_right_click_sets_the_start_or_the_goal_there() {
 }
 
 #[test]
+fn f1_names_keys_by_their_symbols_lists_undo_first_and_escape_closes_it() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::NONE, Key::F1);
+    // Keys by what is printed on them, not by egui's names.
+    h.get_by_label("F1, ?");
+    h.get_by_label("[");
+    h.get_by_label("]");
+    for name in ["Questionmark", "OpenBracket", "CloseBracket"] {
+        assert!(h.query_by_label_contains(name).is_none(), "{name}");
+    }
+    // Undo before Redo, Save before Save as.
+    let y = |h: &Harness<'_, EditorApp>, name: &str| h.get_by_label(name).rect().min.y;
+    assert!(y(&h, "Undo") < y(&h, "Redo"));
+    assert!(y(&h, "Save") < y(&h, "Save as…"));
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    assert_eq!(
+        h.query_all_by_label("Keyboard shortcuts").count(),
+        0,
+        "Escape closes it"
+    );
+    assert!(h.query_by_label("F1, ?").is_none());
+}
+
+#[test]
 fn f1_lists_every_shortcut_from_the_table_the_keys_use() {
     let mut h = editor(meadow());
     let names: Vec<&str> = gridpath::app::commands::BINDINGS
@@ -776,6 +802,45 @@ fn brush_keys_step_through_sizes_that_grow() {
     assert_eq!(sizes, [1, 2, 3, 4, 6, 8, 12]);
     press(&mut h, Modifiers::NONE, Key::OpenBracket);
     assert_eq!(h.state().brush_size(), 8);
+}
+
+#[test]
+fn undoing_back_to_the_saved_map_leaves_no_unsaved_changes() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    let unsaved = |h: &Harness<'_, EditorApp>| {
+        assert_eq!(
+            h.query_by_label_contains("Unsaved changes").is_some(),
+            h.state().is_dirty()
+        );
+        h.state().is_dirty()
+    };
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert!(unsaved(&h));
+    assert!(h.state_mut().save_to(&dir.path().join("meadow.json")));
+    h.run();
+    assert!(!unsaved(&h));
+    let p = at(&h, 8, 8);
+    click_at(&mut h, p);
+    assert!(unsaved(&h));
+    // Undo back to the map as saved: nothing unsaved.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(!unsaved(&h), "back at the saved map");
+    // One more undo goes behind the save; redo comes back to it.
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(unsaved(&h));
+    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert!(!unsaved(&h));
+    // A change the history does not hold (the start moved) stays unsaved whatever is undone.
+    click_at(&mut h, p);
+    h.get_by_label("Start").click();
+    h.run();
+    let q = at(&h, 2, 2);
+    click_at(&mut h, q);
+    assert_eq!(h.state().map().start, Some(Cell::new(2, 2)));
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(unsaved(&h), "the start is not where it was saved");
 }
 
 #[test]
@@ -1080,6 +1145,11 @@ fn the_clearance_layer_shows_where_a_unit_fits_and_follows_edits() {
     assert_eq!(h.state().shown_clearance(Cell::new(6, 15)), Some(0));
     press(&mut h, Modifiers::COMMAND, Key::Z);
     clearance_shown_matches(&h, "undone");
+    // A legend, and the value under the cursor in the status bar.
+    h.get_by_label_contains("under the cursor in the status bar");
+    h.hover_at(at(&h, 0, 11));
+    h.run();
+    h.get_by_label_contains("clearance 13 (a unit of up to 13 × 13 fits)");
 }
 
 /// The route the library plans on the editor's map through its waypoints.
@@ -1125,6 +1195,7 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
     h.get_by_label("Add waypoint here").click();
     h.run();
     let given = settled(&mut h).cost;
+    assert_eq!(h.state().waypoint_labels(), ["1", "2"], "numbered as given");
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Best order")
         .click();
     h.run();
@@ -1136,6 +1207,12 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
         h.state().route_order().map(|o| o[1]),
         Some(Cell::new(5, 20))
     );
+    // The markers are numbered in the order visited: the second waypoint now comes first.
+    assert_eq!(
+        h.state().map().waypoints,
+        [Cell::new(30, 20), Cell::new(5, 20)]
+    );
+    assert_eq!(h.state().waypoint_labels(), ["2", "1"]);
     // The path export writes every leg, each with the stretch of the path it covers.
     let export = h.state().path_export().expect("a path to export");
     let route = export.route.as_ref().expect("the route's legs");
@@ -1154,10 +1231,12 @@ fn waypoints_are_added_dragged_reordered_and_removed_from_the_map() {
     h.run();
     let patrol = settled(&mut h);
     assert_eq!(patrol.path.last(), Some(&Cell::new(3, 16)));
-    // Removed from the menu of a waypoint, then all cleared.
+    // Removed from the menu of a waypoint, which names it by the number on its marker; then
+    // all cleared.
+    let number = h.state().waypoint_labels()[0].clone();
     let pos = at(&h, 30, 20);
     right_click_at(&mut h, pos);
-    h.get_by_label("Remove waypoint 1").click();
+    h.get_by_label(&format!("Remove waypoint {number}")).click();
     h.run();
     assert_eq!(h.state().map().waypoints, [Cell::new(5, 20)]);
     let pos = at(&h, 20, 20);
@@ -1389,4 +1468,155 @@ fn the_first_plan_shows_at_once_and_is_then_improved_to_a_proof() {
     let solved = agents.solved.as_ref().expect("a plan");
     assert_eq!(solved.outcome.proof, gridpath::mapf::Proof::OptimalLoss);
     checked_team_plan(&h);
+}
+
+#[test]
+fn the_path_export_is_encoded_as_its_extension_says_and_an_unknown_one_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    let export = h.state().path_export().expect("a path to export");
+    let samples = export
+        .smoothed
+        .as_ref()
+        .expect("the meadow's path is smoothed")
+        .samples
+        .clone();
+    // .csv writes the curve's samples, one a row, as the command line does.
+    let csv = dir.path().join("route.CSV");
+    assert!(h.state_mut().export_path_to(&csv));
+    h.run();
+    let text = std::fs::read_to_string(&csv).expect("the CSV was written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("x,y,heading,s"));
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().expect("a number")).collect())
+        .collect();
+    assert_eq!(rows.len(), samples.len());
+    assert_eq!(rows[0], samples[0].to_vec());
+    assert_eq!(text, export.to_csv());
+    assert!(h.state().notice().is_some_and(|n| n.contains("CSV")));
+    // .json writes the whole document.
+    let json = dir.path().join("route.json");
+    assert!(h.state_mut().export_path_to(&json));
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("written")).expect("JSON");
+    assert_eq!(value["format"], "gridpath-path");
+    // Any other extension writes nothing and says which ones there are.
+    let text_file = dir.path().join("route.txt");
+    assert!(!h.state_mut().export_path_to(&text_file));
+    h.run();
+    assert!(!text_file.exists());
+    assert!(h.state().has_dialog());
+    h.get_by_label_contains(".json or .csv");
+}
+
+/// Asserts that `rect`, the rectangle of the widget `what`, lies inside `within`.
+fn assert_inside(what: &str, rect: egui::Rect, within: egui::Rect) {
+    assert!(
+        within.expand(0.5).contains_rect(rect),
+        "{what} at {rect:?} is not inside {within:?}"
+    );
+}
+
+#[test]
+fn the_first_screen_fits_the_default_window() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 780.0])
+        .with_max_steps(16)
+        .build_eframe(|_cc| EditorApp::new(None).expect("the built-in level"));
+    h.run();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    let window = egui::Rect::from_min_size(Pos2::ZERO, egui::vec2(1200.0, 780.0));
+    // Above the status bar.
+    let status = h.get_by_label_contains("Zoom ").rect();
+    let screen = egui::Rect::from_min_max(Pos2::ZERO, egui::pos2(1200.0, status.min.y));
+    // The toolbar: every tool and the brush's settings on one row.
+    let brush = h.get_by_label("Brush").rect();
+    for tool in Tool::ALL {
+        let rect = h.get_by_label(tool.name()).rect();
+        assert_inside(tool.name(), rect, window);
+        assert!(
+            (rect.center().y - brush.center().y).abs() < 1.0,
+            "{tool:?} on the toolbar's row"
+        );
+    }
+    for name in ["Round", "Square", "Filled"] {
+        let rect = h.get_by_label(name).rect();
+        assert_inside(name, rect, window);
+        assert!(
+            (rect.center().y - brush.center().y).abs() < 1.0,
+            "{name} on the toolbar's row"
+        );
+    }
+    // The Path panel, its statistics and the Layers section, whole.
+    for name in [
+        "Algorithm",
+        "Optimality",
+        "Compare all",
+        "Explored",
+        "Frontier",
+        "Grid path",
+        "Smoothed path",
+        "Flow field",
+        "Clearance",
+        "g/h/f numbers",
+    ] {
+        for node in h.query_all_by_label(name) {
+            assert_inside(name, node.rect(), screen);
+        }
+    }
+    for value in ["no-cut, octile", "exact (optimal)"] {
+        assert_inside(value, h.get_by_label(value).rect(), screen);
+    }
+    for name in ["Explored opacity", "Field opacity"] {
+        let rect = h
+            .get_by_role_and_label(egui::accesskit::Role::SpinButton, name)
+            .rect();
+        assert_inside(name, rect, screen);
+    }
+    // The history, opened, shows every column inside the window.
+    h.get_by_label_contains("History (").click();
+    h.run();
+    assert_inside(
+        "History",
+        h.get_by_label_contains("History (").rect(),
+        screen,
+    );
+    for column in ["#", "Algorithm", "Cost", "Expanded", "Time"] {
+        let button = h
+            .query_all_by_label_contains(column)
+            .find(|n| {
+                n.accesskit_node().role() == egui::accesskit::Role::Button
+                    && n.accesskit_node()
+                        .label()
+                        .is_some_and(|l| l.starts_with(column))
+            })
+            .unwrap_or_else(|| panic!("the {column} column"));
+        assert_inside(column, button.rect(), screen);
+    }
+    // No text is cut at the window's right edge, with the longest results an algorithm gives.
+    let no_text_cut = |h: &Harness<'_, EditorApp>, when: &str| {
+        let by = egui_kittest::kittest::by()
+            .role(egui::accesskit::Role::Label)
+            .include_labels();
+        for node in h.query_all(by) {
+            assert!(
+                node.rect().max.x <= 1200.5,
+                "{when}: {:?} at {:?} is cut off",
+                node.accesskit_node().value(),
+                node.rect()
+            );
+        }
+    };
+    no_text_cut(&h, "A*");
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Algorithm")
+        .click();
+    h.run();
+    h.get_by_label("Lazy Theta* (any-angle)").click();
+    h.run();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+    no_text_cut(&h, "Lazy Theta*");
 }

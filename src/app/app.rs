@@ -100,6 +100,10 @@ pub struct EditorApp {
     shortcuts_open: bool,
     shown_title: String,
     may_close: bool,
+    /// The history's state when the map was last loaded or saved, so that undoing back to it
+    /// leaves no unsaved changes; `None` once something the history does not hold (a marker,
+    /// a waypoint) changed since.
+    saved_state: Option<u64>,
 }
 
 impl EditorApp {
@@ -169,7 +173,9 @@ impl EditorApp {
             shortcuts_open: false,
             shown_title: String::new(),
             may_close: false,
+            saved_state: None,
         };
+        app.saved_state = (!app.document.dirty).then(|| app.history.state());
         app.tools.active = app.first_passable_other_than_base();
         app.replan();
         app
@@ -249,6 +255,12 @@ impl EditorApp {
             .plan()
             .and_then(|p| p.route.as_ref())
             .map(|r| r.order.as_slice())
+    }
+
+    /// The numbers on the waypoints' markers, in the map's order of waypoints: each one's
+    /// place in the route as planned.
+    pub fn waypoint_labels(&self) -> Vec<String> {
+        super::canvas_input::waypoint_labels(&self.document.map, self.route_order())
     }
 
     /// The clearance the heat layer shows at a cell, once it has been drawn.
@@ -380,6 +392,7 @@ impl EditorApp {
     pub fn save_to(&mut self, path: &Path) -> bool {
         match self.document.save_as(path) {
             Ok(()) => {
+                self.saved_state = Some(self.history.state());
                 self.preferences.remember(path);
                 self.say(format!("Saved {}.", path.display()), false);
                 true
@@ -407,6 +420,7 @@ impl EditorApp {
         self.agents.map_replaced();
         let placed = self.document.map.place_default_markers();
         self.history.clear();
+        self.saved_state = (!self.document.dirty).then(|| self.history.state());
         self.input.reset();
         self.canvas.redraw(Redraw::All);
         self.canvas.request_fit();
@@ -463,12 +477,18 @@ impl EditorApp {
     /// The canvas: the map, the search over it, and the pointer's work on it.
     fn canvas_ui(&mut self, ui: &mut egui::Ui) {
         let accepts_input = self.dialog.is_none() && self.import.is_none() && self.level.is_none();
+        let order = self
+            .planner
+            .plan()
+            .and_then(|p| p.route.as_ref())
+            .map(|r| r.order.as_slice());
         let (painter, intents) = self.input.ui(
             ui,
             &mut self.canvas,
             &mut self.document.map,
             &self.tools,
             accepts_input,
+            order,
         );
         let grid = &self.document.map.grid;
         self.canvas.sync_texture(ui.ctx(), grid);
@@ -476,8 +496,13 @@ impl EditorApp {
         self.view
             .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
         paint_agents(&painter, &self.canvas, &self.agents);
-        self.input
-            .paint_over(&painter, &self.canvas, &self.document.map, &self.tools);
+        self.input.paint_over(
+            &painter,
+            &self.canvas,
+            &self.document.map,
+            &self.tools,
+            self.route_order(),
+        );
         self.canvas.paint_minimap(&painter, &self.document.map.grid);
         if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
             paint_hint(&painter, self.canvas.rect());
@@ -596,6 +621,13 @@ impl EditorApp {
         }
     }
 
+    /// Notes a change the history does not hold: the map stays unsaved until the next save,
+    /// whatever is undone.
+    fn changed_outside_history(&mut self) {
+        self.document.dirty = true;
+        self.saved_state = None;
+    }
+
     /// Moves a marker to a cell, and plans again when it moved.
     fn place_marker(&mut self, marker: Marker, cell: Cell) {
         let map = &mut self.document.map;
@@ -606,7 +638,7 @@ impl EditorApp {
                 Some(waypoint) => {
                     if *waypoint != cell {
                         *waypoint = cell;
-                        self.document.dirty = true;
+                        self.changed_outside_history();
                         self.replan();
                     }
                     return;
@@ -616,7 +648,7 @@ impl EditorApp {
         };
         if *slot != Some(cell) {
             *slot = Some(cell);
-            self.document.dirty = true;
+            self.changed_outside_history();
             self.replan();
         }
     }
@@ -624,7 +656,7 @@ impl EditorApp {
     /// Adds a waypoint on a passable cell (after the others), removes one, or all.
     fn change_waypoints(&mut self, change: impl FnOnce(&mut Vec<Cell>) -> String) {
         let text = change(&mut self.document.map.waypoints);
-        self.document.dirty = true;
+        self.changed_outside_history();
         self.say(text, false);
         self.replan();
     }
@@ -693,7 +725,8 @@ impl EditorApp {
             None => self.say("Nothing to undo.".to_owned(), false),
             Some(Ok(redraw)) => {
                 self.canvas.redraw(redraw);
-                self.document.dirty = true;
+                // Back at the state saved, nothing is unsaved.
+                self.document.dirty = self.saved_state != Some(self.history.state());
                 let count = self.document.map.grid.terrains().len();
                 if usize::from(self.tools.active) >= count {
                     self.tools.active = (count - 1) as TerrainId;
@@ -1089,7 +1122,7 @@ impl eframe::App for EditorApp {
             });
         egui::Panel::right("search")
             .resizable(true)
-            .default_size(270.0)
+            .default_size(300.0)
             .show(ui, |ui| {
                 // Scrolling both ways, the panel keeps the width the user gave it: content
                 // wider than that (a long algorithm name, the history table) scrolls instead

@@ -143,7 +143,8 @@ impl CanvasInput {
 
     /// Takes the canvas's area of `ui` and the pointer's work in it: zooms and pans `canvas`,
     /// paints strokes onto `map`, and returns the painter to draw the map with and what the
-    /// editor must do. `accepts_input` is false while a modal dialog is open.
+    /// editor must do. `accepts_input` is false while a modal dialog is open; `order` is the
+    /// route's stops in the order visited, which numbers the waypoints in the map's menu.
     pub fn ui(
         &mut self,
         ui: &mut Ui,
@@ -151,6 +152,7 @@ impl CanvasInput {
         map: &mut Map,
         tools: &ToolSettings,
         accepts_input: bool,
+        order: Option<&[Cell]>,
     ) -> (Painter, Vec<CanvasIntent>) {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map canvas"));
@@ -188,7 +190,7 @@ impl CanvasInput {
         if self.gesture.is_some() {
             self.continue_gesture(&pointer, canvas, map, tools, &mut intents);
         }
-        self.context_menu(&response, map, &mut intents);
+        self.context_menu(&response, map, order, &mut intents);
         if matches!(self.gesture, Some(Gesture::Pan)) || self.panning_key {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
@@ -442,7 +444,14 @@ impl CanvasInput {
 
     /// The menu of a right-click on the map: put the start, the goal or a waypoint on the
     /// cell clicked, or remove waypoints.
-    fn context_menu(&mut self, response: &Response, map: &Map, intents: &mut Vec<CanvasIntent>) {
+    fn context_menu(
+        &mut self,
+        response: &Response,
+        map: &Map,
+        order: Option<&[Cell]>,
+        intents: &mut Vec<CanvasIntent>,
+    ) {
+        let labels = waypoint_labels(map, order);
         if response.secondary_clicked() {
             self.context_cell = self.hovered;
         }
@@ -464,7 +473,8 @@ impl CanvasInput {
             ui.separator();
             match map.waypoints.iter().position(|&w| w == cell) {
                 Some(i) => {
-                    if ui.button(format!("Remove waypoint {}", i + 1)).clicked() {
+                    let label = labels.get(i).map_or("", String::as_str);
+                    if ui.button(format!("Remove waypoint {label}")).clicked() {
                         intents.push(CanvasIntent::RemoveWaypoint(i));
                         ui.close();
                     }
@@ -485,9 +495,18 @@ impl CanvasInput {
 
     /// Draws what lies over the map and the search: the outline of the shape being dragged
     /// or of the brush under the pointer, and the markers.
-    pub fn paint_over(&self, painter: &Painter, canvas: &Canvas, map: &Map, tools: &ToolSettings) {
+    /// `order` is the route's stops in the order visited, when the path is a route: the
+    /// waypoints are numbered in that order.
+    pub fn paint_over(
+        &self,
+        painter: &Painter,
+        canvas: &Canvas,
+        map: &Map,
+        tools: &ToolSettings,
+        order: Option<&[Cell]>,
+    ) {
         self.paint_preview(painter, canvas, map, tools);
-        paint_markers(painter, canvas, map);
+        paint_markers(painter, canvas, map, order);
         let ruler = match &self.gesture {
             Some(Gesture::Measure { from, to }) => Some(Measurement {
                 from: *from,
@@ -632,9 +651,23 @@ fn marker_at(canvas: &Canvas, map: &Map, pos: Pos2) -> Option<Marker> {
         .map(|(m, _)| m)
 }
 
-fn paint_markers(painter: &Painter, canvas: &Canvas, map: &Map) {
+/// The number on each waypoint's marker: its place in the route's order of visits (`order`,
+/// start first), or, with no route planned, in the map's list.
+pub fn waypoint_labels(map: &Map, order: Option<&[Cell]>) -> Vec<String> {
+    let visits = order.map_or(&[][..], |o| o.get(1..).unwrap_or(&[]));
+    map.waypoints
+        .iter()
+        .enumerate()
+        .map(|(i, cell)| {
+            let place = visits.iter().position(|c| c == cell).unwrap_or(i);
+            (place + 1).to_string()
+        })
+        .collect()
+}
+
+fn paint_markers(painter: &Painter, canvas: &Canvas, map: &Map, order: Option<&[Cell]>) {
     let radius = marker_radius(canvas);
-    let numbers: Vec<String> = (1..=map.waypoints.len()).map(|i| i.to_string()).collect();
+    let numbers = waypoint_labels(map, order);
     let waypoints = map
         .waypoints
         .iter()

@@ -15,7 +15,7 @@ use super::region::Region;
 use super::tiled_texture::TiledTexture;
 
 /// The clearance from which the heat map shows its coolest colour.
-const OPEN: u32 = 16;
+pub const OPEN: u32 = 16;
 
 /// The clearance values shown and their texture.
 pub struct ClearanceLayer {
@@ -92,6 +92,12 @@ impl ClearanceLayer {
     }
 }
 
+/// The colour of a clearance on the heat map (not for 0, a wall, which is not drawn).
+pub fn colour(clearance: u32) -> Color32 {
+    let t = (clearance.clamp(1, OPEN) - 1) as f32 / (OPEN - 1) as f32;
+    ramp(1.0 - t)
+}
+
 /// The heat map of a region: nothing on walls, warm where the clearance is 1, cool from
 /// [`OPEN`] on.
 fn image(values: &[u32], width: u32, region: Region) -> ColorImage {
@@ -102,8 +108,7 @@ fn image(values: &[u32], width: u32, region: Region) -> ColorImage {
             pixels.push(if c == 0 {
                 Color32::TRANSPARENT
             } else {
-                let t = (c.min(OPEN) - 1) as f32 / (OPEN - 1) as f32;
-                ramp(1.0 - t)
+                colour(c)
             });
         }
     }

@@ -185,15 +185,46 @@ pub fn pressed(ctx: &egui::Context, typing: bool, undo: bool) -> Vec<Command> {
     commands
 }
 
-/// The shortcuts window's rows: each command's name and its keys, as text.
+/// A shortcut as the user reads it: the modifiers by name, the key by its symbol ("?", "[",
+/// "]"), not by egui's name for it (`Questionmark`, `OpenBracket`).
+pub fn key_text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
+    let text = ctx.format_shortcut(shortcut);
+    let key = shortcut.logical_key;
+    match text.strip_suffix(key.name()) {
+        Some(modifiers) => format!("{modifiers}{}", key.symbol_or_name()),
+        None => text,
+    }
+}
+
+/// Where a command's row comes in the shortcuts window: the edits first (Undo before Redo,
+/// Save before Save as), then the files, the view, the tools, the brush and the terrains.
+fn help_rank(command: Command) -> u8 {
+    match command {
+        Command::Undo => 0,
+        Command::Redo => 1,
+        Command::New => 2,
+        Command::Open => 3,
+        Command::Save => 4,
+        Command::SaveAs => 5,
+        Command::Fit => 6,
+        Command::OneToOne => 7,
+        Command::Tool(_) => 8,
+        Command::SmallerBrush => 9,
+        Command::LargerBrush => 10,
+        Command::Terrain(_) => 11,
+        Command::Shortcuts => 12,
+        _ => 13,
+    }
+}
+
+/// The shortcuts window's rows, in the order [`help_rank`] gives: each command's name and its
+/// keys, as text.
 pub fn help_rows(ctx: &egui::Context) -> Vec<(&'static str, String)> {
+    let mut bindings: Vec<&Binding> = BINDINGS.iter().collect();
+    bindings.sort_by_key(|b| help_rank(b.command));
     let mut rows: Vec<(&'static str, String)> = Vec::new();
-    for binding in &BINDINGS {
-        let keys: Vec<String> = binding
-            .keys
-            .iter()
-            .map(|k| ctx.format_shortcut(k))
-            .collect();
+    for binding in bindings {
+        let keys: Vec<String> = binding.keys.iter().map(|k| key_text(ctx, k)).collect();
         let keys = keys.join(" or ");
         match rows.iter_mut().find(|(name, _)| *name == binding.name) {
             Some((_, shown)) => {

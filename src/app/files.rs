@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use crate::format::level::LevelOptions;
 use crate::format::registry;
-use crate::format::save::{self, Backup};
-use crate::format::{MapFormat, PathExport};
+use crate::format::ros_map::RosMap;
+use crate::format::save;
+use crate::format::{MapFormat, PathExport, PathExportFormat};
 
 use super::app::EditorApp;
 use super::autosave::Autosave;
@@ -76,6 +77,21 @@ fn filter_where(name: &str, wanted: impl Fn(registry::FileKind) -> bool) -> (Str
             .map(|e| (*e).to_owned())
             .collect(),
     )
+}
+
+/// The ROS `map.yaml` (or `.yml`) of an image's own name beside it, when it reads and names
+/// that image.
+fn yaml_beside(image: &Path) -> Option<PathBuf> {
+    if registry::kind_of(image) != Some(registry::FileKind::Image) {
+        return None;
+    }
+    ["yaml", "yml"]
+        .into_iter()
+        .map(|extension| image.with_extension(extension))
+        .filter(|yaml| yaml.is_file())
+        .find(|yaml| {
+            RosMap::read(yaml).is_ok_and(|map| save::same_file(&map.image_path(yaml), image))
+        })
 }
 
 /// A request for a file to read.
@@ -153,11 +169,27 @@ impl EditorApp {
         self.import.as_ref().and_then(ImportDialog::summary)
     }
 
-    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`. A file
-    /// that cannot be read or decoded is reported and the open map stays.
+    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`; an
+    /// image with a `map.yaml` of its own name beside it that names it is read through that
+    /// file (its resolution, origin and thresholds), and the status bar says so. A file that
+    /// cannot be read or decoded is reported and the open map stays.
     pub fn start_import(&mut self, path: &Path) {
-        match ImportDialog::open(path, self.document.map.grid.terrains()) {
-            Ok(dialog) => self.import = Some(dialog),
+        let yaml = yaml_beside(path);
+        let read = yaml.as_deref().unwrap_or(path);
+        match ImportDialog::open(read, self.document.map.grid.terrains()) {
+            Ok(dialog) => {
+                self.import = Some(dialog);
+                if let Some(yaml) = &yaml {
+                    self.say(
+                        format!(
+                            "Reading {} through {} beside it: its resolution, origin and thresholds.",
+                            path.display(),
+                            yaml.display()
+                        ),
+                        false,
+                    );
+                }
+            }
             Err(error) => self.show_error("Could not import the image", error.to_string()),
         }
     }
@@ -252,18 +284,20 @@ impl EditorApp {
         })
     }
 
-    /// Writes the path export (`gridpath-path` JSON) to `path`; returns whether it worked.
+    /// Writes the path export to `path`, encoded as its extension says (`.json` for the
+    /// `gridpath-path` document, `.csv` for the curve's samples; any other is refused with an
+    /// error); returns whether it worked.
     pub fn export_path_to(&mut self, path: &Path) -> bool {
-        let written = self.path_export().and_then(|export| {
-            let text = export
-                .to_json()
-                .map_err(|e| format!("Could not encode the path export: {e}"))?;
-            save::write_atomically(path, (text + "\n").as_bytes(), Backup::Discard)
-                .map_err(|e| e.to_string())
-        });
+        let written = self
+            .path_export()
+            .and_then(|export| export.write_to(path).map_err(|e| e.to_string()));
         match written {
-            Ok(()) => {
-                self.say(format!("Exported the path to {}.", path.display()), false);
+            Ok(format) => {
+                let what = match format {
+                    PathExportFormat::Json => "the path export",
+                    PathExportFormat::Csv => "the path's samples as CSV",
+                };
+                self.say(format!("Exported {what} to {}.", path.display()), false);
                 true
             }
             Err(text) => {
@@ -442,7 +476,10 @@ impl EditorApp {
         let name = format!("{}-path.json", self.document.name());
         let request = save_request(
             "Export the path",
-            ("Path export".to_owned(), vec!["json".to_owned()]),
+            (
+                "Path export (.json) or samples (.csv)".to_owned(),
+                PathExportFormat::EXTENSIONS.map(str::to_owned).to_vec(),
+            ),
             name,
         );
         self.ask_for_file(FileTask::ExportPath, &request);

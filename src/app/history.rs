@@ -7,10 +7,21 @@ use crate::grid::{GridError, Map};
 use super::edit::{Edit, Redraw};
 
 /// The edits that can be undone and redone, oldest first.
+///
+/// Each state the edits lead to has a number ([`History::state`]): the editor notes the state
+/// it saved, so that undoing back to it leaves no unsaved changes.
 #[derive(Clone, Debug)]
 pub struct History {
     done: VecDeque<Edit>,
     undone: Vec<Edit>,
+    /// The state after each edit of `done`.
+    done_states: VecDeque<u64>,
+    /// The state after each edit of `undone`.
+    undone_states: Vec<u64>,
+    /// The state before the oldest edit of `done`.
+    base: u64,
+    /// The number the next new state gets.
+    next_state: u64,
     limit: usize,
 }
 
@@ -29,17 +40,39 @@ impl History {
         Self {
             done: VecDeque::new(),
             undone: Vec::new(),
+            done_states: VecDeque::new(),
+            undone_states: Vec::new(),
+            base: 0,
+            next_state: 1,
             limit: limit.max(1),
         }
+    }
+
+    /// The number of the state the map is in: the same after undoing back to it, a new one
+    /// after every new or merged edit.
+    pub fn state(&self) -> u64 {
+        self.done_states.back().copied().unwrap_or(self.base)
+    }
+
+    /// A number no state had before.
+    fn new_state(&mut self) -> u64 {
+        self.next_state += 1;
+        self.next_state - 1
     }
 
     /// Records an edit that was just made; it clears what could be redone.
     pub fn record(&mut self, edit: Edit) {
         self.undone.clear();
+        self.undone_states.clear();
         if self.done.len() == self.limit {
             self.done.pop_front();
+            if let Some(state) = self.done_states.pop_front() {
+                self.base = state;
+            }
         }
         self.done.push_back(edit);
+        let state = self.new_state();
+        self.done_states.push_back(state);
     }
 
     /// Records an edit, folding it into the previous step when both recolour the same
@@ -53,6 +86,7 @@ impl History {
                 (last, edit.clone())
         {
             *after = newer;
+            self.renumber_latest();
             return;
         }
         // One slope field dragged: one step from its first value to its last.
@@ -62,9 +96,18 @@ impl History {
             && fields_changed(before, after) == fields_changed(after, newer)
         {
             *after = *newer;
+            self.renumber_latest();
             return;
         }
         self.record(edit);
+    }
+
+    /// Gives the state after the latest edit, changed in place, a new number.
+    fn renumber_latest(&mut self) {
+        let state = self.new_state();
+        if let Some(latest) = self.done_states.back_mut() {
+            *latest = state;
+        }
     }
 
     /// Whether there is an edit to undo.
@@ -87,6 +130,9 @@ impl History {
         let edit = self.done.pop_back()?;
         let outcome = edit.revert(map);
         self.undone.push(edit);
+        if let Some(state) = self.done_states.pop_back() {
+            self.undone_states.push(state);
+        }
         Some(outcome)
     }
 
@@ -95,6 +141,9 @@ impl History {
         let edit = self.undone.pop()?;
         let outcome = edit.redo(map);
         self.done.push_back(edit);
+        if let Some(state) = self.undone_states.pop() {
+            self.done_states.push_back(state);
+        }
         Some(outcome)
     }
 
@@ -112,6 +161,9 @@ impl History {
     pub fn clear(&mut self) {
         self.done.clear();
         self.undone.clear();
+        self.done_states.clear();
+        self.undone_states.clear();
+        self.base = self.new_state();
     }
 }
 

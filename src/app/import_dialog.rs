@@ -310,6 +310,9 @@ impl ImportDialog {
     }
 
     fn dialog_ui(&mut self, ui: &mut Ui) -> Option<ImportAnswer> {
+        // Return presses Import, unless it is ending an edit in a text field (one had the
+        // keyboard when the frame began).
+        let editing = ui.ctx().text_edit_focused();
         ui.heading("Import image");
         let name = self.path.file_name().map_or_else(
             || self.path.display().to_string(),
@@ -377,7 +380,15 @@ impl ImportDialog {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             let ready = self.preview.is_ok();
-            if ui.add_enabled(ready, egui::Button::new("Import")).clicked() {
+            let enter = ready
+                && !editing
+                && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+            if ui
+                .add_enabled(ready, egui::Button::new("Import"))
+                .on_hover_text("Replace the open map with the result (Return)")
+                .clicked()
+                || enter
+            {
                 return Some(ImportAnswer::Import(self.finish().map(Box::new)));
             }
             ui.button("Cancel")

@@ -137,6 +137,9 @@ impl LevelDialog {
     }
 
     fn dialog_ui(&mut self, ui: &mut Ui) -> Option<LevelAnswer> {
+        // Return presses Open, unless it is ending an edit in a text field (one had the
+        // keyboard when the frame began).
+        let editing = ui.ctx().text_edit_focused();
         ui.heading("Open level");
         let name = self.path.file_name().map_or_else(
             || self.path.display().to_string(),
@@ -169,7 +172,14 @@ impl LevelDialog {
         }
         ui.add_space(8.0);
         ui.horizontal(|ui| {
-            if ui.button("Open").clicked() {
+            let enter = !editing
+                && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+            if ui
+                .button("Open")
+                .on_hover_text("Open the level with these terrains (Return)")
+                .clicked()
+                || enter
+            {
                 return Some(LevelAnswer::Import(Box::new(self.finish())));
             }
             ui.button("Cancel").clicked().then_some(LevelAnswer::Cancel)

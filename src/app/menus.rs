@@ -58,7 +58,7 @@ fn item(ui: &mut Ui, command: Command, enabled: bool, actions: &mut Vec<MenuActi
     let name = commands::binding(command).map_or_else(|| fallback_name(command), |b| b.name);
     let mut button = Button::new(name);
     if let Some(shortcut) = commands::shortcut(command) {
-        button = button.shortcut_text(ui.ctx().format_shortcut(shortcut));
+        button = button.shortcut_text(commands::key_text(ui.ctx(), shortcut));
     }
     if ui.add_enabled(enabled, button).clicked() {
         actions.push(MenuAction::Command(command));
@@ -152,14 +152,19 @@ fn file_menu_ui(ui: &mut Ui, state: &MenuState<'_>, a: &mut Vec<MenuAction>) {
     item(ui, Command::Quit, true, a);
 }
 
-/// The toolbar: tools, brush settings and view commands. The brush settings are changed in
-/// place; the rest comes back as commands.
+/// The toolbar, on one row: the tools (each tooltip names its key), then the brush's
+/// settings. The settings are changed in place; the tools come back as commands. Fit map and
+/// 1:1 are in the View menu.
 pub fn toolbar_ui(ui: &mut Ui, tools: &mut ToolSettings) -> Vec<Command> {
     let mut out = Vec::new();
     let key = |ui: &Ui, command| {
-        commands::shortcut(command).map_or_else(String::new, |k| ui.ctx().format_shortcut(k))
+        commands::shortcut(command).map_or_else(String::new, |k| commands::key_text(ui.ctx(), k))
     };
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
+        // Tighter than the default, so that the thirteen tools and the brush fit a window of
+        // 1200 points.
+        ui.spacing_mut().item_spacing.x = 4.0;
+        ui.spacing_mut().button_padding.x = 5.0;
         for tool in Tool::ALL {
             let selected = tools.tool == tool;
             let text = RichText::new(tool.name());
@@ -179,27 +184,13 @@ pub fn toolbar_ui(ui: &mut Ui, tools: &mut ToolSettings) -> Vec<Command> {
             }
         }
         ui.separator();
-        // Each group stays on one line when the toolbar wraps.
-        ui.spacing_mut().slider_width = 90.0;
+        ui.spacing_mut().slider_width = 72.0;
         ui.add_enabled_ui(tools.tool.uses_brush(), |ui| {
             ui.horizontal(|ui| brush_ui(ui, tools, &key));
         });
         ui.add_enabled_ui(tools.tool == Tool::Rectangle, |ui| {
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut tools.filled, "Filled")
-                    .on_hover_text("Rectangles are filled (on) or outlined (off)");
-            });
-        });
-        ui.separator();
-        ui.horizontal(|ui| {
-            let fit = format!("Show the whole map ({})", key(ui, Command::Fit));
-            if ui.button("Fit map").on_hover_text(fit).clicked() {
-                out.push(Command::Fit);
-            }
-            let one = format!("One cell per screen point ({})", key(ui, Command::OneToOne));
-            if ui.button("1:1").on_hover_text(one).clicked() {
-                out.push(Command::OneToOne);
-            }
+            ui.checkbox(&mut tools.filled, "Filled")
+                .on_hover_text("Rectangles are filled (on) or outlined (off)");
         });
     });
     out
@@ -212,7 +203,7 @@ fn brush_ui(ui: &mut Ui, tools: &mut ToolSettings, key: &dyn Fn(&Ui, Command) ->
         key(ui, Command::SmallerBrush),
         key(ui, Command::LargerBrush)
     );
-    ui.add(egui::Slider::new(&mut tools.brush_size, 1..=MAX_BRUSH).text("Brush size"))
+    ui.add(egui::Slider::new(&mut tools.brush_size, 1..=MAX_BRUSH).text("Size"))
         .on_hover_text(hint);
     ui.selectable_value(&mut tools.brush_tip, BrushTip::Round, "Round")
         .on_hover_text("Round brush tip");
@@ -262,8 +253,12 @@ pub fn status_ui(ui: &mut Ui, line: &StatusLine<'_>) {
     });
 }
 
-/// The shortcuts window (F1): every key of the table the keyboard handling reads.
+/// The shortcuts window (F1): every key of the table the keyboard handling reads. Escape
+/// closes it.
 pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+    if *open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+        *open = false;
+    }
     egui::Window::new("Keyboard shortcuts")
         .open(open)
         .collapsible(false)

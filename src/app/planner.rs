@@ -12,7 +12,6 @@
 //! without queueing stale work. An answer whose generation is not the newest is dropped. A
 //! search that panics is caught and reported; the worker goes on with fresh search state.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -25,44 +24,12 @@ use crate::search::{
 };
 use crate::smooth::{SmoothSettings, SmoothedPath};
 
+use super::comparison;
 use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
+use super::solver::run_guarded;
 
-/// Runs one search on the worker's search state, for the request, watching the control.
-/// Tests put their own in to make searches slow or panic on purpose.
-pub type Solver =
-    Arc<dyn Fn(&mut Replanner, &SearchRequest, &SearchControl) -> SearchOutcome + Send + Sync>;
-
-/// What one search gave: a result, or why it could not run.
-pub type SearchOutcome = Result<SearchResult, SearchError>;
-
-/// The solver the editor uses: the library's replanner, watched by the control.
-pub fn library_solver() -> Solver {
-    Arc::new(Replanner::plan)
-}
-
-/// Why a job gave no result.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
-    /// The search could not run (blocked marker, unsuitable map) or was cancelled.
-    Search(SearchError),
-    /// The search panicked: a bug, reported instead of taking the editor down.
-    Panicked(String),
-    /// The map could not be prepared for the unit's size.
-    Unit(String),
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Search(error) => write!(f, "{error}"),
-            Failure::Panicked(message) => write!(f, "the search failed unexpectedly: {message}"),
-            Failure::Unit(message) => {
-                write!(f, "the map cannot be prepared for the unit: {message}")
-            }
-        }
-    }
-}
+pub use super::solver::{Failure, SearchOutcome, Solver, library_solver};
 
 /// A finished search with what the editor draws of it.
 #[derive(Debug)]
@@ -86,29 +53,29 @@ pub struct Plan {
     pub unit: u32,
     /// For a route through waypoints: its stops in the order visited and its legs.
     pub route: Option<crate::search::Route>,
+    /// The time outside the query, in microseconds: building what the algorithm keeps (the
+    /// contraction hierarchy, HPA*'s abstraction, D* Lite's first costs, jump tables), or next
+    /// to nothing when it was kept from an earlier search.
+    pub build_us: u64,
+    /// Why no path was found, when more can be said than "no path": a unit larger than one
+    /// cell that finds no way where one cell does.
+    pub no_path_reason: Option<String>,
 }
 
-/// One row of "compare all": an algorithm and what it gave.
-#[derive(Clone, Debug)]
-pub struct Comparison {
-    /// The algorithm.
-    pub algorithm: Algorithm,
-    /// Its result, or why it could not run on this map.
-    pub outcome: Result<SearchResult, Failure>,
-    /// The smoothing of the path it found, with the Path panel's settings; `None` when it
-    /// found none or the path could not be smoothed.
-    pub smoothed: Option<SmoothedRun>,
+/// Whether `algorithm` builds something before its query that later searches keep: the panel
+/// shows its build time, and says "Building" while it has expanded nothing.
+pub fn builds_first(algorithm: Algorithm) -> bool {
+    matches!(
+        algorithm,
+        Algorithm::ContractionHierarchy
+            | Algorithm::Hpa
+            | Algorithm::DStarLite
+            | Algorithm::JpsPlus
+            | Algorithm::Subgoal
+    )
 }
 
-/// What smoothing one path of "compare all" gave, and what it took.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SmoothedRun {
-    /// The cost of the line-of-sight path (an any-angle path's own cost: it is curved as it
-    /// is).
-    pub cost: f64,
-    /// The time smoothing took, line of sight and curves, in microseconds.
-    pub time_us: u64,
-}
+pub use super::comparison::{CompareProgress, Comparison, SmoothedRun};
 
 /// The work one job asks for.
 #[derive(Clone, Debug)]
@@ -145,6 +112,8 @@ struct Job {
     fingerprint: Option<u64>,
     work: Work,
     control: Arc<SearchControl>,
+    /// How far "compare all" has got (unused by a plan).
+    progress: Arc<CompareProgress>,
 }
 
 enum Answer {
@@ -164,7 +133,10 @@ struct Running {
     started: Instant,
     /// Passable cells of the map searched, for the progress bar.
     passable: u64,
-    comparing: bool,
+    /// For "compare all": how far it has got.
+    comparing: Option<Arc<CompareProgress>>,
+    /// For a plan: the algorithm it runs.
+    algorithm: Option<Algorithm>,
 }
 
 /// What the panels need to know of the map, kept up to date by the edits: how many cells
@@ -397,13 +369,19 @@ impl Planner {
         let passable = counts.passable();
         self.generation += 1;
         let control = Arc::new(SearchControl::new());
-        let comparing = matches!(work, Work::Compare { .. });
+        let progress = Arc::new(CompareProgress::default());
+        let comparing = matches!(work, Work::Compare { .. }).then(|| Arc::clone(&progress));
+        let algorithm = match &work {
+            Work::Plan { request, .. } => Some(request.algorithm),
+            Work::Compare { .. } => None,
+        };
         let mut job = Box::new(Job {
             generation: self.generation,
             update: self.update(grid),
             fingerprint: cfg!(debug_assertions).then(|| fingerprint(grid)),
             work,
             control: Arc::clone(&control),
+            progress,
         });
         self.running = Some(Running {
             generation: self.generation,
@@ -411,6 +389,7 @@ impl Planner {
             started: Instant::now(),
             passable,
             comparing,
+            algorithm,
         });
         for _ in 0..2 {
             match self.send(job) {
@@ -483,6 +462,9 @@ impl Planner {
     fn cancel_running(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.cancel();
+            if let Some(progress) = running.comparing {
+                progress.skip();
+            }
         }
     }
 
@@ -572,7 +554,17 @@ impl Planner {
 
     /// Whether the running job is "compare all".
     pub fn is_comparing(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| r.comparing)
+        self.running.as_ref().is_some_and(|r| r.comparing.is_some())
+    }
+
+    /// The algorithm of the running plan (not of "compare all").
+    pub fn running_algorithm(&self) -> Option<Algorithm> {
+        self.running.as_ref()?.algorithm
+    }
+
+    /// How far the running "compare all" has got.
+    pub fn compare_progress(&self) -> Option<&CompareProgress> {
+        self.running.as_ref()?.comparing.as_deref()
     }
 
     /// The running job's progress: cells expanded so far, the map's passable cells, and how
@@ -756,6 +748,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
         } => {
             let routed = !route.via.is_empty() || route.patrol;
             let mut planned = None;
+            let started = Instant::now();
             let outcome = if routed {
                 plan_route(replanner, request, *unit, route, control).map(|r| {
                     let result = r.result.clone();
@@ -766,6 +759,25 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 plan_for_unit(replanner.grid(), request, *unit, control)
             } else {
                 run_guarded(solver, replanner, request, control)
+            };
+            let wall_us = started.elapsed().as_micros() as u64;
+            let no_path_reason = match &outcome {
+                Ok(result) if *unit > 1 && !result.has_path() && !control.is_cancelled() => {
+                    // Would one cell get through? Then the unit's size is why.
+                    let one_cell = request.clone().recording(false);
+                    let found = if routed {
+                        plan_route(replanner, &one_cell, 1, route, control)
+                            .is_ok_and(|r| r.result.found)
+                    } else {
+                        run_guarded(solver, replanner, &one_cell, control).is_ok_and(|r| r.found)
+                    };
+                    found.then(|| {
+                        format!(
+                            "One cell gets through, but no way is wide enough for a unit of {unit} × {unit} cells: the Clearance layer shows where it fits."
+                        )
+                    })
+                }
+                _ => None,
             };
             let field = (*field && !control.is_cancelled())
                 .then(|| FlowField::new_controlled(replanner.graph(), request.goal, control).ok())
@@ -789,6 +801,8 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
                 let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
                 plan.optimal_cost = optimal;
+                plan.build_us = wall_us.saturating_sub(plan.result.stats.time_us);
+                plan.no_path_reason = no_path_reason;
                 plan.unit = *unit;
                 plan.route = planned;
                 if *unit > 1 {
@@ -798,35 +812,14 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 Box::new(plan)
             }))
         }
-        Work::Compare { request, smoothing } => {
-            let mut rows = Vec::new();
-            for &algorithm in Algorithm::ALL {
-                if control.is_cancelled() {
-                    break;
-                }
-                let request = request.clone().with_algorithm(algorithm).recording(false);
-                let outcome = run_guarded(solver, replanner, &request, control);
-                let smoothed = match &outcome {
-                    Ok(result) if result.found => {
-                        let started = Instant::now();
-                        result
-                            .smoothed(replanner.grid(), smoothing)
-                            .ok()
-                            .map(|path| SmoothedRun {
-                                cost: path.cost,
-                                time_us: started.elapsed().as_micros() as u64,
-                            })
-                    }
-                    _ => None,
-                };
-                rows.push(Comparison {
-                    algorithm,
-                    outcome,
-                    smoothed,
-                });
-            }
-            Answer::Compare(rows)
-        }
+        Work::Compare { request, smoothing } => Answer::Compare(comparison::run(
+            replanner.grid(),
+            request,
+            smoothing,
+            solver,
+            control,
+            &job.progress,
+        )),
     }
 }
 
@@ -882,29 +875,6 @@ fn plan_for_unit(
         .map_err(Failure::Search)
 }
 
-/// Runs the solver, turning a panic into a [`Failure`] and the search state into a fresh one.
-fn run_guarded(
-    solver: &Solver,
-    replanner: &mut Replanner,
-    request: &SearchRequest,
-    control: &SearchControl,
-) -> Result<SearchResult, Failure> {
-    let outcome = catch_unwind(AssertUnwindSafe(|| solver(replanner, request, control)));
-    match outcome {
-        Ok(result) => result.map_err(Failure::Search),
-        Err(panic) => {
-            let grid = replanner.grid().clone();
-            replanner.replace(grid);
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_owned());
-            Err(Failure::Panicked(message))
-        }
-    }
-}
-
 /// A hash of a grid's cells and terrain costs, to check in debug builds that the worker's map
 /// is the editor's.
 fn fingerprint(grid: &Grid) -> u64 {
@@ -958,6 +928,8 @@ fn plan_of(
         optimal_cost: None,
         unit: 1,
         route: None,
+        build_us: 0,
+        no_path_reason: None,
     }
 }
 

@@ -148,9 +148,14 @@ impl RunHistory {
                     ui.label("No runs yet.");
                     return;
                 }
+                // Narrow enough for the side panel at its default width: the algorithm's name
+                // is cut short when it is long (its tooltip has it whole).
+                ui.spacing_mut().button_padding.x = 2.0;
                 egui::Grid::new("search-history")
                     .num_columns(5)
                     .striped(true)
+                    .spacing([6.0, 2.0])
+                    .max_col_width(96.0)
                     .show(ui, |ui| {
                         for (column, name) in [
                             (Column::Run, "#"),
@@ -176,8 +181,9 @@ impl RunHistory {
                         ui.end_row();
                         for row in self.sorted() {
                             ui.label(row.run.to_string());
-                            ui.label(algorithm_name(row.algorithm))
-                                .on_hover_text(&row.settings);
+                            let name = algorithm_name(row.algorithm);
+                            ui.add(egui::Label::new(name).truncate())
+                                .on_hover_text(format!("{name}: {}", row.settings));
                             ui.label(row.cost.map_or("–".to_owned(), |c| format!("{c:.2}")));
                             ui.label(row.expanded.to_string());
                             ui.label(format_time(row.time_us));

@@ -81,17 +81,17 @@ impl SearchSettings {
                         })
                         .inner;
                     if usable {
-                        response.on_hover_text(a.about());
+                        response.on_hover_text(algorithm_about(a));
                     } else {
                         response.on_disabled_hover_text(format!(
                             "{} Not on this map: its passable terrains differ in cost.",
-                            a.about()
+                            algorithm_about(a)
                         ));
                     }
                 }
             })
             .response
-            .on_hover_text(self.algorithm.about());
+            .on_hover_text(algorithm_about(self.algorithm));
         ComboBox::from_label("Diagonal moves")
             .selected_text(self.diagonal.name())
             .show_ui(ui, |ui| {
@@ -167,6 +167,20 @@ pub fn format_time(us: u64) -> String {
         format!("{us} µs")
     } else {
         format!("{:.2} ms", us as f64 / 1000.0)
+    }
+}
+
+/// The tooltip of an algorithm: what it does, and for IDA* the maps it is meant for.
+pub fn algorithm_about(algorithm: Algorithm) -> String {
+    match algorithm {
+        Algorithm::IdaStar => format!(
+            "{} Meant for small or open maps: a few hundred cells, or a room with few walls. \
+             On a maze-like level such as the built-in one it re-expands the same cells until \
+             its budget of {} expansions runs out, and says so; use A* there.",
+            algorithm.about(),
+            crate::search::IDASTAR_NODE_BUDGET
+        ),
+        other => other.about().to_owned(),
     }
 }
 

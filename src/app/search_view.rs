@@ -10,13 +10,14 @@ use crate::search::FlowField;
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
-use super::clearance_layer::ClearanceLayer;
+use super::clearance_layer::{self, ClearanceLayer};
 use super::exploration::{Exploration, Shade, Show, ramp};
-use super::planner::{Failure, Plan, Planner};
+use super::planner::{CompareProgress, Failure, Plan, Planner, builds_first};
 use super::region::Region;
 use super::run_history::RunHistory;
 use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
 use super::tiled_texture::TiledTexture;
+use crate::format::path_export::why_no_optimality;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.
 pub const NUMBERS_FROM: f32 = 56.0;
@@ -275,6 +276,8 @@ impl SearchView {
         settings: &mut SearchSettings,
     ) -> Vec<SearchIntent> {
         let mut intents = Vec::new();
+        // Rows a little closer than the default, so that the panel fits a window 780 high.
+        ui.spacing_mut().item_spacing.y = 2.0;
         ui.heading("Path");
         ui.add_space(4.0);
         let mut changed = settings.ui(ui, planner.map_is_uniform());
@@ -287,6 +290,14 @@ impl SearchView {
                 .clicked()
             {
                 intents.push(SearchIntent::PlanNow);
+            }
+            let busy = planner.is_comparing();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Compare all"))
+                .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
+                .clicked()
+            {
+                intents.push(SearchIntent::CompareAll);
             }
         });
         ui.collapsing("Smoothing", |ui| {
@@ -312,20 +323,9 @@ impl SearchView {
         ui.separator();
         self.progress_ui(ui, planner, &mut intents);
         Self::statistics_ui(ui, planner);
-        ui.separator();
-        ui.horizontal(|ui| {
-            let busy = planner.is_comparing();
-            if ui
-                .add_enabled(!busy, egui::Button::new("Compare all"))
-                .on_hover_text("Run every algorithm on the same start, goal and settings, and chart time, cells expanded and cost.")
-                .clicked()
-            {
-                intents.push(SearchIntent::CompareAll);
-            }
-            if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
-                self.compare_open = true;
-            }
-        });
+        if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
+            self.compare_open = true;
+        }
         ui.separator();
         self.layers_ui(ui, planner, &mut intents);
         self.playback_ui(ui, planner);
@@ -338,13 +338,34 @@ impl SearchView {
         let Some((expanded, passable, elapsed)) = planner.progress() else {
             return;
         };
-        let what = if planner.is_comparing() {
-            "Comparing algorithms…"
-        } else {
-            "Searching…"
+        let comparing = planner.compare_progress();
+        let what = match comparing {
+            Some(progress) => {
+                let (at, total) = progress.position();
+                format!(
+                    "Comparing: {} ({at} of {total}, {} to go)",
+                    algorithm_name(progress.algorithm()),
+                    total - at
+                )
+            }
+            None => match planner.running_algorithm() {
+                // Nothing expanded yet: the algorithm is still building what it keeps.
+                Some(algorithm) if builds_first(algorithm) && expanded == 0 => {
+                    format!("Building for {}…", algorithm_name(algorithm))
+                }
+                _ => "Searching…".to_owned(),
+            },
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(what);
+            if let Some(progress) = comparing
+                && ui
+                    .button("Skip")
+                    .on_hover_text("Stop this algorithm and go on with the next one; its row says it was skipped.")
+                    .clicked()
+            {
+                progress.skip();
+            }
             if ui
                 .button("Stop")
                 .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
@@ -353,6 +374,19 @@ impl SearchView {
                 intents.push(SearchIntent::Cancel);
             }
         });
+        // While comparing, the bar follows the algorithm running.
+        let expanded = comparing.map_or(expanded, CompareProgress::expanded);
+        let building = match comparing {
+            Some(progress) => builds_first(progress.algorithm()),
+            None => planner.running_algorithm().is_some_and(builds_first),
+        } && expanded == 0;
+        if building {
+            // How far a build has got is not known: its time so far.
+            ui.add(
+                ProgressBar::new(0.0).text(format!("building · {:.1} s", elapsed.as_secs_f32())),
+            );
+            return;
+        }
         let fraction = if passable == 0 {
             0.0
         } else {
@@ -390,6 +424,9 @@ impl SearchView {
         let request = &plan.request;
         if !result.found {
             ui.colored_label(ui.visuals().warn_fg_color, result.message());
+            if let Some(reason) = &plan.no_path_reason {
+                ui.colored_label(ui.visuals().warn_fg_color, reason);
+            }
             if planner.drawn().is_some_and(|(_, older)| older) {
                 ui.label(
                     RichText::new("The map shows the last path found, faded: it is from before.")
@@ -397,13 +434,18 @@ impl SearchView {
                 );
             }
         }
+        // A long value (an algorithm's full name, why a search stopped, a route) wraps within
+        // the panel rather than widening it: the names take at most STAT_NAME_WIDTH.
+        let value_width =
+            (ui.available_width() - STAT_NAME_WIDTH - ui.spacing().item_spacing.x).max(60.0);
         egui::Grid::new("search-statistics")
             .num_columns(2)
             .striped(true)
+            .max_col_width(value_width)
             .show(ui, |ui| {
                 let row = |ui: &mut Ui, name: &str, value: String| {
                     ui.label(name);
-                    ui.label(RichText::new(value).monospace());
+                    ui.add(egui::Label::new(RichText::new(value).monospace()).wrap());
                     ui.end_row();
                 };
                 row(
@@ -419,54 +461,59 @@ impl SearchView {
                     format!("{}, no heuristic", request.diagonal)
                 };
                 row(ui, "Settings", settings);
-                if request.algorithm.info().uses_weight {
+                if request.algorithm.info().uses_weight && request.weight != 1.0 {
                     row(ui, "Weight", format!("{:.2}", request.weight));
                 }
-                row(
-                    ui,
-                    "Found",
-                    if result.found { "yes" } else { "no" }.to_owned(),
-                );
                 if let Some(route) = &plan.route {
                     let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
-                row(ui, "Time", format_time(result.stats.time_us));
-                row(ui, "Expanded", result.stats.expanded.to_string());
-                row(ui, "Pushed", result.stats.pushed.to_string());
-                row(ui, "Largest open list", result.stats.max_open.to_string());
+                row(ui, "Query time", format_time(result.stats.time_us));
+                if builds_first(request.algorithm) {
+                    row(ui, "Build time", format_time(plan.build_us));
+                }
+                row(
+                    ui,
+                    "Expanded",
+                    format!("{} ({} pushed)", result.stats.expanded, result.stats.pushed),
+                );
+                row(ui, "Largest open", result.stats.max_open.to_string());
                 if result.has_path() {
-                    row(ui, "Steps", result.path.len().saturating_sub(1).to_string());
+                    let steps = result.path.len().saturating_sub(1);
                     if let Some(waypoints) = &result.waypoints {
                         row(ui, "Waypoints", waypoints.len().to_string());
                     }
-                    row(ui, "Length", format!("{:.3}", result.length));
+                    row(
+                        ui,
+                        "Length",
+                        format!("{:.3} ({steps} steps)", result.length),
+                    );
                     row(ui, "Cost", format!("{:.3}", result.cost));
                     if let Some(smoothed) = &plan.smoothed {
+                        // Length and cost of the smoothed curve, on one row.
                         row(
                             ui,
-                            "Smoothed length",
-                            format!("{:.3}", smoothed.curve_length),
+                            "Curve",
+                            format!("{:.3}, cost {:.3}", smoothed.curve_length, smoothed.cost),
                         );
-                        row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
                     }
                 }
                 if let Some(reached) = result.reached {
                     row(ui, "Reached instead", reached.to_string());
-                    row(ui, "Optimality", "– (goal unreachable)".to_owned());
-                } else if result.found {
-                    row(ui, "Optimality", optimality_text(result.optimality));
-                } else {
-                    row(ui, "Optimality", "– (no path)".to_owned());
                 }
+                let optimality = match why_no_optimality(result) {
+                    Some(why) => format!("– ({why})"),
+                    None => optimality_text(result.optimality),
+                };
+                row(ui, "Optimality", optimality);
                 if let Some(optimal) = plan.optimal_cost
                     && result.found
                     && optimal > 0.0
                 {
                     let (of_optimal, ratio) = if result.waypoints.is_some() {
-                        ("Best grid path (A*)", "Cost / grid path")
+                        ("Best grid (A*)", "Cost / grid")
                     } else {
-                        ("Optimal cost (A*)", "Cost / optimal")
+                        ("Optimal (A*)", "Cost / optimal")
                     };
                     row(ui, of_optimal, format!("{optimal:.3}"));
                     row(ui, ratio, format!("{:.4}", result.cost / optimal));
@@ -499,6 +546,9 @@ impl SearchView {
                 "Zoomed in to {NUMBERS_FROM:.0} points per cell or more, explored cells show g (top left), h (top right), f (bottom) and an arrow to their parent."
             ));
         });
+        if self.layers.clearance {
+            clearance_legend_ui(ui);
+        }
         ui.horizontal(|ui| {
             ui.label("Shade by");
             ui.selectable_value(&mut self.shade, Shade::Order, "order")
@@ -526,7 +576,21 @@ impl SearchView {
             .plan()
             .and_then(|p| p.exploration.as_ref())
             .map_or(0, Exploration::expanded);
-        ui.label(RichText::new("Replay").strong());
+        let unrecorded = planner.plan().is_some_and(|p| p.exploration.is_none());
+        let title = if unrecorded {
+            "Replay (nothing recorded)"
+        } else {
+            "Replay"
+        };
+        // Closed at first, so that the first screen shows the layers and the history too.
+        egui::CollapsingHeader::new(title)
+            .id_salt("replay")
+            .default_open(false)
+            .show(ui, |ui| self.replay_ui(ui, planner, total));
+    }
+
+    /// The replay's buttons and sliders, or why there is nothing to replay.
+    fn replay_ui(&mut self, ui: &mut Ui, planner: &Planner, total: usize) {
         if let Some(plan) = planner.plan()
             && plan.exploration.is_none()
         {
@@ -807,18 +871,60 @@ impl SearchView {
     /// One line on the explored cell under the pointer, for the status bar.
     pub fn inspector_text(&self, planner: &Planner, hovered: Option<Cell>) -> Option<String> {
         let cell = hovered?;
-        let exploration = planner.plan()?.exploration.as_ref()?;
-        let seen = exploration.inspect(cell, self.shown_expansions(exploration))?;
-        Some(format!(
-            "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
-            seen.step + 1,
-            seen.g,
-            seen.h,
-            seen.f(),
-            seen.parent
-        ))
+        // With the Clearance layer on, the value under the cursor.
+        let clearance = self
+            .layers
+            .clearance
+            .then(|| self.clearance.value(cell))
+            .flatten()
+            .map(|c| match c {
+                0 => "clearance 0 (impassable)".to_owned(),
+                c => format!("clearance {c} (a unit of up to {c} × {c} fits)"),
+            });
+        let expanded = planner
+            .plan()
+            .and_then(|plan| plan.exploration.as_ref())
+            .and_then(|exploration| exploration.inspect(cell, self.shown_expansions(exploration)))
+            .map(|seen| {
+                format!(
+                    "expanded #{} · g {:.2} · h {:.2} · f {:.2} · parent {}",
+                    seen.step + 1,
+                    seen.g,
+                    seen.h,
+                    seen.f(),
+                    seen.parent
+                )
+            });
+        match (clearance, expanded) {
+            (Some(c), Some(e)) => Some(format!("{c} · {e}")),
+            (c, e) => c.or(e),
+        }
     }
 }
+
+/// The Clearance layer's legend: its colours from tight (1) to open, and where its values are
+/// read.
+fn clearance_legend_ui(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 2.0;
+        ui.label(RichText::new("Clearance: 1").small());
+        for c in 1..=clearance_layer::OPEN {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(6.0, 10.0), egui::Sense::hover());
+            ui.painter()
+                .rect_filled(rect, 0.0, clearance_layer::colour(c));
+        }
+        ui.label(
+            RichText::new(format!(
+                "{}+ · under the cursor in the status bar",
+                clearance_layer::OPEN
+            ))
+            .small(),
+        );
+    });
+}
+
+/// The widest a name in the statistics table is (the longest, "Cost / optimal", fits).
+const STAT_NAME_WIDTH: f32 = 100.0;
 
 /// The tint that draws a texture at an opacity from 0 to 1.
 fn opacity(alpha: f32) -> Color32 {

@@ -29,6 +29,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gridpath::format::level::{LevelFormat, LevelImport, LevelOptions, read_level};
 use gridpath::format::load_map;
+use gridpath::format::registry::{self, FileKind};
 use gridpath::grid::{Cell, Map};
 use gridpath::search::{Algorithm, Diagonal, Heuristic};
 
@@ -113,6 +114,9 @@ impl LevelArgs {
             return Ok(self.read(path)?.map);
         }
         self.refuse(path)?;
+        if let Some(hint) = convert_hint(path) {
+            anyhow::bail!("{hint}");
+        }
         Ok(load_map(path)?)
     }
 
@@ -127,6 +131,26 @@ impl LevelArgs {
         }
         Ok(())
     }
+}
+
+/// What to say of a file that is not a map but can be made one with `gridpath convert` (an
+/// image or a ROS `map.yaml`): the command to run.
+fn convert_hint(path: &Path) -> Option<String> {
+    let what = match registry::kind_of(path)? {
+        FileKind::Image => "an image",
+        FileKind::RosMap => "a ROS map",
+        FileKind::Map(_) => return None,
+    };
+    let json = path.with_extension("json");
+    Some(format!(
+        "{} is {what}, not a map: convert it first with `gridpath convert {} {}` (see \
+         `gridpath convert --help` for the size and the occupancy thresholds), or open it in \
+         the editor with `gridpath edit {}`",
+        path.display(),
+        path.display(),
+        json.display(),
+        path.display()
+    ))
 }
 
 /// Search settings shared by the commands.

@@ -24,7 +24,7 @@ pub struct ScenArgs {
     #[arg(long)]
     limit: Option<usize>,
     /// Answer the queries on N threads, each with its own search state (HPA* answers on one:
-    /// its abstraction is built once) [default: 1] [range: 1 to 1024; more than the machine's
+    /// its abstraction is built once) [range: 1 to 1024; more than the machine's
     /// cores runs on the cores, with a note].
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: u16,

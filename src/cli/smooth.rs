@@ -4,9 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use gridpath::format::PathExport;
-use gridpath::format::save::{self, Backup};
-use gridpath::grid::{Cell, Map};
+use gridpath::format::{PathExport, PathExportFormat};
+use gridpath::grid::{Cell, GeoReference, Map};
 use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
@@ -39,11 +38,18 @@ pub struct SmoothArgs {
     /// The smallest turning radius in metres, for a map with a world frame (a ROS map).
     #[arg(long = "min-turn-radius-m", value_name = "METRES")]
     pub min_turn_radius_m: Option<f64>,
-    /// Write the path export (map, settings, grid path, smoothed path and its samples, the
-    /// world frame, statistics) as JSON to FILE, or, for a FILE ending in .csv, the samples
-    /// along the curve as CSV; smooths the path even without --smooth.
+    /// Write the path export to FILE, encoded as its extension says: .json for the whole export
+    /// (map, settings, grid path, smoothed path and its samples, the world frame, statistics),
+    /// .csv for the samples along the curve; any other extension is refused. Smooths the path
+    /// even without --smooth.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// For a map without a world frame (a Moving AI map, a gridpath map drawn by hand): the
+    /// side of a cell in metres, so that the export's `world` gives the path in metres, with
+    /// the map's lower-left corner at (0, 0) and y up [range: 1e-9 to 1e9].
+    #[arg(long = "cell-size", value_name = "METRES",
+          value_parser = number_in(GeoReference::MIN_RESOLUTION, GeoReference::MAX_RESOLUTION))]
+    pub cell_size: Option<f64>,
     /// The largest distance in cells between two exported samples along the curve [range:
     /// 0.001 to 1000000; at most 10000000 samples].
     #[arg(long, default_value_t = smooth::DEFAULT_SPACING,
@@ -75,8 +81,12 @@ impl SmoothArgs {
         })
     }
 
-    /// Checks the settings when they will be used, so a bad value fails before the search.
+    /// Checks the settings when they will be used, and the export file's extension, so a bad
+    /// value fails before the search.
     pub fn validate(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.export {
+            PathExportFormat::from_path(path)?;
+        }
         if self.smooth || self.export.is_some() {
             SmoothSettings {
                 tension: self.tension,
@@ -89,6 +99,26 @@ impl SmoothArgs {
             .validate()
             .context("bad --tension, --clearance or --min-turn-radius")?;
         }
+        Ok(())
+    }
+
+    /// Gives a map without a world frame the one `--cell-size` asks for; refuses it for a map
+    /// that has its own.
+    pub fn frame(&self, map: &mut Map) -> anyhow::Result<()> {
+        let Some(resolution) = self.cell_size else {
+            return Ok(());
+        };
+        if let Some(geo) = map.metadata {
+            anyhow::bail!(
+                "--cell-size is for maps without a world frame; {} has its own ({} m a cell)",
+                map.name,
+                geo.resolution
+            );
+        }
+        map.metadata = Some(GeoReference {
+            resolution,
+            origin: [0.0, 0.0, 0.0],
+        });
         Ok(())
     }
 
@@ -143,16 +173,17 @@ impl SmoothArgs {
         if let Some(route) = route {
             export = export.with_route(route);
         }
-        let csv = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        let text = if csv {
-            export.to_csv()
-        } else {
-            export.to_json().context("writing the path export")? + "\n"
-        };
-        save::write_atomically(path, text.as_bytes(), Backup::Discard)
-            .context("writing the path export")
+        let format = export.write_to(path)?;
+        let samples = export.smoothed.as_ref().map_or(0, |s| s.samples.len());
+        eprintln!(
+            "gridpath: exported the path to {} ({}, {samples} samples along the curve)",
+            path.display(),
+            match format {
+                PathExportFormat::Json => "the whole export as JSON",
+                PathExportFormat::Csv => "the samples as CSV",
+            }
+        );
+        Ok(())
     }
 }
 

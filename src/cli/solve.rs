@@ -3,8 +3,10 @@
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::Context as _;
+use gridpath::format::path_export::optimality_claim;
 use gridpath::grid::{Cell, Topology};
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
@@ -46,7 +48,7 @@ pub struct SolveArgs {
     #[arg(long)]
     patrol: bool,
     /// Plan for a unit of N × N cells, placed by its top-left cell: it goes only where its
-    /// whole footprint is passable, and pays for the costliest cell under it [default: 1].
+    /// whole footprint is passable, and pays for the costliest cell under it [range: 1 to 64].
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     unit_size: u32,
     /// The cost of every 45° the path turns (A* and Dijkstra; 0: none) [range: 0 to 1000000].
@@ -64,6 +66,7 @@ pub struct SolveArgs {
 
 /// Runs `gridpath solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    args.smoothing.validate()?;
     if let Some(export) = &args.smoothing.export {
         let mut inputs = vec![("the map", args.map.as_path())];
         if let Some(heights) = &args.heights.heights {
@@ -73,6 +76,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let mut map = args.level.load_map(&args.map)?;
     args.heights.apply(&mut map, &args.map)?;
+    args.smoothing.frame(&mut map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
     if map.place_default_markers() {
@@ -100,7 +104,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         partial: args.partial,
         turn_penalty: args.turn_penalty,
     };
-    args.smoothing.validate()?;
     if args.unit_size > 1 {
         map.grid = search::grid_for_unit(&map.grid, args.unit_size)
             .with_context(|| args.map.display().to_string())?;
@@ -112,6 +115,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         args.via.clone()
     };
     let routed = !via.is_empty() || args.patrol;
+    // Everything but the query's own time is the build: the move graph and any tables the
+    // algorithm makes beforehand (the contraction hierarchy's shortcuts, HPA*'s abstraction).
+    let started = Instant::now();
     let (result, route) = if routed {
         let graph = search::SearchGraph::new(&map.grid, request.diagonal);
         let order = if args.best_order {
@@ -127,6 +133,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
         (result, None)
     };
+    let build_us = (started.elapsed().as_micros() as u64).saturating_sub(result.stats.time_us);
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
     let smoothed = args.smoothing.smooth(&map, &result, stops)?;
     args.smoothing
@@ -137,6 +144,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             topology: map.grid.topology(),
             request: &request,
             result: &result,
+            build_us,
             route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
         };
@@ -145,7 +153,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.write_all(b"\n")?;
         out.flush()?;
     } else {
-        print_summary(map.grid.topology(), &request, &result)?;
+        print_summary(map.grid.topology(), &request, &result, build_us)?;
         if let Some(route) = &route {
             let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
             out!("route {} in {} legs", order.join(" → "), route.legs.len());
@@ -181,6 +189,8 @@ struct SolveJson<'a, T> {
     topology: Topology,
     request: &'a SearchRequest,
     result: &'a SearchResult,
+    /// The time outside the query, in microseconds.
+    build_us: u64,
     route: Option<&'a search::Route>,
     smoothed: Option<&'a T>,
 }
@@ -205,7 +215,7 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("to", &[request.goal.x, request.goal.y])?;
         map.serialize_entry("cost", &result.cost)?;
         map.serialize_entry("length", &result.length)?;
-        map.serialize_entry("optimality", &result.optimality.to_string())?;
+        map.serialize_entry("optimality", &optimality_claim(result))?;
         map.serialize_entry("path", &Path(&result.path))?;
         if let Some(waypoints) = &result.waypoints {
             map.serialize_entry("waypoints", &Path(waypoints))?;
@@ -233,7 +243,7 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
                 .collect();
             map.serialize_entry("legs", &legs)?;
         }
-        map.serialize_entry("stats", &Stats(result))?;
+        map.serialize_entry("stats", &Stats(result, self.build_us))?;
         if !result.found {
             map.serialize_entry("message", &result.message())?;
         }
@@ -253,17 +263,18 @@ impl Serialize for Path<'_> {
     }
 }
 
-/// The search's counters as a JSON object.
-struct Stats<'a>(&'a SearchResult);
+/// The search's counters as a JSON object, with the time outside the query.
+struct Stats<'a>(&'a SearchResult, u64);
 
 impl Serialize for Stats<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let stats = &self.0.stats;
-        let mut map = serializer.serialize_map(Some(5))?;
+        let mut map = serializer.serialize_map(Some(6))?;
         map.serialize_entry("expanded", &stats.expanded)?;
         map.serialize_entry("pushed", &stats.pushed)?;
         map.serialize_entry("max_open", &stats.max_open)?;
         map.serialize_entry("time_us", &stats.time_us)?;
+        map.serialize_entry("build_us", &self.1)?;
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
@@ -273,6 +284,7 @@ fn print_summary(
     topology: Topology,
     request: &SearchRequest,
     result: &SearchResult,
+    build_us: u64,
 ) -> std::io::Result<()> {
     out!("{}", result.message());
     // On a hex map the diagonal rule does not apply: the map's layout is named instead.
@@ -285,7 +297,7 @@ fn print_summary(
         request.algorithm,
         request.heuristic_on(topology),
         request.weight,
-        result.optimality
+        optimality_claim(result)
     );
     if let Some(waypoints) = &result.waypoints {
         let cells: Vec<String> = waypoints.iter().map(ToString::to_string).collect();
@@ -293,7 +305,7 @@ fn print_summary(
     }
     let s = result.stats;
     out!(
-        "expanded {}, pushed {}, largest open list {}, time {} µs",
+        "expanded {}, pushed {}, largest open list {}, time {} µs (query; build {build_us} µs)",
         s.expanded,
         s.pushed,
         s.max_open,

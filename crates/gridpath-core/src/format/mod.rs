@@ -33,7 +33,7 @@ pub use error::{
     EXCERPT_CHARS, FormatError, LoadError, MAX_MESSAGE, MAX_PARSER_MESSAGE, excerpt, shorten,
 };
 pub use import_error::ImportError;
-pub use path_export::PathExport;
+pub use path_export::{PathExport, PathExportError, PathExportFormat};
 
 use crate::grid::Map;
 

@@ -61,11 +61,16 @@
 //!   them); `smoothed` curves through these waypoints. New in version 3.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
 //! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.
+//!
+//! [`PathExport::write_to`] chooses the encoding by the file's extension ([`PathExportFormat`]):
+//! this document for `.json`, the curve's samples for `.csv`; any other extension is an error.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::save::{self, Backup, SaveError};
 use crate::grid::{Cell, GeoReference, Map};
 use crate::search::{Route, SearchRequest, SearchResult};
 use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
@@ -322,7 +327,7 @@ impl PathExport {
                 diagonal: request.diagonal.name(),
                 heuristic: request.heuristic_on(map.grid.topology()).name(),
                 weight: request.weight,
-                optimality: result.optimality.to_string(),
+                optimality: optimality_claim(result),
             },
             smoothing,
             found: result.found,
@@ -417,6 +422,146 @@ impl PathExport {
             text.push('\n');
         }
         text
+    }
+}
+
+/// Why a search's result claims no optimality: `None` when it found a path to its goal, else
+/// why it stopped without one (the node budget ran out, the goal cannot be reached, or there
+/// is no path).
+///
+/// ```
+/// use gridpath_core::format::path_export::why_no_optimality;
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::{SearchRequest, solve};
+///
+/// let grid = Grid::from_ascii(&[".#.", ".#."]).expect("a valid map");
+/// let result = solve(&grid, &SearchRequest::new(Cell::new(0, 0), Cell::new(2, 0))).expect("runs");
+/// assert_eq!(why_no_optimality(&result).as_deref(), Some("no path"));
+/// ```
+pub fn why_no_optimality(result: &SearchResult) -> Option<String> {
+    if result.reached.is_some() {
+        Some("goal unreachable: a path to the nearest reachable cell".to_owned())
+    } else if result.found {
+        None
+    } else if result.stats.budget_exhausted {
+        Some(format!(
+            "stopped: node budget exhausted after {} expansions",
+            result.stats.expanded
+        ))
+    } else {
+        Some("no path".to_owned())
+    }
+}
+
+/// What a result claims of its cost, as the path export and `gridpath solve` write it: the
+/// algorithm's guarantee (`"exact"`, …) for a path found to the goal, else `"none"` and why
+/// (see [`why_no_optimality`]). A failed search never claims `"exact"`.
+pub fn optimality_claim(result: &SearchResult) -> String {
+    match why_no_optimality(result) {
+        Some(why) => format!("none ({why})"),
+        None => result.optimality.to_string(),
+    }
+}
+
+/// The encodings of a path export, chosen by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathExportFormat {
+    /// The whole document as JSON (`.json`, see the [module](self)).
+    Json,
+    /// The curve's samples as CSV (`.csv`, see [`PathExport::to_csv`]).
+    Csv,
+}
+
+impl PathExportFormat {
+    /// The extensions a path export may have, one a format, in the order of [`Self::ALL`].
+    pub const EXTENSIONS: [&'static str; 2] = ["json", "csv"];
+
+    /// Every format, JSON first.
+    pub const ALL: [Self; 2] = [Self::Json, Self::Csv];
+
+    /// The format `path`'s extension names (in any case), or an error naming the file and the
+    /// extensions known.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use gridpath_core::format::path_export::PathExportFormat;
+    ///
+    /// assert_eq!(PathExportFormat::from_path(Path::new("a.CSV")).ok(), Some(PathExportFormat::Csv));
+    /// let error = PathExportFormat::from_path(Path::new("a.txt")).unwrap_err();
+    /// assert!(error.to_string().contains(".json or .csv"));
+    /// ```
+    pub fn from_path(path: &Path) -> Result<Self, PathExportError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("json") => Ok(Self::Json),
+            Some("csv") => Ok(Self::Csv),
+            _ => Err(PathExportError::UnknownExtension {
+                path: path.to_owned(),
+            }),
+        }
+    }
+
+    /// The extension of this format's files, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Csv => "csv",
+        }
+    }
+}
+
+/// Why a path export was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum PathExportError {
+    /// The file's extension names no path export format.
+    #[error(
+        "cannot export the path to {}: unknown file type; give a file ending in .json or .csv \
+         (.json writes the whole export, .csv the samples along the curve)",
+        path.display()
+    )]
+    UnknownExtension {
+        /// The file asked for.
+        path: PathBuf,
+    },
+    /// The document could not be encoded as JSON.
+    #[error("cannot export the path to {}: encoding the JSON failed: {source}", path.display())]
+    Encode {
+        /// The file asked for.
+        path: PathBuf,
+        /// The encoder's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Writing the file failed.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+}
+
+impl PathExport {
+    /// The export encoded as `format`: [`Self::to_json`] with a final newline, or
+    /// [`Self::to_csv`].
+    pub fn encode(&self, format: PathExportFormat) -> Result<String, serde_json::Error> {
+        Ok(match format {
+            PathExportFormat::Json => self.to_json()? + "\n",
+            PathExportFormat::Csv => self.to_csv(),
+        })
+    }
+
+    /// Writes the export to `path` atomically, encoded as its extension says
+    /// ([`PathExportFormat::from_path`]), and returns the format written. An unknown extension
+    /// writes nothing.
+    pub fn write_to(&self, path: &Path) -> Result<PathExportFormat, PathExportError> {
+        let format = PathExportFormat::from_path(path)?;
+        let text = self
+            .encode(format)
+            .map_err(|source| PathExportError::Encode {
+                path: path.to_owned(),
+                source,
+            })?;
+        save::write_atomically(path, text.as_bytes(), Backup::Discard)?;
+        Ok(format)
     }
 }
 
