@@ -69,20 +69,27 @@ fn less(a: Key, b: Key) -> bool {
     a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
-/// A cell's cost-to-goal and lookahead, side by side: an expansion reads both of each
-/// neighbour.
-#[derive(Clone, Copy, Debug)]
-struct Costs {
-    g: f64,
-    rhs: f64,
+/// A cell's cost-to-goal `g` and lookahead `rhs`, side by side (an expansion reads both of each
+/// neighbour), each stored as its bits with those of infinity flipped: memory the allocator
+/// hands out zeroed, without writing it, reads as two infinite costs, so that a plan touches
+/// only the pages of the cells it reaches (a one-off search on a large map does not first write
+/// the whole map's state).
+type Costs = [u64; 2];
+
+/// The stored form of a cost (see [`Costs`]).
+#[inline]
+fn store(cost: f64) -> u64 {
+    cost.to_bits() ^ f64::INFINITY.to_bits()
 }
 
-impl Costs {
-    const UNKNOWN: Self = Self {
-        g: f64::INFINITY,
-        rhs: f64::INFINITY,
-    };
+/// A cost from its stored form.
+#[inline]
+fn load(stored: u64) -> f64 {
+    f64::from_bits(stored ^ f64::INFINITY.to_bits())
 }
+
+/// Two infinite costs.
+const UNKNOWN: Costs = [0, 0];
 
 /// One entry of the priority queue.
 #[derive(Clone, Copy, Debug)]
@@ -104,8 +111,9 @@ impl QueueEntry {
     }
 }
 
-/// The slot of a cell that is not in the queue.
-const ABSENT: u32 = u32::MAX;
+/// The slot of a cell that is not in the queue; a queued cell's slot is its place plus one,
+/// so that a zeroed array (see [`Costs`]) is an empty queue's.
+const ABSENT: u32 = 0;
 
 /// The priority queue: an indexed 4-ary heap of [`QueueEntry`], the smallest key at the top,
 /// half as deep as a binary heap, a node's children in two cache lines. Each cell is in it at
@@ -132,8 +140,8 @@ impl Queue {
     /// Empties the queue for a graph of `cells` cells.
     fn reset(&mut self, cells: usize) {
         self.items.clear();
-        self.slot.clear();
-        self.slot.resize(cells, ABSENT);
+        // A new zeroed array rather than a cleared one: its pages are written only when used.
+        self.slot = vec![ABSENT; cells];
     }
 
     fn peek(&self) -> Option<QueueEntry> {
@@ -151,7 +159,7 @@ impl Queue {
                 self.items.push(entry);
                 self.sift_up(self.items.len() - 1, entry);
             }
-            at => self.replace(at as usize, entry),
+            at => self.replace(at as usize - 1, entry),
         }
     }
 
@@ -162,11 +170,12 @@ impl Queue {
             return;
         }
         self.slot[cell] = ABSENT;
+        let at = at as usize - 1;
         let Some(last) = self.items.pop() else {
             return;
         };
-        if (at as usize) < self.items.len() {
-            self.replace(at as usize, last);
+        if at < self.items.len() {
+            self.replace(at, last);
         }
     }
 
@@ -188,11 +197,11 @@ impl Queue {
                 break;
             }
             self.items[hole] = above;
-            self.slot[above.cell as usize] = hole as u32;
+            self.slot[above.cell as usize] = hole as u32 + 1;
             hole = parent;
         }
         self.items[hole] = entry;
-        self.slot[entry.cell as usize] = hole as u32;
+        self.slot[entry.cell as usize] = hole as u32 + 1;
     }
 
     /// Puts `entry` at `hole` or below it, moving the earlier children up.
@@ -214,11 +223,11 @@ impl Queue {
                 break;
             }
             self.items[hole] = below;
-            self.slot[below.cell as usize] = hole as u32;
+            self.slot[below.cell as usize] = hole as u32 + 1;
             hole = best;
         }
         self.items[hole] = entry;
-        self.slot[entry.cell as usize] = hole as u32;
+        self.slot[entry.cell as usize] = hole as u32 + 1;
     }
 
     /// Rebuilds the heap after its entries' keys changed, from the last parent up, in time
@@ -274,7 +283,7 @@ impl Planner {
             goal,
             heuristic,
             scale: graph.min_cost(),
-            costs: vec![Costs::UNKNOWN; n],
+            costs: vec![UNKNOWN; n],
             queue: Queue::new(n),
             last_start: None,
             k_m: 0.0,
@@ -287,12 +296,38 @@ impl Planner {
     fn reset(&mut self, graph: &SearchGraph) {
         let n = graph.len();
         self.scale = graph.min_cost();
-        self.costs.clear();
-        self.costs.resize(n, Costs::UNKNOWN);
+        self.costs = vec![UNKNOWN; n];
         self.queue.reset(n);
         self.last_start = None;
         self.k_m = 0.0;
         self.fresh = true;
+    }
+
+    /// The cell's `g` and `rhs`.
+    #[inline]
+    fn costs(&self, cell: usize) -> (f64, f64) {
+        let [g, rhs] = self.costs[cell];
+        (load(g), load(rhs))
+    }
+
+    #[inline]
+    fn g(&self, cell: usize) -> f64 {
+        load(self.costs[cell][0])
+    }
+
+    #[inline]
+    fn rhs(&self, cell: usize) -> f64 {
+        load(self.costs[cell][1])
+    }
+
+    #[inline]
+    fn set_g(&mut self, cell: usize, g: f64) {
+        self.costs[cell][0] = store(g);
+    }
+
+    #[inline]
+    fn set_rhs(&mut self, cell: usize, rhs: f64) {
+        self.costs[cell][1] = store(rhs);
     }
 
     fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
@@ -308,7 +343,7 @@ impl Planner {
 
     #[inline]
     fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
-        let Costs { g, rhs } = self.costs[cell];
+        let (g, rhs) = self.costs(cell);
         let m = g.min(rhs);
         let f = m + self.h(graph, cell) + self.k_m;
         if self.fresh { (coarse(f), -m) } else { (f, m) }
@@ -325,7 +360,7 @@ impl Planner {
     /// Puts an inconsistent cell in the queue with its current key, or takes a consistent one
     /// out.
     fn update_vertex(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
-        let Costs { g, rhs } = self.costs[cell];
+        let (g, rhs) = self.costs(cell);
         if g != rhs {
             self.push(graph, cell, stats);
         } else {
@@ -341,7 +376,7 @@ impl Planner {
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let next = (cell as isize + graph.delta(d)) as usize;
-            best = best.min(graph.step_cost(cell, next, d) + self.costs[next].g);
+            best = best.min(graph.step_cost(cell, next, d) + self.g(next));
         }
         best
     }
@@ -368,7 +403,7 @@ impl Planner {
         let mut stats = Stats::default();
         for &cell in affected {
             if cell != self.goal {
-                self.costs[cell].rhs = self.lookahead(graph, cell);
+                self.set_rhs(cell, self.lookahead(graph, cell));
             }
         }
         for &cell in affected {
@@ -396,7 +431,7 @@ impl Planner {
                     self.last_start = Some(start);
                     self.estimate = self.estimate_from(graph, start);
                     self.k_m = 0.0;
-                    self.costs[self.goal].rhs = 0.0;
+                    self.set_rhs(self.goal, 0.0);
                     self.push(graph, self.goal, stats);
                 }
                 Some(last) if last != start => {
@@ -413,7 +448,7 @@ impl Planner {
             if stats.cancelled {
                 return None;
             }
-            if self.costs[start].rhs.is_infinite() {
+            if self.rhs(start).is_infinite() {
                 return None;
             }
             if let Some(path) = self.extract(graph, start) {
@@ -449,8 +484,8 @@ impl Planner {
             } else {
                 !less(entry.key, start_key)
             };
-            let at_start = self.costs[start];
-            if done && at_start.rhs <= at_start.g {
+            let (g_start, rhs_start) = self.costs(start);
+            if done && rhs_start <= g_start {
                 break;
             }
             let u = entry.cell as usize;
@@ -463,9 +498,9 @@ impl Planner {
             if let Some(order) = order.as_deref_mut() {
                 order.push(entry.cell);
             }
-            let Costs { g: g_old, rhs } = self.costs[u];
+            let (g_old, rhs) = self.costs(u);
             if g_old > rhs {
-                self.costs[u].g = rhs;
+                self.set_g(u, rhs);
                 self.queue.remove(u);
                 let mut mask = graph.mask(u);
                 while mask != 0 {
@@ -476,8 +511,8 @@ impl Planner {
                         // s is a predecessor of u: s → u is the step it would take. A drop
                         // within rounding is no cheaper path (see `ROUNDING`).
                         let through = graph.step_cost_into(u, s, d) + rhs;
-                        if through < self.costs[s].rhs * (1.0 - ROUNDING) {
-                            self.costs[s].rhs = through;
+                        if through < self.rhs(s) * (1.0 - ROUNDING) {
+                            self.set_rhs(s, through);
                             self.update_vertex(graph, s, stats);
                         }
                         // Otherwise nothing about s changed: if inconsistent, it is queued
@@ -486,15 +521,14 @@ impl Planner {
                     }
                 }
             } else {
-                self.costs[u].g = f64::INFINITY;
+                self.set_g(u, f64::INFINITY);
                 let mut mask = graph.mask(u);
                 while mask != 0 {
                     let d = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let s = (u as isize + graph.delta(d)) as usize;
-                    if s != self.goal && self.costs[s].rhs >= graph.step_cost_into(u, s, d) + g_old
-                    {
-                        self.costs[s].rhs = self.lookahead(graph, s);
+                    if s != self.goal && self.rhs(s) >= graph.step_cost_into(u, s, d) + g_old {
+                        self.set_rhs(s, self.lookahead(graph, s));
                     }
                     self.update_vertex(graph, s, stats);
                 }
@@ -518,7 +552,7 @@ impl Planner {
                 let d = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let next = (cell as isize + graph.delta(d)) as usize;
-                let through = graph.step_cost(cell, next, d) + self.costs[next].g;
+                let through = graph.step_cost(cell, next, d) + self.g(next);
                 if through < best.0 {
                     best = (through, next);
                 }
