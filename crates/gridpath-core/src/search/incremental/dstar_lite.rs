@@ -43,8 +43,10 @@ type Key = (f64, f64);
 
 /// The fraction of a cost by which a lookahead must drop to count as a cheaper path: 2⁻⁴⁰, some
 /// 4,000 units in the last place of an `f64`. Paths of equal cost summed in different orders
-/// differ by far less (one or two units on open maps of 8192² cells); costs that differ by
-/// less than this are taken as equal, so a plan's cost is within this fraction of the optimum.
+/// differ by far less (one or two units on open maps of 8192² cells). Costs that differ by
+/// less than this are taken as equal: where two paths' real costs are that close, a plan may
+/// keep the dearer, so in the worst case its cost exceeds the optimum by this fraction at each
+/// step (never on maps of a few ordinary terrain costs, whose path costs differ by far more).
 const ROUNDING: f64 = 1.0 / 1_099_511_627_776.0;
 
 /// The low bits of a first key that a fresh plan leaves out (see [`coarse`]).
@@ -57,7 +59,8 @@ const COARSE_BITS: u64 = (1 << 12) - 1;
 /// all in the order of their rounding errors (an open 8192² map: the 16.3M cells of a wide
 /// query's parallelogram, against the 8,191 of its path). Clearing low bits of a non-negative
 /// float never raises it and keeps the order, so the keys stay lower bounds; a plan may stop
-/// with a path dearer than the cheapest by at most about the part cleared.
+/// with a path dearer than the cheapest by the part cleared, within the bound of
+/// [`ROUNDING`].
 #[inline]
 fn coarse(f: f64) -> f64 {
     f64::from_bits(f.to_bits() & !COARSE_BITS)
