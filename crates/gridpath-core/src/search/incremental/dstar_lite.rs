@@ -8,7 +8,7 @@
 //! start may move between plans: the key modifier `k_m` keeps the priorities of the cells
 //! already queued valid lower bounds.
 //!
-//! Three details keep a plan on a large open map from growing with the open area:
+//! Two details keep a plan on a large open map from costing more than the cells it expands:
 //!
 //! - **Rounding is not a cheaper path.** Many paths of equal cost cross open ground, and their
 //!   float sums differ in the last bits. Were every such difference taken as a cheaper path, a
@@ -16,9 +16,6 @@
 //!   lower its neighbours in turn, in waves through the whole expanded area (on an open
 //!   8192² map, more than 200 s where A* took 5 s). A lookahead lower by less than
 //!   [`ROUNDING`] of itself is left as it was, as A* leaves a cell it has expanded.
-//! - **Nor is it a reason to sweep.** A first plan compares first keys without their last
-//!   bits ([`coarse`]), so that cells of equal cost tie and the plan heads for the start among
-//!   them, instead of expanding every one whose sum happened to round lower.
 //! - **One queue entry per cell.** The queue is an indexed heap: a cell whose key changes is
 //!   moved within it rather than queued again, so it holds the inconsistent cells alone (the
 //!   frontier), not every entry ever pushed.
@@ -48,23 +45,6 @@ type Key = (f64, f64);
 /// keep the dearer, so in the worst case its cost exceeds the optimum by this fraction at each
 /// step (never on maps of a few ordinary terrain costs, whose path costs differ by far more).
 const ROUNDING: f64 = 1.0 / 1_099_511_627_776.0;
-
-/// The low bits of a first key that a fresh plan leaves out (see [`coarse`]).
-const COARSE_BITS: u64 = (1 << 12) - 1;
-
-/// A fresh plan's first key: `f` with the last 12 of its 52 mantissa bits cleared, so that
-/// first keys within 2⁻⁴⁰ of each other (within [`ROUNDING`]) mostly compare equal and the
-/// second key decides. On open ground the cells of equal cost, whose sums differ in the last
-/// bits, then tie, and the plan dives towards the start among them rather than sweeping them
-/// all in the order of their rounding errors (an open 8192² map: the 16.3M cells of a wide
-/// query's parallelogram, against the 8,191 of its path). Clearing low bits of a non-negative
-/// float never raises it and keeps the order, so the keys stay lower bounds; a plan may stop
-/// with a path dearer than the cheapest by the part cleared, within the bound of
-/// [`ROUNDING`].
-#[inline]
-fn coarse(f: f64) -> f64 {
-    f64::from_bits(f.to_bits() & !COARSE_BITS)
-}
 
 /// Whether key `a` orders strictly before key `b`.
 #[inline]
@@ -269,8 +249,7 @@ pub(crate) struct Planner {
     /// is the cost of a real path, never below the cheapest. Then a plan may stop as soon as
     /// no queued cell's first key is below the start's: a cell whose `g` is still too high
     /// on a cheapest path would have a smaller one (the proof of LPA*'s bound, with `g`
-    /// never too low). First keys are compared [`coarse`]ly, and among equal ones the queue
-    /// then pops the cell farthest from
+    /// never too low). Among equal first keys the queue then pops the cell farthest from
     /// the goal first, as A* pops the deepest, so that on open ground, where many cells
     /// share the cheapest cost, the search reaches the start without sweeping them all.
     /// The first change of the map turns this off (see [`Planner::cells_changed`]): with
@@ -348,8 +327,10 @@ impl Planner {
     fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
         let (g, rhs) = self.costs(cell);
         let m = g.min(rhs);
-        let f = m + self.h(graph, cell) + self.k_m;
-        if self.fresh { (coarse(f), -m) } else { (f, m) }
+        (
+            m + self.h(graph, cell) + self.k_m,
+            if self.fresh { -m } else { m },
+        )
     }
 
     /// Queues the cell with its current key, or moves it there.
