@@ -27,6 +27,12 @@ pub(crate) fn sight_cost(graph: &SearchGraph, from: usize, to: usize) -> Option<
     sight_cost_between(graph, a, b, Segment::between_centres(a, b).length())
 }
 
+/// The distance between the centres of two cells, as [`Segment::length`] gives it.
+#[inline]
+pub(crate) fn centre_distance(a: Cell, b: Cell) -> f64 {
+    Segment::between_centres(a, b).length()
+}
+
 /// [`sight_cost`] between two cells whose distance, `length`, the caller already knows.
 #[inline]
 pub(crate) fn sight_cost_between(

@@ -53,9 +53,10 @@
 //! ```
 
 use crate::grid::Cell;
-use crate::smooth::Segment;
 
-use crate::search::any_angle::{clear_cost, in_sight, sight_cost_between, walk_back};
+use crate::search::any_angle::{
+    centre_distance, clear_cost, in_sight, sight_cost_between, walk_back,
+};
 use crate::search::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
@@ -142,7 +143,7 @@ fn search<const LAZY: bool>(
             let assumed = space.g[current];
             let parent = parents[current] as usize;
             let (from, to) = (graph.cell(parent), graph.cell(current));
-            let length = Segment::between_centres(from, to).length();
+            let length = centre_distance(from, to);
             let (mut best, mut best_parent) =
                 match sight_cost_from(graph, space, parents, parent, from, to, length) {
                     Some(cost) => (space.g[parent] + cost, parent),
