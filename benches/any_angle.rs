@@ -55,10 +55,48 @@ fn weighted(grid: &Grid) -> Grid {
     Grid::from_cells(width, height, Terrain::default_catalog(), cells).expect("a valid grid")
 }
 
+/// Theta*, Lazy Theta* and A* from end to end of a straight corridor of 32,767 cells (a map one
+/// row high), where every cell sees the start: one run each, every cost checked against the
+/// corridor's length.
+fn corridor() {
+    const LENGTH: u32 = 32_767;
+    let grid = Grid::from_cells(
+        LENGTH,
+        1,
+        Terrain::default_catalog(),
+        vec![0; LENGTH as usize],
+    )
+    .expect("a valid corridor");
+    let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    let mut searcher = Searcher::new();
+    let request = SearchRequest::new(
+        gridpath::grid::Cell::new(0, 0),
+        gridpath::grid::Cell::new(LENGTH - 1, 0),
+    );
+    let mut line = format!("any_angle corridor of {LENGTH} cells:");
+    for algorithm in [Algorithm::AStar, Algorithm::Theta, Algorithm::LazyTheta] {
+        let started = std::time::Instant::now();
+        let result = searcher
+            .search(&graph, &request.clone().with_algorithm(algorithm))
+            .expect("valid endpoints");
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        assert!(
+            (result.cost - f64::from(LENGTH - 1)).abs() < 1e-6,
+            "{algorithm}"
+        );
+        line += &format!(
+            " {algorithm} {ms:.2} ms ({} expanded);",
+            result.stats.expanded
+        );
+    }
+    println!("{line}");
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    corridor();
     let Some(dir) = data_dir() else {
         eprintln!("any_angle bench: ../shared/movingai is absent; nothing to measure");
         return;

@@ -347,6 +347,35 @@ fn a_first_plan_across_open_ground_expands_about_its_path() {
 }
 
 #[test]
+fn a_first_plan_over_a_wide_plateau_expands_each_cell_once() {
+    // 299 columns of drift over 511 rows: every cell of a 299 × 212 parallelogram lies on a
+    // cheapest path, and their costs, summed in different orders, differ in the last bits. A
+    // cell expanded already must not be lowered by such a difference and expanded again (its
+    // neighbours then lowered in turn, in waves through the expanded area).
+    let grid = Grid::new(512, 512, Terrain::default_catalog(), 0).unwrap();
+    let (start, goal) = (Cell::new(85, 0), Cell::new(384, 511));
+    let request = SearchRequest::new(start, goal)
+        .with_algorithm(Algorithm::DStarLite)
+        .recording(true);
+    let plan = solve(&grid, &request).unwrap();
+    let astar = fresh(&grid, Diagonal::NoCut, start, goal).unwrap();
+    assert!((plan.cost - astar.cost).abs() <= 1e-9 * astar.cost);
+    let trace = plan.trace.unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let again = trace
+        .expanded
+        .iter()
+        .filter(|&&cell| !seen.insert(cell))
+        .count();
+    assert_eq!(
+        again,
+        0,
+        "{again} of {} expansions were of cells expanded before",
+        trace.expanded.len()
+    );
+}
+
+#[test]
 fn a_cancelled_plan_loses_nothing() {
     let rows = vec![".".repeat(120); 120];
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();

@@ -45,10 +45,13 @@ impl Space {
     /// Starts a new search over `len` cells.
     pub fn begin(&mut self, len: usize) {
         if self.state.len() != len {
-            self.state.clear();
-            self.state.resize(len, 0);
-            self.g.clear();
-            self.g.resize(len, f64::INFINITY);
+            // New zeroed arrays rather than filled ones: the allocator hands large zeroed blocks
+            // out without writing them, so a search on a large map touches only the pages of
+            // the cells it reaches (`g` is read only where `state` is not 0).
+            self.state = Vec::new();
+            self.g = Vec::new();
+            self.state = vec![0; len];
+            self.g = vec![0.0; len];
         } else if self.touched.len() > Self::touch_limit(len) {
             self.state.fill(0);
         } else {

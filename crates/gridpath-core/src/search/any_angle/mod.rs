@@ -21,10 +21,16 @@ use crate::search::request::{SearchRequest, SearchResult, Stats, Trace};
 /// Line of sight is decided by [`in_sight`], in integers; on a map of one cost the segment
 /// then costs its length times that cost, and otherwise its integral by the smoother's walk
 /// ([`Segment::cost`]). Either way it is the smoother's answer up to rounding.
-#[inline]
+#[cfg(test)]
 pub(crate) fn sight_cost(graph: &SearchGraph, from: usize, to: usize) -> Option<f64> {
     let (a, b) = (graph.cell(from), graph.cell(to));
     sight_cost_between(graph, a, b, Segment::between_centres(a, b).length())
+}
+
+/// The distance between the centres of two cells, as [`Segment::length`] gives it.
+#[inline]
+pub(crate) fn centre_distance(a: Cell, b: Cell) -> f64 {
+    Segment::between_centres(a, b).length()
 }
 
 /// [`sight_cost`] between two cells whose distance, `length`, the caller already knows.
@@ -38,6 +44,13 @@ pub(crate) fn sight_cost_between(
     if !in_sight(graph, a, b) {
         return None;
     }
+    clear_cost(graph, a, b, length)
+}
+
+/// The cost of the segment between the centres of `a` and `b`, `length` apart, known to be in
+/// line of sight: its length times the cost on a map of one cost, else its integral.
+#[inline]
+pub(crate) fn clear_cost(graph: &SearchGraph, a: Cell, b: Cell, length: f64) -> Option<f64> {
     match graph.uniform_cost() {
         Some(cost) => Some(length * cost),
         None => Segment::between_centres(a, b).cost_by(|x, y| graph.cost_at(x, y)),

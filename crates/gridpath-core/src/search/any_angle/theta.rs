@@ -52,13 +52,17 @@
 //! assert_eq!(theta.path.last(), Some(&Cell::new(7, 0)));
 //! ```
 
-use crate::search::any_angle::{sight_cost, sight_cost_between, walk_back};
+use crate::grid::Cell;
+
+use crate::search::any_angle::{
+    centre_distance, clear_cost, in_sight, sight_cost_between, walk_back,
+};
 use crate::search::control::SearchControl;
 use crate::search::frontier::heap::Entry;
-use crate::search::graph::{DX, DY};
+use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;
 use crate::search::request::{Heuristic, Stats};
-use crate::search::space::NO_PARENT;
+use crate::search::space::{NO_PARENT, Space};
 use crate::search::workspace::{Query, Workspace};
 
 /// Costs within this factor of each other count as equal: a segment and the grid steps along
@@ -144,10 +148,13 @@ fn search<const LAZY: bool>(
             checked[current] = true;
             let assumed = space.g[current];
             let parent = parents[current] as usize;
-            let (mut best, mut best_parent) = match sight_cost(graph, parent, current) {
-                Some(cost) => (space.g[parent] + cost, parent),
-                None => (f64::INFINITY, parent),
-            };
+            let (from, to) = (graph.cell(parent), graph.cell(current));
+            let length = centre_distance(from, to);
+            let (mut best, mut best_parent) =
+                match sight_cost_from(graph, space, parents, parent, from, to, length) {
+                    Some(cost) => (space.g[parent] + cost, parent),
+                    None => (f64::INFINITY, parent),
+                };
             let mut mask = graph.mask(current);
             while mask != 0 {
                 let d = mask.trailing_zeros() as usize;
@@ -217,10 +224,13 @@ fn search<const LAZY: bool>(
                 if bound <= best * TIE && bound < old {
                     if LAZY {
                         (best, best_parent, sure) = (bound, parent, false);
-                    } else if let Some(cost) = sight_cost_between(
+                    } else if let Some(cost) = sight_cost_from(
                         graph,
+                        space,
+                        parents,
+                        parent,
                         from,
-                        crate::grid::Cell::new(nx as u32, ny as u32),
+                        Cell::new(nx as u32, ny as u32),
                         length,
                     ) && parent_g + cost <= best * TIE
                     {
@@ -246,4 +256,48 @@ fn search<const LAZY: bool>(
     stats.pushed += pushed;
     stats.max_open = stats.max_open.max(max_open as u64);
     found.then(|| walk_back(parents, goal, start))
+}
+
+/// The cost of the segment from the centre of `from`, the cell of vertex `parent`, to the
+/// centre of `to`, `length` apart, when it is in line of sight: [`sight_cost_between`]'s
+/// answer, with the walk shortened along a straight run.
+///
+/// When `to` lies three or more steps from `from` in one of the eight directions, and the
+/// cell one step before `to` has been expanded with `parent` as its vertex parent, the segment
+/// to that cell is in line of sight: a vertex parent that is not a neighbour is taken only
+/// through a check (Theta*) or checked before its cell is expanded (Lazy Theta*). That segment
+/// and the step on to `to` make up the segment from `from`, so the cells it touches are theirs
+/// together, and only the last step needs walking. A search along a straight corridor then
+/// checks each cell in constant time rather than in the corridor's length. On weighted
+/// terrain the cost is still the integral along the whole segment, walked cell by cell.
+fn sight_cost_from(
+    graph: &SearchGraph,
+    space: &Space,
+    parents: &[u32],
+    parent: usize,
+    from: Cell,
+    to: Cell,
+    length: f64,
+) -> Option<f64> {
+    let (dx, dy) = (
+        i64::from(to.x) - i64::from(from.x),
+        i64::from(to.y) - i64::from(from.y),
+    );
+    let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+    if straight && dx.abs().max(dy.abs()) >= 3 {
+        // Both ends are on the map, so the cell between them is too.
+        let before = Cell::new(
+            (i64::from(to.x) - dx.signum()) as u32,
+            (i64::from(to.y) - dy.signum()) as u32,
+        );
+        let b = graph.index(before);
+        if space.closed(b) && parents[b] as usize == parent {
+            return if in_sight(graph, before, to) {
+                clear_cost(graph, from, to, length)
+            } else {
+                None
+            };
+        }
+    }
+    sight_cost_between(graph, from, to, length)
 }

@@ -7,6 +7,18 @@
 //! the costs that depend on them, working outwards only as far as the current start needs. The
 //! start may move between plans: the key modifier `k_m` keeps the priorities of the cells
 //! already queued valid lower bounds.
+//!
+//! Two details keep a plan on a large open map from costing more than the cells it expands:
+//!
+//! - **Rounding is not a cheaper path.** Many paths of equal cost cross open ground, and their
+//!   float sums differ in the last bits. Were every such difference taken as a cheaper path, a
+//!   cell already expanded would be lowered by one unit in the last place, expanded again, and
+//!   lower its neighbours in turn, in waves through the whole expanded area (on an open
+//!   8192² map, more than 200 s where A* took 5 s). A lookahead lower by less than
+//!   [`ROUNDING`] of itself is left as it was, as A* leaves a cell it has expanded.
+//! - **One queue entry per cell.** The queue is an indexed heap: a cell whose key changes is
+//!   moved within it rather than queued again, so it holds the inconsistent cells alone (the
+//!   frontier), not every entry ever pushed.
 
 use std::cmp::Ordering;
 use std::time::Instant;
@@ -26,96 +38,158 @@ use crate::search::workspace::{Query, Workspace};
 /// `min(g, rhs)`, or its negative while the planner [searches from scratch](Planner::fresh).
 type Key = (f64, f64);
 
+/// The fraction of a cost by which a lookahead must drop to count as a cheaper path: 2⁻⁴⁰, some
+/// 4,000 units in the last place of an `f64`. Paths of equal cost summed in different orders
+/// differ by far less (one or two units on open maps of 8192² cells). Costs that differ by
+/// less than this are taken as equal: where two paths' real costs are that close, a plan may
+/// keep the dearer, so in the worst case its cost exceeds the optimum by this fraction at each
+/// step (never on maps of a few ordinary terrain costs, whose path costs differ by far more).
+const ROUNDING: f64 = 1.0 / 1_099_511_627_776.0;
+
 /// Whether key `a` orders strictly before key `b`.
 #[inline]
 fn less(a: Key, b: Key) -> bool {
     a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
-/// One entry of the priority queue; stale when the cell's version has moved on.
+/// A cell's cost-to-goal `g` and lookahead `rhs`, side by side (an expansion reads both of each
+/// neighbour), each stored as its bits with those of infinity flipped: memory the allocator
+/// hands out zeroed, without writing it, reads as two infinite costs, so that a plan touches
+/// only the pages of the cells it reaches (a one-off search on a large map does not first write
+/// the whole map's state).
+type Costs = [u64; 2];
+
+/// The stored form of a cost (see [`Costs`]).
+#[inline]
+fn store(cost: f64) -> u64 {
+    cost.to_bits() ^ f64::INFINITY.to_bits()
+}
+
+/// A cost from its stored form.
+#[inline]
+fn load(stored: u64) -> f64 {
+    f64::from_bits(stored ^ f64::INFINITY.to_bits())
+}
+
+/// Two infinite costs.
+const UNKNOWN: Costs = [0, 0];
+
+/// One entry of the priority queue.
 #[derive(Clone, Copy, Debug)]
 struct QueueEntry {
     key: Key,
     cell: u32,
-    version: u32,
 }
 
-impl PartialEq for QueueEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for QueueEntry {}
-
-impl PartialOrd for QueueEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for QueueEntry {
-    /// Reversed, so that the [`Queue`], which pops the greatest entry, pops the smallest key
-    /// first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .key
+impl QueueEntry {
+    /// Whether this entry pops before `other`: the smaller key, then the smaller cell.
+    #[inline]
+    fn before(&self, other: &Self) -> bool {
+        self.key
             .0
-            .total_cmp(&self.key.0)
-            .then(other.key.1.total_cmp(&self.key.1))
-            .then(other.cell.cmp(&self.cell))
+            .total_cmp(&other.key.0)
+            .then(self.key.1.total_cmp(&other.key.1))
+            .then(self.cell.cmp(&other.cell))
+            == Ordering::Less
     }
 }
 
-/// The priority queue: a 4-ary heap of [`QueueEntry`] popping the greatest (the smallest key), half
-/// as deep as a binary heap, a node's children in two cache lines.
+/// The slot of a cell that is not in the queue; a queued cell's slot is its place plus one,
+/// so that a zeroed array (see [`Costs`]) is an empty queue's.
+const ABSENT: u32 = 0;
+
+/// The priority queue: an indexed 4-ary heap of [`QueueEntry`], the smallest key at the top,
+/// half as deep as a binary heap, a node's children in two cache lines. Each cell is in it at
+/// most once; `slot` holds every cell's place in it, or [`ABSENT`].
 #[derive(Debug, Default)]
 struct Queue {
     items: Vec<QueueEntry>,
+    slot: Vec<u32>,
 }
 
 impl Queue {
+    /// An empty queue for a graph of `cells` cells.
+    fn new(cells: usize) -> Self {
+        Self {
+            items: Vec::new(),
+            slot: vec![ABSENT; cells],
+        }
+    }
+
     fn len(&self) -> usize {
         self.items.len()
     }
 
-    fn clear(&mut self) {
+    /// Empties the queue for a graph of `cells` cells.
+    fn reset(&mut self, cells: usize) {
         self.items.clear();
+        // A new zeroed array rather than a cleared one: its pages are written only when used.
+        self.slot = vec![ABSENT; cells];
     }
 
-    fn peek(&self) -> Option<&QueueEntry> {
-        self.items.first()
+    fn peek(&self) -> Option<QueueEntry> {
+        self.items.first().copied()
     }
 
-    fn push(&mut self, entry: QueueEntry) {
-        let items = &mut self.items;
-        let mut i = items.len();
-        items.push(entry);
-        while i > 0 {
-            let parent = (i - 1) / 4;
-            // `Ord` is reversed: the greater entry pops first.
-            if entry <= items[parent] {
+    /// Puts `cell` in the queue with `key`, or moves it to `key` when it is there already.
+    fn set(&mut self, cell: usize, key: Key) {
+        let entry = QueueEntry {
+            key,
+            cell: cell as u32,
+        };
+        match self.slot[cell] {
+            ABSENT => {
+                self.items.push(entry);
+                self.sift_up(self.items.len() - 1, entry);
+            }
+            at => self.replace(at as usize - 1, entry),
+        }
+    }
+
+    /// Takes `cell` out of the queue, if it is there.
+    fn remove(&mut self, cell: usize) {
+        let at = self.slot[cell];
+        if at == ABSENT {
+            return;
+        }
+        self.slot[cell] = ABSENT;
+        let at = at as usize - 1;
+        let Some(last) = self.items.pop() else {
+            return;
+        };
+        if at < self.items.len() {
+            self.replace(at, last);
+        }
+    }
+
+    /// Puts `entry` at `at` in place of the entry there, moving it up or down to its place.
+    fn replace(&mut self, at: usize, entry: QueueEntry) {
+        if at > 0 && entry.before(&self.items[(at - 1) / 4]) {
+            self.sift_up(at, entry);
+        } else {
+            self.sift_down(at, entry);
+        }
+    }
+
+    /// Puts `entry` at `hole` or above it, moving the later parents down.
+    fn sift_up(&mut self, mut hole: usize, entry: QueueEntry) {
+        while hole > 0 {
+            let parent = (hole - 1) / 4;
+            let above = self.items[parent];
+            if !entry.before(&above) {
                 break;
             }
-            items[i] = items[parent];
-            i = parent;
+            self.items[hole] = above;
+            self.slot[above.cell as usize] = hole as u32 + 1;
+            hole = parent;
         }
-        items[i] = entry;
+        self.items[hole] = entry;
+        self.slot[entry.cell as usize] = hole as u32 + 1;
     }
 
-    fn pop(&mut self) -> Option<QueueEntry> {
-        let last = self.items.pop()?;
-        let Some(&top) = self.items.first() else {
-            return Some(last);
-        };
-        self.sift_down(0, last);
-        Some(top)
-    }
-
-    /// Puts `entry` at `hole` or below it, moving the greater children up.
+    /// Puts `entry` at `hole` or below it, moving the earlier children up.
     fn sift_down(&mut self, mut hole: usize, entry: QueueEntry) {
-        let items = &mut self.items;
-        let len = items.len();
+        let len = self.items.len();
         loop {
             let first = 4 * hole + 1;
             if first >= len {
@@ -123,17 +197,20 @@ impl Queue {
             }
             let mut best = first;
             for child in first + 1..(first + 4).min(len) {
-                if items[child] > items[best] {
+                if self.items[child].before(&self.items[best]) {
                     best = child;
                 }
             }
-            if items[best] <= entry {
+            let below = self.items[best];
+            if !below.before(&entry) {
                 break;
             }
-            items[hole] = items[best];
+            self.items[hole] = below;
+            self.slot[below.cell as usize] = hole as u32 + 1;
             hole = best;
         }
-        items[hole] = entry;
+        self.items[hole] = entry;
+        self.slot[entry.cell as usize] = hole as u32 + 1;
     }
 
     /// Rebuilds the heap after its entries' keys changed, from the last parent up, in time
@@ -158,11 +235,9 @@ pub(crate) struct Planner {
     heuristic: Heuristic,
     /// The factor on the heuristic: the cheapest terrain cost when the state was initialised.
     scale: f64,
-    g: Vec<f64>,
-    rhs: Vec<f64>,
-    /// Whether each cell is in the queue, and the version its valid entry carries.
-    queued: Vec<bool>,
-    version: Vec<u32>,
+    /// Every cell's `g` and `rhs`.
+    costs: Vec<Costs>,
+    /// The inconsistent cells (`g ≠ rhs`), by key.
     queue: Queue,
     /// The start the keys were last computed for; `None` until the first plan.
     last_start: Option<usize>,
@@ -190,11 +265,8 @@ impl Planner {
             goal,
             heuristic,
             scale: graph.min_cost(),
-            g: vec![f64::INFINITY; n],
-            rhs: vec![f64::INFINITY; n],
-            queued: vec![false; n],
-            version: vec![0; n],
-            queue: Queue::default(),
+            costs: vec![UNKNOWN; n],
+            queue: Queue::new(n),
             last_start: None,
             k_m: 0.0,
             estimate: Estimate::new(graph.topology(), Heuristic::Zero, 0, 0, 0.0),
@@ -206,18 +278,38 @@ impl Planner {
     fn reset(&mut self, graph: &SearchGraph) {
         let n = graph.len();
         self.scale = graph.min_cost();
-        for v in [&mut self.g, &mut self.rhs] {
-            v.clear();
-            v.resize(n, f64::INFINITY);
-        }
-        self.queued.clear();
-        self.queued.resize(n, false);
-        self.version.clear();
-        self.version.resize(n, 0);
-        self.queue.clear();
+        self.costs = vec![UNKNOWN; n];
+        self.queue.reset(n);
         self.last_start = None;
         self.k_m = 0.0;
         self.fresh = true;
+    }
+
+    /// The cell's `g` and `rhs`.
+    #[inline]
+    fn costs(&self, cell: usize) -> (f64, f64) {
+        let [g, rhs] = self.costs[cell];
+        (load(g), load(rhs))
+    }
+
+    #[inline]
+    fn g(&self, cell: usize) -> f64 {
+        load(self.costs[cell][0])
+    }
+
+    #[inline]
+    fn rhs(&self, cell: usize) -> f64 {
+        load(self.costs[cell][1])
+    }
+
+    #[inline]
+    fn set_g(&mut self, cell: usize, g: f64) {
+        self.costs[cell][0] = store(g);
+    }
+
+    #[inline]
+    fn set_rhs(&mut self, cell: usize, rhs: f64) {
+        self.costs[cell][1] = store(rhs);
     }
 
     fn estimate_from(&self, graph: &SearchGraph, start: usize) -> Estimate {
@@ -233,38 +325,30 @@ impl Planner {
 
     #[inline]
     fn key(&self, graph: &SearchGraph, cell: usize) -> Key {
-        let m = self.g[cell].min(self.rhs[cell]);
+        let (g, rhs) = self.costs(cell);
+        let m = g.min(rhs);
         (
             m + self.h(graph, cell) + self.k_m,
             if self.fresh { -m } else { m },
         )
     }
 
+    /// Queues the cell with its current key, or moves it there.
     fn push(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
         let key = self.key(graph, cell);
-        self.version[cell] = self.version[cell].wrapping_add(1);
-        self.queued[cell] = true;
-        self.queue.push(QueueEntry {
-            key,
-            cell: cell as u32,
-            version: self.version[cell],
-        });
+        self.queue.set(cell, key);
         stats.pushed += 1;
         stats.max_open = stats.max_open.max(self.queue.len() as u64);
-    }
-
-    fn remove(&mut self, cell: usize) {
-        self.queued[cell] = false;
-        self.version[cell] = self.version[cell].wrapping_add(1);
     }
 
     /// Puts an inconsistent cell in the queue with its current key, or takes a consistent one
     /// out.
     fn update_vertex(&mut self, graph: &SearchGraph, cell: usize, stats: &mut Stats) {
-        if self.g[cell] != self.rhs[cell] {
+        let (g, rhs) = self.costs(cell);
+        if g != rhs {
             self.push(graph, cell, stats);
-        } else if self.queued[cell] {
-            self.remove(cell);
+        } else {
+            self.queue.remove(cell);
         }
     }
 
@@ -276,27 +360,15 @@ impl Planner {
             let d = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let next = (cell as isize + graph.delta(d)) as usize;
-            best = best.min(graph.step_cost(cell, next, d) + self.g[next]);
+            best = best.min(graph.step_cost(cell, next, d) + self.g(next));
         }
         best
-    }
-
-    /// The valid entry at the top of the queue, dropping stale ones.
-    fn top(&mut self) -> Option<QueueEntry> {
-        while let Some(&entry) = self.queue.peek() {
-            let cell = entry.cell as usize;
-            if self.queued[cell] && self.version[cell] == entry.version {
-                return Some(entry);
-            }
-            self.queue.pop();
-        }
-        None
     }
 
     /// Applies the effect of changed steps: `affected` holds every cell whose outgoing steps
     /// changed (see [`SearchGraph::set_cells`]); the graph already holds the new terrain.
     pub fn cells_changed(&mut self, graph: &SearchGraph, affected: &[usize]) {
-        if graph.len() != self.g.len() || graph.min_cost() < self.scale {
+        if graph.len() != self.costs.len() || graph.min_cost() < self.scale {
             // A cheaper terrain makes the old heuristic scale overestimate: start afresh.
             self.reset(graph);
             return;
@@ -308,12 +380,14 @@ impl Planner {
             // Steps may have got dearer: from now on the queue orders its keys the standard
             // way, the second component being `min(g, rhs)` itself.
             self.fresh = false;
-            self.queue.rebuild(|entry| entry.key.1 = -entry.key.1);
+            let mut queue = std::mem::take(&mut self.queue);
+            queue.rebuild(|entry| entry.key = self.key(graph, entry.cell as usize));
+            self.queue = queue;
         }
         let mut stats = Stats::default();
         for &cell in affected {
             if cell != self.goal {
-                self.rhs[cell] = self.lookahead(graph, cell);
+                self.set_rhs(cell, self.lookahead(graph, cell));
             }
         }
         for &cell in affected {
@@ -331,7 +405,7 @@ impl Planner {
         order: Option<&mut Vec<u32>>,
         control: &SearchControl,
     ) -> Option<Vec<usize>> {
-        if graph.len() != self.g.len() {
+        if graph.len() != self.costs.len() {
             self.reset(graph);
         }
         let mut order = order;
@@ -341,7 +415,7 @@ impl Planner {
                     self.last_start = Some(start);
                     self.estimate = self.estimate_from(graph, start);
                     self.k_m = 0.0;
-                    self.rhs[self.goal] = 0.0;
+                    self.set_rhs(self.goal, 0.0);
                     self.push(graph, self.goal, stats);
                 }
                 Some(last) if last != start => {
@@ -358,7 +432,7 @@ impl Planner {
             if stats.cancelled {
                 return None;
             }
-            if self.rhs[start].is_infinite() {
+            if self.rhs(start).is_infinite() {
                 return None;
             }
             if let Some(path) = self.extract(graph, start) {
@@ -382,7 +456,7 @@ impl Planner {
         mut order: Option<&mut Vec<u32>>,
         control: &SearchControl,
     ) {
-        while let Some(entry) = self.top() {
+        while let Some(entry) = self.queue.peek() {
             // The queue keeps every inconsistent cell, so a later plan resumes where this stops.
             if control.should_stop(stats.expanded + 1) {
                 stats.cancelled = true;
@@ -394,13 +468,13 @@ impl Planner {
             } else {
                 !less(entry.key, start_key)
             };
-            if done && self.rhs[start] <= self.g[start] {
+            let (g_start, rhs_start) = self.costs(start);
+            if done && rhs_start <= g_start {
                 break;
             }
             let u = entry.cell as usize;
             let new_key = self.key(graph, u);
             if less(entry.key, new_key) {
-                self.queue.pop();
                 self.push(graph, u, stats);
                 continue;
             }
@@ -408,39 +482,37 @@ impl Planner {
             if let Some(order) = order.as_deref_mut() {
                 order.push(entry.cell);
             }
-            self.queue.pop();
-            if self.g[u] > self.rhs[u] {
-                self.g[u] = self.rhs[u];
-                self.remove(u);
-                let gu = self.g[u];
+            let (g_old, rhs) = self.costs(u);
+            if g_old > rhs {
+                self.set_g(u, rhs);
+                self.queue.remove(u);
                 let mut mask = graph.mask(u);
                 while mask != 0 {
                     let d = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let s = (u as isize + graph.delta(d)) as usize;
                     if s != self.goal {
-                        // s is a predecessor of u: s → u is the step it would take.
-                        let through = graph.step_cost_into(u, s, d) + gu;
-                        if through < self.rhs[s] {
-                            self.rhs[s] = through;
+                        // s is a predecessor of u: s → u is the step it would take. A drop
+                        // within rounding is no cheaper path (see `ROUNDING`).
+                        let through = graph.step_cost_into(u, s, d) + rhs;
+                        if through < self.rhs(s) * (1.0 - ROUNDING) {
+                            self.set_rhs(s, through);
                             self.update_vertex(graph, s, stats);
                         }
                         // Otherwise nothing about s changed: if inconsistent, it is queued
                         // already (with a key at most its own, which `compute` raises when
-                        // it comes to the top), and queueing it again would only add an
-                        // entry to skip.
+                        // it comes to the top).
                     }
                 }
             } else {
-                let g_old = self.g[u];
-                self.g[u] = f64::INFINITY;
+                self.set_g(u, f64::INFINITY);
                 let mut mask = graph.mask(u);
                 while mask != 0 {
                     let d = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let s = (u as isize + graph.delta(d)) as usize;
-                    if s != self.goal && self.rhs[s] >= graph.step_cost_into(u, s, d) + g_old {
-                        self.rhs[s] = self.lookahead(graph, s);
+                    if s != self.goal && self.rhs(s) >= graph.step_cost_into(u, s, d) + g_old {
+                        self.set_rhs(s, self.lookahead(graph, s));
                     }
                     self.update_vertex(graph, s, stats);
                 }
@@ -464,7 +536,7 @@ impl Planner {
                 let d = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let next = (cell as isize + graph.delta(d)) as usize;
-                let through = graph.step_cost(cell, next, d) + self.g[next];
+                let through = graph.step_cost(cell, next, d) + self.g(next);
                 if through < best.0 {
                     best = (through, next);
                 }
