@@ -1,12 +1,15 @@
 //! The map on screen: one texel per cell in a texture, and the view's pan and zoom.
 //!
-//! Two coordinate spaces meet here: screen points (egui's) and map units, where cell
-//! (x, y) covers [x, x + 1) × [y, y + 1). Functions are named after the space they map from
-//! and to (`cell_from_screen`, `screen_from_cell`).
+//! Two coordinate spaces meet here: screen points (egui's) and the map's world frame
+//! ([`Topology`]'s, measured in cell widths): a square cell (x, y) covers [x, x + 1) × [y, y + 1),
+//! a hex lies around [`Topology::centre`]. Functions are named after the space they map from
+//! and to (`cell_from_screen`, `screen_from_cell`). Every cell's centre, and the cell under a
+//! point, come from the map's topology here, so the overlays drawn through these functions
+//! land on hexes as on squares.
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, Vec2};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 
 use super::edit::Redraw;
 use super::region::Region;
@@ -42,6 +45,8 @@ pub struct Canvas {
     fit_pending: bool,
     /// How many times the map was reported changed: layers drawn from the map compare it.
     changes: u64,
+    /// The shape of the map's cells, as of the last frame laid out.
+    topology: Topology,
 }
 
 impl Default for Canvas {
@@ -63,6 +68,7 @@ impl Canvas {
             rect: Rect::ZERO,
             fit_pending: true,
             changes: 0,
+            topology: Topology::Square,
         }
     }
 
@@ -80,6 +86,7 @@ impl Canvas {
     pub fn set_rect(&mut self, rect: Rect, grid: &Grid) {
         let moved = rect.min - self.rect.min;
         self.rect = rect;
+        self.topology = grid.topology();
         self.origin += moved;
         if self.fit_pending {
             self.fit_pending = false;
@@ -94,8 +101,9 @@ impl Canvas {
 
     /// Zooms so that the whole map shows, centred.
     pub fn fit(&mut self, grid: &Grid) {
+        self.topology = grid.topology();
         let size = self.rect.size();
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         if size.x <= 0.0 || size.y <= 0.0 {
             self.fit_pending = true;
             return;
@@ -137,42 +145,55 @@ impl Canvas {
         self.origin += delta;
     }
 
-    /// The map point (in cell units) at a screen position.
+    /// The shape of the map's cells, as of the last frame laid out.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// The map point (in the world frame) at a screen position.
     pub fn cell_from_screen(&self, pos: Pos2) -> Pos2 {
         ((pos - self.origin) / self.zoom).to_pos2()
     }
 
-    /// The screen position of a map point (in cell units).
+    /// The screen position of a map point (in the world frame).
     pub fn screen_from_cell(&self, point: Pos2) -> Pos2 {
         self.origin + point.to_vec2() * self.zoom
     }
 
     /// The screen position of a cell's centre.
     pub fn screen_from_cell_center(&self, cell: Cell) -> Pos2 {
-        self.screen_from_cell(Pos2::new(cell.x as f32 + 0.5, cell.y as f32 + 0.5))
+        let (x, y) = self.topology.centre(cell);
+        self.screen_from_cell(Pos2::new(x as f32, y as f32))
+    }
+
+    /// The cell (signed, possibly off the map) under a screen position: the square it falls
+    /// in, or the hex by cube rounding.
+    fn cell_under(&self, pos: Pos2) -> (i64, i64) {
+        // The world point in f64 from the screen one, so that rounding on a hex's edge is the
+        // topology's, not lost in f32 twice.
+        let x = (f64::from(pos.x) - f64::from(self.origin.x)) / f64::from(self.zoom);
+        let y = (f64::from(pos.y) - f64::from(self.origin.y)) / f64::from(self.zoom);
+        self.topology.cell_at(x, y)
     }
 
     /// The cell at a screen position, or `None` off the map.
     pub fn grid_cell_at(&self, pos: Pos2, grid: &Grid) -> Option<Cell> {
-        let p = self.cell_from_screen(pos);
-        let (x, y) = (p.x.floor(), p.y.floor());
-        (x >= 0.0 && y >= 0.0 && x < grid.width() as f32 && y < grid.height() as f32)
+        let (x, y) = self.cell_under(pos);
+        (x >= 0 && y >= 0 && x < i64::from(grid.width()) && y < i64::from(grid.height()))
             .then(|| Cell::new(x as u32, y as u32))
     }
 
     /// The cell at a screen position, or the nearest cell on the map's edge when off it.
     pub fn clamped_cell_at(&self, pos: Pos2, grid: &Grid) -> Cell {
-        let p = self.cell_from_screen(pos);
-        let clamp = |v: f32, side: u32| v.floor().clamp(0.0, side.saturating_sub(1) as f32) as u32;
-        Cell::new(clamp(p.x, grid.width()), clamp(p.y, grid.height()))
+        let (x, y) = self.cell_under(pos);
+        let clamp = |v: i64, side: u32| v.clamp(0, i64::from(side.saturating_sub(1))) as u32;
+        Cell::new(clamp(x, grid.width()), clamp(y, grid.height()))
     }
 
-    /// The screen rectangle of the whole map.
+    /// The screen rectangle of the whole map (its bounding box, for hexes).
     pub fn map_rect(&self, grid: &Grid) -> Rect {
-        Rect::from_min_size(
-            self.origin,
-            Vec2::new(grid.width() as f32, grid.height() as f32) * self.zoom,
-        )
+        let (w, h) = world_size(grid);
+        Rect::from_min_size(self.origin, Vec2::new(w, h) * self.zoom)
     }
 
     /// Marks cells to be sent to the texture at the next frame.
@@ -280,22 +301,22 @@ impl Canvas {
         if self.rect.contains_rect(map) || self.rect.width() < 200.0 || self.rect.height() < 200.0 {
             return None;
         }
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let scale = (MINIMAP_SIDE / w).min(MINIMAP_SIDE / h);
         let size = Vec2::new(w, h) * scale;
         let max = self.rect.max - Vec2::splat(10.0);
         Some(Rect::from_min_size(max - size, size))
     }
 
-    /// The map point (in cells) under a position on the minimap.
+    /// The map point (in the world frame) under a position on the minimap.
     pub fn cell_from_minimap(&self, grid: &Grid, pos: Pos2) -> Option<Pos2> {
         let rect = self.minimap_rect(grid)?;
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let t = (pos - rect.min) / rect.size();
         Some(Pos2::new(t.x.clamp(0.0, 1.0) * w, t.y.clamp(0.0, 1.0) * h))
     }
 
-    /// Moves the view so that a map point (in cells) is at the canvas's centre.
+    /// Moves the view so that a map point (in the world frame) is at the canvas's centre.
     pub fn center_on(&mut self, point: Pos2) {
         self.origin = self.rect.center() - point.to_vec2() * self.zoom;
     }
@@ -306,7 +327,7 @@ impl Canvas {
             return;
         };
         painter.rect_filled(rect.expand(3.0), 3.0, Color32::from_black_alpha(200));
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let scale = rect.width() / w;
         let whole = Region::whole(grid.width(), grid.height());
         let to_minimap = |p: Pos2| rect.min + p.to_vec2() * scale;
@@ -327,16 +348,32 @@ impl Canvas {
         );
     }
 
-    /// The cells in view, as a region of the map.
+    /// The cells in view, as a region of the map (rows and columns of the stored cells; on
+    /// hexes one more on every side, as a hex's row or column drifts by half a cell).
     pub fn visible_cells(&self, grid: &Grid) -> Region {
         let a = self.cell_from_screen(self.rect.min);
         let b = self.cell_from_screen(self.rect.max);
-        let clamp = |v: f32, side: u32| v.clamp(0.0, side as f32) as u32;
+        let clamp = |v: f64, side: u32| v.clamp(0.0, f64::from(side)) as u32;
+        // The first and one-past-the-last row and column, in f64.
+        let ((x0, y0), (x1, y1)) = match self.topology {
+            Topology::Square => (
+                (f64::from(a.x).floor(), f64::from(a.y).floor()),
+                (f64::from(b.x).ceil(), f64::from(b.y).ceil()),
+            ),
+            topology => {
+                let cell = |p: Pos2| topology.cell_at(f64::from(p.x), f64::from(p.y));
+                let ((ax, ay), (bx, by)) = (cell(a), cell(b));
+                (
+                    (ax as f64 - 1.0, ay as f64 - 1.0),
+                    (bx as f64 + 2.0, by as f64 + 2.0),
+                )
+            }
+        };
         Region {
-            x0: clamp(a.x.floor(), grid.width()),
-            y0: clamp(a.y.floor(), grid.height()),
-            x1: clamp(b.x.ceil(), grid.width()),
-            y1: clamp(b.y.ceil(), grid.height()),
+            x0: clamp(x0, grid.width()),
+            y0: clamp(y0, grid.height()),
+            x1: clamp(x1, grid.width()),
+            y1: clamp(y1, grid.height()),
         }
     }
 
@@ -360,6 +397,12 @@ impl Canvas {
             painter.line_segment([Pos2::new(left, sy), Pos2::new(right, sy)], stroke);
         }
     }
+}
+
+/// The size of the map's bounding box in the world frame.
+fn world_size(grid: &Grid) -> (f32, f32) {
+    let (w, h) = grid.topology().world_size(grid.width(), grid.height());
+    (w as f32, h as f32)
 }
 
 /// The colour egui paints a terrain with.
@@ -602,6 +645,86 @@ mod tests {
         let outside = canvas.screen_from_cell(Pos2::new(-3.0, 9.0));
         assert_eq!(canvas.grid_cell_at(outside, &grid), None);
         assert_eq!(canvas.clamped_cell_at(outside, &grid), Cell::new(0, 1));
+    }
+
+    /// Screen points inside `cell`'s hex: its centre, and points a hair inside each corner
+    /// and each edge's middle.
+    fn inside_points(canvas: &Canvas, layout: crate::grid::HexLayout, cell: Cell) -> Vec<Pos2> {
+        let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+        let (cx, cy) = layout.centre_of(x, y);
+        let corners = layout.corners(x, y);
+        let toward = |(px, py): (f64, f64), t: f64| {
+            let world = Pos2::new((cx + (px - cx) * t) as f32, (cy + (py - cy) * t) as f32);
+            canvas.screen_from_cell(world)
+        };
+        let mut points = vec![canvas.screen_from_cell_center(cell)];
+        for k in 0..6 {
+            let (a, b) = (corners[k], corners[(k + 1) % 6]);
+            points.push(toward(a, 0.97));
+            points.push(toward(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), 0.97));
+        }
+        points
+    }
+
+    #[test]
+    fn a_hex_is_picked_at_its_centre_and_near_its_edges_in_every_layout() {
+        for layout in crate::grid::HexLayout::ALL {
+            let grid = Grid::from_ascii(&["......"; 5])
+                .unwrap()
+                .with_topology(Topology::Hex(layout));
+            let mut canvas = canvas_on(&grid);
+            canvas.zoom_to(37.0, Pos2::new(222.0, 111.0));
+            for y in 0..5 {
+                for x in 0..6 {
+                    let cell = Cell::new(x, y);
+                    for point in inside_points(&canvas, layout, cell) {
+                        assert_eq!(
+                            canvas.grid_cell_at(point, &grid),
+                            Some(cell),
+                            "{layout:?} {cell} at {point:?}"
+                        );
+                    }
+                }
+            }
+            // The map's box holds every hex, and fitting shows it all, centred.
+            canvas.fit(&grid);
+            let map = canvas.map_rect(&grid);
+            assert!(canvas.rect().contains_rect(map), "{layout:?}");
+            for y in 0..5 {
+                for x in 0..6 {
+                    for point in inside_points(&canvas, layout, Cell::new(x, y)) {
+                        assert!(map.expand(0.01).contains(point), "{layout:?} {x},{y}");
+                    }
+                }
+            }
+            let outside = canvas.screen_from_cell(Pos2::new(-3.0, 1.0));
+            assert_eq!(canvas.grid_cell_at(outside, &grid), None);
+            assert_eq!(canvas.clamped_cell_at(outside, &grid).x, 0);
+        }
+    }
+
+    #[test]
+    fn the_visible_hexes_cover_the_view() {
+        let grid = Grid::new(400, 300, crate::grid::Terrain::default_catalog(), 0)
+            .unwrap()
+            .with_topology(Topology::Hex(crate::grid::HexLayout::EVEN_Q));
+        let mut canvas = canvas_on(&grid);
+        canvas.zoom_to(20.0, canvas.rect().center());
+        let visible = canvas.visible_cells(&grid);
+        assert!(visible.width() <= 28 && visible.height() <= 20, "{visible:?}");
+        let rect = canvas.rect();
+        for i in 0..=20 {
+            for j in 0..=20 {
+                let t = Vec2::new(i as f32 / 20.0, j as f32 / 20.0);
+                let point = rect.min + rect.size() * t;
+                let cell = canvas.grid_cell_at(point, &grid).unwrap();
+                assert!(
+                    (visible.x0..visible.x1).contains(&cell.x)
+                        && (visible.y0..visible.y1).contains(&cell.y),
+                    "{cell} under {point:?} is outside {visible:?}"
+                );
+            }
+        }
     }
 
     #[test]
