@@ -13,7 +13,7 @@ use crate::grid::{Cell, Grid, Topology};
 
 use super::edit::Redraw;
 use super::region::Region;
-use super::tiled_texture::TiledTexture;
+use super::tiled_texture::{Strips, TiledTexture};
 
 /// The smallest zoom, in screen points per cell.
 pub const MIN_ZOOM: f32 = 1.0 / 32.0;
@@ -23,6 +23,9 @@ pub const MAX_ZOOM: f32 = 128.0;
 pub const MINIMAP_SIDE: f32 = 160.0;
 /// From this zoom on, grid lines are drawn between cells.
 pub const GRID_LINES_FROM: f32 = 8.0;
+/// From this zoom on, a hex map's visible cells are drawn as hexagons (a mesh); below it,
+/// as its texture laid row by row (or column by column), each pushed along by its stagger.
+pub const HEX_MESH_FROM: f32 = 5.0;
 
 /// The texture of the map and the view onto it.
 ///
@@ -166,6 +169,38 @@ impl Canvas {
         self.screen_from_cell(Pos2::new(x as f32, y as f32))
     }
 
+    /// The screen position of the middle of a unit of size `unit` placed at `cell`: the
+    /// middle of its `unit` × `unit` square with `cell` top-left on squares, `cell`'s centre
+    /// on hexes (a unit there is the hex of radius `unit − 1` around it).
+    pub fn screen_from_unit_centre(&self, cell: Cell, unit: u32) -> Pos2 {
+        match self.topology {
+            Topology::Square => {
+                let middle = unit as f32 / 2.0;
+                self.screen_from_cell(Pos2::new(cell.x as f32 + middle, cell.y as f32 + middle))
+            }
+            Topology::Hex(_) => self.screen_from_cell_center(cell),
+        }
+    }
+
+    /// Fills the cells a unit of size `unit` at `cell` covers: its square, or on hexes the
+    /// disc the hex of radius `unit − 1` around `cell` fills.
+    pub fn paint_footprint(&self, painter: &Painter, cell: Cell, unit: u32, fill: Color32) {
+        match self.topology {
+            Topology::Square => {
+                let min = Pos2::new(cell.x as f32, cell.y as f32);
+                let rect = Rect::from_min_max(
+                    self.screen_from_cell(min),
+                    self.screen_from_cell(min + Vec2::splat(unit as f32)),
+                );
+                painter.rect_filled(rect, 0.0, fill);
+            }
+            Topology::Hex(_) => {
+                let radius = (unit as f32 - 0.5) * self.zoom;
+                painter.circle_filled(self.screen_from_cell_center(cell), radius, fill);
+            }
+        }
+    }
+
     /// The cell (signed, possibly off the map) under a screen position: the square it falls
     /// in, or the hex by cube rounding.
     fn cell_under(&self, pos: Pos2) -> (i64, i64) {
@@ -272,18 +307,23 @@ impl Canvas {
         painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
         let visible = self.visible_cells(grid);
         let factor = self.overview_factor(painter.ctx().pixels_per_point());
-        if factor > 1 && factor == self.overview.factor {
+        let to_screen = |p: Pos2| self.screen_from_cell(p);
+        if self.topology.is_hex() && self.zoom >= HEX_MESH_FROM {
+            self.paint_hexes(painter, grid, grid_lines && self.zoom >= GRID_LINES_FROM);
+        } else if factor > 1 && factor == self.overview.factor {
             self.overview
-                .paint(painter, visible, |p| self.screen_from_cell(p));
+                .paint(painter, visible, self.topology, to_screen);
         } else {
-            self.texture.paint(
+            paint_cell_texture(
                 painter,
+                &self.texture,
                 visible,
-                |p| self.screen_from_cell(p),
+                (self.topology, 1),
+                to_screen,
                 Color32::WHITE,
             );
         }
-        if grid_lines && self.zoom >= GRID_LINES_FROM {
+        if grid_lines && self.zoom >= GRID_LINES_FROM && !self.topology.is_hex() {
             self.paint_grid_lines(painter, grid);
         }
         painter.rect_stroke(
@@ -332,7 +372,7 @@ impl Canvas {
         let whole = Region::whole(grid.width(), grid.height());
         let to_minimap = |p: Pos2| rect.min + p.to_vec2() * scale;
         if self.minimap.factor == minimap_factor(grid) {
-            self.minimap.paint(painter, whole, to_minimap);
+            self.minimap.paint(painter, whole, self.topology, to_minimap);
         }
         let a = self.cell_from_screen(self.rect.min);
         let b = self.cell_from_screen(self.rect.max);
@@ -375,6 +415,71 @@ impl Canvas {
             x1: clamp(x1, grid.width()),
             y1: clamp(y1, grid.height()),
         }
+    }
+
+    /// Draws a texture of one texel per cell of the map (an overlay), laid as the map's cells.
+    pub fn paint_overlay(
+        &self,
+        painter: &Painter,
+        texture: &TiledTexture,
+        visible: Region,
+        tint: Color32,
+    ) {
+        let to_screen = |p: Pos2| self.screen_from_cell(p);
+        paint_cell_texture(painter, texture, visible, (self.topology, 1), to_screen, tint);
+    }
+
+    /// The screen outline of a cell: its square's or its hexagon's corners.
+    pub fn cell_outline(&self, cell: Cell) -> Vec<Pos2> {
+        let world: Vec<(f64, f64)> = match self.topology {
+            Topology::Square => {
+                let (x, y) = (f64::from(cell.x), f64::from(cell.y));
+                vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
+            }
+            Topology::Hex(layout) => layout
+                .corners(i64::from(cell.x), i64::from(cell.y))
+                .to_vec(),
+        };
+        world
+            .into_iter()
+            .map(|(x, y)| self.screen_from_cell(Pos2::new(x as f32, y as f32)))
+            .collect()
+    }
+
+    /// The visible hexes as one mesh of filled hexagons in their terrains' colours (shaded
+    /// by the relief on a map with heights), and their outlines when `outlines`.
+    fn paint_hexes(&self, painter: &Painter, grid: &Grid, outlines: bool) {
+        let visible = self.visible_cells(grid);
+        if visible.is_empty() {
+            return;
+        }
+        let image = image_of(grid, visible);
+        let mut mesh = egui::Mesh::default();
+        let mut edges = Vec::new();
+        let stroke = Stroke::new(1.0, Color32::from_black_alpha(70));
+        let mut i = 0;
+        for y in visible.y0..visible.y1 {
+            for x in visible.x0..visible.x1 {
+                let colour = image.pixels[i];
+                i += 1;
+                let cell = Cell::new(x, y);
+                let corners = self.cell_outline(cell);
+                let base = mesh.vertices.len() as u32;
+                mesh.colored_vertex(self.screen_from_cell_center(cell), colour);
+                for &corner in &corners {
+                    mesh.colored_vertex(corner, colour);
+                }
+                let n = corners.len() as u32;
+                for k in 0..n {
+                    mesh.add_triangle(base, base + 1 + k, base + 1 + (k + 1) % n);
+                }
+                if outlines {
+                    edges.push(egui::Shape::closed_line(corners, stroke));
+                }
+            }
+        }
+        painter.add(mesh);
+        painter.extend(edges);
     }
 
     fn paint_grid_lines(&self, painter: &Painter, grid: &Grid) {
@@ -457,9 +562,15 @@ impl BlockTexture {
         self.pending = None;
     }
 
-    /// Draws the blocks over the cells of `cells`, placing map point `p` (in cells) at
-    /// `screen_from_cell(p)`.
-    fn paint(&self, painter: &Painter, cells: Region, screen_from_cell: impl Fn(Pos2) -> Pos2) {
+    /// Draws the blocks over the cells of `cells`, laid as `topology`'s cells, placing world
+    /// point `p` at `to_screen(p)`.
+    fn paint(
+        &self,
+        painter: &Painter,
+        cells: Region,
+        topology: Topology,
+        to_screen: impl Fn(Pos2) -> Pos2,
+    ) {
         let f = self.factor;
         let blocks = Region {
             x0: cells.x0 / f,
@@ -467,14 +578,98 @@ impl BlockTexture {
             x1: cells.x1.div_ceil(f),
             y1: cells.y1.div_ceil(f),
         };
-        let scale = f as f32;
-        self.texture.paint(
+        paint_cell_texture(
             painter,
+            &self.texture,
             blocks,
-            |p| screen_from_cell((p.to_vec2() * scale).to_pos2()),
+            (topology, f),
+            to_screen,
             Color32::WHITE,
         );
     }
+}
+
+/// Draws a texture of one texel per block of `factor` × `factor` cells (`shape` is the map's
+/// topology and that factor), its texels `parts` of it, placing world point `p` at
+/// `to_screen(p)`. Squares lie as they are stored; on hexes each row (pointy-top) or column
+/// (flat-top) of single cells is a strip pushed half a cell along where staggered — a brick
+/// wall, each brick touching the six bricks its hex touches — and blocks of cells lie a
+/// quarter of a cell along, the mean push.
+fn paint_cell_texture(
+    painter: &Painter,
+    texture: &TiledTexture,
+    parts: Region,
+    shape: (Topology, u32),
+    to_screen: impl Fn(Pos2) -> Pos2,
+    tint: Color32,
+) {
+    let (topology, factor) = shape;
+    let strips = match topology.hex() {
+        None => Strips::Whole,
+        Some(_) if factor > 1 => Strips::Whole,
+        Some(layout) if layout.is_pointy_top() => Strips::Rows,
+        Some(_) => Strips::Columns,
+    };
+    let place = |part: Region| {
+        let (min, max) = world_rect(topology, factor, part);
+        Rect::from_min_max(to_screen(min), to_screen(max))
+    };
+    texture.paint_placed(painter, parts, strips, place, tint);
+}
+
+/// The world rectangle a texture's `part` covers (texels of `factor` × `factor` cells), as
+/// [`paint_cell_texture`] lays it.
+fn world_rect(topology: Topology, factor: u32, part: Region) -> (Pos2, Pos2) {
+    let f = f64::from(factor);
+    let (x0, y0, x1, y1) = (
+        f64::from(part.x0) * f,
+        f64::from(part.y0) * f,
+        f64::from(part.x1) * f,
+        f64::from(part.y1) * f,
+    );
+    let corners = match topology.hex() {
+        None => ((x0, y0), (x1, y1)),
+        Some(layout) => {
+            // Along the rows (pointy-top) or columns (flat-top), and across them.
+            let pointy = layout.is_pointy_top();
+            let (along0, along1, across0, across1) = if pointy {
+                (x0, x1, y0, y1)
+            } else {
+                (y0, y1, x0, x1)
+            };
+            let single = factor == 1 && across1 - across0 == 1.0;
+            let push = if !single {
+                0.25
+            } else if layout.is_staggered(across0 as i64) {
+                0.5
+            } else {
+                0.0
+            };
+            // The first line's centre across, and the spacing of lines.
+            let across_of = |line: i64| {
+                let (x, y) = if pointy {
+                    layout.centre_of(0, line)
+                } else {
+                    layout.centre_of(line, 0)
+                };
+                if pointy { y } else { x }
+            };
+            let (first, spacing) = (across_of(0), across_of(2) / 2.0 - across_of(0) / 2.0);
+            let a0 = first + (across0 - 0.5) * spacing;
+            let a1 = first + (across1 - 0.5) * spacing;
+            let (b0, b1) = (along0 + push, along1 + push);
+            if pointy {
+                ((b0, a0), (b1, a1))
+            } else {
+                ((a0, b0), (a1, b1))
+            }
+        }
+    };
+    let ((ax, ay), (bx, by)) = corners;
+    (
+        Pos2::new(ax as f32, ay as f32),
+        Pos2::new(bx as f32, by as f32),
+    )
 }
 
 /// The block side of the minimap's picture: the smallest power of two that brings the map's
