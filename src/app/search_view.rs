@@ -449,6 +449,8 @@ impl SearchView {
                             format!("{:.3}", smoothed.curve_length),
                         );
                         row(ui, "Smoothed cost", format!("{:.3}", smoothed.cost));
+                    } else if let Some(why) = plan.unsmoothed {
+                        row(ui, "Smoothed", why.to_owned());
                     }
                 }
                 if let Some(reached) = result.reached {
