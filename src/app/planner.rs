@@ -76,7 +76,7 @@ pub struct Plan {
     /// The smoothing settings used.
     pub smoothing: SmoothSettings,
     /// Why the path was not smoothed when smoothing does not apply to the map (hex maps):
-    /// the grid path stands, and the panel says so.
+    /// the grid path stands, and the panel says smoothing is for square maps.
     pub unsmoothed: Option<&'static str>,
     /// The explored cells, per cell, for drawing and the inspector.
     pub exploration: Option<Exploration>,
@@ -959,7 +959,7 @@ fn plan_of(
         unsmoothed: grid
             .topology()
             .is_hex()
-            .then_some("smoothing is for square maps: the grid path is shown"),
+            .then_some("square maps only"),
         exploration,
         field,
         optimal_cost: None,
