@@ -1394,9 +1394,7 @@ fn the_first_plan_shows_at_once_and_is_then_improved_to_a_proof() {
 /// The meadow with pointy-top hexes, odd rows pushed right.
 fn hex_meadow() -> Map {
     let mut map = meadow();
-    map.grid = map
-        .grid
-        .with_topology(Topology::Hex(HexLayout::ODD_R));
+    map.grid = map.grid.with_topology(Topology::Hex(HexLayout::ODD_R));
     map
 }
 
@@ -1428,27 +1426,38 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
             h.run();
             let near_edge = towards(&h, cell, n, 0.46);
             click_at(&mut h, near_edge);
-            assert_eq!(h.state().map().start, Some(cell), "near the edge towards {n:?}");
+            assert_eq!(
+                h.state().map().start,
+                Some(cell),
+                "near the edge towards {n:?}"
+            );
             let next = around[(k + 1) % 6];
             // Between the two edges' points, pushed out to 93 % of the way to the corner.
             let centre = at(&h, cell.x, cell.y);
             let between = (near_edge + towards(&h, cell, next, 0.46).to_vec2()) / 2.0;
             let corner = centre + (between - centre) * 1.35;
             click_at(&mut h, corner);
-            assert_eq!(h.state().map().start, Some(cell), "between {n:?} and {next:?}");
+            assert_eq!(
+                h.state().map().start,
+                Some(cell),
+                "between {n:?} and {next:?}"
+            );
         }
     }
     // The search runs on hexes: each step of the path joins neighbouring hexes.
     let result = settled(&mut h);
     assert!(result.found);
     for pair in result.path.windows(2) {
-        assert_eq!(layout.distance(pair[0], pair[1]), 1, "{:?}", pair);
+        assert_eq!(layout.distance(pair[0], pair[1]), 1, "{pair:?}");
     }
     // The path is drawn through the hexes' centres.
     let screen: Vec<Pos2> = result.path.iter().map(|c| at(&h, c.x, c.y)).collect();
     let (first, second) = (screen[0], screen[1]);
     let zoom = h.state().zoom();
-    assert!(((second - first).length() - zoom).abs() < 0.01, "centres one cell apart");
+    assert!(
+        ((second - first).length() - zoom).abs() < 0.01,
+        "centres one cell apart"
+    );
     // Smoothing does not apply to hex maps: no error, the grid path stands.
     assert!(h.state().search_failure().is_none());
     assert!(h.state().drawn_path().is_some());
@@ -1486,7 +1495,11 @@ fn every_tool_works_on_a_hex_map() {
     let line = layout.line(a, b);
     assert_eq!(line.len() as u64, layout.distance(a, b) + 1);
     for &(x, y) in &line {
-        assert_eq!(terrain_at(&h, x as u32, y as u32), WALL, "({x}, {y}) on the line");
+        assert_eq!(
+            terrain_at(&h, x as u32, y as u32),
+            WALL,
+            "({x}, {y}) on the line"
+        );
     }
     assert_eq!(terrain_at(&h, 9, 22), GRASS);
     // Rectangle: the rows and columns of the offset rectangle.
@@ -1542,8 +1555,16 @@ fn every_tool_works_on_a_hex_map() {
     let measured = h.state().measurement().expect("a measurement").clone();
     let steps = layout.distance(Cell::new(3, 19), Cell::new(13, 23));
     let straight = measured.straight_text(h.state().map());
-    assert!(straight.contains(&format!("{steps} hex steps")), "{straight}");
-    assert!(measured.path.expect("the path was searched").starts_with("Path"));
+    assert!(
+        straight.contains(&format!("{steps} hex steps")),
+        "{straight}"
+    );
+    assert!(
+        measured
+            .path
+            .expect("the path was searched")
+            .starts_with("Path")
+    );
 }
 
 #[test]

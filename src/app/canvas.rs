@@ -372,7 +372,8 @@ impl Canvas {
         let whole = Region::whole(grid.width(), grid.height());
         let to_minimap = |p: Pos2| rect.min + p.to_vec2() * scale;
         if self.minimap.factor == minimap_factor(grid) {
-            self.minimap.paint(painter, whole, self.topology, to_minimap);
+            self.minimap
+                .paint(painter, whole, self.topology, to_minimap);
         }
         let a = self.cell_from_screen(self.rect.min);
         let b = self.cell_from_screen(self.rect.max);
@@ -426,7 +427,14 @@ impl Canvas {
         tint: Color32,
     ) {
         let to_screen = |p: Pos2| self.screen_from_cell(p);
-        paint_cell_texture(painter, texture, visible, (self.topology, 1), to_screen, tint);
+        paint_cell_texture(
+            painter,
+            texture,
+            visible,
+            (self.topology, 1),
+            to_screen,
+            tint,
+        );
     }
 
     /// The screen outline of a cell: its square's or its hexagon's corners.
@@ -906,7 +914,10 @@ mod tests {
         let mut canvas = canvas_on(&grid);
         canvas.zoom_to(20.0, canvas.rect().center());
         let visible = canvas.visible_cells(&grid);
-        assert!(visible.width() <= 28 && visible.height() <= 20, "{visible:?}");
+        assert!(
+            visible.width() <= 28 && visible.height() <= 20,
+            "{visible:?}"
+        );
         let rect = canvas.rect();
         for i in 0..=20 {
             for j in 0..=20 {

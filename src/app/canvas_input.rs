@@ -15,8 +15,8 @@ use crate::smooth::Segment;
 
 use super::canvas::{Canvas, color_of};
 use super::edit::{Edit, Redraw};
-use super::hex_tools;
 use super::gesture::{Gesture, Marker};
+use super::hex_tools;
 use super::sculpt::{HeightStroke, Sculpt};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool, ToolSettings};
@@ -67,7 +67,13 @@ impl Measurement {
         if let Topology::Hex(layout) = map.grid.topology() {
             // Hex steps, and whether the straight line of hexes meets a wall.
             let steps = layout.distance(self.from, self.to);
-            let cells = hex_tools::line(layout, self.from, self.to, map.grid.width(), map.grid.height());
+            let cells = hex_tools::line(
+                layout,
+                self.from,
+                self.to,
+                map.grid.width(),
+                map.grid.height(),
+            );
             let walled = cells.iter().any(|&c| !map.grid.is_passable(c));
             let wall = if walled { ", crosses a wall" } else { "" };
             return format!("Straight: {steps} hex steps{wall}");
@@ -286,7 +292,8 @@ impl CanvasInput {
                 let mut stroke = BrushStroke::new(terrain, cell);
                 let (w, h) = (grid.width(), grid.height());
                 let topology = grid.topology();
-                let cells = tools::brush_on(topology, cell, tools.brush_size, tools.brush_tip, w, h);
+                let cells =
+                    tools::brush_on(topology, cell, tools.brush_size, tools.brush_tip, w, h);
                 let region = stroke.paint(&mut map.grid, &cells);
                 canvas.redraw(Redraw::Cells(region));
                 Some(Gesture::Paint(stroke))

@@ -53,7 +53,11 @@ mod tests {
             let center = Cell::new(10, 9);
             for radius in 0..4 {
                 let cells = brush(layout, center, radius, 30, 30);
-                assert_eq!(cells.len() as u32, 3 * radius * (radius + 1) + 1, "{layout:?}");
+                assert_eq!(
+                    cells.len() as u32,
+                    3 * radius * (radius + 1) + 1,
+                    "{layout:?}"
+                );
                 let mut inside = 0;
                 for y in 0..30 {
                     for x in 0..30 {

@@ -956,10 +956,7 @@ fn plan_of(
         result,
         smoothed,
         smoothing,
-        unsmoothed: grid
-            .topology()
-            .is_hex()
-            .then_some("square maps only"),
+        unsmoothed: grid.topology().is_hex().then_some("square maps only"),
         exploration,
         field,
         optimal_cost: None,
