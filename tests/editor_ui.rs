@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
 use gridpath::app::tools::Tool;
-use gridpath::grid::{Cell, Grid, Map, TerrainId};
+use gridpath::grid::{Cell, Grid, HexLayout, Map, TerrainId, Topology};
 use gridpath::search::SearchResult;
 use std::time::Duration;
 
@@ -1619,4 +1619,199 @@ fn the_first_screen_fits_the_default_window() {
     h.run();
     assert!(h.state().search_result().is_some_and(|r| r.found));
     no_text_cut(&h, "Lazy Theta*");
+}
+
+/// The meadow with pointy-top hexes, odd rows pushed right.
+fn hex_meadow() -> Map {
+    let mut map = meadow();
+    map.grid = map.grid.with_topology(Topology::Hex(HexLayout::ODD_R));
+    map
+}
+
+/// A screen point inside `cell`'s hex, `t` of the way (under ½) towards the centre of its
+/// neighbour `(nx, ny)`: near the edge they share.
+fn towards(h: &Harness<'_, EditorApp>, cell: Cell, (nx, ny): (i64, i64), t: f32) -> Pos2 {
+    let centre = at(h, cell.x, cell.y);
+    // The neighbour may lie off the map: its centre is one step from this one all the same.
+    let layout = HexLayout::ODD_R;
+    let (cx, cy) = layout.centre_of(i64::from(cell.x), i64::from(cell.y));
+    let (ox, oy) = layout.centre_of(nx, ny);
+    let zoom = h.state().zoom();
+    centre + egui::Vec2::new((ox - cx) as f32, (oy - cy) as f32) * zoom * t
+}
+
+#[test]
+fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() {
+    let mut h = editor(hex_meadow());
+    press(&mut h, Modifiers::NONE, Key::S);
+    let layout = HexLayout::ODD_R;
+    for cell in [Cell::new(10, 20), Cell::new(11, 19)] {
+        let centre = at(&h, cell.x, cell.y);
+        click_at(&mut h, centre);
+        assert_eq!(h.state().map().start, Some(cell), "at the centre");
+        // Near each of the six edges, and near each corner (between two edges).
+        let around = layout.neighbours(i64::from(cell.x), i64::from(cell.y));
+        for (k, &n) in around.iter().enumerate() {
+            h.state_mut().open_map(hex_meadow());
+            h.run();
+            let near_edge = towards(&h, cell, n, 0.46);
+            click_at(&mut h, near_edge);
+            assert_eq!(
+                h.state().map().start,
+                Some(cell),
+                "near the edge towards {n:?}"
+            );
+            let next = around[(k + 1) % 6];
+            // Between the two edges' points, pushed out to 93 % of the way to the corner.
+            let centre = at(&h, cell.x, cell.y);
+            let between = (near_edge + towards(&h, cell, next, 0.46).to_vec2()) / 2.0;
+            let corner = centre + (between - centre) * 1.35;
+            click_at(&mut h, corner);
+            assert_eq!(
+                h.state().map().start,
+                Some(cell),
+                "between {n:?} and {next:?}"
+            );
+        }
+    }
+    // The search runs on hexes: each step of the path joins neighbouring hexes.
+    let result = settled(&mut h);
+    assert!(result.found);
+    for pair in result.path.windows(2) {
+        assert_eq!(layout.distance(pair[0], pair[1]), 1, "{pair:?}");
+    }
+    // The path is drawn through the hexes' centres.
+    let screen: Vec<Pos2> = result.path.iter().map(|c| at(&h, c.x, c.y)).collect();
+    let (first, second) = (screen[0], screen[1]);
+    let zoom = h.state().zoom();
+    assert!(
+        ((second - first).length() - zoom).abs() < 0.01,
+        "centres one cell apart"
+    );
+    // Smoothing does not apply to hex maps: no error, the grid path stands.
+    assert!(h.state().search_failure().is_none());
+    assert!(h.state().drawn_path().is_some());
+}
+
+#[test]
+fn every_tool_works_on_a_hex_map() {
+    let layout = HexLayout::ODD_R;
+    let mut h = editor(hex_meadow());
+    // Brush: one hex at size 1, the hex and its six neighbours at size 2.
+    press(&mut h, Modifiers::NONE, Key::B);
+    select_terrain(&mut h, "Wall");
+    let p = at(&h, 5, 5);
+    click_at(&mut h, p);
+    assert_eq!(terrain_at(&h, 5, 5), WALL);
+    for (x, y) in layout.neighbours(5, 5) {
+        assert_eq!(terrain_at(&h, x as u32, y as u32), GRASS, "({x}, {y})");
+    }
+    press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    assert_eq!(h.state().brush_size(), 2);
+    let p = at(&h, 12, 13);
+    click_at(&mut h, p);
+    for y in 10..17 {
+        for x in 8..17 {
+            let near = layout.distance(Cell::new(12, 13), Cell::new(x, y)) <= 1;
+            assert_eq!(terrain_at(&h, x, y) == WALL, near, "({x}, {y})");
+        }
+    }
+    press(&mut h, Modifiers::NONE, Key::OpenBracket);
+    // Line: the hexes of the hex line.
+    press(&mut h, Modifiers::NONE, Key::L);
+    let (a, b) = (Cell::new(2, 22), Cell::new(9, 17));
+    let (pa, pb) = (at(&h, a.x, a.y), at(&h, b.x, b.y));
+    drag(&mut h, pa, pb, 5);
+    let line = layout.line(a, b);
+    assert_eq!(line.len() as u64, layout.distance(a, b) + 1);
+    for &(x, y) in &line {
+        assert_eq!(
+            terrain_at(&h, x as u32, y as u32),
+            WALL,
+            "({x}, {y}) on the line"
+        );
+    }
+    assert_eq!(terrain_at(&h, 9, 22), GRASS);
+    // Rectangle: the rows and columns of the offset rectangle.
+    press(&mut h, Modifiers::NONE, Key::R);
+    let (a, b) = (at(&h, 30, 14), at(&h, 34, 18));
+    drag(&mut h, a, b, 4);
+    for (x, y) in (30..=34).flat_map(|x| (14..=18).map(move |y| (x, y))) {
+        assert_eq!(terrain_at(&h, x, y), WALL, "filled at ({x}, {y})");
+    }
+    assert_eq!(terrain_at(&h, 35, 16), GRASS);
+    // Fill: inside the pen, through six neighbours, stopped by its walls.
+    press(&mut h, Modifiers::NONE, Key::F);
+    select_terrain(&mut h, "Swamp");
+    let inside = at(&h, 23, 7);
+    click_at(&mut h, inside);
+    for (x, y) in (21..=25).flat_map(|x| (5..=9).map(move |y| (x, y))) {
+        assert_eq!(terrain_at(&h, x, y), SWAMP, "inside the pen at ({x}, {y})");
+    }
+    assert_eq!(terrain_at(&h, 10, 3), GRASS, "outside the pen stays");
+    // Eyedropper: picks the hex's terrain.
+    select_terrain(&mut h, "Road");
+    press(&mut h, Modifiers::NONE, Key::I);
+    let wall = at(&h, 20, 6);
+    click_at(&mut h, wall);
+    assert_eq!(h.state().active_terrain(), WALL);
+    // Eraser: the base terrain on one hex.
+    press(&mut h, Modifiers::NONE, Key::E);
+    click_at(&mut h, wall);
+    assert_eq!(terrain_at(&h, 20, 6), GRASS);
+    // Start and goal.
+    press(&mut h, Modifiers::NONE, Key::S);
+    let p = at(&h, 3, 3);
+    click_at(&mut h, p);
+    press(&mut h, Modifiers::NONE, Key::G);
+    let p = at(&h, 38, 22);
+    click_at(&mut h, p);
+    assert_eq!(h.state().map().start, Some(Cell::new(3, 3)));
+    assert_eq!(h.state().map().goal, Some(Cell::new(38, 22)));
+    let result = settled(&mut h);
+    assert!(result.found);
+    assert!(result.cost >= layout.distance(Cell::new(3, 3), Cell::new(38, 22)) as f64);
+    // A waypoint on a hex: the route passes it.
+    let pos = at(&h, 36, 2);
+    right_click_at(&mut h, pos);
+    h.get_by_label("Add waypoint here").click();
+    h.run();
+    assert_eq!(h.state().map().waypoints, [Cell::new(36, 2)]);
+    assert!(settled(&mut h).path.contains(&Cell::new(36, 2)));
+    // Measure: the straight line in hex steps.
+    press(&mut h, Modifiers::NONE, Key::M);
+    let (a, b) = (at(&h, 3, 19), at(&h, 13, 23));
+    drag(&mut h, a, b, 4);
+    let measured = h.state().measurement().expect("a measurement").clone();
+    let steps = layout.distance(Cell::new(3, 19), Cell::new(13, 23));
+    let straight = measured.straight_text(h.state().map());
+    assert!(
+        straight.contains(&format!("{steps} hex steps")),
+        "{straight}"
+    );
+    assert!(
+        measured
+            .path
+            .expect("the path was searched")
+            .starts_with("Path")
+    );
+}
+
+#[test]
+fn file_new_makes_a_hex_map_in_the_layout_chosen() {
+    let mut h = editor(meadow());
+    press(&mut h, Modifiers::COMMAND, Key::N);
+    h.get_by_label("Cells").click();
+    h.run();
+    h.get_by_label("Hexes (flat-top, columns, even-q)").click();
+    h.run();
+    h.get_by_label("Create").click();
+    h.run();
+    let grid = &h.state().map().grid;
+    assert_eq!(grid.topology(), Topology::Hex(HexLayout::EVEN_Q));
+    assert_eq!((grid.width(), grid.height()), (40, 24));
+    let result = settled(&mut h);
+    for pair in result.path.windows(2) {
+        assert_eq!(HexLayout::EVEN_Q.distance(pair[0], pair[1]), 1);
+    }
 }

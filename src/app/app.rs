@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use egui::{Pos2, ViewportCommand};
 
 use crate::format::FormatError;
-use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
+use crate::grid::{Cell, Grid, GridError, Map, TerrainId, Topology};
 use crate::search::SearchResult;
 
 use super::agents::Agents;
@@ -888,18 +888,23 @@ impl EditorApp {
         }
     }
 
-    /// Replaces the document with a new map of the current catalog.
-    pub fn new_map(&mut self, width: u32, height: u32, base: TerrainId) {
+    /// Replaces the document with a new map of the current catalog, of square cells or hexes.
+    pub fn new_map(&mut self, width: u32, height: u32, base: TerrainId, topology: Topology) {
         let terrains = self.document.map.grid.terrains().to_vec();
         match Grid::new(width, height, terrains, base) {
             Ok(grid) => {
+                let grid = grid.with_topology(topology);
                 let mut map = Map::new("untitled", grid);
                 if map.grid.terrain(base).is_passable() {
                     map.start = Some(Cell::new(width / 4, height / 2));
                     map.goal = Some(Cell::new(width - 1 - width / 4, height / 2));
                 }
                 self.replace_document(Document::new(map));
-                self.say(format!("New map of {width} × {height} cells."), false);
+                let shape = match topology {
+                    Topology::Square => "cells".to_owned(),
+                    hex => format!("hexes ({hex})"),
+                };
+                self.say(format!("New map of {width} × {height} {shape}."), false);
             }
             Err(error) => self.say(error.to_string(), true),
         }
@@ -922,6 +927,7 @@ impl EditorApp {
                     width: grid.width(),
                     height: grid.height(),
                     base: 0,
+                    topology: grid.topology(),
                 });
             }
             Pending::Replace(replacement) => self.replace_with(*replacement),
@@ -953,7 +959,8 @@ impl EditorApp {
                 width,
                 height,
                 base,
-            } => self.new_map(width, height, base),
+                topology,
+            } => self.new_map(width, height, base, topology),
             Answer::Resize {
                 width,
                 height,

@@ -1,16 +1,19 @@
 //! The map on screen: one texel per cell in a texture, and the view's pan and zoom.
 //!
-//! Two coordinate spaces meet here: screen points (egui's) and map units, where cell
-//! (x, y) covers [x, x + 1) × [y, y + 1). Functions are named after the space they map from
-//! and to (`cell_from_screen`, `screen_from_cell`).
+//! Two coordinate spaces meet here: screen points (egui's) and the map's world frame
+//! ([`Topology`]'s, measured in cell widths): a square cell (x, y) covers [x, x + 1) × [y, y + 1),
+//! a hex lies around [`Topology::centre`]. Functions are named after the space they map from
+//! and to (`cell_from_screen`, `screen_from_cell`). Every cell's centre, and the cell under a
+//! point, come from the map's topology here, so the overlays drawn through these functions
+//! land on hexes as on squares.
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, Vec2};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 
 use super::edit::Redraw;
 use super::region::Region;
-use super::tiled_texture::TiledTexture;
+use super::tiled_texture::{Strips, TiledTexture};
 
 /// The smallest zoom, in screen points per cell.
 pub const MIN_ZOOM: f32 = 1.0 / 32.0;
@@ -20,6 +23,9 @@ pub const MAX_ZOOM: f32 = 128.0;
 pub const MINIMAP_SIDE: f32 = 160.0;
 /// From this zoom on, grid lines are drawn between cells.
 pub const GRID_LINES_FROM: f32 = 8.0;
+/// From this zoom on, a hex map's visible cells are drawn as hexagons (a mesh); below it,
+/// as its texture laid row by row (or column by column), each pushed along by its stagger.
+pub const HEX_MESH_FROM: f32 = 5.0;
 
 /// The texture of the map and the view onto it.
 ///
@@ -42,6 +48,8 @@ pub struct Canvas {
     fit_pending: bool,
     /// How many times the map was reported changed: layers drawn from the map compare it.
     changes: u64,
+    /// The shape of the map's cells, as of the last frame laid out.
+    topology: Topology,
 }
 
 impl Default for Canvas {
@@ -63,6 +71,7 @@ impl Canvas {
             rect: Rect::ZERO,
             fit_pending: true,
             changes: 0,
+            topology: Topology::Square,
         }
     }
 
@@ -80,6 +89,7 @@ impl Canvas {
     pub fn set_rect(&mut self, rect: Rect, grid: &Grid) {
         let moved = rect.min - self.rect.min;
         self.rect = rect;
+        self.topology = grid.topology();
         self.origin += moved;
         if self.fit_pending {
             self.fit_pending = false;
@@ -94,8 +104,9 @@ impl Canvas {
 
     /// Zooms so that the whole map shows, centred.
     pub fn fit(&mut self, grid: &Grid) {
+        self.topology = grid.topology();
         let size = self.rect.size();
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         if size.x <= 0.0 || size.y <= 0.0 {
             self.fit_pending = true;
             return;
@@ -137,42 +148,87 @@ impl Canvas {
         self.origin += delta;
     }
 
-    /// The map point (in cell units) at a screen position.
+    /// The shape of the map's cells, as of the last frame laid out.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// The map point (in the world frame) at a screen position.
     pub fn cell_from_screen(&self, pos: Pos2) -> Pos2 {
         ((pos - self.origin) / self.zoom).to_pos2()
     }
 
-    /// The screen position of a map point (in cell units).
+    /// The screen position of a map point (in the world frame).
     pub fn screen_from_cell(&self, point: Pos2) -> Pos2 {
         self.origin + point.to_vec2() * self.zoom
     }
 
     /// The screen position of a cell's centre.
     pub fn screen_from_cell_center(&self, cell: Cell) -> Pos2 {
-        self.screen_from_cell(Pos2::new(cell.x as f32 + 0.5, cell.y as f32 + 0.5))
+        let (x, y) = self.topology.centre(cell);
+        self.screen_from_cell(Pos2::new(x as f32, y as f32))
+    }
+
+    /// The screen position of the middle of a unit of size `unit` placed at `cell`: the
+    /// middle of its `unit` × `unit` square with `cell` top-left on squares, `cell`'s centre
+    /// on hexes (a unit there is the hex of radius `unit − 1` around it).
+    pub fn screen_from_unit_centre(&self, cell: Cell, unit: u32) -> Pos2 {
+        match self.topology {
+            Topology::Square => {
+                let middle = unit as f32 / 2.0;
+                self.screen_from_cell(Pos2::new(cell.x as f32 + middle, cell.y as f32 + middle))
+            }
+            Topology::Hex(_) => self.screen_from_cell_center(cell),
+        }
+    }
+
+    /// Fills the cells a unit of size `unit` at `cell` covers: its square, or on hexes the
+    /// disc the hex of radius `unit − 1` around `cell` fills.
+    pub fn paint_footprint(&self, painter: &Painter, cell: Cell, unit: u32, fill: Color32) {
+        match self.topology {
+            Topology::Square => {
+                let min = Pos2::new(cell.x as f32, cell.y as f32);
+                let rect = Rect::from_min_max(
+                    self.screen_from_cell(min),
+                    self.screen_from_cell(min + Vec2::splat(unit as f32)),
+                );
+                painter.rect_filled(rect, 0.0, fill);
+            }
+            Topology::Hex(_) => {
+                let radius = (unit as f32 - 0.5) * self.zoom;
+                painter.circle_filled(self.screen_from_cell_center(cell), radius, fill);
+            }
+        }
+    }
+
+    /// The cell (signed, possibly off the map) under a screen position: the square it falls
+    /// in, or the hex by cube rounding.
+    fn cell_under(&self, pos: Pos2) -> (i64, i64) {
+        // The world point in f64 from the screen one, so that rounding on a hex's edge is the
+        // topology's, not lost in f32 twice.
+        let x = (f64::from(pos.x) - f64::from(self.origin.x)) / f64::from(self.zoom);
+        let y = (f64::from(pos.y) - f64::from(self.origin.y)) / f64::from(self.zoom);
+        self.topology.cell_at(x, y)
     }
 
     /// The cell at a screen position, or `None` off the map.
     pub fn grid_cell_at(&self, pos: Pos2, grid: &Grid) -> Option<Cell> {
-        let p = self.cell_from_screen(pos);
-        let (x, y) = (p.x.floor(), p.y.floor());
-        (x >= 0.0 && y >= 0.0 && x < grid.width() as f32 && y < grid.height() as f32)
+        let (x, y) = self.cell_under(pos);
+        (x >= 0 && y >= 0 && x < i64::from(grid.width()) && y < i64::from(grid.height()))
             .then(|| Cell::new(x as u32, y as u32))
     }
 
     /// The cell at a screen position, or the nearest cell on the map's edge when off it.
     pub fn clamped_cell_at(&self, pos: Pos2, grid: &Grid) -> Cell {
-        let p = self.cell_from_screen(pos);
-        let clamp = |v: f32, side: u32| v.floor().clamp(0.0, side.saturating_sub(1) as f32) as u32;
-        Cell::new(clamp(p.x, grid.width()), clamp(p.y, grid.height()))
+        let (x, y) = self.cell_under(pos);
+        let clamp = |v: i64, side: u32| v.clamp(0, i64::from(side.saturating_sub(1))) as u32;
+        Cell::new(clamp(x, grid.width()), clamp(y, grid.height()))
     }
 
-    /// The screen rectangle of the whole map.
+    /// The screen rectangle of the whole map (its bounding box, for hexes).
     pub fn map_rect(&self, grid: &Grid) -> Rect {
-        Rect::from_min_size(
-            self.origin,
-            Vec2::new(grid.width() as f32, grid.height() as f32) * self.zoom,
-        )
+        let (w, h) = world_size(grid);
+        Rect::from_min_size(self.origin, Vec2::new(w, h) * self.zoom)
     }
 
     /// Marks cells to be sent to the texture at the next frame.
@@ -251,18 +307,23 @@ impl Canvas {
         painter.rect_filled(self.rect, 0.0, Color32::from_gray(28));
         let visible = self.visible_cells(grid);
         let factor = self.overview_factor(painter.ctx().pixels_per_point());
-        if factor > 1 && factor == self.overview.factor {
+        let to_screen = |p: Pos2| self.screen_from_cell(p);
+        if self.topology.is_hex() && self.zoom >= HEX_MESH_FROM {
+            self.paint_hexes(painter, grid, grid_lines && self.zoom >= GRID_LINES_FROM);
+        } else if factor > 1 && factor == self.overview.factor {
             self.overview
-                .paint(painter, visible, |p| self.screen_from_cell(p));
+                .paint(painter, visible, self.topology, to_screen);
         } else {
-            self.texture.paint(
+            paint_cell_texture(
                 painter,
+                &self.texture,
                 visible,
-                |p| self.screen_from_cell(p),
+                (self.topology, 1),
+                to_screen,
                 Color32::WHITE,
             );
         }
-        if grid_lines && self.zoom >= GRID_LINES_FROM {
+        if grid_lines && self.zoom >= GRID_LINES_FROM && !self.topology.is_hex() {
             self.paint_grid_lines(painter, grid);
         }
         painter.rect_stroke(
@@ -280,22 +341,22 @@ impl Canvas {
         if self.rect.contains_rect(map) || self.rect.width() < 200.0 || self.rect.height() < 200.0 {
             return None;
         }
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let scale = (MINIMAP_SIDE / w).min(MINIMAP_SIDE / h);
         let size = Vec2::new(w, h) * scale;
         let max = self.rect.max - Vec2::splat(10.0);
         Some(Rect::from_min_size(max - size, size))
     }
 
-    /// The map point (in cells) under a position on the minimap.
+    /// The map point (in the world frame) under a position on the minimap.
     pub fn cell_from_minimap(&self, grid: &Grid, pos: Pos2) -> Option<Pos2> {
         let rect = self.minimap_rect(grid)?;
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let t = (pos - rect.min) / rect.size();
         Some(Pos2::new(t.x.clamp(0.0, 1.0) * w, t.y.clamp(0.0, 1.0) * h))
     }
 
-    /// Moves the view so that a map point (in cells) is at the canvas's centre.
+    /// Moves the view so that a map point (in the world frame) is at the canvas's centre.
     pub fn center_on(&mut self, point: Pos2) {
         self.origin = self.rect.center() - point.to_vec2() * self.zoom;
     }
@@ -306,12 +367,13 @@ impl Canvas {
             return;
         };
         painter.rect_filled(rect.expand(3.0), 3.0, Color32::from_black_alpha(200));
-        let (w, h) = (grid.width() as f32, grid.height() as f32);
+        let (w, h) = world_size(grid);
         let scale = rect.width() / w;
         let whole = Region::whole(grid.width(), grid.height());
         let to_minimap = |p: Pos2| rect.min + p.to_vec2() * scale;
         if self.minimap.factor == minimap_factor(grid) {
-            self.minimap.paint(painter, whole, to_minimap);
+            self.minimap
+                .paint(painter, whole, self.topology, to_minimap);
         }
         let a = self.cell_from_screen(self.rect.min);
         let b = self.cell_from_screen(self.rect.max);
@@ -327,17 +389,105 @@ impl Canvas {
         );
     }
 
-    /// The cells in view, as a region of the map.
+    /// The cells in view, as a region of the map (rows and columns of the stored cells; on
+    /// hexes one more on every side, as a hex's row or column drifts by half a cell).
     pub fn visible_cells(&self, grid: &Grid) -> Region {
         let a = self.cell_from_screen(self.rect.min);
         let b = self.cell_from_screen(self.rect.max);
-        let clamp = |v: f32, side: u32| v.clamp(0.0, side as f32) as u32;
+        let clamp = |v: f64, side: u32| v.clamp(0.0, f64::from(side)) as u32;
+        // The first and one-past-the-last row and column, in f64.
+        let ((x0, y0), (x1, y1)) = match self.topology {
+            Topology::Square => (
+                (f64::from(a.x).floor(), f64::from(a.y).floor()),
+                (f64::from(b.x).ceil(), f64::from(b.y).ceil()),
+            ),
+            topology => {
+                let cell = |p: Pos2| topology.cell_at(f64::from(p.x), f64::from(p.y));
+                let ((ax, ay), (bx, by)) = (cell(a), cell(b));
+                (
+                    (ax as f64 - 1.0, ay as f64 - 1.0),
+                    (bx as f64 + 2.0, by as f64 + 2.0),
+                )
+            }
+        };
         Region {
-            x0: clamp(a.x.floor(), grid.width()),
-            y0: clamp(a.y.floor(), grid.height()),
-            x1: clamp(b.x.ceil(), grid.width()),
-            y1: clamp(b.y.ceil(), grid.height()),
+            x0: clamp(x0, grid.width()),
+            y0: clamp(y0, grid.height()),
+            x1: clamp(x1, grid.width()),
+            y1: clamp(y1, grid.height()),
         }
+    }
+
+    /// Draws a texture of one texel per cell of the map (an overlay), laid as the map's cells.
+    pub fn paint_overlay(
+        &self,
+        painter: &Painter,
+        texture: &TiledTexture,
+        visible: Region,
+        tint: Color32,
+    ) {
+        let to_screen = |p: Pos2| self.screen_from_cell(p);
+        paint_cell_texture(
+            painter,
+            texture,
+            visible,
+            (self.topology, 1),
+            to_screen,
+            tint,
+        );
+    }
+
+    /// The screen outline of a cell: its square's or its hexagon's corners.
+    pub fn cell_outline(&self, cell: Cell) -> Vec<Pos2> {
+        let world: Vec<(f64, f64)> = match self.topology {
+            Topology::Square => {
+                let (x, y) = (f64::from(cell.x), f64::from(cell.y));
+                vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
+            }
+            Topology::Hex(layout) => layout
+                .corners(i64::from(cell.x), i64::from(cell.y))
+                .to_vec(),
+        };
+        world
+            .into_iter()
+            .map(|(x, y)| self.screen_from_cell(Pos2::new(x as f32, y as f32)))
+            .collect()
+    }
+
+    /// The visible hexes as one mesh of filled hexagons in their terrains' colours (shaded
+    /// by the relief on a map with heights), and their outlines when `outlines`.
+    fn paint_hexes(&self, painter: &Painter, grid: &Grid, outlines: bool) {
+        let visible = self.visible_cells(grid);
+        if visible.is_empty() {
+            return;
+        }
+        let image = image_of(grid, visible);
+        let mut mesh = egui::Mesh::default();
+        let mut edges = Vec::new();
+        let stroke = Stroke::new(1.0, Color32::from_black_alpha(70));
+        let mut i = 0;
+        for y in visible.y0..visible.y1 {
+            for x in visible.x0..visible.x1 {
+                let colour = image.pixels[i];
+                i += 1;
+                let cell = Cell::new(x, y);
+                let corners = self.cell_outline(cell);
+                let base = mesh.vertices.len() as u32;
+                mesh.colored_vertex(self.screen_from_cell_center(cell), colour);
+                for &corner in &corners {
+                    mesh.colored_vertex(corner, colour);
+                }
+                let n = corners.len() as u32;
+                for k in 0..n {
+                    mesh.add_triangle(base, base + 1 + k, base + 1 + (k + 1) % n);
+                }
+                if outlines {
+                    edges.push(egui::Shape::closed_line(corners, stroke));
+                }
+            }
+        }
+        painter.add(mesh);
+        painter.extend(edges);
     }
 
     fn paint_grid_lines(&self, painter: &Painter, grid: &Grid) {
@@ -360,6 +510,12 @@ impl Canvas {
             painter.line_segment([Pos2::new(left, sy), Pos2::new(right, sy)], stroke);
         }
     }
+}
+
+/// The size of the map's bounding box in the world frame.
+fn world_size(grid: &Grid) -> (f32, f32) {
+    let (w, h) = grid.topology().world_size(grid.width(), grid.height());
+    (w as f32, h as f32)
 }
 
 /// The colour egui paints a terrain with.
@@ -414,9 +570,15 @@ impl BlockTexture {
         self.pending = None;
     }
 
-    /// Draws the blocks over the cells of `cells`, placing map point `p` (in cells) at
-    /// `screen_from_cell(p)`.
-    fn paint(&self, painter: &Painter, cells: Region, screen_from_cell: impl Fn(Pos2) -> Pos2) {
+    /// Draws the blocks over the cells of `cells`, laid as `topology`'s cells, placing world
+    /// point `p` at `to_screen(p)`.
+    fn paint(
+        &self,
+        painter: &Painter,
+        cells: Region,
+        topology: Topology,
+        to_screen: impl Fn(Pos2) -> Pos2,
+    ) {
         let f = self.factor;
         let blocks = Region {
             x0: cells.x0 / f,
@@ -424,14 +586,98 @@ impl BlockTexture {
             x1: cells.x1.div_ceil(f),
             y1: cells.y1.div_ceil(f),
         };
-        let scale = f as f32;
-        self.texture.paint(
+        paint_cell_texture(
             painter,
+            &self.texture,
             blocks,
-            |p| screen_from_cell((p.to_vec2() * scale).to_pos2()),
+            (topology, f),
+            to_screen,
             Color32::WHITE,
         );
     }
+}
+
+/// Draws a texture of one texel per block of `factor` × `factor` cells (`shape` is the map's
+/// topology and that factor), its texels `parts` of it, placing world point `p` at
+/// `to_screen(p)`. Squares lie as they are stored; on hexes each row (pointy-top) or column
+/// (flat-top) of single cells is a strip pushed half a cell along where staggered — a brick
+/// wall, each brick touching the six bricks its hex touches — and blocks of cells lie a
+/// quarter of a cell along, the mean push.
+fn paint_cell_texture(
+    painter: &Painter,
+    texture: &TiledTexture,
+    parts: Region,
+    shape: (Topology, u32),
+    to_screen: impl Fn(Pos2) -> Pos2,
+    tint: Color32,
+) {
+    let (topology, factor) = shape;
+    let strips = match topology.hex() {
+        None => Strips::Whole,
+        Some(_) if factor > 1 => Strips::Whole,
+        Some(layout) if layout.is_pointy_top() => Strips::Rows,
+        Some(_) => Strips::Columns,
+    };
+    let place = |part: Region| {
+        let (min, max) = world_rect(topology, factor, part);
+        Rect::from_min_max(to_screen(min), to_screen(max))
+    };
+    texture.paint_placed(painter, parts, strips, place, tint);
+}
+
+/// The world rectangle a texture's `part` covers (texels of `factor` × `factor` cells), as
+/// [`paint_cell_texture`] lays it.
+fn world_rect(topology: Topology, factor: u32, part: Region) -> (Pos2, Pos2) {
+    let f = f64::from(factor);
+    let (x0, y0, x1, y1) = (
+        f64::from(part.x0) * f,
+        f64::from(part.y0) * f,
+        f64::from(part.x1) * f,
+        f64::from(part.y1) * f,
+    );
+    let corners = match topology.hex() {
+        None => ((x0, y0), (x1, y1)),
+        Some(layout) => {
+            // Along the rows (pointy-top) or columns (flat-top), and across them.
+            let pointy = layout.is_pointy_top();
+            let (along0, along1, across0, across1) = if pointy {
+                (x0, x1, y0, y1)
+            } else {
+                (y0, y1, x0, x1)
+            };
+            let single = factor == 1 && across1 - across0 == 1.0;
+            let push = if !single {
+                0.25
+            } else if layout.is_staggered(across0 as i64) {
+                0.5
+            } else {
+                0.0
+            };
+            // The first line's centre across, and the spacing of lines.
+            let across_of = |line: i64| {
+                let (x, y) = if pointy {
+                    layout.centre_of(0, line)
+                } else {
+                    layout.centre_of(line, 0)
+                };
+                if pointy { y } else { x }
+            };
+            let (first, spacing) = (across_of(0), across_of(2) / 2.0 - across_of(0) / 2.0);
+            let a0 = first + (across0 - 0.5) * spacing;
+            let a1 = first + (across1 - 0.5) * spacing;
+            let (b0, b1) = (along0 + push, along1 + push);
+            if pointy {
+                ((b0, a0), (b1, a1))
+            } else {
+                ((a0, b0), (a1, b1))
+            }
+        }
+    };
+    let ((ax, ay), (bx, by)) = corners;
+    (
+        Pos2::new(ax as f32, ay as f32),
+        Pos2::new(bx as f32, by as f32),
+    )
 }
 
 /// The block side of the minimap's picture: the smallest power of two that brings the map's
@@ -602,6 +848,89 @@ mod tests {
         let outside = canvas.screen_from_cell(Pos2::new(-3.0, 9.0));
         assert_eq!(canvas.grid_cell_at(outside, &grid), None);
         assert_eq!(canvas.clamped_cell_at(outside, &grid), Cell::new(0, 1));
+    }
+
+    /// Screen points inside `cell`'s hex: its centre, and points a hair inside each corner
+    /// and each edge's middle.
+    fn inside_points(canvas: &Canvas, layout: crate::grid::HexLayout, cell: Cell) -> Vec<Pos2> {
+        let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+        let (cx, cy) = layout.centre_of(x, y);
+        let corners = layout.corners(x, y);
+        let toward = |(px, py): (f64, f64), t: f64| {
+            let world = Pos2::new((cx + (px - cx) * t) as f32, (cy + (py - cy) * t) as f32);
+            canvas.screen_from_cell(world)
+        };
+        let mut points = vec![canvas.screen_from_cell_center(cell)];
+        for k in 0..6 {
+            let (a, b) = (corners[k], corners[(k + 1) % 6]);
+            points.push(toward(a, 0.97));
+            points.push(toward(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), 0.97));
+        }
+        points
+    }
+
+    #[test]
+    fn a_hex_is_picked_at_its_centre_and_near_its_edges_in_every_layout() {
+        for layout in crate::grid::HexLayout::ALL {
+            let grid = Grid::from_ascii(&["......"; 5])
+                .unwrap()
+                .with_topology(Topology::Hex(layout));
+            let mut canvas = canvas_on(&grid);
+            canvas.zoom_to(37.0, Pos2::new(222.0, 111.0));
+            for y in 0..5 {
+                for x in 0..6 {
+                    let cell = Cell::new(x, y);
+                    for point in inside_points(&canvas, layout, cell) {
+                        assert_eq!(
+                            canvas.grid_cell_at(point, &grid),
+                            Some(cell),
+                            "{layout:?} {cell} at {point:?}"
+                        );
+                    }
+                }
+            }
+            // The map's box holds every hex, and fitting shows it all, centred.
+            canvas.fit(&grid);
+            let map = canvas.map_rect(&grid);
+            assert!(canvas.rect().contains_rect(map), "{layout:?}");
+            for y in 0..5 {
+                for x in 0..6 {
+                    for point in inside_points(&canvas, layout, Cell::new(x, y)) {
+                        assert!(map.expand(0.01).contains(point), "{layout:?} {x},{y}");
+                    }
+                }
+            }
+            let outside = canvas.screen_from_cell(Pos2::new(-3.0, 1.0));
+            assert_eq!(canvas.grid_cell_at(outside, &grid), None);
+            assert_eq!(canvas.clamped_cell_at(outside, &grid).x, 0);
+        }
+    }
+
+    #[test]
+    fn the_visible_hexes_cover_the_view() {
+        let grid = Grid::new(400, 300, crate::grid::Terrain::default_catalog(), 0)
+            .unwrap()
+            .with_topology(Topology::Hex(crate::grid::HexLayout::EVEN_Q));
+        let mut canvas = canvas_on(&grid);
+        canvas.zoom_to(20.0, canvas.rect().center());
+        let visible = canvas.visible_cells(&grid);
+        assert!(
+            visible.width() <= 28 && visible.height() <= 20,
+            "{visible:?}"
+        );
+        let rect = canvas.rect();
+        for i in 0..=20 {
+            for j in 0..=20 {
+                let t = Vec2::new(i as f32 / 20.0, j as f32 / 20.0);
+                let point = rect.min + rect.size() * t;
+                let cell = canvas.grid_cell_at(point, &grid).unwrap();
+                assert!(
+                    (visible.x0..visible.x1).contains(&cell.x)
+                        && (visible.y0..visible.y1).contains(&cell.y),
+                    "{cell} under {point:?} is outside {visible:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -10,12 +10,13 @@ use egui::{
     Align2, Color32, FontId, Painter, Pos2, Rect, Response, RichText, Sense, Stroke, Ui, Vec2,
 };
 
-use crate::grid::{Cell, Map, TerrainId};
+use crate::grid::{Cell, Map, TerrainId, Topology};
 use crate::smooth::Segment;
 
 use super::canvas::{Canvas, color_of};
 use super::edit::{Edit, Redraw};
 use super::gesture::{Gesture, Marker};
+use super::hex_tools;
 use super::sculpt::{HeightStroke, Sculpt};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool, ToolSettings};
@@ -63,6 +64,20 @@ impl Measurement {
     /// The straight line between the cells' centres: its length, and its cost through the
     /// terrain it crosses (or that it crosses a wall).
     pub fn straight_text(&self, map: &Map) -> String {
+        if let Topology::Hex(layout) = map.grid.topology() {
+            // Hex steps, and whether the straight line of hexes meets a wall.
+            let steps = layout.distance(self.from, self.to);
+            let cells = hex_tools::line(
+                layout,
+                self.from,
+                self.to,
+                map.grid.width(),
+                map.grid.height(),
+            );
+            let walled = cells.iter().any(|&c| !map.grid.is_passable(c));
+            let wall = if walled { ", crosses a wall" } else { "" };
+            return format!("Straight: {steps} hex steps{wall}");
+        }
         let segment = Segment::between_centres(self.from, self.to);
         let length = segment.length();
         let cost = match segment.cost(&map.grid) {
@@ -249,7 +264,14 @@ impl CanvasInput {
             };
             let mut stroke = HeightStroke::new(sculpt, grid, cell);
             let (w, h) = (grid.width(), grid.height());
-            let cells = tools::brush(cell, tools.brush_size, tools.brush_tip, w, h);
+            let cells = tools::brush_on(
+                grid.topology(),
+                cell,
+                tools.brush_size,
+                tools.brush_tip,
+                w,
+                h,
+            );
             let redraw = stroke
                 .apply(&mut map.grid, &cells)
                 .map_or(Redraw::All, Redraw::Cells);
@@ -271,7 +293,9 @@ impl CanvasInput {
             Tool::Brush | Tool::Eraser => {
                 let mut stroke = BrushStroke::new(terrain, cell);
                 let (w, h) = (grid.width(), grid.height());
-                let cells = tools::brush(cell, tools.brush_size, tools.brush_tip, w, h);
+                let topology = grid.topology();
+                let cells =
+                    tools::brush_on(topology, cell, tools.brush_size, tools.brush_tip, w, h);
                 let region = stroke.paint(&mut map.grid, &cells);
                 canvas.redraw(Redraw::Cells(region));
                 Some(Gesture::Paint(stroke))
@@ -411,7 +435,8 @@ impl CanvasInput {
             Gesture::Paint(stroke) => stroke.finish(grid),
             Gesture::Sculpt(stroke) => stroke.finish(grid),
             Gesture::Line { from, to, terrain } => {
-                let cells = tools::brush_line(from, to, tools.brush_size, tools.brush_tip, w, h);
+                let (size, tip) = (tools.brush_size, tools.brush_tip);
+                let cells = tools::brush_line_on(grid.topology(), from, to, size, tip, w, h);
                 Edit::paint(grid, &indices(w, &cells), terrain)
             }
             Gesture::Rectangle { from, to } => {
@@ -524,10 +549,15 @@ impl CanvasInput {
     fn paint_preview(&self, painter: &Painter, canvas: &Canvas, map: &Map, tools: &ToolSettings) {
         let outline = Stroke::new(1.5, Color32::WHITE);
         let shadow = Stroke::new(3.0, Color32::from_black_alpha(120));
+        // The box around the cells of the rectangle's four corners (on hexes, its offset
+        // rows and columns).
         let cell_rect = |a: Cell, b: Cell| {
-            let min = Pos2::new(a.x.min(b.x) as f32, a.y.min(b.y) as f32);
-            let max = Pos2::new(a.x.max(b.x) as f32 + 1.0, a.y.max(b.y) as f32 + 1.0);
-            Rect::from_min_max(canvas.screen_from_cell(min), canvas.screen_from_cell(max))
+            let corners = [a, b, Cell::new(a.x, b.y), Cell::new(b.x, a.y)];
+            let points: Vec<Pos2> = corners
+                .into_iter()
+                .flat_map(|c| canvas.cell_outline(c))
+                .collect();
+            Rect::from_points(&points)
         };
         match &self.gesture {
             Some(Gesture::ZoomBox { from, to }) => {
@@ -575,6 +605,12 @@ impl CanvasInput {
                 let Some(cell) = canvas.grid_cell_at(pos, &map.grid) else {
                     return;
                 };
+                if let Topology::Hex(_) = map.grid.topology() {
+                    // The hexes within size − 1 steps: the disc around them.
+                    let radius = (tools.brush_size as f32 - 0.5) * canvas.zoom();
+                    painter.circle_stroke(canvas.screen_from_cell_center(cell), radius, outline);
+                    return;
+                }
                 let lo = -((tools.brush_size as i64 - 1) / 2) as f32;
                 let side = tools.brush_size as f32;
                 let min = Pos2::new(cell.x as f32 + lo, cell.y as f32 + lo);
@@ -627,7 +663,8 @@ fn brush_segment(
     to: Cell,
 ) -> Vec<Cell> {
     let (w, h) = (grid.width(), grid.height());
-    tools::brush_line(from, to, tools.brush_size, tools.brush_tip, w, h)
+    let (size, tip) = (tools.brush_size, tools.brush_tip);
+    tools::brush_line_on(grid.topology(), from, to, size, tip, w, h)
 }
 
 fn marker_radius(canvas: &Canvas) -> f32 {

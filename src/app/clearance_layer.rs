@@ -55,8 +55,7 @@ impl ClearanceLayer {
         let (values, width) = (&self.values, self.size.0);
         self.texture
             .refresh(ctx, visible, |region| image(values, width, region));
-        self.texture
-            .paint(painter, visible, |p| canvas.screen_from_cell(p), tint);
+        canvas.paint_overlay(painter, &self.texture, visible, tint);
     }
 
     /// The clearance the layer shows at a cell, once it has been drawn.

@@ -3,7 +3,7 @@
 
 use egui::{Id, Modal, Ui};
 
-use crate::grid::{Grid, TerrainId};
+use crate::grid::{Grid, TerrainId, Topology};
 
 use super::document::Replacement;
 use super::resize::Anchor;
@@ -30,6 +30,8 @@ pub enum Dialog {
         height: u32,
         /// The terrain every cell starts with.
         base: TerrainId,
+        /// Square cells or hexes, and which hex layout.
+        topology: Topology,
     },
     /// The new size of the map and what stays in place.
     Resize {
@@ -74,6 +76,8 @@ pub enum Answer {
         height: u32,
         /// The terrain every cell starts with.
         base: TerrainId,
+        /// Square cells or hexes, and which hex layout.
+        topology: Topology,
     },
     /// Resize the map.
     Resize {
@@ -114,7 +118,8 @@ impl Dialog {
                     width,
                     height,
                     base,
-                } => new_map_ui(ui, grid, width, height, base),
+                    topology,
+                } => new_map_ui(ui, grid, (width, height), base, topology),
                 Dialog::Resize {
                     width,
                     height,
@@ -169,22 +174,46 @@ fn ok_cancel(ui: &mut Ui, ok: &str) -> (bool, bool) {
 fn new_map_ui(
     ui: &mut Ui,
     grid: &Grid,
-    width: &mut u32,
-    height: &mut u32,
+    (width, height): (&mut u32, &mut u32),
     base: &mut TerrainId,
+    topology: &mut Topology,
 ) -> Option<Answer> {
     ui.heading("New map");
     size_fields(ui, width, height);
     terrain_choice(ui, "Base terrain", grid, base);
+    topology_choice(ui, topology);
     match ok_cancel(ui, "Create") {
         (true, _) => Some(Answer::NewMap {
             width: *width,
             height: *height,
             base: *base,
+            topology: *topology,
         }),
         (_, true) => Some(Answer::Cancel),
         _ => None,
     }
+}
+
+/// Square cells or hexes, and for hexes which of the four layouts (Tiled's stagger).
+fn topology_choice(ui: &mut Ui, topology: &mut Topology) {
+    let describe = |t: Topology| match t.hex() {
+        None => "Squares".to_owned(),
+        Some(layout) => {
+            let shape = if layout.is_pointy_top() {
+                "pointy-top, rows"
+            } else {
+                "flat-top, columns"
+            };
+            format!("Hexes ({shape}, {})", layout.name())
+        }
+    };
+    egui::ComboBox::from_label("Cells")
+        .selected_text(describe(*topology))
+        .show_ui(ui, |ui| {
+            for t in Topology::ALL {
+                ui.selectable_value(topology, t, describe(t));
+            }
+        });
 }
 
 fn resize_ui(

@@ -26,6 +26,7 @@ pub mod exploration;
 pub mod file_picker;
 pub mod files;
 pub mod gesture;
+pub mod hex_tools;
 pub mod history;
 pub mod import_dialog;
 pub mod level_dialog;

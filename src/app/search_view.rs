@@ -496,6 +496,8 @@ impl SearchView {
                             "Curve",
                             format!("{:.3}, cost {:.3}", smoothed.curve_length, smoothed.cost),
                         );
+                    } else if let Some(why) = plan.unsmoothed {
+                        row(ui, "Smoothed", why.to_owned());
                     }
                 }
                 if let Some(reached) = result.reached {
@@ -681,10 +683,10 @@ impl SearchView {
             let visible = canvas.visible_cells(grid);
             self.field_texture
                 .refresh(ctx, visible, |part| field_image(field, part));
-            self.field_texture.paint(
+            canvas.paint_overlay(
                 painter,
+                &self.field_texture,
                 visible,
-                |p| canvas.screen_from_cell(p),
                 opacity(self.layers.field_opacity),
             );
             if canvas.zoom() >= ARROWS_FROM {
@@ -704,12 +706,7 @@ impl SearchView {
                 alpha *= UNDER_THE_FIELD;
             }
             let visible = canvas.visible_cells(grid);
-            self.overlay.texture.paint(
-                painter,
-                visible,
-                |p| canvas.screen_from_cell(p),
-                opacity(alpha),
-            );
+            canvas.paint_overlay(painter, &self.overlay.texture, visible, opacity(alpha));
         }
         // The path of the latest plan, or of the last one that found a path when the latest
         // did not (stale: it is from before).
@@ -719,28 +716,19 @@ impl SearchView {
         let result = &plan.result;
         let alpha = if stale || older { 110 } else { 255 };
         if plan.unit > 1 && self.layers.path {
-            // The unit's footprint along the path: the cells it covers, by its top-left cell.
-            let side = plan.unit as f32;
+            // The unit's footprint along the path.
             let fill = Color32::from_rgba_unmultiplied(255, 214, 10, alpha / 3);
             for &cell in &result.path {
-                let min = Pos2::new(cell.x as f32, cell.y as f32);
-                let rect = egui::Rect::from_min_max(
-                    canvas.screen_from_cell(min),
-                    canvas.screen_from_cell(min + Vec2::splat(side)),
-                );
-                painter.rect_filled(rect, 0.0, fill);
+                canvas.paint_footprint(painter, cell, plan.unit, fill);
             }
         }
         if self.layers.path && result.path.len() >= 2 {
             // Through the middle of the unit's footprint (the cell's centre for one cell); an
             // any-angle path straight through its waypoints.
-            let middle = plan.unit as f32 / 2.0;
             let points: Vec<Pos2> = result
                 .vertices()
                 .iter()
-                .map(|&c| {
-                    canvas.screen_from_cell(Pos2::new(c.x as f32 + middle, c.y as f32 + middle))
-                })
+                .map(|&c| canvas.screen_from_unit_centre(c, plan.unit))
                 .collect();
             let width = (canvas.zoom() * 0.2).clamp(1.5, 5.0);
             painter.line(
@@ -798,8 +786,15 @@ impl SearchView {
                 let Some([dx, dy]) = field.direction(Cell::new(x, y)) else {
                     continue;
                 };
-                let centre = canvas.screen_from_cell_center(Cell::new(x, y));
-                let direction = Vec2::new(dx as f32, dy as f32).normalized() * zoom * 0.6;
+                let cell = Cell::new(x, y);
+                let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy))
+                else {
+                    continue;
+                };
+                // Towards the next cell's centre: along the six directions on hexes.
+                let centre = canvas.screen_from_cell_center(cell);
+                let next = canvas.screen_from_cell_center(Cell::new(nx, ny));
+                let direction = (next - centre).normalized() * zoom * 0.6;
                 painter.arrow(centre - direction / 2.0, direction, stroke);
             }
         }
@@ -828,7 +823,8 @@ impl SearchView {
                 let Some(seen) = exploration.inspect(cell, upto) else {
                     continue;
                 };
-                let min = canvas.screen_from_cell(Pos2::new(x as f32, y as f32));
+                // The box of side 1 around the centre (the square itself on squares).
+                let min = canvas.screen_from_cell_center(cell) - Vec2::splat(zoom / 2.0);
                 let pad = zoom * 0.06;
                 let number = |v: f32| {
                     if v.is_finite() {

@@ -190,6 +190,25 @@ impl TiledTexture {
         screen_from_cell: impl Fn(Pos2) -> Pos2,
         tint: Color32,
     ) {
+        let place = |part: Region| {
+            Rect::from_min_max(
+                screen_from_cell(Pos2::new(part.x0 as f32, part.y0 as f32)),
+                screen_from_cell(Pos2::new(part.x1 as f32, part.y1 as f32)),
+            )
+        };
+        self.paint_placed(painter, visible, Strips::Whole, place, tint);
+    }
+
+    /// Draws the cells of `visible` cut into `strips`, each part on the screen rectangle
+    /// `place(part)` gives (hex maps draw each row, or column, pushed along by its stagger).
+    pub fn paint_placed(
+        &self,
+        painter: &Painter,
+        visible: Region,
+        strips: Strips,
+        place: impl Fn(Region) -> Rect,
+        tint: Color32,
+    ) {
         for tile in &self.tiles {
             // Only the part in view, so that deep zooms do not stretch one huge quad.
             let part = intersection(tile.region, visible);
@@ -201,23 +220,43 @@ impl TiledTexture {
             }
             let (w, h) = (tile.region.width() as f32, tile.region.height() as f32);
             let (tx, ty) = (tile.region.x0 as f32, tile.region.y0 as f32);
-            let (x0, y0, x1, y1) = (
-                part.x0 as f32,
-                part.y0 as f32,
-                part.x1 as f32,
-                part.y1 as f32,
-            );
-            let uv = Rect::from_min_max(
-                Pos2::new((x0 - tx) / w, (y0 - ty) / h),
-                Pos2::new((x1 - tx) / w, (y1 - ty) / h),
-            );
-            let screen = Rect::from_min_max(
-                screen_from_cell(Pos2::new(x0, y0)),
-                screen_from_cell(Pos2::new(x1, y1)),
-            );
-            painter.image(texture.id(), screen, uv, tint);
+            let draw = |piece: Region| {
+                let uv = Rect::from_min_max(
+                    Pos2::new((piece.x0 as f32 - tx) / w, (piece.y0 as f32 - ty) / h),
+                    Pos2::new((piece.x1 as f32 - tx) / w, (piece.y1 as f32 - ty) / h),
+                );
+                painter.image(texture.id(), place(piece), uv, tint);
+            };
+            match strips {
+                Strips::Whole => draw(part),
+                Strips::Rows => (part.y0..part.y1).for_each(|y| {
+                    draw(Region {
+                        y0: y,
+                        y1: y + 1,
+                        ..part
+                    });
+                }),
+                Strips::Columns => (part.x0..part.x1).for_each(|x| {
+                    draw(Region {
+                        x0: x,
+                        x1: x + 1,
+                        ..part
+                    });
+                }),
+            }
         }
     }
+}
+
+/// How a texture is cut to be drawn: whole, or one quad per row or per column of texels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strips {
+    /// One quad per tile.
+    Whole,
+    /// One quad per row of texels.
+    Rows,
+    /// One quad per column of texels.
+    Columns,
 }
 
 /// Square tiles of at most `side` cells covering a `width` × `height` map, row by row.

@@ -5,7 +5,9 @@
 
 use std::collections::VecDeque;
 
-use crate::grid::{Cell, Grid, TerrainId};
+use crate::grid::{Cell, Grid, TerrainId, Topology};
+
+use super::hex_tools;
 
 /// The largest brush size, in cells.
 pub const MAX_BRUSH: u32 = 64;
@@ -261,6 +263,47 @@ pub fn brush_line(
     cells
 }
 
+/// The cells under a brush of `size` on a map of `topology`: [`brush`] on squares; on hexes
+/// the hexes within `size − 1` steps of `center` (the tip has no say there).
+pub fn brush_on(
+    topology: Topology,
+    center: Cell,
+    size: u32,
+    tip: BrushTip,
+    width: u32,
+    height: u32,
+) -> Vec<Cell> {
+    match topology {
+        Topology::Square => brush(center, size, tip, width, height),
+        Topology::Hex(layout) => {
+            let radius = size.clamp(1, MAX_BRUSH) - 1;
+            hex_tools::brush(layout, center, radius, width, height)
+        }
+    }
+}
+
+/// [`brush_line`] on a map of `topology`: on hexes the hex brush along the hex line.
+pub fn brush_line_on(
+    topology: Topology,
+    a: Cell,
+    b: Cell,
+    size: u32,
+    tip: BrushTip,
+    width: u32,
+    height: u32,
+) -> Vec<Cell> {
+    let Topology::Hex(layout) = topology else {
+        return brush_line(a, b, size, tip, width, height);
+    };
+    let mut cells: Vec<Cell> = hex_tools::line(layout, a, b, width, height)
+        .into_iter()
+        .flat_map(|c| brush_on(topology, c, size, tip, width, height))
+        .collect();
+    cells.sort_unstable_by_key(|c| (c.y, c.x));
+    cells.dedup();
+    cells
+}
+
 /// The cells of the rectangle with opposite corners `a` and `b`: all of them when `filled`,
 /// else its one-cell-wide outline; clipped to a `width` × `height` map.
 pub fn rectangle(a: Cell, b: Cell, filled: bool, width: u32, height: u32) -> Vec<Cell> {
@@ -285,8 +328,9 @@ pub fn rectangle(a: Cell, b: Cell, filled: bool, width: u32, height: u32) -> Vec
     cells
 }
 
-/// The cells, as indices of [`Grid::cells`], of the 4-connected region of one terrain that
-/// holds `seed`; empty when the seed is off the map.
+/// The cells, as indices of [`Grid::cells`], of the connected region of one terrain that
+/// holds `seed` (4-connected on squares, through the six neighbours on hexes); empty when the
+/// seed is off the map.
 pub fn flood_fill(grid: &Grid, seed: Cell) -> Vec<u32> {
     let Some(target) = grid.get(seed) else {
         return Vec::new();
@@ -302,13 +346,25 @@ pub fn flood_fill(grid: &Grid, seed: Cell) -> Vec<u32> {
     while let Some(i) = queue.pop_front() {
         region.push(i as u32);
         let (x, y) = (i % w, i / w);
-        let neighbours = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ];
-        for n in neighbours.into_iter().flatten() {
+        let neighbours: Vec<usize> = match grid.topology() {
+            Topology::Square => [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            Topology::Hex(layout) => {
+                let cell = Cell::new(x as u32, y as u32);
+                hex_tools::neighbours(layout, cell, grid.width(), grid.height())
+                    .into_iter()
+                    .map(|c| grid.index(c))
+                    .collect()
+            }
+        };
+        for n in neighbours {
             if !seen[n] && cells[n] == target {
                 seen[n] = true;
                 queue.push_back(n);
