@@ -816,7 +816,10 @@ fn cbs_dependency_estimate_never_exceeds_the_optimum() {
             raised += 1;
         }
     }
-    assert!(raised >= 5, "only {raised} instances had a positive estimate");
+    assert!(
+        raised >= 5,
+        "only {raised} instances had a positive estimate"
+    );
 }
 
 /// The exact cover search against every assignment of small values.
