@@ -7,7 +7,7 @@
 //! `MAPF_BENCH_ALGOS=lacam,pibt` picks solvers, `MAPF_BENCH_K=10,50,409` team sizes on
 //! random-32-32-20 (default every 50 and 409), `MAPF_BENCH_WAREHOUSE_K` on
 //! warehouse-20-40-10-2-2 (default 100, 500, 1000), `MAPF_BENCH_LARGE_K` on den520d and
-//! `Berlin_0_256` with random instances (`mapf::random_instance`, seed 1; default 1000; the
+//! `Berlin_0_256` with random instances (`mapf::random_instance`, seed 1; default 1000; an empty list skips a map; the
 //! benchmark's own scenarios for these maps are not in the data folder), `MAPF_BENCH_ANYTIME=1` lets LaCAM* improve
 //! until the time limit (`MAPF_BENCH_LIMIT`, seconds; default 10 on the random map, 30 on the
 //! warehouse).
@@ -26,7 +26,9 @@ fn list<T: std::str::FromStr>(var: &str, default: Vec<T>) -> Vec<T> {
     match std::env::var(var) {
         Ok(text) => text
             .split(',')
-            .map(|s| s.trim().parse().ok().expect("a list of values"))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().ok().expect("a list of values"))
             .collect(),
         Err(_) => default,
     }
@@ -53,8 +55,8 @@ fn measure(
         .unwrap_or(limit);
     println!("\n{map} (time limit {limit} s, LaCAM anytime: {anytime})");
     println!(
-        "{:>6}  {:<7} {:<13} {:>10} {:>10} {:>9} {:>9} {:>7}",
-        "agents", "solver", "proof", "first (s)", "total (s)", "soc", "lower", "soc/lb"
+        "{:>6}  {:<7} {:<13} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9}",
+        "agents", "solver", "proof", "first (s)", "total (s)", "soc", "lower", "soc/lb", "expanded"
     );
     for &k in ks {
         let instance = match team {
@@ -85,7 +87,7 @@ fn measure(
                         )
                     });
             println!(
-                "{k:>6}  {:<7} {:<13} {:>10} {:>10.3} {soc:>9} {:>9} {ratio:>7}",
+                "{k:>6}  {:<7} {:<13} {:>10} {:>10.3} {soc:>9} {:>9} {ratio:>7} {:>9}",
                 algorithm.name(),
                 outcome.proof.name(),
                 outcome
@@ -93,6 +95,7 @@ fn measure(
                     .map_or("-".to_owned(), |t| format!("{:.3}", t.as_secs_f64())),
                 outcome.time.as_secs_f64(),
                 outcome.lower_bound,
+                outcome.expanded,
             );
         }
     }

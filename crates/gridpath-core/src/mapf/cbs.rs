@@ -29,7 +29,7 @@ use super::space_time::{self, LowLevel, Rules};
 use crate::search::SearchControl;
 
 /// A constraint on one agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Constraint {
     /// Not on `v` at tick `t`.
     Vertex { v: u32, t: u32 },
@@ -182,6 +182,67 @@ pub(super) struct Cbs<'a> {
     pub(super) stop: &'a dyn Fn() -> bool,
     /// Whether a low-level search was stopped by it.
     pub(super) interrupted: bool,
+    /// The extra cost of each pair of agents under each pair of constraint sets met so far
+    /// (see [`Cbs::pair_delta`]).
+    pub(super) pair_cache: FastMap<PairKey, Option<f64>>,
+}
+
+/// Two agents and their constraints, each set sorted.
+pub(super) type PairKey = (u32, u32, [Vec<Constraint>; 2]);
+
+impl<'a> Cbs<'a> {
+    /// The search of the agents from `starts` to `goals` on `graph`, with no nodes yet.
+    fn new(
+        graph: &'a MoveGraph,
+        starts: Vec<u32>,
+        goals: Vec<u32>,
+        stop: &'a dyn Fn() -> bool,
+    ) -> Self {
+        let tick = (0..graph.len() as u32)
+            .find(|&v| !graph.neighbours(v).is_empty())
+            .map_or(1.0, |v| graph.step_cost(v, v));
+        Cbs {
+            graph,
+            distances: Distances::new(goals.clone()),
+            starts,
+            goals,
+            nodes: Vec::new(),
+            uniform: graph.uniform,
+            tick,
+            low_level_exhausted: false,
+            stop,
+            interrupted: false,
+            pair_cache: FastMap::default(),
+        }
+    }
+
+    /// Adds the root: every agent's cheapest path, each avoiding the ones planned before it
+    /// where that costs nothing. `false` when some agent has no path (or the search stopped).
+    fn push_root(&mut self) -> bool {
+        let agents = self.starts.len();
+        let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
+        let mut costs = Vec::with_capacity(agents);
+        for i in 0..agents as u32 {
+            let Some((path, cost)) = self.plan(i, &[], &paths) else {
+                return false;
+            };
+            paths.push(Rc::new(path));
+            costs.push(cost);
+        }
+        let conflicts = find_conflicts(self.graph, &paths);
+        self.nodes.push(Node {
+            parent: NONE,
+            constraint: None,
+            cost: costs.iter().sum(),
+            paths,
+            costs,
+            h: None,
+            conflicts,
+            mdds: vec![None; agents],
+            deltas: FastMap::default(),
+        });
+        true
+    }
 }
 
 impl Cbs<'_> {
@@ -383,8 +444,8 @@ impl Cbs<'_> {
     /// tick; under uniform costs only), and returns the estimate of the weighted dependency
     /// graph: for each pair of agents in conflict, the extra cost the two need to get past
     /// each other alone (a search of the pair under the node's constraints, or one tick for
-    /// a cardinal conflict when that search is cut short), summed over a greedy matching of
-    /// the pairs (disjoint pairs' extra costs add up, so the sum never overestimates).
+    /// a cardinal conflict when that search is cut short), bounded by [`dependency_bound`]
+    /// (or, on weighted terrain, [`matching_bound`]).
     fn prioritise(&mut self, node: u32) -> f64 {
         let conflicts = self.nodes[node as usize].conflicts.clone();
         let mut ranked = Vec::with_capacity(conflicts.len());
@@ -434,25 +495,44 @@ impl Cbs<'_> {
                 edges.push((delta, a, b));
             }
         }
-        edges.sort_by(|x, y| y.0.total_cmp(&x.0));
-        let mut matched = FastSet::default();
-        let mut h = 0.0;
-        for (delta, a, b) in edges {
-            if !matched.contains(&a) && !matched.contains(&b) {
-                matched.insert(a);
-                matched.insert(b);
-                h += delta;
-            }
+        if self.uniform {
+            dependency_bound(&edges, self.tick)
+        } else {
+            matching_bound(&edges)
         }
-        h
     }
 
     /// The extra cost agents `a` and `b` need to get past each other alone under the node's
     /// constraints: the least cost of the pair (by conflict-based search of the two) minus
     /// their costs in the node; `None` when that search needs more than [`PAIR_NODES`] nodes.
     fn pair_delta(&mut self, node: u32, a: u32, b: u32) -> Option<f64> {
+        let mut base_constraints = [self.constraints_of(node, a), self.constraints_of(node, b)];
+        for side in &mut base_constraints {
+            side.sort_unstable();
+            side.dedup();
+        }
+        // The answer depends on the pair's constraints alone (each agent's cost in the node is
+        // its least under them): other nodes with the same constraints ask it again.
+        let key = (a, b, base_constraints.clone());
+        if let Some(&known) = self.pair_cache.get(&key) {
+            return known;
+        }
+        let found = self.search_pair(node, a, b, &base_constraints);
+        if !self.interrupted {
+            self.pair_cache.insert(key, found);
+        }
+        found
+    }
+
+    /// The conflict-based search of the pair for [`Cbs::pair_delta`].
+    fn search_pair(
+        &mut self,
+        node: u32,
+        a: u32,
+        b: u32,
+        base_constraints: &[Vec<Constraint>; 2],
+    ) -> Option<f64> {
         let agents = [a, b];
-        let base_constraints = [self.constraints_of(node, a), self.constraints_of(node, b)];
         let n = &self.nodes[node as usize];
         let base = n.costs[a as usize] + n.costs[b as usize];
         let empty = Rc::new(Vec::new());
@@ -534,6 +614,153 @@ impl Cbs<'_> {
         // Every branch is impossible: the pair cannot get past each other at all.
         None
     }
+}
+
+/// The weight of a greedy maximal matching of the weighted dependency graph's edges
+/// (`(extra cost, a, b)`), heaviest first: disjoint pairs' extra costs add up, so the sum
+/// never overestimates.
+fn matching_bound(edges: &[(f64, u32, u32)]) -> f64 {
+    let mut sorted = edges.to_vec();
+    sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut matched = FastSet::default();
+    let mut h = 0.0;
+    for (delta, a, b) in sorted {
+        if !matched.contains(&a) && !matched.contains(&b) {
+            matched.insert(a);
+            matched.insert(b);
+            h += delta;
+        }
+    }
+    h
+}
+
+/// The most agents of one connected part of the dependency graph whose edge-weighted vertex
+/// cover is searched exactly; larger parts take the matching bound.
+const COVER_AGENTS: usize = 12;
+
+/// The most assignments the exact cover search of one part may try before it falls back to
+/// the matching bound.
+const COVER_STEPS: u32 = 20_000;
+
+/// The weighted dependency graph's bound (Li et al. 2019): the least total of whole ticks
+/// `x` given to the agents such that `x[a] + x[b]` covers every edge's extra cost. Any plan
+/// gives each agent some extra cost, and each pair's extra costs together are at least the
+/// pair's alone, so the least such total never overestimates. Each connected part is
+/// searched exactly by depth-first search when small, else bounded by a matching.
+fn dependency_bound(edges: &[(f64, u32, u32)], tick: f64) -> f64 {
+    // Whole ticks, rounded down (an extra cost is a whole number of ticks under uniform costs).
+    let ticks = |d: f64| (d / tick + 1e-6).floor() as u32;
+    let mut index: FastMap<u32, usize> = FastMap::default();
+    for &(_, a, b) in edges {
+        for v in [a, b] {
+            let n = index.len();
+            index.entry(v).or_insert(n);
+        }
+    }
+    let n = index.len();
+    let mut part: Vec<usize> = (0..n).collect();
+    fn root(part: &mut [usize], mut v: usize) -> usize {
+        while part[v] != v {
+            part[v] = part[part[v]];
+            v = part[v];
+        }
+        v
+    }
+    let mut weights: Vec<(usize, usize, u32)> = Vec::with_capacity(edges.len());
+    for &(d, a, b) in edges {
+        let (i, j) = (index[&a], index[&b]);
+        weights.push((i, j, ticks(d)));
+        let (ri, rj) = (root(&mut part, i), root(&mut part, j));
+        part[ri] = rj;
+    }
+    let mut parts: FastMap<usize, Vec<usize>> = FastMap::default();
+    for v in 0..n {
+        let r = root(&mut part, v);
+        parts.entry(r).or_default().push(v);
+    }
+    let mut total = 0.0;
+    for members in parts.values() {
+        let local: FastMap<usize, usize> =
+            members.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+        let part_edges: Vec<(usize, usize, u32)> = weights
+            .iter()
+            .filter_map(|&(i, j, w)| Some((*local.get(&i)?, *local.get(&j)?, w)))
+            .collect();
+        let exact = if members.len() <= COVER_AGENTS {
+            min_cover(members.len(), &part_edges)
+        } else {
+            None
+        };
+        total += match exact {
+            Some(x) => f64::from(x) * tick,
+            None => matching_bound(
+                &part_edges
+                    .iter()
+                    .map(|&(i, j, w)| (f64::from(w) * tick, i as u32, j as u32))
+                    .collect::<Vec<_>>(),
+            ),
+        };
+    }
+    total
+}
+
+/// The least edge-weighted vertex cover of a small graph (`n` vertices, edges `(i, j, w)`):
+/// whole values `x` with `x[i] + x[j] >= w` of the least total; `None` when the search takes
+/// more than [`COVER_STEPS`] steps.
+pub(super) fn min_cover(n: usize, edges: &[(usize, usize, u32)]) -> Option<u32> {
+    // Each vertex's edges to vertices earlier in the order fix its least value; its largest
+    // useful value is its heaviest edge to a later one.
+    let mut earlier: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+    let mut later_max = vec![0u32; n];
+    for &(i, j, w) in edges {
+        let (lo, hi) = (i.min(j), i.max(j));
+        earlier[hi].push((lo, w));
+        later_max[lo] = later_max[lo].max(w);
+    }
+    struct Search<'e> {
+        earlier: &'e [Vec<(usize, u32)>],
+        later_max: &'e [u32],
+        x: Vec<u32>,
+        best: u32,
+        steps: u32,
+    }
+    impl Search<'_> {
+        fn go(&mut self, v: usize, sum: u32) -> bool {
+            self.steps += 1;
+            if self.steps > COVER_STEPS {
+                return false;
+            }
+            if v == self.x.len() {
+                self.best = self.best.min(sum);
+                return true;
+            }
+            let least = self.earlier[v]
+                .iter()
+                .map(|&(u, w)| w.saturating_sub(self.x[u]))
+                .max()
+                .unwrap_or(0);
+            let most = least.max(self.later_max[v]);
+            for value in least..=most {
+                if sum + value >= self.best {
+                    break;
+                }
+                self.x[v] = value;
+                if !self.go(v + 1, sum + value) {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+    let mut search = Search {
+        earlier: &earlier,
+        later_max: &later_max,
+        x: vec![0; n],
+        // Every edge covered by both its ends at their heaviest: an upper bound.
+        best: later_max.iter().sum::<u32>() + edges.iter().map(|e| e.2).max().unwrap_or(0) + 1,
+        steps: 0,
+    };
+    search.go(0, 0).then_some(search.best)
 }
 
 /// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents): a
@@ -641,51 +868,17 @@ pub(crate) fn run(
     let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
-    let tick = (0..graph.len() as u32)
-        .find(|&v| !graph.neighbours(v).is_empty())
-        .map_or(1.0, |v| graph.step_cost(v, v));
-    let mut cbs = Cbs {
-        graph: &graph,
-        distances: Distances::new(goals.clone()),
-        starts,
-        goals,
-        nodes: Vec::new(),
-        uniform: graph.uniform,
-        tick,
-        low_level_exhausted: false,
-        stop: &stop,
-        interrupted: false,
-    };
-    // The root: every agent's cheapest path, each avoiding the ones planned before it where
-    // that costs nothing.
-    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
-    let mut costs = Vec::with_capacity(agents);
-    for i in 0..agents as u32 {
-        let Some((path, cost)) = cbs.plan(i, &[], &paths) else {
-            if cbs.low_level_exhausted {
-                outcome.proof = Proof::GaveUp;
-            }
-            if let Some(stopped) = budget.stopped() {
-                outcome.proof = stopped;
-            }
-            outcome.time = budget.elapsed();
-            return outcome;
-        };
-        paths.push(Rc::new(path));
-        costs.push(cost);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    if !cbs.push_root() {
+        if cbs.low_level_exhausted {
+            outcome.proof = Proof::GaveUp;
+        }
+        if let Some(stopped) = budget.stopped() {
+            outcome.proof = stopped;
+        }
+        outcome.time = budget.elapsed();
+        return outcome;
     }
-    let conflicts = find_conflicts(&graph, &paths);
-    cbs.nodes.push(Node {
-        parent: NONE,
-        constraint: None,
-        cost: costs.iter().sum(),
-        paths,
-        costs,
-        h: None,
-        conflicts,
-        mdds: vec![None; agents],
-        deltas: FastMap::default(),
-    });
     let mut open = BinaryHeap::new();
     open.push(Queued {
         f: cbs.nodes[0].cost,
@@ -817,4 +1010,19 @@ pub(crate) fn run(
     }
     outcome.time = budget.elapsed();
     outcome
+}
+
+/// The root's cost and the estimate conflict-based search adds to it, for the tests; `None`
+/// when some agent has no path.
+#[cfg(test)]
+pub(super) fn root_estimate(instance: &Instance) -> Option<(f64, f64)> {
+    let graph = MoveGraph::new(instance);
+    let (starts, goals) = graph.ends(instance);
+    let stop = || false;
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    if !cbs.push_root() {
+        return None;
+    }
+    let h = cbs.prioritise(0);
+    Some((cbs.nodes[0].cost, h))
 }

@@ -58,6 +58,7 @@ pub(crate) fn run(
         low_level_exhausted: false,
         stop: &stop,
         interrupted: false,
+        pair_cache: Default::default(),
     };
     let mut nodes: Vec<FocalNode> = Vec::new();
     let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {

@@ -810,3 +810,57 @@ fn hex_maps_are_refused_with_their_layout() {
     assert!(error.to_string().contains("hexes"));
     assert!(random_instance(grid, 2, Moves::Four, 1).is_err());
 }
+
+/// The weighted dependency graph's estimate at the root never exceeds what the conflicts
+/// really cost: the root's cost plus the estimate stays at or below the brute-force optimum.
+#[test]
+fn cbs_dependency_estimate_never_exceeds_the_optimum() {
+    let mut raised = 0;
+    for seed in 0..60 {
+        let instance = try_scattered(4, 4, 3 + (seed as usize % 2), seed + 300, Moves::Four);
+        let Some(optimum) = brute_force_optimum(&instance) else {
+            continue;
+        };
+        let Some((cost, estimate)) = cbs::root_estimate(&instance) else {
+            continue;
+        };
+        assert!(
+            cost + estimate <= optimum as f64 + 1e-9,
+            "seed {seed}: {cost} + {estimate} > {optimum}"
+        );
+        if estimate > 0.0 {
+            raised += 1;
+        }
+    }
+    assert!(
+        raised >= 5,
+        "only {raised} instances had a positive estimate"
+    );
+}
+
+/// The exact cover search against every assignment of small values.
+#[test]
+fn cbs_cover_search_finds_the_least_weighted_vertex_cover() {
+    let mut rng = graph::Rng::new(7);
+    for _ in 0..300 {
+        let n = 1 + rng.below(5);
+        let mut edges = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if rng.below(2) == 0 {
+                    edges.push((i, j, 1 + rng.below(3) as u32));
+                }
+            }
+        }
+        let brute = (0..4u32.pow(n as u32))
+            .filter_map(|code| {
+                let x: Vec<u32> = (0..n).map(|k| code / 4u32.pow(k as u32) % 4).collect();
+                edges
+                    .iter()
+                    .all(|&(i, j, w)| x[i] + x[j] >= w)
+                    .then(|| x.iter().sum::<u32>())
+            })
+            .min();
+        assert_eq!(cbs::min_cover(n, &edges), brute, "{edges:?}");
+    }
+}
