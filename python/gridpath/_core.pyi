@@ -58,10 +58,11 @@ class Path:
         """The path's geometric length: 1 per straight step, √2 per diagonal one."""
     @property
     def optimality(self) -> str:
-        """What is guaranteed of the cost: ``"exact"``, ``"≤ 2 × optimal"``, …"""
+        """What is guaranteed of the cost: ``"exact"``, ``"≤ 2 × optimal"``, …; for a failed
+        search ``"none"`` and why, such as ``"none (no path)"``."""
     @property
     def exact(self) -> bool:
-        """Whether the cost is guaranteed to be the cheapest."""
+        """Whether a path was found and its cost is guaranteed to be the cheapest."""
     @property
     def algorithm(self) -> str:
         """The algorithm that ran."""

@@ -147,18 +147,20 @@ impl PyPath {
         self.result.length
     }
 
-    /// What is guaranteed of the cost: ``"exact"``, ``"≤ 1.5 × optimal"``, ``"no
-    /// guarantee"``, ``"fewest steps (costs ignored)"``, ``"near-optimal, no bound"`` or
-    /// ``"any-angle, ≤ best grid path"``.
+    /// What is guaranteed of the cost, as ``gridpath solve`` says it: for a path found,
+    /// ``"exact"``, ``"≤ 1.5 × optimal"``, ``"no guarantee"``, ``"fewest steps (costs
+    /// ignored)"``, ``"near-optimal, no bound"`` or ``"any-angle, ≤ best grid path"``; for a
+    /// failed search ``"none"`` and why (``"none (no path)"``, ``"none (stopped: …)"``).
     #[getter]
     fn optimality(&self) -> String {
-        self.result.optimality.to_string()
+        gridpath_core::format::path_export::optimality_claim(&self.result)
     }
 
-    /// Whether the cost is guaranteed to be the cheapest.
+    /// Whether a path was found and its cost is guaranteed to be the cheapest.
     #[getter]
     fn exact(&self) -> bool {
-        self.result.optimality == gridpath_core::search::Optimality::Exact
+        gridpath_core::format::path_export::why_no_optimality(&self.result).is_none()
+            && self.result.optimality == gridpath_core::search::Optimality::Exact
     }
 
     /// The algorithm that ran, by its name (``"astar"``, ``"jps"``, …).

@@ -40,6 +40,8 @@ def test_exact_algorithms_match_the_oracle_on_weighted_maps(diagonal):
                 assert path.found == (expected is not None), (algorithm, start, goal)
                 if expected is None:
                     assert len(path) == 0 and path.cells.shape == (0, 2)
+                    # A failed search never claims "exact", and says why it failed.
+                    assert not path.exact and path.optimality == "none (no path)"
                     continue
                 assert path.cost == pytest.approx(expected, rel=1e-9), (algorithm, diagonal)
                 assert path.exact and path.optimality == "exact"
