@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
 use gridpath::app::planner::Solver;
+use gridpath::app::search_panel::algorithm_name;
 use gridpath::grid::{Cell, Grid, Map, Terrain};
 use gridpath::search::{self, Algorithm, SearchControl, SearchError, SearchRequest, SearchResult};
 use gridpath::smooth::Segment;
@@ -259,6 +260,7 @@ fn compare_all_shows_one_row_per_algorithm() {
     let map = meadow();
     let mut h = editor(map.clone());
     settle(&mut h);
+    h.state_mut().set_compare_lanes(2);
     h.get_by_label("Compare all").click();
     h.run();
     settle(&mut h);
@@ -617,11 +619,13 @@ fn gated_reporting() -> (Solver, Arc<Mutex<bool>>, mpsc::Receiver<Algorithm>) {
 }
 
 #[test]
-fn compare_all_says_which_algorithm_runs_and_how_many_remain_and_one_can_be_skipped() {
+fn compare_all_runs_on_every_lane_says_what_runs_and_remains_and_skips_one() {
     let mut h = editor(meadow());
     settle(&mut h);
     let (solver, gate, told) = gated_reporting();
     h.state_mut().set_solver(solver);
+    // Two lanes, whatever this machine's cores: two algorithms run at once.
+    h.state_mut().set_compare_lanes(2);
     *gate.lock().expect("the gate") = true;
     settle(&mut h);
     *gate.lock().expect("the gate") = false;
@@ -629,28 +633,46 @@ fn compare_all_says_which_algorithm_runs_and_how_many_remain_and_one_can_be_skip
     h.get_by_label("Compare all").click();
     h.step();
     let total = Algorithm::ALL.len();
-    let first = told
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the race starts");
-    assert_eq!(first, Algorithm::ALL[0]);
+    let mut started: Vec<Algorithm> = (0..2)
+        .map(|_| {
+            told.recv_timeout(Duration::from_secs(60))
+                .expect("both lanes start")
+        })
+        .collect();
+    started.sort_by_key(|a| Algorithm::ALL.iter().position(|b| b == a));
+    assert_eq!(started, Algorithm::ALL[..2]);
     h.step();
+    let name = |i: usize| algorithm_name(Algorithm::ALL[i]);
     h.get_by_label(&format!(
-        "Comparing: A* (1 of {total}, {} to go)",
-        total - 1
+        "Comparing: {}, {} (0 of {total} done, {} to start)",
+        name(0),
+        name(1),
+        total - 2
     ));
-    // Skipping the first goes on with the second.
-    h.get_by_label("Skip").click();
+    // Skipping the first: its lane goes on with the third while the second still runs.
+    h.get_by_label(&format!("Skip {}", name(0))).click();
     h.step();
-    let second = told
+    let third = told
         .recv_timeout(Duration::from_secs(60))
         .expect("the next algorithm");
-    assert_eq!(second, Algorithm::ALL[1]);
+    assert_eq!(third, Algorithm::ALL[2]);
     h.step();
-    h.get_by_label_contains(&format!("(2 of {total}, {} to go)", total - 2));
+    h.get_by_label(&format!(
+        "Comparing: {}, {} (1 of {total} done, {} to start)",
+        name(1),
+        name(2),
+        total - 3
+    ));
+    assert!(h.query_by_label(&format!("Skip {}", name(0))).is_none());
     *gate.lock().expect("the gate") = true;
     settle(&mut h);
     let rows = h.state().comparison().expect("the comparison").to_vec();
     assert_eq!(rows.len(), total);
+    assert_eq!(
+        rows.iter().map(|r| r.algorithm).collect::<Vec<_>>(),
+        Algorithm::ALL,
+        "rows in the registry's order, whatever lane ran them"
+    );
     assert!(rows[0].skipped(), "A* was skipped");
     assert!(rows[1..].iter().all(|r| !r.skipped()));
     assert!(rows[1].outcome.as_ref().is_ok_and(|r| r.found));

@@ -327,6 +327,11 @@ impl EditorApp {
         self.replan_now();
     }
 
+    /// Sets how many algorithms "compare all" runs at once (by default one a core).
+    pub fn set_compare_lanes(&mut self, lanes: usize) {
+        self.planner.set_compare_lanes(lanes);
+    }
+
     /// The flow field to the goal, when its layer is on and the search has run.
     pub fn flow_field(&self) -> Option<&crate::search::FlowField> {
         self.planner.plan().and_then(|p| p.field.as_ref())

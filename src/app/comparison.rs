@@ -1,8 +1,9 @@
 //! "Compare all" as a fair race: every algorithm runs cold, on search state built afresh for
 //! it from the map (D* Lite from scratch, HPA*'s abstraction and the contraction hierarchy
-//! built anew), one after another on the worker, with the time of that build and the time of
-//! the query kept apart. The panel follows the race through a [`CompareProgress`]: which
-//! algorithm runs, how many remain, and a skip for the one running.
+//! built anew), with the time of that build and the time of the query kept apart. The
+//! algorithms are independent, so they run on all cores, one a lane (each lane's times are its
+//! own; on a loaded machine they read a little higher than alone). The panel follows the race
+//! through a [`CompareProgress`]: which algorithms run, how many remain, and a skip for each.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -49,64 +50,107 @@ pub struct SmoothedRun {
     pub time_us: u64,
 }
 
-/// How far a comparison has got, shared by the worker that runs it and the panel that shows
-/// it.
+/// How far a comparison has got, shared by the workers that run it and the panel that shows
+/// it: which algorithms run (one a lane), how many are done, and a skip for each.
 #[derive(Debug)]
 pub struct CompareProgress {
-    /// The place in [`Algorithm::ALL`] of the algorithm running.
-    index: AtomicUsize,
-    /// The control of the algorithm running: cancelling it skips that algorithm alone.
-    current: Mutex<Arc<SearchControl>>,
+    total: usize,
+    /// The place in [`Algorithm::ALL`] of the next algorithm to hand out.
+    next: AtomicUsize,
+    /// How many algorithms have finished (or were skipped).
+    done: AtomicUsize,
+    /// The algorithms running, by their place in [`Algorithm::ALL`], each with its control:
+    /// cancelling one skips that algorithm alone.
+    running: Mutex<Vec<(usize, Arc<SearchControl>)>>,
 }
 
 impl Default for CompareProgress {
     fn default() -> Self {
         Self {
-            index: AtomicUsize::new(0),
-            current: Mutex::new(Arc::new(SearchControl::new())),
+            total: Algorithm::ALL.len(),
+            next: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            running: Mutex::new(Vec::new()),
         }
     }
 }
 
 impl CompareProgress {
-    /// The algorithm running.
-    pub fn algorithm(&self) -> Algorithm {
-        let index = self.index.load(Ordering::Relaxed);
-        Algorithm::ALL[index.min(Algorithm::ALL.len() - 1)]
+    /// The algorithms running, in the order of [`Algorithm::ALL`].
+    pub fn running(&self) -> Vec<Algorithm> {
+        let mut places: Vec<usize> = self.lanes().iter().map(|(i, _)| *i).collect();
+        places.sort_unstable();
+        places.into_iter().map(|i| Algorithm::ALL[i]).collect()
     }
 
-    /// The algorithm running's place, from 1, and how many algorithms there are in all.
-    pub fn position(&self) -> (usize, usize) {
-        let total = Algorithm::ALL.len();
-        ((self.index.load(Ordering::Relaxed) + 1).min(total), total)
+    /// How many algorithms have finished or were skipped, and how many there are in all.
+    pub fn done(&self) -> (usize, usize) {
+        (
+            self.done.load(Ordering::Relaxed).min(self.total),
+            self.total,
+        )
     }
 
-    /// The cells the algorithm running has expanded so far.
+    /// How many algorithms have not started yet.
+    pub fn waiting(&self) -> usize {
+        self.total
+            .saturating_sub(self.next.load(Ordering::Relaxed).min(self.total))
+    }
+
+    /// The cells the algorithms running have expanded so far.
     pub fn expanded(&self) -> u64 {
-        self.control().expanded()
+        self.lanes().iter().map(|(_, c)| c.expanded()).sum()
     }
 
-    /// Stops the algorithm running; the comparison goes on with the next one.
-    pub fn skip(&self) {
-        self.control().cancel();
+    /// Stops `algorithm` if it is running; the comparison goes on with the others.
+    pub fn skip(&self, algorithm: Algorithm) {
+        for (i, control) in self.lanes().iter() {
+            if Algorithm::ALL[*i] == algorithm {
+                control.cancel();
+            }
+        }
     }
 
-    fn control(&self) -> Arc<SearchControl> {
-        Arc::clone(&self.current.lock().unwrap_or_else(PoisonError::into_inner))
+    /// Stops every algorithm running.
+    pub fn skip_running(&self) {
+        for (_, control) in self.lanes().iter() {
+            control.cancel();
+        }
     }
 
-    /// Starts the algorithm at `index` with a control of its own.
-    fn begin(&self, index: usize) -> Arc<SearchControl> {
+    fn lanes(&self) -> std::sync::MutexGuard<'_, Vec<(usize, Arc<SearchControl>)>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Hands out the next algorithm to run, with a control of its own; `None` when every
+    /// algorithm has been handed out.
+    fn begin(&self) -> Option<(usize, Arc<SearchControl>)> {
+        let mut lanes = self.lanes();
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        if index >= self.total {
+            return None;
+        }
         let control = Arc::new(SearchControl::new());
-        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&control);
-        self.index.store(index, Ordering::Relaxed);
-        control
+        lanes.push((index, Arc::clone(&control)));
+        Some((index, control))
+    }
+
+    /// Marks the algorithm at `index` done.
+    fn finish(&self, index: usize) {
+        self.lanes().retain(|(i, _)| *i != index);
+        self.done.fetch_add(1, Ordering::Relaxed);
     }
 }
 
+/// How many algorithms a comparison runs at once by default: one a core.
+pub fn default_lanes() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// Runs every algorithm on `request` over `grid`, each on search state of its own built
-/// afresh, and smooths each path found with `smoothing`. `control` stops the whole race;
-/// `progress` says which algorithm runs and skips it.
+/// afresh, and smooths each path found with `smoothing`: `lanes` algorithms at once, each on
+/// a thread of its own, the rows in the order of [`Algorithm::ALL`]. `control` stops the whole
+/// race; `progress` says which algorithms run and skips one.
 pub fn run(
     grid: &Grid,
     request: &SearchRequest,
@@ -114,42 +158,76 @@ pub fn run(
     solver: &Solver,
     control: &SearchControl,
     progress: &CompareProgress,
+    lanes: usize,
 ) -> Vec<Comparison> {
-    let mut rows = Vec::new();
-    for (index, &algorithm) in Algorithm::ALL.iter().enumerate() {
-        let own = progress.begin(index);
-        if control.is_cancelled() {
-            break;
+    let rows: Mutex<Vec<Option<Comparison>>> = Mutex::new(vec![None; Algorithm::ALL.len()]);
+    let lane = || {
+        while !control.is_cancelled() {
+            let Some((index, own)) = progress.begin() else {
+                break;
+            };
+            let row = run_one(
+                grid,
+                request,
+                smoothing,
+                solver,
+                Algorithm::ALL[index],
+                &own,
+            );
+            rows.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(row);
+            progress.finish(index);
         }
-        let request = request.clone().with_algorithm(algorithm).recording(false);
-        // Cold: nothing kept from the editor's searches or from the other algorithms.
-        let mut cold = Replanner::new(grid.clone(), request.diagonal);
-        let started = Instant::now();
-        let outcome = run_guarded(solver, &mut cold, &request, &own);
-        let total_us = started.elapsed().as_micros() as u64;
-        let build_us = match &outcome {
-            Ok(result) => total_us.saturating_sub(result.stats.time_us),
-            Err(_) => 0,
-        };
-        let smoothed = match &outcome {
-            Ok(result) if result.found => {
-                let started = Instant::now();
-                result
-                    .smoothed(cold.grid(), smoothing)
-                    .ok()
-                    .map(|path| SmoothedRun {
-                        cost: path.cost,
-                        time_us: started.elapsed().as_micros() as u64,
-                    })
-            }
-            _ => None,
-        };
-        rows.push(Comparison {
-            algorithm,
-            outcome,
-            build_us,
-            smoothed,
-        });
+    };
+    let lanes = lanes.clamp(1, Algorithm::ALL.len());
+    std::thread::scope(|scope| {
+        for _ in 1..lanes {
+            scope.spawn(lane);
+        }
+        lane();
+    });
+    rows.into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Runs one algorithm of a comparison cold, watched by its own control.
+fn run_one(
+    grid: &Grid,
+    request: &SearchRequest,
+    smoothing: &SmoothSettings,
+    solver: &Solver,
+    algorithm: Algorithm,
+    own: &SearchControl,
+) -> Comparison {
+    let request = request.clone().with_algorithm(algorithm).recording(false);
+    // Cold: nothing kept from the editor's searches or from the other algorithms.
+    let mut cold = Replanner::new(grid.clone(), request.diagonal);
+    let started = Instant::now();
+    let outcome = run_guarded(solver, &mut cold, &request, own);
+    let total_us = started.elapsed().as_micros() as u64;
+    let build_us = match &outcome {
+        Ok(result) => total_us.saturating_sub(result.stats.time_us),
+        Err(_) => 0,
+    };
+    let smoothed = match &outcome {
+        Ok(result) if result.found => {
+            let started = Instant::now();
+            result
+                .smoothed(cold.grid(), smoothing)
+                .ok()
+                .map(|path| SmoothedRun {
+                    cost: path.cost,
+                    time_us: started.elapsed().as_micros() as u64,
+                })
+        }
+        _ => None,
+    };
+    Comparison {
+        algorithm,
+        outcome,
+        build_us,
+        smoothed,
     }
-    rows
 }

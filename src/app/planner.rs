@@ -95,6 +95,8 @@ enum Work {
     Compare {
         request: SearchRequest,
         smoothing: SmoothSettings,
+        /// How many algorithms run at once.
+        lanes: usize,
     },
 }
 
@@ -218,6 +220,8 @@ pub struct Planner {
     plans: u64,
     unit_size: u32,
     route: Route,
+    /// How many algorithms "compare all" runs at once.
+    compare_lanes: usize,
 }
 
 impl Default for Planner {
@@ -254,6 +258,7 @@ impl Planner {
             plans: 0,
             unit_size: 1,
             route: Route::default(),
+            compare_lanes: comparison::default_lanes(),
         }
     }
 
@@ -363,7 +368,21 @@ impl Planner {
     /// Runs every algorithm on the same request, for the comparison table, and smooths each
     /// path found with `smoothing`.
     pub fn compare(&mut self, grid: &Grid, request: SearchRequest, smoothing: SmoothSettings) {
-        self.start(grid, Work::Compare { request, smoothing });
+        let lanes = self.compare_lanes;
+        self.start(
+            grid,
+            Work::Compare {
+                request,
+                smoothing,
+                lanes,
+            },
+        );
+    }
+
+    /// Sets how many algorithms "compare all" runs at once (at least one; by default one a
+    /// core).
+    pub fn set_compare_lanes(&mut self, lanes: usize) {
+        self.compare_lanes = lanes.max(1);
     }
 
     fn start(&mut self, grid: &Grid, work: Work) {
@@ -466,7 +485,7 @@ impl Planner {
         if let Some(running) = self.running.take() {
             running.control.cancel();
             if let Some(progress) = running.comparing {
-                progress.skip();
+                progress.skip_running();
             }
         }
     }
@@ -815,13 +834,18 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 Box::new(plan)
             }))
         }
-        Work::Compare { request, smoothing } => Answer::Compare(comparison::run(
+        Work::Compare {
+            request,
+            smoothing,
+            lanes,
+        } => Answer::Compare(comparison::run(
             replanner.grid(),
             request,
             smoothing,
             solver,
             control,
             &job.progress,
+            *lanes,
         )),
     }
 }

@@ -339,33 +339,19 @@ impl SearchView {
             return;
         };
         let comparing = planner.compare_progress();
-        let what = match comparing {
-            Some(progress) => {
-                let (at, total) = progress.position();
-                format!(
-                    "Comparing: {} ({at} of {total}, {} to go)",
-                    algorithm_name(progress.algorithm()),
-                    total - at
-                )
+        if let Some(progress) = comparing {
+            Self::comparing_ui(ui, progress, elapsed, intents);
+            return;
+        }
+        let what = match planner.running_algorithm() {
+            // Nothing expanded yet: the algorithm is still building what it keeps.
+            Some(algorithm) if builds_first(algorithm) && expanded == 0 => {
+                format!("Building for {}…", algorithm_name(algorithm))
             }
-            None => match planner.running_algorithm() {
-                // Nothing expanded yet: the algorithm is still building what it keeps.
-                Some(algorithm) if builds_first(algorithm) && expanded == 0 => {
-                    format!("Building for {}…", algorithm_name(algorithm))
-                }
-                _ => "Searching…".to_owned(),
-            },
+            _ => "Searching…".to_owned(),
         };
         ui.horizontal_wrapped(|ui| {
             ui.label(what);
-            if let Some(progress) = comparing
-                && ui
-                    .button("Skip")
-                    .on_hover_text("Stop this algorithm and go on with the next one; its row says it was skipped.")
-                    .clicked()
-            {
-                progress.skip();
-            }
             if ui
                 .button("Stop")
                 .on_hover_text("Stop the search; the last path stays on screen, marked stale.")
@@ -374,12 +360,7 @@ impl SearchView {
                 intents.push(SearchIntent::Cancel);
             }
         });
-        // While comparing, the bar follows the algorithm running.
-        let expanded = comparing.map_or(expanded, CompareProgress::expanded);
-        let building = match comparing {
-            Some(progress) => builds_first(progress.algorithm()),
-            None => planner.running_algorithm().is_some_and(builds_first),
-        } && expanded == 0;
+        let building = planner.running_algorithm().is_some_and(builds_first) && expanded == 0;
         if building {
             // How far a build has got is not known: its time so far.
             ui.add(
@@ -396,6 +377,57 @@ impl SearchView {
             "{expanded} of {passable} cells · {:.1} s",
             elapsed.as_secs_f32()
         )));
+    }
+
+    /// The race of "compare all": the algorithms running (one a lane), each with a skip, and
+    /// how many are done and still to start.
+    fn comparing_ui(
+        ui: &mut Ui,
+        progress: &CompareProgress,
+        elapsed: std::time::Duration,
+        intents: &mut Vec<SearchIntent>,
+    ) {
+        let running = progress.running();
+        let (done, total) = progress.done();
+        let waiting = progress.waiting();
+        let names: Vec<&str> = running.iter().map(|&a| algorithm_name(a)).collect();
+        let what = if names.is_empty() {
+            "finishing".to_owned()
+        } else {
+            names.join(", ")
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "Comparing: {what} ({done} of {total} done, {waiting} to start)"
+            ));
+            if ui
+                .button("Stop")
+                .on_hover_text("Stop the comparison; the last path stays on screen, marked stale.")
+                .clicked()
+            {
+                intents.push(SearchIntent::Cancel);
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            for &algorithm in &running {
+                if ui
+                    .button(format!("Skip {}", algorithm_name(algorithm)))
+                    .on_hover_text(
+                        "Stop this algorithm and go on with the others; its row says it was skipped.",
+                    )
+                    .clicked()
+                {
+                    progress.skip(algorithm);
+                }
+            }
+        });
+        ui.add(
+            ProgressBar::new(done as f32 / total.max(1) as f32).text(format!(
+                "{done} of {total} algorithms · {} cells · {:.1} s",
+                progress.expanded(),
+                elapsed.as_secs_f32()
+            )),
+        );
     }
 
     fn statistics_ui(ui: &mut Ui, planner: &Planner) {
