@@ -711,6 +711,65 @@ fn a_preprocessing_algorithm_says_it_is_building_and_shows_its_build_time_apart(
 }
 
 #[test]
+fn a_build_shows_how_far_it_has_got_and_the_time_left() {
+    let mut h = editor(meadow());
+    settle(&mut h);
+    let (gated, gate) = gated();
+    let (tell, told) = mpsc::channel();
+    let tell = Mutex::new(tell);
+    // A build that has got 40% of the way, then waits for the gate.
+    let solver: Solver = Arc::new(move |replanner, request, control| {
+        if request.algorithm == Algorithm::ContractionHierarchy {
+            control.report_build(0.4);
+            let _ = tell.lock().expect("the channel").send(());
+        }
+        gated(replanner, request, control)
+    });
+    h.state_mut().set_solver(solver);
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    *gate.lock().expect("the gate") = false;
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Contraction hierarchy").click();
+    h.step();
+    told.recv_timeout(Duration::from_secs(60))
+        .expect("the build reports");
+    h.step();
+    h.get_by_label("Building for Contraction hierarchy… 40%");
+    h.get_by_label_contains("building · 40% · ");
+    h.get_by_label_contains(" left");
+    *gate.lock().expect("the gate") = true;
+    settle(&mut h);
+    assert!(h.state().search_result().is_some_and(|r| r.found));
+}
+
+#[test]
+fn choosing_the_hierarchy_on_a_large_map_says_up_front_that_its_build_is_long() {
+    let side = 700;
+    let grid = Grid::new(side, side, Terrain::default_catalog(), 0).expect("a valid map");
+    let mut map = Map::new("plain", grid);
+    map.start = Some(Cell::new(1, 1));
+    map.goal = Some(Cell::new(2, 1));
+    let mut h = editor(map);
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Building the hierarchy")
+            .is_none()
+    );
+    h.get_by_role_and_label(Role::ComboBox, "Algorithm").click();
+    h.run();
+    h.get_by_label("Contraction hierarchy").click();
+    h.step();
+    let estimate = search::ContractionHierarchy::build_estimate((side * side) as usize);
+    assert!(estimate.as_secs_f64() > 10.0, "{estimate:?}");
+    h.get_by_label_contains(&format!(
+        "Building the hierarchy for this map takes roughly {:.0} s",
+        estimate.as_secs_f64()
+    ));
+}
+
+#[test]
 fn a_unit_too_wide_for_every_way_is_told_why_there_is_no_path() {
     // A wall across the map with a gap two cells wide at the bottom.
     let mut rows = vec![".".repeat(30); 12];

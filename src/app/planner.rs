@@ -584,6 +584,17 @@ impl Planner {
         self.running.as_ref()?.algorithm
     }
 
+    /// How far the running search's build (the contraction hierarchy, HPA*'s abstraction)
+    /// has got, from 0 to 1; `None` while nothing builds or before the build reports.
+    pub fn build_progress(&self) -> Option<f32> {
+        self.running.as_ref()?.control.build_progress()
+    }
+
+    /// The passable cells of the map last submitted, once one was.
+    pub fn passable_cells(&self) -> Option<u64> {
+        self.counts.as_ref().map(MapCounts::passable)
+    }
+
     /// How far the running "compare all" has got.
     pub fn compare_progress(&self) -> Option<&CompareProgress> {
         self.running.as_ref()?.comparing.as_deref()

@@ -6,7 +6,7 @@ use egui::epaint::CubicBezierShape;
 use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
 
 use crate::grid::{Cell, Grid};
-use crate::search::FlowField;
+use crate::search::{Algorithm, ContractionHierarchy, FlowField};
 use crate::smooth::SmoothSettings;
 
 use super::canvas::Canvas;
@@ -281,6 +281,7 @@ impl SearchView {
         ui.heading("Path");
         ui.add_space(4.0);
         let mut changed = settings.ui(ui, planner.map_is_uniform());
+        Self::long_build_note(ui, planner, settings.algorithm);
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.live, "Live")
                 .on_hover_text("Plan again at every edit, marker move and setting change.");
@@ -343,11 +344,20 @@ impl SearchView {
             Self::comparing_ui(ui, progress, elapsed, intents);
             return;
         }
+        // A build under way (it says how far it has got), or an algorithm that builds before
+        // it searches and has expanded nothing yet.
+        let build = planner.build_progress().filter(|&done| done < 1.0);
+        let building = build.is_some()
+            || (planner.running_algorithm().is_some_and(builds_first) && expanded == 0);
         let what = match planner.running_algorithm() {
-            // Nothing expanded yet: the algorithm is still building what it keeps.
-            Some(algorithm) if builds_first(algorithm) && expanded == 0 => {
-                format!("Building for {}…", algorithm_name(algorithm))
-            }
+            Some(algorithm) if building => match build {
+                Some(done) => format!(
+                    "Building for {}… {:.0}%",
+                    algorithm_name(algorithm),
+                    done * 100.0
+                ),
+                None => format!("Building for {}…", algorithm_name(algorithm)),
+            },
             _ => "Searching…".to_owned(),
         };
         ui.horizontal_wrapped(|ui| {
@@ -360,12 +370,19 @@ impl SearchView {
                 intents.push(SearchIntent::Cancel);
             }
         });
-        let building = planner.running_algorithm().is_some_and(builds_first) && expanded == 0;
         if building {
-            // How far a build has got is not known: its time so far.
-            ui.add(
-                ProgressBar::new(0.0).text(format!("building · {:.1} s", elapsed.as_secs_f32())),
-            );
+            let seconds = elapsed.as_secs_f32();
+            let text = match build {
+                // The time left, at the pace so far, once the build is far enough to tell.
+                Some(done) if done >= 0.02 => format!(
+                    "building · {:.0}% · {seconds:.1} s · about {} left",
+                    done * 100.0,
+                    format_seconds(seconds * (1.0 - done) / done)
+                ),
+                Some(done) => format!("building · {:.0}% · {seconds:.1} s", done * 100.0),
+                None => format!("building · {seconds:.1} s"),
+            };
+            ui.add(ProgressBar::new(build.unwrap_or(0.0)).text(text));
             return;
         }
         let fraction = if passable == 0 {
@@ -377,6 +394,29 @@ impl SearchView {
             "{expanded} of {passable} cells · {:.1} s",
             elapsed.as_secs_f32()
         )));
+    }
+
+    /// Under the algorithm's choice: how long the contraction hierarchy will take to build on
+    /// this map, when that is long enough to notice, so the user knows before choosing it.
+    fn long_build_note(ui: &mut Ui, planner: &Planner, algorithm: Algorithm) {
+        if algorithm != Algorithm::ContractionHierarchy {
+            return;
+        }
+        let Some(passable) = planner.passable_cells() else {
+            return;
+        };
+        let estimate = ContractionHierarchy::build_estimate(passable as usize).as_secs_f32();
+        if estimate >= 2.0 {
+            ui.label(
+                RichText::new(format!(
+                    "Building the hierarchy for this map takes roughly {} (release build); \
+                     it is kept for the queries that follow, until the map is edited.",
+                    format_seconds(estimate)
+                ))
+                .small()
+                .weak(),
+            );
+        }
     }
 
     /// The race of "compare all": the algorithms running (one a lane), each with a skip, and
@@ -977,6 +1017,15 @@ fn field_image(field: &FlowField, region: Region) -> egui::ColorImage {
 }
 
 /// One number of a result, as a chart shows it.
+/// A duration of `seconds` as people say it: "40 s", "3 min".
+fn format_seconds(seconds: f32) -> String {
+    if seconds < 90.0 {
+        format!("{:.0} s", seconds.max(1.0))
+    } else {
+        format!("{:.0} min", seconds / 60.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

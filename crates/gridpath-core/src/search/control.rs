@@ -1,6 +1,6 @@
 //! Watching a running search from another thread, and stopping it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// How often, in expansions, a search reports its progress and looks for a cancellation.
 /// A power of two, so the check in the inner loop is one mask and one predictable branch.
@@ -26,6 +26,8 @@ pub(crate) const CHECK_EVERY: u64 = 1024;
 pub struct SearchControl {
     cancelled: AtomicBool,
     expanded: AtomicU64,
+    /// How far a build has got, in parts of [`BUILD_PARTS`], plus one (0: no build reported).
+    build: AtomicU32,
     /// Called at every checkpoint, before the search looks for a cancellation: lets a test
     /// hold the search at a known point instead of racing it.
     #[cfg(test)]
@@ -43,6 +45,7 @@ impl SearchControl {
         Self {
             cancelled: AtomicBool::new(false),
             expanded: AtomicU64::new(0),
+            build: AtomicU32::new(0),
             #[cfg(test)]
             on_checkpoint: tests::Hook::new(),
         }
@@ -63,6 +66,35 @@ impl SearchControl {
         self.expanded.load(Ordering::Relaxed)
     }
 
+    /// How far the build of a preprocessed structure (the contraction hierarchy, HPA*'s
+    /// abstraction) has got, from 0 to 1, as last published by it; `None` before a build
+    /// reports (or when the algorithm builds nothing).
+    ///
+    /// ```
+    /// use gridpath_core::grid::Grid;
+    /// use gridpath_core::search::{ContractionHierarchy, Diagonal, SearchControl, SearchGraph};
+    ///
+    /// let grid = Grid::from_ascii(&["....", "....", "...."]).expect("valid map");
+    /// let control = SearchControl::new();
+    /// assert_eq!(control.build_progress(), None);
+    /// let graph = SearchGraph::new(&grid, Diagonal::default());
+    /// ContractionHierarchy::from_graph_controlled(graph, &control).expect("built");
+    /// assert_eq!(control.build_progress(), Some(1.0));
+    /// ```
+    pub fn build_progress(&self) -> Option<f32> {
+        match self.build.load(Ordering::Relaxed) {
+            0 => None,
+            parts => Some((parts - 1) as f32 / BUILD_PARTS as f32),
+        }
+    }
+
+    /// Publishes how far a build has got (`fraction` from 0 to 1; what is shown never goes
+    /// back). The library's builds call it; a search of one's own may too.
+    pub fn report_build(&self, fraction: f64) {
+        let parts = (fraction.clamp(0.0, 1.0) * f64::from(BUILD_PARTS)) as u32 + 1;
+        self.build.fetch_max(parts, Ordering::Relaxed);
+    }
+
     /// Publishes progress; returns whether the search may go on.
     #[cold]
     pub(crate) fn checkpoint(&self, expanded: u64) -> bool {
@@ -78,6 +110,9 @@ impl SearchControl {
         expanded.is_multiple_of(CHECK_EVERY) && !self.checkpoint(expanded)
     }
 }
+
+/// The resolution of [`SearchControl::build_progress`].
+const BUILD_PARTS: u32 = 10_000;
 
 /// A control nobody cancels, for searches run to the end.
 pub(crate) static UNCONTROLLED: SearchControl = SearchControl::new();

@@ -361,7 +361,10 @@ impl HpaGraph {
             row_of_y,
             space: Space::default(),
         };
+        // Two passes over the clusters (their borders, then their insides), and the rest.
+        let share = |pass: usize, k: usize| (pass as f64 + k as f64 / count as f64) * 0.45;
         for k in 0..count {
+            control.report_build(share(0, k));
             if control.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
@@ -370,6 +373,7 @@ impl HpaGraph {
             }
         }
         for k in 0..count {
+            control.report_build(share(1, k));
             if control.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
@@ -377,6 +381,7 @@ impl HpaGraph {
         }
         hpa.number_nodes();
         hpa.refresh_landmarks();
+        control.report_build(1.0);
         Ok(hpa)
     }
 
