@@ -626,4 +626,42 @@ mod tests {
         let popped: Vec<Entry> = std::iter::from_fn(|| buckets.pop(&mut heap, |_| true)).collect();
         assert_eq!(popped, expected);
     }
+
+    #[test]
+    fn a_reset_forgets_the_entries_left_in_a_longer_or_shorter_ring() {
+        // Searches end with entries still open: the next reset must drop them from every
+        // list, also from the lists a shorter ring leaves unused and a longer one takes back.
+        let mut heap = Heap::default();
+        let mut buckets = Buckets::default();
+        for (round, span) in [(0u32, 100.0), (1, 0.0), (2, 100.0), (3, 15.0), (4, 100.0)] {
+            heap.clear();
+            buckets.reset(0.25, 1.0, span);
+            let mut expected = Vec::new();
+            for k in 0..200u32 {
+                // Priorities spread over 20 widths past the first bucket.
+                let entry = Entry::new(
+                    1.0 + f64::from(k % 80) * 0.25,
+                    f64::from(k),
+                    round * 1000 + k,
+                );
+                buckets.push(&mut heap, entry);
+                expected.push(entry);
+            }
+            expected.sort_unstable_by_key(super::Entry::rank);
+            // Pop half, leaving the rest behind for the next reset.
+            for want in &expected[..100] {
+                assert_eq!(
+                    buckets.pop(&mut heap, |_| true),
+                    Some(*want),
+                    "round {round}"
+                );
+            }
+            assert_eq!(heap.len() + buckets.len(), 100);
+        }
+        heap.clear();
+        buckets.reset(0.25, 1.0, 0.0);
+        assert_eq!(buckets.len(), 0);
+        assert_eq!(buckets.entries().count(), 0);
+        assert!(buckets.pop(&mut heap, |_| true).is_none());
+    }
 }
