@@ -175,16 +175,17 @@ def check(runner, queries, passable):
 
 
 def measure(libraries, queries, rounds):
-    """Mean seconds per query of each library. The libraries take turns, a round of every
-    query each, so that a change in the machine's load falls on all of them alike."""
-    spent = [0.0] * len(libraries)
+    """Seconds per query of each library, as (mean over the rounds, fastest round). The
+    libraries take turns, a round of every query each, so that a change in the machine's load
+    falls on all of them alike; the fastest round is the one least disturbed by other work."""
+    spent = [[] for _ in libraries]
     for _ in range(rounds):
         for i, runner in enumerate(libraries):
             started = time.perf_counter()
             for s, g, _, _ in queries:
                 runner.solve(s, g)
-            spent[i] += time.perf_counter() - started
-    return [t / (rounds * len(queries)) for t in spent]
+            spent[i].append(time.perf_counter() - started)
+    return [(sum(t) / (rounds * len(queries)), min(t) / len(queries)) for t in spent]
 
 
 def overhead(m, cell, calls=200_000):
@@ -215,10 +216,14 @@ def main():
     rights = [check(runner, queries, passable) for runner in libraries]
     times = measure(libraries, queries, args.rounds)
     rows = list(zip(libraries, times, rights))
-    for runner, per_query, right in rows:
-        print(f"{runner.name}: {per_query * 1e3:.4f} ms per query, {right}/{len(queries)} exact", flush=True)
-    astar_time = rows[0][1]
-    jps_time = rows[1][1]
+    for runner, (per_query, fastest), right in rows:
+        print(
+            f"{runner.name}: {per_query * 1e3:.4f} ms per query (fastest round {fastest * 1e3:.4f} ms), "
+            f"{right}/{len(queries)} exact",
+            flush=True,
+        )
+    astar_time, astar_fastest = rows[0][1]
+    jps_time, jps_fastest = rows[1][1]
     free = np.argwhere(passable)[0]
     one_cell = overhead(m, (int(free[1]), int(free[0])))
     print(f"find_path overhead (1-cell path, map loaded): {one_cell * 1e6:.2f} µs")
@@ -229,17 +234,28 @@ def main():
         f"{platform.system()} with {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} "
         f"when it ended), {args.rounds} rounds taking turns; measured by `python/bench.py`.",
         "",
-        "| library | per query | exact octile answers | its rules | gridpath A* faster by | gridpath JPS faster by |",
-        "| --- | ---: | ---: | --- | ---: | ---: |",
+        "| library | per query (mean) | per query (fastest round) | exact octile answers | its rules "
+        "| gridpath A* faster by | gridpath JPS faster by |",
+        "| --- | ---: | ---: | ---: | --- | ---: | ---: |",
     ]
-    for i, (runner, per_query, right) in enumerate(rows):
-        ratios = ["—", "—"] if runner.name.startswith("gridpath") else [f"{per_query / astar_time:.1f}×", f"{per_query / jps_time:.1f}×"]
+    for runner, (per_query, fastest), right in rows:
+        ratios = (
+            ["—", "—"]
+            if runner.name.startswith("gridpath")
+            else [
+                f"{per_query / astar_time:.1f}× ({fastest / astar_fastest:.1f}×)",
+                f"{per_query / jps_time:.1f}× ({fastest / jps_fastest:.1f}×)",
+            ]
+        )
         lines.append(
-            f"| {runner.name} | {format_time(per_query)} | {right}/{len(queries)} | {runner.rules} "
-            f"| {ratios[0]} | {ratios[1]} |"
+            f"| {runner.name} | {format_time(per_query)} | {format_time(fastest)} | {right}/{len(queries)} "
+            f"| {runner.rules} | {ratios[0]} | {ratios[1]} |"
         )
     lines.append("")
-    lines.append(f"gridpath's JPS is {astar_time / jps_time:.1f}× its A* on these queries.")
+    lines.append(
+        "The ratios compare the means, and in brackets the fastest rounds. "
+        f"gridpath's JPS is {astar_time / jps_time:.1f}× its A* on these queries."
+    )
     lines.append("")
     lines.append(
         f"A call's overhead (map loaded, a 1-cell path, `find_path` returning a `Path` with its "

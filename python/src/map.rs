@@ -42,8 +42,13 @@ pub struct PyMap {
     pub map: Map,
     /// The search graph of each diagonal rule, built on first use.
     graphs: [OnceLock<SearchGraph>; 4],
-    /// Searchers whose state arrays have grown to the map's size, for reuse.
-    searchers: Mutex<Vec<Searcher>>,
+    /// Searchers whose state arrays have grown to the map's size, for reuse (boxed: a
+    /// searcher is a large struct, and a call moves it out of the pool and back).
+    #[expect(
+        clippy::vec_box,
+        reason = "a call takes a searcher out of the pool and puts it back: a box moves as a pointer"
+    )]
+    searchers: Mutex<Vec<Box<Searcher>>>,
 }
 
 impl PyMap {

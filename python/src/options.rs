@@ -5,6 +5,7 @@ use gridpath_core::grid::Cell;
 use gridpath_core::search::{Algorithm, Diagonal, Heuristic, SearchRequest};
 use gridpath_core::smooth::{self, SmoothSettings};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
 use crate::errors;
 
@@ -18,6 +19,10 @@ pub fn cell(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Cell> {
     };
     let (x, y): (Bound<'_, PyAny>, Bound<'_, PyAny>) = value.extract().map_err(|_| bad())?;
     let coordinate = |v: &Bound<'_, PyAny>| -> PyResult<u32> {
+        // A plain int, the common case, is read as it is.
+        if v.is_exact_instance_of::<PyInt>() {
+            return v.extract::<u32>().map_err(|_| bad());
+        }
         // numpy integers and Python ints alike; floats, negatives and huge values are refused.
         let index = v.call_method0("__index__").map_err(|_| bad())?;
         index.extract::<u32>().map_err(|_| bad())

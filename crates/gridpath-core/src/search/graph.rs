@@ -45,6 +45,8 @@ pub struct SearchGraph {
     terrain: Vec<u8>,
     /// Half the movement cost of each terrain id (infinite for impassable ones).
     half_cost: [f64; 256],
+    /// The dearest passable cost in the catalog (used or not), fixed with `half_cost`.
+    max_cost: f64,
     /// The cheapest cost among the passable terrains used, 0 when none is used.
     min_cost: f64,
     /// `Some(cost)` when every passable cell has the same cost.
@@ -75,6 +77,12 @@ impl SearchGraph {
                 half_cost[i] = cost / 2.0;
             }
         }
+        let max_cost = 2.0
+            * half_cost
+                .iter()
+                .copied()
+                .filter(|c| c.is_finite())
+                .fold(0.0, f64::max);
         let terrain = grid.cells().to_vec();
         let heights = grid.heights().map(<[f32]>::to_vec).unwrap_or_default();
         let slope = grid.heights().map(|_| grid.slope());
@@ -94,6 +102,7 @@ impl SearchGraph {
             masks: Vec::new(),
             terrain,
             half_cost,
+            max_cost,
             min_cost: 0.0,
             uniform: None,
             delta,
@@ -399,12 +408,7 @@ impl SearchGraph {
 
     /// The dearest passable terrain cost in the catalog.
     pub(crate) fn max_cost(&self) -> f64 {
-        2.0 * self
-            .half_cost
-            .iter()
-            .copied()
-            .filter(|c| c.is_finite())
-            .fold(0.0, f64::max)
+        self.max_cost
     }
 
     /// `Some(cost)` when all passable cells cost the same.

@@ -214,9 +214,13 @@ pub(crate) struct Buckets {
     keys: Vec<u64>,
     /// The bits of a complemented key that index `band`.
     index_mask: u64,
-    /// Bucket `b` in `current < b < current + ring.len()` lives in `ring[b % ring.len()]`.
+    /// Bucket `b` in `current < b < current + ring_len` lives in `ring[b % ring_len]`. Lists
+    /// past `ring_len` are empty but keep their memory, so that a later search with a longer
+    /// ring does not allocate them anew.
     ring: Vec<Vec<Entry>>,
-    /// Entries of buckets at `current + ring.len()` or beyond.
+    /// The lists of `ring` in use: a power of two.
+    ring_len: usize,
+    /// Entries of buckets at `current + ring_len` or beyond.
     overflow: Vec<Entry>,
     /// The smallest bucket in `overflow`, `usize::MAX` when it is empty.
     overflow_min: usize,
@@ -250,7 +254,7 @@ impl Buckets {
         self.band.clear();
         self.keys.clear();
         if self.count > 0 {
-            for list in &mut self.ring {
+            for list in &mut self.ring[..self.ring_len] {
                 list.clear();
             }
         }
@@ -262,9 +266,8 @@ impl Buckets {
         let len = wanted.next_power_of_two().clamp(RING_MIN, RING_MAX);
         if self.ring.len() < len {
             self.ring.resize_with(len, Vec::new);
-        } else {
-            self.ring.truncate(len);
         }
+        self.ring_len = len;
         self.current = self.bucket(first);
     }
 
@@ -279,7 +282,7 @@ impl Buckets {
         self.keys
             .iter()
             .map(|&key| &self.band[self.index(key)])
-            .chain(self.ring.iter().flatten())
+            .chain(self.ring[..self.ring_len].iter().flatten())
             .chain(&self.overflow)
     }
 
@@ -294,7 +297,7 @@ impl Buckets {
 
     #[inline(always)]
     fn slot(&self, b: usize) -> usize {
-        b & (self.ring.len() - 1)
+        b & (self.ring_len - 1)
     }
 
     /// The index in `band` of the entry of a key.
@@ -328,7 +331,7 @@ impl Buckets {
         let b = self.bucket(entry.priority());
         if b <= self.current {
             heap.push(entry);
-        } else if b - self.current < self.ring.len() {
+        } else if b - self.current < self.ring_len {
             let slot = self.slot(b);
             self.ring[slot].push(entry);
             self.count += 1;
@@ -391,7 +394,7 @@ impl Buckets {
                 self.current = self.current.max(self.overflow_min - 1);
             }
             self.current += 1;
-            if self.overflow_min - self.current < self.ring.len() {
+            if self.overflow_min - self.current < self.ring_len {
                 self.take_overflow();
             }
             let slot = self.slot(self.current);
@@ -449,7 +452,7 @@ impl Buckets {
         self.overflow_min = usize::MAX;
         rest.retain(|&entry| {
             let b = self.bucket(entry.priority());
-            if b - self.current < self.ring.len() {
+            if b - self.current < self.ring_len {
                 let slot = self.slot(b);
                 self.ring[slot].push(entry);
                 self.count += 1;
@@ -622,5 +625,43 @@ mod tests {
         expected.sort_unstable_by_key(super::Entry::rank);
         let popped: Vec<Entry> = std::iter::from_fn(|| buckets.pop(&mut heap, |_| true)).collect();
         assert_eq!(popped, expected);
+    }
+
+    #[test]
+    fn a_reset_forgets_the_entries_left_in_a_longer_or_shorter_ring() {
+        // Searches end with entries still open: the next reset must drop them from every
+        // list, also from the lists a shorter ring leaves unused and a longer one takes back.
+        let mut heap = Heap::default();
+        let mut buckets = Buckets::default();
+        for (round, span) in [(0u32, 100.0), (1, 0.0), (2, 100.0), (3, 15.0), (4, 100.0)] {
+            heap.clear();
+            buckets.reset(0.25, 1.0, span);
+            let mut expected = Vec::new();
+            for k in 0..200u32 {
+                // Priorities spread over 20 widths past the first bucket.
+                let entry = Entry::new(
+                    1.0 + f64::from(k % 80) * 0.25,
+                    f64::from(k),
+                    round * 1000 + k,
+                );
+                buckets.push(&mut heap, entry);
+                expected.push(entry);
+            }
+            expected.sort_unstable_by_key(super::Entry::rank);
+            // Pop half, leaving the rest behind for the next reset.
+            for want in &expected[..100] {
+                assert_eq!(
+                    buckets.pop(&mut heap, |_| true),
+                    Some(*want),
+                    "round {round}"
+                );
+            }
+            assert_eq!(heap.len() + buckets.len(), 100);
+        }
+        heap.clear();
+        buckets.reset(0.25, 1.0, 0.0);
+        assert_eq!(buckets.len(), 0);
+        assert_eq!(buckets.entries().count(), 0);
+        assert!(buckets.pop(&mut heap, |_| true).is_none());
     }
 }
