@@ -825,6 +825,38 @@ mod tests {
         canvas
     }
 
+    /// The brightness of a pixel, the sum of its channels.
+    fn brightness(image: &ColorImage, x: usize, y: usize) -> u32 {
+        let c = image.pixels[y * image.size[0] + x];
+        u32::from(c.r()) + u32::from(c.g()) + u32::from(c.b())
+    }
+
+    #[test]
+    fn the_hillshade_lights_the_near_side_of_a_ridge_and_darkens_the_far_side_and_a_trench_the_other_way()
+     {
+        // Pale ground (the lit side must show where colours are near white), a ridge along
+        // x = 4 and a trench along x = 12, lamp in the north-west.
+        let mut grid = Grid::from_ascii(&[".".repeat(17).as_str(); 5]).unwrap();
+        let mut heights = vec![0.0_f32; 17 * 5];
+        for y in 0..5 {
+            heights[y * 17 + 4] = 2.0;
+            heights[y * 17 + 12] = -2.0;
+        }
+        grid.set_heights(Some(heights)).unwrap();
+        let mut ground = grid.terrains()[0].clone();
+        ground.color = gridpath_core::grid::Rgb([235, 235, 235]);
+        grid.set_terrain(0, ground).unwrap();
+        let image = image_of(&grid, Region::whole(17, 5));
+        let flat = brightness(&image, 0, 2);
+        // The ridge: lit before it (west), dark after it (east); the ground between stays.
+        assert!(brightness(&image, 3, 2) > flat + 30, "the lit side shows");
+        assert!(brightness(&image, 5, 2) + 30 < flat, "the far side is dark");
+        // The trench: the other way round.
+        assert!(brightness(&image, 11, 2) + 30 < flat);
+        assert!(brightness(&image, 13, 2) > flat + 30);
+        assert_eq!(brightness(&image, 8, 2), flat, "level ground between them");
+    }
+
     #[test]
     fn fitting_shows_the_whole_map_centred() {
         let grid = Grid::from_ascii(&["....", "...."]).unwrap();
