@@ -832,8 +832,7 @@ mod tests {
     }
 
     #[test]
-    fn the_hillshade_lights_the_near_side_of_a_ridge_and_darkens_the_far_side_and_a_trench_the_other_way()
-     {
+    fn the_hillshade_lights_a_ridge_from_the_lamp_side_and_a_trench_the_other_way() {
         // Pale ground (the lit side must show where colours are near white), a ridge along
         // x = 4 and a trench along x = 12, lamp in the north-west.
         let mut grid = Grid::from_ascii(&[".".repeat(17).as_str(); 5]).unwrap();
