@@ -792,6 +792,8 @@ fn a_unit_too_wide_for_every_way_is_told_why_there_is_no_path() {
     settle(&mut h);
     assert!(h.state().search_result().expect("a result").found);
     assert!(h.query_by_label_contains("no way is wide enough").is_none());
+    // The curve is smoothed for one cell: the statistics say why there is none for the unit.
+    h.get_by_label("one-cell units only: a larger unit keeps its grid path");
 }
 
 #[test]

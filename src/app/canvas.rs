@@ -201,6 +201,31 @@ impl Canvas {
         }
     }
 
+    /// The outline of a unit's footprint at `cell` (its top-left cell on squares, its centre
+    /// on hexes).
+    pub fn paint_footprint_outline(
+        &self,
+        painter: &Painter,
+        cell: Cell,
+        unit: u32,
+        stroke: Stroke,
+    ) {
+        match self.topology {
+            Topology::Square => {
+                let min = Pos2::new(cell.x as f32, cell.y as f32);
+                let rect = Rect::from_min_max(
+                    self.screen_from_cell(min),
+                    self.screen_from_cell(min + Vec2::splat(unit as f32)),
+                );
+                painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Inside);
+            }
+            Topology::Hex(_) => {
+                let radius = (unit as f32 - 0.5) * self.zoom;
+                painter.circle_stroke(self.screen_from_cell_center(cell), radius, stroke);
+            }
+        }
+    }
+
     /// The cell (signed, possibly off the map) under a screen position: the square it falls
     /// in, or the hex by cube rounding.
     fn cell_under(&self, pos: Pos2) -> (i64, i64) {

@@ -839,8 +839,11 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 plan.unit = *unit;
                 plan.route = planned;
                 if *unit > 1 {
-                    // The curve is smoothed for one cell: a larger unit keeps its grid path.
+                    // The curve is smoothed for one cell: a larger unit keeps its grid path,
+                    // and the statistics say so.
                     plan.smoothed = None;
+                    plan.unsmoothed =
+                        Some("one-cell units only: a larger unit keeps its grid path");
                 }
                 Box::new(plan)
             }))

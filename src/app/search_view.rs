@@ -793,6 +793,29 @@ impl SearchView {
             for &cell in &result.path {
                 canvas.paint_footprint(painter, cell, plan.unit, fill);
             }
+            // The unit at its start and its goal, outlined, so the path (through the middle
+            // of the unit) is seen to leave from S's footprint and end on G's.
+            let width = (canvas.zoom() * 0.08).clamp(1.0, 3.0);
+            let ends = [
+                (
+                    result.path.first(),
+                    Color32::from_rgba_unmultiplied(40, 170, 60, alpha),
+                ),
+                (
+                    result.path.last(),
+                    Color32::from_rgba_unmultiplied(210, 50, 50, alpha),
+                ),
+            ];
+            for (cell, colour) in ends {
+                if let Some(&cell) = cell {
+                    canvas.paint_footprint_outline(
+                        painter,
+                        cell,
+                        plan.unit,
+                        Stroke::new(width, colour),
+                    );
+                }
+            }
         }
         if self.layers.path && result.path.len() >= 2 {
             // Through the middle of the unit's footprint (the cell's centre for one cell); an
