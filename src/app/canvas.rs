@@ -23,6 +23,13 @@ pub const MAX_ZOOM: f32 = 128.0;
 pub const MINIMAP_SIDE: f32 = 160.0;
 /// From this zoom on, grid lines are drawn between cells.
 pub const GRID_LINES_FROM: f32 = 8.0;
+
+/// From this zoom on (points per cell), cliffs are drawn: the edges no step may cross
+/// because the heights on either side differ by more than the map's max climb.
+pub const CLIFFS_FROM: f32 = 4.0;
+
+/// The colour cliffs are drawn in.
+const CLIFF_COLOUR: Color32 = Color32::from_rgb(150, 40, 25);
 /// From this zoom on, a hex map's visible cells are drawn as hexagons (a mesh); below it,
 /// as its texture laid row by row (or column by column), each pushed along by its stagger.
 pub const HEX_MESH_FROM: f32 = 5.0;
@@ -351,6 +358,13 @@ impl Canvas {
         if grid_lines && self.zoom >= GRID_LINES_FROM && !self.topology.is_hex() {
             self.paint_grid_lines(painter, grid);
         }
+        for (a, b) in self.cliffs(grid) {
+            let width = (self.zoom * 0.12).clamp(1.5, 4.0);
+            painter.line_segment(
+                [self.screen_from_cell(a), self.screen_from_cell(b)],
+                Stroke::new(width, CLIFF_COLOUR),
+            );
+        }
         painter.rect_stroke(
             map_rect,
             0.0,
@@ -460,6 +474,79 @@ impl Canvas {
             to_screen,
             tint,
         );
+    }
+
+    /// The cliffs among the visible cells, as segments in cell coordinates: every edge
+    /// between two neighbouring cells whose heights differ by more than the map's max climb
+    /// (no step crosses it). None when the map has no heights or no max climb, or when cells
+    /// are smaller than [`CLIFFS_FROM`] points.
+    pub fn cliffs(&self, grid: &Grid) -> Vec<(Pos2, Pos2)> {
+        let mut cliffs = Vec::new();
+        let Some(limit) = grid.slope().max_climb else {
+            return cliffs;
+        };
+        if grid.heights().is_none() || self.zoom < CLIFFS_FROM {
+            return cliffs;
+        }
+        let visible = self.visible_cells(grid);
+        let (width, height) = (i64::from(grid.width()), i64::from(grid.height()));
+        for y in visible.y0..visible.y1 {
+            for x in visible.x0..visible.x1 {
+                let cell = Cell::new(x, y);
+                let here = grid.height_at(cell);
+                let (x, y) = (i64::from(x), i64::from(y));
+                // Each edge once: from the cell to its neighbours later in row order.
+                let later: Vec<(i64, i64)> = match self.topology {
+                    Topology::Square => vec![(x + 1, y), (x, y + 1)],
+                    Topology::Hex(layout) => layout
+                        .neighbours(x, y)
+                        .into_iter()
+                        .filter(|&(nx, ny)| (ny, nx) > (y, x))
+                        .collect(),
+                };
+                for (nx, ny) in later {
+                    if !(0..width).contains(&nx) || !(0..height).contains(&ny) {
+                        continue;
+                    }
+                    let other = Cell::new(nx as u32, ny as u32);
+                    if (grid.height_at(other) - here).abs() > limit
+                        && let Some(edge) = self.shared_edge(cell, other)
+                    {
+                        cliffs.push(edge);
+                    }
+                }
+            }
+        }
+        cliffs
+    }
+
+    /// The edge two neighbouring cells share, in cell coordinates.
+    fn shared_edge(&self, a: Cell, b: Cell) -> Option<(Pos2, Pos2)> {
+        let corners = |cell: Cell| -> Vec<(f64, f64)> {
+            match self.topology {
+                Topology::Square => {
+                    let (x, y) = (f64::from(cell.x), f64::from(cell.y));
+                    vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
+                }
+                Topology::Hex(layout) => layout
+                    .corners(i64::from(cell.x), i64::from(cell.y))
+                    .to_vec(),
+            }
+        };
+        let theirs = corners(b);
+        let shared: Vec<Pos2> = corners(a)
+            .into_iter()
+            .filter(|&(x, y)| {
+                theirs
+                    .iter()
+                    .any(|&(u, v)| (u - x).abs() < 1e-6 && (v - y).abs() < 1e-6)
+            })
+            .map(|(x, y)| Pos2::new(x as f32, y as f32))
+            .collect();
+        match shared[..] {
+            [p, q] => Some((p, q)),
+            _ => None,
+        }
     }
 
     /// The screen outline of a cell: its square's or its hexagon's corners.
@@ -879,6 +966,66 @@ mod tests {
         assert!(brightness(&image, 11, 2) + 30 < flat);
         assert!(brightness(&image, 13, 2) > flat + 30);
         assert_eq!(brightness(&image, 8, 2), flat, "level ground between them");
+    }
+
+    #[test]
+    fn cliffs_are_the_edges_whose_height_step_exceeds_the_max_climb() {
+        // Heights rising by 1 a column, then a step of 3 between x = 3 and x = 4.
+        let mut grid = Grid::from_ascii(&["......", "......", "......"]).unwrap();
+        let row = [0.0_f32, 1.0, 2.0, 3.0, 6.0, 7.0];
+        grid.set_heights(Some(row.repeat(3))).unwrap();
+        let canvas = canvas_on(&grid);
+        assert!(canvas.zoom() >= CLIFFS_FROM);
+        // No max climb: no cliff.
+        assert!(canvas.cliffs(&grid).is_empty());
+        let mut slope = grid.slope();
+        slope.max_climb = Some(1.5);
+        grid.set_slope(slope).unwrap();
+        let mut cliffs = canvas.cliffs(&grid);
+        cliffs.sort_by(|a, b| a.0.y.total_cmp(&b.0.y));
+        let expected: Vec<(Pos2, Pos2)> = (0..3)
+            .map(|y| (Pos2::new(4.0, y as f32), Pos2::new(4.0, y as f32 + 1.0)))
+            .collect();
+        let normalised: Vec<(Pos2, Pos2)> = cliffs
+            .iter()
+            .map(|&(p, q)| if p.y <= q.y { (p, q) } else { (q, p) })
+            .collect();
+        assert_eq!(
+            normalised, expected,
+            "the vertical edge at x = 4 in each row"
+        );
+        // Every cliff is an edge no step crosses.
+        for y in 0..3 {
+            let (a, b) = (Cell::new(3, y), Cell::new(4, y));
+            assert_eq!(grid.slope_extra(a, b), None);
+        }
+    }
+
+    #[test]
+    fn cliffs_on_hexes_are_the_shared_sides() {
+        let mut grid = Grid::from_ascii(&["....", "....", "...."])
+            .unwrap()
+            .with_topology(Topology::Hex(crate::grid::HexLayout::EVEN_Q));
+        let mut heights = vec![0.0_f32; 12];
+        heights[5] = 5.0; // (1, 1) stands high above its six neighbours.
+        grid.set_heights(Some(heights)).unwrap();
+        let mut slope = grid.slope();
+        slope.max_climb = Some(1.0);
+        grid.set_slope(slope).unwrap();
+        let canvas = canvas_on(&grid);
+        let cliffs = canvas.cliffs(&grid);
+        assert_eq!(cliffs.len(), 6, "the raised hex's six sides: {cliffs:?}");
+        for (p, q) in cliffs {
+            let length = (p - q).length();
+            assert!((length - cliffs_side(&grid)).abs() < 1e-3, "{length}");
+        }
+    }
+
+    /// The side of a hex of `grid`, in cell coordinates.
+    fn cliffs_side(grid: &Grid) -> f32 {
+        let layout = grid.topology().hex().expect("a hex map");
+        let c = layout.corners(0, 0);
+        ((c[0].0 - c[1].0).hypot(c[0].1 - c[1].1)) as f32
     }
 
     #[test]
