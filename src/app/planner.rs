@@ -42,9 +42,6 @@ pub struct Plan {
     pub smoothed: Option<SmoothedPath>,
     /// The smoothing settings used.
     pub smoothing: SmoothSettings,
-    /// Why the path was not smoothed when smoothing does not apply to the map (hex maps):
-    /// the grid path stands, and the panel says smoothing is for square maps.
-    pub unsmoothed: Option<&'static str>,
     /// The explored cells, per cell, for drawing and the inspector.
     pub exploration: Option<Exploration>,
     /// Every cell's cost to the goal and next step, when the flow field layer asked for it.
@@ -926,7 +923,6 @@ fn plan_of(
         result,
         smoothed,
         smoothing,
-        unsmoothed: grid.topology().is_hex().then_some("square maps only"),
         exploration,
         field,
         optimal_cost: None,

@@ -5,7 +5,7 @@
 use egui::epaint::CubicBezierShape;
 use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 use crate::search::FlowField;
 use crate::smooth::SmoothSettings;
 
@@ -274,13 +274,14 @@ impl SearchView {
         ui: &mut Ui,
         planner: &Planner,
         settings: &mut SearchSettings,
+        topology: Topology,
     ) -> Vec<SearchIntent> {
         let mut intents = Vec::new();
         // Rows a little closer than the default, so that the panel fits a window 780 high.
         ui.spacing_mut().item_spacing.y = 2.0;
         ui.heading("Path");
         ui.add_space(4.0);
-        let mut changed = settings.ui(ui, planner.map_is_uniform());
+        let mut changed = settings.ui(ui, planner.map_is_uniform(), topology);
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.live, "Live")
                 .on_hover_text("Plan again at every edit, marker move and setting change.");
@@ -496,8 +497,6 @@ impl SearchView {
                             "Curve",
                             format!("{:.3}, cost {:.3}", smoothed.curve_length, smoothed.cost),
                         );
-                    } else if let Some(why) = plan.unsmoothed {
-                        row(ui, "Smoothed", why.to_owned());
                     }
                 }
                 if let Some(reached) = result.reached {
