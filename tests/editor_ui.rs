@@ -1710,6 +1710,7 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
     // The search panel names the six neighbours instead of offering diagonal rules.
     h.get_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS);
     assert!(h.query_by_label("Diagonal moves").is_none());
+    h.get_by_label("6 neighbours, hex");
     h.state_mut().open_map(meadow());
     h.run();
     assert!(h.query_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS).is_none());

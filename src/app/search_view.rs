@@ -323,7 +323,7 @@ impl SearchView {
         }
         ui.separator();
         self.progress_ui(ui, planner, &mut intents);
-        Self::statistics_ui(ui, planner);
+        Self::statistics_ui(ui, planner, topology);
         if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
             self.compare_open = true;
         }
@@ -399,7 +399,7 @@ impl SearchView {
         )));
     }
 
-    fn statistics_ui(ui: &mut Ui, planner: &Planner) {
+    fn statistics_ui(ui: &mut Ui, planner: &Planner, topology: Topology) {
         if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
@@ -454,12 +454,18 @@ impl SearchView {
                     "Algorithm",
                     algorithm_name(request.algorithm).to_owned(),
                 );
+                // The diagonal rule does not apply on hexes: their six neighbours stand there.
+                let neighbours = if topology.is_hex() {
+                    "6 neighbours".to_owned()
+                } else {
+                    request.diagonal.to_string()
+                };
                 let settings = if request.algorithm.info().uses_heuristic
                     || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle
                 {
-                    format!("{}, {}", request.diagonal, request.effective_heuristic())
+                    format!("{neighbours}, {}", request.heuristic_on(topology))
                 } else {
-                    format!("{}, no heuristic", request.diagonal)
+                    format!("{neighbours}, no heuristic")
                 };
                 row(ui, "Settings", settings);
                 if request.algorithm.info().uses_weight && request.weight != 1.0 {
