@@ -438,8 +438,11 @@ fn a_hex_map_is_smoothed_in_its_world_frame_and_exported_so() {
         .with_topology(Topology::Hex(layout));
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("hexes.json");
-    std::fs::write(&map, gridpath::format::json::to_string(&Map::new("hexes", grid)))
-        .expect("write the map");
+    std::fs::write(
+        &map,
+        gridpath::format::json::to_string(&Map::new("hexes", grid)),
+    )
+    .expect("write the map");
     let export = dir.path().join("path.json");
     let out = json_of(&gridpath(&[
         "solve",
@@ -471,5 +474,8 @@ fn a_hex_map_is_smoothed_in_its_world_frame_and_exported_so() {
     assert_eq!(doc["units"], gridpath::format::path_export::UNITS_HEX);
     assert_eq!(doc["smoothed"]["waypoints"], smoothed["waypoints"]);
     let samples = doc["smoothed"]["samples"].as_array().expect("samples");
-    assert_eq!(point(&Value::from(&samples[0].as_array().expect("a sample")[..2])), centre(0, 1));
+    assert_eq!(
+        point(&Value::from(&samples[0].as_array().expect("a sample")[..2])),
+        centre(0, 1)
+    );
 }

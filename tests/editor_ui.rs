@@ -1697,7 +1697,10 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
     let grid = &h.state().map().grid;
     let centre = |c: Cell| layout.centre_of(i64::from(c.x), i64::from(c.y));
     let ends = (result.path[0], result.path[result.path.len() - 1]);
-    let (first, last) = (smoothed.samples[0], smoothed.samples[smoothed.samples.len() - 1]);
+    let (first, last) = (
+        smoothed.samples[0],
+        smoothed.samples[smoothed.samples.len() - 1],
+    );
     assert_eq!((first[0], first[1]), centre(ends.0));
     assert_eq!((last[0], last[1]), centre(ends.1));
     for [x, y, _, _] in &smoothed.samples {
@@ -1713,7 +1716,10 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
     h.get_by_label("6 neighbours, hex");
     h.state_mut().open_map(meadow());
     h.run();
-    assert!(h.query_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS).is_none());
+    assert!(
+        h.query_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS)
+            .is_none()
+    );
     assert!(h.query_by_label("Diagonal moves").is_some());
 }
 

@@ -388,7 +388,12 @@ fn check_smoothed_on_hexes(
             settings.clearance
         };
         for p in curve.samples(TEST_SPACING) {
-            prop_assert!(in_passable_hex(layout, &hexes, p), "piece {} has {:?} in a wall", i, p);
+            prop_assert!(
+                in_passable_hex(layout, &hexes, p),
+                "piece {} has {:?} in a wall",
+                i,
+                p
+            );
             let d = hex_wall_distance(layout, &hexes, p);
             prop_assert!(
                 d >= keep - 1e-9,

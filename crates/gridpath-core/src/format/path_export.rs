@@ -737,10 +737,20 @@ mod tests {
         assert_eq!(value["smoothed"]["samples"][0][0], x);
         assert_eq!(value["smoothed"]["samples"][0][1], y);
         let (x, y) = hexes.centre(Cell::new(5, 1));
-        assert_eq!(value["smoothed"]["waypoints"].as_array().and_then(|w| w.last()), Some(&serde_json::json!([x, y])));
+        assert_eq!(
+            value["smoothed"]["waypoints"]
+                .as_array()
+                .and_then(|w| w.last()),
+            Some(&serde_json::json!([x, y]))
+        );
         // A square map's summary has no topology.
         let square = Map::new("squares", Grid::from_ascii(&["..."]).unwrap());
-        assert!(serde_json::to_value(MapSummary::of(&square)).unwrap().get("topology").is_none());
+        assert!(
+            serde_json::to_value(MapSummary::of(&square))
+                .unwrap()
+                .get("topology")
+                .is_none()
+        );
     }
 
     #[test]

@@ -411,7 +411,8 @@ impl HexLayout {
         within: (i64, i64, i64, i64),
     ) -> Vec<(i64, i64)> {
         let (x0, y0, x1, y1) = within;
-        let ((along_lo, across_lo), (along_hi, across_hi)) = (self.split(x0, y0), self.split(x1, y1));
+        let ((along_lo, across_lo), (along_hi, across_hi)) =
+            (self.split(x0, y0), self.split(x1, y1));
         // (along, across) in the world frame: u along the rows (or columns), v across them.
         let frame = |point: (f64, f64)| match self.axis {
             StaggerAxis::Y => point,
@@ -420,8 +421,8 @@ impl HexLayout {
         let ((pu, pv), (qu, qv)) = (frame(p), frame(q));
         let pad = reach.max(0.0) + 1e-6;
         // Line `k` spans v ∈ [k·√3/2, k·√3/2 + 2/√3].
-        let first = (((pv.min(qv) - pad - 2.0 * CIRCUMRADIUS) / ROW_SPACING).floor() as i64)
-            .max(across_lo);
+        let first =
+            (((pv.min(qv) - pad - 2.0 * CIRCUMRADIUS) / ROW_SPACING).floor() as i64).max(across_lo);
         let last = (((pv.max(qv) + pad) / ROW_SPACING).ceil() as i64).min(across_hi);
         let mut hexes = Vec::new();
         for line in first..=last {

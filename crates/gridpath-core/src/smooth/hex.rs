@@ -198,11 +198,19 @@ mod tests {
                 let (Some(a), Some(b)) = (grid.cost(from), grid.cost(to)) else {
                     panic!("all cells are passable");
                 };
-                let integral = cost(layout, centre(layout, 1, 1), centre(layout, x, y), true, |x, y| {
-                    super::super::segment::cell_cost(&grid, x, y)
-                })
+                let integral = cost(
+                    layout,
+                    centre(layout, 1, 1),
+                    centre(layout, x, y),
+                    true,
+                    |x, y| super::super::segment::cell_cost(&grid, x, y),
+                )
                 .expect("a clear step");
-                assert!((integral - (a + b) / 2.0).abs() < 1e-12, "{}", layout.name());
+                assert!(
+                    (integral - (a + b) / 2.0).abs() < 1e-12,
+                    "{}",
+                    layout.name()
+                );
             }
         }
     }
@@ -257,8 +265,14 @@ mod tests {
                     .map(|i| wall_distance(&grid, layout, a.lerp(b, f64::from(i) / 2000.0), 9.0))
                     .fold(f64::INFINITY, f64::min);
                 let name = layout.name();
-                assert!(segment_keeps_clearance(&grid, layout, a, b, sampled - 1e-3), "{name}");
-                assert!(!segment_keeps_clearance(&grid, layout, a, b, sampled + 1e-9), "{name}");
+                assert!(
+                    segment_keeps_clearance(&grid, layout, a, b, sampled - 1e-3),
+                    "{name}"
+                );
+                assert!(
+                    !segment_keeps_clearance(&grid, layout, a, b, sampled + 1e-9),
+                    "{name}"
+                );
             }
         }
     }

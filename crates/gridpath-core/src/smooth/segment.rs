@@ -125,11 +125,9 @@ impl Segment {
     pub fn cost(&self, grid: &Grid) -> Option<f64> {
         match grid.topology() {
             Topology::Square => self.cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => {
-                hex::cost(layout, self.from, self.to, false, |x, y| {
-                    cell_cost(grid, x, y)
-                })
-            }
+            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, false, |x, y| {
+                cell_cost(grid, x, y)
+            }),
         }
     }
 
@@ -149,9 +147,9 @@ impl Segment {
     pub fn clear_cost(&self, grid: &Grid) -> Option<f64> {
         match grid.topology() {
             Topology::Square => self.clear_cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => {
-                hex::cost(layout, self.from, self.to, true, |x, y| cell_cost(grid, x, y))
-            }
+            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, true, |x, y| {
+                cell_cost(grid, x, y)
+            }),
         }
     }
 
