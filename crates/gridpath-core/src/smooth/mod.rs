@@ -23,7 +23,12 @@
 //! # What is guaranteed
 //!
 //! Continuous coordinates put cell (x, y) on [x, x + 1) × [y, y + 1); a wall is an impassable
-//! cell's closed square, and everything past the map's edges counts as wall.
+//! cell's closed square, and everything past the map's edges counts as wall. On a hex map the
+//! coordinates are its world frame ([`Topology::centre`](crate::grid::Topology::centre):
+//! neighbouring centres 1 apart), a wall is an impassable hex's closed area and every hex off
+//! the map is one; the same stages run unchanged, asking the map's topology for centres, line
+//! of sight, segment costs and wall distances ([`Segment::is_clear`], [`Segment::cost`],
+//! [`clearance`]), answered on hexes by the `hex` module.
 //!
 //! - The curve starts exactly at the start cell's centre and ends exactly at the goal's.
 //! - A curved piece keeps more than `clearance` from every wall at every point (its samples
@@ -42,6 +47,9 @@
 //!   where they fit ([`fit_fillets`]); [`SmoothedPath::min_turn_radius`] and
 //!   [`SmoothedPath::max_heading_change`] report how sharply the curve turns, with or without
 //!   the bound.
+//! - On hexes the same hold, but a single grid step passes 1/(2√3) ≈ 0.289 cells from the
+//!   corners of the two hexes beside both its ends: a straight piece on a single step keeps
+//!   that much, less than `clearance` where the clearance asked for is larger.
 //! - These hold for grid paths whose every step is itself clear: paths under the `no-cut`
 //!   and `never` diagonal rules. A diagonal step that squeezes past a wall's corner (allowed by
 //!   `always` and `one-free`) is kept as it is, and so is its corner.
