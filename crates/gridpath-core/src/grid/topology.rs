@@ -807,6 +807,63 @@ mod tests {
     }
 
     #[test]
+    fn hexes_near_a_segment_hold_every_hex_within_reach() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for layout in HexLayout::ALL {
+            for _ in 0..300 {
+                let p = (next() * 8.0, next() * 8.0);
+                let q = if next() < 0.3 {
+                    p
+                } else {
+                    (next() * 8.0, next() * 8.0)
+                };
+                let reach = next() * 2.0;
+                let near = layout.hexes_near(p, q, reach, EVERYWHERE);
+                let touching = layout.touching(p, q);
+                for y in -4..14 {
+                    for x in -4..14 {
+                        let d = layout.segment_distance(x, y, p, q);
+                        if d <= reach {
+                            assert!(
+                                near.contains(&(x, y)),
+                                "{} ({x}, {y}) at {d}",
+                                layout.name()
+                            );
+                        }
+                        // Touching is meeting, and meeting is a distance of 0.
+                        assert_eq!(touching.contains(&(x, y)), layout.meets(x, y, p, q));
+                        assert_eq!(layout.meets(x, y, p, q), d == 0.0);
+                    }
+                }
+                // The distance to a hex is the least over points sampled on the segment.
+                let (x, y) = layout.hex_at(p.0 + 1.3, p.1 - 0.4);
+                let sampled = (0..=1000)
+                    .map(|i| {
+                        let t = f64::from(i) / 1000.0;
+                        layout.distance_to(x, y, (p.0 + (q.0 - p.0) * t, p.1 + (q.1 - p.1) * t))
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                let exact = layout.segment_distance(x, y, p, q);
+                assert!(
+                    exact <= sampled + 1e-12 && sampled - exact < 0.006,
+                    "{exact} {sampled}"
+                );
+            }
+        }
+        // Inside a hex the distance is 0; half a cell past its centre, across a flat, too.
+        let layout = HexLayout::ODD_R;
+        let (cx, cy) = layout.centre_of(3, 3);
+        assert_eq!(layout.distance_to(3, 3, (cx + 0.2, cy)), 0.0);
+        assert!((layout.distance_to(3, 3, (cx + 0.75, cy)) - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
     fn world_size_holds_every_centre() {
         for topology in Topology::ALL {
             let (w, h) = topology.world_size(7, 5);
