@@ -14,14 +14,26 @@
 //! a hex of the map is a hex of the map or of that ring, so any way out of the map crosses
 //! the ring first.
 
-use crate::grid::{Grid, HexLayout};
+use crate::grid::{Cell, Grid, HexLayout};
 
 use super::Point;
-use super::segment::is_passable;
 
 /// Pieces of a segment shorter than this (in cells) are left out of its cost: the slivers
 /// where it only grazes a hex's corner.
 const SLIVER: f64 = 1e-9;
+
+/// The cost of the hex at signed offset coordinates: `None` off the map or impassable.
+pub(crate) fn cell_cost(grid: &Grid, x: i64, y: i64) -> Option<f64> {
+    if !grid.contains(x, y) {
+        return None;
+    }
+    grid.cost(Cell::new(x as u32, y as u32))
+}
+
+/// Whether the hex at signed offset coordinates is on the map and passable.
+fn is_passable(grid: &Grid, x: i64, y: i64) -> bool {
+    cell_cost(grid, x, y).is_some()
+}
 
 /// The offset cells of the map and the ring of hexes around it.
 fn map_and_ring(grid: &Grid) -> (i64, i64, i64, i64) {
@@ -174,7 +186,7 @@ pub(crate) fn segment_keeps_clearance(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Cell, Topology};
+    use crate::grid::Topology;
 
     fn hex_grid(rows: &[&str], layout: HexLayout) -> Grid {
         Grid::from_ascii(rows)
@@ -203,7 +215,7 @@ mod tests {
                     centre(layout, 1, 1),
                     centre(layout, x, y),
                     true,
-                    |x, y| super::super::segment::cell_cost(&grid, x, y),
+                    |x, y| cell_cost(&grid, x, y),
                 )
                 .expect("a clear step");
                 assert!(
@@ -220,11 +232,8 @@ mod tests {
         // Along a pointy-top row the centre line crosses each hex over exactly 1 cell.
         let layout = HexLayout::ODD_R;
         let grid = hex_grid(&[".~=#"], layout);
-        let charge = |a: Point, b: Point, clear| {
-            cost(layout, a, b, clear, |x, y| {
-                super::super::segment::cell_cost(&grid, x, y)
-            })
-        };
+        let charge =
+            |a: Point, b: Point, clear| cost(layout, a, b, clear, |x, y| cell_cost(&grid, x, y));
         let (a, b) = (centre(layout, 0, 0), centre(layout, 2, 0));
         let along = charge(a, b, false).expect("no wall on the way");
         assert!((along - (0.5 + 3.0 + 0.5 * 0.5)).abs() < 1e-12, "{along}");
