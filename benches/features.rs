@@ -10,7 +10,11 @@
 //! runs the whole sample `ROUNDS` times and the fastest round counts. The heights are a
 //! smooth synthetic relief (sums of sines, 0 to 12 units), the same for every set.
 //!
-//! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`.
+//! Run with `cargo bench --bench features`; the data is read from `../shared/movingai`. A word
+//! after `--` measures only the columns whose names hold it (and the open maps only when it is
+//! part of "open map"): `cargo bench --bench features -- hex` runs plain A* and the hex column.
+//! Where the hex maps are measured, a second table gives each set's hex queries: how many
+//! were found, and the expansions against the square map's.
 
 use gridpath::format::movingai::ScenQuery;
 use gridpath::grid::{Cell, Grid, HexLayout, Slope, Topology};
@@ -110,11 +114,23 @@ fn open_maps() {
     }
 }
 
+/// The word after `--` that picks the columns to measure, if any.
+fn filter() -> Option<String> {
+    std::env::args().skip(1).find(|a| !a.starts_with('-'))
+}
+
+/// Whether the column (or table) `name` is measured under the filter.
+fn wanted(name: &str) -> bool {
+    filter().is_none_or(|f| name.contains(&f))
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    open_maps();
+    if wanted("open map") {
+        open_maps();
+    }
     let Some(dir) = common::movingai_bench("features") else {
         return;
     };
@@ -128,12 +144,14 @@ fn main() {
         "best order of 4",
         "hex (odd-r)",
     ];
+    let variants: Vec<&str> = variants.into_iter().filter(|v| wanted(v)).collect();
     print!("| set | `astar` µs |");
-    for v in variants {
+    for v in &variants {
         print!(" {v} µs (×) |");
     }
     println!();
     println!("|---|---:|{}", "---:|".repeat(variants.len()));
+    let mut hex_rows = Vec::new();
     for set in SETS {
         let (grid, queries) = common::load_set(&dir, set, QUERIES);
         let request = |q: &ScenQuery| SearchRequest::new(q.start, q.goal);
@@ -148,82 +166,137 @@ fn main() {
             downhill: 0.5,
             max_climb: None,
         };
-        let hills = SearchGraph::new(&with_heights(&grid, slope), Diagonal::NoCut);
-        let cliffs = SearchGraph::new(
-            &with_heights(
-                &grid,
-                Slope {
-                    max_climb: Some(1.0),
-                    ..slope
-                },
-            ),
-            Diagonal::NoCut,
-        );
-        let unit = grid_for_unit(&grid, 2).expect("a unit map");
-        let unit_graph = SearchGraph::new(&unit, Diagonal::NoCut);
-        let mut times: Vec<f64> = vec![
-            time_per_query_of(&queries, |q| plain(&hills, request(q))),
-            time_per_query_of(&queries, |q| plain(&cliffs, request(q))),
-            time_per_query_of(&queries, |q| {
-                plain(&flat, request(q).with_turn_penalty(1.0))
-            }),
-        ];
-        let mut ratios: Vec<f64> = times.iter().map(|t| t / base).collect();
-        // The unit's queries: those whose ends it fits on.
-        let fitting: Vec<ScenQuery> = queries
-            .iter()
-            .filter(|q| unit.is_passable(q.start) && unit.is_passable(q.goal))
-            .cloned()
-            .collect();
-        let unit_base = time_per_query_of(&fitting, |q| plain(&flat, request(q)));
-        let unit_time = time_per_query_of(&fitting, |q| plain(&unit_graph, request(q)));
-        times.push(unit_time);
-        ratios.push(unit_time / unit_base);
-        // Nearest reachable: each goal walled in on a map of its own.
-        let walled: Vec<SearchGraph> = queries
-            .iter()
-            .map(|q| SearchGraph::new(&walled_in(&grid, q.goal), Diagonal::NoCut))
-            .collect();
-        times.push(time_per_query_of(&queries, |q| {
-            let index = queries.iter().position(|p| p == q).unwrap_or(0);
-            plain(&walled[index], request(q).with_partial(true))
-        }));
-        // Waypoints: two queries' starts in between.
-        let points: Vec<Cell> = queries.iter().map(|q| q.start).collect();
-        let via = |i: usize, n: usize| -> Vec<Cell> {
-            (1..=n)
-                .map(|j| points[(i + 7 * j) % points.len()])
-                .collect()
-        };
-        times.push(time_per_query_of(&queries, |q| {
-            let i = queries.iter().position(|p| p == q).unwrap_or(0);
-            route(&flat, &request(q), &via(i, 2), RouteOrder::AsGiven, false)
-                .map_or(f64::NAN, |r| r.result.cost)
-        }));
-        times.push(time_per_query_of(&queries, |q| {
-            let i = queries.iter().position(|p| p == q).unwrap_or(0);
-            route(&flat, &request(q), &via(i, 4), RouteOrder::Cheapest, false)
-                .map_or(f64::NAN, |r| r.result.cost)
-        }));
-        let hexes = SearchGraph::new(
-            &grid.clone().with_topology(Topology::Hex(HexLayout::ODD_R)),
-            Diagonal::NoCut,
-        );
-        times.push(time_per_query_of(&queries, |q| plain(&hexes, request(q))));
-        for t in &times[ratios.len()..] {
-            ratios.push(t / base);
+        // Each column: its time per query and its ratio to A* on the same queries.
+        let mut columns: Vec<(f64, f64)> = Vec::new();
+        let mut unit_note = String::new();
+        for &variant in &variants {
+            let (time, ratio) = match variant {
+                "heights" => {
+                    let hills = SearchGraph::new(&with_heights(&grid, slope), Diagonal::NoCut);
+                    let t = time_per_query_of(&queries, |q| plain(&hills, request(q)));
+                    (t, t / base)
+                }
+                "heights, max climb 1" => {
+                    let cliffs = SearchGraph::new(
+                        &with_heights(
+                            &grid,
+                            Slope {
+                                max_climb: Some(1.0),
+                                ..slope
+                            },
+                        ),
+                        Diagonal::NoCut,
+                    );
+                    let t = time_per_query_of(&queries, |q| plain(&cliffs, request(q)));
+                    (t, t / base)
+                }
+                "turn penalty 1" => {
+                    let t = time_per_query_of(&queries, |q| {
+                        plain(&flat, request(q).with_turn_penalty(1.0))
+                    });
+                    (t, t / base)
+                }
+                "unit 2 × 2" => {
+                    let unit = grid_for_unit(&grid, 2).expect("a unit map");
+                    let unit_graph = SearchGraph::new(&unit, Diagonal::NoCut);
+                    // The unit's queries: those whose ends it fits on.
+                    let fitting: Vec<ScenQuery> = queries
+                        .iter()
+                        .filter(|q| unit.is_passable(q.start) && unit.is_passable(q.goal))
+                        .cloned()
+                        .collect();
+                    let unit_base = time_per_query_of(&fitting, |q| plain(&flat, request(q)));
+                    let t = time_per_query_of(&fitting, |q| plain(&unit_graph, request(q)));
+                    unit_note = format!("; unit 2 × 2 on the {} whose ends it fits", fitting.len());
+                    (t, t / unit_base)
+                }
+                "nearest reachable" => {
+                    // Each goal walled in on a map of its own.
+                    let walled: Vec<SearchGraph> = queries
+                        .iter()
+                        .map(|q| SearchGraph::new(&walled_in(&grid, q.goal), Diagonal::NoCut))
+                        .collect();
+                    let t = time_per_query_of(&queries, |q| {
+                        let index = queries.iter().position(|p| p == q).unwrap_or(0);
+                        plain(&walled[index], request(q).with_partial(true))
+                    });
+                    (t, t / base)
+                }
+                "via 2 waypoints" | "best order of 4" => {
+                    // Other queries' starts in between.
+                    let (n, order) = if variant == "via 2 waypoints" {
+                        (2, RouteOrder::AsGiven)
+                    } else {
+                        (4, RouteOrder::Cheapest)
+                    };
+                    let points: Vec<Cell> = queries.iter().map(|q| q.start).collect();
+                    let via = |i: usize| -> Vec<Cell> {
+                        (1..=n)
+                            .map(|j| points[(i + 7 * j) % points.len()])
+                            .collect()
+                    };
+                    let t = time_per_query_of(&queries, |q| {
+                        let i = queries.iter().position(|p| p == q).unwrap_or(0);
+                        route(&flat, &request(q), &via(i), order, false)
+                            .map_or(f64::NAN, |r| r.result.cost)
+                    });
+                    (t, t / base)
+                }
+                // The last column: the same cells read as hexes.
+                _ => {
+                    let hex_grid = grid.clone().with_topology(Topology::Hex(HexLayout::ODD_R));
+                    let hexes = SearchGraph::new(&hex_grid, Diagonal::NoCut);
+                    let t = time_per_query_of(&queries, |q| plain(&hexes, request(q)));
+                    hex_rows.push(hex_counts(set, &flat, &hexes, &queries));
+                    (t, t / base)
+                }
+            };
+            columns.push((time, ratio));
         }
         print!("| {set} | {base:.0} |");
-        for (t, r) in times.iter().zip(&ratios) {
+        for (t, r) in &columns {
             print!(" {t:.0} ({r:.1}×) |");
         }
         println!();
-        println!(
-            "<!-- {set}: {} queries; unit 2 × 2 on the {} whose ends it fits -->",
-            queries.len(),
-            fitting.len()
-        );
+        println!("<!-- {set}: {} queries{unit_note} -->", queries.len());
     }
+    if !hex_rows.is_empty() {
+        println!();
+        println!(
+            "| set | queries | found on squares | found on hexes | expanded per query, squares | expanded per query, hexes |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|");
+        for row in hex_rows {
+            println!("{row}");
+        }
+    }
+}
+
+/// One row of the hex table: how many of the queries A* finds on the square map and on the
+/// same cells read as hexes, and the mean cells it expands per query on each.
+fn hex_counts(
+    set: &str,
+    squares: &SearchGraph,
+    hexes: &SearchGraph,
+    queries: &[ScenQuery],
+) -> String {
+    let mut searcher = Searcher::new();
+    let mut count = |graph: &SearchGraph| {
+        let (mut found, mut expanded) = (0, 0u64);
+        for q in queries {
+            if let Ok(result) = searcher.search(graph, &SearchRequest::new(q.start, q.goal)) {
+                found += usize::from(result.found);
+                expanded += result.stats.expanded;
+            }
+        }
+        (found, expanded as f64 / queries.len().max(1) as f64)
+    };
+    let (square_found, square_expanded) = count(squares);
+    let (hex_found, hex_expanded) = count(hexes);
+    format!(
+        "| {set} | {} | {square_found} | {hex_found} | {square_expanded:.0} | {hex_expanded:.0} |",
+        queries.len()
+    )
 }
 
 /// [`common::time_per_query`] with this bench's rounds.

@@ -427,3 +427,55 @@ fn no_path_gives_a_null_smoothed_path() {
     assert_eq!(out["found"], false);
     assert!(out["smoothed"].is_null());
 }
+
+#[test]
+fn a_hex_map_is_smoothed_in_its_world_frame_and_exported_so() {
+    use gridpath::grid::{Cell, Grid, HexLayout, Map, Topology};
+    // A wall to go around, on flat-top hexes with the even columns pushed down.
+    let layout = HexLayout::EVEN_Q;
+    let grid = Grid::from_ascii(&["........", "..####..", "........", "........"])
+        .expect("a valid map")
+        .with_topology(Topology::Hex(layout));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("hexes.json");
+    std::fs::write(
+        &map,
+        gridpath::format::json::to_string(&Map::new("hexes", grid)),
+    )
+    .expect("write the map");
+    let export = dir.path().join("path.json");
+    let out = json_of(&gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "0,1",
+        "--to",
+        "7,1",
+        "--smooth",
+        "--json",
+        "--export",
+        export.to_str().expect("a UTF-8 path"),
+    ]));
+    assert_eq!(out["topology"], "even-q");
+    let centre = |x: u32, y: u32| {
+        let (cx, cy) = Topology::Hex(layout).centre(Cell::new(x, y));
+        [cx, cy]
+    };
+    let smoothed = &out["smoothed"];
+    let waypoints = smoothed["waypoints"].as_array().expect("waypoints");
+    assert_eq!(point(&waypoints[0]), centre(0, 1));
+    assert_eq!(point(&waypoints[waypoints.len() - 1]), centre(7, 1));
+    assert!(waypoints.len() > 2, "the wall is in the way: {waypoints:?}");
+    assert!(smoothed["cost"].as_f64() <= out["cost"].as_f64());
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(&export).expect("the export was written"))
+            .expect("the export is JSON");
+    assert_eq!(doc["map"]["topology"], "even-q");
+    assert_eq!(doc["units"], gridpath::format::path_export::UNITS_HEX);
+    assert_eq!(doc["smoothed"]["waypoints"], smoothed["waypoints"]);
+    let samples = doc["smoothed"]["samples"].as_array().expect("samples");
+    assert_eq!(
+        point(&Value::from(&samples[0].as_array().expect("a sample")[..2])),
+        centre(0, 1)
+    );
+}

@@ -1688,9 +1688,39 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
         ((second - first).length() - zoom).abs() < 0.01,
         "centres one cell apart"
     );
-    // Smoothing does not apply to hex maps: no error, the grid path stands.
+    // The path is smoothed in the hex world frame: the curve runs from the start hex's
+    // centre to the goal's, and every point of it lies in a passable hex.
     assert!(h.state().search_failure().is_none());
-    assert!(h.state().drawn_path().is_some());
+    let export = h.state().path_export().expect("a path to export");
+    assert_eq!(export.map.topology, Some("odd-r"));
+    let smoothed = export.smoothed.as_ref().expect("the hex path is smoothed");
+    let grid = &h.state().map().grid;
+    let centre = |c: Cell| layout.centre_of(i64::from(c.x), i64::from(c.y));
+    let ends = (result.path[0], result.path[result.path.len() - 1]);
+    let (first, last) = (
+        smoothed.samples[0],
+        smoothed.samples[smoothed.samples.len() - 1],
+    );
+    assert_eq!((first[0], first[1]), centre(ends.0));
+    assert_eq!((last[0], last[1]), centre(ends.1));
+    for [x, y, _, _] in &smoothed.samples {
+        let (hx, hy) = layout.hex_at(*x, *y);
+        assert!(
+            grid.contains(hx, hy) && grid.is_passable(Cell::new(hx as u32, hy as u32)),
+            "({x}, {y}) lies in the hex ({hx}, {hy})"
+        );
+    }
+    // The search panel names the six neighbours instead of offering diagonal rules.
+    h.get_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS);
+    assert!(h.query_by_label("Diagonal moves").is_none());
+    h.get_by_label("6 neighbours, hex");
+    h.state_mut().open_map(meadow());
+    h.run();
+    assert!(
+        h.query_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS)
+            .is_none()
+    );
+    assert!(h.query_by_label("Diagonal moves").is_some());
 }
 
 #[test]

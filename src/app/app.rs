@@ -1150,7 +1150,10 @@ impl eframe::App for EditorApp {
                             self.agents_section_ui(ui);
                             ui.separator();
                         }
-                        let intents = self.view.panel_ui(ui, &self.planner, &mut self.settings);
+                        let topology = self.document.map.grid.topology();
+                        let intents =
+                            self.view
+                                .panel_ui(ui, &self.planner, &mut self.settings, topology);
                         for intent in intents {
                             self.search_intent(intent);
                         }

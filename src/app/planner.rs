@@ -42,8 +42,8 @@ pub struct Plan {
     pub smoothed: Option<SmoothedPath>,
     /// The smoothing settings used.
     pub smoothing: SmoothSettings,
-    /// Why the path was not smoothed when smoothing does not apply to the map (hex maps):
-    /// the grid path stands, and the panel says smoothing is for square maps.
+    /// Why the path was not smoothed when smoothing does not apply to it (a unit larger than
+    /// one cell): the grid path stands, and the panel says why.
     pub unsmoothed: Option<&'static str>,
     /// The explored cells, per cell, for drawing and the inspector.
     pub exploration: Option<Exploration>,
@@ -964,7 +964,7 @@ fn plan_of(
         result,
         smoothed,
         smoothing,
-        unsmoothed: grid.topology().is_hex().then_some("square maps only"),
+        unsmoothed: None,
         exploration,
         field,
         optimal_cost: None,

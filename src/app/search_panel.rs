@@ -3,7 +3,7 @@
 
 use egui::{ComboBox, Ui};
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Topology};
 use crate::search::{Algorithm, Diagonal, Heuristic, Optimality, SearchRequest};
 
 /// The search settings the user chose.
@@ -65,8 +65,10 @@ impl SearchSettings {
     }
 
     /// The settings' controls; returns whether one changed. Jump point search is greyed out
-    /// unless the map is `uniform` (every passable cell costs the same).
-    pub fn ui(&mut self, ui: &mut Ui, uniform: bool) -> bool {
+    /// unless the map is `uniform` (every passable cell costs the same). On a hex map
+    /// (`topology`) the diagonal rule, which does not apply there, gives way to a note of the
+    /// six neighbours, and the heuristics offered are those that fit hexes.
+    pub fn ui(&mut self, ui: &mut Ui, uniform: bool, topology: Topology) -> bool {
         let before = *self;
         // Tall enough to list every algorithm without a scroll bar.
         ComboBox::from_label("Algorithm")
@@ -92,18 +94,29 @@ impl SearchSettings {
             })
             .response
             .on_hover_text(algorithm_about(self.algorithm));
-        ComboBox::from_label("Diagonal moves")
-            .selected_text(self.diagonal.name())
-            .show_ui(ui, |ui| {
-                for &d in Diagonal::ALL {
-                    ui.selectable_value(&mut self.diagonal, d, d.name())
-                        .on_hover_text(d.about());
-                }
-            })
-            .response
-            .on_hover_text(self.diagonal.about());
+        if topology.is_hex() {
+            ui.label(HEX_NEIGHBOURS).on_hover_text(
+                "Every hex touches six others across a side, and a step to any of them is one cell long: there are no diagonal moves to rule on.",
+            );
+        } else {
+            ComboBox::from_label("Diagonal moves")
+                .selected_text(self.diagonal.name())
+                .show_ui(ui, |ui| {
+                    for &d in Diagonal::ALL {
+                        ui.selectable_value(&mut self.diagonal, d, d.name())
+                            .on_hover_text(d.about());
+                    }
+                })
+                .response
+                .on_hover_text(self.diagonal.about());
+        }
         let shown = self.heuristic.map_or_else(
-            || format!("default ({})", Heuristic::default_for(self.diagonal)),
+            || {
+                format!(
+                    "default ({})",
+                    Heuristic::default_on(topology, self.diagonal)
+                )
+            },
             |h| h.name().to_owned(),
         );
         let uses_heuristic = self.algorithm.info().uses_heuristic;
@@ -115,9 +128,14 @@ impl SearchSettings {
                     "none".to_owned()
                 })
                 .show_ui(ui, |ui| {
+                    let default = if topology.is_hex() {
+                        "The hex distance times the cheapest terrain's cost."
+                    } else {
+                        "Octile with diagonal moves, Manhattan without."
+                    };
                     ui.selectable_value(&mut self.heuristic, None, "default")
-                        .on_hover_text("Octile with diagonal moves, Manhattan without.");
-                    for &h in Heuristic::ALL {
+                        .on_hover_text(default);
+                    for &h in Heuristic::ALL.iter().filter(|h| h.fits(topology)) {
                         ui.selectable_value(&mut self.heuristic, Some(h), h.name())
                             .on_hover_text(h.about());
                     }
@@ -155,6 +173,9 @@ impl SearchSettings {
         *self != before
     }
 }
+
+/// What the search panel shows in place of the diagonal rule on a hex map.
+pub const HEX_NEIGHBOURS: &str = "6 neighbours (hexes)";
 
 /// The algorithm's name as menus show it (its registry title).
 pub fn algorithm_name(algorithm: Algorithm) -> &'static str {

@@ -5,7 +5,7 @@
 use egui::epaint::CubicBezierShape;
 use egui::{Align2, Color32, FontId, Painter, Pos2, ProgressBar, RichText, Stroke, Ui, Vec2};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 use crate::search::{Algorithm, ContractionHierarchy, FlowField};
 use crate::smooth::SmoothSettings;
 
@@ -274,13 +274,14 @@ impl SearchView {
         ui: &mut Ui,
         planner: &Planner,
         settings: &mut SearchSettings,
+        topology: Topology,
     ) -> Vec<SearchIntent> {
         let mut intents = Vec::new();
         // Rows a little closer than the default, so that the panel fits a window 780 high.
         ui.spacing_mut().item_spacing.y = 2.0;
         ui.heading("Path");
         ui.add_space(4.0);
-        let mut changed = settings.ui(ui, planner.map_is_uniform());
+        let mut changed = settings.ui(ui, planner.map_is_uniform(), topology);
         Self::long_build_note(ui, planner, settings.algorithm);
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.live, "Live")
@@ -323,7 +324,7 @@ impl SearchView {
         }
         ui.separator();
         self.progress_ui(ui, planner, &mut intents);
-        Self::statistics_ui(ui, planner);
+        Self::statistics_ui(ui, planner, topology);
         if planner.comparison().is_some() && ui.button("Show comparison").clicked() {
             self.compare_open = true;
         }
@@ -470,7 +471,7 @@ impl SearchView {
         );
     }
 
-    fn statistics_ui(ui: &mut Ui, planner: &Planner) {
+    fn statistics_ui(ui: &mut Ui, planner: &Planner, topology: Topology) {
         if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
@@ -525,12 +526,18 @@ impl SearchView {
                     "Algorithm",
                     algorithm_name(request.algorithm).to_owned(),
                 );
+                // The diagonal rule does not apply on hexes: their six neighbours stand there.
+                let neighbours = if topology.is_hex() {
+                    "6 neighbours".to_owned()
+                } else {
+                    request.diagonal.to_string()
+                };
                 let settings = if request.algorithm.info().uses_heuristic
                     || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle
                 {
-                    format!("{}, {}", request.diagonal, request.effective_heuristic())
+                    format!("{neighbours}, {}", request.heuristic_on(topology))
                 } else {
-                    format!("{}, no heuristic", request.diagonal)
+                    format!("{neighbours}, no heuristic")
                 };
                 row(ui, "Settings", settings);
                 if request.algorithm.info().uses_weight && request.weight != 1.0 {

@@ -37,7 +37,12 @@
 //!
 //! - Cells are `[x, y]` (column, row, from the top-left cell); points are continuous
 //!   `[x, y]`, where cell (x, y) covers [x, x + 1) × [y, y + 1) and its centre is
-//!   (x + 0.5, y + 0.5); y grows down the map. `units` says so in the file.
+//!   (x + 0.5, y + 0.5); y grows down the map. `units` says so in the file. On a hex map
+//!   (`map.topology` names its layout: `"odd-r"`, `"even-r"`, `"odd-q"` or `"even-q"`) cells
+//!   are offset coordinates and points lie in the hex world frame of
+//!   [`Topology::centre`] — neighbouring centres 1 apart, each hex 1 across its flats — and
+//!   `units` is [`UNITS_HEX`]; with a ROS frame, `H` below is the frame's height
+//!   ([`Topology::world_size`]).
 //! - `grid_path.cost` follows the search's step model (step length × mean of the two cells'
 //!   costs); `smoothed.cost` integrates the terrain cost along the line-of-sight segments and
 //!   is never higher. `curve_length` and `curve_cost` are measured on the Bezier curve by
@@ -71,11 +76,22 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::save::{self, Backup, SaveError};
-use crate::grid::{Cell, GeoReference, Map};
+use crate::grid::{Cell, GeoReference, Map, Topology};
 use crate::search::{Route, SearchRequest, SearchResult};
 use crate::smooth::{self, CurveSample, SmoothSettings, SmoothedPath};
 
-/// The statement of the cell frame that every export carries in `units`.
+/// The statement of the cell frame that every export of a hex map carries in `units`.
+pub const UNITS_HEX: &str = "cells: [x, y] integers in offset coordinates, column and row from the top-left hex, every other row (pointy-top hexes) or column (flat-top) pushed half a cell along as map.topology names it (Tiled's staggeraxis and staggerindex); points: continuous [x, y] in the hex map's world frame, neighbouring hex centres 1 apart and each hex 1 across its flats, the hexes in x, y >= 0; y grows down; headings in radians from +x towards +y; distances in cells";
+
+/// The `units` statement for a map of this topology: [`UNITS`] or [`UNITS_HEX`].
+pub fn units_of(topology: Topology) -> &'static str {
+    match topology {
+        Topology::Square => UNITS,
+        Topology::Hex(_) => UNITS_HEX,
+    }
+}
+
+/// The statement of the cell frame that every export of a square map carries in `units`.
 pub const UNITS: &str = "cells: [x, y] integers, column and row from the top-left cell; points: continuous [x, y] in cells, cell (x, y) covers [x, x+1) x [y, y+1) and its centre is (x+0.5, y+0.5); y grows down; headings in radians from +x towards +y; distances in cells";
 
 /// The path export document (see the [module](self) for its schema).
@@ -85,7 +101,7 @@ pub struct PathExport {
     pub format: &'static str,
     /// The schema version, 3.
     pub version: u32,
-    /// The cell frame, in words ([`UNITS`]).
+    /// The cell frame, in words ([`UNITS`], or [`UNITS_HEX`] for a hex map).
     pub units: &'static str,
     /// Which map was searched.
     pub map: MapSummary,
@@ -171,11 +187,12 @@ pub struct WorldPath {
     pub samples: Vec<[f64; 4]>,
 }
 
-/// Where a continuous point of a map `height` cells high lies in its world frame.
-pub fn world_point(geo: &GeoReference, height: u32, x: f64, y: f64) -> [f64; 2] {
+/// Where a continuous point of a map `height` cells high (in continuous coordinates: a hex
+/// map's [`Topology::world_size`]) lies in its world frame.
+pub fn world_point(geo: &GeoReference, height: f64, x: f64, y: f64) -> [f64; 2] {
     [
         geo.origin[0] + x * geo.resolution,
-        geo.origin[1] + (f64::from(height) - y) * geo.resolution,
+        geo.origin[1] + (height - y) * geo.resolution,
     ]
 }
 
@@ -198,6 +215,23 @@ pub struct MapSummary {
     pub width: u32,
     /// Its number of rows.
     pub height: u32,
+    /// The hex layout (`"odd-r"`, `"even-r"`, `"odd-q"`, `"even-q"`) of a hex map; left out
+    /// for a square one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology: Option<&'static str>,
+}
+
+impl MapSummary {
+    /// The summary of `map`.
+    pub fn of(map: &Map) -> Self {
+        let topology = map.grid.topology();
+        Self {
+            name: map.name.clone(),
+            width: map.grid.width(),
+            height: map.grid.height(),
+            topology: topology.is_hex().then(|| topology.name()),
+        }
+    }
 }
 
 /// The search settings, by their command-line names.
@@ -275,13 +309,14 @@ impl PathExport {
         spacing: f64,
     ) -> Self {
         let stats = result.stats;
+        let topology = map.grid.topology();
         let samples = smoothed.as_ref().map(|path| curve_samples(path, spacing));
         let world = map
             .metadata
             .as_ref()
             .zip(smoothed.as_ref())
             .map(|(geo, path)| {
-                let height = map.grid.height();
+                let (_, height) = topology.world_size(map.grid.width(), map.grid.height());
                 WorldPath {
                     frame: "map",
                     resolution: geo.resolution,
@@ -314,18 +349,14 @@ impl PathExport {
         Self {
             format: "gridpath-path",
             version: 3,
-            units: UNITS,
-            map: MapSummary {
-                name: map.name.clone(),
-                width: map.grid.width(),
-                height: map.grid.height(),
-            },
+            units: units_of(topology),
+            map: MapSummary::of(map),
             start: request.start,
             goal: request.goal,
             search: SearchSummary {
                 algorithm: request.algorithm.name(),
                 diagonal: request.diagonal.name(),
-                heuristic: request.heuristic_on(map.grid.topology()).name(),
+                heuristic: request.heuristic_on(topology).name(),
                 weight: request.weight,
                 optimality: optimality_claim(result),
             },
@@ -683,6 +714,43 @@ mod tests {
         assert_eq!(first.as_array().map(Vec::len), Some(4));
         assert!(value["smoothed"]["cost"].as_f64() <= value["grid_path"]["cost"].as_f64());
         assert!(value["stats"]["expanded"].as_u64() > Some(0));
+    }
+
+    #[test]
+    fn a_hex_map_exports_its_layout_and_points_in_its_world_frame() {
+        use crate::grid::HexLayout;
+        let hexes = Topology::Hex(HexLayout::EVEN_Q);
+        let grid = Grid::from_ascii(&["......", "..##..", "......"])
+            .unwrap()
+            .with_topology(hexes);
+        let map = Map::new("hexes", grid);
+        let request = SearchRequest::new(Cell::new(0, 1), Cell::new(5, 1));
+        let result = search::solve(&map.grid, &request).unwrap();
+        let settings = SmoothSettings::default();
+        let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).unwrap();
+        let export = PathExport::new(&map, &request, &result, settings, Some(smoothed), 0.25);
+        let value: serde_json::Value = serde_json::from_str(&export.to_json().unwrap()).unwrap();
+        assert_eq!(value["units"], UNITS_HEX);
+        assert_eq!(value["map"]["topology"], "even-q");
+        assert_eq!(value["search"]["heuristic"], "hex");
+        let (x, y) = hexes.centre(Cell::new(0, 1));
+        assert_eq!(value["smoothed"]["samples"][0][0], x);
+        assert_eq!(value["smoothed"]["samples"][0][1], y);
+        let (x, y) = hexes.centre(Cell::new(5, 1));
+        assert_eq!(
+            value["smoothed"]["waypoints"]
+                .as_array()
+                .and_then(|w| w.last()),
+            Some(&serde_json::json!([x, y]))
+        );
+        // A square map's summary has no topology.
+        let square = Map::new("squares", Grid::from_ascii(&["..."]).unwrap());
+        assert!(
+            serde_json::to_value(MapSummary::of(&square))
+                .unwrap()
+                .get("topology")
+                .is_none()
+        );
     }
 
     #[test]

@@ -381,18 +381,132 @@ impl HexLayout {
         } else {
             (b, a)
         };
-        let p = self.centre_of(i64::from(a.x), i64::from(a.y));
-        let q = self.centre_of(i64::from(b.x), i64::from(b.y));
-        let mut candidates: Vec<(i64, i64)> = self
-            .line(a, b)
-            .into_iter()
-            .flat_map(|(x, y)| std::iter::once((x, y)).chain(self.neighbours(x, y)))
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates.retain(|&(x, y)| touches(&self.corners(x, y), p, q));
-        candidates
+        self.touching(
+            self.centre_of(i64::from(a.x), i64::from(a.y)),
+            self.centre_of(i64::from(b.x), i64::from(b.y)),
+        )
     }
+
+    /// Every hex whose closed area the segment from `p` to `q` (any two points of the world
+    /// frame) meets, within 1e-9, as offset coordinates, sorted: [`HexLayout::supercover`] for
+    /// segments that need not join two centres. The work grows with the segment's length.
+    pub fn touching(self, p: (f64, f64), q: (f64, f64)) -> Vec<(i64, i64)> {
+        let mut hexes = self.hexes_near(p, q, 0.0, EVERYWHERE);
+        hexes.retain(|&(x, y)| touches(&self.corners(x, y), p, q));
+        hexes.sort_unstable();
+        hexes.dedup();
+        hexes
+    }
+
+    /// The hexes among the offset cells `x0..=x1`, `y0..=y1` (`within`) that may come within
+    /// `reach` of the segment from `p` to `q` in the world frame: every one that does, and some
+    /// a little farther (callers measure the distance themselves). Row by row (pointy-top) or
+    /// column by column (flat-top), only the hexes beside the part of the segment that passes
+    /// that row, so the work grows with the segment's length and the reach, not its box.
+    pub fn hexes_near(
+        self,
+        p: (f64, f64),
+        q: (f64, f64),
+        reach: f64,
+        within: (i64, i64, i64, i64),
+    ) -> Vec<(i64, i64)> {
+        let (x0, y0, x1, y1) = within;
+        let ((along_lo, across_lo), (along_hi, across_hi)) =
+            (self.split(x0, y0), self.split(x1, y1));
+        // (along, across) in the world frame: u along the rows (or columns), v across them.
+        let frame = |point: (f64, f64)| match self.axis {
+            StaggerAxis::Y => point,
+            StaggerAxis::X => (point.1, point.0),
+        };
+        let ((pu, pv), (qu, qv)) = (frame(p), frame(q));
+        let pad = reach.max(0.0) + 1e-6;
+        // Line `k` spans v ∈ [k·√3/2, k·√3/2 + 2/√3].
+        let first =
+            (((pv.min(qv) - pad - 2.0 * CIRCUMRADIUS) / ROW_SPACING).floor() as i64).max(across_lo);
+        let last = (((pv.max(qv) + pad) / ROW_SPACING).ceil() as i64).min(across_hi);
+        let mut hexes = Vec::new();
+        for line in first..=last {
+            let low = line as f64 * ROW_SPACING - pad;
+            let high = low + 2.0 * CIRCUMRADIUS + 2.0 * pad;
+            // The part of the segment within the line's band, as a range of u.
+            let (t0, t1) = if qv == pv {
+                if pv < low || pv > high {
+                    continue;
+                }
+                (0.0, 1.0)
+            } else {
+                let (a, b) = ((low - pv) / (qv - pv), (high - pv) / (qv - pv));
+                (a.min(b).max(0.0), a.max(b).min(1.0))
+            };
+            if t0 > t1 {
+                continue;
+            }
+            let (ua, ub) = (pu + (qu - pu) * t0, pu + (qu - pu) * t1);
+            // Hex `pos` of the line spans u ∈ [pos + shift − ½, pos + shift + ½].
+            let shift = if self.is_staggered(line) { 1.0 } else { 0.5 };
+            let from = ((ua.min(ub) - pad - shift - 0.5).floor() as i64).max(along_lo);
+            let to = ((ua.max(ub) + pad - shift + 0.5).ceil() as i64).min(along_hi);
+            for pos in from..=to {
+                hexes.push(self.join(pos, line));
+            }
+        }
+        hexes
+    }
+
+    /// The distance from a point of the world frame to the closed area of the hex at offset
+    /// `(x, y)`: 0 inside it or on its edge.
+    pub fn distance_to(self, x: i64, y: i64, point: (f64, f64)) -> f64 {
+        let corners = self.corners(x, y);
+        let (cx, cy) = self.centre_of(x, y);
+        // Inside when on the centre's side of every edge.
+        let inside = (0..6).all(|k| {
+            let (u, v) = (corners[k], corners[(k + 1) % 6]);
+            let side = |p: (f64, f64)| (v.0 - u.0) * (p.1 - u.1) - (v.1 - u.1) * (p.0 - u.0);
+            side(point) * side((cx, cy)) >= 0.0
+        });
+        if inside {
+            return 0.0;
+        }
+        (0..6)
+            .map(|k| point_to_segment(point, corners[k], corners[(k + 1) % 6]))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether the segment from `p` to `q` meets the closed area of the hex at offset
+    /// `(x, y)` (within 1e-9).
+    pub fn meets(self, x: i64, y: i64, p: (f64, f64), q: (f64, f64)) -> bool {
+        touches(&self.corners(x, y), p, q)
+    }
+
+    /// The least distance between the segment from `p` to `q` and the closed area of the hex
+    /// at offset `(x, y)`: 0 when they meet, else reached at a corner of the hex or an end of
+    /// the segment.
+    pub fn segment_distance(self, x: i64, y: i64, p: (f64, f64), q: (f64, f64)) -> f64 {
+        let corners = self.corners(x, y);
+        if touches(&corners, p, q) {
+            return 0.0;
+        }
+        corners
+            .iter()
+            .map(|&c| point_to_segment(c, p, q))
+            .fold(self.distance_to(x, y, p), f64::min)
+            .min(self.distance_to(x, y, q))
+    }
+}
+
+/// Every offset cell: the `within` of [`HexLayout::hexes_near`] that clips nothing.
+const EVERYWHERE: (i64, i64, i64, i64) = (i64::MIN / 4, i64::MIN / 4, i64::MAX / 4, i64::MAX / 4);
+
+/// The distance from `point` to the segment `a`–`b`.
+fn point_to_segment(point: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length2 = dx * dx + dy * dy;
+    let t = if length2 > 0.0 {
+        (((point.0 - a.0) * dx + (point.1 - a.1) * dy) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (point.0 - (a.0 + dx * t)).hypot(point.1 - (a.1 + dy * t))
 }
 
 /// Whether the segment `p`–`q` meets the convex polygon `corners` (within 1e-9): no
@@ -438,6 +552,15 @@ impl Topology {
         match self {
             Topology::Square => u8::MAX,
             Topology::Hex(layout) => layout.directions(x, y),
+        }
+    }
+
+    /// Whether one step leads from `a` to `b`: one of the eight king moves on squares (the
+    /// diagonal rule aside), one of the six neighbours on hexes.
+    pub fn are_neighbours(self, a: Cell, b: Cell) -> bool {
+        match self {
+            Topology::Square => a != b && a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1,
+            Topology::Hex(layout) => layout.distance(a, b) == 1,
         }
     }
 
@@ -681,6 +804,63 @@ mod tests {
         // Two neighbours touch only each other (and no corner of a third).
         let cover = HexLayout::ODD_Q.supercover(Cell::new(2, 2), Cell::new(3, 2));
         assert_eq!(cover.len(), 2, "{cover:?}");
+    }
+
+    #[test]
+    fn hexes_near_a_segment_hold_every_hex_within_reach() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for layout in HexLayout::ALL {
+            for _ in 0..300 {
+                let p = (next() * 8.0, next() * 8.0);
+                let q = if next() < 0.3 {
+                    p
+                } else {
+                    (next() * 8.0, next() * 8.0)
+                };
+                let reach = next() * 2.0;
+                let near = layout.hexes_near(p, q, reach, EVERYWHERE);
+                let touching = layout.touching(p, q);
+                for y in -4..14 {
+                    for x in -4..14 {
+                        let d = layout.segment_distance(x, y, p, q);
+                        if d <= reach {
+                            assert!(
+                                near.contains(&(x, y)),
+                                "{} ({x}, {y}) at {d}",
+                                layout.name()
+                            );
+                        }
+                        // Touching is meeting, and meeting is a distance of 0.
+                        assert_eq!(touching.contains(&(x, y)), layout.meets(x, y, p, q));
+                        assert_eq!(layout.meets(x, y, p, q), d == 0.0);
+                    }
+                }
+                // The distance to a hex is the least over points sampled on the segment.
+                let (x, y) = layout.hex_at(p.0 + 1.3, p.1 - 0.4);
+                let sampled = (0..=1000)
+                    .map(|i| {
+                        let t = f64::from(i) / 1000.0;
+                        layout.distance_to(x, y, (p.0 + (q.0 - p.0) * t, p.1 + (q.1 - p.1) * t))
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                let exact = layout.segment_distance(x, y, p, q);
+                assert!(
+                    exact <= sampled + 1e-12 && sampled - exact < 0.006,
+                    "{exact} {sampled}"
+                );
+            }
+        }
+        // Inside a hex the distance is 0; half a cell past its centre, across a flat, too.
+        let layout = HexLayout::ODD_R;
+        let (cx, cy) = layout.centre_of(3, 3);
+        assert_eq!(layout.distance_to(3, 3, (cx + 0.2, cy)), 0.0);
+        assert!((layout.distance_to(3, 3, (cx + 0.75, cy)) - 0.25).abs() < 1e-12);
     }
 
     #[test]

@@ -172,7 +172,12 @@ impl PlanExport {
                 .map(|path| {
                     path.iter()
                         .map(|c| {
-                            world_point(geo, height, f64::from(c.x) + 0.5, f64::from(c.y) + 0.5)
+                            world_point(
+                                geo,
+                                f64::from(height),
+                                f64::from(c.x) + 0.5,
+                                f64::from(c.y) + 0.5,
+                            )
                         })
                         .collect()
                 })
@@ -182,11 +187,7 @@ impl PlanExport {
             format: "gridpath-mapf-plan",
             version: 1,
             units: UNITS,
-            map: MapSummary {
-                name: map.name.clone(),
-                width: map.grid.width(),
-                height,
-            },
+            map: MapSummary::of(map),
             moves: match instance.moves() {
                 Moves::Four => "4",
                 Moves::EightNoCut => "8",

@@ -2,12 +2,15 @@
 //!
 //! A wall is an impassable cell's closed square, and everything past the map's edges counts as
 //! wall too: a unit may not leave the map, so it keeps its clearance from the border as well.
+//! On a hex map a wall is an impassable hex's closed area and every hex off the map, measured
+//! in the map's world frame (the `hex` module).
 
 use std::ops::RangeInclusive;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Topology};
 
 use super::Point;
+use super::hex;
 use super::segment::is_passable;
 
 /// The distance from `point` to the nearest wall, looking no farther than `limit`: `limit`
@@ -16,6 +19,9 @@ use super::segment::is_passable;
 /// The work is bounded by the map, whatever the limit: the border is a wall at a known
 /// distance, so only the map's own cells within reach are examined.
 pub fn wall_distance(grid: &Grid, point: Point, limit: f64) -> f64 {
+    if let Topology::Hex(layout) = grid.topology() {
+        return hex::wall_distance(grid, layout, point, limit);
+    }
     let (cx, cy) = point.cell_in_grid();
     if !is_passable(grid, cx, cy) {
         return 0.0;
@@ -63,7 +69,7 @@ fn scan_window(
 
 /// Whether `point` lies in a passable cell and no wall comes nearer than `clearance`.
 pub fn keeps_clearance(grid: &Grid, point: Point, clearance: f64) -> bool {
-    let (cx, cy) = point.cell_in_grid();
+    let (cx, cy) = point.cell_on(grid.topology());
     is_passable(grid, cx, cy) && wall_distance(grid, point, clearance) >= clearance
 }
 
@@ -72,6 +78,9 @@ pub fn keeps_clearance(grid: &Grid, point: Point, clearance: f64) -> bool {
 /// least distance between the two (reached at a segment end or a square corner, as the
 /// segment enters no wall). The segment must lie in passable cells.
 pub fn segment_keeps_clearance(grid: &Grid, a: Point, b: Point, clearance: f64) -> bool {
+    if let Topology::Hex(layout) = grid.topology() {
+        return hex::segment_keeps_clearance(grid, layout, a, b, clearance);
+    }
     let (width, height) = (f64::from(grid.width()), f64::from(grid.height()));
     let border = |p: Point| p.x.min(p.y).min(width - p.x).min(height - p.y);
     if border(a) < clearance || border(b) < clearance {

@@ -133,8 +133,8 @@ pub fn measure(grid: &Grid, curves: &[CubicBezier]) -> (f64, f64) {
         for p in curve.samples(MEASURE_SPACING) {
             if let Some(q) = previous {
                 let chord = q.distance(p);
-                let (x, y) = q.lerp(p, 0.5).cell_in_grid();
-                let (qx, qy) = q.cell_in_grid();
+                let (x, y) = q.lerp(p, 0.5).cell_on(grid.topology());
+                let (qx, qy) = q.cell_on(grid.topology());
                 // A chord's middle lies in a wall only where a straight piece passes a corner
                 // exactly; the cell it comes from is charged then.
                 let here = cell_cost(grid, x, y).or_else(|| cell_cost(grid, qx, qy));

@@ -47,12 +47,6 @@ pub enum SmoothError {
         /// The waypoint after it.
         to: Cell,
     },
-    /// The map's cells are hexes: line of sight, clearance and the curves' safety are
-    /// measured on squares, and a hex map is not smoothed (its grid path stands as it is).
-    #[error(
-        "paths on hex maps are not smoothed yet: line of sight and clearance are measured on square cells"
-    )]
-    HexUnsupported,
     /// The tension is outside [0, 1].
     #[error("the tension must be a number from 0 to 1, got {0}")]
     BadTension(f64),

@@ -18,7 +18,7 @@ pub const COST_TOLERANCE: f64 = 1e-9;
 pub fn step_costs(grid: &Grid, path: &[Cell]) -> Vec<f64> {
     path.windows(2)
         .map(|pair| {
-            let length = Segment::between_centres(pair[0], pair[1]).length();
+            let length = Segment::between_centres_on(grid.topology(), pair[0], pair[1]).length();
             let a = grid.cost(pair[0]).unwrap_or(0.0);
             let b = grid.cost(pair[1]).unwrap_or(0.0);
             length * (a + b) / 2.0 + grid.slope_extra(pair[0], pair[1]).unwrap_or(0.0)
@@ -57,15 +57,10 @@ pub fn pull_string_keeping(grid: &Grid, path: &[Cell], clearance: f64) -> Vec<us
     }
     let mut waypoints = vec![0];
     let mut anchor = 0;
+    let centre = |i: usize| Point::centre_on(grid.topology(), path[i]);
     for j in 2..=last {
         let keeps = |from: usize, to: usize| {
-            clearance <= 0.0
-                || segment_keeps_clearance(
-                    grid,
-                    Point::centre(path[from]),
-                    Point::centre(path[to]),
-                    clearance,
-                )
+            clearance <= 0.0 || segment_keeps_clearance(grid, centre(from), centre(to), clearance)
         };
         if !(shortcut_pays(grid, path, &prefix, anchor, j) && keeps(anchor, j)) {
             anchor = j - 1;
@@ -83,14 +78,14 @@ pub fn pull_string_keeping(grid: &Grid, path: &[Cell], clearance: f64) -> Vec<us
 /// level ground (every cell it touches as high as where it starts), where slopes add
 /// nothing to its integral and no cliff can lie across it.
 fn shortcut_pays(grid: &Grid, path: &[Cell], prefix: &[f64], from: usize, to: usize) -> bool {
-    let segment = Segment::between_centres(path[from], path[to]);
+    let segment = Segment::between_centres_on(grid.topology(), path[from], path[to]);
     if !segment.is_clear(grid) {
         return false;
     }
     if grid.heights().is_some() {
         let level = grid.height_at(path[from]);
         let flat = segment
-            .supercover()
+            .touched(grid)
             .into_iter()
             .all(|(x, y)| grid.height_at(Cell::new(x as u32, y as u32)) == level);
         if !flat {

@@ -23,7 +23,12 @@
 //! # What is guaranteed
 //!
 //! Continuous coordinates put cell (x, y) on [x, x + 1) × [y, y + 1); a wall is an impassable
-//! cell's closed square, and everything past the map's edges counts as wall.
+//! cell's closed square, and everything past the map's edges counts as wall. On a hex map the
+//! coordinates are its world frame ([`Topology::centre`](crate::grid::Topology::centre):
+//! neighbouring centres 1 apart), a wall is an impassable hex's closed area and every hex off
+//! the map is one; the same stages run unchanged, asking the map's topology for centres, line
+//! of sight, segment costs and wall distances ([`Segment::is_clear`], [`Segment::cost`],
+//! [`clearance`]), answered on hexes by the `hex` module.
 //!
 //! - The curve starts exactly at the start cell's centre and ends exactly at the goal's.
 //! - A curved piece keeps more than `clearance` from every wall at every point (its samples
@@ -42,6 +47,9 @@
 //!   where they fit ([`fit_fillets`]); [`SmoothedPath::min_turn_radius`] and
 //!   [`SmoothedPath::max_heading_change`] report how sharply the curve turns, with or without
 //!   the bound.
+//! - On hexes the same hold, but a single grid step passes 1/(2√3) ≈ 0.289 cells from the
+//!   corners of the two hexes beside both its ends: a straight piece on a single step keeps
+//!   that much, less than `clearance` where the clearance asked for is larger.
 //! - These hold for grid paths whose every step is itself clear: paths under the `no-cut`
 //!   and `never` diagonal rules. A diagonal step that squeezes past a wall's corner (allowed by
 //!   `always` and `one-free`) is kept as it is, and so is its corner.
@@ -66,6 +74,7 @@ pub mod clearance;
 mod curve;
 mod error;
 mod fillet;
+mod hex;
 mod line_of_sight;
 mod point;
 mod sampling;
@@ -127,10 +136,12 @@ pub fn smooth_path_through(
 ) -> Result<SmoothedPath, SmoothError> {
     settings.validate_for(grid)?;
     check_path(grid, path)?;
+    let topology = grid.topology();
+    let centre = |cell: Cell| Point::centre_on(topology, cell);
     let steps = step_costs(grid, path);
     let grid_length: f64 = path
         .windows(2)
-        .map(|pair| Segment::between_centres(pair[0], pair[1]).length())
+        .map(|pair| Segment::between_centres_on(topology, pair[0], pair[1]).length())
         .sum();
     let grid_cost: f64 = steps.iter().sum();
 
@@ -155,11 +166,11 @@ pub fn smooth_path_through(
     if kept.is_empty() {
         kept.push(0);
     }
-    let waypoints: Vec<Point> = kept.iter().map(|&i| Point::centre(path[i])).collect();
+    let waypoints: Vec<Point> = kept.iter().map(|&i| centre(path[i])).collect();
     let (mut length, mut cost) = (0.0, 0.0);
     for pair in kept.windows(2) {
         let (from, to) = (pair[0], pair[1]);
-        let segment = Segment::between_centres(path[from], path[to]);
+        let segment = Segment::between_centres_on(topology, path[from], path[to]);
         let replaced: f64 = steps[from..to].iter().sum();
         length += segment.length();
         // A single grid step is charged exactly its step cost (which its integral equals);
@@ -174,13 +185,13 @@ pub fn smooth_path_through(
     // The curve runs through the waypoints, and where a shortcut comes nearer than the
     // clearance to a wall, through the grid path's own turns there, pulled only as far as
     // the clearance allows: every straight piece then keeps the clearance too.
-    let mut curve_points = vec![Point::centre(path[kept[0]])];
+    let mut curve_points = vec![centre(path[kept[0]])];
     for pair in kept.windows(2) {
         let (a, b) = (pair[0], pair[1]);
-        let (pa, pb) = (Point::centre(path[a]), Point::centre(path[b]));
+        let (pa, pb) = (centre(path[a]), centre(path[b]));
         if b - a > 1 && !clearance::segment_keeps_clearance(grid, pa, pb, settings.clearance) {
             let sub = pull_string_keeping(grid, &path[a..=b], settings.clearance);
-            curve_points.extend(sub.iter().skip(1).map(|&i| Point::centre(path[a + i])));
+            curve_points.extend(sub.iter().skip(1).map(|&i| centre(path[a + i])));
         } else {
             curve_points.push(pb);
         }
@@ -247,11 +258,12 @@ pub fn smooth_waypoints(
 ) -> Result<SmoothedPath, SmoothError> {
     settings.validate_for(grid)?;
     check_cells(grid, waypoints)?;
+    let topology = grid.topology();
     let (mut length, mut cost) = (0.0, 0.0);
     for (index, pair) in waypoints.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
-        let segment = Segment::between_centres(from, to);
-        let neighbours = from != to && from.x.abs_diff(to.x) <= 1 && from.y.abs_diff(to.y) <= 1;
+        let segment = Segment::between_centres_on(topology, from, to);
+        let neighbours = topology.are_neighbours(from, to);
         let piece = if neighbours {
             segment.cost(grid)
         } else {
@@ -263,7 +275,10 @@ pub fn smooth_waypoints(
         length += segment.length();
         cost += piece;
     }
-    let points: Vec<Point> = waypoints.iter().map(|&c| Point::centre(c)).collect();
+    let points: Vec<Point> = waypoints
+        .iter()
+        .map(|&c| Point::centre_on(topology, c))
+        .collect();
     let beziers = fit(grid, &points, settings);
     Ok(finish(
         grid,
@@ -279,7 +294,7 @@ fn check_path(grid: &Grid, path: &[Cell]) -> Result<(), SmoothError> {
     check_cells(grid, path)?;
     for (index, pair) in path.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
-        if from == to || from.x.abs_diff(to.x) > 1 || from.y.abs_diff(to.y) > 1 {
+        if !grid.topology().are_neighbours(from, to) {
             return Err(SmoothError::NotAdjacent { index, from, to });
         }
     }

@@ -2,10 +2,11 @@ use std::ops::{Add, Mul, Sub};
 
 use serde::{Serialize, Serializer};
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Topology};
 
-/// A point in continuous map coordinates: cell (x, y) covers [x, x + 1) × [y, y + 1), so its
-/// centre is (x + 0.5, y + 0.5).
+/// A point in continuous map coordinates, the map's world frame: on a square map cell (x, y)
+/// covers [x, x + 1) × [y, y + 1), so its centre is (x + 0.5, y + 0.5); on a hex map the
+/// centres are [`Topology::centre`]'s, neighbouring ones 1 apart.
 ///
 /// In JSON a point is the array `[x, y]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -25,6 +26,19 @@ impl Point {
     /// The centre of a cell.
     pub fn centre(cell: Cell) -> Self {
         Self::new(f64::from(cell.x) + 0.5, f64::from(cell.y) + 0.5)
+    }
+
+    /// The centre of a cell of a map with this topology, in its world frame
+    /// ([`Topology::centre`]): [`Point::centre`] on squares.
+    pub fn centre_on(topology: Topology, cell: Cell) -> Self {
+        let (x, y) = topology.centre(cell);
+        Self::new(x, y)
+    }
+
+    /// The cell under the point on a map with this topology, as signed coordinates
+    /// ([`Topology::cell_at`]): [`Point::cell_in_grid`] on squares.
+    pub fn cell_on(self, topology: Topology) -> (i64, i64) {
+        topology.cell_at(self.x, self.y)
     }
 
     /// The cell whose half-open square holds the point, as signed coordinates (a point past

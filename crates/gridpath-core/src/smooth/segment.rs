@@ -1,6 +1,7 @@
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, Topology};
 
 use super::Point;
+use super::hex;
 
 /// How close (in cells) a point must come to a grid line to count as lying on it.
 ///
@@ -11,9 +12,11 @@ const ON_LINE: f64 = 1e-9;
 
 /// A straight segment between two continuous points.
 ///
-/// [`Segment::supercover`] walks every cell the segment touches; [`Segment::is_clear`] and
-/// [`Segment::cost`] answer the two questions string pulling asks of a shortcut: may a unit
-/// walk it, and what does it cost.
+/// [`Segment::supercover`] walks every square cell the segment touches; [`Segment::is_clear`]
+/// and [`Segment::cost`] answer the two questions string pulling asks of a shortcut: may a unit
+/// walk it, and what does it cost. Those two, and [`Segment::touched`], read the map's
+/// topology: on a hex map the segment lies in its world frame and they measure hexes (see
+/// the `hex` module).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// Where the segment starts.
@@ -31,6 +34,25 @@ impl Segment {
     /// The segment between two cell centres.
     pub fn between_centres(from: Cell, to: Cell) -> Self {
         Self::new(Point::centre(from), Point::centre(to))
+    }
+
+    /// The segment between two cell centres of a map with this topology, in its world frame.
+    pub fn between_centres_on(topology: Topology, from: Cell, to: Cell) -> Self {
+        Self::new(
+            Point::centre_on(topology, from),
+            Point::centre_on(topology, to),
+        )
+    }
+
+    /// Every cell of the map the segment touches, as signed coordinates: the
+    /// [supercover](Segment::supercover) on squares, [`HexLayout::touching`] on hexes.
+    ///
+    /// [`HexLayout::touching`]: crate::grid::HexLayout::touching
+    pub fn touched(&self, grid: &Grid) -> Vec<(i64, i64)> {
+        match grid.topology() {
+            Topology::Square => self.supercover(),
+            Topology::Hex(layout) => hex::touched(layout, self.from, self.to),
+        }
     }
 
     /// The segment's length.
@@ -81,12 +103,16 @@ impl Segment {
         cells
     }
 
-    /// Whether every cell the segment touches ([`Segment::supercover`]) is on the grid and
+    /// Whether every cell the segment touches ([`Segment::touched`]) is on the grid and
     /// passable.
     pub fn is_clear(&self, grid: &Grid) -> bool {
-        self.supercover()
-            .into_iter()
-            .all(|(x, y)| is_passable(grid, x, y))
+        match grid.topology() {
+            Topology::Square => self
+                .supercover()
+                .into_iter()
+                .all(|(x, y)| is_passable(grid, x, y)),
+            Topology::Hex(layout) => hex::is_clear(grid, layout, self.from, self.to),
+        }
     }
 
     /// The integral of the terrain cost along the segment: the length of the segment inside
@@ -97,7 +123,12 @@ impl Segment {
     /// cells beside it. Between two neighbouring cell centres this is exactly the search's
     /// step cost, length × (cost(from) + cost(to)) / 2, so the two are comparable.
     pub fn cost(&self, grid: &Grid) -> Option<f64> {
-        self.cost_by(|x, y| cell_cost(grid, x, y))
+        match grid.topology() {
+            Topology::Square => self.cost_by(|x, y| cell_cost(grid, x, y)),
+            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, false, |x, y| {
+                cell_cost(grid, x, y)
+            }),
+        }
     }
 
     /// The cost of a segment that is clear: [`Segment::cost`] when [`Segment::is_clear`] holds,
@@ -114,7 +145,12 @@ impl Segment {
     /// assert_eq!(along.clear_cost(&grid), Some(2.0));
     /// ```
     pub fn clear_cost(&self, grid: &Grid) -> Option<f64> {
-        self.clear_cost_by(|x, y| cell_cost(grid, x, y))
+        match grid.topology() {
+            Topology::Square => self.clear_cost_by(|x, y| cell_cost(grid, x, y)),
+            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, true, |x, y| {
+                cell_cost(grid, x, y)
+            }),
+        }
     }
 
     /// [`Segment::cost`] with the cost of each cell (at signed coordinates, `None` for walls

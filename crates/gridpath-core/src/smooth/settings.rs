@@ -46,12 +46,8 @@ impl SmoothSettings {
 
 impl SmoothSettings {
     /// [`validate`](Self::validate), and the clearance is at most the map's longer side.
-    /// Hex maps are refused ([`SmoothError::HexUnsupported`]).
     pub fn validate_for(&self, grid: &Grid) -> Result<(), SmoothError> {
         self.validate()?;
-        if grid.topology().is_hex() {
-            return Err(SmoothError::HexUnsupported);
-        }
         let (width, height) = (grid.width(), grid.height());
         if self.clearance > f64::from(width.max(height)) {
             return Err(SmoothError::ClearanceTooLarge {
@@ -77,17 +73,6 @@ impl Default for SmoothSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hex_maps_are_refused_by_name() {
-        let grid = Grid::from_ascii(&["...", "..."])
-            .expect("a valid map")
-            .with_topology(crate::grid::Topology::Hex(crate::grid::HexLayout::EVEN_Q));
-        assert_eq!(
-            SmoothSettings::default().validate_for(&grid),
-            Err(SmoothError::HexUnsupported)
-        );
-    }
 
     #[test]
     fn out_of_range_settings_are_refused() {
