@@ -26,6 +26,7 @@ use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
 use super::space_time::{self, LowLevel, Rules};
+use super::symmetry::{self, Rectangle};
 use crate::search::SearchControl;
 
 /// A constraint on one agent.
@@ -55,8 +56,9 @@ pub(super) struct Conflict {
 }
 
 /// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
-struct Mdd {
-    levels: Vec<Vec<u32>>,
+pub(super) struct Mdd {
+    /// Each tick's cells, sorted.
+    pub(super) levels: Vec<Vec<u32>>,
 }
 
 impl Mdd {
@@ -83,7 +85,8 @@ impl Mdd {
 /// A node of the constraint tree (its fields are CBS's own).
 pub(super) struct Node {
     parent: u32,
-    constraint: Option<(u32, Constraint)>,
+    /// The constraints the node adds for one agent (one, or a rectangle's barrier).
+    constraint: Option<(u32, Vec<Constraint>)>,
     paths: Vec<Rc<Vec<u32>>>,
     costs: Vec<f64>,
     cost: f64,
@@ -93,6 +96,9 @@ pub(super) struct Node {
     mdds: Vec<Option<Rc<Mdd>>>,
     /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
     deltas: FastMap<(u32, u32), f64>,
+    /// The barriers that split the first conflict, when it is in a rectangle (set with the
+    /// estimate).
+    rectangle: Option<Rectangle>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -185,6 +191,8 @@ pub(super) struct Cbs<'a> {
     /// The extra cost of each pair of agents under each pair of constraint sets met so far
     /// (see [`Cbs::pair_delta`]).
     pub(super) pair_cache: FastMap<PairKey, Option<f64>>,
+    /// Whether vertex conflicts in rectangles are split by barriers (uniform costs only).
+    pub(super) symmetry: bool,
 }
 
 /// Two agents and their constraints, each set sorted.
@@ -197,6 +205,7 @@ impl<'a> Cbs<'a> {
         starts: Vec<u32>,
         goals: Vec<u32>,
         stop: &'a dyn Fn() -> bool,
+        symmetry: bool,
     ) -> Self {
         let tick = (0..graph.len() as u32)
             .find(|&v| !graph.neighbours(v).is_empty())
@@ -213,6 +222,7 @@ impl<'a> Cbs<'a> {
             stop,
             interrupted: false,
             pair_cache: FastMap::default(),
+            symmetry: symmetry && graph.uniform,
         }
     }
 
@@ -240,6 +250,7 @@ impl<'a> Cbs<'a> {
             conflicts,
             mdds: vec![None; agents],
             deltas: FastMap::default(),
+            rectangle: None,
         });
         true
     }
@@ -251,10 +262,10 @@ impl Cbs<'_> {
         let mut at = node;
         while at != NONE {
             let n = &self.nodes[at as usize];
-            if let Some((a, c)) = n.constraint
-                && a == agent
+            if let Some((a, c)) = &n.constraint
+                && *a == agent
             {
-                out.push(c);
+                out.extend_from_slice(c);
             }
             at = n.parent;
         }
@@ -451,24 +462,43 @@ impl Cbs<'_> {
         let mut ranked = Vec::with_capacity(conflicts.len());
         let mut cardinal_pairs = FastSet::default();
         for c in conflicts {
-            let class = if self.uniform {
+            let (class, rectangle) = if self.uniform {
                 let ma = self.mdd_of(node, c.a);
                 let mb = self.mdd_of(node, c.b);
-                u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b))
+                let class = u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b));
+                let rectangle = match (self.symmetry, c.on_a, c.on_b) {
+                    (true, Constraint::Vertex { v, t }, Constraint::Vertex { .. }) => {
+                        let n = &self.nodes[node as usize];
+                        let paths = [&n.paths[c.a as usize][..], &n.paths[c.b as usize][..]];
+                        symmetry::rectangle(self.graph, v, t, paths, [&ma, &mb])
+                            .filter(|r| r.class >= class)
+                    }
+                    _ => None,
+                };
+                (rectangle.as_ref().map_or(class, |r| r.class), rectangle)
             } else {
-                0
+                (0, None)
             };
             if class == 2 {
                 cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
             }
-            ranked.push((std::cmp::Reverse(class), c.t, c));
+            // Among conflicts of one class, rectangles first: their split settles more.
+            ranked.push((
+                std::cmp::Reverse(class),
+                rectangle.is_none(),
+                c.t,
+                c,
+                rectangle,
+            ));
         }
-        ranked.sort_by_key(|&(class, t, _)| (class, t));
+        ranked.sort_by_key(|&(class, plain, t, _, _)| (class, plain, t));
         let mut pairs: Vec<(u32, u32)> = ranked
             .iter()
-            .map(|&(_, _, c)| (c.a.min(c.b), c.a.max(c.b)))
+            .map(|&(_, _, _, c, _)| (c.a.min(c.b), c.a.max(c.b)))
             .collect();
-        self.nodes[node as usize].conflicts = ranked.into_iter().map(|(_, _, c)| c).collect();
+        let n = &mut self.nodes[node as usize];
+        n.rectangle = ranked.first_mut().and_then(|r| r.4.take());
+        n.conflicts = ranked.into_iter().map(|(_, _, _, c, _)| c).collect();
         pairs.sort_unstable();
         pairs.dedup();
         let mut edges = Vec::with_capacity(pairs.len());
@@ -862,13 +892,23 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
+    run_with(instance, settings, control, true)
+}
+
+/// Conflict-based search, with rectangle reasoning or without (`symmetry`).
+pub(super) fn run_with(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+    symmetry: bool,
+) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, symmetry);
     if !cbs.push_root() {
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
@@ -927,11 +967,15 @@ pub(crate) fn run(
             }
         }
         let conflict = cbs.nodes[id as usize].conflicts[0];
+        let (on_a, on_b) = match cbs.nodes[id as usize].rectangle.take() {
+            Some(r) => (r.on_a, r.on_b),
+            None => (vec![conflict.on_a], vec![conflict.on_b]),
+        };
         let mut children = Vec::with_capacity(2);
         let mut bypassed = false;
-        for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
+        for (agent, added) in [(conflict.a, on_a), (conflict.b, on_b)] {
             let mut constraints = cbs.constraints_of(id, agent);
-            constraints.push(constraint);
+            constraints.extend_from_slice(&added);
             let paths = cbs.nodes[id as usize].paths.clone();
             let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
                 if cbs.low_level_exhausted || cbs.interrupted {
@@ -969,7 +1013,7 @@ pub(crate) fn run(
             deltas.retain(|&(x, y), _| x != agent && y != agent);
             children.push(Node {
                 parent: id,
-                constraint: Some((agent, constraint)),
+                constraint: Some((agent, added)),
                 paths,
                 costs,
                 cost: total,
@@ -977,6 +1021,7 @@ pub(crate) fn run(
                 conflicts,
                 mdds,
                 deltas,
+                rectangle: None,
             });
         }
         if cbs.interrupted {
@@ -1019,7 +1064,7 @@ pub(super) fn root_estimate(instance: &Instance) -> Option<(f64, f64)> {
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let stop = || false;
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, true);
     if !cbs.push_root() {
         return None;
     }

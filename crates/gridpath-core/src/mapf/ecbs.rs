@@ -59,6 +59,7 @@ pub(crate) fn run(
         stop: &stop,
         interrupted: false,
         pair_cache: Default::default(),
+        symmetry: false,
     };
     let mut nodes: Vec<FocalNode> = Vec::new();
     let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {

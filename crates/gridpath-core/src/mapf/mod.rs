@@ -41,6 +41,7 @@ mod plan_export;
 mod plan_file;
 mod scenario;
 mod space_time;
+mod symmetry;
 #[cfg(test)]
 mod tests;
 mod validate;

@@ -1,0 +1,261 @@
+//! Rectangle reasoning for conflict-based search (Li et al., "Pairwise symmetry reasoning for
+//! multi-agent path finding search", AIJ 2021), on maps of uniform cost under the
+//! four-neighbour rule.
+//!
+//! Two agents that both move towards one corner of a rectangle, each on a shortest
+//! (Manhattan) path through it, one entering on a side and the other on the next side, meet
+//! in it however they go: split on their conflict cell alone, each child only moves the
+//! meeting to another cell of the rectangle, and the search expands every one of those
+//! equally cheap alternatives. The rectangle split forbids each agent a whole *barrier*
+//! instead: the cells of the side of the rectangle it leaves through, each at the tick it
+//! would reach it without waiting. One of the two children raises its agent's cost at once.
+//!
+//! **Why no plan is lost.** Write the rectangle with its corner of entry `Rs` at the origin
+//! and its far corner `Rg` up and right of it (the coordinates reflected as needed); the
+//! conflict is on cell `k` at tick `t`, and time on a cell `c` of the rectangle is
+//! `T(c) = t + (c - k)` summed over both axes. The horizontal agent `H` is on its *entry* `s`
+//! at tick `T(s)`, on the bottom row of the rectangle left of it (or at its corner); the
+//! vertical agent `V` on its entry below the rectangle on its left column. Every cheapest path
+//! of each agent under the node's constraints passes its entry at that tick (the decision
+//! diagram has that one cell there). `H`'s barrier is the right column of the rectangle, `V`'s
+//! the top row, each cell at its tick `T`, kept only where the agent's decision diagram has
+//! it. Take any two paths, valid under the node's constraints, with `H` on a cell `b` of its
+//! barrier at `T(b)` and `V` on a cell of its own at its tick. `H`'s path up to `b`, followed
+//! by a cheapest path onward from `b` (the diagram has one), is a cheapest path, so it passes
+//! `s` at `T(s)`; from there it reaches `b` in exactly the Manhattan distance, moving right
+//! and up only, and so crosses the rectangle from its left column to its right column inside
+//! it. Likewise `V` crosses it from the bottom row to the top row. Two such lattice paths share
+//! a cell `c` (the grid is planar and their ends alternate around the rectangle's border), and
+//! each agent is on `c` at `T(c)`: a conflict. So every plan without conflicts keeps out of one
+//! of the two barriers, and lives on in one of the two children. Each barrier holds the
+//! agent's current path (it is checked), so both children differ from the node.
+
+use super::cbs::{Constraint, Mdd};
+use super::graph::MoveGraph;
+use crate::grid::Cell;
+
+/// A split by barriers: the vertex constraints each agent of the pair is given in its child.
+#[derive(Clone, Debug)]
+pub(super) struct Rectangle {
+    /// The barrier of the conflict's first agent.
+    pub(super) on_a: Vec<Constraint>,
+    /// The barrier of its second agent.
+    pub(super) on_b: Vec<Constraint>,
+    /// How many of the two barriers cross every cheapest path of their agent: 2 when both
+    /// children cost more (cardinal), 1 semi-cardinal, 0 neither.
+    pub(super) class: u8,
+}
+
+/// The most entries, and exits, of one agent tried for one conflict (evenly spread when it
+/// has more): the combinations tried are at most this to the fourth power.
+const CANDIDATES: usize = 8;
+
+/// A cell's coordinates, reflected so that the pair moves right and up.
+type Point = (i64, i64);
+
+/// The best rectangle split of the vertex conflict of two agents on cell `k` at tick `t`,
+/// given their paths and decision diagrams (of those paths' lengths, under the node's
+/// constraints): the one with the most cardinal barriers, then the largest; `None` when the
+/// conflict is not in a rectangle of more than one cell.
+pub(super) fn rectangle(
+    graph: &MoveGraph,
+    k: u32,
+    t: u32,
+    paths: [&[u32]; 2],
+    mdds: [&Mdd; 2],
+) -> Option<Rectangle> {
+    let t = t as usize;
+    if paths.iter().any(|p| p.len() <= t + 1) {
+        return None;
+    }
+    let point = |v: u32| -> Point {
+        let c = graph.cell(v);
+        (i64::from(c.x), i64::from(c.y))
+    };
+    let kp = point(k);
+    let manhattan = |v: u32| -> usize {
+        let p = point(v);
+        ((p.0 - kp.0).abs() + (p.1 - kp.1).abs()) as usize
+    };
+    // Entries: ticks up to `t` from which the path is a shortest one to `k`, where every
+    // cheapest path is on the same cell. Exits: ticks from `t` on up to which it is one.
+    let entries = |i: usize| -> Vec<usize> {
+        let found: Vec<usize> = (0..=t)
+            .rev()
+            .take_while(|&s| manhattan(paths[i][s]) == t - s)
+            .filter(|&s| mdds[i].levels[s].len() == 1)
+            .collect();
+        spread(found)
+    };
+    let exits = |i: usize| -> Vec<usize> {
+        let found: Vec<usize> = (t..paths[i].len())
+            .take_while(|&g| manhattan(paths[i][g]) == g - t)
+            .collect();
+        spread(found)
+    };
+    let (entries, exits) = ([entries(0), entries(1)], [exits(0), exits(1)]);
+    let mut best: Option<((u8, i64), [Vec<Constraint>; 2])> = None;
+    for &s0 in &entries[0] {
+        for &s1 in &entries[1] {
+            let s = [point(paths[0][s0]), point(paths[1][s1])];
+            if s[0] == s[1] {
+                continue;
+            }
+            for &g0 in &exits[0] {
+                for &g1 in &exits[1] {
+                    let g = [point(paths[0][g0]), point(paths[1][g1])];
+                    let beat = best.as_ref().map(|(rank, _)| *rank);
+                    if let Some(found) = barriers(graph, kp, t, s, g, paths, mdds, beat) {
+                        best = Some(found);
+                    }
+                }
+            }
+        }
+    }
+    let ((_, _), [on_a, on_b]) = best?;
+    let class = u8::from(blocks(graph, mdds[0], &on_a)) + u8::from(blocks(graph, mdds[1], &on_b));
+    Some(Rectangle { on_a, on_b, class })
+}
+
+/// At most [`CANDIDATES`] of the ticks, evenly spread, the first and the last kept.
+fn spread(ticks: Vec<usize>) -> Vec<usize> {
+    if ticks.len() <= CANDIDATES {
+        return ticks;
+    }
+    let last = ticks.len() - 1;
+    (0..CANDIDATES)
+        .map(|i| ticks[i * last / (CANDIDATES - 1)])
+        .collect()
+}
+
+/// The two barriers of the rectangle of entries `s` and exits `g` (unreflected
+/// coordinates) around the conflict on `kp` at tick `t`, with its rank (the cardinal sides
+/// its shape promises, then its area); `None` when the four cells make no rectangle, when its
+/// rank is no better than `beat`, or when a barrier misses its agent's path.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the rectangle's parts, each needed"
+)]
+fn barriers(
+    graph: &MoveGraph,
+    kp: Point,
+    t: usize,
+    s: [Point; 2],
+    g: [Point; 2],
+    paths: [&[u32]; 2],
+    mdds: [&Mdd; 2],
+    beat: Option<(u8, i64)>,
+) -> Option<((u8, i64), [Vec<Constraint>; 2])> {
+    // Both agents move the same way along each axis, or not at all.
+    let sign = |axis: fn(Point) -> i64| -> Option<i64> {
+        let steps = [
+            axis(kp) - axis(s[0]),
+            axis(kp) - axis(s[1]),
+            axis(g[0]) - axis(kp),
+            axis(g[1]) - axis(kp),
+        ];
+        let up = steps.iter().any(|&d| d > 0);
+        let down = steps.iter().any(|&d| d < 0);
+        match (up, down) {
+            (true, true) => None,
+            (false, true) => Some(-1),
+            _ => Some(1),
+        }
+    };
+    let (sx, sy) = (sign(|p| p.0)?, sign(|p| p.1)?);
+    // Reflection is its own inverse.
+    let flip = |p: Point| -> Point { (sx * p.0, sy * p.1) };
+    let (k, s, g) = (flip(kp), [flip(s[0]), flip(s[1])], [flip(g[0]), flip(g[1])]);
+    let rs = (s[0].0.max(s[1].0), s[0].1.max(s[1].1));
+    let rg = (g[0].0.min(g[1].0), g[0].1.min(g[1].1));
+    // The horizontal agent enters on the bottom row, the vertical one on the left column.
+    let h = if s[0].1 == rs.1 && s[1].0 == rs.0 {
+        0
+    } else if s[1].1 == rs.1 && s[0].0 == rs.0 {
+        1
+    } else {
+        return None;
+    };
+    let v = 1 - h;
+    let area = (rg.0 - rs.0 + 1) * (rg.1 - rs.1 + 1);
+    if area <= 1 {
+        return None;
+    }
+    let shape = u8::from(g[h].1 == rg.1) + u8::from(g[v].0 == rg.0);
+    if beat.is_some_and(|b| (shape, area) <= b) {
+        return None;
+    }
+    // The cells of a side, each at the tick a shortest path reaches it, where the agent's
+    // decision diagram has it.
+    let side = |agent: usize, cells: &mut dyn Iterator<Item = Point>| -> Vec<Constraint> {
+        let mut out = Vec::new();
+        for c in cells {
+            let tick = t as i64 + (c.0 - k.0) + (c.1 - k.1);
+            let (x, y) = flip(c);
+            let (Ok(x), Ok(y), Ok(tick)) =
+                (u32::try_from(x), u32::try_from(y), usize::try_from(tick))
+            else {
+                continue;
+            };
+            let vertex = graph.vertex(Cell::new(x, y));
+            let on_mdd = mdds[agent]
+                .levels
+                .get(tick)
+                .is_some_and(|level| level.binary_search(&vertex).is_ok());
+            if on_mdd {
+                out.push(Constraint::Vertex {
+                    v: vertex,
+                    t: tick as u32,
+                });
+            }
+        }
+        out
+    };
+    let on_h = side(h, &mut (rs.1..=rg.1).map(|w| (rg.0, w)));
+    let on_v = side(v, &mut (rs.0..=rg.0).map(|u| (u, rg.1)));
+    let crosses = |agent: usize, barrier: &[Constraint]| {
+        barrier.iter().any(|c| match *c {
+            Constraint::Vertex { v, t } => paths[agent].get(t as usize) == Some(&v),
+            _ => false,
+        })
+    };
+    if !crosses(h, &on_h) || !crosses(v, &on_v) {
+        return None;
+    }
+    let pair = if h == 0 { [on_h, on_v] } else { [on_v, on_h] };
+    Some(((shape, area), pair))
+}
+
+/// Whether the vertex constraints leave no path through the decision diagram from its start
+/// to its end (moves between its levels are taken as allowed, so a diagram is at worst
+/// called open when it is blocked).
+fn blocks(graph: &MoveGraph, mdd: &Mdd, barrier: &[Constraint]) -> bool {
+    let barred = |v: u32, tick: usize| {
+        barrier
+            .iter()
+            .any(|c| matches!(*c, Constraint::Vertex { v: bv, t } if bv == v && t as usize == tick))
+    };
+    let mut reached: Vec<u32> = mdd.levels[0]
+        .iter()
+        .copied()
+        .filter(|&v| !barred(v, 0))
+        .collect();
+    for (tick, level) in mdd.levels.iter().enumerate().skip(1) {
+        reached = level
+            .iter()
+            .copied()
+            .filter(|&v| {
+                !barred(v, tick)
+                    && (reached.binary_search(&v).is_ok()
+                        || graph
+                            .neighbours(v)
+                            .iter()
+                            .any(|u| reached.binary_search(u).is_ok()))
+            })
+            .collect();
+        if reached.is_empty() {
+            return true;
+        }
+    }
+    reached.is_empty()
+}
