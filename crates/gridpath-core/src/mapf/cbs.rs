@@ -26,7 +26,7 @@ use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
 use super::space_time::{self, LowLevel, Rules};
-use super::symmetry::{self, Rectangle};
+use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
 
 /// A constraint on one agent.
@@ -96,9 +96,9 @@ pub(super) struct Node {
     mdds: Vec<Option<Rc<Mdd>>>,
     /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
     deltas: FastMap<(u32, u32), f64>,
-    /// The barriers that split the first conflict, when it is in a rectangle (set with the
-    /// estimate).
-    rectangle: Option<Rectangle>,
+    /// The barriers or ranges that split the first conflict, when it is in a rectangle or a
+    /// corridor (set with the estimate).
+    rectangle: Option<SymmetrySplit>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -466,15 +466,21 @@ impl Cbs<'_> {
                 let ma = self.mdd_of(node, c.a);
                 let mb = self.mdd_of(node, c.b);
                 let class = u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b));
-                let rectangle = match (self.symmetry, c.on_a, c.on_b) {
-                    (true, Constraint::Vertex { v, t }, Constraint::Vertex { .. }) => {
-                        let n = &self.nodes[node as usize];
-                        let paths = [&n.paths[c.a as usize][..], &n.paths[c.b as usize][..]];
+                let n = &self.nodes[node as usize];
+                let paths = [&n.paths[c.a as usize][..], &n.paths[c.b as usize][..]];
+                let corridor = if self.symmetry {
+                    symmetry::corridor(self.graph, c.on_a, c.on_b, paths, [&ma, &mb])
+                } else {
+                    None
+                };
+                let rectangle = match (self.symmetry, corridor, c.on_a, c.on_b) {
+                    (_, Some(split), _, _) => Some(split),
+                    (true, None, Constraint::Vertex { v, t }, Constraint::Vertex { .. }) => {
                         symmetry::rectangle(self.graph, v, t, paths, [&ma, &mb])
-                            .filter(|r| r.class >= class)
                     }
                     _ => None,
-                };
+                }
+                .filter(|r| r.class >= class);
                 (rectangle.as_ref().map_or(class, |r| r.class), rectangle)
             } else {
                 (0, None)

@@ -34,9 +34,10 @@ use super::cbs::{Constraint, Mdd};
 use super::graph::MoveGraph;
 use crate::grid::Cell;
 
-/// A split by barriers: the vertex constraints each agent of the pair is given in its child.
+/// A split by barriers or ranges: the vertex constraints each agent of the pair is given in
+/// its child.
 #[derive(Clone, Debug)]
-pub(super) struct Rectangle {
+pub(super) struct SymmetrySplit {
     /// The barrier of the conflict's first agent.
     pub(super) on_a: Vec<Constraint>,
     /// The barrier of its second agent.
@@ -63,7 +64,7 @@ pub(super) fn rectangle(
     t: u32,
     paths: [&[u32]; 2],
     mdds: [&Mdd; 2],
-) -> Option<Rectangle> {
+) -> Option<SymmetrySplit> {
     let t = t as usize;
     if paths.iter().any(|p| p.len() <= t + 1) {
         return None;
@@ -114,7 +115,7 @@ pub(super) fn rectangle(
     }
     let ((_, _), [on_a, on_b]) = best?;
     let class = u8::from(blocks(graph, mdds[0], &on_a)) + u8::from(blocks(graph, mdds[1], &on_b));
-    Some(Rectangle { on_a, on_b, class })
+    Some(SymmetrySplit { on_a, on_b, class })
 }
 
 /// At most [`CANDIDATES`] of the ticks, evenly spread, the first and the last kept.
@@ -258,4 +259,139 @@ fn blocks(graph: &MoveGraph, mdd: &Mdd, barrier: &[Constraint]) -> bool {
         }
     }
     reached.is_empty()
+}
+
+/// The corridor split (Li et al. 2020) of a head-on conflict of two agents inside a corridor
+/// (a chain of cells with two neighbours each), given the conflict's constraints, the two
+/// paths and decision diagrams; `None` when the conflict is not one.
+///
+/// The corridor runs from `e1` to `e2`, `len` moves long; the first agent goes towards `e2`,
+/// the second towards `e1`, and neither starts inside it. The first agent may not be on
+/// `e2` up to tick `min(d2(e1) + len, o1(e2) - 1)`, the second on `e1` up to
+/// `min(d1(e2) + len, o2(e1) - 1)`, where `d` is the distance from the agent's start and
+/// `o` the distance that keeps out of the corridor. **Why no plan is lost.** Suppose both
+/// are broken: the first agent is first on `e2` at `τ1`, the second first on `e1` at `τ2`.
+/// Since `τ1 < o1(e2)`, the first came through the corridor: a detour into it and back out
+/// through `e1` could be cut, leaving a path out of the corridor arriving no later. So it
+/// went from `e1` to `e2` inside the corridor during some `[σ1, τ1]`, and the second from
+/// `e2` to `e1` during `[σ2, τ2]`, `σ2 ≤ τ2 - len`. Two agents crossing one chain in
+/// opposite directions at overlapping times meet on a cell or swap on an edge, so one
+/// crossing ends before the other starts: `τ2 > τ1 + len` or `τ1 > τ2 + len`. The first is
+/// ruled out by `τ2 ≤ d1(e2) + len ≤ τ1 + len`, the second by `τ1 ≤ d2(e1) + len ≤ τ2 +
+/// len`. Distances without constraints are lower bounds of the real arrivals under them,
+/// so the ranges are only shorter than they could be.
+pub(super) fn corridor(
+    graph: &MoveGraph,
+    on_a: Constraint,
+    on_b: Constraint,
+    paths: [&[u32]; 2],
+    mdds: [&Mdd; 2],
+) -> Option<SymmetrySplit> {
+    // The first agent moves from `back` to `front` along the chain where they meet.
+    let (back, front, edge) = match (on_a, on_b) {
+        (Constraint::Vertex { v, t }, Constraint::Vertex { .. }) if t > 0 => {
+            let before = |i: usize| paths[i].get(t as usize - 1).copied();
+            let (pa, pb) = (before(0)?, before(1)?);
+            if graph.neighbours(v).len() != 2 || pa == pb || pa == v || pb == v {
+                return None;
+            }
+            // Walks from the meeting cell towards each agent's origin.
+            let (e1, d1, mut cells) = walk(graph, v, pa)?;
+            let (e2, d2, more) = walk(graph, v, pb)?;
+            cells.extend(more);
+            cells.push(v);
+            (e1, e2, (d1 + d2, cells))
+        }
+        (Constraint::Move { u: ub, v: vb, .. }, Constraint::Move { u, v, .. })
+            if (ub, vb) == (v, u) =>
+        {
+            // The first agent moves `v` → `u` (its own constraint), the second `u` → `v`.
+            let (ua, va) = (ub, vb);
+            if graph.neighbours(ua).len() != 2 && graph.neighbours(va).len() != 2 {
+                return None;
+            }
+            let (e2, d2, mut cells) = walk(graph, ua, va)?;
+            let (e1, d1, more) = walk(graph, va, ua)?;
+            cells.extend(more);
+            (e1, e2, (d1 + d2 - 1, cells))
+        }
+        _ => return None,
+    };
+    let (e1, e2) = (back, front);
+    let (len, mut chain) = edge;
+    chain.retain(|&c| c != e1 && c != e2);
+    chain.sort_unstable();
+    chain.dedup();
+    if e1 == e2 || chain.is_empty() {
+        return None;
+    }
+    let (sa, sb) = (paths[0][0], paths[1][0]);
+    if chain.binary_search(&sa).is_ok() || chain.binary_search(&sb).is_ok() {
+        return None;
+    }
+    let reach = |from: u32, to: u32| bfs(graph, from, to, &[]);
+    let around = |from: u32, to: u32| bfs(graph, from, to, &chain);
+    let until = |other: Option<u32>, outside: Option<u32>| -> Option<u32> {
+        let through = other? + len;
+        match outside {
+            Some(0) => None,
+            Some(o) => Some(through.min(o - 1)),
+            None => Some(through),
+        }
+    };
+    let ta = until(reach(sb, e1), around(sa, e2))?;
+    let tb = until(reach(sa, e2), around(sb, e1))?;
+    let range = |cell: u32, last: u32| -> Vec<Constraint> {
+        (0..=last)
+            .map(|t| Constraint::Vertex { v: cell, t })
+            .collect()
+    };
+    let (on_a, on_b) = (range(e2, ta), range(e1, tb));
+    let visits = |path: &[u32], cell: u32, last: u32| {
+        path.iter().take(last as usize + 1).any(|&c| c == cell)
+    };
+    if !visits(paths[0], e2, ta) || !visits(paths[1], e1, tb) {
+        return None;
+    }
+    let class = u8::from(blocks(graph, mdds[0], &on_a)) + u8::from(blocks(graph, mdds[1], &on_b));
+    Some(SymmetrySplit { on_a, on_b, class })
+}
+
+/// Follows the chain from `from` through `next` while cells have two neighbours: the first
+/// cell with another number of neighbours, the moves to it, and the cells passed (the end
+/// included); `None` when the chain closes on itself.
+fn walk(graph: &MoveGraph, from: u32, next: u32) -> Option<(u32, u32, Vec<u32>)> {
+    let (mut prev, mut at, mut moves) = (from, next, 1);
+    let mut cells = vec![next];
+    while let [x, y] = *graph.neighbours(at) {
+        let onward = if x == prev { y } else { x };
+        (prev, at) = (at, onward);
+        if at == from {
+            return None;
+        }
+        moves += 1;
+        cells.push(at);
+    }
+    Some((at, moves, cells))
+}
+
+/// The fewest moves from `from` to `to` keeping off the cells of `avoid` (sorted); `None`
+/// when there is no way.
+fn bfs(graph: &MoveGraph, from: u32, to: u32, avoid: &[u32]) -> Option<u32> {
+    use std::collections::VecDeque;
+    let mut seen = vec![false; graph.len()];
+    let mut queue = VecDeque::from([(from, 0u32)]);
+    seen[from as usize] = true;
+    while let Some((v, d)) = queue.pop_front() {
+        if v == to {
+            return Some(d);
+        }
+        for &n in graph.neighbours(v) {
+            if !seen[n as usize] && avoid.binary_search(&n).is_err() {
+                seen[n as usize] = true;
+                queue.push_back((n, d + 1));
+            }
+        }
+    }
+    None
 }

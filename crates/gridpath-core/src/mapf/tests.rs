@@ -901,6 +901,26 @@ fn cbs_splits_a_rectangle_conflict_with_barriers() {
     );
 }
 
+/// Two agents meeting head-on in a corridor between two rooms: one must wait for the other
+/// to come through. Ranges (the first not at the far end before the other could have come
+/// through) settle it at once, where splitting on the meeting cell tries every tick.
+#[test]
+fn cbs_splits_a_corridor_conflict_with_ranges() {
+    let rows = ["...#####...", "...........", "...#####..."];
+    let swap = instance(&rows, &[((0, 1), (10, 1)), ((10, 1), (0, 1))], Moves::Four);
+    let optimum = brute_force_optimum(&swap).unwrap() as f64;
+    let (plain, plain_cost) = cbs_with(&swap, false);
+    let (ranged, ranged_cost) = cbs_with(&swap, true);
+    assert_eq!(plain_cost, Some(optimum));
+    assert_eq!(ranged_cost, Some(optimum));
+    assert!(
+        ranged.expanded < plain.expanded,
+        "{} nodes with ranges, {} without",
+        ranged.expanded,
+        plain.expanded
+    );
+}
+
 /// Rectangle reasoning never changes the optimum: on random maps of 8 × 8 to 12 × 12 cells
 /// with 3 to 8 agents, CBS with and without it find plans of one sum of costs, each valid.
 #[test]
