@@ -1,5 +1,6 @@
 //! Conflict-based search (Sharon et al. 2015) for plans of the least sum of costs, with the
-//! improvements of ICBS and CBSH (Boyarski et al. 2015, Felner et al. 2018):
+//! improvements of ICBS, CBSH and CBSH2-RTC (Boyarski et al. 2015, Felner et al. 2018, Li et
+//! al. 2019–2021):
 //!
 //! - The high level is a best-first search over sets of constraints. Each node holds one
 //!   cheapest path per agent under its constraints; the first node whose paths do not
@@ -8,15 +9,26 @@
 //!   multi-valued decision diagram (the cells on some cheapest path at each tick, under the
 //!   node's constraints) tells whether a conflict is *cardinal* (splitting it raises both
 //!   agents' costs), *semi-cardinal* or neither; cardinal conflicts are split first.
-//! - **Conflict-graph heuristic.** The pairs of agents with a cardinal conflict form a graph;
-//!   any matching of it needs one extra tick per edge, so a greedy maximal matching is an
-//!   admissible estimate added to a node's cost when it is first taken from the open list.
+//! - **Weighted dependency heuristic.** Each pair of agents in conflict is solved alone under
+//!   the node's constraints (a small search, cached by the pair's constraints); the least
+//!   weighted vertex cover of those extra costs ([`dependency_bound`]) is an admissible
+//!   estimate added to a node's cost when it is first taken from the open list.
+//! - **Target reasoning.** When one agent rests on its goal and another passes it, the split
+//!   bars the goal to the other from that tick on, or makes the first arrive later.
+//! - **Symmetry reasoning** (in [`symmetry`](super::symmetry)). A vertex conflict of two agents crossing a
+//!   rectangle on shortest paths is split by *barriers* (a side of the rectangle each, cell by
+//!   cell at the tick it would be reached); a head-on conflict in a corridor by *ranges* (each
+//!   agent kept off the far end of the corridor until the other could have come through).
+//!   Each side is a list of vertex constraints added at once; the split takes the place of
+//!   the plain one when it is at least as cardinal, and among conflicts of one class these
+//!   go first.
 //! - **Bypass.** When a child's new path costs no more and leaves fewer conflicts, the parent
 //!   takes the path instead of being split.
 //! - Low-level ties go to the path with the fewest conflicts with the other agents' paths.
 //!
 //! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
-//! the decision diagrams (every conflict is split in the order found).
+//! the decision diagrams or the symmetry reasoning (every conflict is split in the order
+//! found, with a greedy matching for the estimate).
 
 use std::collections::BinaryHeap;
 use std::rc::Rc;

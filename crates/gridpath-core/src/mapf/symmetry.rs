@@ -1,16 +1,22 @@
-//! Rectangle reasoning for conflict-based search (Li et al., "Pairwise symmetry reasoning for
+//! Symmetry reasoning for conflict-based search (Li et al., "Pairwise symmetry reasoning for
 //! multi-agent path finding search", AIJ 2021), on maps of uniform cost under the
-//! four-neighbour rule.
+//! four-neighbour rule: rectangles and corridors, where splitting on the conflict's cell or
+//! move alone only moves the conflict, and the search wades through every equally cheap
+//! variant. Both splits give each agent a list of vertex constraints, added at once, and
+//! each is checked to forbid the agent's current path; when a list also forbids every
+//! cheapest path (read from the agent's decision diagram) that child costs more.
 //!
-//! Two agents that both move towards one corner of a rectangle, each on a shortest
-//! (Manhattan) path through it, one entering on a side and the other on the next side, meet
-//! in it however they go: split on their conflict cell alone, each child only moves the
-//! meeting to another cell of the rectangle, and the search expands every one of those
-//! equally cheap alternatives. The rectangle split forbids each agent a whole *barrier*
-//! instead: the cells of the side of the rectangle it leaves through, each at the tick it
-//! would reach it without waiting. One of the two children raises its agent's cost at once.
+//! **Rectangles.** Two agents that both move towards one corner of a rectangle, each on a
+//! shortest (Manhattan) path through it, one entering on a side and the other on the next
+//! side, meet in it however they go. The split forbids each agent a whole *barrier*: the
+//! cells of the side of the rectangle it leaves through, each at the tick it would reach it
+//! without waiting.
 //!
-//! **Why no plan is lost.** Write the rectangle with its corner of entry `Rs` at the origin
+//! **Corridors** ([`corridor`]). Two agents meeting head-on in a chain of cells with two
+//! neighbours each cannot pass there: one crosses first. The split keeps each agent off the
+//! far end of the corridor until the other could have come through it.
+//!
+//! **Why no rectangle split loses a plan.** Write the rectangle with its corner of entry `Rs` at the origin
 //! and its far corner `Rg` up and right of it (the coordinates reflected as needed); the
 //! conflict is on cell `k` at tick `t`, and time on a cell `c` of the rectangle is
 //! `T(c) = t + (c - k)` summed over both axes. The horizontal agent `H` is on its *entry* `s`
@@ -54,6 +60,10 @@ const CANDIDATES: usize = 8;
 /// A cell's coordinates, reflected so that the pair moves right and up.
 type Point = (i64, i64);
 
+/// A rectangle's rank (the cardinal sides its shape promises, then its area) and its two
+/// barriers.
+type Ranked = ((u8, i64), [Vec<Constraint>; 2]);
+
 /// The best rectangle split of the vertex conflict of two agents on cell `k` at tick `t`,
 /// given their paths and decision diagrams (of those paths' lengths, under the node's
 /// constraints): the one with the most cardinal barriers, then the largest; `None` when the
@@ -95,7 +105,7 @@ pub(super) fn rectangle(
         spread(found)
     };
     let (entries, exits) = ([entries(0), entries(1)], [exits(0), exits(1)]);
-    let mut best: Option<((u8, i64), [Vec<Constraint>; 2])> = None;
+    let mut best: Option<Ranked> = None;
     for &s0 in &entries[0] {
         for &s1 in &entries[1] {
             let s = [point(paths[0][s0]), point(paths[1][s1])];
@@ -146,7 +156,7 @@ fn barriers(
     paths: [&[u32]; 2],
     mdds: [&Mdd; 2],
     beat: Option<(u8, i64)>,
-) -> Option<((u8, i64), [Vec<Constraint>; 2])> {
+) -> Option<Ranked> {
     // Both agents move the same way along each axis, or not at all.
     let sign = |axis: fn(Point) -> i64| -> Option<i64> {
         let steps = [

@@ -921,10 +921,10 @@ fn cbs_splits_a_corridor_conflict_with_ranges() {
     );
 }
 
-/// Rectangle reasoning never changes the optimum: on random maps of 8 × 8 to 12 × 12 cells
+/// Rectangle and corridor reasoning never change the optimum: on random maps of 8 × 8 to 12 × 12 cells
 /// with 3 to 8 agents, CBS with and without it find plans of one sum of costs, each valid.
 #[test]
-fn cbs_with_rectangles_keeps_the_optimum_of_plain_cbs() {
+fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
     let (mut compared, mut changed) = (0, 0);
     for seed in 0..300 {
         let side = 8 + (seed as u32 % 5);
@@ -950,6 +950,6 @@ fn cbs_with_rectangles_keeps_the_optimum_of_plain_cbs() {
     assert!(compared >= 250, "only {compared} instances were compared");
     assert!(
         changed >= 5,
-        "rectangles changed the search on {changed} instances only"
+        "symmetry reasoning changed the search on {changed} instances only"
     );
 }
