@@ -921,8 +921,9 @@ fn cbs_splits_a_corridor_conflict_with_ranges() {
     );
 }
 
-/// Rectangle and corridor reasoning never change the optimum: on random maps of 8 × 8 to 12 × 12 cells
-/// with 3 to 8 agents, CBS with and without it find plans of one sum of costs, each valid.
+/// Rectangle and corridor reasoning never change the optimum: on random maps of 8 × 8 to
+/// 12 × 12 cells with 3 to 8 agents, CBS with and without them find plans of one sum of
+/// costs, each valid.
 #[test]
 fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
     let (mut compared, mut changed) = (0, 0);
