@@ -37,7 +37,7 @@
 //! agent's current path (it is checked), so both children differ from the node.
 
 use super::cbs::{Constraint, Mdd};
-use super::graph::MoveGraph;
+use super::graph::{FastSet, MoveGraph};
 use crate::grid::Cell;
 
 /// A split by barriers or ranges: the vertex constraints each agent of the pair is given in
@@ -241,11 +241,14 @@ fn barriers(
 /// to its end (moves between its levels are taken as allowed, so a diagram is at worst
 /// called open when it is blocked).
 fn blocks(graph: &MoveGraph, mdd: &Mdd, barrier: &[Constraint]) -> bool {
-    let barred = |v: u32, tick: usize| {
-        barrier
-            .iter()
-            .any(|c| matches!(*c, Constraint::Vertex { v: bv, t } if bv == v && t as usize == tick))
-    };
+    let barred_cells: FastSet<(u32, u32)> = barrier
+        .iter()
+        .filter_map(|c| match *c {
+            Constraint::Vertex { v, t } => Some((v, t)),
+            _ => None,
+        })
+        .collect();
+    let barred = |v: u32, tick: usize| barred_cells.contains(&(v, tick as u32));
     let mut reached: Vec<u32> = mdd.levels[0]
         .iter()
         .copied()
@@ -297,8 +300,9 @@ pub(super) fn corridor(
     paths: [&[u32]; 2],
     mdds: [&Mdd; 2],
 ) -> Option<SymmetrySplit> {
-    // The first agent moves from `back` to `front` along the chain where they meet.
-    let (back, front, edge) = match (on_a, on_b) {
+    // The corridor's ends behind the first agent (`e1`) and ahead of it (`e2`), its moves
+    // from end to end, and its cells.
+    let (e1, e2, len, mut chain) = match (on_a, on_b) {
         (Constraint::Vertex { v, t }, Constraint::Vertex { .. }) if t > 0 => {
             let before = |i: usize| paths[i].get(t as usize - 1).copied();
             let (pa, pb) = (before(0)?, before(1)?);
@@ -310,25 +314,22 @@ pub(super) fn corridor(
             let (e2, d2, more) = walk(graph, v, pb)?;
             cells.extend(more);
             cells.push(v);
-            (e1, e2, (d1 + d2, cells))
+            (e1, e2, d1 + d2, cells)
         }
-        (Constraint::Move { u: ub, v: vb, .. }, Constraint::Move { u, v, .. })
-            if (ub, vb) == (v, u) =>
+        // The first agent moves `ua` → `va`, the second back along the same edge.
+        (Constraint::Move { u: ua, v: va, .. }, Constraint::Move { u, v, .. })
+            if (u, v) == (va, ua) =>
         {
-            // The first agent moves `v` → `u` (its own constraint), the second `u` → `v`.
-            let (ua, va) = (ub, vb);
             if graph.neighbours(ua).len() != 2 && graph.neighbours(va).len() != 2 {
                 return None;
             }
             let (e2, d2, mut cells) = walk(graph, ua, va)?;
             let (e1, d1, more) = walk(graph, va, ua)?;
             cells.extend(more);
-            (e1, e2, (d1 + d2 - 1, cells))
+            (e1, e2, d1 + d2 - 1, cells)
         }
         _ => return None,
     };
-    let (e1, e2) = (back, front);
-    let (len, mut chain) = edge;
     chain.retain(|&c| c != e1 && c != e2);
     chain.sort_unstable();
     chain.dedup();
