@@ -286,16 +286,18 @@ impl Cbs<'_> {
 
     fn rules(&self, agent: u32, constraints: &[Constraint], paths: &[Rc<Vec<u32>>]) -> AgentRules {
         let goal = self.goals[agent as usize];
+        // Sized up front: growing the tables costs more than filling them.
+        let cells: usize = paths.iter().map(|p| p.len()).sum();
         let mut rules = AgentRules {
-            vertex: FastSet::default(),
+            vertex: FastSet::with_capacity_and_hasher(constraints.len(), Default::default()),
             barriers: Vec::new(),
             moves: FastSet::default(),
             goal_after: 0,
             goal,
             horizon: 0,
-            occupied: FastMap::default(),
-            moving: FastMap::default(),
-            resting: FastMap::default(),
+            occupied: FastMap::with_capacity_and_hasher(cells, Default::default()),
+            moving: FastMap::with_capacity_and_hasher(cells, Default::default()),
+            resting: FastMap::with_capacity_and_hasher(paths.len(), Default::default()),
         };
         let mut last = 0;
         for &c in constraints {

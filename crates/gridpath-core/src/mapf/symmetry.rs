@@ -57,6 +57,9 @@ pub(super) struct SymmetrySplit {
 /// has more): the combinations tried are at most this to the fourth power.
 const CANDIDATES: usize = 8;
 
+/// The most ticks of one corridor range.
+const RANGE: u32 = 256;
+
 /// A cell's coordinates, reflected so that the pair moves right and up.
 type Point = (i64, i64);
 
@@ -282,7 +285,8 @@ fn blocks(graph: &MoveGraph, mdd: &Mdd, barrier: &[Constraint]) -> bool {
 /// the second towards `e1`, and neither starts inside it. The first agent may not be on
 /// `e2` up to tick `min(d2(e1) + len, o1(e2) - 1)`, the second on `e1` up to
 /// `min(d1(e2) + len, o2(e1) - 1)`, where `d` is the distance from the agent's start and
-/// `o` the distance that keeps out of the corridor. **Why no plan is lost.** Suppose both
+/// `o` the distance that keeps out of the corridor (each range written from the agent's
+/// distance to that end on, as it cannot be there sooner). **Why no plan is lost.** Suppose both
 /// are broken: the first agent is first on `e2` at `τ1`, the second first on `e1` at `τ2`.
 /// Since `τ1 < o1(e2)`, the first came through the corridor: a detour into it and back out
 /// through `e1` could be cut, leaving a path out of the corridor arriving no later. So it
@@ -350,18 +354,25 @@ pub(super) fn corridor(
             None => Some(through),
         }
     };
-    let ta = until(reach(sb, e1), around(sa, e2))?;
-    let tb = until(reach(sa, e2), around(sb, e1))?;
-    let range = |cell: u32, last: u32| -> Vec<Constraint> {
-        (0..=last)
+    let (a_to_e2, b_to_e1) = (reach(sa, e2), reach(sb, e1));
+    let ta = until(b_to_e1, around(sa, e2))?;
+    let tb = until(a_to_e2, around(sb, e1))?;
+    // No agent is on a cell before its distance from its start: the range begins there. It
+    // holds at most `RANGE` ticks (a shorter range forbids less, so no plan is lost).
+    let range = |cell: u32, first: Option<u32>, last: u32| -> Vec<Constraint> {
+        let first = first.unwrap_or(0);
+        (first..=last.min(first.saturating_add(RANGE - 1)))
             .map(|t| Constraint::Vertex { v: cell, t })
             .collect()
     };
-    let (on_a, on_b) = (range(e2, ta), range(e1, tb));
-    let visits = |path: &[u32], cell: u32, last: u32| {
-        path.iter().take(last as usize + 1).any(|&c| c == cell)
+    let (on_a, on_b) = (range(e2, a_to_e2, ta), range(e1, b_to_e1, tb));
+    let visits = |path: &[u32], range: &[Constraint]| {
+        range.iter().any(|c| match *c {
+            Constraint::Vertex { v, t } => path.get(t as usize) == Some(&v),
+            _ => false,
+        })
     };
-    if !visits(paths[0], e2, ta) || !visits(paths[1], e1, tb) {
+    if !visits(paths[0], &on_a) || !visits(paths[1], &on_b) {
         return None;
     }
     let class = u8::from(blocks(graph, mdds[0], &on_a)) + u8::from(blocks(graph, mdds[1], &on_b));
