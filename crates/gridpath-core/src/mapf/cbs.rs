@@ -33,28 +33,15 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
+use super::constraint::Constraint;
 use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
+use super::mdd::Mdd;
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
 use super::space_time::{self, LowLevel, Rules};
 use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
-
-/// A constraint on one agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(super) enum Constraint {
-    /// Not on `v` at tick `t`.
-    Vertex { v: u32, t: u32 },
-    /// Not from `u` to `v` arriving at tick `t`.
-    Move { u: u32, v: u32, t: u32 },
-    /// Not on `v` at tick `t` or any later tick (target reasoning: `v` is the goal of an
-    /// agent resting there from `t` on).
-    Barrier { v: u32, t: u32 },
-    /// The agent's last arrival at its goal comes after tick `t` (it may be there at `t` if it
-    /// leaves and comes back): the other side of a barrier.
-    ArriveAfter { t: u32 },
-}
 
 /// A conflict between two agents' paths.
 #[derive(Clone, Copy, Debug)]
@@ -65,33 +52,6 @@ pub(super) struct Conflict {
     /// The constraint that resolves it for `a`, and for `b`.
     pub(super) on_a: Constraint,
     pub(super) on_b: Constraint,
-}
-
-/// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
-pub(super) struct Mdd {
-    /// Each tick's cells, sorted.
-    pub(super) levels: Vec<Vec<u32>>,
-}
-
-impl Mdd {
-    /// Whether the constraint would raise the agent's cost: it forbids every cheapest path.
-    fn is_cardinal(&self, constraint: Constraint) -> bool {
-        let end = self.levels.len() as u32 - 1;
-        match constraint {
-            Constraint::ArriveAfter { t } => end <= t,
-            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } if t > end => {
-                // On the goal after arrival: the agent must arrive later.
-                self.levels[end as usize] == [v]
-            }
-            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } => {
-                // A barrier forbids at least what the vertex constraint does.
-                self.levels[t as usize] == [v]
-            }
-            Constraint::Move { u, v, t } => {
-                t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
-            }
-        }
-    }
 }
 
 /// A node of the constraint tree (its fields are CBS's own).

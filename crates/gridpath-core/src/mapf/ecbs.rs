@@ -9,7 +9,8 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, Constraint, find_conflicts};
+use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, find_conflicts};
+use super::constraint::Constraint;
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};

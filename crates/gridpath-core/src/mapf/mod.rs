@@ -30,9 +30,11 @@
 
 mod algorithms;
 mod cbs;
+mod constraint;
 mod ecbs;
 mod graph;
 mod lacam;
+mod mdd;
 pub mod model;
 mod outcome;
 mod pibt;

@@ -36,8 +36,9 @@
 //! of the two barriers, and lives on in one of the two children. Each barrier holds the
 //! agent's current path (it is checked), so both children differ from the node.
 
-use super::cbs::{Constraint, Mdd};
+use super::constraint::Constraint;
 use super::graph::{FastSet, MoveGraph};
+use super::mdd::Mdd;
 use crate::grid::Cell;
 
 /// A split by barriers or ranges: the vertex constraints each agent of the pair is given in
