@@ -1,5 +1,6 @@
 //! Conflict-based search (Sharon et al. 2015) for plans of the least sum of costs, with the
-//! improvements of ICBS and CBSH (Boyarski et al. 2015, Felner et al. 2018):
+//! improvements of ICBS, CBSH and CBSH2-RTC (Boyarski et al. 2015, Felner et al. 2018, Li et
+//! al. 2019–2021):
 //!
 //! - The high level is a best-first search over sets of constraints. Each node holds one
 //!   cheapest path per agent under its constraints; the first node whose paths do not
@@ -8,40 +9,39 @@
 //!   multi-valued decision diagram (the cells on some cheapest path at each tick, under the
 //!   node's constraints) tells whether a conflict is *cardinal* (splitting it raises both
 //!   agents' costs), *semi-cardinal* or neither; cardinal conflicts are split first.
-//! - **Conflict-graph heuristic.** The pairs of agents with a cardinal conflict form a graph;
-//!   any matching of it needs one extra tick per edge, so a greedy maximal matching is an
-//!   admissible estimate added to a node's cost when it is first taken from the open list.
+//! - **Weighted dependency heuristic.** Each pair of agents in conflict is solved alone under
+//!   the node's constraints (a small search, cached by the pair's constraints); the least
+//!   weighted vertex cover of those extra costs ([`dependency_bound`]) is an admissible
+//!   estimate added to a node's cost when it is first taken from the open list.
+//! - **Target reasoning.** When one agent rests on its goal and another passes it, the split
+//!   bars the goal to the other from that tick on, or makes the first arrive later.
+//! - **Symmetry reasoning** (in [`symmetry`](super::symmetry)). A vertex conflict of two agents crossing a
+//!   rectangle on shortest paths is split by *barriers* (a side of the rectangle each, cell by
+//!   cell at the tick it would be reached); a head-on conflict in a corridor by *ranges* (each
+//!   agent kept off the far end of the corridor until the other could have come through).
+//!   Each side is a list of vertex constraints added at once; the split takes the place of
+//!   the plain one when it is at least as cardinal, and among conflicts of one class these
+//!   go first.
 //! - **Bypass.** When a child's new path costs no more and leaves fewer conflicts, the parent
 //!   takes the path instead of being split.
 //! - Low-level ties go to the path with the fewest conflicts with the other agents' paths.
 //!
 //! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
-//! the decision diagrams (every conflict is split in the order found).
+//! the decision diagrams or the symmetry reasoning (every conflict is split in the order
+//! found, with a greedy matching for the estimate).
 
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
+use super::constraint::Constraint;
 use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
+use super::mdd::Mdd;
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
 use super::space_time::{self, LowLevel, Rules};
+use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
-
-/// A constraint on one agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(super) enum Constraint {
-    /// Not on `v` at tick `t`.
-    Vertex { v: u32, t: u32 },
-    /// Not from `u` to `v` arriving at tick `t`.
-    Move { u: u32, v: u32, t: u32 },
-    /// Not on `v` at tick `t` or any later tick (target reasoning: `v` is the goal of an
-    /// agent resting there from `t` on).
-    Barrier { v: u32, t: u32 },
-    /// The agent's last arrival at its goal comes after tick `t` (it may be there at `t` if it
-    /// leaves and comes back): the other side of a barrier.
-    ArriveAfter { t: u32 },
-}
 
 /// A conflict between two agents' paths.
 #[derive(Clone, Copy, Debug)]
@@ -54,36 +54,11 @@ pub(super) struct Conflict {
     pub(super) on_b: Constraint,
 }
 
-/// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
-struct Mdd {
-    levels: Vec<Vec<u32>>,
-}
-
-impl Mdd {
-    /// Whether the constraint would raise the agent's cost: it forbids every cheapest path.
-    fn is_cardinal(&self, constraint: Constraint) -> bool {
-        let end = self.levels.len() as u32 - 1;
-        match constraint {
-            Constraint::ArriveAfter { t } => end <= t,
-            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } if t > end => {
-                // On the goal after arrival: the agent must arrive later.
-                self.levels[end as usize] == [v]
-            }
-            Constraint::Vertex { v, t } | Constraint::Barrier { v, t } => {
-                // A barrier forbids at least what the vertex constraint does.
-                self.levels[t as usize] == [v]
-            }
-            Constraint::Move { u, v, t } => {
-                t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
-            }
-        }
-    }
-}
-
 /// A node of the constraint tree (its fields are CBS's own).
 pub(super) struct Node {
     parent: u32,
-    constraint: Option<(u32, Constraint)>,
+    /// The constraints the node adds for one agent (one, or a rectangle's barrier).
+    constraint: Option<(u32, Vec<Constraint>)>,
     paths: Vec<Rc<Vec<u32>>>,
     costs: Vec<f64>,
     cost: f64,
@@ -93,6 +68,9 @@ pub(super) struct Node {
     mdds: Vec<Option<Rc<Mdd>>>,
     /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
     deltas: FastMap<(u32, u32), f64>,
+    /// The barriers or ranges that split the first conflict, when it is in a rectangle or a
+    /// corridor (set with the estimate).
+    rectangle: Option<SymmetrySplit>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -185,6 +163,8 @@ pub(super) struct Cbs<'a> {
     /// The extra cost of each pair of agents under each pair of constraint sets met so far
     /// (see [`Cbs::pair_delta`]).
     pub(super) pair_cache: FastMap<PairKey, Option<f64>>,
+    /// Whether vertex conflicts in rectangles are split by barriers (uniform costs only).
+    pub(super) symmetry: bool,
 }
 
 /// Two agents and their constraints, each set sorted.
@@ -197,6 +177,7 @@ impl<'a> Cbs<'a> {
         starts: Vec<u32>,
         goals: Vec<u32>,
         stop: &'a dyn Fn() -> bool,
+        symmetry: bool,
     ) -> Self {
         let tick = (0..graph.len() as u32)
             .find(|&v| !graph.neighbours(v).is_empty())
@@ -213,6 +194,7 @@ impl<'a> Cbs<'a> {
             stop,
             interrupted: false,
             pair_cache: FastMap::default(),
+            symmetry: symmetry && graph.uniform,
         }
     }
 
@@ -240,6 +222,7 @@ impl<'a> Cbs<'a> {
             conflicts,
             mdds: vec![None; agents],
             deltas: FastMap::default(),
+            rectangle: None,
         });
         true
     }
@@ -251,10 +234,10 @@ impl Cbs<'_> {
         let mut at = node;
         while at != NONE {
             let n = &self.nodes[at as usize];
-            if let Some((a, c)) = n.constraint
-                && a == agent
+            if let Some((a, c)) = &n.constraint
+                && *a == agent
             {
-                out.push(c);
+                out.extend_from_slice(c);
             }
             at = n.parent;
         }
@@ -263,16 +246,18 @@ impl Cbs<'_> {
 
     fn rules(&self, agent: u32, constraints: &[Constraint], paths: &[Rc<Vec<u32>>]) -> AgentRules {
         let goal = self.goals[agent as usize];
+        // Sized up front: growing the tables costs more than filling them.
+        let cells: usize = paths.iter().map(|p| p.len()).sum();
         let mut rules = AgentRules {
-            vertex: FastSet::default(),
+            vertex: FastSet::with_capacity_and_hasher(constraints.len(), Default::default()),
             barriers: Vec::new(),
             moves: FastSet::default(),
             goal_after: 0,
             goal,
             horizon: 0,
-            occupied: FastMap::default(),
-            moving: FastMap::default(),
-            resting: FastMap::default(),
+            occupied: FastMap::with_capacity_and_hasher(cells, Default::default()),
+            moving: FastMap::with_capacity_and_hasher(cells, Default::default()),
+            resting: FastMap::with_capacity_and_hasher(paths.len(), Default::default()),
         };
         let mut last = 0;
         for &c in constraints {
@@ -451,24 +436,49 @@ impl Cbs<'_> {
         let mut ranked = Vec::with_capacity(conflicts.len());
         let mut cardinal_pairs = FastSet::default();
         for c in conflicts {
-            let class = if self.uniform {
+            let (class, rectangle) = if self.uniform {
                 let ma = self.mdd_of(node, c.a);
                 let mb = self.mdd_of(node, c.b);
-                u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b))
+                let class = u8::from(ma.is_cardinal(c.on_a)) + u8::from(mb.is_cardinal(c.on_b));
+                let n = &self.nodes[node as usize];
+                let paths = [&n.paths[c.a as usize][..], &n.paths[c.b as usize][..]];
+                let corridor = if self.symmetry {
+                    symmetry::corridor(self.graph, c.on_a, c.on_b, paths, [&ma, &mb])
+                } else {
+                    None
+                };
+                let rectangle = match (self.symmetry, corridor, c.on_a, c.on_b) {
+                    (_, Some(split), _, _) => Some(split),
+                    (true, None, Constraint::Vertex { v, t }, Constraint::Vertex { .. }) => {
+                        symmetry::rectangle(self.graph, v, t, paths, [&ma, &mb])
+                    }
+                    _ => None,
+                }
+                .filter(|r| r.class >= class);
+                (rectangle.as_ref().map_or(class, |r| r.class), rectangle)
             } else {
-                0
+                (0, None)
             };
             if class == 2 {
                 cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
             }
-            ranked.push((std::cmp::Reverse(class), c.t, c));
+            // Among conflicts of one class, rectangles first: their split settles more.
+            ranked.push((
+                std::cmp::Reverse(class),
+                rectangle.is_none(),
+                c.t,
+                c,
+                rectangle,
+            ));
         }
-        ranked.sort_by_key(|&(class, t, _)| (class, t));
+        ranked.sort_by_key(|&(class, plain, t, _, _)| (class, plain, t));
         let mut pairs: Vec<(u32, u32)> = ranked
             .iter()
-            .map(|&(_, _, c)| (c.a.min(c.b), c.a.max(c.b)))
+            .map(|&(_, _, _, c, _)| (c.a.min(c.b), c.a.max(c.b)))
             .collect();
-        self.nodes[node as usize].conflicts = ranked.into_iter().map(|(_, _, c)| c).collect();
+        let n = &mut self.nodes[node as usize];
+        n.rectangle = ranked.first_mut().and_then(|r| r.4.take());
+        n.conflicts = ranked.into_iter().map(|(_, _, _, c, _)| c).collect();
         pairs.sort_unstable();
         pairs.dedup();
         let mut edges = Vec::with_capacity(pairs.len());
@@ -862,13 +872,23 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
+    run_with(instance, settings, control, true)
+}
+
+/// Conflict-based search, with rectangle reasoning or without (`symmetry`).
+pub(super) fn run_with(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+    symmetry: bool,
+) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, symmetry);
     if !cbs.push_root() {
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
@@ -927,11 +947,15 @@ pub(crate) fn run(
             }
         }
         let conflict = cbs.nodes[id as usize].conflicts[0];
+        let (on_a, on_b) = match cbs.nodes[id as usize].rectangle.take() {
+            Some(r) => (r.on_a, r.on_b),
+            None => (vec![conflict.on_a], vec![conflict.on_b]),
+        };
         let mut children = Vec::with_capacity(2);
         let mut bypassed = false;
-        for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
+        for (agent, added) in [(conflict.a, on_a), (conflict.b, on_b)] {
             let mut constraints = cbs.constraints_of(id, agent);
-            constraints.push(constraint);
+            constraints.extend_from_slice(&added);
             let paths = cbs.nodes[id as usize].paths.clone();
             let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
                 if cbs.low_level_exhausted || cbs.interrupted {
@@ -969,7 +993,7 @@ pub(crate) fn run(
             deltas.retain(|&(x, y), _| x != agent && y != agent);
             children.push(Node {
                 parent: id,
-                constraint: Some((agent, constraint)),
+                constraint: Some((agent, added)),
                 paths,
                 costs,
                 cost: total,
@@ -977,6 +1001,7 @@ pub(crate) fn run(
                 conflicts,
                 mdds,
                 deltas,
+                rectangle: None,
             });
         }
         if cbs.interrupted {
@@ -1019,7 +1044,7 @@ pub(super) fn root_estimate(instance: &Instance) -> Option<(f64, f64)> {
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let stop = || false;
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, true);
     if !cbs.push_root() {
         return None;
     }

@@ -9,7 +9,8 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, Constraint, find_conflicts};
+use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, find_conflicts};
+use super::constraint::Constraint;
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
@@ -59,6 +60,7 @@ pub(crate) fn run(
         stop: &stop,
         interrupted: false,
         pair_cache: Default::default(),
+        symmetry: false,
     };
     let mut nodes: Vec<FocalNode> = Vec::new();
     let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {

@@ -30,9 +30,11 @@
 
 mod algorithms;
 mod cbs;
+mod constraint;
 mod ecbs;
 mod graph;
 mod lacam;
+mod mdd;
 pub mod model;
 mod outcome;
 mod pibt;
@@ -41,6 +43,7 @@ mod plan_export;
 mod plan_file;
 mod scenario;
 mod space_time;
+mod symmetry;
 #[cfg(test)]
 mod tests;
 mod validate;
