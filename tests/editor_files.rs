@@ -228,6 +228,29 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
 }
 
 #[test]
+fn a_png_export_imports_back_by_its_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let marsh = load_map(&root().join("maps/default.json")).unwrap();
+    let file = dir.path().join("marsh.png");
+    gridpath::format::save::save_map(&marsh, &file).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().is_importing());
+    let summary = h.state().import_summary().expect("a preview");
+    let impassable = marsh
+        .grid
+        .cells()
+        .iter()
+        .filter(|&&id| !marsh.grid.terrain(id).is_passable())
+        .count();
+    assert_eq!(summary.impassable, impassable, "water stays impassable");
+    h.get_by_label("Import").click();
+    h.run();
+    assert!(!h.state().is_importing());
+    assert_eq!(h.state().map().grid, marsh.grid);
+}
+
+#[test]
 fn return_presses_import() {
     let dir = tempfile::tempdir().unwrap();
     let strip = GrayImage::from_raw(5, 1, vec![0, 80, 120, 200, 255]).unwrap();

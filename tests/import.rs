@@ -329,21 +329,44 @@ fn scale_mode_grades_the_middle_into_costs() {
 }
 
 #[test]
-fn the_palette_picks_the_nearest_colour() {
+fn a_colour_outside_the_palette_is_an_error_naming_it_and_its_first_pixel() {
     let catalog = gridpath::grid::Terrain::default_catalog();
-    // Near grass (#6abe30), near road (#c8b58c), near swamp (#4b6b3a), near wall (#222222).
-    let pixels = [
-        [0x70, 0xc0, 0x30],
-        [0xd0, 0xb0, 0x90],
-        [0x40, 0x70, 0x40],
-        [0, 0, 0],
-    ];
-    let image = RgbImage::from_fn(4, 1, |x, _| Rgb(pixels[x as usize]));
+    let [grass, road, swamp, wall] = [0, 1, 2, 3].map(|i| catalog[i].color.0);
+    let exact = RgbImage::from_fn(4, 1, |x, _| Rgb([grass, road, swamp, wall][x as usize]));
     let grid = ImageImport::palette(catalog.clone())
-        .import(&png(image))
+        .import(&png(exact))
         .expect("imports");
     assert_eq!(symbols(&grid).concat(), ".=~#");
     assert_eq!(grid.terrains(), &catalog[..]);
+
+    // Water-blue is no built-in terrain: it is refused, never read as the nearest one.
+    let water = [0x3b, 0x78, 0xc4];
+    let image = RgbImage::from_fn(3, 2, |x, y| Rgb(if (x, y) == (2, 0) { water } else { grass }));
+    let err = ImageImport::palette(catalog.clone())
+        .import(&png(image))
+        .expect_err("an unknown colour");
+    assert!(
+        matches!(err, ImportError::UnknownColour { x: 2, y: 0, .. }),
+        "{err:?}"
+    );
+    let message = err.to_string();
+    assert!(message.contains("#3b78c4") && message.contains("pixel 2, 0"), "{message}");
+    assert!(message.contains("#4b6b3a \"Swamp\""), "lists the palette: {message}");
+}
+
+#[test]
+fn a_downscaled_palette_cell_takes_the_terrain_of_most_of_its_pixels() {
+    let catalog = gridpath::grid::Terrain::default_catalog();
+    let [grass, road, _, wall] = [0, 1, 2, 3].map(|i| catalog[i].color.0);
+    // Two 2 × 2 blocks: three road pixels and a wall; two grass and two wall (a tie: the
+    // first terrain of the palette).
+    let pixels = [[road, road, grass, wall], [road, wall, wall, grass]];
+    let image = RgbImage::from_fn(4, 2, |x, y| Rgb(pixels[y as usize][x as usize]));
+    let import = ImageImport {
+        scale: Scale::CellsPerPixel(0.5),
+        ..ImageImport::palette(catalog)
+    };
+    assert_eq!(symbols(&import.import(&png(image)).expect("imports")).concat(), "=.");
 }
 
 #[test]

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
+use gridpath::format::legend::Legend;
 use gridpath::format::occupancy::{MapServer, Occupancy, Unknown};
+use gridpath::format::read::{FileLimit, read_file};
 use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
@@ -78,8 +80,11 @@ pub struct ConvertArgs {
     /// NAME-keepout.yaml).
     #[arg(long, value_enum)]
     mask: Option<MaskChoice>,
-    /// Map each pixel to the default terrain of the nearest colour instead of reading
-    /// occupancy (for maps painted in an image editor).
+    /// Read each pixel's exact colour as a terrain instead of its brightness as occupancy:
+    /// by the terrain legend a PNG written by gridpath carries, else by the built-in terrains
+    /// (Grass #6abe30, Road #c8b58c, Swamp #4b6b3a, Wall #222222); any other colour is an
+    /// error that names it and its first pixel. A PNG that carries a legend is read by it
+    /// even without --palette, unless --threshold, --free-threshold or --negate is given.
     #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
     palette: bool,
     /// Give the cells this shape, each keeping its row and column: square, or hexes in one of
@@ -248,10 +253,17 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
     match registry::kind_of(&args.input) {
         Some(FileKind::Image) => {
-            let mut import = if args.palette {
-                ImageImport::palette(Terrain::default_catalog())
-            } else {
-                ImageImport::default()
+            let mut import = match image_legend(args)? {
+                Some(legend) => {
+                    eprintln!(
+                        "gridpath: {} carries a terrain legend: read by it ({})",
+                        args.input.display(),
+                        legend.describe()
+                    );
+                    ImageImport::legend(legend)
+                }
+                None if args.palette => ImageImport::palette(Terrain::default_catalog()),
+                None => ImageImport::default(),
             };
             adjust(args, &mut import);
             Ok(import.load(&args.input)?)
@@ -282,6 +294,18 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             registry::listed(&registry::extensions_where(|_| true))
         ),
     }
+}
+
+/// The terrain legend the input image carries, when it is read by it: with --palette, or
+/// without settings of an occupancy reading.
+fn image_legend(args: &ConvertArgs) -> anyhow::Result<Option<Legend>> {
+    let occupancy = args.threshold.is_some() || args.free_threshold.is_some() || args.negate;
+    if occupancy && !args.palette {
+        return Ok(None);
+    }
+    let bytes = read_file(&args.input, FileLimit::IMAGE)
+        .with_context(|| format!("{}: cannot read the file", args.input.display()))?;
+    Ok(Legend::read_png(&bytes).map_err(|e| e.in_file(&args.input))?)
 }
 
 /// Applies the command line's settings over the defaults (or the yaml file's).

@@ -1,5 +1,6 @@
 //! Images to grids: scanned floorplans and robot occupancy maps (occupancy mode), and maps
-//! painted in an image editor (palette mode).
+//! painted in an image editor or exported by gridpath (palette mode, read by exact colours:
+//! a PNG's own terrain legend, see [`legend`](super::legend), or the palette given).
 //!
 //! ```
 //! use gridpath_core::format::image_import::ImageImport;
@@ -26,18 +27,23 @@ use image::{
 };
 
 use super::ImportError;
+use super::legend::Legend;
 use super::occupancy::{Layout, Occupancy, OccupancyClass, PixelRule, Unknown};
 use super::read::{FileLimit, read_file};
-use crate::grid::{Grid, Map, Terrain, TerrainId};
+use crate::grid::{Grid, Map, Rgb, Terrain, TerrainId};
 
 /// How pixels become terrains.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportMode {
     /// Brightness as occupancy, with ROS `map_server` semantics (see [`Occupancy`]).
     Occupancy(Occupancy),
-    /// Each cell becomes the terrain whose colour is nearest to the cell's mean colour; the
-    /// catalog is these terrains, in this order. Alpha is ignored.
-    Palette(Vec<Terrain>),
+    /// Each pixel colour stands for the terrain of the legend with that pixel colour; the
+    /// catalog is the legend's terrains, in this order. A colour the legend lacks is an error
+    /// ([`ImportError::UnknownColour`]) naming it and its first pixel, never the nearest
+    /// terrain. A cell made of several pixels takes the terrain most of them stand for (the
+    /// first in the legend of equals). Alpha is ignored. [`ImageImport::import`] reads a PNG
+    /// by the legend the PNG carries, when it carries one, instead of this one.
+    Palette(Legend),
 }
 
 /// How many cells an image becomes.
@@ -83,8 +89,8 @@ impl Reduce {
 /// pixel gets the value `map_server` publishes for it ([`Occupancy::cell_value`], by nav2's or
 /// ROS 1's rules), and a block takes the class of its most occupied pixel ([`Reduce::Max`],
 /// the default) or of the mean of its pixels ([`Reduce::Mean`]; in scale mode a block with
-/// more transparent pixels than others is unknown). In palette mode a block's colour is the
-/// mean of its pixels.
+/// more transparent pixels than others is unknown). In palette mode a block takes the terrain
+/// of most of its pixels.
 ///
 /// A pixel's shade is the plain mean of its channels, as ROS `map_server` reads it, so
 /// in occupancy mode a saturated colour is as dark as its mean: pure red (255, 0, 0) has the
@@ -128,10 +134,16 @@ impl ImageImport {
         }
     }
 
-    /// A palette import at one cell per pixel.
+    /// A palette import at one cell per pixel: each terrain stands for the pixels of its
+    /// colour (see [`ImportMode::Palette`]).
     pub fn palette(terrains: Vec<Terrain>) -> Self {
+        Self::legend(Legend::of_palette(terrains))
+    }
+
+    /// A palette import by a legend, at one cell per pixel.
+    pub fn legend(legend: Legend) -> Self {
         Self {
-            mode: ImportMode::Palette(terrains),
+            mode: ImportMode::Palette(legend),
             ..Self::default()
         }
     }
@@ -148,11 +160,21 @@ impl ImageImport {
     }
 
     /// Imports an encoded image (PNG, JPEG, BMP or Netpbm: PGM, PBM, PPM). The size limits and the size of the
-    /// resulting grid are checked from the header, before the pixels are decoded.
+    /// resulting grid are checked from the header, before the pixels are decoded. In palette
+    /// mode a PNG that carries a terrain legend is read by it.
     pub fn import(&self, bytes: &[u8]) -> Result<Grid, ImportError> {
         self.check()?;
         let (width, height) = self.dimensions(bytes)?;
         self.grid_size(width, height)?;
+        if let ImportMode::Palette(_) = self.mode
+            && let Some(legend) = Legend::read_png(&without_colour_profiles(bytes))?
+        {
+            let own = Self {
+                mode: ImportMode::Palette(legend),
+                ..self.clone()
+            };
+            return own.grid_from_image(&own.decode(bytes)?);
+        }
         let image = self.decode(bytes)?;
         self.grid_from_image(&image)
     }
@@ -281,16 +303,18 @@ impl ImageImport {
                 }
                 occupancy_grid(occupancy, cells_w, cells_h, codes)
             }
-            ImportMode::Palette(terrains) => {
+            ImportMode::Palette(legend) => {
                 let raster = Raster::new(image);
+                let lookup = legend.lookup();
+                raster.check_colours(legend, &lookup)?;
+                let mut counts = vec![0u32; legend.entries().len()];
                 let mut cells = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
-                        let sample = raster.sample(column, row, false);
-                        cells.push(nearest(terrains, &sample));
+                        cells.push(raster.most_common(column, row, &lookup, &mut counts));
                     }
                 }
-                Ok(Grid::from_cells(cells_w, cells_h, terrains.clone(), cells)?)
+                Ok(Grid::from_cells(cells_w, cells_h, legend.terrains(), cells)?)
             }
         }
     }
@@ -298,10 +322,10 @@ impl ImageImport {
     fn check(&self) -> Result<(), ImportError> {
         match &self.mode {
             ImportMode::Occupancy(o) => o.validate().map_err(ImportError::Settings),
-            ImportMode::Palette(t) if t.is_empty() || t.len() > 256 => {
+            ImportMode::Palette(l) if l.entries().is_empty() || l.entries().len() > 256 => {
                 Err(ImportError::Settings(format!(
                     "a palette needs between 1 and 256 terrains, got {}",
-                    t.len()
+                    l.entries().len()
                 )))
             }
             ImportMode::Palette(_) => Ok(()),
@@ -520,44 +544,35 @@ struct Raster<'a> {
     bytes: Cow<'a, [u8]>,
     width: usize,
     channels: usize,
-    alpha: bool,
 }
 
 impl<'a> Raster<'a> {
     fn new(image: &'a DynamicImage) -> Self {
-        let (bytes, channels, alpha): (Cow<'a, [u8]>, usize, bool) = match image {
-            DynamicImage::ImageLuma8(i) => (Cow::Borrowed(i.as_raw()), 1, false),
-            DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2, true),
-            DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3, false),
-            DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4, true),
-            DynamicImage::ImageLuma16(_) => (Cow::Owned(image.to_luma8().into_raw()), 1, false),
-            DynamicImage::ImageLumaA16(_) => {
-                (Cow::Owned(image.to_luma_alpha8().into_raw()), 2, true)
-            }
-            other if other.color().has_alpha() => {
-                (Cow::Owned(other.to_rgba8().into_raw()), 4, true)
-            }
-            other => (Cow::Owned(other.to_rgb8().into_raw()), 3, false),
+        let (bytes, channels): (Cow<'a, [u8]>, usize) = match image {
+            DynamicImage::ImageLuma8(i) => (Cow::Borrowed(i.as_raw()), 1),
+            DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2),
+            DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3),
+            DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4),
+            DynamicImage::ImageLuma16(_) => (Cow::Owned(image.to_luma8().into_raw()), 1),
+            DynamicImage::ImageLumaA16(_) => (Cow::Owned(image.to_luma_alpha8().into_raw()), 2),
+            other if other.color().has_alpha() => (Cow::Owned(other.to_rgba8().into_raw()), 4),
+            other => (Cow::Owned(other.to_rgb8().into_raw()), 3),
         };
         Self {
             bytes,
             width: image.width() as usize,
             channels,
-            alpha,
         }
     }
 
-    /// The pixels of a block, row by row: each as its three colour channels (a grey pixel's
-    /// value three times), or `None` for a transparent one when `use_alpha` is set and the
-    /// image has alpha.
+    /// The colours of the pixels of a block, row by row (a grey pixel's value three times;
+    /// alpha is left out).
     fn block(
         &self,
         (x0, x1): (usize, usize),
         (y0, y1): (usize, usize),
-        use_alpha: bool,
-    ) -> impl Iterator<Item = Option<[u8; 3]>> + '_ {
+    ) -> impl Iterator<Item = [u8; 3]> + '_ {
         let c = self.channels;
-        let use_alpha = use_alpha && self.alpha;
         (y0..y1)
             .filter_map(move |y| {
                 self.bytes
@@ -565,33 +580,73 @@ impl<'a> Raster<'a> {
             })
             .flat_map(move |row| row.chunks_exact(c))
             .map(move |pixel| {
-                if use_alpha && pixel[c - 1] == 0 {
-                    None
-                } else if c < 3 {
-                    Some([pixel[0]; 3])
+                if c < 3 {
+                    [pixel[0]; 3]
                 } else {
-                    Some([pixel[0], pixel[1], pixel[2]])
+                    [pixel[0], pixel[1], pixel[2]]
                 }
             })
     }
 
-    /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
-    /// apart and left out of the sums.
-    fn sample(&self, columns: (usize, usize), rows: (usize, usize), use_alpha: bool) -> Sample {
-        let mut sample = Sample::default();
-        for pixel in self.block(columns, rows, use_alpha) {
-            let Some([r, g, b]) = pixel else {
-                sample.transparent += 1;
+    /// The height in pixels.
+    fn height(&self) -> usize {
+        self.bytes.len() / self.channels / self.width.max(1)
+    }
+
+    /// Refuses the first pixel (by rows from the top left) whose colour stands for no
+    /// terrain of the legend.
+    fn check_colours(&self, legend: &Legend, lookup: &Lookup) -> Result<(), ImportError> {
+        let mut known = None;
+        for (i, pixel) in self.block((0, self.width), (0, self.height())).enumerate() {
+            if known == Some(pixel) {
                 continue;
-            };
-            sample.sum[0] += u64::from(r);
-            sample.sum[1] += u64::from(g);
-            sample.sum[2] += u64::from(b);
-            sample.counted += 1;
+            }
+            if !lookup.contains_key(&pixel) {
+                return Err(ImportError::UnknownColour {
+                    colour: Rgb(pixel),
+                    x: (i % self.width) as u32,
+                    y: (i / self.width) as u32,
+                    palette: legend.describe(),
+                });
+            }
+            known = Some(pixel);
         }
-        sample
+        Ok(())
+    }
+
+    /// The terrain most pixels of a block stand for (the first of equals); `counts` is
+    /// scratch space of one count per terrain, left at zero.
+    fn most_common(
+        &self,
+        columns: (usize, usize),
+        rows: (usize, usize),
+        lookup: &Lookup,
+        counts: &mut [u32],
+    ) -> TerrainId {
+        let mut last: Option<([u8; 3], TerrainId)> = None;
+        for pixel in self.block(columns, rows) {
+            let id = match last {
+                Some((colour, id)) if colour == pixel => id,
+                _ => lookup.get(&pixel).copied().unwrap_or(0),
+            };
+            last = Some((pixel, id));
+            if let Some(count) = counts.get_mut(usize::from(id)) {
+                *count += 1;
+            }
+        }
+        let mut best = (0, 0);
+        for (i, count) in counts.iter_mut().enumerate() {
+            if *count > best.0 {
+                best = (*count, i);
+            }
+            *count = 0;
+        }
+        best.1 as TerrainId
     }
 }
+
+/// The terrain each pixel colour of a legend stands for.
+type Lookup = std::collections::HashMap<[u8; 3], TerrainId>;
 
 /// The samples of a decoded image as `map_server` reads them: 8-bit or 16-bit, in place where
 /// the decoder's buffer has one of the layouts `map_server` knows.
@@ -785,21 +840,6 @@ impl RankTable {
     }
 }
 
-/// Channel sums over a block of pixels.
-#[derive(Default)]
-struct Sample {
-    sum: [u64; 3],
-    counted: u64,
-    transparent: u64,
-}
-
-impl Sample {
-    fn mean(&self) -> [f64; 3] {
-        let n = self.counted.max(1) as f64;
-        self.sum.map(|s| s as f64 / n)
-    }
-}
-
 /// Blocks of `pixels` for each of `cells`: cell `c` covers pixels `[c·P/C, (c+1)·P/C)`, at
 /// least one.
 fn spans(pixels: usize, cells: usize) -> Vec<(usize, usize)> {
@@ -847,23 +887,4 @@ fn occupancy_grid(
         *code = remap[usize::from(*code)];
     }
     Ok(Grid::from_cells(width, height, terrains, codes)?)
-}
-
-/// The palette terrain nearest to the sample's mean colour (the first of equals).
-fn nearest(terrains: &[Terrain], sample: &Sample) -> TerrainId {
-    let mean = sample.mean();
-    let mut best = (f64::INFINITY, 0);
-    for (i, t) in terrains.iter().enumerate() {
-        let d: f64 = t
-            .color
-            .0
-            .iter()
-            .zip(mean)
-            .map(|(&c, m)| (f64::from(c) - m).powi(2))
-            .sum();
-        if d < best.0 {
-            best = (d, i);
-        }
-    }
-    best.1 as TerrainId
 }

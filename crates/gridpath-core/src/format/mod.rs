@@ -14,6 +14,8 @@ pub mod image_export;
 #[cfg(feature = "images")]
 pub mod image_import;
 mod import_error;
+#[cfg(feature = "images")]
+pub mod legend;
 pub mod json;
 pub mod level;
 pub mod movingai;
