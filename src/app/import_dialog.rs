@@ -519,6 +519,10 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
         });
     ui.horizontal(|ui| {
         ui.label("Downscaling:");
+        ui.radio_value(&mut settings.reduce, Reduce::MeanWalls, "Mean, thin walls kept")
+            .on_hover_text(
+                "A cell takes the mean of its pixels (dust fades); where a wall thinner than a cell keeps two free regions apart, the cells it crosses stay walls",
+            );
         ui.radio_value(&mut settings.reduce, Reduce::Max, "Most occupied pixel")
             .on_hover_text(
                 "A cell is as occupied as its most occupied pixel: thin walls stay walls at any scale",
@@ -528,7 +532,7 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
     });
     ui.label(
         RichText::new(
-            "Occupancy reads a pixel's brightness (the mean of its channels, as ROS does): a red or blue mark is dark and becomes a wall. Use \"Nearest terrain colour\" for maps painted in colours.",
+            "Occupancy reads a pixel's brightness (the mean of its channels, as ROS does): a red or blue mark is dark and becomes a wall. Use \"Terrain colours\" for maps painted in colours.",
         )
         .weak(),
     );

@@ -42,17 +42,21 @@ pub struct ConvertArgs {
     /// Read dark pixels as free and light ones as occupied.
     #[arg(long)]
     negate: bool,
-    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (combined by
-    /// --reduce) [range: above 0, at most 64; the grid at most 32768 a side].
+    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (combined as
+    /// --reduce says) [range: above 0, at most 64; the grid at most 32768 a side].
     #[arg(long, conflicts_with = "width", value_parser = number_above(0.0, 64.0))]
     scale: Option<f64>,
     /// The grid's width in cells; the height follows the image's aspect ratio [range: 1 to
     /// 32768].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(Grid::MAX_SIDE)))]
     width: Option<u32>,
-    /// How the pixels that fall into one cell are combined when the image is downscaled: the
-    /// most occupied pixel (a thin wall stays a wall) or their mean.
-    #[arg(long, value_enum, default_value = "max", conflicts_with = "palette")]
+    /// How the pixels that fall into one cell are combined when the image is downscaled.
+    /// mean-walls: the class of the pixels' mean value (dust and speckle fade), then every
+    /// cell that a wall line thinner than a cell crosses between two free regions of the
+    /// image becomes a wall, so rooms the image keeps apart stay apart; max: the class of
+    /// the most occupied pixel (every thin wall stays, and so does every speck of dust);
+    /// mean: the class of the mean alone (thin walls fade into grey).
+    #[arg(long, value_enum, default_value = "mean-walls", conflicts_with = "palette")]
     reduce: ReduceChoice,
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
@@ -120,6 +124,8 @@ fn parse_origin(s: &str) -> Result<[f64; 3], String> {
 /// How the pixels of one cell are combined.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum ReduceChoice {
+    /// The mean, and the cells thin walls between free regions cross.
+    MeanWalls,
     /// The most occupied pixel.
     Max,
     /// The mean of the pixels.
@@ -317,6 +323,7 @@ fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
         import.scale = Scale::Width(w);
     }
     import.reduce = match args.reduce {
+        ReduceChoice::MeanWalls => Reduce::MeanWalls,
         ReduceChoice::Max => Reduce::Max,
         ReduceChoice::Mean => Reduce::Mean,
     };

@@ -28,6 +28,7 @@ use image::{
 
 use super::ImportError;
 use super::legend::Legend;
+use super::thin_walls;
 use super::occupancy::{Layout, Occupancy, OccupancyClass, PixelRule, Unknown};
 use super::read::{FileLimit, read_file};
 use crate::grid::{Grid, Map, Rgb, Terrain, TerrainId};
@@ -65,9 +66,15 @@ impl Default for Scale {
 /// How an occupancy import combines the pixels that fall into one cell when it downscales.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Reduce {
-    /// The cell takes the class of its most occupied pixel (occupied before unknown before
-    /// graded before free), so a wall one pixel thick stays a wall at any scale.
+    /// The cell takes the class of the mean value of its pixels, so dust and speckle fade;
+    /// then, where a wall line thinner than a cell keeps two regions of free pixels apart,
+    /// the cells it crosses become walls, so that the rooms stay apart behind a connected
+    /// line of wall cells (see [`thin_walls`](super::thin_walls)).
     #[default]
+    MeanWalls,
+    /// The cell takes the class of its most occupied pixel (occupied before unknown before
+    /// graded before free), so a wall one pixel thick stays a wall at any scale, and so does
+    /// a speck of dust.
     Max,
     /// The cell takes the class of the mean value of its pixels: thin walls fade into grey.
     Mean,
@@ -77,6 +84,7 @@ impl Reduce {
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
+            Reduce::MeanWalls => "mean-walls",
             Reduce::Max => "max",
             Reduce::Mean => "mean",
         }
@@ -87,9 +95,10 @@ impl Reduce {
 ///
 /// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode each
 /// pixel gets the value `map_server` publishes for it ([`Occupancy::cell_value`], by nav2's or
-/// ROS 1's rules), and a block takes the class of its most occupied pixel ([`Reduce::Max`],
-/// the default) or of the mean of its pixels ([`Reduce::Mean`]; in scale mode a block with
-/// more transparent pixels than others is unknown). In palette mode a block takes the terrain
+/// ROS 1's rules), and a block takes the class of the mean of its pixels with thin walls
+/// kept ([`Reduce::MeanWalls`], the default), of its most occupied pixel ([`Reduce::Max`]) or
+/// of the mean alone ([`Reduce::Mean`]; in scale mode a block with more transparent pixels
+/// than others is unknown). In palette mode a block takes the terrain
 /// of most of its pixels.
 ///
 /// A pixel's shade is the plain mean of its channels, as ROS `map_server` reads it, so
@@ -230,7 +239,8 @@ impl ImageImport {
         let pixels = u64::from(width) * u64::from(height);
         let needed = decoder
             .total_bytes()
-            .saturating_add(pixels * eight_bit_copy(colour));
+            .saturating_add(pixels * eight_bit_copy(colour))
+            .saturating_add(pixels * self.thin_wall_bytes(width, height));
         if needed > self.max_alloc {
             return Err(ImportError::MemoryLimit {
                 limit: self.max_alloc,
@@ -291,15 +301,34 @@ impl ImageImport {
                 let raster = OccupancyRaster::new(image);
                 let rule = PixelRule::new(occupancy, raster.layout);
                 let table = RankTable::new(occupancy, &rule);
+                let downscaled = cells_w < image.width() || cells_h < image.height();
+                // One pixel or less a cell: every reduction reads the pixel as it is, but the
+                // plain mean keeps its own reading of a lone pixel.
+                let reduce = match self.reduce {
+                    Reduce::MeanWalls if !downscaled => Reduce::Max,
+                    other => other,
+                };
                 let mut codes = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
-                        let code = match self.reduce {
-                            Reduce::Mean => raster.mean_code(column, row, occupancy, &rule),
+                        let code = match reduce {
+                            Reduce::Mean | Reduce::MeanWalls => {
+                                raster.mean_code(column, row, occupancy, &rule)
+                            }
                             Reduce::Max => raster.most_occupied(column, row, &rule, &table),
                         };
                         codes.push(code);
                     }
+                }
+                if reduce == Reduce::MeanWalls {
+                    let free = raster.free_pixels(&rule, &table);
+                    thin_walls::keep_thin_walls(
+                        &free,
+                        image.width() as usize,
+                        &columns,
+                        &rows,
+                        &mut codes,
+                    );
                 }
                 occupancy_grid(occupancy, cells_w, cells_h, codes)
             }
@@ -316,6 +345,20 @@ impl ImageImport {
                 }
                 Ok(Grid::from_cells(cells_w, cells_h, legend.terrains(), cells)?)
             }
+        }
+    }
+
+    /// The bytes a pixel takes to keep thin walls: only for a downscaling occupancy import
+    /// by [`Reduce::MeanWalls`].
+    fn thin_wall_bytes(&self, width: u32, height: u32) -> u64 {
+        let downscaled = self
+            .grid_size(width, height)
+            .is_ok_and(|(w, h)| w < width || h < height);
+        match self.mode {
+            ImportMode::Occupancy(_) if downscaled && self.reduce == Reduce::MeanWalls => {
+                thin_walls::BYTES_PER_PIXEL
+            }
+            _ => 0,
         }
     }
 
@@ -748,6 +791,25 @@ impl<'a> OccupancyRaster<'a> {
             Samples::Eight(data) => each(data, self.width, channels, columns, rows, &mut visit),
             Samples::Sixteen(data) => each(data, self.width, channels, columns, rows, &mut visit),
         }
+    }
+
+    /// Whether each pixel, row by row, is free.
+    fn free_pixels(&self, rule: &PixelRule, table: &RankTable) -> Vec<bool> {
+        let height = match &self.samples {
+            Samples::Eight(d) => d.len(),
+            Samples::Sixteen(d) => d.len(),
+        } / self.layout.channels()
+            / self.width.max(1);
+        let mut free = Vec::with_capacity(self.width * height);
+        self.for_each((0, self.width), (0, height), |pixel| {
+            let ranks = if rule.transparent(pixel) {
+                &table.transparent
+            } else {
+                &table.opaque
+            };
+            free.push(ranks[rule.key(pixel) as usize] == 0);
+        });
+        free
     }
 
     /// The occupancy code of the most occupied pixel of a block.

@@ -28,6 +28,8 @@ pub mod registry;
 pub mod ros_map;
 pub mod ros_write;
 pub mod save;
+#[cfg(feature = "images")]
+pub mod thin_walls;
 
 use std::path::{Path, PathBuf};
 
