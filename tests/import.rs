@@ -82,7 +82,16 @@ fn region_sizes(grid: &Grid, keep: impl Fn(&str) -> bool, corners: bool) -> Vec<
         while let Some(i) = stack.pop() {
             size += 1;
             let (x, y) = (i as i64 % w, i as i64 / w);
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            for (dx, dy) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
                 let (nx, ny) = (x + dx, y + dy);
                 if (dx != 0 && dy != 0 && !corners) || nx < 0 || ny < 0 || nx >= w || ny >= h {
                     continue;
@@ -112,12 +121,22 @@ fn assert_same_shapes(full: &Grid, reduced: &Grid, block: usize) {
         big(region_sizes(full, floor, false)),
         region_sizes(reduced, floor, false).len(),
     );
-    assert_eq!(rooms, source_rooms, "free regions: {:?}", region_sizes(reduced, floor, false));
+    assert_eq!(
+        rooms,
+        source_rooms,
+        "free regions: {:?}",
+        region_sizes(reduced, floor, false)
+    );
     let (source_walls, walls) = (
         big(region_sizes(full, wall, true)),
         region_sizes(reduced, wall, true).len(),
     );
-    assert_eq!(walls, source_walls, "walls: {:?}", region_sizes(reduced, wall, true));
+    assert_eq!(
+        walls,
+        source_walls,
+        "walls: {:?}",
+        region_sizes(reduced, wall, true)
+    );
 }
 
 #[test]
@@ -135,7 +154,10 @@ fn the_default_reduction_gives_the_floorplan_clean() {
     assert_eq!(symbols(&map.grid), symbols(&design.grid));
     let (start, goal) = farthest_apart(&map.grid).expect("free cells");
     let steps = start.x.abs_diff(goal.x) + start.y.abs_diff(goal.y);
-    assert!(steps >= 40, "start {start:?} and goal {goal:?} are {steps} steps apart");
+    assert!(
+        steps >= 40,
+        "start {start:?} and goal {goal:?} are {steps} steps apart"
+    );
 }
 
 #[test]
@@ -148,7 +170,11 @@ fn a_wall_thinner_than_a_cell_stays_a_connected_wall() {
         let down = x == 31 && !(5..16).contains(&y);
         let across = (27..29).contains(&y) && x < 31;
         let dust = (x * 7 + y * 13) % 61 == 0;
-        image::Luma([if border || down || across || dust { 0 } else { 255 }])
+        image::Luma([if border || down || across || dust {
+            0
+        } else {
+            255
+        }])
     });
     let bytes = png(image);
     let full = ImageImport::default().import(&bytes).expect("imports");
@@ -167,7 +193,11 @@ fn a_wall_thinner_than_a_cell_stays_a_connected_wall() {
     let mean = import(Reduce::Mean);
     assert_eq!(region_sizes(&mean, |n| n == "Floor", false).len(), 1);
     let max = import(Reduce::Max);
-    let floor = |g: &Grid| region_sizes(g, |n| n == "Floor", false).iter().sum::<usize>();
+    let floor = |g: &Grid| {
+        region_sizes(g, |n| n == "Floor", false)
+            .iter()
+            .sum::<usize>()
+    };
     assert!(
         floor(&max) * 2 < floor(&grid),
         "dust walls: {} of {} floor cells left",
@@ -462,7 +492,9 @@ fn a_colour_outside_the_palette_is_an_error_naming_it_and_its_first_pixel() {
 
     // Water-blue is no built-in terrain: it is refused, never read as the nearest one.
     let water = [0x3b, 0x78, 0xc4];
-    let image = RgbImage::from_fn(3, 2, |x, y| Rgb(if (x, y) == (2, 0) { water } else { grass }));
+    let image = RgbImage::from_fn(3, 2, |x, y| {
+        Rgb(if (x, y) == (2, 0) { water } else { grass })
+    });
     let err = ImageImport::palette(catalog.clone())
         .import(&png(image))
         .expect_err("an unknown colour");
@@ -471,8 +503,14 @@ fn a_colour_outside_the_palette_is_an_error_naming_it_and_its_first_pixel() {
         "{err:?}"
     );
     let message = err.to_string();
-    assert!(message.contains("#3b78c4") && message.contains("pixel 2, 0"), "{message}");
-    assert!(message.contains("#4b6b3a \"Swamp\""), "lists the palette: {message}");
+    assert!(
+        message.contains("#3b78c4") && message.contains("pixel 2, 0"),
+        "{message}"
+    );
+    assert!(
+        message.contains("#4b6b3a \"Swamp\""),
+        "lists the palette: {message}"
+    );
 }
 
 #[test]
@@ -487,7 +525,10 @@ fn a_downscaled_palette_cell_takes_the_terrain_of_most_of_its_pixels() {
         scale: Scale::CellsPerPixel(0.5),
         ..ImageImport::palette(catalog)
     };
-    assert_eq!(symbols(&import.import(&png(image)).expect("imports")).concat(), "=.");
+    assert_eq!(
+        symbols(&import.import(&png(image)).expect("imports")).concat(),
+        "=."
+    );
 }
 
 #[test]

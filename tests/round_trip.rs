@@ -182,7 +182,10 @@ fn the_default_map_comes_back_from_png_with_every_terrain() {
             .count()
     };
     let (water, forest) = (count(grid, "Water"), count(grid, "Forest"));
-    assert!(water > 0 && forest > 0, "the default map has water and forest");
+    assert!(
+        water > 0 && forest > 0,
+        "the default map has water and forest"
+    );
 
     // Through the library: the PNG's legend wins over the built-in palette.
     let png = image_export::to_png(grid).expect("encodes");
@@ -194,7 +197,11 @@ fn the_default_map_comes_back_from_png_with_every_terrain() {
     // Through the command line, with --palette and without.
     let dir = tempfile::tempdir().expect("temp dir");
     let image = dir.path().join("marsh.png");
-    assert!(gridpath(&[&root().join("maps/default.json"), &image]).status.success());
+    assert!(
+        gridpath(&[&root().join("maps/default.json"), &image])
+            .status
+            .success()
+    );
     for flags in [&["--palette"][..], &[]] {
         let json_out = dir.path().join("marsh.json");
         let out = Command::new(env!("CARGO_BIN_EXE_gridpath"))

@@ -56,7 +56,12 @@ pub struct ConvertArgs {
     /// image becomes a wall, so rooms the image keeps apart stay apart; max: the class of
     /// the most occupied pixel (every thin wall stays, and so does every speck of dust);
     /// mean: the class of the mean alone (thin walls fade into grey).
-    #[arg(long, value_enum, default_value = "mean-walls", conflicts_with = "palette")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "mean-walls",
+        conflicts_with = "palette"
+    )]
     reduce: ReduceChoice,
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]

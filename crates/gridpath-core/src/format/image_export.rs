@@ -74,7 +74,11 @@ mod tests {
         let png = to_png(&grid).expect("encodes");
         let pixels = image::load_from_memory(&png).expect("decodes").to_rgb8();
         assert_eq!(pixels.get_pixel(0, 0).0, wall.0);
-        assert_ne!(pixels.get_pixel(1, 0).0, wall.0, "the door has a pixel of its own");
+        assert_ne!(
+            pixels.get_pixel(1, 0).0,
+            wall.0,
+            "the door has a pixel of its own"
+        );
         let back = ImageImport::palette(vec![Terrain::passable("X", 'x', Rgb([0; 3]), 1.0)])
             .import(&png)
             .expect("decodes");

@@ -28,9 +28,9 @@ use image::{
 
 use super::ImportError;
 use super::legend::Legend;
-use super::thin_walls;
 use super::occupancy::{Layout, Occupancy, OccupancyClass, PixelRule, Unknown};
 use super::read::{FileLimit, read_file};
+use super::thin_walls;
 use crate::grid::{Grid, Map, Rgb, Terrain, TerrainId};
 
 /// How pixels become terrains.
@@ -343,7 +343,12 @@ impl ImageImport {
                         cells.push(raster.most_common(column, row, &lookup, &mut counts));
                     }
                 }
-                Ok(Grid::from_cells(cells_w, cells_h, legend.terrains(), cells)?)
+                Ok(Grid::from_cells(
+                    cells_w,
+                    cells_h,
+                    legend.terrains(),
+                    cells,
+                )?)
             }
         }
     }

@@ -29,8 +29,8 @@ use std::io::Cursor;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ImportError, excerpt};
 use super::json::{RawTerrain, terrain};
+use super::{ImportError, excerpt};
 use crate::grid::{Rgb, Terrain, TerrainId};
 
 /// The keyword of the PNG text chunk that holds the legend.
@@ -295,7 +295,11 @@ mod tests {
         assert_eq!(pixels[5], Rgb([0x6b, 0xbe, 0x30]));
         assert_eq!(pixels[6], Rgb([0x69, 0xbe, 0x30]));
         assert_eq!(legend.lookup().len(), terrains.len());
-        assert_eq!(legend.entries()[6].terrain.color, grass, "display colour kept");
+        assert_eq!(
+            legend.entries()[6].terrain.color,
+            grass,
+            "display colour kept"
+        );
     }
 
     #[test]
@@ -303,7 +307,10 @@ mod tests {
         let json = Legend::for_export(&catalog()).to_json();
         let same_pixel = json.replace("\"pixel\":\"#c8b58c\"", "\"pixel\":\"#6abe30\"");
         let err = Legend::parse(&same_pixel).expect_err("two terrains, one pixel");
-        assert!(err.to_string().contains("same pixel colour #6abe30"), "{err}");
+        assert!(
+            err.to_string().contains("same pixel colour #6abe30"),
+            "{err}"
+        );
         let bad_cost = json.replace("\"cost\":3.0", "\"cost\":-3.0");
         let err = Legend::parse(&bad_cost).expect_err("a negative cost");
         assert!(err.to_string().contains("cost"), "{err}");

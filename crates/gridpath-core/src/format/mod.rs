@@ -14,9 +14,9 @@ pub mod image_export;
 #[cfg(feature = "images")]
 pub mod image_import;
 mod import_error;
+pub mod json;
 #[cfg(feature = "images")]
 pub mod legend;
-pub mod json;
 pub mod level;
 pub mod movingai;
 pub mod occupancy;

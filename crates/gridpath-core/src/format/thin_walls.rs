@@ -180,7 +180,9 @@ mod tests {
     use super::*;
 
     fn spans(pixels: usize, size: usize) -> Vec<(usize, usize)> {
-        (0..pixels / size).map(|c| (c * size, (c + 1) * size)).collect()
+        (0..pixels / size)
+            .map(|c| (c * size, (c + 1) * size))
+            .collect()
     }
 
     #[test]
