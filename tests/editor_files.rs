@@ -680,7 +680,7 @@ fn a_depot_map_gets_its_start_and_goal_inside_the_building() {
             (x == d || x == w - 1 - d) && (d..h - d).contains(&y)
                 || (y == d || y == h - 1 - d) && (d..w - d).contains(&x)
         };
-        let shelf = (14..46).contains(&x) && (12..29).contains(&y) && y % 6 == 0;
+        let shelf = (14..46).contains(&x) && (12..29).contains(&y) && y.is_multiple_of(6);
         if ring(0) {
             205
         } else if ring(9) || shelf {
