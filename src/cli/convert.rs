@@ -5,14 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use gridpath::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
-use gridpath::format::legend::Legend;
 use gridpath::format::occupancy::{MapServer, Occupancy, Unknown};
-use gridpath::format::read::{FileLimit, read_file};
 use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
 use gridpath::format::{MapFormat, load_map, save};
-use gridpath::grid::{GeoReference, Grid, Map, Terrain, Topology};
+use gridpath::grid::{GeoReference, Grid, Map, Topology};
 
 use super::LevelArgs;
 use super::bounds::{number_above, number_in};
@@ -264,18 +262,17 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
     match registry::kind_of(&args.input) {
         Some(FileKind::Image) => {
-            let mut import = match image_legend(args)? {
-                Some(legend) => {
-                    eprintln!(
-                        "gridpath: {} carries a terrain legend: read by it ({})",
-                        args.input.display(),
-                        legend.describe()
-                    );
-                    ImageImport::legend(legend)
-                }
-                None if args.palette => ImageImport::palette(Terrain::default_catalog()),
-                None => ImageImport::default(),
-            };
+            let occupancy =
+                args.threshold.is_some() || args.free_threshold.is_some() || args.negate;
+            let (mut import, by_legend) =
+                ImageImport::for_file(&args.input, args.palette, occupancy)?;
+            if let (true, ImportMode::Palette(legend)) = (by_legend, &import.mode) {
+                eprintln!(
+                    "gridpath: {} carries a terrain legend: read by it ({})",
+                    args.input.display(),
+                    legend.describe()
+                );
+            }
             adjust(args, &mut import);
             Ok(import.load(&args.input)?)
         }
@@ -305,18 +302,6 @@ fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
             registry::listed(&registry::extensions_where(|_| true))
         ),
     }
-}
-
-/// The terrain legend the input image carries, when it is read by it: with --palette, or
-/// without settings of an occupancy reading.
-fn image_legend(args: &ConvertArgs) -> anyhow::Result<Option<Legend>> {
-    let occupancy = args.threshold.is_some() || args.free_threshold.is_some() || args.negate;
-    if occupancy && !args.palette {
-        return Ok(None);
-    }
-    let bytes = read_file(&args.input, FileLimit::IMAGE)
-        .with_context(|| format!("{}: cannot read the file", args.input.display()))?;
-    Ok(Legend::read_png(&bytes).map_err(|e| e.in_file(&args.input))?)
 }
 
 /// Applies the command line's settings over the defaults (or the yaml file's).

@@ -157,6 +157,35 @@ impl ImageImport {
         }
     }
 
+    /// The import of an image file as a user asks for it: by the terrain legend a PNG
+    /// carries, when it carries one and `palette` is asked or no occupancy setting is given
+    /// (`occupancy_settings`); else a palette import of the built-in terrains with
+    /// `palette`; else the default occupancy import. The flag tells whether the PNG's own
+    /// legend is used.
+    pub fn for_file(
+        path: &Path,
+        palette: bool,
+        occupancy_settings: bool,
+    ) -> Result<(Self, bool), ImportError> {
+        if palette || !occupancy_settings {
+            let bytes = read_file(path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+            let legend =
+                Legend::read_png(&without_colour_profiles(&bytes)).map_err(|e| e.in_file(path))?;
+            if let Some(legend) = legend {
+                return Ok((Self::legend(legend), true));
+            }
+        }
+        let import = if palette {
+            Self::palette(Terrain::default_catalog())
+        } else {
+            Self::default()
+        };
+        Ok((import, false))
+    }
+
     /// Reads an image file into a map named after the file.
     pub fn load(&self, path: &Path) -> Result<Map, ImportError> {
         let bytes = read_file(path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
