@@ -42,12 +42,8 @@ impl MarkerRegion {
     /// How the cells were chosen, for the user.
     pub fn describe(self) -> &'static str {
         match self {
-            MarkerRegion::Enclosed => {
-                "the two cells farthest apart in the largest region inside the outer walls (not touching the map's edge)"
-            }
-            MarkerRegion::Largest => {
-                "the two cells farthest apart in the largest region (every large region touches the map's edge)"
-            }
+            MarkerRegion::Enclosed => "the two cells farthest apart inside the outer walls",
+            MarkerRegion::Largest => "the two cells farthest apart in the largest region",
         }
     }
 }
