@@ -172,8 +172,7 @@ impl ImageImport {
                 path: path.to_owned(),
                 message: e.to_string(),
             })?;
-            let legend =
-                Legend::read_png(&without_colour_profiles(&bytes)).map_err(|e| e.in_file(path))?;
+            let legend = Legend::read_png(&bytes).map_err(|e| e.in_file(path))?;
             if let Some(legend) = legend {
                 return Ok((Self::legend(legend), true));
             }
@@ -205,7 +204,7 @@ impl ImageImport {
         let (width, height) = self.dimensions(bytes)?;
         self.grid_size(width, height)?;
         if let ImportMode::Palette(_) = self.mode
-            && let Some(legend) = Legend::read_png(&without_colour_profiles(bytes))?
+            && let Some(legend) = Legend::read_png(bytes)?
         {
             let own = Self {
                 mode: ImportMode::Palette(legend),
@@ -461,7 +460,7 @@ fn eight_bit_copy(colour: ColorType) -> u64 {
 /// the import does not use colour profiles. Anything but a PNG with such a chunk is returned
 /// as it is; a chunk structure that breaks off is copied from there on unchanged, for the
 /// decoder to report.
-fn without_colour_profiles(bytes: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn without_colour_profiles(bytes: &[u8]) -> Cow<'_, [u8]> {
     const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
     if !bytes.starts_with(SIGNATURE) {
         return Cow::Borrowed(bytes);

@@ -29,6 +29,7 @@ use std::io::Cursor;
 
 use serde::{Deserialize, Serialize};
 
+use super::image_import::without_colour_profiles;
 use super::json::{RawTerrain, terrain};
 use super::{ImportError, excerpt};
 use crate::grid::{Rgb, Terrain, TerrainId};
@@ -182,14 +183,16 @@ impl Legend {
     }
 
     /// The legend a PNG carries, if any: `None` for other images and for PNGs without one;
-    /// an error for a legend chunk that cannot be read.
+    /// an error for a legend chunk that cannot be read. Colour profiles are skipped unread,
+    /// as the import skips them.
     pub fn read_png(bytes: &[u8]) -> Result<Option<Self>, ImportError> {
         if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
             return Ok(None);
         }
+        let bytes = without_colour_profiles(bytes);
         // Text chunks before the image data are read with the header; no pixel is decoded.
         let limits = png::Limits { bytes: 1 << 26 };
-        let decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);
+        let decoder = png::Decoder::new_with_limits(Cursor::new(&bytes[..]), limits);
         let reader = decoder
             .read_info()
             .map_err(|e| ImportError::Decode(e.to_string()))?;
@@ -318,5 +321,28 @@ mod tests {
             .expect_err("not a legend");
         assert!(err.to_string().contains("gridpath-map"), "{err}");
         assert!(Legend::parse("[").is_err());
+    }
+
+    #[test]
+    fn a_png_with_a_broken_legend_chunk_is_an_error_and_one_without_has_none() {
+        let png = |text: Option<&str>| {
+            let mut out = Vec::new();
+            let mut encoder = png::Encoder::new(&mut out, 1, 1);
+            encoder.set_color(png::ColorType::Grayscale);
+            if let Some(text) = text {
+                encoder
+                    .add_itxt_chunk(KEYWORD.to_owned(), text.to_owned())
+                    .expect("a chunk");
+            }
+            let mut writer = encoder.write_header().expect("a header");
+            writer.write_image_data(&[0]).expect("pixels");
+            writer.finish().expect("written");
+            out
+        };
+        let err = Legend::read_png(&png(Some("{\"format\": 1"))).expect_err("broken");
+        assert!(matches!(err, ImportError::Legend(_)), "{err:?}");
+        assert!(err.to_string().starts_with("the terrain legend the PNG carries"), "{err}");
+        assert_eq!(Legend::read_png(&png(None)), Ok(None));
+        assert_eq!(Legend::read_png(b"P5\n1 1\n255\n\0"), Ok(None));
     }
 }
