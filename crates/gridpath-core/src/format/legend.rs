@@ -341,7 +341,11 @@ mod tests {
         };
         let err = Legend::read_png(&png(Some("{\"format\": 1"))).expect_err("broken");
         assert!(matches!(err, ImportError::Legend(_)), "{err:?}");
-        assert!(err.to_string().starts_with("the terrain legend the PNG carries"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("the terrain legend the PNG carries"),
+            "{err}"
+        );
         assert_eq!(Legend::read_png(&png(None)), Ok(None));
         assert_eq!(Legend::read_png(b"P5\n1 1\n255\n\0"), Ok(None));
     }

@@ -9,8 +9,8 @@
 //! them, and the cell with more pixels that are not free (the one the line crosses) becomes
 //! a wall. A wall line thinner than a cell thus stays a line of wall cells, connected where
 //! the image's is, while dust (which never cuts a block's free pixels apart) adds no wall.
-//! Memory: one byte a pixel, counted in the import's limit; time: a few passes over the
-//! pixels.
+//! Memory: one byte a pixel, counted in the import's limit, and stamps for two blocks;
+//! time: a few passes over the pixels.
 
 /// The bytes a pixel of the image needs here: a free flag.
 pub(crate) const BYTES_PER_PIXEL: u64 = 1;
@@ -33,20 +33,35 @@ struct Window {
 struct Flood<'a> {
     free: &'a [bool],
     width: usize,
-    /// The round in which each pixel was last reached.
+    /// The round in which each pixel of the last window was last reached, row by row
+    /// within the window.
     stamp: Vec<u32>,
     round: u32,
     stack: Vec<usize>,
+    /// The window of the last fill.
+    window: Window,
 }
 
 impl Flood<'_> {
+    /// Where a pixel of the image lies in the stamps of the current window.
+    fn local(&self, pixel: usize) -> usize {
+        let w = self.window;
+        (pixel / self.width - w.y0) * (w.x1 - w.x0) + (pixel % self.width - w.x0)
+    }
+
     /// Floods from `seed` through free pixels inside `window`; returns how many it reached.
     /// [`Flood::reached`] tells afterwards whether a pixel was.
     fn fill(&mut self, seed: usize, window: Window) -> usize {
+        self.window = window;
+        let area = (window.x1 - window.x0) * (window.y1 - window.y0);
+        if self.stamp.len() < area {
+            self.stamp.resize(area, 0);
+        }
         self.round += 1;
         let round = self.round;
         let width = self.width;
-        self.stamp[seed] = round;
+        let at = self.local(seed);
+        self.stamp[at] = round;
         self.stack.clear();
         self.stack.push(seed);
         let mut count = 0;
@@ -67,8 +82,9 @@ impl Flood<'_> {
                 next[3] = Some(i + width);
             }
             for j in next.into_iter().flatten() {
-                if self.free[j] && self.stamp[j] != round {
-                    self.stamp[j] = round;
+                let at = self.local(j);
+                if self.free[j] && self.stamp[at] != round {
+                    self.stamp[at] = round;
                     self.stack.push(j);
                 }
             }
@@ -76,35 +92,81 @@ impl Flood<'_> {
         count
     }
 
+    /// Whether the last fill reached a pixel of its window.
     fn reached(&self, pixel: usize) -> bool {
-        self.stamp[pixel] == self.round
+        self.stamp[self.local(pixel)] == self.round
     }
 
     /// A pixel of the largest 4-connected part of the free pixels of a block (the first
-    /// found of equals), and how many pixels of the block are not free.
-    fn largest_part(&mut self, block: Window) -> (Option<usize>, usize) {
-        // Pixels reached by a fill of this block have a stamp past `before`.
-        let before = self.round;
+    /// found of equals), how many pixels of the block are not free, and whether its free
+    /// pixels are all one part.
+    fn largest_part(&mut self, block: Window) -> Part {
+        let width = self.width;
+        let first = block.y0 * width + block.x0;
         let mut blocked = 0;
+        for y in block.y0..block.y1 {
+            blocked += self.free[y * width + block.x0..y * width + block.x1]
+                .iter()
+                .filter(|&&f| !f)
+                .count();
+        }
+        if blocked == 0 {
+            return Part {
+                seed: Some(first),
+                blocked,
+                whole: true,
+            };
+        }
+        // Every stamp is at most `before`; pixels a fill of this block reaches get more.
+        let before = self.round;
+        self.window = block;
+        let area = (block.x1 - block.x0) * (block.y1 - block.y0);
+        if self.stamp.len() < area {
+            self.stamp.resize(area, 0);
+        }
         let mut best: Option<(usize, usize)> = None;
+        let mut count = 0;
         for y in block.y0..block.y1 {
             for x in block.x0..block.x1 {
-                let i = y * self.width + x;
-                if !self.free[i] {
-                    blocked += 1;
-                    continue;
-                }
-                if self.stamp[i] > before {
+                let i = y * width + x;
+                if !self.free[i] || self.stamp[self.local(i)] > before {
                     continue;
                 }
                 let size = self.fill(i, block);
+                count += 1;
                 if best.is_none_or(|(_, s)| size > s) {
                     best = Some((i, size));
                 }
             }
         }
-        (best.map(|(i, _)| i), blocked)
+        Part {
+            seed: best.map(|(i, _)| i),
+            blocked,
+            whole: count == 1,
+        }
     }
+
+    /// Whether a free pixel of block `a` lies beside a free one of block `b`, across the
+    /// side they share (`b` right of or below `a`).
+    fn touch(&self, a: Window, b: Window) -> bool {
+        let free = |x: usize, y: usize| self.free[y * self.width + x];
+        if b.x0 == a.x1 {
+            (a.y0..a.y1).any(|y| free(a.x1 - 1, y) && free(b.x0, y))
+        } else {
+            (a.x0..a.x1).any(|x| free(x, a.y1 - 1) && free(x, b.y0))
+        }
+    }
+}
+
+/// The free pixels of a cell's block.
+#[derive(Clone, Copy)]
+struct Part {
+    /// A pixel of the largest 4-connected part, if any pixel is free.
+    seed: Option<usize>,
+    /// How many pixels are not free.
+    blocked: usize,
+    /// Whether the free pixels are one part.
+    whole: bool,
 }
 
 /// Turns free cells into walls where a wall line thinner than a cell runs between two free
@@ -125,9 +187,15 @@ pub(crate) fn keep_thin_walls(
     let mut flood = Flood {
         free,
         width,
-        stamp: vec![0; free.len()],
+        stamp: Vec::new(),
         round: 0,
         stack: Vec::new(),
+        window: Window {
+            x0: 0,
+            x1: 0,
+            y0: 0,
+            y1: 0,
+        },
     };
     let cells_w = columns.len();
     let block = |cell: usize| {
@@ -136,10 +204,14 @@ pub(crate) fn keep_thin_walls(
         Window { x0, x1, y0, y1 }
     };
     // Each free cell's seed pixel and count of pixels that are not free.
-    let parts: Vec<(Option<usize>, usize)> = (0..codes.len())
+    let parts: Vec<Part> = (0..codes.len())
         .map(|cell| match codes[cell] {
             FREE => flood.largest_part(block(cell)),
-            _ => (None, 0),
+            _ => Part {
+                seed: None,
+                blocked: 0,
+                whole: false,
+            },
         })
         .collect();
     let mut walled = 0;
@@ -151,14 +223,15 @@ pub(crate) fn keep_thin_walls(
             if codes[a] != FREE || codes[b] != FREE {
                 continue;
             }
-            let ((Some(seed_a), blocked_a), (Some(seed_b), blocked_b)) = (parts[a], parts[b])
-            else {
+            let (pa, pb) = (parts[a], parts[b]);
+            let (Some(seed_a), Some(seed_b)) = (pa.seed, pb.seed) else {
                 continue;
             };
-            if blocked_a == 0 && blocked_b == 0 {
+            let (wa, wb) = (block(a), block(b));
+            // Two blocks, each free in one part, that touch across their side are joined.
+            if pa.whole && pb.whole && flood.touch(wa, wb) {
                 continue;
             }
-            let (wa, wb) = (block(a), block(b));
             let window = Window {
                 x0: wa.x0.min(wb.x0),
                 x1: wa.x1.max(wb.x1),
@@ -167,7 +240,7 @@ pub(crate) fn keep_thin_walls(
             };
             flood.fill(seed_a, window);
             if !flood.reached(seed_b) {
-                codes[if blocked_a > blocked_b { a } else { b }] = WALL;
+                codes[if pa.blocked > pb.blocked { a } else { b }] = WALL;
                 walled += 1;
             }
         }
