@@ -29,7 +29,7 @@ use std::io::Cursor;
 
 use serde::{Deserialize, Serialize};
 
-use super::image_import::without_colour_profiles;
+use super::colour_profiles::without_colour_profiles;
 use super::json::{RawTerrain, terrain};
 use super::{ImportError, excerpt};
 use crate::grid::{Rgb, Terrain, TerrainId};

@@ -7,6 +7,8 @@
 //! Files are read through [`read::read_file`], which refuses anything but a regular file and
 //! files over the size limit of their kind.
 
+#[cfg(feature = "images")]
+mod colour_profiles;
 mod error;
 pub mod height_image;
 #[cfg(feature = "images")]
