@@ -8,7 +8,7 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gridpath::format::image_import::ImageImport;
+use gridpath::format::image_import::{ImageImport, Reduce, Scale};
 use gridpath::format::{json, load_map, save};
 use gridpath::grid::{Grid, Map, Terrain, TerrainId};
 use image::{GrayImage, ImageFormat, Luma};
@@ -79,6 +79,19 @@ fn files(c: &mut Criterion) {
                 .expect("imports")
         });
     });
+    for reduce in [Reduce::MeanWalls, Reduce::Mean, Reduce::Max] {
+        let import = ImageImport {
+            scale: Scale::CellsPerPixel(0.125),
+            reduce,
+            ..ImageImport::default()
+        };
+        group.bench_function(
+            format!("import PNG at 1/8, reduce {}", reduce.name()),
+            |b| {
+                b.iter(|| import.import(black_box(&png)).expect("imports"));
+            },
+        );
+    }
     group.finish();
     eprintln!(
         "JSON file {} bytes, PNG {} bytes",

@@ -228,6 +228,29 @@ fn the_threshold_slider_changes_the_preview_and_import_replaces_the_map() {
 }
 
 #[test]
+fn a_png_export_imports_back_by_its_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let marsh = load_map(&root().join("maps/default.json")).unwrap();
+    let file = dir.path().join("marsh.png");
+    gridpath::format::save::save_map(&marsh, &file).unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert!(h.state().is_importing());
+    let summary = h.state().import_summary().expect("a preview");
+    let impassable = marsh
+        .grid
+        .cells()
+        .iter()
+        .filter(|&&id| !marsh.grid.terrain(id).is_passable())
+        .count();
+    assert_eq!(summary.impassable, impassable, "water stays impassable");
+    h.get_by_label("Import").click();
+    h.run();
+    assert!(!h.state().is_importing());
+    assert_eq!(h.state().map().grid, marsh.grid);
+}
+
+#[test]
 fn return_presses_import() {
     let dir = tempfile::tempdir().unwrap();
     let strip = GrayImage::from_raw(5, 1, vec![0, 80, 120, 200, 255]).unwrap();
@@ -645,6 +668,65 @@ fn assert_planned(h: &mut Harness<'_, EditorApp>, what: &str) {
         h.state().notice().unwrap_or("").contains("farthest apart"),
         "{what}: the status bar says where the markers came from"
     );
+}
+
+#[test]
+fn a_depot_map_gets_its_start_and_goal_inside_the_building() {
+    // A map_saver map of a depot, as nav2's: a free strip between the map's edge and the
+    // outer wall (larger than the hall), the hall inside with shelves, unknown beyond.
+    let (w, h) = (60, 40);
+    let value = |x: usize, y: usize| -> u8 {
+        let ring = |d: usize| {
+            (x == d || x == w - 1 - d) && (d..h - d).contains(&y)
+                || (y == d || y == h - 1 - d) && (d..w - d).contains(&x)
+        };
+        let shelf = (14..46).contains(&x) && (12..29).contains(&y) && y.is_multiple_of(6);
+        if ring(0) {
+            205
+        } else if ring(9) || shelf {
+            0
+        } else {
+            254
+        }
+    };
+    let mut pgm = format!("P5\n# CREATOR: map_saver.cpp 0.050 m/pix\n{w} {h}\n255\n").into_bytes();
+    pgm.extend((0..w * h).map(|i| value(i % w, i / w)));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("depot.pgm"), &pgm).unwrap();
+    let yaml = dir.path().join("depot.yaml");
+    std::fs::write(
+        &yaml,
+        "image: depot.pgm\nresolution: 0.05\norigin: [0.0, 0.0, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n",
+    )
+    .unwrap();
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &yaml);
+    h.get_by_label("Import").click();
+    h.run();
+    let map = h.state().map();
+    let grid = &map.grid;
+    let strip = (0..grid.len())
+        .map(|i| grid.cell_at(i))
+        .filter(|c| grid.is_passable(*c) && (c.x < 9 || c.y < 9 || c.x > 50 || c.y > 30))
+        .count();
+    let hall = (0..grid.len())
+        .map(|i| grid.cell_at(i))
+        .filter(|c| grid.is_passable(*c) && (10..50).contains(&c.x) && (10..30).contains(&c.y))
+        .count();
+    assert!(
+        strip > hall,
+        "the strip ({strip}) is the larger region ({hall})"
+    );
+    for cell in [map.start, map.goal] {
+        let cell = cell.expect("placed");
+        assert!(
+            (10..50).contains(&cell.x) && (10..30).contains(&cell.y),
+            "{cell} is outside the building"
+        );
+    }
+    let notice = h.state().notice().unwrap_or("");
+    assert!(notice.contains("inside the outer walls"), "{notice}");
+    assert_planned(&mut h, "a depot");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use gridpath::format::occupancy::{Interpretation, Layout, MapServer, Occupancy, 
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::format::ros_write::{self, RosImage};
 use gridpath::format::{json, load_map};
-use gridpath::grid::{Cell, GeoReference, Grid};
+use gridpath::grid::{Cell, GeoReference, Grid, farthest_apart};
 use gridpath::search::{Algorithm, Diagonal, SearchRequest, solve};
 use image::{DynamicImage, GrayImage, LumaA, Rgb, RgbImage, Rgba, RgbaImage};
 
@@ -60,6 +60,150 @@ fn the_floorplan_imports_to_its_design() {
         .load(&root().join("assets/floorplan.png"))
         .expect("imports");
     assert_eq!(map, expected);
+}
+
+/// The sizes of the connected regions of cells where `keep` holds, largest first: through
+/// sides, or through sides and corners with `corners`.
+fn region_sizes(grid: &Grid, keep: impl Fn(&str) -> bool, corners: bool) -> Vec<usize> {
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let kept: Vec<bool> = grid
+        .cells()
+        .iter()
+        .map(|&id| keep(&grid.terrain(id).name))
+        .collect();
+    let mut seen = vec![false; kept.len()];
+    let mut sizes = Vec::new();
+    for start in 0..kept.len() {
+        if seen[start] || !kept[start] {
+            continue;
+        }
+        seen[start] = true;
+        let (mut stack, mut size) = (vec![start], 0);
+        while let Some(i) = stack.pop() {
+            size += 1;
+            let (x, y) = (i as i64 % w, i as i64 / w);
+            for (dx, dy) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (nx, ny) = (x + dx, y + dy);
+                if (dx != 0 && dy != 0 && !corners) || nx < 0 || ny < 0 || nx >= w || ny >= h {
+                    continue;
+                }
+                let j = (ny * w + nx) as usize;
+                if kept[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes
+}
+
+/// Checks a downscaled import against the image at one cell per pixel: as many free regions
+/// (through sides) and as many shapes of walls and unknown cells (through sides and corners)
+/// as the image has of at least one cell's block of pixels (`block`); smaller ones (dust,
+/// speckle) cannot hold a cell.
+fn assert_same_shapes(full: &Grid, reduced: &Grid, block: usize) {
+    let big = |sizes: Vec<usize>| sizes.into_iter().filter(|&n| n >= block).count();
+    let floor = |name: &str| name == "Floor";
+    let wall = |name: &str| name != "Floor";
+    let (source_rooms, rooms) = (
+        big(region_sizes(full, floor, false)),
+        region_sizes(reduced, floor, false).len(),
+    );
+    assert_eq!(
+        rooms,
+        source_rooms,
+        "free regions: {:?}",
+        region_sizes(reduced, floor, false)
+    );
+    let (source_walls, walls) = (
+        big(region_sizes(full, wall, true)),
+        region_sizes(reduced, wall, true).len(),
+    );
+    assert_eq!(
+        walls,
+        source_walls,
+        "walls: {:?}",
+        region_sizes(reduced, wall, true)
+    );
+}
+
+#[test]
+fn the_default_reduction_gives_the_floorplan_clean() {
+    let path = root().join("assets/floorplan.png");
+    let full = ImageImport::default().load(&path).expect("imports").grid;
+    let quarter = ImageImport {
+        scale: Scale::CellsPerPixel(0.25),
+        ..ImageImport::default()
+    };
+    let map = quarter.load(&path).expect("imports");
+    assert_same_shapes(&full, &map.grid, 16);
+    // No dust: the cells of the design, drawn from the same image by hand.
+    let design = load_map(&root().join("tests/data/floorplan.json")).expect("design");
+    assert_eq!(symbols(&map.grid), symbols(&design.grid));
+    let (start, goal) = farthest_apart(&map.grid).expect("free cells");
+    let steps = start.x.abs_diff(goal.x) + start.y.abs_diff(goal.y);
+    assert!(
+        steps >= 40,
+        "start {start:?} and goal {goal:?} are {steps} steps apart"
+    );
+}
+
+#[test]
+fn a_wall_thinner_than_a_cell_stays_a_connected_wall() {
+    // 64 × 48 pixels in 8 × 8 blocks: a border two pixels thick, a one-pixel wall down
+    // x = 31 (the last column of the fourth cell column) with a door at y = 5 to 15, and a
+    // two-pixel wall across the left half at y = 27 and 28; dust in the rooms.
+    let image = GrayImage::from_fn(64, 48, |x, y| {
+        let border = x < 2 || y < 2 || x >= 62 || y >= 46;
+        let down = x == 31 && !(5..16).contains(&y);
+        let across = (27..29).contains(&y) && x < 31;
+        let dust = (x * 7 + y * 13) % 61 == 0;
+        image::Luma([if border || down || across || dust {
+            0
+        } else {
+            255
+        }])
+    });
+    let bytes = png(image);
+    let full = ImageImport::default().import(&bytes).expect("imports");
+    let import = |reduce| {
+        let import = ImageImport {
+            scale: Scale::CellsPerPixel(0.125),
+            reduce,
+            ..ImageImport::default()
+        };
+        import.import(&bytes).expect("imports")
+    };
+    let grid = import(Reduce::default());
+    assert_same_shapes(&full, &grid, 64);
+    assert_eq!(region_sizes(&grid, |n| n == "Floor", false).len(), 2);
+    // The mean alone lets the rooms run together; the most occupied pixel keeps the dust.
+    let mean = import(Reduce::Mean);
+    assert_eq!(region_sizes(&mean, |n| n == "Floor", false).len(), 1);
+    let max = import(Reduce::Max);
+    let floor = |g: &Grid| {
+        region_sizes(g, |n| n == "Floor", false)
+            .iter()
+            .sum::<usize>()
+    };
+    assert!(
+        floor(&max) * 2 < floor(&grid),
+        "dust walls: {} of {} floor cells left",
+        floor(&max),
+        floor(&grid)
+    );
 }
 
 #[test]
@@ -279,9 +423,16 @@ fn downsampling_by_mean_averages_blocks_and_upsampling_repeats() {
         ..ImageImport::default()
     };
     assert_eq!(by_width.import(&png(image.clone())).expect("imports"), grid);
-    // By default a block is as occupied as its most occupied pixel: both hold a wall pixel.
+    // By default a block takes the class of its mean too (no thin wall runs between them).
+    let default = ImageImport {
+        scale: Scale::CellsPerPixel(0.5),
+        ..ImageImport::default()
+    };
+    assert_eq!(default.import(&png(image.clone())).expect("imports"), grid);
+    // By the most occupied pixel, both hold a wall pixel.
     let most = ImageImport {
         scale: Scale::CellsPerPixel(0.5),
+        reduce: Reduce::Max,
         ..ImageImport::default()
     };
     assert_eq!(
@@ -329,21 +480,55 @@ fn scale_mode_grades_the_middle_into_costs() {
 }
 
 #[test]
-fn the_palette_picks_the_nearest_colour() {
+fn a_colour_outside_the_palette_is_an_error_naming_it_and_its_first_pixel() {
     let catalog = gridpath::grid::Terrain::default_catalog();
-    // Near grass (#6abe30), near road (#c8b58c), near swamp (#4b6b3a), near wall (#222222).
-    let pixels = [
-        [0x70, 0xc0, 0x30],
-        [0xd0, 0xb0, 0x90],
-        [0x40, 0x70, 0x40],
-        [0, 0, 0],
-    ];
-    let image = RgbImage::from_fn(4, 1, |x, _| Rgb(pixels[x as usize]));
+    let [grass, road, swamp, wall] = [0, 1, 2, 3].map(|i| catalog[i].color.0);
+    let exact = RgbImage::from_fn(4, 1, |x, _| Rgb([grass, road, swamp, wall][x as usize]));
     let grid = ImageImport::palette(catalog.clone())
-        .import(&png(image))
+        .import(&png(exact))
         .expect("imports");
     assert_eq!(symbols(&grid).concat(), ".=~#");
     assert_eq!(grid.terrains(), &catalog[..]);
+
+    // Water-blue is no built-in terrain: it is refused, never read as the nearest one.
+    let water = [0x3b, 0x78, 0xc4];
+    let image = RgbImage::from_fn(3, 2, |x, y| {
+        Rgb(if (x, y) == (2, 0) { water } else { grass })
+    });
+    let err = ImageImport::palette(catalog.clone())
+        .import(&png(image))
+        .expect_err("an unknown colour");
+    assert!(
+        matches!(err, ImportError::UnknownColour { x: 2, y: 0, .. }),
+        "{err:?}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("#3b78c4") && message.contains("pixel 2, 0"),
+        "{message}"
+    );
+    assert!(
+        message.contains("#4b6b3a \"Swamp\""),
+        "lists the palette: {message}"
+    );
+}
+
+#[test]
+fn a_downscaled_palette_cell_takes_the_terrain_of_most_of_its_pixels() {
+    let catalog = gridpath::grid::Terrain::default_catalog();
+    let [grass, road, _, wall] = [0, 1, 2, 3].map(|i| catalog[i].color.0);
+    // Two 2 × 2 blocks: three road pixels and a wall; two grass and two wall (a tie: the
+    // first terrain of the palette).
+    let pixels = [[road, road, grass, wall], [road, wall, wall, grass]];
+    let image = RgbImage::from_fn(4, 2, |x, y| Rgb(pixels[y as usize][x as usize]));
+    let import = ImageImport {
+        scale: Scale::CellsPerPixel(0.5),
+        ..ImageImport::palette(catalog)
+    };
+    assert_eq!(
+        symbols(&import.import(&png(image)).expect("imports")).concat(),
+        "=."
+    );
 }
 
 #[test]

@@ -171,6 +171,55 @@ fn a_png_export_has_one_pixel_per_cell_in_the_terrain_colour() {
     assert_eq!(back, map.grid);
 }
 
+#[test]
+fn the_default_map_comes_back_from_png_with_every_terrain() {
+    let map = load_map(&root().join("maps/default.json")).expect("the default map");
+    let grid = &map.grid;
+    let count = |g: &Grid, name: &str| {
+        g.cells()
+            .iter()
+            .filter(|&&id| g.terrain(id).name == name)
+            .count()
+    };
+    let (water, forest) = (count(grid, "Water"), count(grid, "Forest"));
+    assert!(
+        water > 0 && forest > 0,
+        "the default map has water and forest"
+    );
+
+    // Through the library: the PNG's legend wins over the built-in palette.
+    let png = image_export::to_png(grid).expect("encodes");
+    let back = ImageImport::palette(Terrain::default_catalog())
+        .import(&png)
+        .expect("imports");
+    assert_eq!(&back, grid);
+
+    // Through the command line, with --palette and without.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let image = dir.path().join("marsh.png");
+    assert!(
+        gridpath(&[&root().join("maps/default.json"), &image])
+            .status
+            .success()
+    );
+    for flags in [&["--palette"][..], &[]] {
+        let json_out = dir.path().join("marsh.json");
+        let out = Command::new(env!("CARGO_BIN_EXE_gridpath"))
+            .arg("convert")
+            .args([&image, &json_out])
+            .args(flags)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stderr.contains("carries a terrain legend"), "{stderr}");
+        let back = load_map(&json_out).expect("loads");
+        assert_eq!(&back.grid, grid, "{flags:?}");
+        assert_eq!(count(&back.grid, "Water"), water);
+        assert_eq!(count(&back.grid, "Forest"), forest);
+    }
+}
+
 fn gridpath(args: &[&Path]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gridpath"))
         .arg("convert")

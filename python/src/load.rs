@@ -7,7 +7,7 @@ use gridpath_core::format::level::{LevelFormat, LevelOptions, read_level};
 use gridpath_core::format::registry::{self, FileKind};
 use gridpath_core::format::ros_map::load_ros_map;
 use gridpath_core::format::{MapFormat, load_map};
-use gridpath_core::grid::{Map, Terrain};
+use gridpath_core::grid::Map;
 use pyo3::prelude::*;
 
 use crate::errors;
@@ -50,11 +50,9 @@ pub fn load_any(
     };
     match kind {
         Some(FileKind::Image) => {
-            let mut import = if palette {
-                ImageImport::palette(Terrain::default_catalog())
-            } else {
-                ImageImport::default()
-            };
+            let occupancy = threshold.is_some() || free_threshold.is_some() || negate;
+            let (mut import, _) = ImageImport::for_file(path, palette, occupancy)
+                .map_err(|e| errors::import(&e, path))?;
             adjust(&mut import);
             if let ImportMode::Occupancy(o) = &import.mode {
                 o.validate().map_err(errors::argument)?;

@@ -43,11 +43,15 @@ pub(super) struct Notice {
 }
 
 /// What the status bar adds when a map opened without markers got the default ones.
-pub(super) fn markers_note(placed: bool) -> &'static str {
-    if placed {
-        " Start and goal placed at the two cells farthest apart: move them with the Start (S) and Goal (G) tools or by right-clicking the map."
-    } else {
-        ""
+/// What the status bar adds when the start and goal were placed on opening a map: how they
+/// were chosen, and how to move them.
+pub(super) fn markers_note(placed: bool, grid: &crate::grid::Grid) -> String {
+    match crate::grid::marker_region(grid) {
+        Some(region) if placed => format!(
+            " Start and goal placed at {}: move them with the Start (S) and Goal (G) tools or by right-clicking the map.",
+            region.describe()
+        ),
+        _ => String::new(),
     }
 }
 
@@ -125,10 +129,8 @@ impl EditorApp {
                 let placed = document.map.place_default_markers();
                 let mut app = Self::with_document(document);
                 app.preferences.remember(path);
-                app.say(
-                    format!("Opened {}.{}", path.display(), markers_note(placed)),
-                    false,
-                );
+                let note = markers_note(placed, &app.document.map.grid);
+                app.say(format!("Opened {}.{note}", path.display()), false);
                 app
             }
             Err(error) => {
@@ -379,10 +381,8 @@ impl EditorApp {
             Ok(document) => {
                 let placed = self.replace_document(document);
                 self.preferences.remember(path);
-                self.say(
-                    format!("Opened {}.{}", path.display(), markers_note(placed)),
-                    false,
-                );
+                let note = markers_note(placed, &self.document.map.grid);
+                self.say(format!("Opened {}.{note}", path.display()), false);
             }
             Err(error) => {
                 self.dialog = Some(Dialog::Message {

@@ -320,10 +320,8 @@ impl EditorApp {
             self.preferences.remember(path);
         }
         let placed = self.replace_document(replacement.document);
-        self.say(
-            format!("{}{}", replacement.notice, super::app::markers_note(placed)),
-            false,
-        );
+        let note = super::app::markers_note(placed, &self.document.map.grid);
+        self.say(format!("{}{note}", replacement.notice), false);
     }
 
     /// Opens a map, image or `map.yaml` by its extension: a map takes the open map's place

@@ -16,6 +16,7 @@ use image::imageops::FilterType;
 use crate::format::ImportError;
 use crate::format::image_export;
 use crate::format::image_import::{ImageImport, ImportMode, Reduce, Scale};
+use crate::format::legend::Legend;
 use crate::format::occupancy::{Interpretation, Occupancy, Unknown};
 use crate::format::read::{FileLimit, read_file};
 use crate::format::ros_map::{RosMap, map_name};
@@ -58,7 +59,7 @@ pub enum ImportAnswer {
 enum Mode {
     /// Brightness is occupancy (ROS `map_server`).
     Occupancy,
-    /// The terrain of the nearest colour in the open map's catalog.
+    /// The terrain of each exact colour: the PNG's own legend, or the open map's catalog.
     Palette,
 }
 
@@ -116,8 +117,9 @@ impl Settings {
         }
     }
 
-    /// The library's import with these settings; `catalog` is the open map's terrains.
-    fn import(&self, catalog: &[Terrain]) -> ImageImport {
+    /// The library's import with these settings; `catalog` is the open map's terrains, and
+    /// `legend` the one the PNG carries.
+    fn import(&self, catalog: &[Terrain], legend: Option<&Legend>) -> ImageImport {
         let mut import = match self.mode {
             Mode::Occupancy => {
                 let unknown = match self.unknown {
@@ -138,7 +140,10 @@ impl Settings {
                     ..Occupancy::default()
                 })
             }
-            Mode::Palette => ImageImport::palette(catalog.to_vec()),
+            Mode::Palette => match legend {
+                Some(legend) => ImageImport::legend(legend.clone()),
+                None => ImageImport::palette(catalog.to_vec()),
+            },
         };
         import.scale = match self.scale {
             ScaleChoice::CellsPerPixel => Scale::CellsPerPixel(self.cells_per_pixel),
@@ -168,8 +173,11 @@ pub struct ImportDialog {
     ros: Option<RosMap>,
     /// The decoded image.
     image: DynamicImage,
-    /// A reduced copy for the preview, when the image is large.
-    reduced: Option<DynamicImage>,
+    /// A reduced copy for the preview, when the image is large: filtered for occupancy, and
+    /// of whole pixels (nearest neighbour) for palette mode, which reads exact colours.
+    reduced: Option<(DynamicImage, DynamicImage)>,
+    /// The terrain legend the PNG carries.
+    legend: Option<Legend>,
     /// The open map's terrains, for palette mode and the unknown terrain.
     catalog: Vec<Terrain>,
     settings: Settings,
@@ -209,8 +217,17 @@ impl ImportDialog {
             message: e.to_string(),
         })?;
         let image = import.decode(&bytes).map_err(|e| e.in_file(&image_path))?;
-        let reduced = (image.width() > PREVIEW_SIDE || image.height() > PREVIEW_SIDE)
-            .then(|| image.resize(PREVIEW_SIDE, PREVIEW_SIDE, FilterType::Triangle));
+        let reduced = (image.width() > PREVIEW_SIDE || image.height() > PREVIEW_SIDE).then(|| {
+            (
+                image.resize(PREVIEW_SIDE, PREVIEW_SIDE, FilterType::Triangle),
+                image.resize(PREVIEW_SIDE, PREVIEW_SIDE, FilterType::Nearest),
+            )
+        });
+        let legend = if is_yaml {
+            None
+        } else {
+            Legend::read_png(&bytes).map_err(|e| e.in_file(&image_path))?
+        };
         let occupancy = match &import.mode {
             ImportMode::Occupancy(o) => o.clone(),
             ImportMode::Palette(_) => Occupancy::default(),
@@ -219,9 +236,17 @@ impl ImportDialog {
             path: path.to_owned(),
             image_path,
             ros,
-            settings: Settings::from_occupancy(&occupancy, image.width()),
+            settings: Settings {
+                mode: if legend.is_some() {
+                    Mode::Palette
+                } else {
+                    Mode::Occupancy
+                },
+                ..Settings::from_occupancy(&occupancy, image.width())
+            },
             image,
             reduced,
+            legend,
             catalog: catalog.to_vec(),
             shown: None,
             preview: Err("No preview yet.".to_owned()),
@@ -252,7 +277,7 @@ impl ImportDialog {
     }
 
     fn current(&self) -> ImageImport {
-        self.settings.import(&self.catalog)
+        self.settings.import(&self.catalog, self.legend.as_ref())
     }
 
     /// Converts the preview again when the settings changed since the last one.
@@ -270,7 +295,11 @@ impl ImportDialog {
             .grid_size(self.image.width(), self.image.height())
             .map_err(|e| e.to_string())?;
         let (grid, exact) = match &self.reduced {
-            Some(reduced) => {
+            Some((filtered, whole_pixels)) => {
+                let reduced = match import.mode {
+                    ImportMode::Palette(_) => whole_pixels,
+                    ImportMode::Occupancy(_) => filtered,
+                };
                 let mut smaller = import.clone();
                 smaller.scale = Scale::Width(width.min(reduced.width()));
                 let grid = smaller
@@ -332,21 +361,25 @@ impl ImportDialog {
         ui.horizontal(|ui| {
             ui.radio_value(&mut self.settings.mode, Mode::Occupancy, "Occupancy")
                 .on_hover_text("Brightness is occupancy, as ROS map_server reads it");
-            ui.radio_value(
-                &mut self.settings.mode,
-                Mode::Palette,
-                "Nearest terrain colour",
-            )
-            .on_hover_text("Each cell becomes the open map's terrain of the nearest colour");
+            ui.radio_value(&mut self.settings.mode, Mode::Palette, "Terrain colours")
+                .on_hover_text("Each colour is one terrain: by the PNG's own legend, or the open map's terrain of that exact colour");
         });
         match self.settings.mode {
             Mode::Occupancy => occupancy_ui(ui, &mut self.settings, &self.catalog),
-            Mode::Palette => {
-                ui.label(format!(
-                    "Each cell becomes the terrain of the open map ({} terrains) whose colour is nearest to its mean colour.",
-                    self.catalog.len()
-                ));
-            }
+            Mode::Palette => match &self.legend {
+                Some(legend) => {
+                    ui.label(format!(
+                        "Read by the terrain legend the PNG carries ({} terrains: names, costs and passability as exported).",
+                        legend.entries().len()
+                    ));
+                }
+                None => {
+                    ui.label(format!(
+                        "Each pixel becomes the open map's terrain ({} terrains) of its exact colour; any other colour is an error.",
+                        self.catalog.len()
+                    ));
+                }
+            },
         }
         ui.separator();
         scale_ui(ui, &mut self.settings);
@@ -486,6 +519,10 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
         });
     ui.horizontal(|ui| {
         ui.label("Downscaling:");
+        ui.radio_value(&mut settings.reduce, Reduce::MeanWalls, "Mean, thin walls kept")
+            .on_hover_text(
+                "A cell takes the mean of its pixels (dust fades); where a wall thinner than a cell keeps two free regions apart, the cells it crosses stay walls",
+            );
         ui.radio_value(&mut settings.reduce, Reduce::Max, "Most occupied pixel")
             .on_hover_text(
                 "A cell is as occupied as its most occupied pixel: thin walls stay walls at any scale",
@@ -495,7 +532,7 @@ fn occupancy_ui(ui: &mut Ui, settings: &mut Settings, catalog: &[Terrain]) {
     });
     ui.label(
         RichText::new(
-            "Occupancy reads a pixel's brightness (the mean of its channels, as ROS does): a red or blue mark is dark and becomes a wall. Use \"Nearest terrain colour\" for maps painted in colours.",
+            "Occupancy reads a pixel's brightness (the mean of its channels, as ROS does): a red or blue mark is dark and becomes a wall. Use \"Terrain colours\" for maps painted in colours.",
         )
         .weak(),
     );

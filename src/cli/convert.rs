@@ -10,7 +10,7 @@ use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::{RosMap, load_ros_map};
 use gridpath::format::ros_write::{RosImage, image_path_for, write_ros_map};
 use gridpath::format::{MapFormat, load_map, save};
-use gridpath::grid::{GeoReference, Grid, Map, Terrain, Topology};
+use gridpath::grid::{GeoReference, Grid, Map, Topology};
 
 use super::LevelArgs;
 use super::bounds::{number_above, number_in};
@@ -40,17 +40,26 @@ pub struct ConvertArgs {
     /// Read dark pixels as free and light ones as occupied.
     #[arg(long)]
     negate: bool,
-    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (combined by
-    /// --reduce) [range: above 0, at most 64; the grid at most 32768 a side].
+    /// Cells per pixel: 0.25 makes one cell of each 4 × 4 block of pixels (combined as
+    /// --reduce says) [range: above 0, at most 64; the grid at most 32768 a side].
     #[arg(long, conflicts_with = "width", value_parser = number_above(0.0, 64.0))]
     scale: Option<f64>,
     /// The grid's width in cells; the height follows the image's aspect ratio [range: 1 to
     /// 32768].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(Grid::MAX_SIDE)))]
     width: Option<u32>,
-    /// How the pixels that fall into one cell are combined when the image is downscaled: the
-    /// most occupied pixel (a thin wall stays a wall) or their mean.
-    #[arg(long, value_enum, default_value = "max", conflicts_with = "palette")]
+    /// How the pixels that fall into one cell are combined when the image is downscaled.
+    /// mean-walls: the class of the pixels' mean value (dust and speckle fade), then every
+    /// cell that a wall line thinner than a cell crosses between two free regions of the
+    /// image becomes a wall, so rooms the image keeps apart stay apart; max: the class of
+    /// the most occupied pixel (every thin wall stays, and so does every speck of dust);
+    /// mean: the class of the mean alone (thin walls fade into grey).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "mean-walls",
+        conflicts_with = "palette"
+    )]
     reduce: ReduceChoice,
     /// What cells of unknown occupancy become.
     #[arg(long, value_enum, default_value = "unknown")]
@@ -78,8 +87,11 @@ pub struct ConvertArgs {
     /// NAME-keepout.yaml).
     #[arg(long, value_enum)]
     mask: Option<MaskChoice>,
-    /// Map each pixel to the default terrain of the nearest colour instead of reading
-    /// occupancy (for maps painted in an image editor).
+    /// Read each pixel's exact colour as a terrain instead of its brightness as occupancy:
+    /// by the terrain legend a PNG written by gridpath carries, else by the built-in terrains
+    /// (Grass #6abe30, Road #c8b58c, Swamp #4b6b3a, Wall #222222); any other colour is an
+    /// error that names it and its first pixel. A PNG that carries a legend is read by it
+    /// even without --palette, unless --threshold, --free-threshold or --negate is given.
     #[arg(long, conflicts_with_all = ["threshold", "free_threshold", "negate"])]
     palette: bool,
     /// Give the cells this shape, each keeping its row and column: square, or hexes in one of
@@ -115,6 +127,8 @@ fn parse_origin(s: &str) -> Result<[f64; 3], String> {
 /// How the pixels of one cell are combined.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum ReduceChoice {
+    /// The mean, and the cells thin walls between free regions cross.
+    MeanWalls,
     /// The most occupied pixel.
     Max,
     /// The mean of the pixels.
@@ -248,11 +262,17 @@ fn write_ros(args: &ConvertArgs, map: &Map) -> anyhow::Result<()> {
 fn read(args: &ConvertArgs) -> anyhow::Result<Map> {
     match registry::kind_of(&args.input) {
         Some(FileKind::Image) => {
-            let mut import = if args.palette {
-                ImageImport::palette(Terrain::default_catalog())
-            } else {
-                ImageImport::default()
-            };
+            let occupancy =
+                args.threshold.is_some() || args.free_threshold.is_some() || args.negate;
+            let (mut import, by_legend) =
+                ImageImport::for_file(&args.input, args.palette, occupancy)?;
+            if let (true, ImportMode::Palette(legend)) = (by_legend, &import.mode) {
+                eprintln!(
+                    "gridpath: {} carries a terrain legend: read by it ({})",
+                    args.input.display(),
+                    legend.describe()
+                );
+            }
             adjust(args, &mut import);
             Ok(import.load(&args.input)?)
         }
@@ -293,6 +313,7 @@ fn adjust(args: &ConvertArgs, import: &mut ImageImport) {
         import.scale = Scale::Width(w);
     }
     import.reduce = match args.reduce {
+        ReduceChoice::MeanWalls => Reduce::MeanWalls,
         ReduceChoice::Max => Reduce::Max,
         ReduceChoice::Mean => Reduce::Mean,
     };

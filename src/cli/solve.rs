@@ -81,10 +81,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     map.goal = args.to.or(map.goal);
     if map.place_default_markers() {
         eprintln!(
-            "gridpath: {} names no start or goal: using {} and {}, the cells of its largest region farthest apart (choose with --from X,Y and --to X,Y)",
+            "gridpath: {} names no start or goal: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
             args.map.display(),
             map.start.map_or_else(String::new, |c| c.to_string()),
             map.goal.map_or_else(String::new, |c| c.to_string()),
+            gridpath::grid::marker_region(&map.grid).map_or("", |r| r.describe()),
         );
     }
     let start = map

@@ -1,5 +1,6 @@
 //! Images to grids: scanned floorplans and robot occupancy maps (occupancy mode), and maps
-//! painted in an image editor (palette mode).
+//! painted in an image editor or exported by gridpath (palette mode, read by exact colours:
+//! a PNG's own terrain legend, see [`legend`](super::legend), or the palette given).
 //!
 //! ```
 //! use gridpath_core::format::image_import::ImageImport;
@@ -26,18 +27,25 @@ use image::{
 };
 
 use super::ImportError;
+use super::colour_profiles::without_colour_profiles;
+use super::legend::Legend;
 use super::occupancy::{Layout, Occupancy, OccupancyClass, PixelRule, Unknown};
 use super::read::{FileLimit, read_file};
-use crate::grid::{Grid, Map, Terrain, TerrainId};
+use super::thin_walls;
+use crate::grid::{Grid, Map, Rgb, Terrain, TerrainId};
 
 /// How pixels become terrains.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportMode {
     /// Brightness as occupancy, with ROS `map_server` semantics (see [`Occupancy`]).
     Occupancy(Occupancy),
-    /// Each cell becomes the terrain whose colour is nearest to the cell's mean colour; the
-    /// catalog is these terrains, in this order. Alpha is ignored.
-    Palette(Vec<Terrain>),
+    /// Each pixel colour stands for the terrain of the legend with that pixel colour; the
+    /// catalog is the legend's terrains, in this order. A colour the legend lacks is an error
+    /// ([`ImportError::UnknownColour`]) naming it and its first pixel, never the nearest
+    /// terrain. A cell made of several pixels takes the terrain most of them stand for (the
+    /// first in the legend of equals). Alpha is ignored. [`ImageImport::import`] reads a PNG
+    /// by the legend the PNG carries, when it carries one, instead of this one.
+    Palette(Legend),
 }
 
 /// How many cells an image becomes.
@@ -59,9 +67,15 @@ impl Default for Scale {
 /// How an occupancy import combines the pixels that fall into one cell when it downscales.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Reduce {
-    /// The cell takes the class of its most occupied pixel (occupied before unknown before
-    /// graded before free), so a wall one pixel thick stays a wall at any scale.
+    /// The cell takes the class of the mean value of its pixels, so dust and speckle fade;
+    /// then, where a wall line thinner than a cell keeps two regions of free pixels apart,
+    /// the cells it crosses become walls, so that the rooms stay apart behind a connected
+    /// line of wall cells (see [`thin_walls`](super::thin_walls)).
     #[default]
+    MeanWalls,
+    /// The cell takes the class of its most occupied pixel (occupied before unknown before
+    /// graded before free), so a wall one pixel thick stays a wall at any scale, and so does
+    /// a speck of dust.
     Max,
     /// The cell takes the class of the mean value of its pixels: thin walls fade into grey.
     Mean,
@@ -71,6 +85,7 @@ impl Reduce {
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
+            Reduce::MeanWalls => "mean-walls",
             Reduce::Max => "max",
             Reduce::Mean => "mean",
         }
@@ -81,10 +96,11 @@ impl Reduce {
 ///
 /// Each cell covers a block of pixels; upsampling repeats a pixel. In occupancy mode each
 /// pixel gets the value `map_server` publishes for it ([`Occupancy::cell_value`], by nav2's or
-/// ROS 1's rules), and a block takes the class of its most occupied pixel ([`Reduce::Max`],
-/// the default) or of the mean of its pixels ([`Reduce::Mean`]; in scale mode a block with
-/// more transparent pixels than others is unknown). In palette mode a block's colour is the
-/// mean of its pixels.
+/// ROS 1's rules), and a block takes the class of the mean of its pixels with thin walls
+/// kept ([`Reduce::MeanWalls`], the default), of its most occupied pixel ([`Reduce::Max`]) or
+/// of the mean alone ([`Reduce::Mean`]; in scale mode a block with more transparent pixels
+/// than others is unknown). In palette mode a block takes the terrain
+/// of most of its pixels.
 ///
 /// A pixel's shade is the plain mean of its channels, as ROS `map_server` reads it, so
 /// in occupancy mode a saturated colour is as dark as its mean: pure red (255, 0, 0) has the
@@ -128,12 +144,46 @@ impl ImageImport {
         }
     }
 
-    /// A palette import at one cell per pixel.
+    /// A palette import at one cell per pixel: each terrain stands for the pixels of its
+    /// colour (see [`ImportMode::Palette`]).
     pub fn palette(terrains: Vec<Terrain>) -> Self {
+        Self::legend(Legend::of_palette(terrains))
+    }
+
+    /// A palette import by a legend, at one cell per pixel.
+    pub fn legend(legend: Legend) -> Self {
         Self {
-            mode: ImportMode::Palette(terrains),
+            mode: ImportMode::Palette(legend),
             ..Self::default()
         }
+    }
+
+    /// The import of an image file as a user asks for it: by the terrain legend a PNG
+    /// carries, when it carries one and `palette` is asked or no occupancy setting is given
+    /// (`occupancy_settings`); else a palette import of the built-in terrains with
+    /// `palette`; else the default occupancy import. The flag tells whether the PNG's own
+    /// legend is used.
+    pub fn for_file(
+        path: &Path,
+        palette: bool,
+        occupancy_settings: bool,
+    ) -> Result<(Self, bool), ImportError> {
+        if palette || !occupancy_settings {
+            let bytes = read_file(path, FileLimit::IMAGE).map_err(|e| ImportError::Io {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+            let legend = Legend::read_png(&bytes).map_err(|e| e.in_file(path))?;
+            if let Some(legend) = legend {
+                return Ok((Self::legend(legend), true));
+            }
+        }
+        let import = if palette {
+            Self::palette(Terrain::default_catalog())
+        } else {
+            Self::default()
+        };
+        Ok((import, false))
     }
 
     /// Reads an image file into a map named after the file.
@@ -148,11 +198,21 @@ impl ImageImport {
     }
 
     /// Imports an encoded image (PNG, JPEG, BMP or Netpbm: PGM, PBM, PPM). The size limits and the size of the
-    /// resulting grid are checked from the header, before the pixels are decoded.
+    /// resulting grid are checked from the header, before the pixels are decoded. In palette
+    /// mode a PNG that carries a terrain legend is read by it.
     pub fn import(&self, bytes: &[u8]) -> Result<Grid, ImportError> {
         self.check()?;
         let (width, height) = self.dimensions(bytes)?;
         self.grid_size(width, height)?;
+        if let ImportMode::Palette(_) = self.mode
+            && let Some(legend) = Legend::read_png(bytes)?
+        {
+            let own = Self {
+                mode: ImportMode::Palette(legend),
+                ..self.clone()
+            };
+            return own.grid_from_image(&own.decode(bytes)?);
+        }
         let image = self.decode(bytes)?;
         self.grid_from_image(&image)
     }
@@ -208,7 +268,8 @@ impl ImageImport {
         let pixels = u64::from(width) * u64::from(height);
         let needed = decoder
             .total_bytes()
-            .saturating_add(pixels * eight_bit_copy(colour));
+            .saturating_add(pixels * eight_bit_copy(colour))
+            .saturating_add(pixels * self.thin_wall_bytes(width, height));
         if needed > self.max_alloc {
             return Err(ImportError::MemoryLimit {
                 limit: self.max_alloc,
@@ -269,39 +330,79 @@ impl ImageImport {
                 let raster = OccupancyRaster::new(image);
                 let rule = PixelRule::new(occupancy, raster.layout);
                 let table = RankTable::new(occupancy, &rule);
+                let downscaled = cells_w < image.width() || cells_h < image.height();
+                // One pixel or less a cell: every reduction reads the pixel as it is, but the
+                // plain mean keeps its own reading of a lone pixel.
+                let reduce = match self.reduce {
+                    Reduce::MeanWalls if !downscaled => Reduce::Max,
+                    other => other,
+                };
                 let mut codes = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
-                        let code = match self.reduce {
-                            Reduce::Mean => raster.mean_code(column, row, occupancy, &rule),
+                        let code = match reduce {
+                            Reduce::Mean | Reduce::MeanWalls => {
+                                raster.mean_code(column, row, occupancy, &rule)
+                            }
                             Reduce::Max => raster.most_occupied(column, row, &rule, &table),
                         };
                         codes.push(code);
                     }
                 }
+                if reduce == Reduce::MeanWalls {
+                    let free = raster.free_pixels(&rule, &table);
+                    thin_walls::keep_thin_walls(
+                        &free,
+                        image.width() as usize,
+                        &columns,
+                        &rows,
+                        &mut codes,
+                    );
+                }
                 occupancy_grid(occupancy, cells_w, cells_h, codes)
             }
-            ImportMode::Palette(terrains) => {
+            ImportMode::Palette(legend) => {
                 let raster = Raster::new(image);
+                let lookup = legend.lookup();
+                raster.check_colours(legend, &lookup)?;
+                let mut counts = vec![0u32; legend.entries().len()];
                 let mut cells = Vec::with_capacity(columns.len() * rows.len());
                 for &row in &rows {
                     for &column in &columns {
-                        let sample = raster.sample(column, row, false);
-                        cells.push(nearest(terrains, &sample));
+                        cells.push(raster.most_common(column, row, &lookup, &mut counts));
                     }
                 }
-                Ok(Grid::from_cells(cells_w, cells_h, terrains.clone(), cells)?)
+                Ok(Grid::from_cells(
+                    cells_w,
+                    cells_h,
+                    legend.terrains(),
+                    cells,
+                )?)
             }
+        }
+    }
+
+    /// The bytes a pixel takes to keep thin walls: only for a downscaling occupancy import
+    /// by [`Reduce::MeanWalls`].
+    fn thin_wall_bytes(&self, width: u32, height: u32) -> u64 {
+        let downscaled = self
+            .grid_size(width, height)
+            .is_ok_and(|(w, h)| w < width || h < height);
+        match self.mode {
+            ImportMode::Occupancy(_) if downscaled && self.reduce == Reduce::MeanWalls => {
+                thin_walls::BYTES_PER_PIXEL
+            }
+            _ => 0,
         }
     }
 
     fn check(&self) -> Result<(), ImportError> {
         match &self.mode {
             ImportMode::Occupancy(o) => o.validate().map_err(ImportError::Settings),
-            ImportMode::Palette(t) if t.is_empty() || t.len() > 256 => {
+            ImportMode::Palette(l) if l.entries().is_empty() || l.entries().len() > 256 => {
                 Err(ImportError::Settings(format!(
                     "a palette needs between 1 and 256 terrains, got {}",
-                    t.len()
+                    l.entries().len()
                 )))
             }
             ImportMode::Palette(_) => Ok(()),
@@ -353,40 +454,6 @@ fn eight_bit_copy(colour: ColorType) -> u64 {
         other if other.has_alpha() => 4,
         _ => 3,
     }
-}
-
-/// The encoded image without its PNG colour profiles: a compressed iCCP chunk can inflate to
-/// far more memory than the image (the decoder inflates it up to the whole memory limit), and
-/// the import does not use colour profiles. Anything but a PNG with such a chunk is returned
-/// as it is; a chunk structure that breaks off is copied from there on unchanged, for the
-/// decoder to report.
-fn without_colour_profiles(bytes: &[u8]) -> Cow<'_, [u8]> {
-    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-    if !bytes.starts_with(SIGNATURE) {
-        return Cow::Borrowed(bytes);
-    }
-    // Each chunk: its length, its type, its data and a checksum.
-    let mut chunks = Vec::new();
-    let mut at = SIGNATURE.len();
-    while let Some(header) = bytes.get(at..at + 8) {
-        let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
-        let Some(end) = (at + 12).checked_add(length).filter(|&e| e <= bytes.len()) else {
-            break;
-        };
-        chunks.push((at..end, &header[4..8] == b"iCCP"));
-        at = end;
-    }
-    if !chunks.iter().any(|&(_, profile)| profile) {
-        return Cow::Borrowed(bytes);
-    }
-    let mut kept = bytes[..SIGNATURE.len()].to_vec();
-    for (range, profile) in chunks {
-        if !profile {
-            kept.extend_from_slice(&bytes[range]);
-        }
-    }
-    kept.extend_from_slice(&bytes[at..]);
-    Cow::Owned(kept)
 }
 
 /// Refuses a run-length encoded BMP (RLE8 or RLE4) whose data is too short to code every
@@ -520,44 +587,35 @@ struct Raster<'a> {
     bytes: Cow<'a, [u8]>,
     width: usize,
     channels: usize,
-    alpha: bool,
 }
 
 impl<'a> Raster<'a> {
     fn new(image: &'a DynamicImage) -> Self {
-        let (bytes, channels, alpha): (Cow<'a, [u8]>, usize, bool) = match image {
-            DynamicImage::ImageLuma8(i) => (Cow::Borrowed(i.as_raw()), 1, false),
-            DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2, true),
-            DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3, false),
-            DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4, true),
-            DynamicImage::ImageLuma16(_) => (Cow::Owned(image.to_luma8().into_raw()), 1, false),
-            DynamicImage::ImageLumaA16(_) => {
-                (Cow::Owned(image.to_luma_alpha8().into_raw()), 2, true)
-            }
-            other if other.color().has_alpha() => {
-                (Cow::Owned(other.to_rgba8().into_raw()), 4, true)
-            }
-            other => (Cow::Owned(other.to_rgb8().into_raw()), 3, false),
+        let (bytes, channels): (Cow<'a, [u8]>, usize) = match image {
+            DynamicImage::ImageLuma8(i) => (Cow::Borrowed(i.as_raw()), 1),
+            DynamicImage::ImageLumaA8(i) => (Cow::Borrowed(i.as_raw()), 2),
+            DynamicImage::ImageRgb8(i) => (Cow::Borrowed(i.as_raw()), 3),
+            DynamicImage::ImageRgba8(i) => (Cow::Borrowed(i.as_raw()), 4),
+            DynamicImage::ImageLuma16(_) => (Cow::Owned(image.to_luma8().into_raw()), 1),
+            DynamicImage::ImageLumaA16(_) => (Cow::Owned(image.to_luma_alpha8().into_raw()), 2),
+            other if other.color().has_alpha() => (Cow::Owned(other.to_rgba8().into_raw()), 4),
+            other => (Cow::Owned(other.to_rgb8().into_raw()), 3),
         };
         Self {
             bytes,
             width: image.width() as usize,
             channels,
-            alpha,
         }
     }
 
-    /// The pixels of a block, row by row: each as its three colour channels (a grey pixel's
-    /// value three times), or `None` for a transparent one when `use_alpha` is set and the
-    /// image has alpha.
+    /// The colours of the pixels of a block, row by row (a grey pixel's value three times;
+    /// alpha is left out).
     fn block(
         &self,
         (x0, x1): (usize, usize),
         (y0, y1): (usize, usize),
-        use_alpha: bool,
-    ) -> impl Iterator<Item = Option<[u8; 3]>> + '_ {
+    ) -> impl Iterator<Item = [u8; 3]> + '_ {
         let c = self.channels;
-        let use_alpha = use_alpha && self.alpha;
         (y0..y1)
             .filter_map(move |y| {
                 self.bytes
@@ -565,33 +623,73 @@ impl<'a> Raster<'a> {
             })
             .flat_map(move |row| row.chunks_exact(c))
             .map(move |pixel| {
-                if use_alpha && pixel[c - 1] == 0 {
-                    None
-                } else if c < 3 {
-                    Some([pixel[0]; 3])
+                if c < 3 {
+                    [pixel[0]; 3]
                 } else {
-                    Some([pixel[0], pixel[1], pixel[2]])
+                    [pixel[0], pixel[1], pixel[2]]
                 }
             })
     }
 
-    /// The sums over a block of pixels; with `use_alpha`, transparent pixels are counted
-    /// apart and left out of the sums.
-    fn sample(&self, columns: (usize, usize), rows: (usize, usize), use_alpha: bool) -> Sample {
-        let mut sample = Sample::default();
-        for pixel in self.block(columns, rows, use_alpha) {
-            let Some([r, g, b]) = pixel else {
-                sample.transparent += 1;
+    /// The height in pixels.
+    fn height(&self) -> usize {
+        self.bytes.len() / self.channels / self.width.max(1)
+    }
+
+    /// Refuses the first pixel (by rows from the top left) whose colour stands for no
+    /// terrain of the legend.
+    fn check_colours(&self, legend: &Legend, lookup: &Lookup) -> Result<(), ImportError> {
+        let mut known = None;
+        for (i, pixel) in self.block((0, self.width), (0, self.height())).enumerate() {
+            if known == Some(pixel) {
                 continue;
-            };
-            sample.sum[0] += u64::from(r);
-            sample.sum[1] += u64::from(g);
-            sample.sum[2] += u64::from(b);
-            sample.counted += 1;
+            }
+            if !lookup.contains_key(&pixel) {
+                return Err(ImportError::UnknownColour {
+                    colour: Rgb(pixel),
+                    x: (i % self.width) as u32,
+                    y: (i / self.width) as u32,
+                    palette: legend.describe(),
+                });
+            }
+            known = Some(pixel);
         }
-        sample
+        Ok(())
+    }
+
+    /// The terrain most pixels of a block stand for (the first of equals); `counts` is
+    /// scratch space of one count per terrain, left at zero.
+    fn most_common(
+        &self,
+        columns: (usize, usize),
+        rows: (usize, usize),
+        lookup: &Lookup,
+        counts: &mut [u32],
+    ) -> TerrainId {
+        let mut last: Option<([u8; 3], TerrainId)> = None;
+        for pixel in self.block(columns, rows) {
+            let id = match last {
+                Some((colour, id)) if colour == pixel => id,
+                _ => lookup.get(&pixel).copied().unwrap_or(0),
+            };
+            last = Some((pixel, id));
+            if let Some(count) = counts.get_mut(usize::from(id)) {
+                *count += 1;
+            }
+        }
+        let mut best = (0, 0);
+        for (i, count) in counts.iter_mut().enumerate() {
+            if *count > best.0 {
+                best = (*count, i);
+            }
+            *count = 0;
+        }
+        best.1 as TerrainId
     }
 }
+
+/// The terrain each pixel colour of a legend stands for.
+type Lookup = std::collections::HashMap<[u8; 3], TerrainId>;
 
 /// The samples of a decoded image as `map_server` reads them: 8-bit or 16-bit, in place where
 /// the decoder's buffer has one of the layouts `map_server` knows.
@@ -695,6 +793,25 @@ impl<'a> OccupancyRaster<'a> {
         }
     }
 
+    /// Whether each pixel, row by row, is free.
+    fn free_pixels(&self, rule: &PixelRule, table: &RankTable) -> Vec<bool> {
+        let height = match &self.samples {
+            Samples::Eight(d) => d.len(),
+            Samples::Sixteen(d) => d.len(),
+        } / self.layout.channels()
+            / self.width.max(1);
+        let mut free = Vec::with_capacity(self.width * height);
+        self.for_each((0, self.width), (0, height), |pixel| {
+            let ranks = if rule.transparent(pixel) {
+                &table.transparent
+            } else {
+                &table.opaque
+            };
+            free.push(ranks[rule.key(pixel) as usize] == 0);
+        });
+        free
+    }
+
     /// The occupancy code of the most occupied pixel of a block.
     fn most_occupied(
         &self,
@@ -785,21 +902,6 @@ impl RankTable {
     }
 }
 
-/// Channel sums over a block of pixels.
-#[derive(Default)]
-struct Sample {
-    sum: [u64; 3],
-    counted: u64,
-    transparent: u64,
-}
-
-impl Sample {
-    fn mean(&self) -> [f64; 3] {
-        let n = self.counted.max(1) as f64;
-        self.sum.map(|s| s as f64 / n)
-    }
-}
-
 /// Blocks of `pixels` for each of `cells`: cell `c` covers pixels `[c·P/C, (c+1)·P/C)`, at
 /// least one.
 fn spans(pixels: usize, cells: usize) -> Vec<(usize, usize)> {
@@ -847,23 +949,4 @@ fn occupancy_grid(
         *code = remap[usize::from(*code)];
     }
     Ok(Grid::from_cells(width, height, terrains, codes)?)
-}
-
-/// The palette terrain nearest to the sample's mean colour (the first of equals).
-fn nearest(terrains: &[Terrain], sample: &Sample) -> TerrainId {
-    let mean = sample.mean();
-    let mut best = (f64::INFINITY, 0);
-    for (i, t) in terrains.iter().enumerate() {
-        let d: f64 = t
-            .color
-            .0
-            .iter()
-            .zip(mean)
-            .map(|(&c, m)| (f64::from(c) - m).powi(2))
-            .sum();
-        if d < best.0 {
-            best = (d, i);
-        }
-    }
-    best.1 as TerrainId
 }

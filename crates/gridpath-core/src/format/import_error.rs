@@ -56,6 +56,24 @@ pub enum ImportError {
         /// The grid's height.
         height: u64,
     },
+    /// A pixel's colour stands for no terrain of the palette.
+    #[error(
+        "the colour {colour} (first at pixel {x}, {y}) is no terrain's: the palette has {palette}; \
+         paint with these colours, or export the map from gridpath, whose PNG carries its legend"
+    )]
+    UnknownColour {
+        /// The colour.
+        colour: crate::grid::Rgb,
+        /// The first pixel of this colour, by rows from the top left.
+        x: u32,
+        /// Its row.
+        y: u32,
+        /// The palette's colours and names.
+        palette: String,
+    },
+    /// The terrain legend a PNG carries cannot be read.
+    #[error("the terrain legend the PNG carries: {0}")]
+    Legend(String),
     /// The import settings are out of range.
     #[error("{0}")]
     Settings(String),

@@ -148,8 +148,9 @@ struct RawMetadata {
     origin: [f64; 3],
 }
 
+/// A terrain as the file writes it, before its checks.
 #[derive(Deserialize)]
-struct RawTerrain {
+pub(crate) struct RawTerrain {
     symbol: String,
     name: String,
     /// Missing: `None`; `null`: `Some(None)`, impassable.
@@ -347,7 +348,8 @@ fn read_heights(
     grid.set_slope(rules).map_err(|e| err(None, e.to_string()))
 }
 
-fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
+/// The terrain at `index` of a `terrains` list, checked.
+pub(crate) fn terrain(index: usize, raw: &RawTerrain) -> Result<Terrain, FormatError> {
     let err = |message: String| FormatError::Terrain {
         index,
         message: format!("({}) {message}", excerpt(&raw.name)),

@@ -7,6 +7,8 @@
 //! Files are read through [`read::read_file`], which refuses anything but a regular file and
 //! files over the size limit of their kind.
 
+#[cfg(feature = "images")]
+mod colour_profiles;
 mod error;
 pub mod height_image;
 #[cfg(feature = "images")]
@@ -15,6 +17,8 @@ pub mod image_export;
 pub mod image_import;
 mod import_error;
 pub mod json;
+#[cfg(feature = "images")]
+pub mod legend;
 pub mod level;
 pub mod movingai;
 pub mod occupancy;
@@ -26,6 +30,8 @@ pub mod registry;
 pub mod ros_map;
 pub mod ros_write;
 pub mod save;
+#[cfg(feature = "images")]
+pub mod thin_walls;
 
 use std::path::{Path, PathBuf};
 

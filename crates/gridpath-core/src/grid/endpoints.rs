@@ -1,6 +1,14 @@
 //! Where a search starts and ends on a map that names neither: the two passable cells of the
 //! largest connected region that lie farthest apart.
 //!
+//! The region is the largest one that does not touch the map's edge (directly, or through
+//! unknown space: an impassable terrain named "Unknown", as ROS map imports make), when there is one at
+//! least a quarter the size of the largest region of all ([`MarkerRegion::Enclosed`]): on a
+//! scanned building the free strip between the outer wall and the edge of the map is often
+//! the largest region, and the rooms inside are what a user means; a quarter keeps a closet
+//! from winning over a hall open to the edge. Otherwise it is the largest region of all
+//! ([`MarkerRegion::Largest`]).
+//!
 //! Regions are 4-connected sets of passable cells (what a search with any diagonal rule can
 //! cross), and "farthest apart" is counted in orthogonal steps through the region. The pair is
 //! found by a double sweep: a breadth-first search from the region's first cell finds the cell
@@ -21,11 +29,36 @@ use std::collections::VecDeque;
 
 use super::{Cell, Grid, Map};
 
-/// The two passable cells of the largest 4-connected passable region found farthest apart by
-/// a double sweep; `None` on a map without a passable cell. A region of one cell gives that
-/// cell twice.
+/// Which region the default start and goal lie in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerRegion {
+    /// The largest region that does not touch the map's edge (inside the outer walls).
+    Enclosed,
+    /// The largest region of all: none away from the edge is a quarter its size.
+    Largest,
+}
+
+impl MarkerRegion {
+    /// How the cells were chosen, for the user.
+    pub fn describe(self) -> &'static str {
+        match self {
+            MarkerRegion::Enclosed => "the two cells farthest apart inside the outer walls",
+            MarkerRegion::Largest => "the two cells farthest apart in the largest region",
+        }
+    }
+}
+
+/// The region [`farthest_apart`] places the start and goal in; `None` on a map without a
+/// passable cell.
+pub fn marker_region(grid: &Grid) -> Option<MarkerRegion> {
+    chosen_region(grid).map(|(_, region)| region)
+}
+
+/// The two passable cells of the region [`marker_region`] chooses (4-connected) found
+/// farthest apart by a double sweep; `None` on a map without a passable cell. A region of one
+/// cell gives that cell twice.
 pub fn farthest_apart(grid: &Grid) -> Option<(Cell, Cell)> {
-    let seed = largest_region_cell(grid)?;
+    let (seed, _) = chosen_region(grid)?;
     let mut sweep = Sweep::new(grid);
     let a = sweep.farthest_from(grid, seed);
     let b = sweep.farthest_from(grid, a);
@@ -68,20 +101,24 @@ impl Map {
     }
 }
 
-/// The first cell (in row order) of the largest 4-connected passable region.
-fn largest_region_cell(grid: &Grid) -> Option<u32> {
+/// The first cell (in row order) of the region the markers go in, and which kind it is.
+fn chosen_region(grid: &Grid) -> Option<(u32, MarkerRegion)> {
+    let outside = outside(grid);
     let mut seen = vec![false; grid.len()];
     let mut queue = VecDeque::new();
-    let mut best: Option<(usize, u32)> = None;
+    // The largest region of all, and the largest away from the edge: (size, first cell).
+    let mut largest: Option<(usize, u32)> = None;
+    let mut enclosed: Option<(usize, u32)> = None;
     for start in 0..grid.len() {
         if seen[start] || !passable(grid, start) {
             continue;
         }
         seen[start] = true;
         queue.push_back(start as u32);
-        let mut size = 0;
+        let (mut size, mut touches) = (0, false);
         while let Some(i) = queue.pop_front() {
             size += 1;
+            touches |= outside[i as usize];
             for n in neighbours(grid, i) {
                 if !seen[n as usize] && passable(grid, n as usize) {
                     seen[n as usize] = true;
@@ -89,11 +126,18 @@ fn largest_region_cell(grid: &Grid) -> Option<u32> {
                 }
             }
         }
-        if best.is_none_or(|(s, _)| size > s) {
-            best = Some((size, start as u32));
+        if largest.is_none_or(|(s, _)| size > s) {
+            largest = Some((size, start as u32));
+        }
+        if !touches && enclosed.is_none_or(|(s, _)| size > s) {
+            enclosed = Some((size, start as u32));
         }
     }
-    best.map(|(_, cell)| cell)
+    let (largest_size, largest_cell) = largest?;
+    match enclosed {
+        Some((size, cell)) if size * 4 >= largest_size => Some((cell, MarkerRegion::Enclosed)),
+        _ => Some((largest_cell, MarkerRegion::Largest)),
+    }
 }
 
 /// Breadth-first search state, kept between the two sweeps.
@@ -131,6 +175,36 @@ impl Sweep {
     }
 }
 
+/// The cells reachable from the map's edge through passable cells and unknown space (an
+/// impassable terrain named "Unknown", as ROS map and image imports make it): what lies
+/// outside the outer walls.
+fn outside(grid: &Grid) -> Vec<bool> {
+    let (w, h) = (grid.width(), grid.height());
+    let open = |i: usize| {
+        let terrain = grid.terrain(grid.cells()[i]);
+        terrain.is_passable() || terrain.name == "Unknown"
+    };
+    let mut outside = vec![false; grid.len()];
+    let mut queue = VecDeque::new();
+    for i in 0..grid.len() as u32 {
+        let (x, y) = (i % w, i / w);
+        let edge = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+        if edge && open(i as usize) {
+            outside[i as usize] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        for n in neighbours(grid, i) {
+            if !outside[n as usize] && open(n as usize) {
+                outside[n as usize] = true;
+                queue.push_back(n);
+            }
+        }
+    }
+    outside
+}
+
 fn passable(grid: &Grid, index: usize) -> bool {
     grid.terrain(grid.cells()[index]).is_passable()
 }
@@ -164,6 +238,41 @@ mod tests {
         // The corridor is a ring of 14 cells: its far ends are 7 steps apart, opposite corners.
         let steps = |p: Cell, q: Cell| p.x.abs_diff(q.x) + p.y.abs_diff(q.y);
         assert_eq!(steps(a, b), 7, "{a} and {b}");
+    }
+
+    #[test]
+    fn the_pair_lies_inside_the_outer_walls_not_in_the_strip_along_the_edge() {
+        // A depot: a free strip along the map's edge (the largest region), the outer wall,
+        // and a hall inside; then a closet too small to be chosen over the strip.
+        let depot = [
+            "............",
+            ".##########.",
+            ".#........#.",
+            ".#..#.....#.",
+            ".#........#.",
+            ".##########.",
+            "............",
+        ];
+        let grid = Grid::from_ascii(&depot).unwrap();
+        assert_eq!(marker_region(&grid), Some(MarkerRegion::Enclosed));
+        let (a, b) = farthest_apart(&grid).unwrap();
+        for c in [a, b] {
+            assert!(
+                (2..10).contains(&c.x) && (2..5).contains(&c.y),
+                "{c} is outside"
+            );
+        }
+        let closet = [
+            "............",
+            ".####.......",
+            ".#..#.......",
+            ".####.......",
+            "............",
+        ];
+        let grid = Grid::from_ascii(&closet).unwrap();
+        assert_eq!(marker_region(&grid), Some(MarkerRegion::Largest));
+        let (a, _) = farthest_apart(&grid).unwrap();
+        assert!(!(2..4).contains(&a.x) || a.y != 2, "{a} is in the closet");
     }
 
     #[test]

@@ -15,7 +15,7 @@ mod terrain;
 mod topology;
 
 pub use cell::Cell;
-pub use endpoints::{farthest_apart, farthest_from};
+pub use endpoints::{MarkerRegion, farthest_apart, farthest_from, marker_region};
 pub use geo_reference::GeoReference;
 pub use grid::{Grid, GridError};
 pub use heights::{MAX_HEIGHT, Slope};
