@@ -1845,3 +1845,44 @@ fn file_new_makes_a_hex_map_in_the_layout_chosen() {
         assert_eq!(HexLayout::EVEN_Q.distance(pair[0], pair[1]), 1);
     }
 }
+
+#[test]
+fn forty_terrains_scroll_in_their_own_list_and_leave_the_fields_and_heights_on_screen() {
+    let mut map = meadow();
+    for i in 0..38 {
+        let terrain = gridpath::grid::Terrain::passable(
+            &format!("Desert {i}"),
+            char::from_u32(0x100 + i).expect("a symbol"),
+            gridpath::grid::Rgb([200, 180, 120 + i as u8]),
+            1.0 + f64::from(i),
+        );
+        map.grid.add_terrain(terrain).expect("room for a terrain");
+    }
+    assert!(map.grid.terrains().len() >= 40);
+    let mut h = Harness::builder()
+        .with_size([1200.0, 780.0])
+        .with_max_steps(16)
+        .build_eframe(move |_cc| EditorApp::with_map(map));
+    h.run();
+    assert!(h.state_mut().wait_for_search(Duration::from_secs(60)));
+    h.run();
+    let status = h.get_by_label_contains("Zoom ").rect();
+    let screen = egui::Rect::from_min_max(Pos2::ZERO, egui::pos2(1200.0, status.min.y));
+    // The active terrain's fields and the Heights section stay on screen.
+    for name in ["Add terrain", "Delete terrain", "Heights", "Brush step"] {
+        let node = h
+            .query_all_by_label_contains(name)
+            .next()
+            .unwrap_or_else(|| panic!("{name} is shown"));
+        assert_inside(name, node.rect(), screen);
+    }
+    // The list scrolls: its last terrain lies below what the list shows.
+    let first = h.get_by_label_contains("Desert 0").rect();
+    assert_inside("the first of the new terrains", first, screen);
+    let last = h.get_by_label_contains("Desert 37").rect();
+    let heights = h.get_by_label("Heights").rect();
+    assert!(
+        last.min.y > heights.min.y,
+        "the list's end is scrolled out of view, below the Heights heading: {last:?}"
+    );
+}

@@ -43,6 +43,40 @@ impl Palette {
         let mut action = None;
         ui.heading("Terrain");
         ui.add_space(4.0);
+        // A long catalog (a Tiled level's tiles) scrolls in its own box, so the active
+        // terrain's fields and the Heights section below stay on screen.
+        let most = (ui.ctx().content_rect().height() * 0.3).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("terrain-list")
+            .max_height(most)
+            .auto_shrink([false, true])
+            .show(ui, |ui| Self::list_ui(ui, grid, active, &mut action));
+        ui.horizontal(|ui| {
+            if ui
+                .button("Add terrain")
+                .on_hover_text("Add a new terrain to the palette")
+                .clicked()
+            {
+                action = Some(PaletteAction::Add);
+            }
+            let removable = grid.terrains().len() > 1;
+            if ui
+                .add_enabled(removable, egui::Button::new("Delete terrain"))
+                .on_hover_text("Delete the active terrain; cells that use it get a replacement")
+                .clicked()
+            {
+                action = Some(PaletteAction::Remove(active));
+            }
+        });
+        ui.separator();
+        if let Some(edit) = self.editor_ui(ui, grid, active) {
+            action = Some(edit);
+        }
+        action
+    }
+
+    /// One row per terrain: its colour, key, name and cost; a click makes it the active one.
+    fn list_ui(ui: &mut Ui, grid: &Grid, active: TerrainId, action: &mut Option<PaletteAction>) {
         for (i, terrain) in grid.terrains().iter().enumerate() {
             let id = i as TerrainId;
             ui.horizontal(|ui| {
@@ -70,32 +104,10 @@ impl Palette {
                     format!("Paint with {}", terrain.name)
                 };
                 if ui.add(button).on_hover_text(hint).clicked() {
-                    action = Some(PaletteAction::Select(id));
+                    *action = Some(PaletteAction::Select(id));
                 }
             });
         }
-        ui.horizontal(|ui| {
-            if ui
-                .button("Add terrain")
-                .on_hover_text("Add a new terrain to the palette")
-                .clicked()
-            {
-                action = Some(PaletteAction::Add);
-            }
-            let removable = grid.terrains().len() > 1;
-            if ui
-                .add_enabled(removable, egui::Button::new("Delete terrain"))
-                .on_hover_text("Delete the active terrain; cells that use it get a replacement")
-                .clicked()
-            {
-                action = Some(PaletteAction::Remove(active));
-            }
-        });
-        ui.separator();
-        if let Some(edit) = self.editor_ui(ui, grid, active) {
-            action = Some(edit);
-        }
-        action
     }
 
     /// The fields of the active terrain.
