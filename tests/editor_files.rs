@@ -886,6 +886,32 @@ fn return_opens_the_level_after_a_terrain_is_changed_in_the_dialog() {
 }
 
 #[test]
+fn hovering_a_terrain_in_the_level_dialog_picks_out_its_cells_in_the_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, original) = tiled_meadow(dir.path());
+    let mut h = editor(EditorApp::with_map(pond()));
+    drop_file(&mut h, &file);
+    assert_eq!(h.state().level_dialog().expect("open").picked_out(), None);
+    let swamp = original.grid.terrain(2).name.clone();
+    let row = original
+        .grid
+        .terrains()
+        .iter()
+        .position(|t| t.name == swamp)
+        .expect("the swamp terrain");
+    h.get_by_label(&swamp).hover();
+    h.run();
+    assert_eq!(
+        h.state().level_dialog().expect("open").picked_out(),
+        Some(row)
+    );
+    // Away from the rows, the preview shows every terrain again.
+    h.get_by_label("Cancel").hover();
+    h.run();
+    assert_eq!(h.state().level_dialog().expect("open").picked_out(), None);
+}
+
+#[test]
 fn a_dropped_tiled_map_opens_through_the_level_dialog_with_costs_set_there() {
     let dir = tempfile::tempdir().unwrap();
     let (file, original) = tiled_meadow(dir.path());

@@ -45,6 +45,10 @@ pub struct LevelDialog {
     /// Why the last change of level or layer could not be read (the previous one stays).
     error: Option<String>,
     preview: Option<TextureHandle>,
+    /// The terrain whose row the pointer is over, and the preview with its cells picked out.
+    highlight: Option<(usize, TextureHandle)>,
+    /// The terrain row the pointer was over in the last frame.
+    hovered: Option<usize>,
 }
 
 impl std::fmt::Debug for LevelDialog {
@@ -69,6 +73,8 @@ impl LevelDialog {
             rows,
             error: None,
             preview: None,
+            highlight: None,
+            hovered: None,
         })
     }
 
@@ -83,6 +89,11 @@ impl LevelDialog {
             let _ = map.grid.set_terrain(id, terrain);
         }
         map
+    }
+
+    /// The terrain whose cells the preview picks out (the row the pointer is over).
+    pub fn picked_out(&self) -> Option<usize> {
+        self.hovered
     }
 
     /// The levels the file holds (LDtk), and the one shown.
@@ -108,6 +119,7 @@ impl LevelDialog {
                 self.options = options;
                 self.error = None;
                 self.preview = None;
+                self.highlight = None;
             }
             Err(error) => self.error = Some(error.to_string()),
         }
@@ -163,7 +175,11 @@ impl LevelDialog {
         );
         self.terrains_ui(ui);
         ui.separator();
-        if let Some(texture) = &self.preview {
+        let shown = match self.hovered {
+            Some(terrain) => Some(self.highlighted(ui.ctx(), terrain)),
+            None => self.preview.clone(),
+        };
+        if let Some(texture) = &shown {
             let size = texture.size_vec2();
             let room = ui.ctx().content_rect().height() - 420.0;
             let side = PREVIEW_BOX.min(room).max(96.0);
@@ -231,8 +247,42 @@ impl LevelDialog {
         self.choose(options);
     }
 
-    /// One row per terrain: colour, name, where it came from, walkable and cost.
+    /// The preview with the cells of `terrain` in their colour and the others dimmed.
+    fn highlighted(&mut self, ctx: &egui::Context, terrain: usize) -> TextureHandle {
+        if let Some((shown, texture)) = &self.highlight
+            && *shown == terrain
+        {
+            return texture.clone();
+        }
+        let grid = &self.import.map.grid;
+        let colours: Vec<egui::Color32> = grid
+            .terrains()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let colour = color_of(t.color);
+                if i == terrain {
+                    colour
+                } else {
+                    colour.gamma_multiply(0.15)
+                }
+            })
+            .collect();
+        let pixels = grid
+            .cells()
+            .iter()
+            .map(|&id| colours[usize::from(id)])
+            .collect();
+        let image = ColorImage::new([grid.width() as usize, grid.height() as usize], pixels);
+        let texture = ctx.load_texture("level-highlight", image, TextureOptions::NEAREST);
+        self.highlight = Some((terrain, texture.clone()));
+        texture
+    }
+
+    /// One row per terrain: colour, name, where it came from, walkable and cost; the row the
+    /// pointer is over picks out its cells in the preview.
     fn terrains_ui(&mut self, ui: &mut Ui) {
+        let mut hovered = None;
         let terrains: &[Terrain] = self.import.map.grid.terrains();
         egui::ScrollArea::vertical()
             .max_height(220.0)
@@ -241,16 +291,23 @@ impl LevelDialog {
                     .num_columns(4)
                     .striped(true)
                     .show(ui, |ui| {
-                        for ((terrain, row), source) in terrains
+                        for (i, ((terrain, row), source)) in terrains
                             .iter()
                             .zip(&mut self.rows)
                             .zip(&self.import.sources)
+                            .enumerate()
                         {
-                            let (swatch, _) = ui
+                            let (swatch, swatch_response) = ui
                                 .allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                             ui.painter()
                                 .rect_filled(swatch, 2.0, color_of(terrain.color));
-                            ui.label(&terrain.name).on_hover_text(source_text(source));
+                            let label = ui.label(&terrain.name).on_hover_text(format!(
+                                "{}; its cells are picked out in the preview",
+                                source_text(source)
+                            ));
+                            if label.hovered() || swatch_response.hovered() {
+                                hovered = Some(i);
+                            }
                             ui.checkbox(&mut row.walkable, "Walkable");
                             ui.add_enabled(
                                 row.walkable,
@@ -263,6 +320,7 @@ impl LevelDialog {
                         }
                     });
             });
+        self.hovered = hovered;
     }
 
     /// The level as a document: the file it came from stays known (Save asks where to write
