@@ -49,6 +49,8 @@ pub struct LevelDialog {
     highlight: Option<(usize, TextureHandle)>,
     /// The terrain row the pointer was over in the last frame.
     hovered: Option<usize>,
+    /// Each tile terrain's picture, uploaded when first shown.
+    pictures: Option<Vec<Option<TextureHandle>>>,
 }
 
 impl std::fmt::Debug for LevelDialog {
@@ -75,6 +77,7 @@ impl LevelDialog {
             preview: None,
             highlight: None,
             hovered: None,
+            pictures: None,
         })
     }
 
@@ -120,6 +123,7 @@ impl LevelDialog {
                 self.error = None;
                 self.preview = None;
                 self.highlight = None;
+                self.pictures = None;
             }
             Err(error) => self.error = Some(error.to_string()),
         }
@@ -282,6 +286,26 @@ impl LevelDialog {
     /// One row per terrain: colour, name, where it came from, walkable and cost; the row the
     /// pointer is over picks out its cells in the preview.
     fn terrains_ui(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        let pictures = self.pictures.get_or_insert_with(|| {
+            self.import
+                .pictures
+                .iter()
+                .enumerate()
+                .map(|(i, picture)| {
+                    let picture = picture.as_ref()?;
+                    let image = ColorImage::from_rgba_unmultiplied(
+                        [picture.width as usize, picture.height as usize],
+                        &picture.rgba,
+                    );
+                    Some(ctx.load_texture(
+                        format!("level-tile-{i}"),
+                        image,
+                        TextureOptions::NEAREST,
+                    ))
+                })
+                .collect()
+        });
         let mut hovered = None;
         let terrains: &[Terrain] = self.import.map.grid.terrains();
         egui::ScrollArea::vertical()
@@ -297,10 +321,26 @@ impl LevelDialog {
                             .zip(&self.import.sources)
                             .enumerate()
                         {
-                            let (swatch, swatch_response) = ui
-                                .allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                            ui.painter()
-                                .rect_filled(swatch, 2.0, color_of(terrain.color));
+                            // The tile's own picture where the tileset's image was read;
+                            // else the terrain's colour.
+                            let swatch_response = match pictures.get(i).and_then(Option::as_ref) {
+                                Some(texture) => ui.add(
+                                    egui::Image::new((texture.id(), egui::vec2(20.0, 20.0)))
+                                        .sense(egui::Sense::hover()),
+                                ),
+                                None => {
+                                    let (swatch, response) = ui.allocate_exact_size(
+                                        egui::vec2(20.0, 20.0),
+                                        egui::Sense::hover(),
+                                    );
+                                    ui.painter().rect_filled(
+                                        swatch.shrink(3.0),
+                                        2.0,
+                                        color_of(terrain.color),
+                                    );
+                                    response
+                                }
+                            };
                             let label = ui.label(&terrain.name).on_hover_text(format!(
                                 "{}; its cells are picked out in the preview",
                                 source_text(source)

@@ -301,6 +301,7 @@ pub fn read(
         level: Some(level.identifier.clone()),
         layers,
         layer: Some(layer.identifier.clone()),
+        pictures: vec![None; sources.len()],
         sources,
     })
 }

@@ -93,6 +93,25 @@ pub struct LevelImport {
     pub layer: Option<String>,
     /// Where each terrain came from, in the order of the grid's terrains.
     pub sources: Vec<TerrainSource>,
+    /// The picture of each terrain that is one tile (Tiled), in the order of the grid's
+    /// terrains; `None` for the others and where the tileset's image cannot be read.
+    pub pictures: Vec<Option<TilePicture>>,
+}
+
+/// A tile's picture as Tiled draws it: RGBA pixels, row by row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TilePicture {
+    /// Its width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+    /// Four bytes a pixel (red, green, blue, alpha), rows from the top.
+    pub rgba: Vec<u8>,
+}
+
+impl TilePicture {
+    /// The largest side of a tile kept as a picture, in pixels.
+    pub const MAX_SIDE: u32 = 128;
 }
 
 /// Where a terrain of an imported level came from.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::catalog::{self, TerrainSpec};
 use super::hexagonal::HexPixels;
-use super::{LevelError, LevelImport, LevelOptions, TerrainSource};
+use super::{LevelError, LevelImport, LevelOptions, TerrainSource, TilePicture};
 use crate::grid::{
     Cell, GeoReference, Grid, HexLayout, Map, Rgb, StaggerAxis, StaggerIndex, TerrainId, Topology,
 };
@@ -594,6 +594,16 @@ impl TiledMap {
         map.start = self.marker("start", extent, layout);
         map.goal = self.marker("goal", extent, layout);
         map.metadata = self.world_frame()?;
+        let pictures = sources
+            .iter()
+            .map(|source| match source {
+                TerrainSource::Tile { tileset, id } => {
+                    let set = self.tilesets.iter().find(|s| s.name == *tileset)?;
+                    found.colors.picture(set, *id)
+                }
+                _ => None,
+            })
+            .collect();
         Ok(LevelImport {
             map,
             levels: Vec::new(),
@@ -601,6 +611,7 @@ impl TiledMap {
             layers: layer_names,
             layer: chosen,
             sources,
+            pictures,
         })
     }
 
@@ -995,10 +1006,51 @@ impl TileColors {
     /// pixels of the tileset's transparent colour; `None` when no image can be read.
     #[cfg(feature = "images")]
     fn mean(&mut self, set: &Tileset, id: u32) -> Option<Rgb> {
+        let (image, origin, size) = self.region(set, id)?;
+        mean_of(image, origin, size, set.trans)
+    }
+
+    /// The tile's picture as Tiled draws it (the tileset's transparent colour clear), for
+    /// showing the user which tile a terrain is; `None` when no image can be read or the tile
+    /// is larger than [`TilePicture::MAX_SIDE`] a side.
+    #[cfg(feature = "images")]
+    fn picture(&mut self, set: &Tileset, id: u32) -> Option<TilePicture> {
+        let (image, (left, top), (width, height)) = self.region(set, id)?;
+        let right = left.saturating_add(width).min(image.width());
+        let bottom = top.saturating_add(height).min(image.height());
+        let (width, height) = (right.checked_sub(left)?, bottom.checked_sub(top)?);
+        if width == 0 || height == 0 || width.max(height) > TilePicture::MAX_SIDE {
+            return None;
+        }
+        let mut rgba = Vec::with_capacity((width * height * 4) as usize);
+        for y in top..bottom {
+            for x in left..right {
+                let mut p = image.get_pixel(x, y).0;
+                if set.trans.is_some_and(|t| t.0 == [p[0], p[1], p[2]]) {
+                    p[3] = 0;
+                }
+                rgba.extend_from_slice(&p);
+            }
+        }
+        Some(TilePicture {
+            width,
+            height,
+            rgba,
+        })
+    }
+
+    /// A tile's image and its region in it: its own image whole in a collection of images,
+    /// else its place in the tileset's image.
+    #[cfg(feature = "images")]
+    fn region(
+        &mut self,
+        set: &Tileset,
+        id: u32,
+    ) -> Option<(&image::RgbaImage, (u32, u32), (u32, u32))> {
         if let Some(own) = set.tiles.get(&id).and_then(|t| t.image.as_ref()) {
             let image = self.image(own)?;
             let (w, h) = (image.width(), image.height());
-            return mean_of(image, (0, 0), (w, h), set.trans);
+            return Some((image, (0, 0), (w, h)));
         }
         let path = set.image.as_ref()?;
         let image = self.image(path)?;
@@ -1020,12 +1072,7 @@ impl TileColors {
         let (Ok(left), Ok(top)) = (u32::try_from(left), u32::try_from(top)) else {
             return None;
         };
-        mean_of(
-            image,
-            (left, top),
-            (set.tile_width, set.tile_height),
-            set.trans,
-        )
+        Some((image, (left, top), (set.tile_width, set.tile_height)))
     }
 
     /// An image, decoded once.
@@ -1050,6 +1097,11 @@ impl TileColors {
 
     #[cfg(not(feature = "images"))]
     fn mean(&mut self, _set: &Tileset, _id: u32) -> Option<Rgb> {
+        None
+    }
+
+    #[cfg(not(feature = "images"))]
+    fn picture(&mut self, _set: &Tileset, _id: u32) -> Option<TilePicture> {
         None
     }
 }
@@ -1360,6 +1412,51 @@ mod tests {
  <layer name="l" width="1" height="1"><data encoding="csv">1</data></layer>
 </map>"##;
         assert_eq!(colours_of(dir.path(), collection), [[10, 20, 30]]);
+    }
+
+    #[cfg(feature = "images")]
+    #[test]
+    fn each_tile_terrain_carries_its_picture_with_the_trans_colour_clear() {
+        let dir = tempfile::tempdir().unwrap();
+        // Two 4 × 4 tiles side by side: a red one with a magenta corner, a blue one.
+        let image = image::RgbaImage::from_fn(8, 4, |x, y| {
+            image::Rgba(match (x / 4, x % 4 == 0 && y == 0) {
+                (0, true) => [255, 0, 255, 255],
+                (0, false) => [200, 0, 0, 255],
+                _ => [0, 0, 200, 255],
+            })
+        });
+        image.save(dir.path().join("set.png")).unwrap();
+        let text = r##"<map orientation="orthogonal" width="3" height="1" tilewidth="4" tileheight="4">
+ <tileset firstgid="1" name="set" tilewidth="4" tileheight="4" tilecount="2" columns="2">
+  <image source="set.png" trans="ff00ff"/>
+ </tileset>
+ <layer name="l" width="3" height="1"><data encoding="csv">1,2,0</data></layer>
+</map>"##;
+        let map = super::super::tmx::parse(text, dir.path()).unwrap();
+        let import = map.to_import("m", &LevelOptions::default()).unwrap();
+        assert_eq!(import.pictures.len(), import.sources.len());
+        for (source, picture) in import.sources.iter().zip(&import.pictures) {
+            match source {
+                TerrainSource::Tile { id, .. } => {
+                    let picture = picture.as_ref().expect("a tile's picture");
+                    assert_eq!((picture.width, picture.height), (4, 4));
+                    let pixel = |x: usize, y: usize| &picture.rgba[(y * 4 + x) * 4..][..4];
+                    if *id == 0 {
+                        assert_eq!(pixel(0, 0)[3], 0, "the trans colour is clear");
+                        assert_eq!(pixel(1, 1), [200, 0, 0, 255]);
+                    } else {
+                        assert_eq!(pixel(0, 0), [0, 0, 200, 255]);
+                    }
+                }
+                _ => assert!(picture.is_none(), "{source:?} has no picture"),
+            }
+        }
+        assert_eq!(
+            import.pictures.iter().filter(|p| p.is_some()).count(),
+            2,
+            "both tiles"
+        );
     }
 
     #[test]
