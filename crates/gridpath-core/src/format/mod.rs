@@ -10,6 +10,7 @@
 #[cfg(feature = "images")]
 mod colour_profiles;
 mod error;
+#[cfg(feature = "images")]
 pub mod height_image;
 #[cfg(feature = "images")]
 pub mod image_export;

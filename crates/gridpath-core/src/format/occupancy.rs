@@ -124,6 +124,7 @@ impl PixelRule {
     }
 
     /// The largest key a pixel can have.
+    #[cfg(feature = "images")]
     pub(crate) fn max_key(&self) -> u32 {
         self.divisor * self.max
     }

@@ -992,7 +992,16 @@ pub fn check_size(width: u64, height: u64) -> Result<(), LevelError> {
     Ok(())
 }
 
-/// The mean colours of tiles, from their tilesets' images, each image decoded once.
+/// A region's top-left pixel.
+#[cfg(feature = "images")]
+type Corner = (u32, u32);
+
+/// A region's width and height.
+#[cfg(feature = "images")]
+type Size = (u32, u32);
+
+/// The mean colours and pictures of tiles, from their tilesets' images, each image decoded
+/// once.
 #[derive(Default)]
 struct TileColors {
     #[cfg(feature = "images")]
@@ -1042,11 +1051,7 @@ impl TileColors {
     /// A tile's image and its region in it: its own image whole in a collection of images,
     /// else its place in the tileset's image.
     #[cfg(feature = "images")]
-    fn region(
-        &mut self,
-        set: &Tileset,
-        id: u32,
-    ) -> Option<(&image::RgbaImage, (u32, u32), (u32, u32))> {
+    fn region(&mut self, set: &Tileset, id: u32) -> Option<(&image::RgbaImage, Corner, Size)> {
         if let Some(own) = set.tiles.get(&id).and_then(|t| t.image.as_ref()) {
             let image = self.image(own)?;
             let (w, h) = (image.width(), image.height());
