@@ -49,6 +49,34 @@ fn direction(v: Point) -> Option<Point> {
     (n > 1e-9).then(|| v * (1.0 / n))
 }
 
+/// On any topology: the line-of-sight path costs no more than the grid path and is no longer,
+/// and the curve's pieces join end to end, tangent-continuous where neither tangent vanishes.
+fn check_cost_and_joins(grid_cost: f64, smoothed: &SmoothedPath) -> Result<(), TestCaseError> {
+    prop_assert!(
+        smoothed.cost <= grid_cost + smooth::COST_TOLERANCE * grid_cost.max(1.0),
+        "line of sight {} > grid {}",
+        smoothed.cost,
+        grid_cost
+    );
+    prop_assert!(smoothed.length <= smoothed.grid_length + 1e-9);
+    for (i, pair) in smoothed.beziers.windows(2).enumerate() {
+        let (curve, next) = (&pair[0], &pair[1]);
+        prop_assert_eq!(curve.end(), next.start());
+        let into = curve.points[3] - curve.points[2];
+        let out = next.points[1] - next.points[0];
+        if let (Some(a), Some(b)) = (direction(into), direction(out)) {
+            prop_assert!(
+                (a.x - b.x).abs() <= 1e-9 && (a.y - b.y).abs() <= 1e-9,
+                "join {}: {:?} vs {:?}",
+                i,
+                a,
+                b
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Every property the smoothed path promises, checked against the grid and the search result.
 fn check_smoothed(
     grid: &Grid,
@@ -81,30 +109,8 @@ fn check_smoothed(
     for pair in smoothed.waypoints.windows(2) {
         prop_assert!(Segment::new(pair[0], pair[1]).is_clear(grid), "{:?}", pair);
     }
-    prop_assert!(
-        smoothed.cost <= grid_cost + smooth::COST_TOLERANCE * grid_cost.max(1.0),
-        "line of sight {} > grid {}",
-        smoothed.cost,
-        grid_cost
-    );
-    prop_assert!(smoothed.length <= smoothed.grid_length + 1e-9);
+    check_cost_and_joins(grid_cost, smoothed)?;
     for (i, curve) in smoothed.beziers.iter().enumerate() {
-        // The chain is connected.
-        if let Some(next) = smoothed.beziers.get(i + 1) {
-            prop_assert_eq!(curve.end(), next.start());
-            // Tangent-continuous where neither tangent vanishes.
-            let into = curve.points[3] - curve.points[2];
-            let out = next.points[1] - next.points[0];
-            if let (Some(a), Some(b)) = (direction(into), direction(out)) {
-                prop_assert!(
-                    (a.x - b.x).abs() <= 1e-9 && (a.y - b.y).abs() <= 1e-9,
-                    "join {}: {:?} vs {:?}",
-                    i,
-                    a,
-                    b
-                );
-            }
-        }
         // No sample in a wall; curved pieces keep the clearance.
         for p in curve.samples(TEST_SPACING) {
             prop_assert!(
@@ -359,29 +365,9 @@ fn check_smoothed_on_hexes(
             prop_assert!(in_passable_hex(layout, &hexes, p), "{:?} on {:?}", p, pair);
         }
     }
-    prop_assert!(
-        smoothed.cost <= grid_cost + smooth::COST_TOLERANCE * grid_cost.max(1.0),
-        "line of sight {} > grid {}",
-        smoothed.cost,
-        grid_cost
-    );
-    prop_assert!(smoothed.length <= smoothed.grid_length + 1e-9);
+    check_cost_and_joins(grid_cost, smoothed)?;
     let step_clearance = 1.0 / (2.0 * SQRT_3);
     for (i, curve) in smoothed.beziers.iter().enumerate() {
-        if let Some(next) = smoothed.beziers.get(i + 1) {
-            prop_assert_eq!(curve.end(), next.start());
-            let into = curve.points[3] - curve.points[2];
-            let out = next.points[1] - next.points[0];
-            if let (Some(a), Some(b)) = (direction(into), direction(out)) {
-                prop_assert!(
-                    (a.x - b.x).abs() <= 1e-9 && (a.y - b.y).abs() <= 1e-9,
-                    "join {}: {:?} vs {:?}",
-                    i,
-                    a,
-                    b
-                );
-            }
-        }
         let keep = if curve.is_straight() {
             settings.clearance.min(step_clearance)
         } else {

@@ -192,20 +192,7 @@ impl Canvas {
     /// Fills the cells a unit of size `unit` at `cell` covers: its square, or on hexes the
     /// disc the hex of radius `unit − 1` around `cell` fills.
     pub fn paint_footprint(&self, painter: &Painter, cell: Cell, unit: u32, fill: Color32) {
-        match self.topology {
-            Topology::Square => {
-                let min = Pos2::new(cell.x as f32, cell.y as f32);
-                let rect = Rect::from_min_max(
-                    self.screen_from_cell(min),
-                    self.screen_from_cell(min + Vec2::splat(unit as f32)),
-                );
-                painter.rect_filled(rect, 0.0, fill);
-            }
-            Topology::Hex(_) => {
-                let radius = (unit as f32 - 0.5) * self.zoom;
-                painter.circle_filled(self.screen_from_cell_center(cell), radius, fill);
-            }
-        }
+        self.paint_footprint_shape(painter, cell, unit, fill, Stroke::NONE);
     }
 
     /// The outline of a unit's footprint at `cell` (its top-left cell on squares, its centre
@@ -217,6 +204,18 @@ impl Canvas {
         unit: u32,
         stroke: Stroke,
     ) {
+        self.paint_footprint_shape(painter, cell, unit, Color32::TRANSPARENT, stroke);
+    }
+
+    /// A unit's footprint at `cell`, filled and outlined.
+    fn paint_footprint_shape(
+        &self,
+        painter: &Painter,
+        cell: Cell,
+        unit: u32,
+        fill: Color32,
+        stroke: Stroke,
+    ) {
         match self.topology {
             Topology::Square => {
                 let min = Pos2::new(cell.x as f32, cell.y as f32);
@@ -224,11 +223,11 @@ impl Canvas {
                     self.screen_from_cell(min),
                     self.screen_from_cell(min + Vec2::splat(unit as f32)),
                 );
-                painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Inside);
+                painter.rect(rect, 0.0, fill, stroke, egui::StrokeKind::Inside);
             }
             Topology::Hex(_) => {
                 let radius = (unit as f32 - 0.5) * self.zoom;
-                painter.circle_stroke(self.screen_from_cell_center(cell), radius, stroke);
+                painter.circle(self.screen_from_cell_center(cell), radius, fill, stroke);
             }
         }
     }
@@ -358,12 +357,9 @@ impl Canvas {
         if grid_lines && self.zoom >= GRID_LINES_FROM && !self.topology.is_hex() {
             self.paint_grid_lines(painter, grid);
         }
+        let cliff = Stroke::new((self.zoom * 0.12).clamp(1.5, 4.0), CLIFF_COLOUR);
         for (a, b) in self.cliffs(grid) {
-            let width = (self.zoom * 0.12).clamp(1.5, 4.0);
-            painter.line_segment(
-                [self.screen_from_cell(a), self.screen_from_cell(b)],
-                Stroke::new(width, CLIFF_COLOUR),
-            );
+            painter.line_segment([self.screen_from_cell(a), self.screen_from_cell(b)], cliff);
         }
         painter.rect_stroke(
             map_rect,
@@ -522,19 +518,9 @@ impl Canvas {
 
     /// The edge two neighbouring cells share, in cell coordinates.
     fn shared_edge(&self, a: Cell, b: Cell) -> Option<(Pos2, Pos2)> {
-        let corners = |cell: Cell| -> Vec<(f64, f64)> {
-            match self.topology {
-                Topology::Square => {
-                    let (x, y) = (f64::from(cell.x), f64::from(cell.y));
-                    vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
-                }
-                Topology::Hex(layout) => layout
-                    .corners(i64::from(cell.x), i64::from(cell.y))
-                    .to_vec(),
-            }
-        };
-        let theirs = corners(b);
-        let shared: Vec<Pos2> = corners(a)
+        let theirs = self.cell_corners(b);
+        let shared: Vec<Pos2> = self
+            .cell_corners(a)
             .into_iter()
             .filter(|&(x, y)| {
                 theirs
@@ -549,9 +535,9 @@ impl Canvas {
         }
     }
 
-    /// The screen outline of a cell: its square's or its hexagon's corners.
-    pub fn cell_outline(&self, cell: Cell) -> Vec<Pos2> {
-        let world: Vec<(f64, f64)> = match self.topology {
+    /// A cell's corners in cell coordinates: its square's or its hexagon's.
+    fn cell_corners(&self, cell: Cell) -> Vec<(f64, f64)> {
+        match self.topology {
             Topology::Square => {
                 let (x, y) = (f64::from(cell.x), f64::from(cell.y));
                 vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
@@ -559,8 +545,12 @@ impl Canvas {
             Topology::Hex(layout) => layout
                 .corners(i64::from(cell.x), i64::from(cell.y))
                 .to_vec(),
-        };
-        world
+        }
+    }
+
+    /// The screen outline of a cell: its square's or its hexagon's corners.
+    pub fn cell_outline(&self, cell: Cell) -> Vec<Pos2> {
+        self.cell_corners(cell)
             .into_iter()
             .map(|(x, y)| self.screen_from_cell(Pos2::new(x as f32, y as f32)))
             .collect()

@@ -42,9 +42,6 @@ pub struct Plan {
     pub smoothed: Option<SmoothedPath>,
     /// The smoothing settings used.
     pub smoothing: SmoothSettings,
-    /// Why the path was not smoothed when smoothing does not apply to it (a unit larger than
-    /// one cell): the grid path stands, and the panel says why.
-    pub unsmoothed: Option<&'static str>,
     /// The explored cells, per cell, for drawing and the inspector.
     pub exploration: Option<Exploration>,
     /// Every cell's cost to the goal and next step, when the flow field layer asked for it.
@@ -832,19 +829,18 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
             };
             Answer::Plan(outcome.map(|result| {
                 let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
-                let mut plan = plan_of(replanner.grid(), request, *smoothing, result, field, stops);
+                let mut plan = plan_of(
+                    replanner.grid(),
+                    request,
+                    (*smoothing, *unit),
+                    result,
+                    field,
+                    stops,
+                );
                 plan.optimal_cost = optimal;
                 plan.build_us = wall_us.saturating_sub(plan.result.stats.time_us);
                 plan.no_path_reason = no_path_reason;
-                plan.unit = *unit;
                 plan.route = planned;
-                if *unit > 1 {
-                    // The curve is smoothed for one cell: a larger unit keeps its grid path,
-                    // and the statistics say so.
-                    plan.smoothed = None;
-                    plan.unsmoothed =
-                        Some("one-cell units only: a larger unit keeps its grid path");
-                }
                 Box::new(plan)
             }))
         }
@@ -946,13 +942,13 @@ fn fingerprint(grid: &Grid) -> u64 {
 fn plan_of(
     grid: &Grid,
     request: &SearchRequest,
-    smoothing: SmoothSettings,
+    (smoothing, unit): (SmoothSettings, u32),
     mut result: SearchResult,
     field: Option<FlowField>,
     stops: &[Cell],
 ) -> Plan {
-    let smoothed = result
-        .has_path()
+    // The curve is smoothed for one cell: a larger unit keeps its grid path.
+    let smoothed = (result.has_path() && unit == 1)
         .then(|| result.smoothed_through(grid, stops, &smoothing).ok())
         .flatten();
     let exploration = result
@@ -964,11 +960,10 @@ fn plan_of(
         result,
         smoothed,
         smoothing,
-        unsmoothed: None,
         exploration,
         field,
         optimal_cost: None,
-        unit: 1,
+        unit,
         route: None,
         build_us: 0,
         no_path_reason: None,

@@ -575,8 +575,12 @@ impl SearchView {
                             "Curve",
                             format!("{:.3}, cost {:.3}", smoothed.curve_length, smoothed.cost),
                         );
-                    } else if let Some(why) = plan.unsmoothed {
-                        row(ui, "Smoothed", why.to_owned());
+                    } else if plan.unit > 1 {
+                        row(
+                            ui,
+                            "Smoothed",
+                            "one-cell units only: a larger unit keeps its grid path".to_owned(),
+                        );
                     }
                 }
                 if let Some(reached) = result.reached {
