@@ -349,6 +349,20 @@ impl SearchGraph {
             .get_or_init(|| super::preprocessed::subgoal_graph::SubgoalGraph::build(&self.moves()))
     }
 
+    /// Whether the subgoal graph is built (an edit drops it).
+    pub(crate) fn has_subgoal_graph(&self) -> bool {
+        self.subgoals.get().is_some()
+    }
+
+    /// Keeps a subgoal graph built from a copy of this graph as it is now (on another
+    /// thread); does nothing when one is kept already.
+    pub(crate) fn keep_subgoal_graph(
+        &mut self,
+        built: super::preprocessed::subgoal_graph::SubgoalGraph,
+    ) {
+        let _ = self.subgoals.set(built);
+    }
+
     /// The steps allowed from each cell, as the subgoal graph reads them.
     pub(crate) fn moves(&self) -> super::preprocessed::subgoal_graph::Moves<'_> {
         super::preprocessed::subgoal_graph::Moves::new(

@@ -42,8 +42,9 @@ pub use classic::idastar::IDASTAR_NODE_BUDGET;
 pub use classic::turns::path_cost_with_turns;
 pub use control::SearchControl;
 pub use graph::SearchGraph;
+pub use incremental::background::OnBuilt;
 pub use incremental::dstar_lite::DStarLite;
-pub use incremental::replanner::{CellChange, Replanner};
+pub use incremental::replanner::{CellChange, Replanner, StandIn};
 pub use preprocessed::ch::{CH_MAX_CELLS, ContractionHierarchy};
 pub use preprocessed::hpa::{
     DEFAULT_CLUSTER_SIZE, ENTRANCE_SPACING, HpaGraph, LONG_ENTRANCE, Refinement,

@@ -3,12 +3,20 @@
 //! the edits as the cells they changed, and plans with any algorithm.
 //!
 //! An edit costs what it changes: [`Replanner::apply`] updates the graph's neighbour masks
-//! around each changed cell, repairs D* Lite's costs around them and rebuilds only the HPA*
-//! clusters they touch; nothing is compared or copied whole. The contraction hierarchy is the
-//! exception: an edit drops it, and the next request for it builds it again whole. The
+//! around each changed cell, JPS+'s jump distances along the lines through them, repairs
+//! D* Lite's costs around them and rebuilds only the HPA* clusters they touch; nothing is
+//! compared or copied whole. The contraction hierarchy and the subgoal graph are the
+//! exceptions: an edit drops them, and the next request for them builds them again whole. The
 //! abstraction, the hierarchy and the D* Lite state are built on the first request that needs
 //! them and kept while the requests go on needing them (the same goal and heuristic for
 //! D* Lite).
+//!
+//! A replanner told to [build in the background](Replanner::build_in_background) builds what
+//! is built whole (the hierarchy, the subgoal graph, HPA*'s first abstraction) on a thread of
+//! its own from a copy of the graph, and answers the requests for it with A* meanwhile:
+//! exact, at once, and said so by [`Replanner::take_stand_in`]. An edit cancels such a build
+//! and the next request starts it again on the edited map, so that painting on a large map
+//! never waits for a build.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -28,13 +36,17 @@
 //! assert!(detour.found && !detour.path.contains(&Cell::new(2, 1)));
 //! ```
 
+use std::sync::Arc;
+
 use crate::grid::{Cell, Grid, TerrainId};
 
 use crate::search::control::SearchControl;
 use crate::search::graph::SearchGraph;
+use crate::search::incremental::background::{Background, OnBuilt};
 use crate::search::incremental::dstar_lite::DStarLite;
 use crate::search::preprocessed::ch::ContractionHierarchy;
 use crate::search::preprocessed::hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph};
+use crate::search::preprocessed::subgoal_graph::SubgoalGraph;
 use crate::search::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult,
 };
@@ -56,6 +68,38 @@ impl CellChange {
     }
 }
 
+/// A plan answered by A* in place of the algorithm asked for, while the structure that
+/// algorithm searches builds in the background (see
+/// [`Replanner::build_in_background`]). A*'s answer is exact; so is the cost of the path the
+/// algorithm gives once built, which may be another path of the same cost.
+#[derive(Clone, Debug)]
+pub struct StandIn {
+    /// The algorithm asked for, whose structure is building.
+    pub building: Algorithm,
+    /// The build's control, through which it reports its progress
+    /// ([`SearchControl::build_progress`]).
+    pub control: Arc<SearchControl>,
+}
+
+/// The builds running in the background, each on the map as it was when it started (an edit
+/// drops them).
+#[derive(Debug, Default)]
+struct Builds {
+    ch: Option<Background<ContractionHierarchy>>,
+    subgoal: Option<Background<SubgoalGraph>>,
+    hpa: Option<Background<HpaGraph>>,
+}
+
+/// What wakes the owner of a replanner when a background build ends.
+#[derive(Clone)]
+struct Waker(OnBuilt);
+
+impl std::fmt::Debug for Waker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Waker")
+    }
+}
+
 /// A map's search state, kept between plans and brought up to date by edits.
 #[derive(Debug)]
 pub struct Replanner {
@@ -65,6 +109,12 @@ pub struct Replanner {
     hpa: Option<HpaGraph>,
     ch: Option<ContractionHierarchy>,
     dstar: Option<(DStarLite, Heuristic)>,
+    /// Set: what is built whole is built in the background, and this is called when a
+    /// build ends.
+    waker: Option<Waker>,
+    builds: Builds,
+    /// Whether a plan since the last look was answered by A* in place of its algorithm.
+    stand_in: Option<StandIn>,
 }
 
 impl Replanner {
@@ -79,7 +129,56 @@ impl Replanner {
             hpa: None,
             ch: None,
             dstar: None,
+            waker: None,
+            builds: Builds::default(),
+            stand_in: None,
         }
+    }
+
+    /// From now on builds the contraction hierarchy, the subgoal graph and HPA*'s first
+    /// abstraction on a thread of its own, from a copy of the graph, and answers the requests
+    /// for them with A* until they are built; `on_built` is called on the build's thread when
+    /// a build ends (built or cancelled by an edit), so that its owner can plan again.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex, mpsc};
+    /// use gridpath_core::grid::{Cell, Grid};
+    /// use gridpath_core::search::{Algorithm, Diagonal, Replanner, SearchControl, SearchRequest};
+    ///
+    /// let grid = Grid::from_ascii(&["..........", "..~~~~~...", ".........."]).expect("a valid map");
+    /// let mut replanner = Replanner::new(grid, Diagonal::NoCut);
+    /// let (built, wake) = mpsc::channel();
+    /// let built = Mutex::new(built);
+    /// replanner.build_in_background(Arc::new(move || {
+    ///     let _ = built.lock().map(|tx| tx.send(()));
+    /// }));
+    /// let request = SearchRequest::new(Cell::new(0, 1), Cell::new(9, 1))
+    ///     .with_algorithm(Algorithm::ContractionHierarchy);
+    /// let control = SearchControl::new();
+    /// // The first answer is A*'s, while the hierarchy builds…
+    /// let first = replanner.plan(&request, &control).expect("plans");
+    /// let stand_in = replanner.take_stand_in().expect("A* stood in");
+    /// assert_eq!(stand_in.building, Algorithm::ContractionHierarchy);
+    /// // …and once it is built, the hierarchy answers, at the same cost.
+    /// wake.recv().expect("the build ends");
+    /// let second = replanner.plan(&request, &control).expect("plans");
+    /// assert!(replanner.take_stand_in().is_none());
+    /// assert!((first.cost - second.cost).abs() < 1e-9);
+    /// ```
+    pub fn build_in_background(&mut self, on_built: OnBuilt) {
+        self.waker = Some(Waker(on_built));
+    }
+
+    /// Whether a plan since the last call was answered by A* while its algorithm's structure
+    /// builds in the background, and which build; clears what it returns.
+    pub fn take_stand_in(&mut self) -> Option<StandIn> {
+        self.stand_in.take()
+    }
+
+    /// Whether a build runs in the background.
+    pub fn is_building(&self) -> bool {
+        let b = &self.builds;
+        b.ch.is_some() || b.subgoal.is_some() || b.hpa.is_some()
     }
 
     /// The map as the replanner sees it.
@@ -110,6 +209,8 @@ impl Replanner {
         }
         self.graph.set_cells(&applied);
         self.ch = None;
+        // A build of the map before the edit would answer for the wrong map.
+        self.builds = Builds::default();
         if let Some(hpa) = &mut self.hpa {
             hpa.set_cells(&applied);
         }
@@ -135,6 +236,7 @@ impl Replanner {
         }
         self.graph.set_heights(&applied);
         self.ch = None;
+        self.builds = Builds::default();
         if let Some((dstar, _)) = &mut self.dstar {
             dstar.update_heights(&applied);
         }
@@ -142,7 +244,9 @@ impl Replanner {
 
     /// Replaces the whole map (a new catalog, a resize): every kept state is built again.
     pub fn replace(&mut self, grid: Grid) {
+        let waker = self.waker.take();
         *self = Self::new(grid, self.graph.diagonal());
+        self.waker = waker;
     }
 
     /// Plans on the map as it is now. The diagonal rule of the request may differ from the
@@ -159,6 +263,7 @@ impl Replanner {
             self.hpa = None;
             self.ch = None;
             self.dstar = None;
+            self.builds = Builds::default();
         }
         crate::search::partial::plan(
             self,
@@ -184,6 +289,20 @@ impl Replanner {
         match request.algorithm {
             Algorithm::Hpa => {
                 crate::search::outcome::check(&self.graph, request)?;
+                if self.hpa.is_none()
+                    && let Some(waker) = &self.waker
+                {
+                    let graph = &self.graph;
+                    match in_background(&mut self.builds.hpa, waker, || {
+                        let graph = graph.clone();
+                        move |control: &SearchControl| {
+                            HpaGraph::from_graph_controlled(graph, DEFAULT_CLUSTER_SIZE, control)
+                        }
+                    }) {
+                        Ok(built) => self.hpa = built,
+                        Err(build) => return self.stand_in(request, build, control),
+                    }
+                }
                 let hpa = match &mut self.hpa {
                     Some(hpa) => hpa,
                     slot @ None => slot.insert(HpaGraph::from_graph_controlled(
@@ -196,6 +315,20 @@ impl Replanner {
             }
             Algorithm::ContractionHierarchy => {
                 crate::search::outcome::check(&self.graph, request)?;
+                if self.ch.is_none()
+                    && let Some(waker) = &self.waker
+                {
+                    let graph = &self.graph;
+                    match in_background(&mut self.builds.ch, waker, || {
+                        let graph = graph.clone();
+                        move |control: &SearchControl| {
+                            ContractionHierarchy::from_graph_controlled(graph, control)
+                        }
+                    }) {
+                        Ok(built) => self.ch = built,
+                        Err(build) => return self.stand_in(request, build, control),
+                    }
+                }
                 let ch = match &mut self.ch {
                     Some(ch) => ch,
                     slot @ None => slot.insert(ContractionHierarchy::from_graph_controlled(
@@ -220,10 +353,83 @@ impl Replanner {
                 };
                 dstar.plan_controlled(request.start, control)
             }
+            Algorithm::Subgoal if !self.graph.has_subgoal_graph() && self.waker.is_some() => {
+                crate::search::outcome::check(&self.graph, request)?;
+                if let Some(waker) = &self.waker {
+                    let graph = &self.graph;
+                    match in_background(&mut self.builds.subgoal, waker, || {
+                        let graph = graph.clone();
+                        move |control: &SearchControl| {
+                            SubgoalGraph::build_controlled(&graph.moves(), control)
+                        }
+                    }) {
+                        Ok(Some(built)) => self.graph.keep_subgoal_graph(built),
+                        Ok(None) => {}
+                        Err(build) => return self.stand_in(request, build, control),
+                    }
+                }
+                self.searcher
+                    .search_controlled(&self.graph, request, control)
+            }
             _ => self
                 .searcher
                 .search_controlled(&self.graph, request, control),
         }
+    }
+}
+
+impl Replanner {
+    /// Answers `request` with A* (the default heuristic, weight 1: exact) while `build`
+    /// builds the structure its algorithm searches, and notes it for
+    /// [`Replanner::take_stand_in`].
+    fn stand_in(
+        &mut self,
+        request: &SearchRequest,
+        build: Arc<SearchControl>,
+        control: &SearchControl,
+    ) -> Result<SearchResult, SearchError> {
+        let astar = SearchRequest {
+            algorithm: Algorithm::AStar,
+            heuristic: None,
+            weight: 1.0,
+            ..request.clone()
+        };
+        let result = self
+            .searcher
+            .search_controlled(&self.graph, &astar, control)?;
+        self.stand_in = Some(StandIn {
+            building: request.algorithm,
+            control: build,
+        });
+        Ok(result)
+    }
+}
+
+/// With builds in the background: takes the ended build of `pending` (`Ok(Some)`), or gives
+/// the control of the one running, starting it when none is (`Err`). `Ok(None)`: the build
+/// is to be made in place (it panicked, or no thread could be started).
+fn in_background<T: Send + 'static, B>(
+    pending: &mut Option<Background<T>>,
+    waker: &Waker,
+    work: impl FnOnce() -> B,
+) -> Result<Option<T>, Arc<SearchControl>>
+where
+    B: FnOnce(&SearchControl) -> Result<T, SearchError> + Send + 'static,
+{
+    if let Some(build) = pending {
+        let Some(ended) = build.take() else {
+            return Err(Arc::clone(build.control()));
+        };
+        *pending = None;
+        return Ok(ended.ok());
+    }
+    match Background::start(work(), Some(Arc::clone(&waker.0))) {
+        Some(build) => {
+            let control = Arc::clone(build.control());
+            *pending = Some(build);
+            Err(control)
+        }
+        None => Ok(None),
     }
 }
 
@@ -283,6 +489,102 @@ mod tests {
                         fresh.cost
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn builds_in_the_background_stand_in_with_a_star_and_follow_edits() {
+        use std::sync::{Mutex, mpsc};
+        let mut seed = 11;
+        let open = Grid::from_ascii(&["........................"; 16]).unwrap();
+        let mut grid = open.clone();
+        let mut replanner = Replanner::new(grid.clone(), Diagonal::NoCut);
+        let (tx, wakes) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        replanner.build_in_background(Arc::new(move || {
+            let _ = tx.lock().unwrap().send(());
+        }));
+        let control = SearchControl::new();
+        let (start, goal) = (Cell::new(0, 0), Cell::new(23, 15));
+        for algorithm in [
+            Algorithm::ContractionHierarchy,
+            Algorithm::Subgoal,
+            Algorithm::Hpa,
+        ] {
+            // Each algorithm on the open map again (the subgoal graph needs one cost).
+            grid = open.clone();
+            replanner.replace(grid.clone());
+            let request = SearchRequest::new(start, goal).with_algorithm(algorithm);
+            for round in 0..4 {
+                // An edit (walls, or for the hierarchy also swamp) drops what was built: the
+                // next plan stands in with A* while the structure is built again.
+                let terrain = if algorithm == Algorithm::ContractionHierarchy && round % 2 == 1 {
+                    2
+                } else {
+                    3
+                };
+                let changes: Vec<CellChange> = (0..5)
+                    .map(|_| {
+                        let cell = Cell::new(
+                            (1 + next(&mut seed) % 22) as u32,
+                            (1 + next(&mut seed) % 14) as u32,
+                        );
+                        CellChange::new(cell, terrain)
+                    })
+                    .collect();
+                for c in &changes {
+                    grid.set(c.cell, c.terrain);
+                }
+                replanner.apply(&changes);
+                let fresh =
+                    solve(&grid, &request.clone().with_algorithm(Algorithm::AStar)).unwrap();
+                let tolerance = if algorithm == Algorithm::Hpa {
+                    0.2
+                } else {
+                    1e-9
+                };
+                let first = replanner.plan(&request, &control).unwrap();
+                assert_eq!(first.found, fresh.found);
+                let stand_in = replanner.take_stand_in();
+                // HPA*'s abstraction, once built, is repaired cluster by cluster in place.
+                let repaired = algorithm == Algorithm::Hpa && round > 0;
+                if repaired {
+                    assert!(stand_in.is_none() && !replanner.is_building());
+                    assert!(first.cost <= fresh.cost * (1.0 + tolerance));
+                    continue;
+                }
+                // A* stood in: the exact cost.
+                assert!((first.cost - fresh.cost).abs() <= 1e-9 * fresh.cost.max(1.0));
+                assert_eq!(
+                    stand_in.as_ref().map(|s| s.building),
+                    Some(algorithm),
+                    "{algorithm:?} round {round}: A* stands in after an edit"
+                );
+                assert!(replanner.is_building());
+                // Once a build ends (an earlier, cancelled one may wake us first), the
+                // algorithm answers itself, for the edited map.
+                let built = loop {
+                    wakes.recv().unwrap();
+                    let result = replanner.plan(&request, &control).unwrap();
+                    if replanner.take_stand_in().is_none() {
+                        break result;
+                    }
+                };
+                assert!(!replanner.is_building());
+                assert_eq!(built.found, fresh.found, "{algorithm:?} round {round}");
+                let tolerance = if algorithm == Algorithm::Hpa {
+                    0.2
+                } else {
+                    1e-9
+                };
+                assert!(
+                    built.cost >= fresh.cost - 1e-9 && built.cost <= fresh.cost * (1.0 + tolerance),
+                    "{algorithm:?} round {round}: {} built, {} by A*",
+                    built.cost,
+                    fresh.cost
+                );
+                assert!(built.path.iter().all(|&c| grid.is_passable(c)));
             }
         }
     }

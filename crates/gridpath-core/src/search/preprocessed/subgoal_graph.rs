@@ -2,7 +2,9 @@
 //! edges between them, and which subgoals are global. The search over it (the `subgoal`
 //! module) documents why the answers are exact.
 
+use crate::search::control::{SearchControl, UNCONTROLLED};
 use crate::search::frontier::heap::Heap;
+use crate::search::request::SearchError;
 
 /// Column offsets of the eight directions, in the order of the search graph's.
 pub(crate) const DX: [i32; 8] = [1, -1, 0, 0, 1, -1, 1, -1];
@@ -240,7 +242,8 @@ fn two_levels(
     cells: &[usize],
     at: &[[i32; 2]],
     adjacent: &mut [Vec<u32>],
-) -> Vec<u32> {
+    control: &SearchControl,
+) -> Result<Vec<u32>, SearchError> {
     let n = adjacent.len();
     let mut rank = vec![GLOBAL; n];
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -248,7 +251,13 @@ fn two_levels(
     let distance = |a: u32, b: u32| octile_steps(at[a as usize], at[b as usize]);
     let (mut neighbours, mut shortcuts, mut path) = (Vec::new(), Vec::new(), Vec::new());
     let mut level = 0;
-    for s in order {
+    for (done, s) in order.into_iter().enumerate() {
+        if done.is_multiple_of(CANCEL_CHECK_EVERY) {
+            if control.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            control.report_build(SCAN_SHARE + (1.0 - SCAN_SHARE) * done as f64 / n.max(1) as f64);
+        }
         neighbours.clear();
         neighbours.extend(
             adjacent[s as usize]
@@ -300,12 +309,31 @@ fn two_levels(
             }
         }
     }
-    rank
+    Ok(rank)
 }
+
+/// How many subgoals pass between two looks at the control for a cancellation.
+const CANCEL_CHECK_EVERY: usize = 256;
+
+/// The share of a build's progress taken by the scans for the edges (the rest: the levels).
+const SCAN_SHARE: f64 = 0.5;
 
 impl SubgoalGraph {
     /// Finds the subgoals of a no-cut graph and the edges between them.
     pub fn build(moves: &Moves<'_>) -> Self {
+        let Ok(graph) = Self::build_controlled(moves, &UNCONTROLLED) else {
+            unreachable!("a build nobody can cancel runs to the end")
+        };
+        graph
+    }
+
+    /// Builds as [`SubgoalGraph::build`] does, reporting its progress through `control` and
+    /// stopping with [`SearchError::Cancelled`] soon after a cancellation (a build on a large
+    /// map with many walls takes seconds).
+    pub fn build_controlled(
+        moves: &Moves<'_>,
+        control: &SearchControl,
+    ) -> Result<Self, SearchError> {
         let masks = moves.masks();
         let mut id = vec![NONE; masks.len()];
         let mut cells = Vec::new();
@@ -325,6 +353,12 @@ impl SubgoalGraph {
         let closed = ClosedLines::new(moves);
         let mut scan = Scan::default();
         for (i, &cell) in cells.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_CHECK_EVERY) {
+                if control.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                control.report_build(SCAN_SHARE * i as f64 / cells.len() as f64);
+            }
             scan.from(moves, (&id, &closed), cell, None);
             for &c in &scan.found {
                 let j = id[c as usize];
@@ -336,7 +370,7 @@ impl SubgoalGraph {
             list.sort_unstable();
             list.dedup();
         }
-        let rank = two_levels(moves, &cells, &at, &mut adjacent);
+        let rank = two_levels(moves, &cells, &at, &mut adjacent, control)?;
         let landmarks = landmark_distances(&at, &adjacent);
         // Each subgoal's global neighbours first, then its local ones.
         let mut offsets = Vec::with_capacity(cells.len() + 1);
@@ -361,7 +395,7 @@ impl SubgoalGraph {
             );
             offsets.push(edges.len() as u32);
         }
-        Self {
+        Ok(Self {
             at,
             cells: cells.into_iter().map(|c| c as u32).collect(),
             id,
@@ -371,7 +405,7 @@ impl SubgoalGraph {
             offsets,
             locals,
             edges,
-        }
+        })
     }
 
     /// Whether a cell is a subgoal.
