@@ -6,6 +6,12 @@
 //! worker applies them before it searches, so a one-cell edit costs one cell's work however
 //! large the map. The whole grid travels only when the map was replaced or a worker starts.
 //!
+//! Structures built whole (the contraction hierarchy, the subgoal graph, HPA*'s first
+//! abstraction) build on a thread of their own while A* answers: the job gets A*'s path at
+//! once, marked as standing in, and stays running until the build ends; the build wakes the
+//! worker, which answers the job again with the algorithm itself. Edits restart the build on
+//! the edited map; moving the markers does not.
+//!
 //! Every job carries a generation number: a newer job cancels the one that is running (through
 //! its [`SearchControl`]) and the worker skips straight to the newest one waiting (applying the
 //! changes of those it skips), so dragging a marker re-plans as fast as the searches allow
@@ -13,14 +19,14 @@
 //! search that panics is caught and reported; the worker goes on with fresh search state.
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Cell, Grid, TerrainId};
 use crate::search::{
-    Algorithm, CellChange, FlowField, Guarantee, Replanner, RouteOrder, SearchControl, SearchError,
-    SearchRequest, SearchResult,
+    Algorithm, CellChange, FlowField, Guarantee, OnBuilt, Replanner, RouteOrder, SearchControl,
+    SearchError, SearchRequest, SearchResult, StandIn,
 };
 use crate::smooth::{SmoothSettings, SmoothedPath};
 
@@ -60,6 +66,9 @@ pub struct Plan {
     /// Why no path was found, when more can be said than "no path": a unit larger than one
     /// cell that finds no way where one cell does.
     pub no_path_reason: Option<String>,
+    /// Set when A* answered in place of the algorithm, whose structure is building in the
+    /// background; the algorithm's own answer follows when it is built.
+    pub stand_in: Option<StandIn>,
 }
 
 /// Whether `algorithm` builds something before its query that later searches keep: the panel
@@ -106,6 +115,16 @@ enum MapUpdate {
     Apply(Vec<CellChange>, Vec<(Cell, f32)>),
 }
 
+/// What the worker's queue carries.
+enum ToWorker {
+    /// A job to run.
+    Job(Box<Job>),
+    /// A build in the background has ended: the job A* answered meanwhile runs again.
+    Built,
+    /// The planner has gone.
+    Stop,
+}
+
 struct Job {
     generation: u64,
     update: MapUpdate,
@@ -139,6 +158,8 @@ struct Running {
     comparing: Option<Arc<CompareProgress>>,
     /// For a plan: the algorithm it runs.
     algorithm: Option<Algorithm>,
+    /// Set once A* has answered in place of the algorithm: the build it waits for.
+    stood_in: Option<StandIn>,
 }
 
 /// What the panels need to know of the map, kept up to date by the edits: how many cells
@@ -194,7 +215,7 @@ impl MapCounts {
 /// The editor's side of the worker: submits jobs and keeps the latest answers.
 pub struct Planner {
     solver: Solver,
-    jobs: Option<Sender<Box<Job>>>,
+    jobs: Option<Sender<ToWorker>>,
     replies: Option<Receiver<Reply>>,
     /// The context the worker wakes when it answers, known from the first frame on.
     repaint: Arc<OnceLock<egui::Context>>,
@@ -263,8 +284,7 @@ impl Planner {
     pub fn set_solver(&mut self, solver: Solver) {
         self.cancel();
         self.solver = solver;
-        self.jobs = None;
-        self.replies = None;
+        self.stop_worker();
         self.worker_has_map = false;
     }
 
@@ -409,6 +429,7 @@ impl Planner {
             passable,
             comparing,
             algorithm,
+            stood_in: None,
         });
         for _ in 0..2 {
             match self.send(job) {
@@ -419,8 +440,7 @@ impl Planner {
                 Err(returned) => {
                     // The worker is gone (its loop catches panics, but its thread could fail
                     // to start): try once more on a new one, which needs the whole map.
-                    self.jobs = None;
-                    self.replies = None;
+                    self.stop_worker();
                     job = returned;
                     job.update = MapUpdate::Replace(grid.clone());
                 }
@@ -453,13 +473,18 @@ impl Planner {
             if !matches!(job.update, MapUpdate::Replace(_)) {
                 return Err(job);
             }
-            let (jobs, job_rx) = mpsc::channel::<Box<Job>>();
+            let (jobs, job_rx) = mpsc::channel::<ToWorker>();
             let (reply_tx, replies) = mpsc::channel::<Reply>();
             let solver = Arc::clone(&self.solver);
             let repaint = Arc::clone(&self.repaint);
+            // A build ending in the background wakes the worker through its own queue.
+            let wake = Mutex::new(jobs.clone());
+            let on_built: OnBuilt = Arc::new(move || {
+                let _ = wake.lock().map(|wake| wake.send(ToWorker::Built));
+            });
             let spawned = thread::Builder::new()
                 .name("gridpath-search".to_owned())
-                .spawn(move || work_loop(&job_rx, &reply_tx, &solver, &repaint));
+                .spawn(move || work_loop(&job_rx, &reply_tx, &solver, &repaint, &on_built));
             if spawned.is_err() {
                 return Err(job);
             }
@@ -469,7 +494,20 @@ impl Planner {
         let Some(jobs) = &self.jobs else {
             return Err(job);
         };
-        jobs.send(job).map_err(|failed| failed.0)
+        jobs.send(ToWorker::Job(job))
+            .map_err(|failed| match failed.0 {
+                ToWorker::Job(job) => job,
+                ToWorker::Built | ToWorker::Stop => unreachable!("a job was sent"),
+            })
+    }
+
+    /// Lets the worker go: it holds a way to wake itself, so it would not see the queue
+    /// close; it is told to stop instead.
+    fn stop_worker(&mut self) {
+        if let Some(jobs) = self.jobs.take() {
+            let _ = jobs.send(ToWorker::Stop);
+        }
+        self.replies = None;
     }
 
     /// Whether every passable cell of the map last submitted costs the same; `true` before
@@ -481,6 +519,10 @@ impl Planner {
     fn cancel_running(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.cancel();
+            if let Some(stand_in) = &running.stood_in {
+                // Stopped while building: the build stops too (the next plan starts it again).
+                stand_in.control.cancel();
+            }
             if let Some(progress) = running.comparing {
                 progress.skip_running();
             }
@@ -530,8 +572,18 @@ impl Planner {
         if self.running.as_ref().map(|r| r.generation) != Some(reply.generation) {
             return false;
         }
-        self.running = None;
-        self.finished += 1;
+        let stood_in = match &reply.answer {
+            Answer::Plan(Ok(plan)) => plan.stand_in.clone(),
+            _ => None,
+        };
+        match (stood_in, self.running.as_mut()) {
+            // A* answered; the job runs on until the build ends.
+            (Some(stand_in), Some(running)) => running.stood_in = Some(stand_in),
+            _ => {
+                self.running = None;
+                self.finished += 1;
+            }
+        }
         match reply.answer {
             Answer::Plan(Ok(plan)) => {
                 if plan.result.has_path() {
@@ -584,7 +636,17 @@ impl Planner {
     /// How far the running search's build (the contraction hierarchy, HPA*'s abstraction)
     /// has got, from 0 to 1; `None` while nothing builds or before the build reports.
     pub fn build_progress(&self) -> Option<f32> {
-        self.running.as_ref()?.control.build_progress()
+        let running = self.running.as_ref()?;
+        match &running.stood_in {
+            Some(stand_in) => stand_in.control.build_progress(),
+            None => running.control.build_progress(),
+        }
+    }
+
+    /// Whether the running plan was answered by A* while its algorithm's structure builds in
+    /// the background (the path on screen is A*'s, exact and current).
+    pub fn is_standing_in(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.stood_in.is_some())
     }
 
     /// The passable cells of the map last submitted, once one was.
@@ -662,7 +724,11 @@ impl Planner {
     /// Whether the result on screen belongs to an older map, markers or settings (a newer
     /// search was cancelled or failed, or is still running).
     pub fn is_stale(&self) -> bool {
-        self.stale || (self.is_busy() && !self.is_comparing() && self.last.is_some())
+        self.stale
+            || (self.is_busy()
+                && !self.is_comparing()
+                && !self.is_standing_in()
+                && self.last.is_some())
     }
 
     /// The latest "compare all" table.
@@ -684,25 +750,45 @@ impl Planner {
 impl Drop for Planner {
     fn drop(&mut self) {
         self.cancel_running();
+        self.stop_worker();
     }
 }
 
 /// The worker: takes the newest job waiting (applying the map changes of every job it
 /// skips), runs it, sends the answer, and wakes the UI.
 fn work_loop(
-    jobs: &Receiver<Box<Job>>,
+    jobs: &Receiver<ToWorker>,
     replies: &Sender<Reply>,
     solver: &Solver,
     repaint: &OnceLock<egui::Context>,
+    on_built: &OnBuilt,
 ) {
     let mut replanner: Option<Replanner> = None;
-    while let Ok(mut job) = jobs.recv() {
-        bring_up_to_date(&mut replanner, &mut job.update);
+    // The job A* answered while a build runs: answered again when a build ends.
+    let mut waiting: Option<Box<Job>> = None;
+    while let Ok(message) = jobs.recv() {
+        let mut job = match message {
+            ToWorker::Stop => return,
+            ToWorker::Job(job) => job,
+            ToWorker::Built => match waiting.take() {
+                Some(job) if !job.control.is_cancelled() => job,
+                _ => continue,
+            },
+        };
+        bring_up_to_date(&mut replanner, &mut job.update, on_built);
         // Only the newest job matters: the ones before it were cancelled when it was sent.
-        while let Ok(mut newer) = jobs.try_recv() {
-            bring_up_to_date(&mut replanner, &mut newer.update);
-            job = newer;
+        while let Ok(message) = jobs.try_recv() {
+            match message {
+                ToWorker::Stop => return,
+                ToWorker::Job(mut newer) => {
+                    bring_up_to_date(&mut replanner, &mut newer.update, on_built);
+                    job = newer;
+                }
+                // The job about to run plans with whatever is built by now.
+                ToWorker::Built => {}
+            }
         }
+        waiting = None;
         let answer = match &mut replanner {
             _ if job.control.is_cancelled() => cancelled(&job.work),
             None => Answer::Plan(Err(Failure::Panicked(
@@ -719,11 +805,13 @@ fn work_loop(
                 _ => run_job(replanner, &job, solver),
             },
         };
-        let reply = Reply {
-            generation: job.generation,
-            answer,
-        };
-        if replies.send(reply).is_err() {
+        let generation = job.generation;
+        if matches!(&answer, Answer::Plan(Ok(plan)) if plan.stand_in.is_some()) {
+            // Its map changes were applied; it waits for the build with none.
+            job.update = MapUpdate::Apply(Vec::new(), Vec::new());
+            waiting = Some(job);
+        }
+        if replies.send(Reply { generation, answer }).is_err() {
             return;
         }
         if let Some(ctx) = repaint.get() {
@@ -733,13 +821,17 @@ fn work_loop(
 }
 
 /// Applies a job's map update to the worker's search state.
-fn bring_up_to_date(replanner: &mut Option<Replanner>, update: &mut MapUpdate) {
+fn bring_up_to_date(replanner: &mut Option<Replanner>, update: &mut MapUpdate, on_built: &OnBuilt) {
     match update {
         MapUpdate::Replace(grid) => {
             let grid = std::mem::replace(grid, placeholder_grid());
             match replanner {
                 Some(replanner) => replanner.replace(grid),
-                None => *replanner = Some(Replanner::new(grid, Default::default())),
+                None => {
+                    let mut fresh = Replanner::new(grid, Default::default());
+                    fresh.build_in_background(Arc::clone(on_built));
+                    *replanner = Some(fresh);
+                }
             }
         }
         MapUpdate::Apply(changes, heights) => {
@@ -778,6 +870,8 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
         } => {
             let routed = !route.via.is_empty() || route.patrol;
             let mut planned = None;
+            replanner.take_stand_in();
+            replanner.take_background_build_time();
             let started = Instant::now();
             let outcome = if routed {
                 plan_route(replanner, request, *unit, route, control).map(|r| {
@@ -838,9 +932,14 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                     stops,
                 );
                 plan.optimal_cost = optimal;
-                plan.build_us = wall_us.saturating_sub(plan.result.stats.time_us);
+                plan.build_us = match replanner.take_background_build_time() {
+                    // Built on its own thread, found built by this plan.
+                    Some(took) => took.as_micros() as u64,
+                    None => wall_us.saturating_sub(plan.result.stats.time_us),
+                };
                 plan.no_path_reason = no_path_reason;
                 plan.route = planned;
+                plan.stand_in = replanner.take_stand_in();
                 Box::new(plan)
             }))
         }
@@ -967,6 +1066,7 @@ fn plan_of(
         route: None,
         build_us: 0,
         no_path_reason: None,
+        stand_in: None,
     }
 }
 
@@ -1194,6 +1294,54 @@ mod tests {
         planner.submit(&grid, request, SmoothSettings::default(), false);
         settle(&mut planner);
         assert!(planner.failure().is_none(), "{:?}", planner.failure());
+    }
+
+    #[test]
+    fn a_hierarchy_builds_in_the_background_while_a_star_answers() {
+        let mut rows = vec!["........................................"; 30];
+        rows[15] = "......................~~~~~~~~~~~~~~~~..";
+        let mut grid = Grid::from_ascii(&rows).unwrap();
+        let request = SearchRequest::new(Cell::new(2, 2), Cell::new(37, 27))
+            .with_algorithm(Algorithm::ContractionHierarchy);
+        let exact = |grid: &Grid| {
+            crate::search::solve(grid, &request.clone().with_algorithm(Algorithm::AStar))
+                .unwrap()
+                .cost
+        };
+        let mut planner = Planner::new();
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        // Two answers to one job: A*'s at once, then the hierarchy's once built.
+        assert_eq!(planner.plan_serial(), 2);
+        assert_eq!(planner.finished(), 1);
+        let plan = planner.plan().unwrap();
+        assert!(
+            plan.stand_in.is_none(),
+            "the last answer is the hierarchy's"
+        );
+        assert!(plan.build_us > 0, "the build's own time, not the query's");
+        assert!((plan.result.cost - exact(&grid)).abs() < 1e-9);
+        assert!(!planner.is_stale());
+
+        // Markers moved, the map unchanged: the hierarchy answers at once.
+        let moved = SearchRequest::new(Cell::new(3, 2), Cell::new(37, 27))
+            .with_algorithm(Algorithm::ContractionHierarchy);
+        planner.submit(&grid, moved, SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert_eq!(planner.plan_serial(), 3);
+        assert!(planner.plan().unwrap().stand_in.is_none());
+
+        // An edit drops the hierarchy: A* answers for the edited map while it builds again.
+        let index = grid.index(Cell::new(30, 15)) as u32;
+        let edit = Edit::paint(&mut grid, &[index], 3).unwrap();
+        planner.edited(&edit, true, &grid);
+        planner.submit(&grid, request.clone(), SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert_eq!(planner.plan_serial(), 5);
+        let plan = planner.plan().unwrap();
+        assert!(plan.stand_in.is_none());
+        assert!((plan.result.cost - exact(&grid)).abs() < 1e-9);
+        assert!(!plan.result.path.contains(&Cell::new(30, 15)));
     }
 
     #[test]

@@ -350,7 +350,7 @@ impl SearchView {
         let build = planner.build_progress().filter(|&done| done < 1.0);
         let building = build.is_some()
             || (planner.running_algorithm().is_some_and(builds_first) && expanded == 0);
-        let what = match planner.running_algorithm() {
+        let mut what = match planner.running_algorithm() {
             Some(algorithm) if building => match build {
                 Some(done) => format!(
                     "Building for {}… {:.0}%",
@@ -361,6 +361,9 @@ impl SearchView {
             },
             _ => "Searching…".to_owned(),
         };
+        if planner.is_standing_in() {
+            what.push_str(" A* answers meanwhile.");
+        }
         ui.horizontal_wrapped(|ui| {
             ui.label(what);
             if ui
@@ -547,8 +550,18 @@ impl SearchView {
                     let stops: Vec<String> = route.order.iter().map(ToString::to_string).collect();
                     row(ui, "Route", stops.join(" → "));
                 }
+                if let Some(stand_in) = &plan.stand_in {
+                    row(
+                        ui,
+                        "Answered by",
+                        format!(
+                            "A* (exact) while {} builds",
+                            algorithm_name(stand_in.building)
+                        ),
+                    );
+                }
                 row(ui, "Query time", format_time(result.stats.time_us));
-                if builds_first(request.algorithm) {
+                if builds_first(request.algorithm) && plan.stand_in.is_none() {
                     row(ui, "Build time", format_time(plan.build_us));
                 }
                 row(

@@ -17,8 +17,20 @@ use crate::search::request::SearchError;
 /// owner of a [`Replanner`](super::replanner::Replanner) wake up and plan again.
 pub type OnBuilt = Arc<dyn Fn() + Send + Sync>;
 
-/// A result once the build has ended.
-type Slot<T> = Arc<Mutex<Option<Result<T, SearchError>>>>;
+/// How a build ended.
+#[derive(Debug)]
+pub(crate) enum Ended<T> {
+    /// It built this, in this long.
+    Built(T, std::time::Duration),
+    /// It was cancelled.
+    Cancelled,
+    /// It panicked (the owner builds again in place, where the panic is reported as any
+    /// search's would be).
+    Panicked,
+}
+
+/// How the build ended, once it has.
+type Slot<T> = Arc<Mutex<Option<Ended<T>>>>;
 
 /// One build running, or ended, on its own thread.
 pub(crate) struct Background<T> {
@@ -39,12 +51,14 @@ impl<T: Send + 'static> Background<T> {
         thread::Builder::new()
             .name("gridpath-build".to_owned())
             .spawn(move || {
-                // A build that panics ends as cancelled: the owner builds again in place,
-                // where the panic is reported as any search's would be.
-                let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let started = std::time::Instant::now();
+                let built = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     build(&thread_control)
-                }))
-                .unwrap_or(Err(SearchError::Cancelled));
+                })) {
+                    Ok(Ok(built)) => Ended::Built(built, started.elapsed()),
+                    Ok(Err(_)) => Ended::Cancelled,
+                    Err(_) => Ended::Panicked,
+                };
                 *thread_slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(built);
                 if let Some(on_built) = on_built {
                     on_built();
@@ -54,8 +68,8 @@ impl<T: Send + 'static> Background<T> {
         Some(Self { control, slot })
     }
 
-    /// The build's result, once it has ended; `None` while it runs.
-    pub(crate) fn take(&self) -> Option<Result<T, SearchError>> {
+    /// How the build ended, once it has; `None` while it runs.
+    pub(crate) fn take(&self) -> Option<Ended<T>> {
         self.slot
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -96,8 +110,8 @@ mod tests {
         });
         let build = Background::start(|_| Ok(41 + 1), Some(on_built)).unwrap();
         rx.recv().unwrap();
-        assert_eq!(build.take(), Some(Ok(42)));
-        assert_eq!(build.take(), None, "a result is taken once");
+        assert!(matches!(build.take(), Some(Ended::Built(42, _))));
+        assert!(build.take().is_none(), "a result is taken once");
     }
 
     #[test]
@@ -123,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn a_panicking_build_ends_as_cancelled() {
+    fn a_panicking_build_says_so() {
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
         let on_built: OnBuilt = Arc::new(move || {
@@ -132,6 +146,6 @@ mod tests {
         let build =
             Background::<u32>::start(|_| panic!("a build that fails"), Some(on_built)).unwrap();
         rx.recv().unwrap();
-        assert_eq!(build.take(), Some(Err(SearchError::Cancelled)));
+        assert!(matches!(build.take(), Some(Ended::Panicked)));
     }
 }

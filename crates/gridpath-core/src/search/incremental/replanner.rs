@@ -42,7 +42,7 @@ use crate::grid::{Cell, Grid, TerrainId};
 
 use crate::search::control::SearchControl;
 use crate::search::graph::SearchGraph;
-use crate::search::incremental::background::{Background, OnBuilt};
+use crate::search::incremental::background::{Background, Ended, OnBuilt};
 use crate::search::incremental::dstar_lite::DStarLite;
 use crate::search::preprocessed::ch::ContractionHierarchy;
 use crate::search::preprocessed::hpa::{DEFAULT_CLUSTER_SIZE, HpaGraph};
@@ -115,6 +115,8 @@ pub struct Replanner {
     builds: Builds,
     /// Whether a plan since the last look was answered by A* in place of its algorithm.
     stand_in: Option<StandIn>,
+    /// How long the last build taken from the background took, until looked at.
+    built_in_background: Option<std::time::Duration>,
 }
 
 impl Replanner {
@@ -132,6 +134,7 @@ impl Replanner {
             waker: None,
             builds: Builds::default(),
             stand_in: None,
+            built_in_background: None,
         }
     }
 
@@ -173,6 +176,12 @@ impl Replanner {
     /// builds in the background, and which build; clears what it returns.
     pub fn take_stand_in(&mut self) -> Option<StandIn> {
         self.stand_in.take()
+    }
+
+    /// How long the build took that a plan since the last call took from the background
+    /// (its time is not in the plan's, which found it built); clears what it returns.
+    pub fn take_background_build_time(&mut self) -> Option<std::time::Duration> {
+        self.built_in_background.take()
     }
 
     /// Whether a build runs in the background.
@@ -292,6 +301,9 @@ impl Replanner {
                 if self.hpa.is_none()
                     && let Some(waker) = &self.waker
                 {
+                    if control.is_cancelled() {
+                        return Err(SearchError::Cancelled);
+                    }
                     let graph = &self.graph;
                     match in_background(&mut self.builds.hpa, waker, || {
                         let graph = graph.clone();
@@ -299,7 +311,7 @@ impl Replanner {
                             HpaGraph::from_graph_controlled(graph, DEFAULT_CLUSTER_SIZE, control)
                         }
                     }) {
-                        Ok(built) => self.hpa = built,
+                        Ok(built) => self.hpa = self.adopt(built),
                         Err(build) => return self.stand_in(request, build, control),
                     }
                 }
@@ -318,6 +330,9 @@ impl Replanner {
                 if self.ch.is_none()
                     && let Some(waker) = &self.waker
                 {
+                    if control.is_cancelled() {
+                        return Err(SearchError::Cancelled);
+                    }
                     let graph = &self.graph;
                     match in_background(&mut self.builds.ch, waker, || {
                         let graph = graph.clone();
@@ -325,7 +340,7 @@ impl Replanner {
                             ContractionHierarchy::from_graph_controlled(graph, control)
                         }
                     }) {
-                        Ok(built) => self.ch = built,
+                        Ok(built) => self.ch = self.adopt(built),
                         Err(build) => return self.stand_in(request, build, control),
                     }
                 }
@@ -355,6 +370,9 @@ impl Replanner {
             }
             Algorithm::Subgoal if !self.graph.has_subgoal_graph() && self.waker.is_some() => {
                 crate::search::outcome::check(&self.graph, request)?;
+                if control.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
                 if let Some(waker) = &self.waker {
                     let graph = &self.graph;
                     match in_background(&mut self.builds.subgoal, waker, || {
@@ -363,8 +381,11 @@ impl Replanner {
                             SubgoalGraph::build_controlled(&graph.moves(), control)
                         }
                     }) {
-                        Ok(Some(built)) => self.graph.keep_subgoal_graph(built),
-                        Ok(None) => {}
+                        Ok(built) => {
+                            if let Some(built) = self.adopt(built) {
+                                self.graph.keep_subgoal_graph(built);
+                            }
+                        }
                         Err(build) => return self.stand_in(request, build, control),
                     }
                 }
@@ -379,6 +400,13 @@ impl Replanner {
 }
 
 impl Replanner {
+    /// Takes a structure built in the background, noting its build time.
+    fn adopt<T>(&mut self, built: Option<(T, std::time::Duration)>) -> Option<T> {
+        let (built, took) = built?;
+        self.built_in_background = Some(took);
+        Some(built)
+    }
+
     /// Answers `request` with A* (the default heuristic, weight 1: exact) while `build`
     /// builds the structure its algorithm searches, and notes it for
     /// [`Replanner::take_stand_in`].
@@ -405,14 +433,16 @@ impl Replanner {
     }
 }
 
-/// With builds in the background: takes the ended build of `pending` (`Ok(Some)`), or gives
-/// the control of the one running, starting it when none is (`Err`). `Ok(None)`: the build
-/// is to be made in place (it panicked, or no thread could be started).
+/// With builds in the background: takes the ended build of `pending` and how long it took
+/// (`Ok(Some)`), or gives
+/// the control of the one running, starting it when none is or the last was cancelled
+/// (`Err`). `Ok(None)`: the build is to be made in place (it panicked, or no thread could be
+/// started).
 fn in_background<T: Send + 'static, B>(
     pending: &mut Option<Background<T>>,
     waker: &Waker,
     work: impl FnOnce() -> B,
-) -> Result<Option<T>, Arc<SearchControl>>
+) -> Result<Option<(T, std::time::Duration)>, Arc<SearchControl>>
 where
     B: FnOnce(&SearchControl) -> Result<T, SearchError> + Send + 'static,
 {
@@ -421,7 +451,11 @@ where
             return Err(Arc::clone(build.control()));
         };
         *pending = None;
-        return Ok(ended.ok());
+        match ended {
+            Ended::Built(built, took) => return Ok(Some((built, took))),
+            Ended::Panicked => return Ok(None),
+            Ended::Cancelled => {}
+        }
     }
     match Background::start(work(), Some(Arc::clone(&waker.0))) {
         Some(build) => {
