@@ -362,7 +362,7 @@ impl SearchView {
             _ => "Searching…".to_owned(),
         };
         if planner.is_standing_in() {
-            what.push_str(" A* answers meanwhile.");
+            what.push_str(" · A* answers meanwhile");
         }
         ui.horizontal_wrapped(|ui| {
             ui.label(what);
@@ -413,8 +413,9 @@ impl SearchView {
         if estimate >= 2.0 {
             ui.label(
                 RichText::new(format!(
-                    "Building the hierarchy for this map takes roughly {} (release build); \
-                     it is kept for the queries that follow, until the map is edited.",
+                    "Building the hierarchy for this map takes roughly {} (release build), \
+                     in the background: A* answers until it is built, and again after each \
+                     edit while it is built anew.",
                     format_seconds(estimate)
                 ))
                 .small()
