@@ -161,7 +161,7 @@ fn strokes() {
         }
         let how = match algorithm {
             Algorithm::JpsPlus => "jump distances updated along the stroke's lines",
-            Algorithm::Jps => "bit lines built again",
+            Algorithm::Jps => "bit lines updated at the stroke's cells",
             Algorithm::Hpa => "the clusters touched built again",
             _ => "built again whole",
         };

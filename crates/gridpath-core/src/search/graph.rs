@@ -55,7 +55,8 @@ pub struct SearchGraph {
     delta: [isize; 8],
     /// How many cells hold each terrain id, to keep `min_cost` and `uniform` current on edits.
     counts: Box<[u32; 256]>,
-    /// Passability as bit words for jump point search, built on first use.
+    /// Passability as bit words for jump point search, built on first use and updated in
+    /// place on edits.
     jump_lines: std::sync::OnceLock<super::jump::jump_lines::JumpLines>,
     /// JPS+'s jump distances, built on first use and updated locally on edits.
     jump_table: std::sync::OnceLock<super::jump::jump_table::JumpTable>,
@@ -297,9 +298,13 @@ impl SearchGraph {
         for &i in &affected {
             self.masks[i] = self.compute_mask((i % w) as i64, (i / w) as i64);
         }
-        self.jump_lines = std::sync::OnceLock::new();
         self.subgoals = std::sync::OnceLock::new();
-        // The jump distances are updated where the edit reaches, once they exist.
+        // The bit lines and the jump distances are updated where the edit reaches, once they
+        // exist.
+        if let Some(mut lines) = self.jump_lines.take() {
+            lines.update(|i| self.is_passable(i), touched);
+            self.jump_lines = std::sync::OnceLock::from(lines);
+        }
         if let Some(mut table) = self.jump_table.take() {
             table.update(|i| self.is_passable(i), touched, &affected);
             self.jump_table = std::sync::OnceLock::from(table);

@@ -9,13 +9,23 @@
 ///
 /// Line `v` (with one blocked line of padding on either side) holds bit `u` for cell `u` along
 /// the line. Cells beyond the line's end read as blocked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct BitLines {
     words_per_line: usize,
     words: Vec<u64>,
 }
 
 impl BitLines {
+    /// Sets the bit of cell `u` of line `v`.
+    fn set(&mut self, u: usize, v: usize, open: bool) {
+        let word = &mut self.words[(v + 1) * self.words_per_line + u / 64];
+        if open {
+            *word |= 1 << (u % 64);
+        } else {
+            *word &= !(1 << (u % 64));
+        }
+    }
+
     /// Builds the lines from a passability test on (u, v) coordinates.
     fn new(len_u: usize, len_v: usize, passable: impl Fn(usize, usize) -> bool) -> Self {
         let words_per_line = len_u / 64 + 2;
@@ -80,7 +90,7 @@ impl BitLines {
 }
 
 /// The bit lines of one map in the four reading directions, built once per [`SearchGraph`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct JumpLines {
     width: usize,
     height: usize,
@@ -106,6 +116,19 @@ impl JumpLines {
             west: BitLines::new(w, h, |u, v| open(w - 1 - u, v)),
             south: BitLines::new(h, w, |u, v| open(v, u)),
             north: BitLines::new(h, w, |u, v| open(v, h - 1 - u)),
+        }
+    }
+
+    /// Brings the cells `edited` (row-major indices) up to date after an edit: four bits
+    /// each, whatever the size of the map.
+    pub(crate) fn update(&mut self, passable: impl Fn(usize) -> bool, edited: &[usize]) {
+        let (w, h) = (self.width, self.height);
+        for &i in edited {
+            let (x, y, open) = (i % w, i / w, passable(i));
+            self.east.set(x, y, open);
+            self.west.set(w - 1 - x, y, open);
+            self.south.set(y, x, open);
+            self.north.set(h - 1 - y, x, open);
         }
     }
 

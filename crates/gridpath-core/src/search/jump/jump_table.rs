@@ -293,7 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn an_edited_table_equals_a_fresh_build() {
+    fn an_edited_table_and_bit_lines_equal_a_fresh_build() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for round in 0..60 {
             let (w, h) = (2 + rng.below(30) as usize, 2 + rng.below(30) as usize);
@@ -317,6 +317,7 @@ mod tests {
             let (wall, floor) = (id(false), id(true));
             let mut graph = SearchGraph::new(&grid, Diagonal::NoCut);
             let _ = graph.jump_table();
+            let _ = graph.jump_lines();
             for _ in 0..8 {
                 let edits: Vec<(Cell, u8)> = (0..1 + rng.below(4))
                     .map(|_| {
@@ -330,6 +331,12 @@ mod tests {
                 assert!(
                     graph.jump_table() == &fresh,
                     "round {round}: the edited table differs from a fresh build"
+                );
+                let lines =
+                    crate::search::jump::jump_lines::JumpLines::new(w, h, |i| graph.is_passable(i));
+                assert!(
+                    graph.jump_lines() == &lines,
+                    "round {round}: the edited bit lines differ from a fresh build"
                 );
             }
         }
