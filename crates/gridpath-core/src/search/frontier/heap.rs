@@ -100,11 +100,6 @@ impl Heap {
         self.items.len()
     }
 
-    /// The entries the heap holds room for.
-    pub fn capacity(&self) -> usize {
-        self.items.capacity()
-    }
-
     /// The entry that would be popped next.
     pub fn peek(&self) -> Option<&Entry> {
         self.items.first()

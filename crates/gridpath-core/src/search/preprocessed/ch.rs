@@ -1,0 +1,802 @@
+//! Contraction hierarchies (Geisberger, Sanders, Schultes & Delling, 2008) over the grid graph,
+//! built the customisable way (Dibbelt, Strasser & Wagner, 2016): exact queries on weighted
+//! terrain, far faster than A* once the hierarchy is built.
+//!
+//! The contraction order comes from the shape of the grid alone, by nested dissection: the
+//! rectangle of the map is cut along a line across its longer side, and the passable cells
+//! of that line come after everything on either side of it, each side being ordered the same
+//! way first; rectangles of at most four cells are taken row by row. Steps join
+//! only neighbouring rows and columns, so a line of cells separates the two sides. The line is
+//! the one with the fewest passable cells within an eighth of the side from the middle.
+//!
+//! Contracting a cell joins every pair of its neighbours that come later in the order (its
+//! *upward* neighbours) with a shortcut; there is no witness search. The shortcuts are known
+//! before any cost is: an upward neighbour set becomes a clique, and its lowest member, the
+//! cell's parent in the *elimination tree*, inherits the rest. The costs come in two passes
+//! over each cell's pairs of upward neighbours. Bottom up, an edge takes the cost of the way
+//! through the cell below it when cheaper, remembering that cell as its middle: every edge
+//! then costs the cheapest path between its ends through cells that come before both. Top down, an
+//! edge takes the cost through cells above it too, so that every edge costs the cheapest path
+//! between its ends; an edge is then left out of the queries when a way round through another
+//! upward neighbour of its lower end costs no more (each of the two edges of that way costs
+//! strictly less than the edge, steps costing more than nothing, so by induction on the cost
+//! whatever is left out has a replacement among the searched edges). The
+//! edges that the searched ones unpack into are kept for unpacking only.
+//!
+//! A cheapest path always has a form that climbs and then descends the order through the
+//! edges searched, and the cells it climbs through from one end are that end's ancestors in
+//! the elimination tree. A query therefore walks up the tree from both ends, lowest rank
+//! first, relaxing the upward edges of each ancestor the search has reached, with no
+//! priority queue; the common ancestors are where the two sides meet, and the cheapest meeting
+//! wins. The shortcuts of the path found are unpacked into the cells they stand for, so the
+//! answer is a full cell-by-cell path.
+//!
+//! Steps cost the same both ways on a flat map, so one set of upward edges serves both
+//! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
+//! The diagonal rule is part of the graph: a hierarchy serves the rule it was built for.
+//!
+//! ```
+//! use gridpath_core::grid::{Cell, Grid};
+//! use gridpath_core::search::{Algorithm, ContractionHierarchy, Diagonal, SearchRequest};
+//!
+//! let grid = Grid::from_ascii(&["....~~....", ".##.~~.##.", "....==...."]).expect("a valid map");
+//! let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+//! let request = SearchRequest::new(Cell::new(0, 0), Cell::new(9, 2))
+//!     .with_algorithm(Algorithm::ContractionHierarchy);
+//! let result = ch.find_path(&request).expect("a valid request");
+//! assert!(result.found);
+//! assert_eq!(result.path.first(), Some(&Cell::new(0, 0)));
+//! assert_eq!(result.path.last(), Some(&Cell::new(9, 2)));
+//! ```
+
+use std::time::Instant;
+
+use crate::grid::Grid;
+
+use crate::search::control::{SearchControl, UNCONTROLLED};
+use crate::search::graph::SearchGraph;
+use crate::search::request::{
+    Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
+};
+
+/// Rectangles of at most this many cells are not cut further: their cells come row by row.
+const LEAF_CELLS: u64 = 4;
+
+/// A separating line is chosen within the middle `2 / SEPARATOR_WINDOW` of the side it cuts.
+const SEPARATOR_WINDOW: u32 = 8;
+
+/// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
+/// the elimination tree has no parent.
+const NONE: u32 = u32::MAX;
+
+/// How many cells pass between two looks at the control for a cancellation.
+const CANCEL_CHECK_EVERY: usize = 1024;
+
+/// Appends the passable cells of the rectangle `x0..x1` × `y0..y1` to `order` in nested
+/// dissection order: the cells of each half first, the separating line last.
+fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &mut Vec<u32>) {
+    let (w, h) = (x1 - x0, y1 - y0);
+    if w == 0 || h == 0 {
+        return;
+    }
+    let push_passable = |order: &mut Vec<u32>, x: u32, y: u32| {
+        let i = y as usize * graph.width() as usize + x as usize;
+        if graph.is_passable(i) {
+            order.push(i as u32);
+        }
+    };
+    if u64::from(w) * u64::from(h) <= LEAF_CELLS {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                push_passable(order, x, y);
+            }
+        }
+        return;
+    }
+    let passable =
+        |x: u32, y: u32| graph.is_passable(y as usize * graph.width() as usize + x as usize);
+    if w >= h {
+        let mid = best_line(x0, x1, |x| (y0..y1).filter(|&y| passable(x, y)).count());
+        dissect(graph, (x0, y0, mid, y1), order);
+        dissect(graph, (mid + 1, y0, x1, y1), order);
+        for y in y0..y1 {
+            push_passable(order, mid, y);
+        }
+    } else {
+        let mid = best_line(y0, y1, |y| (x0..x1).filter(|&x| passable(x, y)).count());
+        dissect(graph, (x0, y0, x1, mid), order);
+        dissect(graph, (x0, mid + 1, x1, y1), order);
+        for x in x0..x1 {
+            push_passable(order, x, mid);
+        }
+    }
+}
+
+/// The line of `from..to` near its middle (within an eighth of the length either way) with
+/// the fewest passable cells, the nearest the middle among equals.
+fn best_line(from: u32, to: u32, passable: impl Fn(u32) -> usize) -> u32 {
+    let mid = from + (to - from) / 2;
+    let reach = (to - from) / SEPARATOR_WINDOW;
+    let mut best = (passable(mid), mid);
+    for offset in 1..=reach {
+        for line in [mid - offset, mid + offset] {
+            if line > from && line + 1 < to {
+                let count = passable(line);
+                if count < best.0 {
+                    best = (count, line);
+                }
+            }
+        }
+    }
+    best.1
+}
+
+/// Moves `k` forward in `head` to the entry `target`, which the sorted list from `k` holds.
+#[inline]
+fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
+    while head[k] < target {
+        k += 1;
+    }
+    debug_assert_eq!(
+        head[k], target,
+        "the upward neighbours of a cell form a clique"
+    );
+    k
+}
+
+/// A map prepared for exact queries by contraction: every passable cell's upward edges.
+///
+/// Build it once per map and diagonal rule ([`ContractionHierarchy::build`]); queries
+/// ([`ContractionHierarchy::find_path`]) return a cheapest path. An edit to the map calls for
+/// a new build (a [`crate::search::Replanner`] drops its hierarchy on an edit and builds it again on
+/// the next request that needs it).
+///
+/// Cells are numbered by *rank*, their place in the contraction order, in every array below
+/// but `rank`. The edges are kept as flat arrays indexed by 32-bit offsets: a rank's upward
+/// edges that the queries search, then those kept to unpack shortcuts only.
+#[derive(Debug)]
+pub struct ContractionHierarchy {
+    graph: SearchGraph,
+    /// The cell of each rank.
+    order: Vec<u32>,
+    /// The rank of each cell ([`NONE`] for walls).
+    rank: Vec<u32>,
+    /// The parent of each rank in the elimination tree: its lowest upward neighbour.
+    parent: Vec<u32>,
+    /// The upward edges of rank `r` that are kept are `head[first[r]..first[r + 1]]`: the
+    /// `start[r + 1] - start[r]` that the queries search first, sorted, then those that only
+    /// unpack shortcuts, sorted. `middle` holds the rank each edge passes through ([`NONE`]
+    /// for a step): what unpacks the shortcuts.
+    first: Vec<u32>,
+    head: Vec<u32>,
+    middle: Vec<u32>,
+    /// The costs of the searched edges of rank `r`, in the order of their heads:
+    /// `cost[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
+    cost: Vec<f64>,
+    /// The number of searched edges that are shortcuts.
+    shortcuts: usize,
+    /// The query state, allocated by the first query.
+    forward: Side,
+    backward: Side,
+}
+
+/// The costs of one query direction, indexed by rank, infinite between queries.
+#[derive(Debug, Default)]
+struct Side {
+    dist: Vec<f64>,
+    parent: Vec<u32>,
+}
+
+impl Side {
+    fn new(ranks: usize) -> Self {
+        Self {
+            dist: vec![f64::INFINITY; ranks],
+            parent: vec![NONE; ranks],
+        }
+    }
+}
+
+/// The upward neighbour sets of every rank, found before any cost: the elimination tree and
+/// the sets in one flat array.
+struct Upward {
+    parent: Vec<u32>,
+    /// The upward neighbours of rank `r`, sorted, are `head[first[r]..first[r + 1]]`.
+    first: Vec<u32>,
+    head: Vec<u32>,
+}
+
+/// An edge the queries search.
+const SEARCHED: u8 = 1;
+/// An edge that unpacking needs (every searched edge, and what they unpack into).
+const NEEDED: u8 = 2;
+
+/// An edge offset as stored: the offsets are 32-bit. A map whose edges would not fit is
+/// refused as too large (far beyond the maps of [`CH_MAX_CELLS`] cells: some 50 edges a
+/// cell on them).
+fn offset(edges: usize, cells: usize) -> Result<u32, SearchError> {
+    u32::try_from(edges).map_err(|_| SearchError::MapTooLarge {
+        algorithm: Algorithm::ContractionHierarchy,
+        cells,
+        max: CH_MAX_CELLS,
+    })
+}
+
+/// The upward neighbours of each rank once the ranks below are contracted: its neighbours on
+/// the grid above it, and those of its children in the elimination tree but itself (the
+/// upward neighbours of a contracted rank become a clique, and its lowest one, its parent,
+/// holds the rest). Each set is gathered from the finished sets of the children, with a mark
+/// per rank against repeats, so that nothing but the sets themselves is stored.
+fn upward_sets(
+    graph: &SearchGraph,
+    order: &[u32],
+    rank: &[u32],
+    check: &impl Fn(u32, usize) -> Result<(), SearchError>,
+) -> Result<Upward, SearchError> {
+    let ranks = order.len();
+    let mut parent = vec![NONE; ranks];
+    // The children of each rank as lists: the first child, then each child's next sibling.
+    let mut child = vec![NONE; ranks];
+    let mut sibling = vec![NONE; ranks];
+    // The last rank whose set took each rank.
+    let mut mark = vec![NONE; ranks];
+    let mut first: Vec<u32> = Vec::with_capacity(ranks + 1);
+    let mut head: Vec<u32> = Vec::new();
+    for r in 0..ranks {
+        check(0, r)?;
+        let begin = head.len();
+        first.push(offset(begin, graph.len())?);
+        let id = r as u32;
+        mark[r] = id;
+        let c = order[r] as usize;
+        for d in 0..8 {
+            if graph.can_step(c, d) {
+                let q = rank[(c as isize + graph.delta(d)) as usize];
+                if q > id && mark[q as usize] != id {
+                    mark[q as usize] = id;
+                    head.push(q);
+                }
+            }
+        }
+        let mut kid = child[r];
+        while kid != NONE {
+            let k = kid as usize;
+            for i in first[k] as usize..first[k + 1] as usize {
+                let q = head[i];
+                if mark[q as usize] != id {
+                    mark[q as usize] = id;
+                    head.push(q);
+                }
+            }
+            kid = sibling[k];
+        }
+        head[begin..].sort_unstable();
+        if let Some(&p) = head.get(begin) {
+            parent[r] = p;
+            sibling[r] = child[p as usize];
+            child[p as usize] = id;
+        }
+    }
+    first.push(offset(head.len(), graph.len())?);
+    head.shrink_to_fit();
+    Ok(Upward {
+        parent,
+        first,
+        head,
+    })
+}
+
+impl ContractionHierarchy {
+    /// A rough estimate of the build's time in a release build, from the map's passable
+    /// cells, for telling a user up front that a build will be long. The time grows about as
+    /// the square of the cells: measured 3.15 s for `random512-20-0` (209,281 cells) and 49 s
+    /// for `Milan_1_1024` (795,765 cells) in `cargo bench --bench preprocessed`; open maps build
+    /// faster than this, maps with many narrow passages slower. A debug build takes longer.
+    ///
+    /// ```
+    /// use gridpath_core::search::ContractionHierarchy;
+    ///
+    /// let small = ContractionHierarchy::build_estimate(10_000);
+    /// let large = ContractionHierarchy::build_estimate(795_765);
+    /// assert!(small.as_secs_f64() < 0.2 && (40.0..60.0).contains(&large.as_secs_f64()));
+    /// ```
+    pub fn build_estimate(passable: usize) -> std::time::Duration {
+        let scale = passable as f64 / 795_765.0;
+        std::time::Duration::from_secs_f64(49.0 * scale * scale)
+    }
+
+    /// Prepares a grid for exact queries under a diagonal rule. Panics on nothing; a map with
+    /// heights gets a hierarchy whose queries are refused.
+    pub fn build(grid: &Grid, diagonal: Diagonal) -> Self {
+        Self::from_graph(SearchGraph::new(grid, diagonal))
+    }
+
+    /// Refuses a graph of more than [`CH_MAX_CELLS`] cells, before any build.
+    pub fn check_size(graph: &SearchGraph) -> Result<(), SearchError> {
+        if graph.len() > CH_MAX_CELLS {
+            return Err(SearchError::MapTooLarge {
+                algorithm: Algorithm::ContractionHierarchy,
+                cells: graph.len(),
+                max: CH_MAX_CELLS,
+            });
+        }
+        Ok(())
+    }
+
+    /// Prepares a search graph for exact queries, as [`ContractionHierarchy::build`] does.
+    pub fn from_graph(graph: SearchGraph) -> Self {
+        let Ok(ch) = Self::from_graph_controlled(graph, &UNCONTROLLED) else {
+            unreachable!("a build nobody can cancel runs to the end")
+        };
+        ch
+    }
+
+    /// Prepares a search graph for exact queries, looking for a cancellation every thousand
+    /// or so cells: the build of a large map takes seconds, and a cancelled build stops with
+    /// [`SearchError::Cancelled`].
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Grid, Terrain};
+    /// use gridpath_core::search::{ContractionHierarchy, Diagonal, SearchControl, SearchError, SearchGraph};
+    ///
+    /// let grid = Grid::new(64, 64, Terrain::default_catalog(), 0).expect("a valid map");
+    /// let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+    /// let control = SearchControl::new();
+    /// control.cancel();
+    /// let built = ContractionHierarchy::from_graph_controlled(graph.clone(), &control);
+    /// assert!(matches!(built, Err(SearchError::Cancelled)));
+    /// let built = ContractionHierarchy::from_graph_controlled(graph, &SearchControl::new());
+    /// assert!(built.is_ok_and(|ch| ch.edge_count() > 0));
+    /// ```
+    pub fn from_graph_controlled(
+        graph: SearchGraph,
+        control: &SearchControl,
+    ) -> Result<Self, SearchError> {
+        // The build makes four passes over the ranks; each reports its share of the progress.
+        let passable = graph.passable_count().max(1) as f64;
+        let check = |pass: u32, r: usize| {
+            if !r.is_multiple_of(CANCEL_CHECK_EVERY) {
+                return Ok(());
+            }
+            control.report_build((f64::from(pass) + r as f64 / passable) / 4.0);
+            if control.is_cancelled() {
+                Err(SearchError::Cancelled)
+            } else {
+                Ok(())
+            }
+        };
+        check(0, 0)?;
+        let cells = graph.len();
+        let mut order = Vec::with_capacity(graph.passable_count());
+        dissect(&graph, (0, 0, graph.width(), graph.height()), &mut order);
+        let ranks = order.len();
+        let mut rank = vec![NONE; cells];
+        for (r, &c) in order.iter().enumerate() {
+            rank[c as usize] = r as u32;
+        }
+        let Upward {
+            parent,
+            mut first,
+            mut head,
+        } = upward_sets(&graph, &order, &rank, &check)?;
+        let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
+
+        // The steps of the grid.
+        let mut weight = vec![f64::INFINITY; head.len()];
+        let mut middle = vec![NONE; head.len()];
+        for (r, &c) in order.iter().enumerate() {
+            let c = c as usize;
+            for d in 0..8 {
+                if graph.can_step(c, d) {
+                    let to = (c as isize + graph.delta(d)) as usize;
+                    let q = rank[to];
+                    if q as usize > r {
+                        let k = seek(&head, first[r] as usize, q);
+                        weight[k] = weight[k].min(graph.step_cost(c, to, d));
+                    }
+                }
+            }
+        }
+
+        // Bottom up, each rank joins every pair of its upward neighbours at the cost of the
+        // way through it: each edge then costs the cheapest path through lower ranks.
+        for r in 0..ranks {
+            check(1, r)?;
+            let arcs = span(&first, r);
+            for i in arcs.clone() {
+                let (u, cu) = (head[i] as usize, weight[i]);
+                if !cu.is_finite() {
+                    continue;
+                }
+                let mut k = first[u] as usize;
+                for j in i + 1..arcs.end {
+                    let cw = weight[j];
+                    if !cw.is_finite() {
+                        continue;
+                    }
+                    k = seek(&head, k, head[j]);
+                    let via = cu + cw;
+                    if via < weight[k] {
+                        weight[k] = via;
+                        middle[k] = r as u32;
+                    }
+                }
+            }
+        }
+
+        // Top down, each edge takes the cost of the cheapest path (through any rank, those
+        // above included: the edges above are exact already), and is searched only when no
+        // way round through a higher rank is as cheap.
+        let mut flags = vec![SEARCHED; head.len()];
+        for x in (0..ranks).rev() {
+            check(2, ranks - 1 - x)?;
+            let arcs = span(&first, x);
+            for i in arcs.clone() {
+                let y = head[i] as usize;
+                let mut k = first[y] as usize;
+                for j in i + 1..arcs.end {
+                    k = seek(&head, k, head[j]);
+                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
+                    weight[i] = xy.min(xz + yz);
+                    weight[j] = xz.min(xy + yz);
+                }
+            }
+            for i in arcs.clone() {
+                if !weight[i].is_finite() {
+                    flags[i] &= !SEARCHED;
+                    continue;
+                }
+                let y = head[i] as usize;
+                let mut k = first[y] as usize;
+                for j in i + 1..arcs.end {
+                    k = seek(&head, k, head[j]);
+                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
+                    if xz + yz <= xy && xz < xy {
+                        flags[i] &= !SEARCHED;
+                    }
+                    if xy + yz <= xz && xy < xz {
+                        flags[j] &= !SEARCHED;
+                    }
+                }
+            }
+        }
+
+        // Unpacking needs the searched edges and, through their middles, the edges they
+        // stand for, each of which is kept by a lower rank than the edge it unpacks.
+        for x in (0..ranks).rev() {
+            check(3, ranks - 1 - x)?;
+            for k in span(&first, x) {
+                if flags[k] & SEARCHED != 0 {
+                    flags[k] |= NEEDED;
+                }
+                let m = middle[k];
+                if flags[k] & NEEDED != 0 && m != NONE {
+                    let m = m as usize;
+                    let low = seek(&head, first[m] as usize, x as u32);
+                    flags[low] |= NEEDED;
+                    let high = seek(&head, low, head[k]);
+                    flags[high] |= NEEDED;
+                }
+            }
+        }
+
+        // What the queries keep, in place: each rank's searched edges (heads, middles, and
+        // costs in the front of `weight`), then its edges for unpacking alone, which wait in
+        // `unpacking` while the searched ones are moved down. Nothing moves up, so nothing
+        // unread is overwritten.
+        let mut start = Vec::with_capacity(ranks + 1);
+        let (mut kept, mut searched, mut shortcuts) = (0, 0, 0);
+        let mut unpacking: Vec<(u32, u32)> = Vec::new();
+        for r in 0..ranks {
+            let edges = span(&first, r);
+            first[r] = kept as u32;
+            start.push(searched as u32);
+            for k in edges {
+                if flags[k] & SEARCHED != 0 {
+                    head[kept] = head[k];
+                    middle[kept] = middle[k];
+                    weight[searched] = weight[k];
+                    shortcuts += usize::from(middle[k] != NONE);
+                    kept += 1;
+                    searched += 1;
+                } else if flags[k] & NEEDED != 0 {
+                    unpacking.push((head[k], middle[k]));
+                }
+            }
+            for (h, m) in unpacking.drain(..) {
+                head[kept] = h;
+                middle[kept] = m;
+                kept += 1;
+            }
+        }
+        first[ranks] = kept as u32;
+        start.push(searched as u32);
+        drop(flags);
+        drop(unpacking);
+        head.truncate(kept);
+        head.shrink_to_fit();
+        middle.truncate(kept);
+        middle.shrink_to_fit();
+        weight.truncate(searched);
+        weight.shrink_to_fit();
+        control.report_build(1.0);
+        Ok(Self {
+            graph,
+            order,
+            rank,
+            parent,
+            first,
+            head,
+            middle,
+            start,
+            cost: weight,
+            shortcuts,
+            forward: Side::default(),
+            backward: Side::default(),
+        })
+    }
+
+    /// The graph the queries run on.
+    pub fn graph(&self) -> &SearchGraph {
+        &self.graph
+    }
+
+    /// The number of upward edges the queries search: steps of the grid and shortcuts.
+    pub fn edge_count(&self) -> usize {
+        self.cost.len()
+    }
+
+    /// The number of shortcuts among the upward edges the queries search.
+    pub fn shortcut_count(&self) -> usize {
+        self.shortcuts
+    }
+
+    /// The number of upward edges kept to unpack shortcuts, those searched included.
+    pub fn unpacking_edge_count(&self) -> usize {
+        self.head.len()
+    }
+
+    /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
+    /// included once a query has allocated it).
+    pub fn hierarchy_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        let side = |s: &Side| bytes(&s.dist) + bytes(&s.parent);
+        bytes(&self.order)
+            + bytes(&self.rank)
+            + bytes(&self.parent)
+            + bytes(&self.first)
+            + bytes(&self.head)
+            + bytes(&self.middle)
+            + bytes(&self.start)
+            + bytes(&self.cost)
+            + side(&self.forward)
+            + side(&self.backward)
+    }
+
+    /// A cheapest path from the request's start to its goal.
+    ///
+    /// Fails when an end is off the map or impassable, when the map has heights, or when the
+    /// hierarchy was built for another diagonal rule than the request's. `stats.time_us` is
+    /// the time of the query alone; `expanded` counts the cells both searches expanded.
+    pub fn find_path(&mut self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+        crate::search::outcome::check(&self.graph, request)?;
+        if self.graph.has_heights() {
+            return Err(SearchError::HeightsUnsupported {
+                algorithm: request.algorithm,
+            });
+        }
+        let started = Instant::now();
+        let mut stats = Stats::default();
+        let start = self.rank[self.graph.index(request.start)];
+        let goal = self.rank[self.graph.index(request.goal)];
+        let path = self.query(start, goal, &mut stats);
+        stats.time_us = started.elapsed().as_micros() as u64;
+        stats.prepared_bytes = self.hierarchy_bytes() as u64;
+        Ok(crate::search::outcome::result(
+            &self.graph,
+            request,
+            path,
+            stats,
+            None,
+        ))
+    }
+
+    /// Relaxes the searched upward edges of rank `x` on one side.
+    #[inline]
+    fn relax(&self, side: &mut Side, x: usize, stats: &mut Stats) {
+        let d = side.dist[x];
+        if !d.is_finite() {
+            return;
+        }
+        stats.expanded += 1;
+        let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
+        let from = self.first[x] as usize;
+        let heads = &self.head[from..from + costs.len()];
+        for (&y, &c) in heads.iter().zip(costs) {
+            let y = y as usize;
+            let nd = d + c;
+            if nd < side.dist[y] {
+                side.dist[y] = nd;
+                side.parent[y] = x as u32;
+            }
+        }
+    }
+
+    /// Walks the elimination tree up from both ends, relaxing the upward edges of every rank
+    /// on the way, and unpacks the cheapest meeting into cells. Every rank of a cheapest
+    /// path that climbs and descends the order is an ancestor of one end or the other, and
+    /// its top one of both.
+    fn query(&mut self, start: u32, goal: u32, stats: &mut Stats) -> Option<Vec<usize>> {
+        if start == goal {
+            return Some(vec![self.order[start as usize] as usize]);
+        }
+        let ranks = self.order.len();
+        let mut forward = std::mem::take(&mut self.forward);
+        let mut backward = std::mem::take(&mut self.backward);
+        if forward.dist.len() != ranks {
+            forward = Side::new(ranks);
+            backward = Side::new(ranks);
+        }
+        forward.dist[start as usize] = 0.0;
+        backward.dist[goal as usize] = 0.0;
+        let (mut best, mut meeting) = (f64::INFINITY, NONE);
+        let (mut x, mut y) = (start, goal);
+        loop {
+            if x == y {
+                if x == NONE {
+                    break;
+                }
+                let v = x as usize;
+                let through = forward.dist[v] + backward.dist[v];
+                if through < best {
+                    best = through;
+                    meeting = x;
+                }
+                self.relax(&mut forward, v, stats);
+                self.relax(&mut backward, v, stats);
+                x = self.parent[v];
+                y = x;
+            } else if x < y {
+                self.relax(&mut forward, x as usize, stats);
+                x = self.parent[x as usize];
+            } else {
+                self.relax(&mut backward, y as usize, stats);
+                y = self.parent[y as usize];
+            }
+        }
+        let path = (meeting != NONE).then(|| {
+            let meeting = meeting as usize;
+            // Start → meeting along the forward parents, then meeting → goal.
+            let mut climb = vec![meeting];
+            while let Some(&top) = climb.last()
+                && forward.parent[top] != NONE
+            {
+                climb.push(forward.parent[top] as usize);
+            }
+            climb.reverse();
+            let mut descent = vec![meeting];
+            while let Some(&top) = descent.last()
+                && backward.parent[top] != NONE
+            {
+                descent.push(backward.parent[top] as usize);
+            }
+            let mut path = vec![self.order[start as usize] as usize];
+            for pair in climb.windows(2).chain(descent.windows(2)) {
+                self.unpack(pair[0], pair[1], &mut path);
+            }
+            path
+        });
+        // Back to infinite costs, along the same ancestors.
+        for end in [start, goal] {
+            let mut v = end;
+            while v != NONE {
+                let i = v as usize;
+                forward.dist[i] = f64::INFINITY;
+                forward.parent[i] = NONE;
+                backward.dist[i] = f64::INFINITY;
+                backward.parent[i] = NONE;
+                v = self.parent[i];
+            }
+        }
+        self.forward = forward;
+        self.backward = backward;
+        path
+    }
+
+    /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid: the
+    /// edge is among the searched edges of the lower rank or among those it keeps for
+    /// unpacking, each list sorted.
+    fn middle_of(&self, a: usize, b: usize) -> u32 {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        let from = self.first[low] as usize;
+        let split = from + (self.start[low + 1] - self.start[low]) as usize;
+        let to = self.first[low + 1] as usize;
+        let find = |edges: std::ops::Range<usize>| {
+            let k =
+                edges.start + self.head[edges.clone()].partition_point(|&h| (h as usize) < high);
+            (k < edges.end && self.head[k] as usize == high).then_some(k)
+        };
+        let k = find(from..split).or_else(|| find(split..to));
+        debug_assert!(k.is_some(), "an edge of the hierarchy");
+        k.map_or(NONE, |k| self.middle[k])
+    }
+
+    /// Appends the cells of the edge from rank `from` to rank `to` (`to` included, `from`
+    /// not).
+    fn unpack(&self, from: usize, to: usize, path: &mut Vec<usize>) {
+        let mut pending = vec![(from, to)];
+        while let Some((a, b)) = pending.pop() {
+            match self.middle_of(a, b) {
+                NONE => path.push(self.order[b] as usize),
+                m => {
+                    let m = m as usize;
+                    pending.push((m, b));
+                    pending.push((a, m));
+                }
+            }
+        }
+    }
+}
+
+/// The most cells a contraction hierarchy is built for: 1024 × 1024. On the maps of
+/// `benches/memory.rs` at this size its build holds up to about 1,040 bytes per cell at its
+/// peak and keeps up to about 570, and it takes minutes: both grow faster than the map.
+pub const CH_MAX_CELLS: usize = 1 << 20;
+
+/// Builds the hierarchy for one query and answers it: what `solve` and
+/// [`crate::search::Searcher`] do for [`Algorithm::ContractionHierarchy`].
+pub(crate) fn ch_once(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+) -> Result<SearchResult, SearchError> {
+    debug_assert_eq!(request.algorithm, Algorithm::ContractionHierarchy);
+    crate::search::outcome::check(graph, request)?;
+    ContractionHierarchy::from_graph_controlled(graph.clone(), control)?.find_path(request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Cell;
+    use crate::search::solve;
+
+    #[test]
+    fn matches_dijkstra_on_a_small_weighted_map() {
+        let rows = [
+            "..~~..==..#.",
+            ".#~~.#==.#..",
+            "..~~..==..~.",
+            "#.##..##.#~.",
+            "..==..~~....",
+        ];
+        let grid = Grid::from_ascii(&rows).unwrap();
+        for diagonal in Diagonal::ALL.iter().copied() {
+            let mut ch = ContractionHierarchy::build(&grid, diagonal);
+            let cells: Vec<Cell> = (0..grid.height())
+                .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+                .filter(|&c| grid.is_passable(c))
+                .collect();
+            for &a in &cells {
+                for &b in &cells {
+                    let request = SearchRequest::new(a, b)
+                        .with_diagonal(diagonal)
+                        .with_algorithm(Algorithm::Dijkstra);
+                    let expected = solve(&grid, &request).unwrap();
+                    let got = ch
+                        .find_path(&request.with_algorithm(Algorithm::ContractionHierarchy))
+                        .unwrap();
+                    assert_eq!(got.found, expected.found, "{a} → {b} {diagonal}");
+                    assert!(
+                        (got.cost - expected.cost).abs() <= 1e-9 * expected.cost.max(1.0),
+                        "{a} → {b} {diagonal}: {} vs {}",
+                        got.cost,
+                        expected.cost
+                    );
+                }
+            }
+        }
+    }
+}
