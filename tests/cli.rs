@@ -52,7 +52,14 @@ fn solve_json_has_the_documented_shape() {
         "the path takes the road round the wall"
     );
     assert!(v["cost"].as_f64().unwrap() > 0.0 && v["length"].as_f64().unwrap() > 0.0);
-    for key in ["expanded", "pushed", "max_open", "time_us", "build_us"] {
+    for key in [
+        "expanded",
+        "pushed",
+        "max_open",
+        "time_us",
+        "build_us",
+        "prepared_bytes",
+    ] {
         assert!(v["stats"][key].is_u64(), "stats.{key}");
     }
 }
@@ -81,7 +88,7 @@ fn solve_json_keeps_its_text_and_key_order() {
             r#""length":9.242640687119286,"optimality":"exact","#,
             r#""path":[[0,0],[0,1],[0,2],[1,3],[2,3],[3,3],[4,2],[4,1],[5,0]],"#,
             r#""stats":{"expanded":19,"pushed":26,"max_open":7,"time_us":0,"build_us":0,"#,
-            r#""budget_exhausted":false}}"#,
+            r#""prepared_bytes":0,"budget_exhausted":false}}"#,
             "\n"
         )
     );
@@ -101,7 +108,7 @@ fn solve_json_keeps_its_text_and_key_order() {
             r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
             r#""optimality":"none (no path)","path":[],"#,
             r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"build_us":0,"#,
-            r#""budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
+            r#""prepared_bytes":0,"budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
             "\n"
         )
     );
@@ -656,10 +663,14 @@ fn a_preprocessed_search_reports_its_build_apart_from_its_query() {
     // is for the benchmarks to say.
     assert!(v["stats"]["build_us"].is_u64(), "{v}");
     assert!(v["stats"]["time_us"].is_u64(), "{v}");
+    // The hierarchy's memory, query state included: several bytes for each of its cells.
+    let bytes = v["stats"]["prepared_bytes"].as_u64().unwrap();
+    assert!(bytes > 2410 * 8, "{v}");
     assert_eq!(v["found"], true);
     let out = gridpath(&["solve", map, "--algo", "ch"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("µs (query; build "), "{text}");
+    assert!(text.contains("prepared structure "), "{text}");
 }
 
 #[test]

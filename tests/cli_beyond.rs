@@ -125,7 +125,7 @@ fn scen_reports_cost_ratios_for_every_algorithm() {
     let scen_path = temp_file("pattern.map.scen", &scen);
     let (m, s) = (map_path.to_str().unwrap(), scen_path.to_str().unwrap());
 
-    for algo in ["astar", "dstar-lite"] {
+    for algo in ["astar", "dstar-lite", "ch"] {
         let out = gridpath(&["scen", m, s, "--algo", algo, "--json"]);
         assert_eq!(out.status.code(), Some(0), "{algo}");
         let v = json(&out);
@@ -133,6 +133,8 @@ fn scen_reports_cost_ratios_for_every_algorithm() {
         assert_eq!(v["mismatches"], 0);
         assert!((v["mean_ratio"].as_f64().unwrap() - 1.0).abs() < 1e-7);
         assert!((v["max_ratio"].as_f64().unwrap() - 1.0).abs() < 1e-7);
+        // Only the hierarchy keeps a structure whose memory is reported.
+        assert_eq!(v["prepared_bytes"].is_u64(), algo == "ch", "{algo}: {v}");
     }
 
     // Any-angle paths are cheaper than the grid optimum, never dearer: no mismatch.

@@ -705,9 +705,11 @@ fn a_preprocessing_algorithm_says_it_is_building_and_shows_its_build_time_apart(
     *gate.lock().expect("the gate") = true;
     settle(&mut h);
     assert!(h.state().search_result().is_some_and(|r| r.found));
-    // The statistics keep the build and the query apart.
+    // The statistics keep the build and the query apart, and say what the hierarchy holds.
     h.get_by_label("Query time");
     h.get_by_label("Build time");
+    h.get_by_label("Memory");
+    h.get_by_label_contains(" MB kept");
 }
 
 #[test]

@@ -565,6 +565,13 @@ impl SearchView {
                 if builds_first(request.algorithm) && plan.stand_in.is_none() {
                     row(ui, "Build time", format_time(plan.build_us));
                 }
+                if result.stats.prepared_bytes > 0 {
+                    row(
+                        ui,
+                        "Memory",
+                        format!("{:.1} MB kept", result.stats.prepared_bytes as f64 / 1e6),
+                    );
+                }
                 row(
                     ui,
                     "Expanded",

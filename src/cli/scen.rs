@@ -77,6 +77,7 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
         wall_ms,
         queries_per_second: per_second,
         preprocess_ms,
+        prepared_bytes,
         ..
     } = outcome;
     if args.json {
@@ -95,6 +96,9 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
         if let Some(preprocess_ms) = preprocess_ms {
             value["preprocess_ms"] = json!(preprocess_ms);
         }
+        if let Some(bytes) = prepared_bytes {
+            value["prepared_bytes"] = json!(bytes);
+        }
         out!("{value}");
     } else {
         out!(
@@ -110,6 +114,9 @@ pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
         );
         if let Some(preprocess_ms) = preprocess_ms {
             out!("  preprocessing took {preprocess_ms:.1} ms (not in the search time)");
+        }
+        if let Some(bytes) = prepared_bytes {
+            out!("  the hierarchy takes {:.1} MB", bytes as f64 / 1e6);
         }
         for line in &reports {
             out!("  {line}");

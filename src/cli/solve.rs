@@ -270,12 +270,13 @@ struct Stats<'a>(&'a SearchResult, u64);
 impl Serialize for Stats<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let stats = &self.0.stats;
-        let mut map = serializer.serialize_map(Some(6))?;
+        let mut map = serializer.serialize_map(Some(7))?;
         map.serialize_entry("expanded", &stats.expanded)?;
         map.serialize_entry("pushed", &stats.pushed)?;
         map.serialize_entry("max_open", &stats.max_open)?;
         map.serialize_entry("time_us", &stats.time_us)?;
         map.serialize_entry("build_us", &self.1)?;
+        map.serialize_entry("prepared_bytes", &stats.prepared_bytes)?;
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
@@ -312,5 +313,8 @@ fn print_summary(
         s.max_open,
         s.time_us
     );
+    if s.prepared_bytes > 0 {
+        out!("prepared structure {:.1} MB", s.prepared_bytes as f64 / 1e6);
+    }
     Ok(())
 }

@@ -152,6 +152,9 @@ pub struct ScenarioOutcome {
     /// The time of building HPA*'s abstraction, the contraction hierarchy or the tables of
     /// JPS, JPS+ and the subgoal graph, in milliseconds; `None` for the algorithms without.
     pub preprocess_ms: Option<f64>,
+    /// The memory of the contraction hierarchy once the queries are answered, in bytes;
+    /// `None` for the other algorithms.
+    pub prepared_bytes: Option<usize>,
 }
 
 /// Reads a scenario file's queries.
@@ -301,6 +304,7 @@ pub fn run(
         wall_ms,
         queries_per_second: queries.len() as f64 / (wall_ms / 1000.0).max(1e-9),
         preprocess_ms: prepared.then_some(preprocess_ms),
+        prepared_bytes: ch.as_ref().map(ContractionHierarchy::hierarchy_bytes),
     })
 }
 

@@ -325,6 +325,9 @@ pub struct Stats {
     pub max_open: u64,
     /// Wall time of the search in microseconds.
     pub time_us: u64,
+    /// The memory of the structure built before the query and kept for the next ones (the
+    /// contraction hierarchy), in bytes; 0 for searches that keep none.
+    pub prepared_bytes: u64,
     /// Whether the search stopped because its node budget ran out (IDA*), so "not found"
     /// means "not found within the budget", not "no path".
     pub budget_exhausted: bool,

@@ -593,6 +593,7 @@ impl ContractionHierarchy {
         let goal = self.rank[self.graph.index(request.goal)];
         let path = self.query(start, goal, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
+        stats.prepared_bytes = self.hierarchy_bytes() as u64;
         Ok(crate::search::outcome::result(
             &self.graph,
             request,
