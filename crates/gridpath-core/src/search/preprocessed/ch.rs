@@ -26,8 +26,8 @@
 //! A cheapest path always has a form that climbs and then descends the order through the
 //! edges searched, and the cells it climbs through from one end are that end's ancestors in
 //! the elimination tree. A query therefore walks up the tree from both ends, lowest rank
-//! first, relaxing the upward edges of each ancestor the search has reached, with no
-//! priority queue; the common ancestors are where the two sides meet, and the cheapest meeting
+//! first, relaxing the upward edges of each ancestor the search has reached at less than the
+//! cheapest meeting found so far, with no priority queue; the common ancestors are where the two sides meet, and the cheapest meeting
 //! wins. The shortcuts of the path found are unpacked into the cells they stand for, so the
 //! answer is a full cell-by-cell path.
 //!
@@ -605,9 +605,11 @@ impl ContractionHierarchy {
 
     /// Relaxes the searched upward edges of rank `x` on one side.
     #[inline]
-    fn relax(&self, side: &mut Side, x: usize, stats: &mut Stats) {
+    fn relax(&self, side: &mut Side, x: usize, best: f64, stats: &mut Stats) {
         let d = side.dist[x];
-        if !d.is_finite() {
+        // Nothing dearer than the best meeting so far can lead to a cheaper one (steps cost
+        // more than nothing); an unreached rank has an infinite cost.
+        if d >= best {
             return;
         }
         stats.expanded += 1;
@@ -654,15 +656,15 @@ impl ContractionHierarchy {
                     best = through;
                     meeting = x;
                 }
-                self.relax(&mut forward, v, stats);
-                self.relax(&mut backward, v, stats);
+                self.relax(&mut forward, v, best, stats);
+                self.relax(&mut backward, v, best, stats);
                 x = self.parent[v];
                 y = x;
             } else if x < y {
-                self.relax(&mut forward, x as usize, stats);
+                self.relax(&mut forward, x as usize, best, stats);
                 x = self.parent[x as usize];
             } else {
-                self.relax(&mut backward, y as usize, stats);
+                self.relax(&mut backward, y as usize, best, stats);
                 y = self.parent[y as usize];
             }
         }
