@@ -1032,7 +1032,10 @@ pub(super) fn run_with(
         conflicts: cbs.nodes[0].conflicts.len(),
         id: 0,
     });
-    while let Some(Queued { id, .. }) = open.pop() {
+    while let Some(Queued {
+        id, f: popped_f, ..
+    }) = open.pop()
+    {
         outcome.expanded += 1;
         if budget.exhausted(outcome.expanded) {
             break;
@@ -1063,8 +1066,11 @@ pub(super) fn run_with(
                 break;
             }
             let node = &mut cbs.nodes[id as usize];
+            // The node was queued at a bound its ancestors proved (path-max): its children
+            // inherit the greater of the two.
+            let h = h.max(popped_f - node.cost);
             node.h = Some(h);
-            if h > 0.0 {
+            if node.cost + h > popped_f + 1e-9 {
                 open.push(Queued {
                     f: node.cost + h,
                     conflicts: node.conflicts.len(),
@@ -1108,7 +1114,7 @@ pub(super) fn run_with(
                 parent.deltas = child.deltas;
                 parent.h = None;
                 open.push(Queued {
-                    f: parent.cost,
+                    f: popped_f,
                     conflicts: parent.conflicts.len(),
                     id,
                 });
