@@ -581,16 +581,20 @@ impl Cbs<'_> {
             if class == 2 {
                 cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
             }
-            // Among conflicts of one class, rectangles first: their split settles more.
-            ranked.push((
-                std::cmp::Reverse(class),
-                rectangle.is_none(),
-                c.t,
-                c,
-                rectangle,
-            ));
+            // Among conflicts of one class, target conflicts first, then rectangles and
+            // corridors (as CBSH2-RTC orders them): their splits settle more.
+            let target = matches!(c.on_a, Constraint::ArriveAfter { .. })
+                || matches!(c.on_b, Constraint::ArriveAfter { .. });
+            let kind = if target {
+                0
+            } else if rectangle.is_some() {
+                1
+            } else {
+                2
+            };
+            ranked.push((std::cmp::Reverse(class), kind, c.t, c, rectangle));
         }
-        ranked.sort_by_key(|&(class, plain, t, _, _)| (class, plain, t));
+        ranked.sort_by_key(|&(class, kind, t, _, _)| (class, kind, t));
         let mut pairs: Vec<(u32, u32)> = ranked
             .iter()
             .map(|&(_, _, _, c, _)| (c.a.min(c.b), c.a.max(c.b)))
