@@ -334,7 +334,8 @@ impl Cbs<'_> {
             }
             for (t, &v) in path.iter().enumerate() {
                 *rules.occupied.entry((v, t as u32)).or_insert(0) += 1;
-                if t > 0 {
+                // Only moves are asked about, never waits.
+                if t > 0 && path[t - 1] != v {
                     *rules.moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
                 }
             }
