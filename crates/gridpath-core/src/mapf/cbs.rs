@@ -10,25 +10,32 @@
 //!   node's constraints) tells whether a conflict is *cardinal* (splitting it raises both
 //!   agents' costs), *semi-cardinal* or neither; cardinal conflicts are split first.
 //! - **Weighted dependency heuristic.** Each pair of agents in conflict is solved alone under
-//!   the node's constraints (a small search, cached by the pair's constraints); the least
-//!   weighted vertex cover of those extra costs ([`dependency_bound`]) is an admissible
-//!   estimate added to a node's cost when it is first taken from the open list.
-//! - **Target reasoning.** When one agent rests on its goal and another passes it, the split
-//!   bars the goal to the other from that tick on, or makes the first arrive later.
+//!   the node's constraints (a small search, cached by the pair's constraints; when cut short,
+//!   the least cost in its open list bounds the pair); the least weighted vertex cover of those
+//!   extra costs ([`dependency_bound`]) is an admissible estimate added to a node's cost when
+//!   it is first taken from the open list, never below the bound the node was queued at
+//!   (path-max), and inherited by its children.
+//! - **Target reasoning**, split disjointly (Li et al. 2019). When one agent rests on its goal
+//!   and another passes it, either the first arrives for the last time later, or it has arrived
+//!   for good by then and every other agent is barred from the goal from that tick on (each
+//!   agent whose path goes there is planned again). No plan lives in both children.
+//! - **Conflict order.** Cardinal first, then semi-cardinal, then the rest; within a class
+//!   target conflicts, then rectangles and corridors, then the others, each by tick (the order
+//!   of CBSH2-RTC). Taking target conflicts first made 50 agents of random-32-32-20 reachable.
 //! - **Symmetry reasoning** (in [`symmetry`](super::symmetry)). A vertex conflict of two agents crossing a
 //!   rectangle on shortest paths is split by *barriers* (a side of the rectangle each, cell by
 //!   cell at the tick it would be reached); a head-on conflict in a corridor by *ranges* (each
 //!   agent kept off the far end of the corridor until the other could have come through).
 //!   Each side is a list of vertex constraints added at once; the split takes the place of
 //!   the plain one when it is at least as cardinal, and among conflicts of one class these
-//!   go first.
+//!   go next after the target conflicts.
 //! - **Bypass.** When a child's new path costs no more and leaves fewer conflicts, the parent
 //!   takes the path instead of being split.
 //! - Low-level ties go to the path with the fewest conflicts with the other agents' paths.
 //!
 //! On weighted terrain or under the eight-neighbour rule the search stays optimal, without
-//! the decision diagrams or the symmetry reasoning (every conflict is split in the order
-//! found, with a greedy matching for the estimate).
+//! the decision diagrams or the symmetry reasoning (target conflicts are split first, the
+//! rest by tick, with a greedy matching for the estimate).
 
 use std::collections::BinaryHeap;
 use std::rc::Rc;
@@ -59,6 +66,9 @@ pub(super) struct Node {
     parent: u32,
     /// The constraints the node adds for one agent (one, or a rectangle's barrier).
     constraint: Option<(u32, Vec<Constraint>)>,
+    /// An agent that must have arrived for good by a tick, and every other agent kept off its
+    /// goal from that tick on (the disjoint side of a target conflict).
+    arrived: Option<(u32, u32)>,
     paths: Vec<Rc<Vec<u32>>>,
     costs: Vec<f64>,
     cost: f64,
@@ -106,6 +116,8 @@ struct AgentRules {
     moves: FastSet<(u32, u32, u32)>,
     /// The first tick from which the agent may rest on its goal.
     goal_after: u32,
+    /// The tick from which the agent must be on its goal (`u32::MAX`: none).
+    arrive_by: u32,
     goal: u32,
     horizon: u32,
     /// The other agents' cells by tick, their moves, and where they rest from which tick.
@@ -117,6 +129,7 @@ struct AgentRules {
 impl Rules for AgentRules {
     fn allows_vertex(&self, v: u32, t: u32) -> bool {
         !self.vertex.contains(&(v, t))
+            && (t < self.arrive_by || v == self.goal)
             && !self.barriers.iter().any(|&(b, from)| b == v && t >= from)
     }
 
@@ -165,6 +178,28 @@ pub(super) struct Cbs<'a> {
     pub(super) pair_cache: FastMap<PairKey, Option<f64>>,
     /// Whether vertex conflicts in rectangles are split by barriers (uniform costs only).
     pub(super) symmetry: bool,
+    /// Whether target conflicts are split disjointly (see [`Reasoning`]).
+    pub(super) disjoint_targets: bool,
+}
+
+/// The optional reasoning of conflict-based search, each kept apart for the tests that check
+/// it against the search without it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reasoning {
+    /// Rectangle and corridor reasoning (uniform costs and four neighbours only).
+    pub(super) symmetry: bool,
+    /// Disjoint splitting of target conflicts (Li et al. 2019): the side that keeps an agent
+    /// off another's goal also fixes that agent's last arrival by the tick and keeps every
+    /// agent off the goal from then on, so no plan lives in both children.
+    pub(super) disjoint_targets: bool,
+}
+
+impl Reasoning {
+    /// Every reasoning on.
+    pub(super) const ALL: Reasoning = Reasoning {
+        symmetry: true,
+        disjoint_targets: true,
+    };
 }
 
 /// Two agents and their constraints, each set sorted.
@@ -177,7 +212,7 @@ impl<'a> Cbs<'a> {
         starts: Vec<u32>,
         goals: Vec<u32>,
         stop: &'a dyn Fn() -> bool,
-        symmetry: bool,
+        reasoning: Reasoning,
     ) -> Self {
         let tick = (0..graph.len() as u32)
             .find(|&v| !graph.neighbours(v).is_empty())
@@ -194,7 +229,8 @@ impl<'a> Cbs<'a> {
             stop,
             interrupted: false,
             pair_cache: FastMap::default(),
-            symmetry: symmetry && graph.uniform,
+            symmetry: reasoning.symmetry && graph.uniform,
+            disjoint_targets: reasoning.disjoint_targets,
         }
     }
 
@@ -215,6 +251,7 @@ impl<'a> Cbs<'a> {
         self.nodes.push(Node {
             parent: NONE,
             constraint: None,
+            arrived: None,
             cost: costs.iter().sum(),
             paths,
             costs,
@@ -239,6 +276,16 @@ impl Cbs<'_> {
             {
                 out.extend_from_slice(c);
             }
+            if let Some((j, t)) = n.arrived {
+                out.push(if j == agent {
+                    Constraint::ArriveBy { t }
+                } else {
+                    Constraint::Barrier {
+                        v: self.goals[j as usize],
+                        t,
+                    }
+                });
+            }
             at = n.parent;
         }
         out
@@ -253,6 +300,7 @@ impl Cbs<'_> {
             barriers: Vec::new(),
             moves: FastSet::default(),
             goal_after: 0,
+            arrive_by: u32::MAX,
             goal,
             horizon: 0,
             occupied: FastMap::with_capacity_and_hasher(cells, Default::default()),
@@ -281,6 +329,10 @@ impl Cbs<'_> {
                     rules.goal_after = rules.goal_after.max(t + 1);
                     last = last.max(t);
                 }
+                Constraint::ArriveBy { t } => {
+                    rules.arrive_by = rules.arrive_by.min(t);
+                    last = last.max(t);
+                }
             }
         }
         for (i, path) in paths.iter().enumerate() {
@@ -289,7 +341,8 @@ impl Cbs<'_> {
             }
             for (t, &v) in path.iter().enumerate() {
                 *rules.occupied.entry((v, t as u32)).or_insert(0) += 1;
-                if t > 0 {
+                // Only moves are asked about, never waits.
+                if t > 0 && path[t - 1] != v {
                     *rules.moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
                 }
             }
@@ -367,6 +420,80 @@ impl Cbs<'_> {
                 None
             }
         }
+    }
+
+    /// The child of `node` that adds `added` for `agent` (and, with `arrived`, fixes that
+    /// agent's last arrival and keeps every other agent off its goal from that tick on),
+    /// every agent whose path breaks the new constraints planned again; `None` when one of
+    /// them has no path (or the search stopped).
+    fn split_child(
+        &mut self,
+        node: u32,
+        agent: u32,
+        added: Vec<Constraint>,
+        arrived: Option<(u32, u32)>,
+    ) -> Option<Node> {
+        let parent = &self.nodes[node as usize];
+        let mut paths = parent.paths.clone();
+        let mut costs = parent.costs.clone();
+        let mut mdds = parent.mdds.clone();
+        let mut deltas = parent.deltas.clone();
+        let mut replanned = vec![agent];
+        if let Some((j, t)) = arrived {
+            let v = self.goals[j as usize];
+            for (k, path) in paths.iter().enumerate() {
+                let k = k as u32;
+                if k == agent || k == j {
+                    continue;
+                }
+                if path.iter().skip(t as usize).any(|&c| c == v) {
+                    replanned.push(k);
+                } else if mdds[k as usize]
+                    .as_ref()
+                    .is_some_and(|m| m.levels.iter().skip(t as usize).any(|l| l.contains(&v)))
+                {
+                    // The diagram loses cheapest paths through the goal: built again on demand.
+                    mdds[k as usize] = None;
+                }
+            }
+        }
+        for &k in &replanned {
+            let mut constraints = self.constraints_of(node, k);
+            if k == agent {
+                constraints.extend_from_slice(&added);
+            }
+            if let Some((j, t)) = arrived {
+                constraints.push(Constraint::Barrier {
+                    v: self.goals[j as usize],
+                    t,
+                });
+            }
+            let (path, cost) = self.plan(k, &constraints, &paths)?;
+            paths[k as usize] = Rc::new(path);
+            costs[k as usize] = cost;
+            mdds[k as usize] = None;
+            deltas.retain(|&(x, y), _| x != k && y != k);
+        }
+        let parent = &self.nodes[node as usize];
+        let cost = parent.cost
+            + replanned
+                .iter()
+                .map(|&k| costs[k as usize] - parent.costs[k as usize])
+                .sum::<f64>();
+        let conflicts = find_conflicts(self.graph, &paths);
+        Some(Node {
+            parent: node,
+            constraint: Some((agent, added)),
+            arrived,
+            paths,
+            costs,
+            cost,
+            h: None,
+            conflicts,
+            mdds,
+            deltas,
+            rectangle: None,
+        })
     }
 
     /// The decision diagram of an agent's cheapest paths of `path`'s length under its
@@ -462,16 +589,20 @@ impl Cbs<'_> {
             if class == 2 {
                 cardinal_pairs.insert((c.a.min(c.b), c.a.max(c.b)));
             }
-            // Among conflicts of one class, rectangles first: their split settles more.
-            ranked.push((
-                std::cmp::Reverse(class),
-                rectangle.is_none(),
-                c.t,
-                c,
-                rectangle,
-            ));
+            // Among conflicts of one class, target conflicts first, then rectangles and
+            // corridors (as CBSH2-RTC orders them): their splits settle more.
+            let target = matches!(c.on_a, Constraint::ArriveAfter { .. })
+                || matches!(c.on_b, Constraint::ArriveAfter { .. });
+            let kind = if target {
+                0
+            } else if rectangle.is_some() {
+                1
+            } else {
+                2
+            };
+            ranked.push((std::cmp::Reverse(class), kind, c.t, c, rectangle));
         }
-        ranked.sort_by_key(|&(class, plain, t, _, _)| (class, plain, t));
+        ranked.sort_by_key(|&(class, kind, t, _, _)| (class, kind, t));
         let mut pairs: Vec<(u32, u32)> = ranked
             .iter()
             .map(|&(_, _, _, c, _)| (c.a.min(c.b), c.a.max(c.b)))
@@ -487,13 +618,13 @@ impl Cbs<'_> {
             let delta = match known {
                 Some(d) => d,
                 None => {
-                    let d = self.pair_delta(node, a, b).unwrap_or(
-                        if cardinal_pairs.contains(&(a, b)) {
-                            self.tick
-                        } else {
-                            0.0
-                        },
-                    );
+                    // A cardinal conflict alone costs the pair a tick.
+                    let least = if cardinal_pairs.contains(&(a, b)) {
+                        self.tick
+                    } else {
+                        0.0
+                    };
+                    let d = self.pair_delta(node, a, b).map_or(least, |d| d.max(least));
                     if self.interrupted {
                         return 0.0;
                     }
@@ -514,7 +645,9 @@ impl Cbs<'_> {
 
     /// The extra cost agents `a` and `b` need to get past each other alone under the node's
     /// constraints: the least cost of the pair (by conflict-based search of the two) minus
-    /// their costs in the node; `None` when that search needs more than [`PAIR_NODES`] nodes.
+    /// their costs in the node — or, when that search needs more than [`PAIR_NODES`] nodes, the
+    /// least cost in its open list minus theirs, a lower bound; `None` when it stops without
+    /// one (the pair cannot pass at all, or a low-level search gave up).
     fn pair_delta(&mut self, node: u32, a: u32, b: u32) -> Option<f64> {
         let mut base_constraints = [self.constraints_of(node, a), self.constraints_of(node, b)];
         for side in &mut base_constraints {
@@ -566,10 +699,11 @@ impl Cbs<'_> {
             id: 0,
         });
         let mut expanded = 0;
-        while let Some(Queued { id, .. }) = open.pop() {
+        while let Some(Queued { id, f, .. }) = open.pop() {
             expanded += 1;
             if expanded > PAIR_NODES {
-                return None;
+                // Cut short: the least cost in the open list still bounds the pair's optimum.
+                return Some(f - base);
             }
             let (paths, cost) = {
                 let p = &pair_nodes[id as usize];
@@ -600,6 +734,11 @@ impl Cbs<'_> {
                 let parent = &pair_nodes[id as usize];
                 let mut extra = parent.extra.clone();
                 extra[side].push(constraint);
+                if let (Constraint::Barrier { t, .. }, true) = (constraint, self.disjoint_targets) {
+                    // The disjoint side of a target conflict: the other rests on its goal
+                    // from `t` on (its path does already).
+                    extra[1 - side].push(Constraint::ArriveBy { t });
+                }
                 let mut child_paths = paths.clone();
                 let old = if side == 0 {
                     path_cost_of(self.graph, &paths[0])
@@ -872,15 +1011,15 @@ pub(crate) fn run(
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> MapfOutcome {
-    run_with(instance, settings, control, true)
+    run_with(instance, settings, control, Reasoning::ALL)
 }
 
-/// Conflict-based search, with rectangle reasoning or without (`symmetry`).
+/// Conflict-based search with the given optional `reasoning`.
 pub(super) fn run_with(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
-    symmetry: bool,
+    reasoning: Reasoning,
 ) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
@@ -888,7 +1027,7 @@ pub(super) fn run_with(
     let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop, symmetry);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, reasoning);
     if !cbs.push_root() {
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
@@ -905,7 +1044,10 @@ pub(super) fn run_with(
         conflicts: cbs.nodes[0].conflicts.len(),
         id: 0,
     });
-    while let Some(Queued { id, .. }) = open.pop() {
+    while let Some(Queued {
+        id, f: popped_f, ..
+    }) = open.pop()
+    {
         outcome.expanded += 1;
         if budget.exhausted(outcome.expanded) {
             break;
@@ -936,8 +1078,11 @@ pub(super) fn run_with(
                 break;
             }
             let node = &mut cbs.nodes[id as usize];
+            // The node was queued at a bound its ancestors proved (path-max): its children
+            // inherit the greater of the two.
+            let h = h.max(popped_f - node.cost);
             node.h = Some(h);
-            if h > 0.0 {
+            if node.cost + h > popped_f + 1e-9 {
                 open.push(Queued {
                     f: node.cost + h,
                     conflicts: node.conflicts.len(),
@@ -953,56 +1098,42 @@ pub(super) fn run_with(
         };
         let mut children = Vec::with_capacity(2);
         let mut bypassed = false;
-        for (agent, added) in [(conflict.a, on_a), (conflict.b, on_b)] {
-            let mut constraints = cbs.constraints_of(id, agent);
-            constraints.extend_from_slice(&added);
-            let paths = cbs.nodes[id as usize].paths.clone();
-            let Some((path, cost)) = cbs.plan(agent, &constraints, &paths) else {
+        for (agent, other, added) in [
+            (conflict.a, conflict.b, on_a),
+            (conflict.b, conflict.a, on_b),
+        ] {
+            // The barrier side of a target conflict: with disjoint splitting the agent on its
+            // goal has arrived for good there, and every agent is kept off it.
+            let arrived = match added[..] {
+                [Constraint::Barrier { t, .. }] if cbs.disjoint_targets => Some((other, t)),
+                _ => None,
+            };
+            let Some(child) = cbs.split_child(id, agent, added, arrived) else {
                 if cbs.low_level_exhausted || cbs.interrupted {
                     break;
                 }
                 continue;
             };
             let parent = &cbs.nodes[id as usize];
-            let mut paths = paths;
-            paths[agent as usize] = Rc::new(path);
-            let mut costs = parent.costs.clone();
-            costs[agent as usize] = cost;
-            let total = parent.cost - parent.costs[agent as usize] + cost;
-            let conflicts = find_conflicts(&graph, &paths);
-            if total <= parent.cost + 1e-9 && conflicts.len() < parent.conflicts.len() {
-                // Bypass: the parent takes the path, and is queued again unsplit.
+            if child.cost <= parent.cost + 1e-9 && child.conflicts.len() < parent.conflicts.len() {
+                // Bypass: the parent takes the paths, and is queued again unsplit. Each new
+                // path is among its agent's cheapest under the parent's constraints too.
                 let parent = &mut cbs.nodes[id as usize];
-                parent.paths = paths;
-                parent.costs = costs;
-                parent.conflicts = conflicts;
-                parent.mdds[agent as usize] = None;
-                parent.deltas.retain(|&(x, y), _| x != agent && y != agent);
+                parent.paths = child.paths;
+                parent.costs = child.costs;
+                parent.conflicts = child.conflicts;
+                parent.mdds = child.mdds;
+                parent.deltas = child.deltas;
                 parent.h = None;
                 open.push(Queued {
-                    f: parent.cost,
+                    f: popped_f,
                     conflicts: parent.conflicts.len(),
                     id,
                 });
                 bypassed = true;
                 break;
             }
-            let mut mdds = parent.mdds.clone();
-            mdds[agent as usize] = None;
-            let mut deltas = parent.deltas.clone();
-            deltas.retain(|&(x, y), _| x != agent && y != agent);
-            children.push(Node {
-                parent: id,
-                constraint: Some((agent, added)),
-                paths,
-                costs,
-                cost: total,
-                h: None,
-                conflicts,
-                mdds,
-                deltas,
-                rectangle: None,
-            });
+            children.push(child);
         }
         if cbs.interrupted {
             break;
@@ -1044,7 +1175,7 @@ pub(super) fn root_estimate(instance: &Instance) -> Option<(f64, f64)> {
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let stop = || false;
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop, true);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, Reasoning::ALL);
     if !cbs.push_root() {
         return None;
     }

@@ -1,5 +1,5 @@
 //! What conflict-based search forbids one agent: a cell at a tick, a move, a cell from a tick
-//! on, or an early last arrival. CBS, ECBS and the symmetry reasoning share it.
+//! on, or a last arrival too early or too late. CBS, ECBS and the symmetry reasoning share it.
 
 /// A constraint on one agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -14,4 +14,7 @@ pub(super) enum Constraint {
     /// The agent's last arrival at its goal comes after tick `t` (it may be there at `t` if it
     /// leaves and comes back): the other side of a barrier.
     ArriveAfter { t: u32 },
+    /// The agent's last arrival at its goal is at tick `t` or before: from `t` on it is on its
+    /// goal (the other side of `ArriveAfter`, with a barrier for every other agent).
+    ArriveBy { t: u32 },
 }

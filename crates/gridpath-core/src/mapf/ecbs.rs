@@ -61,6 +61,7 @@ pub(crate) fn run(
         interrupted: false,
         pair_cache: Default::default(),
         symmetry: false,
+        disjoint_targets: false,
     };
     let mut nodes: Vec<FocalNode> = Vec::new();
     let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {

@@ -16,6 +16,7 @@ impl Mdd {
         let end = self.levels.len() as u32 - 1;
         match constraint {
             Constraint::ArriveAfter { t } => end <= t,
+            Constraint::ArriveBy { t } => end > t,
             Constraint::Vertex { v, t } | Constraint::Barrier { v, t } if t > end => {
                 // On the goal after arrival: the agent must arrive later.
                 self.levels[end as usize] == [v]

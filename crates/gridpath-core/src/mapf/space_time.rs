@@ -50,30 +50,30 @@ pub(crate) enum LowLevel {
 /// How often, in expansions, a low-level search asks whether it must stop.
 const STOP_CHECK: u32 = 1024;
 
-#[derive(Clone, Copy)]
+/// A state in the open list, ordered by one packed key: f (a cost is never negative, so its
+/// bits sort as the numbers do), then the conflicts, then the tick reversed (the deeper first),
+/// the least first; then the state generated first.
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Open {
-    f: f64,
-    conflicts: u32,
-    g: f64,
+    key: u128,
     index: u32,
 }
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl Open {
+    fn new(f: f64, conflicts: u32, t: u32, index: u32) -> Self {
+        let key = (u128::from(f.to_bits()) << 64)
+            | (u128::from(conflicts) << 32)
+            | u128::from(u32::MAX - t);
+        Open { key, index }
     }
 }
 
-impl Eq for Open {}
-
 impl Ord for Open {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed for the max-heap: least f, then fewest conflicts, then largest g.
+        // Reversed for the max-heap.
         other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| other.conflicts.cmp(&self.conflicts))
-            .then_with(|| self.g.total_cmp(&other.g))
+            .key
+            .cmp(&self.key)
             .then_with(|| other.index.cmp(&self.index))
     }
 }
@@ -118,12 +118,7 @@ pub(crate) fn search(
     let mut best: FastMap<(u32, u32), (f64, u32)> = FastMap::default();
     best.insert((start, 0), (0.0, 0));
     let mut open = BinaryHeap::new();
-    open.push(Open {
-        f: distance(start),
-        conflicts: 0,
-        g: 0.0,
-        index: 0,
-    });
+    open.push(Open::new(distance(start), 0, 0, 0));
     while let Some(Open { index, .. }) = open.pop() {
         let (v, t, g, conflicts) = {
             let s = &states[index as usize];
@@ -184,12 +179,7 @@ pub(crate) fn search(
                 conflicts: nc,
                 parent: index,
             });
-            open.push(Open {
-                f: ng + h,
-                conflicts: nc,
-                g: ng,
-                index: child,
-            });
+            open.push(Open::new(ng + h, nc, next_t, child));
         }
     }
     LowLevel::NoPath

@@ -36,11 +36,31 @@ fn scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) ->
 
 /// Like [`scattered`], where some agent may be walled off from its goal.
 fn try_scattered(width: u32, height: u32, agents: usize, seed: u64, moves: Moves) -> Instance {
+    try_scattered_terrain(width, height, agents, seed, moves, false)
+}
+
+/// Like [`try_scattered`], with about a fifth of the open cells swamp (`~`) when `swamp`.
+fn try_scattered_terrain(
+    width: u32,
+    height: u32,
+    agents: usize,
+    seed: u64,
+    moves: Moves,
+    swamp: bool,
+) -> Instance {
     let mut rng = graph::Rng::new(seed);
     let rows: Vec<String> = (0..height)
         .map(|_| {
             (0..width)
-                .map(|_| if rng.below(100) < 15 { '#' } else { '.' })
+                .map(|_| {
+                    if rng.below(100) < 15 {
+                        '#'
+                    } else if swamp && rng.below(100) < 20 {
+                        '~'
+                    } else {
+                        '.'
+                    }
+                })
                 .collect()
         })
         .collect();
@@ -865,13 +885,19 @@ fn cbs_cover_search_finds_the_least_weighted_vertex_cover() {
     }
 }
 
-/// CBS's outcome with rectangle reasoning or without, its plan checked by the validator.
-fn cbs_with(instance: &Instance, symmetry: bool) -> (MapfOutcome, Option<f64>) {
+/// CBS with every reasoning but the rectangles and corridors.
+const WITHOUT_SYMMETRY: cbs::Reasoning = cbs::Reasoning {
+    symmetry: false,
+    ..cbs::Reasoning::ALL
+};
+
+/// CBS's outcome with the given reasoning, its plan checked by the validator.
+fn cbs_with(instance: &Instance, reasoning: cbs::Reasoning) -> (MapfOutcome, Option<f64>) {
     let outcome = cbs::run_with(
         instance,
         &MapfSettings::default(),
         &SearchControl::new(),
-        symmetry,
+        reasoning,
     );
     let cost = outcome.plan.as_ref().map(|plan| {
         let summary = validate(instance, plan).unwrap_or_else(|e| panic!("{e}"));
@@ -885,8 +911,8 @@ fn cbs_with(instance: &Instance, symmetry: bool) -> (MapfOutcome, Option<f64>) {
 /// outcome with it.
 fn optimal_in_fewer_nodes_with_symmetry(instance: &Instance, what: &str) -> MapfOutcome {
     let optimum = brute_force_optimum(instance).unwrap() as f64;
-    let (plain, plain_cost) = cbs_with(instance, false);
-    let (reasoned, reasoned_cost) = cbs_with(instance, true);
+    let (plain, plain_cost) = cbs_with(instance, WITHOUT_SYMMETRY);
+    let (reasoned, reasoned_cost) = cbs_with(instance, cbs::Reasoning::ALL);
     assert_eq!(plain_cost, Some(optimum));
     assert_eq!(reasoned_cost, Some(optimum));
     assert!(
@@ -932,8 +958,8 @@ fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
         if !lower_bound(&instance).is_finite() {
             continue;
         }
-        let (plain, plain_cost) = cbs_with(&instance, false);
-        let (barred, barred_cost) = cbs_with(&instance, true);
+        let (plain, plain_cost) = cbs_with(&instance, WITHOUT_SYMMETRY);
+        let (barred, barred_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
         assert_eq!(
             plain.proof,
             Proof::Optimal,
@@ -950,5 +976,52 @@ fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
     assert!(
         changed >= 15,
         "symmetry reasoning changed the search on {changed} instances only"
+    );
+}
+
+/// Disjoint splitting of target conflicts never changes the optimum: on random maps of 8 × 8
+/// to 12 × 12 cells with 3 to 8 agents, some with swamp and some under the eight-neighbour
+/// rule, CBS with and without it find plans of one sum of costs, each valid.
+#[test]
+fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
+    let without = cbs::Reasoning {
+        disjoint_targets: false,
+        ..cbs::Reasoning::ALL
+    };
+    let (mut compared, mut changed) = (0, 0);
+    for seed in 0..800 {
+        let side = 8 + (seed as u32 % 5);
+        let agents = 3 + (seed as usize % 6);
+        let moves = if seed % 4 == 3 {
+            Moves::EightNoCut
+        } else {
+            Moves::Four
+        };
+        let swamp = seed % 3 == 2;
+        let instance = try_scattered_terrain(side, side, agents, seed + 900, moves, swamp);
+        if !lower_bound(&instance).is_finite() {
+            continue;
+        }
+        let (plain, plain_cost) = cbs_with(&instance, without);
+        let (disjoint, disjoint_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
+        assert_eq!(plain.proof, Proof::Optimal, "seed {seed} without");
+        assert_eq!(disjoint.proof, Proof::Optimal, "seed {seed} with");
+        let (Some(disjoint_cost), Some(plain_cost)) = (disjoint_cost, plain_cost) else {
+            panic!("seed {seed}: an optimal outcome without a plan");
+        };
+        // Diagonals cost √2: sums of one plan's costs in another order differ in the last bits.
+        assert!(
+            (disjoint_cost - plain_cost).abs() < 1e-9,
+            "seed {seed}: {disjoint_cost} with, {plain_cost} without"
+        );
+        compared += 1;
+        if disjoint.expanded != plain.expanded {
+            changed += 1;
+        }
+    }
+    assert!(compared >= 700, "only {compared} instances were compared");
+    assert!(
+        changed >= 20,
+        "disjoint splitting changed the search on {changed} instances only"
     );
 }
