@@ -3,9 +3,10 @@
 //! its lower bound LB (the sum of the agents' lower bounds), its cost, and its conflicts. The
 //! search learns online, from each expansion's best child, the average one-step errors of the
 //! cost and of the conflicts; from them it estimates a node's distance to go
-//! d̂ = conflicts / (1 − ε̄_d) and its cost to go ĥ = d̂ · ε̄_c. It keeps three orderings of
-//! the open nodes — CLEANUP by LB, OPEN by f̂ = cost + ĥ, and FOCAL, the nodes of OPEN with
-//! f̂ ≤ `weight` × the least f̂, by d̂ — and expands FOCAL's best if it costs at most `weight`
+//! `d̂ = conflicts / (1 − ε̄_d)` and its cost to go `ĥ = d̂ · ε̄_c`. It keeps three orderings
+//! of the open nodes — CLEANUP by LB, OPEN by `f̂ = cost + ĥ`, and FOCAL, the nodes of OPEN
+//! with f̂ ≤ `weight` × the least f̂, by d̂ (at any moment one learnt factor times the
+//! conflicts for every node, so FOCAL sorts by the conflicts) — and expands FOCAL's best if it costs at most `weight`
 //! × the least LB, else OPEN's best if it does, else CLEANUP's best. Every node costs at
 //! most `weight` × its own LB, so the node it expands always costs at most `weight` × the
 //! least LB, and the first node without conflicts at most `weight` × the optimal sum of costs.
@@ -55,8 +56,8 @@ impl Errors {
         self.steps += 1;
     }
 
-    /// The estimated cost to go ĥ = d̂ · ε̄_c of a node with `conflicts` conflicts, where
-    /// d̂ = conflicts / (1 − ε̄_d) (infinite when the conflicts do not fall on average).
+    /// The estimated cost to go `ĥ = d̂ · ε̄_c` of a node with `conflicts` conflicts, where
+    /// `d̂ = conflicts / (1 − ε̄_d)` (infinite when the conflicts do not fall on average).
     fn cost_to_go(&self, conflicts: usize) -> f64 {
         let d = conflicts as f64;
         if self.steps == 0 || conflicts == 0 {
