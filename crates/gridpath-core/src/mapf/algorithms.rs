@@ -136,7 +136,7 @@ pub static MAPF_ALGORITHMS: &[MapfAlgorithmInfo] = &[
         title: "EECBS",
         about: "Explicit estimation CBS: ECBS's focal low level under a high level that learns \
                 to estimate each node's cost and distance to a plan, a sum of costs within \
-                --weight × the optimum; faster than ECBS on larger teams.",
+                --weight × the optimum.",
         guarantee: MapfGuarantee::WithinWeight,
         uses_weight: true,
         run: eecbs::run,
