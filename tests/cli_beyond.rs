@@ -457,7 +457,7 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
     let (map, scen) = mapf_files("plans");
     let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
     let plan = temp_file("mapf-open.plan", "");
-    for algo in ["lacam", "pibt", "cbs", "ecbs", "whca"] {
+    for algo in ["lacam", "pibt", "cbs", "ecbs", "eecbs", "whca"] {
         let out = gridpath(&[
             "mapf",
             map,

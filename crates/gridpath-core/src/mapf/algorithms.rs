@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings};
-use super::{cbs, ecbs, lacam, pibt, whca};
+use super::{cbs, ecbs, eecbs, lacam, pibt, whca};
 use crate::search::SearchControl;
 
 /// A multi-agent solver.
@@ -31,6 +31,9 @@ pub enum MapfAlgorithm {
     Whca,
     /// Enhanced CBS: focal search at both levels, within the weight of the optimum.
     Ecbs,
+    /// Explicit Estimation CBS: ECBS's low level under explicit estimation search, within
+    /// the weight of the optimum.
+    Eecbs,
 }
 
 /// What a solver promises before it runs.
@@ -126,6 +129,17 @@ pub static MAPF_ALGORITHMS: &[MapfAlgorithmInfo] = &[
         guarantee: MapfGuarantee::WithinWeight,
         uses_weight: true,
         run: ecbs::run,
+    },
+    MapfAlgorithmInfo {
+        algorithm: MapfAlgorithm::Eecbs,
+        name: "eecbs",
+        title: "EECBS",
+        about: "Explicit estimation CBS: ECBS's focal low level under a high level that learns \
+                to estimate each node's cost and distance to a plan, a sum of costs within \
+                --weight × the optimum.",
+        guarantee: MapfGuarantee::WithinWeight,
+        uses_weight: true,
+        run: eecbs::run,
     },
 ];
 

@@ -18,14 +18,145 @@ use super::plan::Plan;
 use crate::search::SearchControl;
 
 /// A node of the bounded search: its paths, their costs and the agents' lower bounds.
-struct FocalNode {
-    parent: u32,
-    constraint: Option<(u32, Constraint)>,
-    paths: Vec<Rc<Vec<u32>>>,
-    costs: Vec<f64>,
-    lower: Vec<f64>,
-    conflicts: usize,
-    first: Option<Conflict>,
+pub(super) struct FocalNode {
+    /// The node it was split from; `NONE` at the root.
+    pub(super) parent: u32,
+    /// The agent and the constraint the split added.
+    pub(super) constraint: Option<(u32, Constraint)>,
+    /// Each agent's path, a cell index a tick.
+    pub(super) paths: Vec<Rc<Vec<u32>>>,
+    /// Each agent's path cost.
+    pub(super) costs: Vec<f64>,
+    /// A lower bound on each agent's cheapest cost under its constraints.
+    pub(super) lower: Vec<f64>,
+    /// How many conflicts the paths have.
+    pub(super) conflicts: usize,
+    /// The conflict to split on; `None` when the paths have none.
+    pub(super) first: Option<Conflict>,
+}
+
+impl FocalNode {
+    /// The sum of the paths' costs.
+    pub(super) fn cost(&self) -> f64 {
+        self.costs.iter().sum()
+    }
+
+    /// The sum of the agents' lower bounds: at most the optimal sum of costs under the
+    /// node's constraints.
+    pub(super) fn lower_bound(&self) -> f64 {
+        self.lower.iter().sum()
+    }
+
+    /// The node's paths as a plan, each agent resting on its goal after its last move.
+    pub(super) fn plan(&self, graph: &MoveGraph) -> Plan {
+        let end = self.paths.iter().map(|p| p.len()).max().unwrap_or(1);
+        let configs: Vec<Vec<_>> = (0..end)
+            .map(|t| {
+                self.paths
+                    .iter()
+                    .map(|p| graph.cell(p[t.min(p.len() - 1)]))
+                    .collect()
+            })
+            .collect();
+        Plan::from_configurations(&configs)
+    }
+}
+
+/// The low level of the bounded searches: CBS's constraints and conflict detection with a
+/// focal search per agent.
+pub(super) fn low_level<'a>(
+    instance: &Instance,
+    graph: &'a MoveGraph,
+    stop: &'a dyn Fn() -> bool,
+) -> Cbs<'a> {
+    let (starts, goals) = graph.ends(instance);
+    Cbs {
+        graph,
+        distances: Distances::new(goals.clone()),
+        starts,
+        goals,
+        nodes: Vec::new(),
+        uniform: false,
+        tick: 1.0,
+        low_level_exhausted: false,
+        stop,
+        interrupted: false,
+        pair_cache: Default::default(),
+        symmetry: false,
+        disjoint_targets: false,
+    }
+}
+
+/// The constraints on `agent` along the branch from the root to `node`.
+pub(super) fn constraints_of(nodes: &[FocalNode], node: u32, agent: u32) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    let mut at = node;
+    while at != NONE {
+        let n = &nodes[at as usize];
+        if let Some((a, c)) = n.constraint
+            && a == agent
+        {
+            out.push(c);
+        }
+        at = n.parent;
+    }
+    out
+}
+
+/// The root: each agent's path within `weight` of its cheapest, planned in turn with the
+/// fewest conflicts with the paths before it; `None` when some agent has none (or the low
+/// level stopped).
+pub(super) fn root(cbs: &mut Cbs<'_>, agents: usize, weight: f64) -> Option<FocalNode> {
+    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
+    let (mut costs, mut lower) = (Vec::new(), Vec::new());
+    for i in 0..agents as u32 {
+        let (path, cost, lb) = cbs.plan_within(i, &[], &paths, weight)?;
+        paths.push(Rc::new(path));
+        costs.push(cost);
+        lower.push(lb);
+    }
+    let conflicts = find_conflicts(cbs.graph, &paths);
+    Some(FocalNode {
+        parent: NONE,
+        constraint: None,
+        conflicts: conflicts.len(),
+        first: conflicts.first().copied(),
+        paths,
+        costs,
+        lower,
+    })
+}
+
+/// The child of node `id` that adds `constraint` on `agent`, with the agent's path planned
+/// again within `weight`; `None` when the agent has none (or the low level stopped).
+pub(super) fn child(
+    cbs: &mut Cbs<'_>,
+    nodes: &[FocalNode],
+    id: u32,
+    agent: u32,
+    constraint: Constraint,
+    weight: f64,
+) -> Option<FocalNode> {
+    let mut constraints = constraints_of(nodes, id, agent);
+    constraints.push(constraint);
+    let parent = &nodes[id as usize];
+    let mut paths = parent.paths.clone();
+    let (path, cost, lb) = cbs.plan_within(agent, &constraints, &paths, weight)?;
+    paths[agent as usize] = Rc::new(path);
+    let mut costs = parent.costs.clone();
+    costs[agent as usize] = cost;
+    let mut lower = parent.lower.clone();
+    lower[agent as usize] = lb.max(parent.lower[agent as usize]);
+    let conflicts = find_conflicts(cbs.graph, &paths);
+    Some(FocalNode {
+        parent: id,
+        constraint: Some((agent, constraint)),
+        conflicts: conflicts.len(),
+        first: conflicts.first().copied(),
+        paths,
+        costs,
+        lower,
+    })
 }
 
 /// Enhanced CBS (Barer et al. 2014): focal search at both levels. The low level returns, for
@@ -45,76 +176,18 @@ pub(crate) fn run(
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
     let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
-    let agents = starts.len();
-    let mut cbs = Cbs {
-        graph: &graph,
-        distances: Distances::new(goals.clone()),
-        starts,
-        goals,
-        nodes: Vec::new(),
-        uniform: false,
-        tick: 1.0,
-        low_level_exhausted: false,
-        stop: &stop,
-        interrupted: false,
-        pair_cache: Default::default(),
-        symmetry: false,
-        disjoint_targets: false,
+    let agents = instance.agents().len();
+    let mut cbs = low_level(instance, &graph, &stop);
+    let Some(root) = root(&mut cbs, agents, weight) else {
+        return without_root(outcome, &cbs, &budget);
     };
-    let mut nodes: Vec<FocalNode> = Vec::new();
-    let constraints_of = |nodes: &[FocalNode], node: u32, agent: u32| -> Vec<Constraint> {
-        let mut out = Vec::new();
-        let mut at = node;
-        while at != NONE {
-            let n = &nodes[at as usize];
-            if let Some((a, c)) = n.constraint
-                && a == agent
-            {
-                out.push(c);
-            }
-            at = n.parent;
-        }
-        out
-    };
-    let mut paths: Vec<Rc<Vec<u32>>> = Vec::with_capacity(agents);
-    let (mut costs, mut lower) = (Vec::new(), Vec::new());
-    for i in 0..agents as u32 {
-        let Some((path, cost, lb)) = cbs.plan_within(i, &[], &paths, weight) else {
-            if cbs.low_level_exhausted {
-                outcome.proof = Proof::GaveUp;
-            }
-            if let Some(stopped) = budget.stopped() {
-                outcome.proof = stopped;
-            }
-            outcome.time = budget.elapsed();
-            return outcome;
-        };
-        paths.push(Rc::new(path));
-        costs.push(cost);
-        lower.push(lb);
-    }
-    let conflicts = find_conflicts(&graph, &paths);
-    nodes.push(FocalNode {
-        parent: NONE,
-        constraint: None,
-        conflicts: conflicts.len(),
-        first: conflicts.first().copied(),
-        paths,
-        costs,
-        lower,
-    });
-    let sum = |v: &[f64]| -> f64 { v.iter().sum() };
+    let mut nodes: Vec<FocalNode> = vec![root];
     let mut open: BTreeSet<(u64, u32)> = BTreeSet::new();
     let mut focal: BinaryHeap<Reverse<(usize, u64, u32)>> = BinaryHeap::new();
-    let root_lb = sum(&nodes[0].lower);
+    let root_lb = nodes[0].lower_bound();
     open.insert((root_lb.to_bits(), 0));
-    focal.push(Reverse((
-        nodes[0].conflicts,
-        sum(&nodes[0].costs).to_bits(),
-        0,
-    )));
+    focal.push(Reverse((nodes[0].conflicts, nodes[0].cost().to_bits(), 0)));
     let mut bound = weight * root_lb;
     while let Some(&(lb_bits, _)) = open.first() {
         outcome.expanded += 1;
@@ -130,7 +203,7 @@ pub(crate) fn run(
             let old = bound;
             bound = weight * lb_min;
             for &(_, id) in &open {
-                let cost = sum(&nodes[id as usize].costs);
+                let cost = nodes[id as usize].cost();
                 if cost > old && cost <= bound {
                     focal.push(Reverse((nodes[id as usize].conflicts, cost.to_bits(), id)));
                 }
@@ -139,61 +212,30 @@ pub(crate) fn run(
         let Some(Reverse((_, _, id))) = focal.pop() else {
             break;
         };
-        let node_lb = sum(&nodes[id as usize].lower);
+        let node_lb = nodes[id as usize].lower_bound();
         if !open.remove(&(node_lb.to_bits(), id)) {
             continue;
         }
         let Some(conflict) = nodes[id as usize].first else {
-            let node = &nodes[id as usize];
-            let end = node.paths.iter().map(|p| p.len()).max().unwrap_or(1);
-            let configs: Vec<Vec<_>> = (0..end)
-                .map(|t| {
-                    node.paths
-                        .iter()
-                        .map(|p| graph.cell(p[t.min(p.len() - 1)]))
-                        .collect()
-                })
-                .collect();
-            outcome.plan = Some(Plan::from_configurations(&configs));
+            outcome.plan = Some(nodes[id as usize].plan(&graph));
             outcome.proof = Proof::Bounded(weight);
             outcome.first_plan_time = Some(budget.elapsed());
             break;
         };
         for (agent, constraint) in [(conflict.a, conflict.on_a), (conflict.b, conflict.on_b)] {
-            let mut constraints = constraints_of(&nodes, id, agent);
-            constraints.push(constraint);
-            let parent = &nodes[id as usize];
-            let paths = parent.paths.clone();
-            let Some((path, cost, lb)) = cbs.plan_within(agent, &constraints, &paths, weight)
-            else {
+            let Some(node) = child(&mut cbs, &nodes, id, agent, constraint, weight) else {
                 if cbs.low_level_exhausted || cbs.interrupted {
                     break;
                 }
                 continue;
             };
-            let parent = &nodes[id as usize];
-            let mut paths = paths;
-            paths[agent as usize] = Rc::new(path);
-            let mut costs = parent.costs.clone();
-            costs[agent as usize] = cost;
-            let mut lower = parent.lower.clone();
-            lower[agent as usize] = lb.max(parent.lower[agent as usize]);
-            let conflicts = find_conflicts(&graph, &paths);
             let child = nodes.len() as u32;
-            let (child_lb, child_cost) = (sum(&lower), sum(&costs));
+            let (child_lb, child_cost) = (node.lower_bound(), node.cost());
             open.insert((child_lb.to_bits(), child));
             if child_cost <= bound {
-                focal.push(Reverse((conflicts.len(), child_cost.to_bits(), child)));
+                focal.push(Reverse((node.conflicts, child_cost.to_bits(), child)));
             }
-            nodes.push(FocalNode {
-                parent: id,
-                constraint: Some((agent, constraint)),
-                conflicts: conflicts.len(),
-                first: conflicts.first().copied(),
-                paths,
-                costs,
-                lower,
-            });
+            nodes.push(node);
         }
         if cbs.interrupted {
             break;
@@ -203,6 +245,29 @@ pub(crate) fn run(
             break;
         }
     }
+    finish(outcome, &budget)
+}
+
+/// The outcome when the root has no paths: the low level gave up, was stopped, or some
+/// agent cannot reach its goal at all.
+pub(super) fn without_root(
+    mut outcome: MapfOutcome,
+    cbs: &Cbs<'_>,
+    budget: &Budget<'_>,
+) -> MapfOutcome {
+    if cbs.low_level_exhausted {
+        outcome.proof = Proof::GaveUp;
+    }
+    if let Some(stopped) = budget.stopped() {
+        outcome.proof = stopped;
+    }
+    outcome.time = budget.elapsed();
+    outcome
+}
+
+/// The outcome at the end of a search: stopped or cancelled when it has no plan and the
+/// budget ran out, and the time taken.
+pub(super) fn finish(mut outcome: MapfOutcome, budget: &Budget<'_>) -> MapfOutcome {
     if outcome.plan.is_none()
         && let Some(stopped) = budget.stopped()
     {

@@ -32,6 +32,7 @@ mod algorithms;
 mod cbs;
 mod constraint;
 mod ecbs;
+mod eecbs;
 mod graph;
 mod lacam;
 mod mdd;

@@ -1025,3 +1025,107 @@ fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
         "disjoint splitting changed the search on {changed} instances only"
     );
 }
+
+#[test]
+fn eecbs_stays_within_its_weight_of_the_optimum() {
+    let mut compared = 0;
+    for moves in [Moves::Four, Moves::EightNoCut] {
+        for seed in 0..6 {
+            let (side, agents) = if seed % 2 == 0 { (10, 7) } else { (8, 8) };
+            let instance = scattered(side, 8, agents, seed + 40, moves);
+            let cbs = run(&instance, MapfAlgorithm::Cbs, &MapfSettings::default());
+            assert_eq!(cbs.proof, Proof::Optimal, "{moves:?} seed {seed}");
+            let optimum = cbs.summary.unwrap().sum_of_costs;
+            for weight in [1.0, 1.1, 1.3, 2.0] {
+                let settings = MapfSettings {
+                    weight,
+                    ..MapfSettings::default()
+                };
+                let eecbs = run(&instance, MapfAlgorithm::Eecbs, &settings);
+                assert_eq!(eecbs.proof, Proof::Bounded(weight), "{moves:?} seed {seed}");
+                let plan = eecbs.plan.as_ref().unwrap();
+                let summary = validate(&instance, plan).unwrap_or_else(|e| panic!("{e}"));
+                let cost = summary.sum_of_costs;
+                assert_eq!(Some(cost), eecbs.summary.map(|s| s.sum_of_costs));
+                assert!(
+                    cost >= optimum - 1e-9 && cost <= weight * optimum + 1e-9,
+                    "{moves:?} seed {seed} weight {weight}: {cost} against {optimum}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 48);
+}
+
+#[test]
+fn eecbs_at_weight_1_matches_a_brute_force_optimum() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let instance = try_scattered(4, 3, 2 + (seed as usize % 2), seed + 100, Moves::Four);
+        let Some(optimum) = brute_force_optimum(&instance) else {
+            continue;
+        };
+        let settings = MapfSettings {
+            weight: 1.0,
+            ..MapfSettings::default()
+        };
+        let outcome = run(&instance, MapfAlgorithm::Eecbs, &settings);
+        assert_eq!(outcome.proof, Proof::Bounded(1.0), "seed {seed}");
+        let cost = outcome.summary.map(|s| s.sum_of_costs);
+        assert_eq!(cost, Some(optimum as f64), "seed {seed}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} instances had a plan");
+}
+
+#[test]
+fn eecbs_stays_within_its_weight_of_the_benchmark_optima() {
+    let Some(folder) = mapf_folder() else {
+        eprintln!(
+            "SKIPPED: ../shared/movingai/mapf is absent, so EECBS was not checked against the optima"
+        );
+        return;
+    };
+    let map = folder.join("random-32-32-20.map");
+    let scen = folder.join("random-32-32-20-random-1.scen");
+    for (k, optimum) in [(10, 200.0), (20, 413.0)] {
+        let instance = read_instance(&map, &scen, k, Moves::Four).unwrap();
+        for weight in [1.05, 1.2, 1.5] {
+            let settings = MapfSettings {
+                weight,
+                ..MapfSettings::default()
+            };
+            let outcome = run(&instance, MapfAlgorithm::Eecbs, &settings);
+            assert_eq!(
+                outcome.proof,
+                Proof::Bounded(weight),
+                "{k} agents, w {weight}"
+            );
+            let plan = outcome.plan.as_ref().unwrap();
+            let cost = validate(&instance, plan)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .sum_of_costs;
+            assert!(
+                cost >= optimum && cost <= weight * optimum + 1e-9,
+                "{k} agents, w {weight}: {cost} against {optimum}"
+            );
+        }
+    }
+}
+
+#[test]
+fn eecbs_stops_when_cancelled() {
+    let instance = scattered(10, 8, 7, 40, Moves::Four);
+    let control = SearchControl::new();
+    control.cancel();
+    let outcome = solve(
+        &instance,
+        MapfAlgorithm::Eecbs,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert!(outcome.plan.is_none());
+}
