@@ -578,10 +578,14 @@ impl SearchGraph {
             return self.path_cost(&cells);
         }
         let (mut cost, mut length) = (0.0, 0.0);
+        // Paths run straight for long stretches: the last step's direction is tried first.
+        let mut d = 0;
         for pair in path.windows(2) {
             let (from, to) = (pair[0], pair[1]);
             let offset = to as isize - from as isize;
-            let d = (0..8).find(|&d| self.delta[d] == offset)?;
+            if self.delta[d] != offset {
+                d = (0..8).find(|&d| self.delta[d] == offset)?;
+            }
             // The mask knows the map's edges: an offset that wraps round a row has no bit.
             if from >= self.masks.len() || !self.can_step(from, d) {
                 return None;
@@ -591,11 +595,57 @@ impl SearchGraph {
         }
         Some((cost, length))
     }
+
+    /// The cells of a path of indices, as [`SearchGraph::cell`] gives them one by one: a step
+    /// to a neighbour moves the last cell's coordinates, without a division.
+    pub(crate) fn index_path_cells(&self, path: &[usize]) -> Vec<Cell> {
+        let w = self.width as usize;
+        let mut cells = Vec::with_capacity(path.len());
+        let mut last: Option<(usize, Cell)> = None;
+        for &i in path {
+            let cell = match last {
+                Some((p, c)) if w >= 3 => {
+                    let offset = i as isize - p as isize;
+                    let dy: isize = if offset > 1 {
+                        1
+                    } else if offset < -1 {
+                        -1
+                    } else {
+                        0
+                    };
+                    let dx = offset - dy * w as isize;
+                    let x = i64::from(c.x) + dx as i64;
+                    let y = i64::from(c.y) + dy as i64;
+                    if dx.abs() <= 1 && (0..i64::from(self.width)).contains(&x) && y >= 0 {
+                        Cell::new(x as u32, y as u32)
+                    } else {
+                        self.cell(i)
+                    }
+                }
+                _ => self.cell(i),
+            };
+            cells.push(cell);
+            last = Some((i, cell));
+        }
+        cells
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_of_indices_has_the_cells_of_each_index() {
+        let grid = Grid::from_ascii(&["....", "....", "...."]).expect("a valid map");
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        // Steps every way, across a row's end (3 to 4, 4 to 3), back to the same cell,
+        // and jumps that are no step at all.
+        let path = [0, 1, 6, 7, 3, 4, 3, 2, 5, 9, 10, 10, 11, 0, 8, 4, 1];
+        let one_by_one: Vec<Cell> = path.iter().map(|&i| graph.cell(i)).collect();
+        assert_eq!(graph.index_path_cells(&path), one_by_one);
+        assert_eq!(graph.index_path_cells(&[]), Vec::<Cell>::new());
+    }
 
     #[test]
     fn a_path_of_indices_costs_what_the_same_cells_cost() {

@@ -45,7 +45,7 @@ pub(crate) fn result(
     } else {
         (0.0, 0.0)
     };
-    let path: Vec<Cell> = indices.into_iter().map(|i| graph.cell(i)).collect();
+    let path: Vec<Cell> = graph.index_path_cells(&indices);
     SearchResult {
         found,
         path,

@@ -172,7 +172,10 @@ pub(crate) fn jps<const RECORD: bool>(
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
     let (straight, diagonal) = (cost, cost * std::f64::consts::SQRT_2);
     let mut found = false;
-    while let Some(entry) = space.heap.pop() {
+    // The landing of lowest rank, when no higher than the expanded point's, is expanded next
+    // without going through the open list: no open entry and no other landing ranks lower.
+    let mut held: Option<Entry> = None;
+    while let Some(entry) = held.take().or_else(|| space.heap.pop()) {
         let current = entry.cell() as usize;
         if !space.close(current) {
             continue;
@@ -205,10 +208,17 @@ pub(crate) fn jps<const RECORD: bool>(
                 continue;
             }
             parents[next] = current as u32;
-            space
-                .heap
-                .push(Entry::new(ng + estimate.at(nx, ny), ng, next as u32));
+            let landing = Entry::new(ng + estimate.at(nx, ny), ng, next as u32);
             pushed += 1;
+            if landing.priority() <= entry.priority()
+                && held.is_none_or(|h| landing.priority() < h.priority())
+            {
+                if let Some(previous) = held.replace(landing) {
+                    space.heap.push(previous);
+                }
+                continue;
+            }
+            space.heap.push(landing);
             max_open = max_open.max(space.heap.len());
         }
     }

@@ -105,7 +105,10 @@ fn jps_plus<const RECORD: bool>(
     let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
     let step_cost = [cost, cost * std::f64::consts::SQRT_2];
     let mut found = false;
-    while let Some(entry) = space.heap.pop() {
+    // A landing whose rank equals the expanded point's is expanded next without going
+    // through the open list: no open entry ranks lower (the octile estimate is consistent).
+    let mut held: Option<Entry> = None;
+    while let Some(entry) = held.take().or_else(|| space.heap.pop()) {
         let current = entry.cell() as usize;
         if !space.close(current) {
             continue;
@@ -152,10 +155,13 @@ fn jps_plus<const RECORD: bool>(
             }
             parents[next] = current as u32;
             let (nx, ny) = (cx + steps * DX[d], cy + steps * DY[d]);
-            space
-                .heap
-                .push(Entry::new(ng + estimate.octile_at(nx, ny), ng, next as u32));
+            let f = ng + estimate.octile_at(nx, ny);
             pushed += 1;
+            if held.is_none() && f <= entry.priority() {
+                held = Some(Entry::new(f, ng, next as u32));
+                continue;
+            }
+            space.heap.push(Entry::new(f, ng, next as u32));
             max_open = max_open.max(space.heap.len());
         }
     }
