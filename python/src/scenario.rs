@@ -15,8 +15,8 @@ use crate::options;
 use crate::watch;
 
 /// The figures of a scenario run, as ``gridpath scen --json`` prints them: ``queries``,
-/// ``mismatches`` (costs that are not the file's optima), ``total_ms`` (the searches' own
-/// time), ``expanded``, ``mean_ratio`` and ``max_ratio`` (cost / optimal), ``jobs``,
+/// ``mismatches`` (costs that are not the file's optima), ``unchecked`` (queries the file
+/// gives no optimum for), ``total_ms`` (the searches' own time), ``expanded``, ``mean_ratio`` and ``max_ratio`` (cost / optimal), ``jobs``,
 /// ``wall_ms``, ``queries_per_second`` and ``preprocess_ms`` (``None`` for the algorithms
 /// that build nothing first); with ``costs``, each query's cost (``inf`` where no path was
 /// found), and ``mismatched``, a dict per mismatch.
@@ -38,6 +38,13 @@ impl PyScenarioReport {
     #[getter]
     fn mismatches(&self) -> usize {
         self.outcome.mismatches
+    }
+
+    /// How many queries the file gives no optimum for (0 between two different cells, as in
+    /// the MAPF benchmark's warehouse scenarios): answered, not checked.
+    #[getter]
+    fn unchecked(&self) -> usize {
+        self.outcome.unchecked
     }
 
     /// Each mismatch: a dict of ``line``, ``start``, ``goal``, ``cost``, ``optimal`` and

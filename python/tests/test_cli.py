@@ -81,6 +81,6 @@ def test_scenarios_report_the_same_figures(cli, algorithm):
     map_path = scen.with_suffix("")
     expected = run(cli, "scen", map_path, scen, "--algo", algorithm, "--limit", "100", "--json")
     report = gridpath.run_scenario(map_path, scen, algorithm=algorithm, limit=100)
-    for key in ["queries", "mismatches", "expanded", "mean_ratio", "max_ratio", "jobs"]:
+    for key in ["queries", "mismatches", "unchecked", "expanded", "mean_ratio", "max_ratio", "jobs"]:
         assert getattr(report, key) == expected[key], key
     assert (report.preprocess_ms is None) == ("preprocess_ms" not in expected)

@@ -131,6 +131,9 @@ pub struct ScenarioOutcome {
     pub queries: usize,
     /// How many costs do not match the file's optima (an any-angle search's may be cheaper).
     pub mismatches: usize,
+    /// How many queries the file gives no optimum for (it prints 0 between two different
+    /// cells, as the MAPF benchmark's warehouse scenarios do): answered, not checked.
+    pub unchecked: usize,
     /// Every mismatch, in the file's order.
     pub mismatched: Vec<Mismatch>,
     /// Each query's cost, in order; infinite where no path was found.
@@ -253,6 +256,7 @@ pub fn run(
     let (mut expanded, mut search_us) = (0u64, 0u64);
     let (mut ratio_sum, mut ratio_count, mut max_ratio) = (0.0f64, 0usize, 1.0f64);
     let mut mismatched = Vec::new();
+    let mut unchecked = 0;
     let mut costs = Vec::with_capacity(queries.len());
     for (q, answer) in queries.iter().zip(answers) {
         let result = answer.map_err(|e| search_error(q.line, e))?;
@@ -269,6 +273,11 @@ pub fn run(
             ratio_sum += ratio;
             ratio_count += 1;
             max_ratio = max_ratio.max(ratio);
+        }
+        // An optimum of 0 between two different cells is no optimum: the file has none.
+        if q.optimal == 0.0 && q.start != q.goal {
+            unchecked += 1;
+            continue;
         }
         // An any-angle path promises no more than the best grid path: cheaper is right.
         let right = if any_angle {
@@ -290,6 +299,7 @@ pub fn run(
     Ok(ScenarioOutcome {
         queries: queries.len(),
         mismatches: mismatched.len(),
+        unchecked,
         mismatched,
         costs,
         total_ms: search_us as f64 / 1000.0,
@@ -355,6 +365,34 @@ mod tests {
         assert!(
             matches!(error, ScenarioError::Search { line: 2, .. }),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_query_the_file_gives_no_optimum_for_is_answered_not_checked() {
+        let grid = Grid::from_ascii(&["....", "....", "...."]).unwrap();
+        let files = (Path::new("m.map"), Path::new("m.scen"));
+        // 0 between different cells: no optimum (the MAPF benchmark's warehouse files); 0
+        // from a cell to itself is the true optimum, and a wrong one still a mismatch.
+        let q = queries(
+            "version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t0\n0\tm.map\t4\t3\t1\t1\t1\t1\t0\n0\tm.map\t4\t3\t0\t0\t3\t0\t4\n",
+        );
+        let outcome = run(
+            &grid,
+            files,
+            &q,
+            &ScenarioOptions::default(),
+            &SearchControl::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            (outcome.queries, outcome.unchecked, outcome.mismatches),
+            (3, 1, 1)
+        );
+        assert_eq!(outcome.mismatched[0].line, 4);
+        assert!(
+            outcome.costs[0].is_finite(),
+            "the unchecked query is answered"
         );
     }
 
