@@ -101,13 +101,21 @@ mod tests {
     use super::*;
     use std::sync::mpsc;
 
-    #[test]
-    fn a_build_leaves_its_result_before_it_wakes_its_owner() {
+    /// A wake-up call and the channel it rings.
+    fn wake() -> (OnBuilt, mpsc::Receiver<()>) {
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
-        let on_built: OnBuilt = Arc::new(move || {
-            let _ = tx.lock().unwrap().send(());
-        });
+        (
+            Arc::new(move || {
+                let _ = tx.lock().unwrap().send(());
+            }),
+            rx,
+        )
+    }
+
+    #[test]
+    fn a_build_leaves_its_result_before_it_wakes_its_owner() {
+        let (on_built, rx) = wake();
         let build = Background::start(|_| Ok(41 + 1), Some(on_built)).unwrap();
         rx.recv().unwrap();
         assert!(matches!(build.take(), Some(Ended::Built(42, _))));
@@ -138,11 +146,7 @@ mod tests {
 
     #[test]
     fn a_panicking_build_says_so() {
-        let (tx, rx) = mpsc::channel();
-        let tx = Mutex::new(tx);
-        let on_built: OnBuilt = Arc::new(move || {
-            let _ = tx.lock().unwrap().send(());
-        });
+        let (on_built, rx) = wake();
         let build =
             Background::<u32>::start(|_| panic!("a build that fails"), Some(on_built)).unwrap();
         rx.recv().unwrap();

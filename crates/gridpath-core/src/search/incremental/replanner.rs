@@ -298,21 +298,14 @@ impl Replanner {
         match request.algorithm {
             Algorithm::Hpa => {
                 crate::search::outcome::check(&self.graph, request)?;
-                if self.hpa.is_none()
-                    && let Some(waker) = &self.waker
-                {
-                    if control.is_cancelled() {
-                        return Err(SearchError::Cancelled);
-                    }
-                    let graph = &self.graph;
-                    match in_background(&mut self.builds.hpa, waker, || {
-                        let graph = graph.clone();
-                        move |control: &SearchControl| {
-                            HpaGraph::from_graph_controlled(graph, DEFAULT_CLUSTER_SIZE, control)
-                        }
-                    }) {
-                        Ok(built) => self.hpa = self.adopt(built),
-                        Err(build) => return self.stand_in(request, build, control),
+                if self.hpa.is_none() {
+                    let build = |graph, control: &SearchControl| {
+                        HpaGraph::from_graph_controlled(graph, DEFAULT_CLUSTER_SIZE, control)
+                    };
+                    match self.prepared_in_background(|b| &mut b.hpa, build, request, control) {
+                        Prepared::Built(hpa) => self.hpa = Some(hpa),
+                        Prepared::InPlace => {}
+                        Prepared::Answered(answer) => return *answer,
                     }
                 }
                 let hpa = match &mut self.hpa {
@@ -327,21 +320,12 @@ impl Replanner {
             }
             Algorithm::ContractionHierarchy => {
                 crate::search::outcome::check(&self.graph, request)?;
-                if self.ch.is_none()
-                    && let Some(waker) = &self.waker
-                {
-                    if control.is_cancelled() {
-                        return Err(SearchError::Cancelled);
-                    }
-                    let graph = &self.graph;
-                    match in_background(&mut self.builds.ch, waker, || {
-                        let graph = graph.clone();
-                        move |control: &SearchControl| {
-                            ContractionHierarchy::from_graph_controlled(graph, control)
-                        }
-                    }) {
-                        Ok(built) => self.ch = self.adopt(built),
-                        Err(build) => return self.stand_in(request, build, control),
+                if self.ch.is_none() {
+                    let build = ContractionHierarchy::from_graph_controlled;
+                    match self.prepared_in_background(|b| &mut b.ch, build, request, control) {
+                        Prepared::Built(ch) => self.ch = Some(ch),
+                        Prepared::InPlace => {}
+                        Prepared::Answered(answer) => return *answer,
                     }
                 }
                 let ch = match &mut self.ch {
@@ -370,24 +354,13 @@ impl Replanner {
             }
             Algorithm::Subgoal if !self.graph.has_subgoal_graph() && self.waker.is_some() => {
                 crate::search::outcome::check(&self.graph, request)?;
-                if control.is_cancelled() {
-                    return Err(SearchError::Cancelled);
-                }
-                if let Some(waker) = &self.waker {
-                    let graph = &self.graph;
-                    match in_background(&mut self.builds.subgoal, waker, || {
-                        let graph = graph.clone();
-                        move |control: &SearchControl| {
-                            SubgoalGraph::build_controlled(&graph.moves(), control)
-                        }
-                    }) {
-                        Ok(built) => {
-                            if let Some(built) = self.adopt(built) {
-                                self.graph.keep_subgoal_graph(built);
-                            }
-                        }
-                        Err(build) => return self.stand_in(request, build, control),
-                    }
+                let build = |graph: SearchGraph, control: &SearchControl| {
+                    SubgoalGraph::build_controlled(&graph.moves(), control)
+                };
+                match self.prepared_in_background(|b| &mut b.subgoal, build, request, control) {
+                    Prepared::Built(subgoals) => self.graph.keep_subgoal_graph(subgoals),
+                    Prepared::InPlace => {}
+                    Prepared::Answered(answer) => return *answer,
                 }
                 self.searcher
                     .search_controlled(&self.graph, request, control)
@@ -399,12 +372,66 @@ impl Replanner {
     }
 }
 
+/// What [`Replanner::prepared_in_background`] makes of a structure that is not built.
+enum Prepared<T> {
+    /// Its build in the background has ended: here it is.
+    Built(T),
+    /// It is to be built in place (no builds in the background, or the last one panicked, or
+    /// no thread could be started).
+    InPlace,
+    /// It is building: the request was answered without it.
+    Answered(Box<Result<SearchResult, SearchError>>),
+}
+
 impl Replanner {
-    /// Takes a structure built in the background, noting its build time.
-    fn adopt<T>(&mut self, built: Option<(T, std::time::Duration)>) -> Option<T> {
-        let (built, took) = built?;
-        self.built_in_background = Some(took);
-        Some(built)
+    /// With builds in the background, for a structure not built: takes it from its slot of
+    /// [`Builds`] once its build has ended (noting the build's time), or else answers
+    /// `request` with A* while it builds, starting the build from a copy of the graph when
+    /// none runs or the last was cancelled.
+    fn prepared_in_background<T: Send + 'static>(
+        &mut self,
+        slot: fn(&mut Builds) -> &mut Option<Background<T>>,
+        build: fn(SearchGraph, &SearchControl) -> Result<T, SearchError>,
+        request: &SearchRequest,
+        control: &SearchControl,
+    ) -> Prepared<T> {
+        let Some(on_built) = self.waker.as_ref().map(|waker| Arc::clone(&waker.0)) else {
+            return Prepared::InPlace;
+        };
+        if control.is_cancelled() {
+            return Prepared::Answered(Box::new(Err(SearchError::Cancelled)));
+        }
+        let ended = match slot(&mut self.builds) {
+            Some(build) => match build.take() {
+                Some(ended) => Some(ended),
+                None => {
+                    let running = Arc::clone(build.control());
+                    return Prepared::Answered(Box::new(self.stand_in(request, running, control)));
+                }
+            },
+            None => None,
+        };
+        *slot(&mut self.builds) = None;
+        match ended {
+            Some(Ended::Built(built, took)) => {
+                self.built_in_background = Some(took);
+                return Prepared::Built(built);
+            }
+            Some(Ended::Panicked) => return Prepared::InPlace,
+            // None ran, or the last was cancelled (by a stop).
+            Some(Ended::Cancelled) | None => {}
+        }
+        let graph = self.graph.clone();
+        let started = Background::start(
+            move |control: &SearchControl| build(graph, control),
+            Some(on_built),
+        );
+        let Some(started) = started else {
+            return Prepared::InPlace;
+        };
+        let running = Arc::clone(started.control());
+        *slot(&mut self.builds) = Some(started);
+        Prepared::Answered(Box::new(self.stand_in(request, running, control)))
     }
 
     /// Answers `request` with A* (the default heuristic, weight 1: exact) while `build`
@@ -430,40 +457,6 @@ impl Replanner {
             control: build,
         });
         Ok(result)
-    }
-}
-
-/// With builds in the background: takes the ended build of `pending` and how long it took
-/// (`Ok(Some)`), or gives
-/// the control of the one running, starting it when none is or the last was cancelled
-/// (`Err`). `Ok(None)`: the build is to be made in place (it panicked, or no thread could be
-/// started).
-fn in_background<T: Send + 'static, B>(
-    pending: &mut Option<Background<T>>,
-    waker: &Waker,
-    work: impl FnOnce() -> B,
-) -> Result<Option<(T, std::time::Duration)>, Arc<SearchControl>>
-where
-    B: FnOnce(&SearchControl) -> Result<T, SearchError> + Send + 'static,
-{
-    if let Some(build) = pending {
-        let Some(ended) = build.take() else {
-            return Err(Arc::clone(build.control()));
-        };
-        *pending = None;
-        match ended {
-            Ended::Built(built, took) => return Ok(Some((built, took))),
-            Ended::Panicked => return Ok(None),
-            Ended::Cancelled => {}
-        }
-    }
-    match Background::start(work(), Some(Arc::clone(&waker.0))) {
-        Some(build) => {
-            let control = Arc::clone(build.control());
-            *pending = Some(build);
-            Err(control)
-        }
-        None => Ok(None),
     }
 }
 
