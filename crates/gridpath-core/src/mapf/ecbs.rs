@@ -84,6 +84,7 @@ pub(super) fn low_level<'a>(
         pair_cache: Default::default(),
         symmetry: false,
         disjoint_targets: false,
+        disjoint_splits: false,
     }
 }
 

@@ -27,6 +27,10 @@ pub(crate) struct MoveGraph {
     /// Whether every passable cell costs the same and moves are orthogonal: distances are
     /// then counted by breadth-first search.
     pub(crate) uniform: bool,
+    /// Whether diagonal moves are allowed.
+    diagonal: bool,
+    /// The least price of a tick: a wait, or a move (the least terrain cost).
+    pub(crate) least_step: f64,
 }
 
 impl MoveGraph {
@@ -69,13 +73,28 @@ impl MoveGraph {
         let mut costs = cost.iter().flatten();
         let first = costs.next().copied();
         let uniform = !diagonal && costs.all(|&c| Some(c) == first);
+        let least_step = cost.iter().flatten().copied().fold(f64::INFINITY, f64::min);
         Self {
             width: w,
             cost,
             offsets,
             targets,
             uniform,
+            diagonal,
+            least_step: if least_step.is_finite() {
+                least_step
+            } else {
+                0.0
+            },
         }
+    }
+
+    /// The fewest moves from `u` to `v` on an open map: a lower bound on the ticks between
+    /// them.
+    pub(crate) fn least_moves(&self, u: u32, v: u32) -> u32 {
+        let (a, b) = (self.cell(u), self.cell(v));
+        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+        if self.diagonal { dx.max(dy) } else { dx + dy }
     }
 
     /// The number of cells.

@@ -3,6 +3,7 @@
 //! the symmetry reasoning reads.
 
 use super::constraint::Constraint;
+use super::graph::MoveGraph;
 
 /// An agent's multi-valued decision diagram: the cells of its cheapest paths, tick by tick.
 pub(super) struct Mdd {
@@ -28,6 +29,78 @@ impl Mdd {
             Constraint::Move { u, v, t } => {
                 t <= end && self.levels[t as usize - 1] == [u] && self.levels[t as usize] == [v]
             }
+            // A demand is cardinal when no cheapest path meets it.
+            Constraint::At { v, t } => !self.has(v, t),
+            Constraint::Through { u, v, t } => !(self.has(u, t - 1) && self.has(v, t)),
         }
+    }
+
+    /// Whether the two agents of these diagrams have cheapest paths that do not collide (no
+    /// cell shared at a tick, no swapped move; an agent rests on its goal after its end):
+    /// then they need no extra cost to get past each other. Moves between neighbouring cells
+    /// of two levels are all taken as allowed (a diagram keeps its cells only), so a pair may
+    /// be called compatible where a constraint on a move would part them, never the other way
+    /// round: an estimate built on the answer stays a lower bound.
+    pub(super) fn compatible(&self, other: &Mdd, graph: &MoveGraph) -> bool {
+        let (Some(&a), Some(&b)) = (self.levels[0].first(), other.levels[0].first()) else {
+            return false;
+        };
+        if a == b {
+            return false;
+        }
+        let end = self.levels.len().max(other.levels.len()) - 1;
+        let mut pairs = vec![(a, b)];
+        let mut next = Vec::new();
+        for t in 1..=end {
+            let (la, lb) = (self.level(t), other.level(t));
+            next.clear();
+            for &(x, y) in &pairs {
+                for &x2 in graph.neighbours(x).iter().chain(std::iter::once(&x)) {
+                    if la.binary_search(&x2).is_err() {
+                        continue;
+                    }
+                    for &y2 in graph.neighbours(y).iter().chain(std::iter::once(&y)) {
+                        if y2 != x2 && (x2, y2) != (y, x) && lb.binary_search(&y2).is_ok() {
+                            next.push((x2, y2));
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                return false;
+            }
+            next.sort_unstable();
+            next.dedup();
+            std::mem::swap(&mut pairs, &mut next);
+        }
+        true
+    }
+
+    /// The cells of tick `t` (the goal after the end).
+    fn level(&self, t: usize) -> &[u32] {
+        &self.levels[t.min(self.levels.len() - 1)]
+    }
+
+    /// Whether some cheapest path breaks the prohibition `constraint`.
+    pub(super) fn may_break(&self, constraint: Constraint) -> bool {
+        match constraint {
+            Constraint::Vertex { v, t } => self.has(v, t),
+            Constraint::Barrier { v, t } => {
+                let last = self.levels.len() - 1;
+                self.levels[(t as usize).min(last)..]
+                    .iter()
+                    .any(|level| level.binary_search(&v).is_ok())
+            }
+            Constraint::Move { u, v, t } => t > 0 && self.has(u, t - 1) && self.has(v, t),
+            _ => false,
+        }
+    }
+
+    /// Whether some cheapest path is on `v` at tick `t` (on its goal for ever after the end).
+    fn has(&self, v: u32, t: u32) -> bool {
+        let last = self.levels.len() - 1;
+        self.levels[(t as usize).min(last)]
+            .binary_search(&v)
+            .is_ok()
     }
 }

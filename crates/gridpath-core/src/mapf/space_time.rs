@@ -24,6 +24,16 @@ pub(crate) trait Rules {
     /// Whether an agent on its goal at tick `t` may end its path there (stay for ever, or to
     /// the end of the window).
     fn may_end(&self, goal: u32, t: u32) -> bool;
+    /// Whether an agent on `v` at tick `t` can still meet the rules' demands to be somewhere
+    /// later (judged by a lower bound on the moves between).
+    fn reachable(&self, _v: u32, _t: u32) -> bool {
+        true
+    }
+    /// A lower bound on the cost still to pay after tick `t` that the rules' demands alone
+    /// impose (a consistent estimate, as `t` grows).
+    fn least_after(&self, _t: u32) -> f64 {
+        0.0
+    }
     /// The tick from which no rule depends on time any more: states later than this are
     /// equivalent to their cell at this tick.
     fn horizon(&self) -> u32;
@@ -151,10 +161,13 @@ pub(crate) fn search(
         }
         let next_t = t + 1;
         for &n in graph.neighbours(v).iter().chain(std::iter::once(&v)) {
-            if !rules.allows_vertex(n, next_t) || !rules.allows_move(v, n, next_t) {
+            if !rules.allows_vertex(n, next_t)
+                || !rules.allows_move(v, n, next_t)
+                || !rules.reachable(n, next_t)
+            {
                 continue;
             }
-            let h = distance(n);
+            let h = distance(n).max(rules.least_after(next_t));
             if h.is_infinite() {
                 continue;
             }

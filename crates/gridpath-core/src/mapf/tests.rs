@@ -1026,6 +1026,54 @@ fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
     );
 }
 
+/// Disjoint splitting of vertex and swap conflicts never changes the optimum: on random maps
+/// of 8 × 8 to 12 × 12 cells with 3 to 8 agents, some with swamp and some under the
+/// eight-neighbour rule, CBS with and without it find plans of one sum of costs, each valid
+/// (the demands it makes of an agent reach the low level, the decision diagrams and the
+/// searches of pairs).
+#[test]
+fn cbs_with_disjoint_splitting_keeps_the_optimum_of_plain_cbs() {
+    let without = cbs::Reasoning {
+        disjoint_splits: false,
+        ..cbs::Reasoning::ALL
+    };
+    let (mut compared, mut changed) = (0, 0);
+    for seed in 0..600 {
+        let side = 8 + (seed as u32 % 5);
+        let agents = 3 + (seed as usize % 6);
+        let moves = if seed % 4 == 3 {
+            Moves::EightNoCut
+        } else {
+            Moves::Four
+        };
+        let swamp = seed % 3 == 2;
+        let instance = try_scattered_terrain(side, side, agents, seed + 3100, moves, swamp);
+        if !lower_bound(&instance).is_finite() {
+            continue;
+        }
+        let (plain, plain_cost) = cbs_with(&instance, without);
+        let (disjoint, disjoint_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
+        assert_eq!(plain.proof, Proof::Optimal, "seed {seed} without");
+        assert_eq!(disjoint.proof, Proof::Optimal, "seed {seed} with");
+        let (Some(disjoint_cost), Some(plain_cost)) = (disjoint_cost, plain_cost) else {
+            panic!("seed {seed}: an optimal outcome without a plan");
+        };
+        assert!(
+            (disjoint_cost - plain_cost).abs() < 1e-9,
+            "seed {seed}: {disjoint_cost} with, {plain_cost} without"
+        );
+        compared += 1;
+        if disjoint.expanded != plain.expanded {
+            changed += 1;
+        }
+    }
+    assert!(compared >= 500, "only {compared} instances were compared");
+    assert!(
+        changed >= 20,
+        "disjoint splitting changed the search on {changed} instances only"
+    );
+}
+
 #[test]
 fn eecbs_stays_within_its_weight_of_the_optimum() {
     let mut compared = 0;
