@@ -1093,12 +1093,12 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
     found
 }
 
-/// The demand of a disjoint split of a plain vertex or swap conflict, on the agent that
-/// node `id` picks (its number and the tick taking turns between the two): to be on the cell,
-/// or to make its move. `None` for other conflicts.
-fn disjoint_demand(conflict: &Conflict, id: u32) -> Option<(u32, Constraint)> {
-    let first = (id + conflict.t).is_multiple_of(2);
-    let (agent, own, others) = if first {
+/// The demand of a disjoint split of a plain vertex or swap conflict, on the agent of the
+/// lower number (the same agent of a pair is held each time the two meet; taking turns, or
+/// the other agent, took 22 % and 42 % more nodes for 50 agents of random-32-32-20): to be on
+/// the cell, or to make its move. `None` for other conflicts.
+fn disjoint_demand(conflict: &Conflict) -> Option<(u32, Constraint)> {
+    let (agent, own, others) = if conflict.a < conflict.b {
         (conflict.a, conflict.on_a, conflict.on_b)
     } else {
         (conflict.b, conflict.on_b, conflict.on_a)
@@ -1209,7 +1209,7 @@ pub(super) fn run_with(
                 vec![conflict.on_a],
                 vec![conflict.on_b],
                 cbs.disjoint_splits
-                    .then(|| disjoint_demand(&conflict, id))
+                    .then(|| disjoint_demand(&conflict))
                     .flatten(),
             ),
         };
