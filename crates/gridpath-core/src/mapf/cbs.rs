@@ -581,7 +581,9 @@ impl<'a> Cbs<'a> {
         let end = path.len() - 1;
         let rules = self.rules(agent, constraints, &[]);
         let goal = self.goals[agent as usize];
-        let hops = |d: f64, tick: f64| (d / tick).round() as usize;
+        let per_tick = 1.0 / self.tick;
+        // Whole ticks (distances are whole multiples of the tick under uniform costs).
+        let hops = |d: f64| (d * per_tick + 0.5) as usize;
         let mut forward: Vec<Vec<u32>> = vec![vec![self.starts[agent as usize]]];
         for t in 1..=end {
             let mut level = Vec::new();
@@ -591,7 +593,7 @@ impl<'a> Cbs<'a> {
                         continue;
                     }
                     let d = self.distances.get(graph, agent as usize, v);
-                    if d.is_finite() && hops(d, self.tick) <= end - t {
+                    if d.is_finite() && hops(d) <= end - t {
                         level.push(v);
                     }
                 }
@@ -603,8 +605,9 @@ impl<'a> Cbs<'a> {
         let mut levels = vec![Vec::new(); end + 1];
         levels[end] = vec![goal];
         for t in (0..end).rev() {
-            let next: FastSet<u32> = levels[t + 1].iter().copied().collect();
-            levels[t] = forward[t]
+            // Each level is sorted: the forward ones by construction, the filtered ones too.
+            let next = &levels[t + 1];
+            let kept: Vec<u32> = forward[t]
                 .iter()
                 .copied()
                 .filter(|&u| {
@@ -612,9 +615,12 @@ impl<'a> Cbs<'a> {
                         .neighbours(u)
                         .iter()
                         .chain(std::iter::once(&u))
-                        .any(|&v| next.contains(&v) && rules.allows_move(u, v, t as u32 + 1))
+                        .any(|&v| {
+                            next.binary_search(&v).is_ok() && rules.allows_move(u, v, t as u32 + 1)
+                        })
                 })
                 .collect();
+            levels[t] = kept;
         }
         Mdd { levels }
     }

@@ -49,31 +49,40 @@ impl Mdd {
             return false;
         }
         let end = self.levels.len().max(other.levels.len()) - 1;
-        let mut pairs = vec![(a, b)];
-        let mut next = Vec::new();
-        for t in 1..=end {
-            let (la, lb) = (self.level(t), other.level(t));
-            next.clear();
-            for &(x, y) in &pairs {
-                for &x2 in graph.neighbours(x).iter().chain(std::iter::once(&x)) {
-                    if la.binary_search(&x2).is_err() {
+        // A depth-first search of the pairs of cells, each pair of a tick visited once (its
+        // place in the product of the two levels).
+        let mut offsets = Vec::with_capacity(end + 1);
+        let mut total = 0;
+        for t in 0..=end {
+            offsets.push(total);
+            total += self.level(t).len() * other.level(t).len();
+        }
+        let mut seen = vec![false; total];
+        let mut stack = vec![(0, a, b)];
+        while let Some((t, x, y)) = stack.pop() {
+            if t == end {
+                return true;
+            }
+            let (la, lb) = (self.level(t + 1), other.level(t + 1));
+            for &x2 in graph.neighbours(x).iter().chain(std::iter::once(&x)) {
+                let Ok(i) = la.binary_search(&x2) else {
+                    continue;
+                };
+                for &y2 in graph.neighbours(y).iter().chain(std::iter::once(&y)) {
+                    if y2 == x2 || (x2, y2) == (y, x) {
                         continue;
                     }
-                    for &y2 in graph.neighbours(y).iter().chain(std::iter::once(&y)) {
-                        if y2 != x2 && (x2, y2) != (y, x) && lb.binary_search(&y2).is_ok() {
-                            next.push((x2, y2));
+                    if let Ok(j) = lb.binary_search(&y2) {
+                        let k = offsets[t + 1] + i * lb.len() + j;
+                        if !seen[k] {
+                            seen[k] = true;
+                            stack.push((t + 1, x2, y2));
                         }
                     }
                 }
             }
-            if next.is_empty() {
-                return false;
-            }
-            next.sort_unstable();
-            next.dedup();
-            std::mem::swap(&mut pairs, &mut next);
         }
-        true
+        false
     }
 
     /// The cells of tick `t` (the goal after the end).

@@ -125,9 +125,12 @@ pub(crate) fn search(
         conflicts: 0,
         parent: NONE,
     }];
-    let mut best: FastMap<(u32, u32), (f64, u32)> = FastMap::default();
+    // Sized for a short search: growing the table costs more than a larger start.
+    let mut best: FastMap<(u32, u32), (f64, u32)> =
+        FastMap::with_capacity_and_hasher(1024, Default::default());
     best.insert((start, 0), (0.0, 0));
-    let mut open = BinaryHeap::new();
+    let mut open = BinaryHeap::with_capacity(1024);
+    states.reserve(1024);
     open.push(Open::new(distance(start), 0, 0, 0));
     while let Some(Open { index, .. }) = open.pop() {
         let (v, t, g, conflicts) = {
