@@ -83,12 +83,34 @@ pub(super) struct Node {
     /// The heuristic estimate added to the cost, once computed (`None` before).
     h: Option<f64>,
     conflicts: Vec<Conflict>,
-    mdds: Vec<Option<Rc<Mdd>>>,
+    mdds: Vec<MddSlot>,
     /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
     deltas: FastMap<(u32, u32), f64>,
     /// The barriers or ranges that split the first conflict, when it is in a rectangle or a
     /// corridor (set with the estimate).
     rectangle: Option<SymmetrySplit>,
+}
+
+/// An agent's decision diagram in a node.
+#[derive(Clone)]
+enum MddSlot {
+    /// Not built yet.
+    Empty,
+    /// Built for the node.
+    Built(Rc<Mdd>),
+    /// A diagram of the same length under fewer constraints (the agent's cost is unchanged):
+    /// it holds every cheapest path under the node's, which are found by filtering it.
+    Wider(Rc<Mdd>),
+}
+
+impl MddSlot {
+    /// The slot once constraints are added and the agent's cost stays.
+    fn widened(&self) -> MddSlot {
+        match self {
+            MddSlot::Built(m) | MddSlot::Wider(m) => MddSlot::Wider(Rc::clone(m)),
+            MddSlot::Empty => MddSlot::Empty,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -297,7 +319,7 @@ impl<'a> Cbs<'a> {
             costs,
             h: None,
             conflicts,
-            mdds: vec![None; agents],
+            mdds: vec![MddSlot::Empty; agents],
             deltas: FastMap::default(),
             rectangle: None,
         });
@@ -526,18 +548,17 @@ impl<'a> Cbs<'a> {
                 }
                 if implied.iter().any(|c| c.broken_by(path)) {
                     replanned.push(k);
-                } else if mdds[k as usize]
-                    .as_ref()
-                    .is_some_and(|m| implied.iter().any(|&c| m.may_break(c)))
+                } else if let MddSlot::Built(m) = &mdds[k as usize]
+                    && implied.iter().any(|&c| m.may_break(c))
                 {
-                    // The diagram loses cheapest paths: built again on demand.
-                    mdds[k as usize] = None;
+                    // The diagram loses cheapest paths: filtered on demand.
+                    mdds[k as usize] = mdds[k as usize].widened();
                 }
             }
             // The agent's path meets the demand already (its cost stands), but its diagram
             // may hold cheapest paths that do not.
             if !matches!(demand, Constraint::ArriveBy { .. }) {
-                mdds[j as usize] = None;
+                mdds[j as usize] = mdds[j as usize].widened();
             }
         }
         for &k in &replanned {
@@ -548,8 +569,12 @@ impl<'a> Cbs<'a> {
             constraints.extend_from_slice(&implied);
             let (path, cost) = self.plan(k, &constraints, &paths)?;
             paths[k as usize] = Rc::new(path);
+            mdds[k as usize] = if (cost - costs[k as usize]).abs() < 1e-9 {
+                mdds[k as usize].widened()
+            } else {
+                MddSlot::Empty
+            };
             costs[k as usize] = cost;
-            mdds[k as usize] = None;
             deltas.retain(|&(x, y), _| x != k && y != k);
         }
         let parent = &self.nodes[node as usize];
@@ -575,8 +600,15 @@ impl<'a> Cbs<'a> {
     }
 
     /// The decision diagram of an agent's cheapest paths of `path`'s length under its
-    /// constraints (uniform costs only).
-    fn mdd(&mut self, agent: u32, constraints: &[Constraint], path: &[u32]) -> Mdd {
+    /// constraints (uniform costs only); from `wider`, a diagram of that length under fewer
+    /// constraints, when there is one.
+    fn mdd(
+        &mut self,
+        agent: u32,
+        constraints: &[Constraint],
+        path: &[u32],
+        wider: Option<&Mdd>,
+    ) -> Mdd {
         let graph = self.graph;
         let end = path.len() - 1;
         let rules = self.rules(agent, constraints, &[]);
@@ -585,7 +617,29 @@ impl<'a> Cbs<'a> {
         // Whole ticks (distances are whole multiples of the tick under uniform costs).
         let hops = |d: f64| (d * per_tick + 0.5) as usize;
         let mut forward: Vec<Vec<u32>> = vec![vec![self.starts[agent as usize]]];
-        for t in 1..=end {
+        if let Some(wider) = wider.filter(|w| w.levels.len() == path.len()) {
+            // The wider diagram's cells the constraints allow and a cell kept before reaches.
+            for t in 1..=end {
+                let before = &forward[t - 1];
+                let level: Vec<u32> = wider.levels[t]
+                    .iter()
+                    .copied()
+                    .filter(|&v| {
+                        rules.allows_vertex(v, t as u32)
+                            && graph
+                                .neighbours(v)
+                                .iter()
+                                .chain(std::iter::once(&v))
+                                .any(|&u| {
+                                    before.binary_search(&u).is_ok()
+                                        && rules.allows_move(u, v, t as u32)
+                                })
+                    })
+                    .collect();
+                forward.push(level);
+            }
+        }
+        for t in forward.len()..=end {
             let mut level = Vec::new();
             for &u in &forward[t - 1] {
                 for &v in graph.neighbours(u).iter().chain(std::iter::once(&u)) {
@@ -626,13 +680,15 @@ impl<'a> Cbs<'a> {
     }
 
     fn mdd_of(&mut self, node: u32, agent: u32) -> Rc<Mdd> {
-        if let Some(m) = &self.nodes[node as usize].mdds[agent as usize] {
-            return Rc::clone(m);
-        }
+        let wider = match &self.nodes[node as usize].mdds[agent as usize] {
+            MddSlot::Built(m) => return Rc::clone(m),
+            MddSlot::Wider(m) => Some(Rc::clone(m)),
+            MddSlot::Empty => None,
+        };
         let constraints = self.constraints_of(node, agent);
         let path = Rc::clone(&self.nodes[node as usize].paths[agent as usize]);
-        let m = Rc::new(self.mdd(agent, &constraints, &path));
-        self.nodes[node as usize].mdds[agent as usize] = Some(Rc::clone(&m));
+        let m = Rc::new(self.mdd(agent, &constraints, &path, wider.as_deref()));
+        self.nodes[node as usize].mdds[agent as usize] = MddSlot::Built(Rc::clone(&m));
         m
     }
 
