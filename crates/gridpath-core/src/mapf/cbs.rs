@@ -1079,16 +1079,22 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
     let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
     let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
     let mut found = Vec::new();
-    let mut cells: FastMap<u32, usize> = FastMap::default();
-    let mut moves: FastMap<(u32, u32), usize> = FastMap::default();
+    // The first agent on each cell at this tick and at the tick before, stamped with the
+    // tick (plus one) in the high half so that nothing needs clearing between ticks.
+    let mut here = vec![0u64; graph.len()];
+    let mut before = vec![0u64; graph.len()];
+    let stamp = |t: usize, i: usize| ((t as u64 + 1) << 32) | i as u64;
+    let owner = |table: &[u64], v: u32, t: usize| -> Option<usize> {
+        let e = table[v as usize];
+        (e >> 32 == t as u64 + 1).then_some((e & 0xffff_ffff) as usize)
+    };
     let mut blocks: FastMap<(u32, u32), (usize, u32, u32)> = FastMap::default();
     for t in 0..end {
-        cells.clear();
-        moves.clear();
+        std::mem::swap(&mut here, &mut before);
         blocks.clear();
         for i in 0..paths.len() {
             let v = at(i, t);
-            if let Some(&j) = cells.get(&v) {
+            if let Some(j) = owner(&here, v, t) {
                 let c = Constraint::Vertex { v, t: t as u32 };
                 // A target conflict: one of the two rests on its goal from this tick on. Either
                 // its last arrival comes later, or the other never comes here again.
@@ -1110,7 +1116,7 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
                     on_b,
                 });
             } else {
-                cells.insert(v, i);
+                here[v as usize] = stamp(t, i);
             }
             if t == 0 {
                 continue;
@@ -1120,7 +1126,11 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
                 continue;
             }
             let tt = t as u32;
-            if let Some(&j) = moves.get(&(v, u)) {
+            // A swap: an agent of a lower number was on `v` and moves to `u`.
+            if let Some(j) = owner(&before, v, t - 1)
+                && j < i
+                && at(j, t) == u
+            {
                 found.push(Conflict {
                     a: j as u32,
                     b: i as u32,
@@ -1129,7 +1139,6 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
                     on_b: Constraint::Move { u, v, t: tt },
                 });
             }
-            moves.insert((u, v), i);
             if let Some((a, b)) = graph.diagonal_sides(u, v) {
                 let block = (a.min(b), a.max(b));
                 if let Some(&(j, ju, jv)) = blocks.get(&block)
