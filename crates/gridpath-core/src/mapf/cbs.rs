@@ -157,10 +157,129 @@ struct AgentRules<'g> {
     graph: &'g MoveGraph,
     goal: u32,
     horizon: u32,
-    /// The other agents' cells by tick, their moves, and where they rest from which tick.
-    occupied: FastMap<(u32, u32), u32>,
-    moving: FastMap<(u32, u32, u32), u32>,
-    resting: FastMap<u32, u32>,
+    /// The other agents' paths, to break ties.
+    avoid: Avoidance,
+}
+
+/// The most entries (cells × ticks) of a dense [`Avoidance`] table.
+const DENSE_AVOIDANCE: usize = 1 << 20;
+
+/// The other agents' paths as the low level asks about them to break ties: how many are on a
+/// cell at a tick, how many make a move the other way, and from which tick one rests on a
+/// cell.
+enum Avoidance {
+    /// Tables of cells by ticks: the number of agents on each, one of them (its number plus
+    /// one, for the moves), and each cell's first tick of rest (`u32::MAX`: none).
+    Dense {
+        cells: usize,
+        ticks: u32,
+        occupied: Vec<u8>,
+        first: Vec<u16>,
+        resting: Vec<u32>,
+    },
+    /// The same in hash maps, for large maps and long paths.
+    Sparse {
+        occupied: FastMap<(u32, u32), u32>,
+        moving: FastMap<(u32, u32, u32), u32>,
+        resting: FastMap<u32, u32>,
+    },
+}
+
+impl Avoidance {
+    /// The table of `paths` but `agent`'s, on a map of `cells` cells.
+    fn new(cells: usize, agent: u32, paths: &[Rc<Vec<u32>>]) -> Self {
+        let ticks = paths.iter().map(|p| p.len()).max().unwrap_or(0);
+        let others = paths
+            .iter()
+            .enumerate()
+            .filter(move |&(i, _)| i as u32 != agent);
+        if cells.saturating_mul(ticks) <= DENSE_AVOIDANCE && paths.len() < usize::from(u16::MAX) {
+            let mut occupied = vec![0u8; cells * ticks];
+            let mut first = vec![0u16; cells * ticks];
+            let mut resting = vec![u32::MAX; if paths.is_empty() { 0 } else { cells }];
+            for (i, path) in others {
+                for (t, &v) in path.iter().enumerate() {
+                    let k = t * cells + v as usize;
+                    occupied[k] = occupied[k].saturating_add(1);
+                    first[k] = i as u16 + 1;
+                }
+                if let Some(&end) = path.last() {
+                    resting[end as usize] = path.len() as u32;
+                }
+            }
+            return Avoidance::Dense {
+                cells,
+                ticks: ticks as u32,
+                occupied,
+                first,
+                resting,
+            };
+        }
+        let entries: usize = paths.iter().map(|p| p.len()).sum();
+        let mut occupied = FastMap::with_capacity_and_hasher(entries, Default::default());
+        let mut moving = FastMap::with_capacity_and_hasher(entries, Default::default());
+        let mut resting = FastMap::with_capacity_and_hasher(paths.len(), Default::default());
+        for (_, path) in others {
+            for (t, &v) in path.iter().enumerate() {
+                *occupied.entry((v, t as u32)).or_insert(0) += 1;
+                // Only moves are asked about, never waits.
+                if t > 0 && path[t - 1] != v {
+                    *moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
+                }
+            }
+            if let Some(&end) = path.last() {
+                resting.insert(end, path.len() as u32);
+            }
+        }
+        Avoidance::Sparse {
+            occupied,
+            moving,
+            resting,
+        }
+    }
+
+    /// How many other agents the move `u` → `v` arriving at `t` meets.
+    fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
+        match self {
+            Avoidance::Dense {
+                cells,
+                ticks,
+                occupied,
+                first,
+                resting,
+            } => {
+                let Some(&from) = resting.get(v as usize) else {
+                    return 0; // No other agent.
+                };
+                let mut n = u32::from(from <= t);
+                if t < *ticks {
+                    let k = t as usize * cells + v as usize;
+                    n += u32::from(occupied[k]);
+                    // A move the other way: one agent on `v` before and on `u` now.
+                    if u != v && t > 0 {
+                        let back = (t as usize - 1) * cells + v as usize;
+                        let here = t as usize * cells + u as usize;
+                        n += u32::from(first[back] != 0 && first[back] == first[here]);
+                    }
+                }
+                n
+            }
+            Avoidance::Sparse {
+                occupied,
+                moving,
+                resting,
+            } => {
+                let mut n = occupied.get(&(v, t)).copied().unwrap_or(0);
+                if resting.get(&v).is_some_and(|&from| from <= t) {
+                    n += 1;
+                }
+                if u != v {
+                    n += moving.get(&(v, u, t)).copied().unwrap_or(0);
+                }
+                n
+            }
+        }
+    }
 }
 
 impl Rules for AgentRules<'_> {
@@ -176,14 +295,7 @@ impl Rules for AgentRules<'_> {
     }
 
     fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
-        let mut n = self.occupied.get(&(v, t)).copied().unwrap_or(0);
-        if self.resting.get(&v).is_some_and(|&from| from <= t) {
-            n += 1;
-        }
-        if u != v {
-            n += self.moving.get(&(v, u, t)).copied().unwrap_or(0);
-        }
-        n
+        self.avoid.conflicts(u, v, t)
     }
 
     fn may_end(&self, goal: u32, t: u32) -> bool {
@@ -357,8 +469,6 @@ impl<'a> Cbs<'a> {
         paths: &[Rc<Vec<u32>>],
     ) -> AgentRules<'a> {
         let goal = self.goals[agent as usize];
-        // Sized up front: growing the tables costs more than filling them.
-        let cells: usize = paths.iter().map(|p| p.len()).sum();
         let mut rules = AgentRules {
             vertex: FastSet::with_capacity_and_hasher(constraints.len(), Default::default()),
             barriers: Vec::new(),
@@ -370,9 +480,7 @@ impl<'a> Cbs<'a> {
             graph: self.graph,
             goal,
             horizon: 0,
-            occupied: FastMap::with_capacity_and_hasher(cells, Default::default()),
-            moving: FastMap::with_capacity_and_hasher(cells, Default::default()),
-            resting: FastMap::with_capacity_and_hasher(paths.len(), Default::default()),
+            avoid: Avoidance::new(self.graph.len(), agent, paths),
         };
         let mut last = 0;
         for &c in constraints {
@@ -418,20 +526,9 @@ impl<'a> Cbs<'a> {
             }
         }
         for (i, path) in paths.iter().enumerate() {
-            if i as u32 == agent {
-                continue;
+            if i as u32 != agent {
+                last = last.max(path.len() as u32);
             }
-            for (t, &v) in path.iter().enumerate() {
-                *rules.occupied.entry((v, t as u32)).or_insert(0) += 1;
-                // Only moves are asked about, never waits.
-                if t > 0 && path[t - 1] != v {
-                    *rules.moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
-                }
-            }
-            if let Some(&end) = path.last() {
-                rules.resting.insert(end, path.len() as u32);
-            }
-            last = last.max(path.len() as u32);
         }
         rules.horizon = last + 1;
         rules.demands = rules.fixed.iter().map(|(&t, &v)| (t, v, 0.0)).collect();
