@@ -736,21 +736,27 @@ impl<'a> Cbs<'a> {
                 forward.push(level);
             }
         }
+        // Cells taken into the level being built, marked with its tick (plus one).
+        let mut taken = vec![0u32; if forward.len() <= end { graph.len() } else { 0 }];
         for t in forward.len()..=end {
             let mut level = Vec::new();
+            let mark = t as u32 + 1;
             for &u in &forward[t - 1] {
                 for &v in graph.neighbours(u).iter().chain(std::iter::once(&u)) {
-                    if !rules.allows_vertex(v, t as u32) || !rules.allows_move(u, v, t as u32) {
+                    if taken[v as usize] == mark {
                         continue;
                     }
                     let d = self.distances.get(graph, agent as usize, v);
-                    if d.is_finite() && hops(d) <= end - t {
+                    if !d.is_finite() || hops(d) > end - t {
+                        continue;
+                    }
+                    if rules.allows_vertex(v, t as u32) && rules.allows_move(u, v, t as u32) {
+                        taken[v as usize] = mark;
                         level.push(v);
                     }
                 }
             }
             level.sort_unstable();
-            level.dedup();
             forward.push(level);
         }
         let mut levels = vec![Vec::new(); end + 1];
