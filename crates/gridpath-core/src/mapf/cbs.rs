@@ -1165,8 +1165,9 @@ pub(super) fn min_cover(n: usize, edges: &[(usize, usize, u32)]) -> Option<u32> 
     search.go(0, 0).then_some(search.best)
 }
 
-/// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents): a
-/// few hundred megabytes. Beyond, the search gives up.
+/// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents; CBS
+/// counts the nodes not yet expanded, and one entry for each expanded one, whose paths it
+/// lets go): a few hundred megabytes. Beyond, the search gives up.
 pub const CBS_MAX_CELLS: usize = 16 << 20;
 
 /// The most nodes the search of a pair of agents may expand for the dependency graph.
@@ -1323,6 +1324,8 @@ pub(super) fn run_with(
         outcome.time = budget.elapsed();
         return outcome;
     }
+    // Expanded nodes whose paths are let go.
+    let mut released = 0;
     let mut open = BinaryHeap::new();
     open.push(Queued {
         f: cbs.nodes[0].cost,
@@ -1337,7 +1340,7 @@ pub(super) fn run_with(
         if budget.exhausted(outcome.expanded) {
             break;
         }
-        if cbs.nodes.len() * agents > CBS_MAX_CELLS {
+        if (cbs.nodes.len() - released) * agents + released > CBS_MAX_CELLS {
             outcome.proof = Proof::GaveUp;
             break;
         }
@@ -1453,6 +1456,14 @@ pub(super) fn run_with(
             });
             cbs.nodes.push(child);
         }
+        // Only the constraints of an expanded node are asked for again (by its descendants).
+        let node = &mut cbs.nodes[id as usize];
+        node.paths = Vec::new();
+        node.costs = Vec::new();
+        node.mdds = Vec::new();
+        node.conflicts = Vec::new();
+        node.deltas = FastMap::default();
+        released += 1;
     }
     if outcome.plan.is_none()
         && let Some(stopped) = budget.stopped()
