@@ -85,7 +85,8 @@ pub(super) struct Node {
     conflicts: Vec<Conflict>,
     mdds: Vec<MddSlot>,
     /// The extra cost of each pair of agents in conflict (see `Cbs::prioritise`).
-    deltas: FastMap<(u32, u32), f64>,
+    /// (a sorted list: a node holds a few, and the open nodes are many).
+    deltas: Vec<((u32, u32), f64)>,
     /// The barriers or ranges that split the first conflict, when it is in a rectangle or a
     /// corridor (set with the estimate).
     rectangle: Option<SymmetrySplit>,
@@ -432,7 +433,7 @@ impl<'a> Cbs<'a> {
             h: None,
             conflicts,
             mdds: vec![MddSlot::Empty; agents],
-            deltas: FastMap::default(),
+            deltas: Vec::new(),
             rectangle: None,
         });
         true
@@ -672,7 +673,7 @@ impl<'a> Cbs<'a> {
                 MddSlot::Empty
             };
             costs[k as usize] = cost;
-            deltas.retain(|&(x, y), _| x != k && y != k);
+            deltas.retain(|&((x, y), _)| x != k && y != k);
         }
         let parent = &self.nodes[node as usize];
         let cost = parent.cost
@@ -857,7 +858,11 @@ impl<'a> Cbs<'a> {
         pairs.dedup();
         let mut edges = Vec::with_capacity(pairs.len());
         for (a, b) in pairs {
-            let known = self.nodes[node as usize].deltas.get(&(a, b)).copied();
+            let deltas = &self.nodes[node as usize].deltas;
+            let known = deltas
+                .binary_search_by_key(&(a, b), |e| e.0)
+                .ok()
+                .map(|i| deltas[i].1);
             let delta = match known {
                 Some(d) => d,
                 None => {
@@ -881,7 +886,10 @@ impl<'a> Cbs<'a> {
                     if self.interrupted {
                         return 0.0;
                     }
-                    self.nodes[node as usize].deltas.insert((a, b), d);
+                    let deltas = &mut self.nodes[node as usize].deltas;
+                    if let Err(i) = deltas.binary_search_by_key(&(a, b), |e| e.0) {
+                        deltas.insert(i, ((a, b), d));
+                    }
                     d
                 }
             };
@@ -1333,7 +1341,9 @@ pub(super) fn run_with(
         id: 0,
     });
     while let Some(Queued {
-        id, f: popped_f, ..
+        id,
+        f: popped_f,
+        conflicts: open_conflicts,
     }) = open.pop()
     {
         outcome.expanded += 1;
@@ -1343,6 +1353,11 @@ pub(super) fn run_with(
         if (cbs.nodes.len() - released) * agents + released > CBS_MAX_CELLS {
             outcome.proof = Proof::GaveUp;
             break;
+        }
+        if cbs.nodes[id as usize].conflicts.is_empty() && open_conflicts > 0 {
+            // An open node keeps the number of its conflicts only: found again when expanded.
+            let found = find_conflicts(&graph, &cbs.nodes[id as usize].paths);
+            cbs.nodes[id as usize].conflicts = found;
         }
         if cbs.nodes[id as usize].conflicts.is_empty() {
             let node = &cbs.nodes[id as usize];
@@ -1444,7 +1459,7 @@ pub(super) fn run_with(
             continue;
         }
         let parent_h = cbs.nodes[id as usize].h.unwrap_or(0.0);
-        for child in children {
+        for mut child in children {
             let child_id = cbs.nodes.len() as u32;
             // A child's cost is at least its parent's estimate (the estimate is admissible
             // and a child only adds constraints).
@@ -1454,6 +1469,7 @@ pub(super) fn run_with(
                 conflicts: child.conflicts.len(),
                 id: child_id,
             });
+            child.conflicts = Vec::new();
             cbs.nodes.push(child);
         }
         // Only the constraints of an expanded node are asked for again (by its descendants).
@@ -1462,7 +1478,7 @@ pub(super) fn run_with(
         node.costs = Vec::new();
         node.mdds = Vec::new();
         node.conflicts = Vec::new();
-        node.deltas = FastMap::default();
+        node.deltas = Vec::new();
         released += 1;
     }
     if outcome.plan.is_none()
