@@ -2,6 +2,7 @@
 watches for signals, cancels the search and raises KeyboardInterrupt."""
 
 import _thread
+import signal
 import sys
 import threading
 
@@ -30,6 +31,10 @@ def interrupt_inside(call):
                 _thread.interrupt_main()
                 return
 
+    # A process started in the background by a shell inherits SIGINT ignored, and then
+    # Python leaves it ignored: `interrupt_main` would do nothing. Ctrl+C's own handler, for
+    # the test's length.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     thread = threading.Thread(target=helper)
     thread.start()
     interrupted = False
@@ -40,6 +45,7 @@ def interrupt_inside(call):
     finally:
         done.set()
         thread.join()
+        signal.signal(signal.SIGINT, previous)
     return interrupted, inside.is_set()
 
 

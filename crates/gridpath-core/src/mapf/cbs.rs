@@ -715,11 +715,12 @@ impl<'a> Cbs<'a> {
         // Whole ticks (distances are whole multiples of the tick under uniform costs).
         let hops = |d: f64| (d * per_tick + 0.5) as usize;
         let mut forward: Vec<Vec<u32>> = vec![vec![self.starts[agent as usize]]];
-        if let Some(wider) = wider.filter(|w| w.levels.len() == path.len()) {
+        if let Some(wider) = wider.filter(|w| w.ticks() == path.len()) {
             // The wider diagram's cells the constraints allow and a cell kept before reaches.
             for t in 1..=end {
                 let before = &forward[t - 1];
-                let level: Vec<u32> = wider.levels[t]
+                let level: Vec<u32> = wider
+                    .at(t)
                     .iter()
                     .copied()
                     .filter(|&v| {
@@ -780,7 +781,7 @@ impl<'a> Cbs<'a> {
                 .collect();
             levels[t] = kept;
         }
-        Mdd { levels }
+        Mdd::from_levels(&levels)
     }
 
     fn mdd_of(&mut self, node: u32, agent: u32) -> Rc<Mdd> {

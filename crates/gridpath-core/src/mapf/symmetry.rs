@@ -98,7 +98,7 @@ pub(super) fn rectangle(
         let found: Vec<usize> = (0..=t)
             .rev()
             .take_while(|&s| manhattan(paths[i][s]) == t - s)
-            .filter(|&s| mdds[i].levels[s].len() == 1)
+            .filter(|&s| s < mdds[i].ticks() && mdds[i].at(s).len() == 1)
             .collect();
         spread(found)
     };
@@ -213,10 +213,8 @@ fn barriers(
                 continue;
             };
             let vertex = graph.vertex(Cell::new(x, y));
-            let on_mdd = mdds[agent]
-                .levels
-                .get(tick)
-                .is_some_and(|level| level.binary_search(&vertex).is_ok());
+            let on_mdd =
+                tick < mdds[agent].ticks() && mdds[agent].at(tick).binary_search(&vertex).is_ok();
             if on_mdd {
                 out.push(Constraint::Vertex {
                     v: vertex,
@@ -253,13 +251,15 @@ fn blocks(graph: &MoveGraph, mdd: &Mdd, barrier: &[Constraint]) -> bool {
         })
         .collect();
     let barred = |v: u32, tick: usize| barred_cells.contains(&(v, tick as u32));
-    let mut reached: Vec<u32> = mdd.levels[0]
+    let mut reached: Vec<u32> = mdd
+        .at(0)
         .iter()
         .copied()
         .filter(|&v| !barred(v, 0))
         .collect();
-    for (tick, level) in mdd.levels.iter().enumerate().skip(1) {
-        reached = level
+    for tick in 1..mdd.ticks() {
+        reached = mdd
+            .at(tick)
             .iter()
             .copied()
             .filter(|&v| {
