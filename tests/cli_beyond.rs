@@ -481,6 +481,13 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         assert_eq!(value["solved"], true, "{algo}");
         let soc = value["sum_of_costs"].as_f64().unwrap();
         assert!(soc >= value["lower_bound"].as_f64().unwrap(), "{algo}");
+        // Conflict-based search proves its plan's cost a bound; the others prove none.
+        let proved = &value["proved_lower_bound"];
+        if algo == "cbs" {
+            assert_eq!(proved.as_f64(), Some(soc));
+        } else {
+            assert!(proved.is_null(), "{algo}: {proved}");
+        }
         assert_eq!(value["plan"].as_array().unwrap().len(), 6);
         assert_eq!(value["costs"].as_array().unwrap().len(), 6);
         let text = std::fs::read_to_string(&plan).unwrap();

@@ -265,6 +265,7 @@ fn outcome_json(args: &MapfSolveArgs, outcome: &MapfOutcome) -> serde_json::Valu
         "sum_of_costs": summary.map(|s| s.sum_of_costs),
         "makespan": summary.map(|s| s.makespan),
         "lower_bound": outcome.lower_bound,
+        "proved_lower_bound": outcome.proved_bound,
         "time_s": outcome.time.as_secs_f64(),
         "first_plan_time_s": outcome.first_plan_time.map(|t| t.as_secs_f64()),
         "expanded": outcome.expanded,
@@ -296,6 +297,9 @@ fn print_summary(args: &MapfSolveArgs, outcome: &MapfOutcome) -> anyhow::Result<
             out!("no solution: no plan moves every agent to its goal");
         }
         None => out!("no plan found"),
+    }
+    if let (None, Some(bound)) = (&outcome.summary, outcome.proved_bound) {
+        out!("every plan costs at least {bound} (proved by the search)");
     }
     let first = outcome.first_plan_time.map_or(String::new(), |t| {
         format!(", first plan after {:.3} s", t.as_secs_f64())

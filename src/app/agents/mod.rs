@@ -276,7 +276,16 @@ impl Agents {
                     false,
                 )
             }
-            proof => (format!("{name}: {}.", proof_text(proof)), true),
+            proof => match outcome.proved_bound {
+                Some(bound) => (
+                    format!(
+                        "{name}: {}; every plan costs at least {bound:.1}.",
+                        proof_text(proof)
+                    ),
+                    true,
+                ),
+                None => (format!("{name}: {}.", proof_text(proof)), true),
+            },
         };
         if !outcome.proof.has_plan() {
             if answer.anytime {
@@ -440,6 +449,7 @@ fn empty_outcome() -> MapfOutcome {
         proof: Proof::Feasible,
         summary: None,
         lower_bound: 0.0,
+        proved_bound: None,
         time: Duration::ZERO,
         first_plan_time: None,
         expanded: 0,

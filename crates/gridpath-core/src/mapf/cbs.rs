@@ -1335,6 +1335,7 @@ pub(super) fn run_with(
     }
     // Expanded nodes whose paths are let go.
     let mut released = 0;
+    let mut proved = f64::NEG_INFINITY;
     let mut open = BinaryHeap::new();
     open.push(Queued {
         f: cbs.nodes[0].cost,
@@ -1348,6 +1349,8 @@ pub(super) fn run_with(
     }) = open.pop()
     {
         outcome.expanded += 1;
+        // The least cost in the open list bounds every plan (the estimate never overestimates).
+        proved = proved.max(popped_f);
         if budget.exhausted(outcome.expanded) {
             break;
         }
@@ -1486,6 +1489,9 @@ pub(super) fn run_with(
         && let Some(stopped) = budget.stopped()
     {
         outcome.proof = stopped;
+    }
+    if proved.is_finite() {
+        outcome.proved_bound = Some(proved);
     }
     outcome.time = budget.elapsed();
     outcome

@@ -111,6 +111,10 @@ pub struct MapfOutcome {
     pub summary: Option<PlanSummary>,
     /// The sum over agents of each one's cheapest cost alone: a lower bound on any plan's.
     pub lower_bound: f64,
+    /// The least sum of costs the solver proved every plan needs when it stopped, where it
+    /// proves more than `lower_bound` (conflict-based search: the least cost in its open
+    /// list, the plan's own once optimal); `None` for the others.
+    pub proved_bound: Option<f64>,
     /// How long the solver ran.
     pub time: Duration,
     /// When the first plan was found, from the start.
@@ -127,6 +131,7 @@ impl MapfOutcome {
             proof,
             summary: None,
             lower_bound: 0.0,
+            proved_bound: None,
             time: Duration::default(),
             first_plan_time: None,
             expanded: 0,

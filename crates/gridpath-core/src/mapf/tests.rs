@@ -519,6 +519,8 @@ fn cbs_times_out_on_a_corridor_swap_without_claiming_anything() {
     .unwrap();
     assert_eq!(outcome.proof, Proof::Cancelled);
     assert!(outcome.plan.is_none());
+    // What it proved before it stopped: no more than the root's cost, the agents' own.
+    assert_eq!(outcome.proved_bound, Some(outcome.lower_bound));
 }
 
 #[test]
@@ -1061,6 +1063,12 @@ fn cbs_with_disjoint_splitting_keeps_the_optimum_of_plain_cbs() {
         assert!(
             (disjoint_cost - plain_cost).abs() < 1e-9,
             "seed {seed}: {disjoint_cost} with, {plain_cost} without"
+        );
+        // The bound proved at the end is the optimum itself.
+        let proved = disjoint.proved_bound.unwrap_or(f64::NAN);
+        assert!(
+            (proved - disjoint_cost).abs() < 1e-6,
+            "seed {seed}: proved {proved}, cost {disjoint_cost}"
         );
         compared += 1;
         if disjoint.expanded != plain.expanded {
