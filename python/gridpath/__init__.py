@@ -14,7 +14,9 @@ an array of costs (``Map.from_numpy``), then search it::
 
 Every search algorithm of the engine is there (``ALGORITHMS``); batches run on all cores with
 the GIL released (``Map.find_paths``); ``Map.flow_field`` gives every cell's cost and next
-step to one goal; ``run_scenario`` checks a Moving AI scenario as ``gridpath scen`` does.
+step to one goal; ``run_scenario`` checks a Moving AI scenario as ``gridpath scen`` does;
+``Map.solve_team`` plans many units at once with the solvers of ``gridpath mapf``
+(``TEAM_SOLVERS``).
 Errors are ``gridpath.Error`` and its subclasses, with ``file`` and ``place`` attributes.
 """
 
@@ -32,6 +34,8 @@ from ._core import (
     ScenarioError,
     ScenarioReport,
     SearchError,
+    TEAM_SOLVERS,
+    TeamPlan,
     __version__,
     run_scenario,
 )
@@ -50,6 +54,8 @@ __all__ = [
     "ScenarioError",
     "ScenarioReport",
     "SearchError",
+    "TEAM_SOLVERS",
+    "TeamPlan",
     "__version__",
     "run_scenario",
 ]

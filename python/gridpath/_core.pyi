@@ -13,6 +13,8 @@ DIAGONALS: list[str]
 """The diagonal rules: ``never``, ``always``, ``one-free``, ``no-cut``."""
 HEURISTICS: list[str]
 """The heuristics: ``manhattan``, ``euclidean``, ``chebyshev``, ``octile``, ``zero``."""
+TEAM_SOLVERS: list[str]
+"""The solvers of ``Map.solve_team``: ``lacam``, ``pibt``, ``cbs``, ``ecbs``, ``eecbs``, ``whca``."""
 
 StrPath = Union[str, PathLike[str]]
 CellLike = Tuple[int, int]
@@ -165,6 +167,45 @@ class ScenarioReport:
     def algorithm(self) -> str: ...
     def __bool__(self) -> bool: ...
 
+class TeamPlan:
+    """A team's plan, as ``gridpath mapf --json`` reports it."""
+
+    @property
+    def solved(self) -> bool: ...
+    @property
+    def proof(self) -> str:
+        """``optimal``, ``optimal-loss``, ``bounded``, ``feasible``, ``no-solution``,
+        ``timed-out``, ``cancelled`` or ``gave-up``."""
+    @property
+    def bound(self) -> Optional[float]:
+        """w for ``bounded``, 1 for ``optimal``, else ``None``."""
+    @property
+    def sum_of_costs(self) -> Optional[float]: ...
+    @property
+    def makespan(self) -> Optional[int]: ...
+    @property
+    def lower_bound(self) -> float:
+        """The sum of each agent's cheapest cost alone."""
+    @property
+    def proved_lower_bound(self) -> Optional[float]:
+        """The least sum of costs CBS proved every plan needs when it stopped."""
+    @property
+    def time(self) -> float: ...
+    @property
+    def first_plan_time(self) -> Optional[float]: ...
+    @property
+    def expanded(self) -> int: ...
+    @property
+    def costs(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def arrivals(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def positions(self) -> npt.NDArray[np.int64]:
+        """Each agent's cell (x, y) at each tick: shape (makespan + 1, agents, 2)."""
+    @property
+    def algorithm(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
 class Map:
     """A grid of terrains with costs, optional heights, endpoints and world frame."""
 
@@ -268,6 +309,18 @@ class Map:
         self, goal: Optional[CellLike] = None, *, diagonal: str = "no-cut"
     ) -> FlowField:
         """Every cell's cost and first step to ``goal``."""
+    def solve_team(
+        self,
+        starts: Sequence[CellLike],
+        goals: Sequence[CellLike],
+        *,
+        algorithm: str = "lacam",
+        moves: int = 4,
+        time_limit: float = 10.0,
+        weight: float = 1.2,
+        anytime: bool = False,
+    ) -> TeamPlan:
+        """Plans many units at once, none ever on one cell at one tick or swapping places."""
 
 def run_scenario(
     map: Union[Map, StrPath],

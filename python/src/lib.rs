@@ -4,7 +4,7 @@
 //! A thin layer over [`gridpath_core`]: it reads Python arguments into the engine's types
 //! ([`options`], cost arrays in [`costs`], files in [`load`]), runs the engine with the GIL
 //! released ([`watch`], where Ctrl+C cancels a long search), and hands answers back as numpy
-//! arrays ([`map`], [`path`], [`field`], [`scenario`]). Every error becomes an exception of
+//! arrays ([`map`], [`path`], [`field`], [`scenario`], [`team`]). Every error becomes an exception of
 //! [`errors`]; nothing panics on bad input.
 
 mod costs;
@@ -15,6 +15,7 @@ mod map;
 mod options;
 mod path;
 mod scenario;
+mod team;
 mod watch;
 
 use pyo3::prelude::*;
@@ -35,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<path::PyPath>()?;
     m.add_class::<field::PyFlowField>()?;
     m.add_class::<scenario::PyScenarioReport>()?;
+    m.add_class::<team::PyTeamPlan>()?;
     m.add_function(wrap_pyfunction!(scenario::run_scenario, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("FileError", py.get_type::<errors::FileError>())?;
@@ -53,6 +55,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|h| h.name())
         .collect();
     m.add("HEURISTICS", heuristics)?;
+    let solvers: Vec<&str> = gridpath_core::mapf::MapfAlgorithm::all()
+        .map(gridpath_core::mapf::MapfAlgorithm::name)
+        .collect();
+    m.add("TEAM_SOLVERS", solvers)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

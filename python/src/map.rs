@@ -691,6 +691,34 @@ impl PyMap {
         PyFlowField::new(py, &field, diagonal)
     }
 
+    /// Plans many units at once, each from its start to its goal, with none ever on one cell
+    /// at one tick or swapping places: the solvers of ``gridpath mapf`` (``algorithm`` one of
+    /// ``TEAM_SOLVERS``: ``lacam``, ``pibt``, ``cbs`` optimal, ``ecbs`` and ``eecbs`` within
+    /// ``weight`` of the optimum, ``whca``), ``moves`` 4 (the benchmark's rule) or 8 (no
+    /// corner cutting), a step costing the terrain's cost. LaCAM answers with its first plan
+    /// unless ``anytime`` (then it improves it until ``time_limit``). Every plan is checked
+    /// by the independent validator. Ctrl+C stops the solver. A :class:`TeamPlan`.
+    #[pyo3(signature = (starts, goals, *, algorithm="lacam", moves=4, time_limit=10.0, weight=1.2, anytime=false))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the keyword arguments of one call"
+    )]
+    fn solve_team(
+        &self,
+        py: Python<'_>,
+        starts: &Bound<'_, PyAny>,
+        goals: &Bound<'_, PyAny>,
+        algorithm: &str,
+        moves: u32,
+        time_limit: f64,
+        weight: f64,
+        anytime: bool,
+    ) -> PyResult<crate::team::PyTeamPlan> {
+        crate::team::solve_team(
+            py, self, starts, goals, algorithm, moves, time_limit, weight, anytime,
+        )
+    }
+
     fn __repr__(&self) -> String {
         let grid = &self.map.grid;
         format!(

@@ -1,0 +1,259 @@
+//! `Map.solve_team`: many units at once, through the engine's [`gridpath_core::mapf`] — the
+//! solvers of `gridpath mapf`, their plans checked by its independent validator.
+
+use std::time::Duration;
+
+use gridpath_core::mapf::{self, Agent, Instance, MapfAlgorithm, MapfOutcome, MapfSettings, Moves};
+use gridpath_core::search::SearchControl;
+use numpy::ndarray::Array3;
+use numpy::{IntoPyArray, PyArray1, PyArray3};
+use pyo3::prelude::*;
+
+use crate::errors;
+use crate::map::PyMap;
+use crate::options;
+use crate::watch;
+
+/// The most agents one call plans (as `gridpath mapf --agents`).
+const MAX_AGENTS: usize = 100_000;
+
+/// The longest time limit, in seconds (as `gridpath mapf --time-limit`).
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A team's plan, as ``gridpath mapf --json`` reports it: ``solved``, ``proof``, ``bound``,
+/// ``sum_of_costs``, ``makespan``, ``lower_bound``, ``proved_lower_bound``, ``time``,
+/// ``first_plan_time``, ``expanded``, ``costs`` and ``arrivals`` per agent, and the plan as
+/// ``positions``, an int64 array of shape (makespan + 1, agents, 2): each agent's cell
+/// (x, y) at each tick.
+#[pyclass(frozen, module = "gridpath", name = "TeamPlan")]
+pub struct PyTeamPlan {
+    outcome: MapfOutcome,
+    algorithm: &'static str,
+    agents: usize,
+}
+
+#[pymethods]
+impl PyTeamPlan {
+    /// Whether a plan was found.
+    #[getter]
+    fn solved(&self) -> bool {
+        self.outcome.plan.is_some()
+    }
+
+    /// What the solver proved: ``optimal``, ``optimal-loss``, ``bounded``, ``feasible``,
+    /// ``no-solution``, ``timed-out``, ``cancelled`` or ``gave-up``.
+    #[getter]
+    fn proof(&self) -> &'static str {
+        self.outcome.proof.name()
+    }
+
+    /// The factor of the optimum the plan is proved within: w for ``bounded``, 1 for
+    /// ``optimal``, else ``None``.
+    #[getter]
+    fn bound(&self) -> Option<f64> {
+        match self.outcome.proof {
+            mapf::Proof::Bounded(w) => Some(w),
+            mapf::Proof::Optimal => Some(1.0),
+            _ => None,
+        }
+    }
+
+    /// The plan's sum of costs (``None`` without a plan).
+    #[getter]
+    fn sum_of_costs(&self) -> Option<f64> {
+        self.outcome.summary.as_ref().map(|s| s.sum_of_costs)
+    }
+
+    /// The plan's last arrival, in ticks (``None`` without a plan).
+    #[getter]
+    fn makespan(&self) -> Option<usize> {
+        self.outcome.summary.as_ref().map(|s| s.makespan)
+    }
+
+    /// The sum of each agent's cheapest cost alone: no plan costs less.
+    #[getter]
+    fn lower_bound(&self) -> f64 {
+        self.outcome.lower_bound
+    }
+
+    /// The least sum of costs the solver proved every plan needs when it stopped
+    /// (conflict-based search; ``None`` for the others).
+    #[getter]
+    fn proved_lower_bound(&self) -> Option<f64> {
+        self.outcome.proved_bound
+    }
+
+    /// The solver's time, in seconds.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.outcome.time.as_secs_f64()
+    }
+
+    /// When the first plan was found, in seconds from the start (``None`` without one).
+    #[getter]
+    fn first_plan_time(&self) -> Option<f64> {
+        self.outcome.first_plan_time.map(|t| t.as_secs_f64())
+    }
+
+    /// The nodes the solver expanded (configurations, constraint-tree nodes or ticks).
+    #[getter]
+    fn expanded(&self) -> u64 {
+        self.outcome.expanded
+    }
+
+    /// Each agent's cost, a float64 array (empty without a plan).
+    #[getter]
+    fn costs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let costs = self.outcome.summary.as_ref().map(|s| s.costs.clone());
+        costs.unwrap_or_default().into_pyarray(py)
+    }
+
+    /// Each agent's arrival: the tick from which it stays on its goal, an int64 array (empty
+    /// without a plan).
+    #[getter]
+    fn arrivals<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let arrivals: Vec<i64> = self
+            .outcome
+            .summary
+            .as_ref()
+            .map(|s| s.arrivals.iter().map(|&a| a as i64).collect())
+            .unwrap_or_default();
+        arrivals.into_pyarray(py)
+    }
+
+    /// Each agent's cell at each tick, an int64 array of shape (makespan + 1, agents, 2); an
+    /// agent stays on its goal after it arrives. Shape (0, agents, 2) without a plan.
+    #[getter]
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<i64>>> {
+        let agents = self.agents;
+        let Some(plan) = &self.outcome.plan else {
+            return Ok(Array3::<i64>::zeros((0, agents, 2)).into_pyarray(py));
+        };
+        let ticks = plan.makespan() + 1;
+        let mut cells = Array3::<i64>::zeros((ticks, agents, 2));
+        for t in 0..ticks {
+            for i in 0..agents {
+                if let Some(c) = plan.position(i, t) {
+                    cells[[t, i, 0]] = i64::from(c.x);
+                    cells[[t, i, 1]] = i64::from(c.y);
+                }
+            }
+        }
+        Ok(cells.into_pyarray(py))
+    }
+
+    /// The solver's name, as ``algorithm`` takes it.
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        self.algorithm
+    }
+
+    /// Whether a plan was found.
+    fn __bool__(&self) -> bool {
+        self.solved()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.outcome.summary {
+            Some(s) => format!(
+                "<gridpath.TeamPlan {}: {} agents, {}, sum of costs {}, makespan {}>",
+                self.algorithm,
+                self.agents,
+                self.outcome.proof.name(),
+                s.sum_of_costs,
+                s.makespan
+            ),
+            None => format!(
+                "<gridpath.TeamPlan {}: {} agents, {}>",
+                self.algorithm,
+                self.agents,
+                self.outcome.proof.name()
+            ),
+        }
+    }
+}
+
+/// Reads a list of cells (`what`: "starts" or "goals").
+fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<gridpath_core::grid::Cell>> {
+    let items: Vec<Bound<'_, PyAny>> = value
+        .try_iter()
+        .map_err(|_| errors::argument(format!("the {what} must be a list of cells (x, y)")))?
+        .take(MAX_AGENTS + 1)
+        .collect::<PyResult<_>>()?;
+    if items.len() > MAX_AGENTS {
+        return Err(errors::argument(format!(
+            "at most {MAX_AGENTS} agents, got more {what}"
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| options::cell(item, &format!("{what}[{i}]")))
+        .collect()
+}
+
+/// Plans the agents from `starts` to `goals` on the map (see `Map.solve_team`).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the keyword arguments of one call"
+)]
+pub fn solve_team(
+    py: Python<'_>,
+    map: &PyMap,
+    starts: &Bound<'_, PyAny>,
+    goals: &Bound<'_, PyAny>,
+    algorithm: &str,
+    moves: u32,
+    time_limit: f64,
+    weight: f64,
+    anytime: bool,
+) -> PyResult<PyTeamPlan> {
+    let solver: MapfAlgorithm = algorithm.parse().map_err(errors::argument)?;
+    let moves = match moves {
+        4 => Moves::Four,
+        8 => Moves::EightNoCut,
+        other => {
+            return Err(errors::argument(format!(
+                "moves must be 4 or 8, got {other}"
+            )));
+        }
+    };
+    if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_SECONDS) {
+        return Err(errors::argument(format!(
+            "the time limit must be above 0 and at most {MAX_SECONDS} s, got {time_limit}"
+        )));
+    }
+    let starts = cells(starts, "starts")?;
+    let goals = cells(goals, "goals")?;
+    if starts.len() != goals.len() {
+        return Err(errors::argument(format!(
+            "{} starts and {} goals: give one goal per start",
+            starts.len(),
+            goals.len()
+        )));
+    }
+    let agents = starts
+        .into_iter()
+        .zip(goals)
+        .map(|(start, goal)| Agent { start, goal })
+        .collect::<Vec<_>>();
+    let count = agents.len();
+    let instance = Instance::new(map.map.grid.clone(), agents, moves)
+        .map_err(|e| errors::argument(e.to_string()))?;
+    let settings = MapfSettings {
+        time_limit: Duration::from_secs_f64(time_limit),
+        anytime,
+        weight,
+        ..MapfSettings::default()
+    };
+    let control = SearchControl::new();
+    let outcome = watch::watched(py, &control, || {
+        mapf::solve(&instance, solver, &settings, &control)
+    })?
+    .map_err(|e| errors::argument(e.to_string()))?;
+    Ok(PyTeamPlan {
+        outcome,
+        algorithm: solver.name(),
+        agents: count,
+    })
+}
