@@ -188,7 +188,7 @@ class TeamPlan:
         """The sum of each agent's cheapest cost alone."""
     @property
     def proved_lower_bound(self) -> Optional[float]:
-        """The least sum of costs CBS proved every plan needs when it stopped."""
+        """The least sum of costs CBS, ECBS or EECBS proved every plan needs when it stopped."""
     @property
     def time(self) -> float: ...
     @property
@@ -321,6 +321,10 @@ class Map:
         anytime: bool = False,
     ) -> TeamPlan:
         """Plans many units at once, none ever on one cell at one tick or swapping places."""
+    def team_from_scenario(
+        self, scen: StrPath, agents: Optional[int] = None
+    ) -> Tuple[list[CellLike], list[CellLike]]:
+        """The first ``agents`` agents of a Moving AI MAPF scenario, as ``(starts, goals)``."""
 
 def run_scenario(
     map: Union[Map, StrPath],

@@ -719,6 +719,19 @@ impl PyMap {
         )
     }
 
+    /// The first ``agents`` agents of a Moving AI MAPF scenario file for this map (every one
+    /// without ``agents``), as ``(starts, goals)``: two lists of cells for
+    /// :meth:`solve_team`. Raises :class:`ScenarioError` naming the line of an agent off the
+    /// map, on a wall or sharing a start or goal, or written for a map of another size.
+    #[pyo3(signature = (scen, agents=None))]
+    fn team_from_scenario(
+        &self,
+        scen: std::path::PathBuf,
+        agents: Option<usize>,
+    ) -> PyResult<crate::team::Team> {
+        crate::team::team_from_scenario(self, scen, agents)
+    }
+
     fn __repr__(&self) -> String {
         let grid = &self.map.grid;
         format!(

@@ -9,6 +9,12 @@ use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 
+use std::path::PathBuf;
+
+use gridpath_core::format::movingai;
+use gridpath_core::format::read::{FileLimit, read_text};
+use gridpath_core::mapf::ScenarioError;
+
 use crate::errors;
 use crate::map::PyMap;
 use crate::options;
@@ -76,8 +82,8 @@ impl PyTeamPlan {
         self.outcome.lower_bound
     }
 
-    /// The least sum of costs the solver proved every plan needs when it stopped
-    /// (conflict-based search; ``None`` for the others).
+    /// The least sum of costs the solver proved every plan needs when it stopped (CBS, ECBS
+    /// and EECBS; ``None`` for the others).
     #[getter]
     fn proved_lower_bound(&self) -> Option<f64> {
         self.outcome.proved_bound
@@ -256,4 +262,36 @@ pub fn solve_team(
         algorithm: solver.name(),
         agents: count,
     })
+}
+
+/// A team as Python gets it: the starts and the goals, each a list of cells `(x, y)`.
+pub type Team = (Vec<(u32, u32)>, Vec<(u32, u32)>);
+
+/// The first `agents` agents of a Moving AI scenario file for the map (all of them without
+/// `agents`), as `(starts, goals)`, each a list of cells (see `Map.team_from_scenario`).
+pub fn team_from_scenario(map: &PyMap, scen: PathBuf, agents: Option<usize>) -> PyResult<Team> {
+    let fault = |message: String, place: Option<String>| {
+        errors::raise::<errors::ScenarioError>(&message, Some(&scen), place)
+    };
+    let text = read_text(&scen, FileLimit::SCENARIO)
+        .map_err(|e| errors::raise::<errors::FileError>(&e.to_string(), Some(&scen), None))?;
+    let queries = movingai::parse_scen(&text).map_err(|e| fault(e.to_string(), None))?;
+    let k = agents.unwrap_or(queries.len());
+    let instance =
+        mapf::instance_from_queries(map.map.grid.clone(), &queries, k, Moves::Four, &scen)
+            .map_err(|e| {
+                let place = match &e {
+                    ScenarioError::MapSize { line, .. } | ScenarioError::Agent { line, .. } => {
+                        Some(format!("line {line}"))
+                    }
+                    _ => None,
+                };
+                fault(e.to_string(), place)
+            })?;
+    let (starts, goals) = instance
+        .agents()
+        .iter()
+        .map(|a| ((a.start.x, a.start.y), (a.goal.x, a.goal.y)))
+        .unzip();
+    Ok((starts, goals))
 }

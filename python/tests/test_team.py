@@ -77,6 +77,10 @@ def test_cbs_passes_two_units_through_a_pocket_optimally():
             # No solver's plan is cheaper than the proved optimum.
             assert check_plan(costs, other, starts, goals) == other.sum_of_costs >= soc
             solved += 1
+        if solver in ("ecbs", "eecbs"):
+            assert other.proved_lower_bound <= soc <= other.sum_of_costs
+        elif solver != "cbs":
+            assert other.proved_lower_bound is None
     assert solved >= 3
 
 
@@ -119,7 +123,10 @@ def benchmark_team(k):
         fields = line.split("\t")
         starts.append((int(fields[4]), int(fields[5])))
         goals.append((int(fields[6]), int(fields[7])))
-    return gridpath.Map.load(map_file), starts, goals
+    m = gridpath.Map.load(map_file)
+    # The package's reader gives the same agents as this one.
+    assert m.team_from_scenario(scen, k) == (starts, goals)
+    return m, starts, goals
 
 
 @pytest.mark.parametrize("k, optimum", [(10, 200), (20, 413)])
@@ -137,3 +144,22 @@ def test_lacam_plans_a_crowd_that_the_validator_accepts():
     soc = check_plan(m.to_numpy(), plan, starts, goals)
     assert soc == plan.sum_of_costs >= plan.lower_bound
     assert plan.positions.shape == (plan.makespan + 1, 100, 2)
+
+
+def test_a_scenario_that_does_not_fit_the_map_names_its_line(tmp_path):
+    m = gridpath.Map.from_numpy(corridor_with_pocket())
+    scen = tmp_path / "team.scen"
+    scen.write_text(
+        "version 1\n"
+        "0\tpocket.map\t7\t2\t0\t1\t6\t1\t6\n"
+        "0\tpocket.map\t7\t2\t1\t0\t5\t1\t4\n"
+    )
+    starts, goals = m.team_from_scenario(scen, 1)
+    assert (starts, goals) == ([(0, 1)], [(6, 1)])
+    with pytest.raises(gridpath.ScenarioError) as wall:
+        m.team_from_scenario(scen)
+    assert wall.value.place == "line 3" and wall.value.file == str(scen)
+    with pytest.raises(gridpath.ScenarioError, match="3 agents asked for"):
+        m.team_from_scenario(scen, 3)
+    with pytest.raises(gridpath.FileError):
+        m.team_from_scenario(tmp_path / "missing.scen")

@@ -4,7 +4,7 @@
 
 use egui::{Color32, ComboBox, DragValue, RichText, Ui};
 
-use crate::mapf::{MAPF_ALGORITHMS, Moves};
+use crate::mapf::{MAPF_ALGORITHMS, Moves, Proof};
 
 use super::paint::unit_colour;
 use super::playback::SPEEDS;
@@ -207,6 +207,19 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
                             "{:.2} (cost {:.3} ×)",
                             outcome.lower_bound,
                             summary.sum_of_costs / outcome.lower_bound
+                        ),
+                    );
+                }
+                // A bounded solver's own bound: the plan is proved within this factor.
+                if let (Proof::Bounded(_), Some(proved)) = (outcome.proof, outcome.proved_bound)
+                    && proved > 0.0
+                {
+                    row(
+                        ui,
+                        "Proved bound",
+                        format!(
+                            "{proved:.2} (within {:.3} × optimal)",
+                            summary.sum_of_costs / proved
                         ),
                     );
                 }

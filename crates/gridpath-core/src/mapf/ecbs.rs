@@ -190,6 +190,7 @@ pub(crate) fn run(
     open.insert((root_lb.to_bits(), 0));
     focal.push(Reverse((nodes[0].conflicts, nodes[0].cost().to_bits(), 0)));
     let mut bound = weight * root_lb;
+    let mut proved = f64::NEG_INFINITY;
     while let Some(&(lb_bits, _)) = open.first() {
         outcome.expanded += 1;
         if budget.exhausted(outcome.expanded) {
@@ -200,6 +201,8 @@ pub(crate) fn run(
             break;
         }
         let lb_min = f64::from_bits(lb_bits);
+        // The least lower bound in the open list bounds every plan.
+        proved = proved.max(lb_min);
         if weight * lb_min > bound {
             let old = bound;
             bound = weight * lb_min;
@@ -245,6 +248,9 @@ pub(crate) fn run(
             outcome.proof = Proof::GaveUp;
             break;
         }
+    }
+    if proved.is_finite() {
+        outcome.proved_bound = Some(proved);
     }
     finish(outcome, &budget)
 }

@@ -209,8 +209,11 @@ pub(crate) fn run(
     let mut keys = vec![keys_of(&root, &errors)];
     lists.insert(&keys[0], root.conflicts, 0);
     let mut nodes = vec![root];
+    let mut proved = f64::NEG_INFINITY;
     while let Some((id, lower)) = lists.select(&keys) {
         outcome.expanded += 1;
+        // The least lower bound in CLEANUP bounds every plan.
+        proved = proved.max(lower);
         if budget.exhausted(outcome.expanded) {
             break;
         }
@@ -278,6 +281,9 @@ pub(crate) fn run(
             lists.insert(&keys[child_id as usize], node.conflicts, child_id);
             nodes.push(node);
         }
+    }
+    if proved.is_finite() {
+        outcome.proved_bound = Some(proved);
     }
     finish(outcome, &budget)
 }

@@ -113,7 +113,9 @@ pub struct MapfOutcome {
     pub lower_bound: f64,
     /// The least sum of costs the solver proved every plan needs when it stopped, where it
     /// proves more than `lower_bound` (conflict-based search: the least cost in its open
-    /// list, the plan's own once optimal); `None` for the others.
+    /// list, the plan's own once optimal; ECBS and EECBS: the least lower bound in their open
+    /// lists, so a bounded plan is within `sum_of_costs / proved_bound` of the optimum);
+    /// `None` for the others.
     pub proved_bound: Option<f64>,
     /// How long the solver ran.
     pub time: Duration,

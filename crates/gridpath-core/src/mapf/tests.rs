@@ -543,6 +543,12 @@ fn ecbs_stays_within_its_weight_of_the_optimum() {
                     cost >= optimum - 1e-9 && cost <= weight * optimum + 1e-9,
                     "{moves:?} seed {seed} weight {weight}: {cost} against {optimum}"
                 );
+                // Its proved bound lies under the optimum, and the plan within w of it.
+                let proved = ecbs.proved_bound.unwrap_or(f64::NAN);
+                assert!(
+                    proved <= optimum + 1e-9 && cost <= weight * proved + 1e-9,
+                    "{moves:?} seed {seed} weight {weight}: proved {proved}"
+                );
             }
         }
     }
@@ -1106,6 +1112,11 @@ fn eecbs_stays_within_its_weight_of_the_optimum() {
                 assert!(
                     cost >= optimum - 1e-9 && cost <= weight * optimum + 1e-9,
                     "{moves:?} seed {seed} weight {weight}: {cost} against {optimum}"
+                );
+                let proved = eecbs.proved_bound.unwrap_or(f64::NAN);
+                assert!(
+                    proved <= optimum + 1e-9 && cost <= weight * proved + 1e-9,
+                    "{moves:?} seed {seed} weight {weight}: proved {proved}"
                 );
                 compared += 1;
             }
