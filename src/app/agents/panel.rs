@@ -210,15 +210,16 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
                         ),
                     );
                 }
-                // A bounded solver's own bound: the plan is proved within this factor.
+                // A bounded solver's own bound, where it proved more than the lower bound: the
+                // plan is proved within this factor of the optimum.
                 if let (Proof::Bounded(_), Some(proved)) = (outcome.proof, outcome.proved_bound)
-                    && proved > 0.0
+                    && proved > outcome.lower_bound + 1e-9
                 {
                     row(
                         ui,
                         "Proved bound",
                         format!(
-                            "{proved:.2} (within {:.3} × optimal)",
+                            "{proved:.2} (within {:.3} ×)",
                             summary.sum_of_costs / proved
                         ),
                     );
