@@ -715,7 +715,15 @@ impl PyMap {
         anytime: bool,
     ) -> PyResult<crate::team::PyTeamPlan> {
         crate::team::solve_team(
-            py, self, starts, goals, algorithm, moves, time_limit, weight, anytime,
+            py,
+            &self.map.grid,
+            starts,
+            goals,
+            algorithm,
+            moves,
+            time_limit,
+            weight,
+            anytime,
         )
     }
 
@@ -729,7 +737,7 @@ impl PyMap {
         scen: std::path::PathBuf,
         agents: Option<usize>,
     ) -> PyResult<crate::team::Team> {
-        crate::team::team_from_scenario(self, scen, agents)
+        crate::team::team_from_scenario(&self.map.grid, scen, agents)
     }
 
     fn __repr__(&self) -> String {

@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use gridpath_core::format::movingai;
 use gridpath_core::format::read::{FileLimit, read_text};
+use gridpath_core::grid::Grid;
 use gridpath_core::mapf::ScenarioError;
 
 use crate::errors;
-use crate::map::PyMap;
 use crate::options;
 use crate::watch;
 
@@ -198,14 +198,14 @@ fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<gridpath_core::gr
         .collect()
 }
 
-/// Plans the agents from `starts` to `goals` on the map (see `Map.solve_team`).
+/// Plans the agents from `starts` to `goals` on the map's grid (see `Map.solve_team`).
 #[expect(
     clippy::too_many_arguments,
     reason = "the keyword arguments of one call"
 )]
 pub fn solve_team(
     py: Python<'_>,
-    map: &PyMap,
+    grid: &Grid,
     starts: &Bound<'_, PyAny>,
     goals: &Bound<'_, PyAny>,
     algorithm: &str,
@@ -244,8 +244,8 @@ pub fn solve_team(
         .map(|(start, goal)| Agent { start, goal })
         .collect::<Vec<_>>();
     let count = agents.len();
-    let instance = Instance::new(map.map.grid.clone(), agents, moves)
-        .map_err(|e| errors::argument(e.to_string()))?;
+    let instance =
+        Instance::new(grid.clone(), agents, moves).map_err(|e| errors::argument(e.to_string()))?;
     let settings = MapfSettings {
         time_limit: Duration::from_secs_f64(time_limit),
         anytime,
@@ -269,7 +269,7 @@ pub type Team = (Vec<(u32, u32)>, Vec<(u32, u32)>);
 
 /// The first `agents` agents of a Moving AI scenario file for the map (all of them without
 /// `agents`), as `(starts, goals)`, each a list of cells (see `Map.team_from_scenario`).
-pub fn team_from_scenario(map: &PyMap, scen: PathBuf, agents: Option<usize>) -> PyResult<Team> {
+pub fn team_from_scenario(grid: &Grid, scen: PathBuf, agents: Option<usize>) -> PyResult<Team> {
     let fault = |message: String, place: Option<String>| {
         errors::raise::<errors::ScenarioError>(&message, Some(&scen), place)
     };
@@ -277,17 +277,16 @@ pub fn team_from_scenario(map: &PyMap, scen: PathBuf, agents: Option<usize>) -> 
         .map_err(|e| errors::raise::<errors::FileError>(&e.to_string(), Some(&scen), None))?;
     let queries = movingai::parse_scen(&text).map_err(|e| fault(e.to_string(), None))?;
     let k = agents.unwrap_or(queries.len());
-    let instance =
-        mapf::instance_from_queries(map.map.grid.clone(), &queries, k, Moves::Four, &scen)
-            .map_err(|e| {
-                let place = match &e {
-                    ScenarioError::MapSize { line, .. } | ScenarioError::Agent { line, .. } => {
-                        Some(format!("line {line}"))
-                    }
-                    _ => None,
-                };
-                fault(e.to_string(), place)
-            })?;
+    let instance = mapf::instance_from_queries(grid.clone(), &queries, k, Moves::Four, &scen)
+        .map_err(|e| {
+            let place = match &e {
+                ScenarioError::MapSize { line, .. } | ScenarioError::Agent { line, .. } => {
+                    Some(format!("line {line}"))
+                }
+                _ => None,
+            };
+            fault(e.to_string(), place)
+        })?;
     let (starts, goals) = instance
         .agents()
         .iter()
