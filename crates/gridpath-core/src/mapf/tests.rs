@@ -987,17 +987,18 @@ fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
     );
 }
 
-/// Disjoint splitting of target conflicts never changes the optimum: on random maps of 8 × 8
-/// to 12 × 12 cells with 3 to 8 agents, some with swamp and some under the eight-neighbour
-/// rule, CBS with and without it find plans of one sum of costs, each valid.
-#[test]
-fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
-    let without = cbs::Reasoning {
-        disjoint_targets: false,
-        ..cbs::Reasoning::ALL
-    };
+/// CBS with every reasoning against CBS `without` one, on `seeds` random maps of 8 × 8 to
+/// 12 × 12 cells with 3 to 8 agents (the instance seeds shifted by `offset`), some with swamp
+/// and some under the eight-neighbour rule: both optimal, one sum of costs, each plan valid,
+/// and the bound proved at the end the optimum itself. Returns how many instances were
+/// compared and how many of them the reasoning changed the search on.
+fn compare_with_and_without(
+    without: cbs::Reasoning,
+    seeds: std::ops::Range<u64>,
+    offset: u64,
+) -> (usize, usize) {
     let (mut compared, mut changed) = (0, 0);
-    for seed in 0..800 {
+    for seed in seeds {
         let side = 8 + (seed as u32 % 5);
         let agents = 3 + (seed as usize % 6);
         let moves = if seed % 4 == 3 {
@@ -1006,27 +1007,43 @@ fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
             Moves::Four
         };
         let swamp = seed % 3 == 2;
-        let instance = try_scattered_terrain(side, side, agents, seed + 900, moves, swamp);
+        let instance = try_scattered_terrain(side, side, agents, seed + offset, moves, swamp);
         if !lower_bound(&instance).is_finite() {
             continue;
         }
         let (plain, plain_cost) = cbs_with(&instance, without);
-        let (disjoint, disjoint_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
+        let (reasoned, reasoned_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
         assert_eq!(plain.proof, Proof::Optimal, "seed {seed} without");
-        assert_eq!(disjoint.proof, Proof::Optimal, "seed {seed} with");
-        let (Some(disjoint_cost), Some(plain_cost)) = (disjoint_cost, plain_cost) else {
+        assert_eq!(reasoned.proof, Proof::Optimal, "seed {seed} with");
+        let (Some(reasoned_cost), Some(plain_cost)) = (reasoned_cost, plain_cost) else {
             panic!("seed {seed}: an optimal outcome without a plan");
         };
         // Diagonals cost √2: sums of one plan's costs in another order differ in the last bits.
         assert!(
-            (disjoint_cost - plain_cost).abs() < 1e-9,
-            "seed {seed}: {disjoint_cost} with, {plain_cost} without"
+            (reasoned_cost - plain_cost).abs() < 1e-9,
+            "seed {seed}: {reasoned_cost} with, {plain_cost} without"
+        );
+        let proved = reasoned.proved_bound.unwrap_or(f64::NAN);
+        assert!(
+            (proved - reasoned_cost).abs() < 1e-6,
+            "seed {seed}: proved {proved}, cost {reasoned_cost}"
         );
         compared += 1;
-        if disjoint.expanded != plain.expanded {
+        if reasoned.expanded != plain.expanded {
             changed += 1;
         }
     }
+    (compared, changed)
+}
+
+/// Disjoint splitting of target conflicts never changes the optimum.
+#[test]
+fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
+    let without = cbs::Reasoning {
+        disjoint_targets: false,
+        ..cbs::Reasoning::ALL
+    };
+    let (compared, changed) = compare_with_and_without(without, 0..800, 900);
     assert!(compared >= 700, "only {compared} instances were compared");
     assert!(
         changed >= 20,
@@ -1034,53 +1051,15 @@ fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
     );
 }
 
-/// Disjoint splitting of vertex and swap conflicts never changes the optimum: on random maps
-/// of 8 × 8 to 12 × 12 cells with 3 to 8 agents, some with swamp and some under the
-/// eight-neighbour rule, CBS with and without it find plans of one sum of costs, each valid
-/// (the demands it makes of an agent reach the low level, the decision diagrams and the
-/// searches of pairs).
+/// Disjoint splitting of vertex and swap conflicts never changes the optimum (the demands it
+/// makes of an agent reach the low level, the decision diagrams and the searches of pairs).
 #[test]
 fn cbs_with_disjoint_splitting_keeps_the_optimum_of_plain_cbs() {
     let without = cbs::Reasoning {
         disjoint_splits: false,
         ..cbs::Reasoning::ALL
     };
-    let (mut compared, mut changed) = (0, 0);
-    for seed in 0..600 {
-        let side = 8 + (seed as u32 % 5);
-        let agents = 3 + (seed as usize % 6);
-        let moves = if seed % 4 == 3 {
-            Moves::EightNoCut
-        } else {
-            Moves::Four
-        };
-        let swamp = seed % 3 == 2;
-        let instance = try_scattered_terrain(side, side, agents, seed + 3100, moves, swamp);
-        if !lower_bound(&instance).is_finite() {
-            continue;
-        }
-        let (plain, plain_cost) = cbs_with(&instance, without);
-        let (disjoint, disjoint_cost) = cbs_with(&instance, cbs::Reasoning::ALL);
-        assert_eq!(plain.proof, Proof::Optimal, "seed {seed} without");
-        assert_eq!(disjoint.proof, Proof::Optimal, "seed {seed} with");
-        let (Some(disjoint_cost), Some(plain_cost)) = (disjoint_cost, plain_cost) else {
-            panic!("seed {seed}: an optimal outcome without a plan");
-        };
-        assert!(
-            (disjoint_cost - plain_cost).abs() < 1e-9,
-            "seed {seed}: {disjoint_cost} with, {plain_cost} without"
-        );
-        // The bound proved at the end is the optimum itself.
-        let proved = disjoint.proved_bound.unwrap_or(f64::NAN);
-        assert!(
-            (proved - disjoint_cost).abs() < 1e-6,
-            "seed {seed}: proved {proved}, cost {disjoint_cost}"
-        );
-        compared += 1;
-        if disjoint.expanded != plain.expanded {
-            changed += 1;
-        }
-    }
+    let (compared, changed) = compare_with_and_without(without, 0..600, 3100);
     assert!(compared >= 500, "only {compared} instances were compared");
     assert!(
         changed >= 20,
