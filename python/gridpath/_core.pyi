@@ -17,8 +17,9 @@ TEAM_SOLVERS: list[str]
 """The solvers of ``Map.solve_team``: ``lacam``, ``pibt``, ``cbs``, ``ecbs``, ``eecbs``, ``whca``."""
 
 StrPath = Union[str, PathLike[str]]
-CellLike = Tuple[int, int]
-"""A cell as ``(x, y)``: column, then row, from the top-left cell."""
+CellLike = Union[Tuple[int, int], Sequence[int], npt.NDArray[np.integer]]
+"""A cell as ``(x, y)``: column, then row, from the top-left cell (a tuple, a list or a numpy
+row of two whole numbers)."""
 
 class Error(Exception):
     """The base of every gridpath error."""
@@ -311,8 +312,8 @@ class Map:
         """Every cell's cost and first step to ``goal``."""
     def solve_team(
         self,
-        starts: Sequence[CellLike],
-        goals: Sequence[CellLike],
+        starts: Union[Sequence[CellLike], npt.NDArray[np.integer]],
+        goals: Union[Sequence[CellLike], npt.NDArray[np.integer]],
         *,
         algorithm: str = "lacam",
         moves: int = 4,
@@ -323,7 +324,7 @@ class Map:
         """Plans many units at once, none ever on one cell at one tick or swapping places."""
     def team_from_scenario(
         self, scen: StrPath, agents: Optional[int] = None
-    ) -> Tuple[list[CellLike], list[CellLike]]:
+    ) -> Tuple[list[Tuple[int, int]], list[Tuple[int, int]]]:
         """The first ``agents`` agents of a Moving AI MAPF scenario, as ``(starts, goals)``."""
 
 def run_scenario(

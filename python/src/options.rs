@@ -5,11 +5,12 @@ use gridpath_core::grid::Cell;
 use gridpath_core::search::{Algorithm, Diagonal, Heuristic, SearchRequest};
 use gridpath_core::smooth::{self, SmoothSettings};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyInt, PyString};
 
 use crate::errors;
 
-/// Reads a cell given as `(x, y)` (any pair of whole numbers ≥ 0); `what` names it in errors.
+/// Reads a cell given as `(x, y)` (any pair of whole numbers ≥ 0: a tuple, a list or a numpy
+/// row); `what` names it in errors.
 pub fn cell(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Cell> {
     let bad = || {
         errors::argument(format!(
@@ -17,7 +18,15 @@ pub fn cell(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Cell> {
             short_repr(value)
         ))
     };
-    let (x, y): (Bound<'_, PyAny>, Bound<'_, PyAny>) = value.extract().map_err(|_| bad())?;
+    let (x, y): (Bound<'_, PyAny>, Bound<'_, PyAny>) = match value.extract() {
+        Ok(pair) => pair,
+        // A list or a numpy row of two numbers (a string is a sequence too, but no cell).
+        Err(_) if !value.is_instance_of::<PyString>() && value.len().ok() == Some(2) => (
+            value.get_item(0).map_err(|_| bad())?,
+            value.get_item(1).map_err(|_| bad())?,
+        ),
+        Err(_) => return Err(bad()),
+    };
     let coordinate = |v: &Bound<'_, PyAny>| -> PyResult<u32> {
         // A plain int, the common case, is read as it is.
         if v.is_exact_instance_of::<PyInt>() {

@@ -163,3 +163,17 @@ def test_a_scenario_that_does_not_fit_the_map_names_its_line(tmp_path):
         m.team_from_scenario(scen, 3)
     with pytest.raises(gridpath.FileError):
         m.team_from_scenario(tmp_path / "missing.scen")
+
+
+def test_starts_and_goals_may_be_numpy_arrays_or_lists():
+    m = gridpath.Map.from_numpy(corridor_with_pocket())
+    starts, goals = np.array([[0, 1], [6, 1]]), np.array([[6, 1], [0, 1]])
+    plan = m.solve_team(starts, goals, algorithm="cbs")
+    assert plan.proof == "optimal"
+    lists = m.solve_team([[0, 1], [6, 1]], [(6, 1), [0, 1]], algorithm="cbs")
+    assert plan.sum_of_costs == lists.sum_of_costs
+    assert m.find_path(np.array([0, 1]), [6, 1]).cost == 6
+    with pytest.raises(gridpath.ArgumentError, match="must be a cell"):
+        m.solve_team(["ab"], [(6, 1)])
+    with pytest.raises(gridpath.ArgumentError, match="must be a cell"):
+        m.solve_team([(0, 1, 2)], [(6, 1)])
