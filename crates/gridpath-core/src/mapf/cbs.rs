@@ -149,10 +149,8 @@ struct AgentRules<'g> {
     goal_after: u32,
     /// The tick from which the agent must be on its goal (`u32::MAX`: none).
     arrive_by: u32,
-    /// The cell the agent must be on at a tick (disjoint splitting's demands).
-    fixed: FastMap<u32, u32>,
-    /// The same demands as (tick, cell, the cost from the cell to the goal, or 0 for the
-    /// goal itself), by tick, for the low level's pruning and estimate.
+    /// The cells the agent must be on at some ticks (disjoint splitting's demands), as
+    /// (tick, cell, the cost from the cell to the goal), by tick.
     demands: Vec<(u32, u32, f64)>,
     /// The graph's geometry for the fewest moves between two cells.
     graph: &'g MoveGraph,
@@ -288,7 +286,7 @@ impl Rules for AgentRules<'_> {
         !self.vertex.contains(&(v, t))
             && (t < self.arrive_by || v == self.goal)
             && !self.barriers.iter().any(|&(b, from)| b == v && t >= from)
-            && self.fixed.get(&t).is_none_or(|&f| f == v)
+            && self.demands.iter().all(|&(dt, dv, _)| dt != t || dv == v)
     }
 
     fn allows_move(&self, u: u32, v: u32, t: u32) -> bool {
@@ -349,6 +347,10 @@ pub(super) struct Cbs<'a> {
     pub(super) disjoint_targets: bool,
     /// Whether vertex and swap conflicts are split disjointly (see [`Reasoning`]).
     pub(super) disjoint_splits: bool,
+    /// The tables [`ConflictTables::find`] works in.
+    pub(super) tables: ConflictTables,
+    /// A mark per cell for building decision diagrams, all 0 between builds.
+    pub(super) marks: Vec<u32>,
 }
 
 /// The optional reasoning of conflict-based search, each kept apart for the tests that check
@@ -406,6 +408,8 @@ impl<'a> Cbs<'a> {
             symmetry: reasoning.symmetry && graph.uniform,
             disjoint_targets: reasoning.disjoint_targets,
             disjoint_splits: reasoning.disjoint_splits,
+            tables: ConflictTables::default(),
+            marks: Vec::new(),
         }
     }
 
@@ -422,7 +426,7 @@ impl<'a> Cbs<'a> {
             paths.push(Rc::new(path));
             costs.push(cost);
         }
-        let conflicts = find_conflicts(self.graph, &paths);
+        let conflicts = self.tables.find(self.graph, &paths);
         self.nodes.push(Node {
             parent: NONE,
             constraint: None,
@@ -476,7 +480,6 @@ impl<'a> Cbs<'a> {
             moves: FastSet::default(),
             goal_after: 0,
             arrive_by: u32::MAX,
-            fixed: FastMap::default(),
             demands: Vec::new(),
             graph: self.graph,
             goal,
@@ -510,7 +513,7 @@ impl<'a> Cbs<'a> {
                     last = last.max(t);
                 }
                 Constraint::At { v, t } => {
-                    rules.fixed.insert(t, v);
+                    rules.demands.push((t, v, 0.0));
                     if v != goal {
                         // Not resting on the goal before it has been there.
                         rules.goal_after = rules.goal_after.max(t + 1);
@@ -518,8 +521,8 @@ impl<'a> Cbs<'a> {
                     last = last.max(t);
                 }
                 Constraint::Through { u, v, t } => {
-                    rules.fixed.insert(t - 1, u);
-                    rules.fixed.insert(t, v);
+                    rules.demands.push((t - 1, u, 0.0));
+                    rules.demands.push((t, v, 0.0));
                     // A move at `t`: not resting anywhere before.
                     rules.goal_after = rules.goal_after.max(t + 1);
                     last = last.max(t);
@@ -532,8 +535,8 @@ impl<'a> Cbs<'a> {
             }
         }
         rules.horizon = last + 1;
-        rules.demands = rules.fixed.iter().map(|(&t, &v)| (t, v, 0.0)).collect();
-        rules.demands.sort_unstable_by_key(|d| d.0);
+        rules.demands.sort_unstable_by_key(|d| (d.0, d.1));
+        rules.demands.dedup_by_key(|d| (d.0, d.1));
         rules
     }
 
@@ -681,7 +684,7 @@ impl<'a> Cbs<'a> {
                 .iter()
                 .map(|&k| costs[k as usize] - parent.costs[k as usize])
                 .sum::<f64>();
-        let conflicts = find_conflicts(self.graph, &paths);
+        let conflicts = self.tables.find(self.graph, &paths);
         Some(Node {
             parent: node,
             constraint: Some((agent, added)),
@@ -738,8 +741,10 @@ impl<'a> Cbs<'a> {
                 forward.push(level);
             }
         }
-        // Cells taken into the level being built, marked with its tick (plus one).
-        let mut taken = vec![0u32; if forward.len() <= end { graph.len() } else { 0 }];
+        // Cells taken into the level being built, marked with its tick (plus one); cleared
+        // again below, so that the table serves the next diagram.
+        let mut taken = std::mem::take(&mut self.marks);
+        taken.resize(graph.len(), 0);
         for t in forward.len()..=end {
             let mut level = Vec::new();
             let mark = t as u32 + 1;
@@ -761,6 +766,10 @@ impl<'a> Cbs<'a> {
             level.sort_unstable();
             forward.push(level);
         }
+        for &v in forward.iter().flatten() {
+            taken[v as usize] = 0;
+        }
+        self.marks = taken;
         let mut levels = vec![Vec::new(); end + 1];
         levels[end] = vec![goal];
         for t in (0..end).rev() {
@@ -971,7 +980,7 @@ impl<'a> Cbs<'a> {
                 let p = &pair_nodes[id as usize];
                 (p.paths.clone(), p.cost)
             };
-            let conflicts = find_conflicts(self.graph, &paths);
+            let conflicts = self.tables.find(self.graph, &paths);
             let Some(c) = conflicts.first().copied() else {
                 return Some(cost - base);
             };
@@ -1187,15 +1196,40 @@ fn path_cost_of(graph: &MoveGraph, path: &[u32]) -> f64 {
     path.windows(2).map(|w| graph.step_cost(w[0], w[1])).sum()
 }
 
-/// Every conflict between the paths (each pair's first at each tick).
-pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
+/// The first agent on each cell at one tick and at the tick before, for finding conflicts:
+/// each entry stamped with its tick (plus one) in the high half, so that nothing needs
+/// clearing between ticks; every entry is 0 between searches (a search clears what it wrote),
+/// so the tables, as large as the map, are allocated once per solver.
+#[derive(Default)]
+pub(super) struct ConflictTables {
+    here: Vec<u64>,
+    before: Vec<u64>,
+}
+
+impl ConflictTables {
+    /// Every conflict between the paths (each pair's first at each tick).
+    pub(super) fn find(&mut self, graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
+        self.here.resize(graph.len(), 0);
+        self.before.resize(graph.len(), 0);
+        let found = conflicts_in(graph, paths, &mut self.here, &mut self.before);
+        for &v in paths.iter().flat_map(|p| p.iter()) {
+            self.here[v as usize] = 0;
+            self.before[v as usize] = 0;
+        }
+        found
+    }
+}
+
+/// [`ConflictTables::find`] in the given tables.
+fn conflicts_in(
+    graph: &MoveGraph,
+    paths: &[Rc<Vec<u32>>],
+    here: &mut Vec<u64>,
+    before: &mut Vec<u64>,
+) -> Vec<Conflict> {
     let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
     let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
     let mut found = Vec::new();
-    // The first agent on each cell at this tick and at the tick before, stamped with the
-    // tick (plus one) in the high half so that nothing needs clearing between ticks.
-    let mut here = vec![0u64; graph.len()];
-    let mut before = vec![0u64; graph.len()];
     let stamp = |t: usize, i: usize| ((t as u64 + 1) << 32) | i as u64;
     let owner = |table: &[u64], v: u32, t: usize| -> Option<usize> {
         let e = table[v as usize];
@@ -1203,11 +1237,11 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
     };
     let mut blocks: FastMap<(u32, u32), (usize, u32, u32)> = FastMap::default();
     for t in 0..end {
-        std::mem::swap(&mut here, &mut before);
+        std::mem::swap(here, before);
         blocks.clear();
         for i in 0..paths.len() {
             let v = at(i, t);
-            if let Some(j) = owner(&here, v, t) {
+            if let Some(j) = owner(here, v, t) {
                 let c = Constraint::Vertex { v, t: t as u32 };
                 // A target conflict: one of the two rests on its goal from this tick on. Either
                 // its last arrival comes later, or the other never comes here again.
@@ -1240,7 +1274,7 @@ pub(super) fn find_conflicts(graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<C
             }
             let tt = t as u32;
             // A swap: an agent of a lower number was on `v` and moves to `u`.
-            if let Some(j) = owner(&before, v, t - 1)
+            if let Some(j) = owner(before, v, t - 1)
                 && j < i
                 && at(j, t) == u
             {
@@ -1360,7 +1394,7 @@ pub(super) fn run_with(
         }
         if cbs.nodes[id as usize].conflicts.is_empty() && open_conflicts > 0 {
             // An open node keeps the number of its conflicts only: found again when expanded.
-            let found = find_conflicts(&graph, &cbs.nodes[id as usize].paths);
+            let found = cbs.tables.find(&graph, &cbs.nodes[id as usize].paths);
             cbs.nodes[id as usize].conflicts = found;
         }
         if cbs.nodes[id as usize].conflicts.is_empty() {

@@ -9,7 +9,7 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, find_conflicts};
+use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, ConflictTables};
 use super::constraint::Constraint;
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
@@ -85,6 +85,8 @@ pub(super) fn low_level<'a>(
         symmetry: false,
         disjoint_targets: false,
         disjoint_splits: false,
+        tables: ConflictTables::default(),
+        marks: Vec::new(),
     }
 }
 
@@ -116,7 +118,7 @@ pub(super) fn root(cbs: &mut Cbs<'_>, agents: usize, weight: f64) -> Option<Foca
         costs.push(cost);
         lower.push(lb);
     }
-    let conflicts = find_conflicts(cbs.graph, &paths);
+    let conflicts = cbs.tables.find(cbs.graph, &paths);
     Some(FocalNode {
         parent: NONE,
         constraint: None,
@@ -148,7 +150,7 @@ pub(super) fn child(
     costs[agent as usize] = cost;
     let mut lower = parent.lower.clone();
     lower[agent as usize] = lb.max(parent.lower[agent as usize]);
-    let conflicts = find_conflicts(cbs.graph, &paths);
+    let conflicts = cbs.tables.find(cbs.graph, &paths);
     Some(FocalNode {
         parent: id,
         constraint: Some((agent, constraint)),
@@ -249,10 +251,7 @@ pub(crate) fn run(
             break;
         }
     }
-    if proved.is_finite() {
-        outcome.proved_bound = Some(proved);
-    }
-    finish(outcome, &budget)
+    finish(outcome, &budget, proved)
 }
 
 /// The outcome when the root has no paths: the low level gave up, was stopped, or some
@@ -273,8 +272,12 @@ pub(super) fn without_root(
 }
 
 /// The outcome at the end of a search: stopped or cancelled when it has no plan and the
-/// budget ran out, and the time taken.
-pub(super) fn finish(mut outcome: MapfOutcome, budget: &Budget<'_>) -> MapfOutcome {
+/// budget ran out, the bound `proved` (the greatest least lower bound of the open list; none
+/// when nothing was expanded), and the time taken.
+pub(super) fn finish(mut outcome: MapfOutcome, budget: &Budget<'_>, proved: f64) -> MapfOutcome {
+    if proved.is_finite() {
+        outcome.proved_bound = Some(proved);
+    }
     if outcome.plan.is_none()
         && let Some(stopped) = budget.stopped()
     {

@@ -282,8 +282,5 @@ pub(crate) fn run(
             nodes.push(node);
         }
     }
-    if proved.is_finite() {
-        outcome.proved_bound = Some(proved);
-    }
-    finish(outcome, &budget)
+    finish(outcome, &budget, proved)
 }
