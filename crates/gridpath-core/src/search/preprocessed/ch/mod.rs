@@ -49,12 +49,16 @@
 //! assert_eq!(result.path.last(), Some(&Cell::new(9, 2)));
 //! ```
 
+mod landmarks;
+
 use std::time::Instant;
+
+use landmarks::Landmarks;
 
 use crate::grid::Grid;
 
 use crate::search::control::{SearchControl, UNCONTROLLED};
-use crate::search::graph::SearchGraph;
+use crate::search::graph::{OPPOSITE, SearchGraph};
 use crate::search::request::{
     Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
 };
@@ -68,6 +72,15 @@ const SEPARATOR_WINDOW: u32 = 8;
 /// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
 /// the elimination tree has no parent.
 const NONE: u32 = u32::MAX;
+
+/// A query's first limit, over the landmarks' bound between its ends.
+const FIRST_LIMIT: f64 = 1.08;
+
+/// How much a query's limit grows when a walk finds no meeting below it.
+const LIMIT_GROWTH: f64 = 1.1;
+
+/// How many walks a query makes with a limit; the next has none.
+const MAX_WALKS: u32 = 6;
 
 /// How many cells pass between two looks at the control for a cancellation.
 const CANCEL_CHECK_EVERY: usize = 1024;
@@ -176,9 +189,18 @@ pub struct ContractionHierarchy {
     cost: Vec<f64>,
     /// The number of searched edges that are shortcuts.
     shortcuts: usize,
+    /// Every rank's cost to a few landmarks, whose lower bounds prune the queries.
+    landmarks: Landmarks,
     /// The query state, allocated by the first query.
     forward: Side,
     backward: Side,
+}
+
+/// Which end a side's ranks are bounded towards, with the landmarks the query uses.
+#[derive(Clone, Copy)]
+struct End<'a> {
+    active: &'a landmarks::Active,
+    goal: bool,
 }
 
 /// The costs of one query direction, indexed by rank, infinite between queries.
@@ -352,18 +374,22 @@ impl ContractionHierarchy {
         graph: SearchGraph,
         control: &SearchControl,
     ) -> Result<Self, SearchError> {
-        // The build makes four passes over the ranks; each reports its share of the progress.
+        // The build makes four passes over the ranks, then computes the landmarks' costs; each
+        // of the five reports its share of the progress.
         let passable = graph.passable_count().max(1) as f64;
-        let check = |pass: u32, r: usize| {
-            if !r.is_multiple_of(CANCEL_CHECK_EVERY) {
-                return Ok(());
-            }
-            control.report_build((f64::from(pass) + r as f64 / passable) / 4.0);
+        let report = |done: f64| {
+            control.report_build(done / 5.0);
             if control.is_cancelled() {
                 Err(SearchError::Cancelled)
             } else {
                 Ok(())
             }
+        };
+        let check = |pass: u32, r: usize| {
+            if !r.is_multiple_of(CANCEL_CHECK_EVERY) {
+                return Ok(());
+            }
+            report(f64::from(pass) + r as f64 / passable)
         };
         check(0, 0)?;
         let cells = graph.len();
@@ -519,8 +545,17 @@ impl ContractionHierarchy {
         middle.shrink_to_fit();
         weight.truncate(searched);
         weight.shrink_to_fit();
-        control.report_build(1.0);
-        Ok(Self {
+        let landmarks = Landmarks::build(
+            &landmarks::Upward {
+                parent: &parent,
+                first: &first,
+                head: &head,
+                start: &start,
+                cost: &weight,
+            },
+            |l| report(4.0 + l as f64 / landmarks::LANDMARKS as f64),
+        )?;
+        let mut ch = Self {
             graph,
             order,
             rank,
@@ -531,9 +566,13 @@ impl ContractionHierarchy {
             start,
             cost: weight,
             shortcuts,
+            landmarks,
             forward: Side::default(),
             backward: Side::default(),
-        })
+        };
+        ch.pack_short_edges();
+        control.report_build(1.0);
+        Ok(ch)
     }
 
     /// The graph the queries run on.
@@ -571,6 +610,7 @@ impl ContractionHierarchy {
             + bytes(&self.middle)
             + bytes(&self.start)
             + bytes(&self.cost)
+            + self.landmarks.bytes()
             + side(&self.forward)
             + side(&self.backward)
     }
@@ -603,13 +643,14 @@ impl ContractionHierarchy {
         ))
     }
 
-    /// Relaxes the searched upward edges of rank `x` on one side.
+    /// Relaxes the searched upward edges of rank `x` on one side, unless the rank's cost so far
+    /// plus the landmarks' bound to the other end reaches `limit`.
     #[inline]
-    fn relax(&self, side: &mut Side, x: usize, best: f64, stats: &mut Stats) {
+    fn relax(&self, side: &mut Side, x: usize, limit: f64, to: End, stats: &mut Stats) {
         let d = side.dist[x];
-        // Nothing dearer than the best meeting so far can lead to a cheaper one (steps cost
-        // more than nothing); an unreached rank has an infinite cost.
-        if d >= best {
+        // Nothing dearer than the limit can lead to a cheaper meeting (steps cost more than
+        // nothing); an unreached rank has an infinite cost.
+        if d >= limit || d + self.landmarks.lower(to.active, x, to.goal) >= limit {
             return;
         }
         stats.expanded += 1;
@@ -626,23 +667,24 @@ impl ContractionHierarchy {
         }
     }
 
-    /// Walks the elimination tree up from both ends, relaxing the upward edges of every rank
-    /// on the way, and unpacks the cheapest meeting into cells. Every rank of a cheapest
-    /// path that climbs and descends the order is an ancestor of one end or the other, and
-    /// its top one of both.
-    fn query(&mut self, start: u32, goal: u32, stats: &mut Stats) -> Option<Vec<usize>> {
-        if start == goal {
-            return Some(vec![self.order[start as usize] as usize]);
-        }
-        let ranks = self.order.len();
-        let mut forward = std::mem::take(&mut self.forward);
-        let mut backward = std::mem::take(&mut self.backward);
-        if forward.dist.len() != ranks {
-            forward = Side::new(ranks);
-            backward = Side::new(ranks);
-        }
+    /// One walk up the elimination tree from both ends, lowest rank first, relaxing the ranks
+    /// that may lie on a path cheaper than `limit`: the cheapest meeting found and its cost.
+    /// The common ancestors are where the two sides meet.
+    fn walk(
+        &self,
+        (start, goal): (u32, u32),
+        limit: f64,
+        active: &landmarks::Active,
+        (forward, backward): (&mut Side, &mut Side),
+        stats: &mut Stats,
+    ) -> (f64, u32) {
         forward.dist[start as usize] = 0.0;
         backward.dist[goal as usize] = 0.0;
+        let to_goal = End { active, goal: true };
+        let to_start = End {
+            active,
+            goal: false,
+        };
         let (mut best, mut meeting) = (f64::INFINITY, NONE);
         let (mut x, mut y) = (start, goal);
         loop {
@@ -656,18 +698,79 @@ impl ContractionHierarchy {
                     best = through;
                     meeting = x;
                 }
-                self.relax(&mut forward, v, best, stats);
-                self.relax(&mut backward, v, best, stats);
+                self.relax(forward, v, best.min(limit), to_goal, stats);
+                self.relax(backward, v, best.min(limit), to_start, stats);
                 x = self.parent[v];
                 y = x;
             } else if x < y {
-                self.relax(&mut forward, x as usize, best, stats);
+                self.relax(forward, x as usize, best.min(limit), to_goal, stats);
                 x = self.parent[x as usize];
             } else {
-                self.relax(&mut backward, y as usize, best, stats);
+                self.relax(backward, y as usize, best.min(limit), to_start, stats);
                 y = self.parent[y as usize];
             }
         }
+        (best, meeting)
+    }
+
+    /// Back to infinite costs, along the ancestors of both ends.
+    fn clear(&self, (start, goal): (u32, u32), (forward, backward): (&mut Side, &mut Side)) {
+        for end in [start, goal] {
+            let mut v = end;
+            while v != NONE {
+                let i = v as usize;
+                forward.dist[i] = f64::INFINITY;
+                forward.parent[i] = NONE;
+                backward.dist[i] = f64::INFINITY;
+                backward.parent[i] = NONE;
+                v = self.parent[i];
+            }
+        }
+    }
+
+    /// Walks the elimination tree up from both ends and unpacks the cheapest meeting into
+    /// cells. Every rank of a cheapest path that climbs and descends the order is an
+    /// ancestor of one end or the other, and its top one of both.
+    ///
+    /// The first walk's limit is a little above the landmarks' bound between the ends. A
+    /// walk that meets below its limit has found the cheapest path; otherwise the limit grows
+    /// (to the cheapest meeting found, when that is lower) and the walk runs again, with no
+    /// limit after [`MAX_WALKS`] tries.
+    fn query(&mut self, start: u32, goal: u32, stats: &mut Stats) -> Option<Vec<usize>> {
+        if start == goal {
+            return Some(vec![self.order[start as usize] as usize]);
+        }
+        // A landmark that reaches one end and not the other: no way joins them.
+        let (active, bound) = self.landmarks.between(start as usize, goal as usize)?;
+        let ranks = self.order.len();
+        let mut forward = std::mem::take(&mut self.forward);
+        let mut backward = std::mem::take(&mut self.backward);
+        if forward.dist.len() != ranks {
+            forward = Side::new(ranks);
+            backward = Side::new(ranks);
+        }
+        let ends = (start, goal);
+        let mut limit = if bound > 0.0 {
+            bound * FIRST_LIMIT
+        } else {
+            f64::INFINITY
+        };
+        let mut walks = 1;
+        let meeting = loop {
+            let (best, meeting) =
+                self.walk(ends, limit, &active, (&mut forward, &mut backward), stats);
+            // No cheapest path is dearer than the limit here: it would have been kept whole.
+            if best < limit || limit == f64::INFINITY {
+                break meeting;
+            }
+            self.clear(ends, (&mut forward, &mut backward));
+            limit = if walks == MAX_WALKS {
+                f64::INFINITY
+            } else {
+                (limit * LIMIT_GROWTH).min(best.next_up())
+            };
+            walks += 1;
+        };
         let path = (meeting != NONE).then(|| {
             let meeting = meeting as usize;
             // Start → meeting along the forward parents, then meeting → goal.
@@ -690,27 +793,15 @@ impl ContractionHierarchy {
             }
             path
         });
-        // Back to infinite costs, along the same ancestors.
-        for end in [start, goal] {
-            let mut v = end;
-            while v != NONE {
-                let i = v as usize;
-                forward.dist[i] = f64::INFINITY;
-                forward.parent[i] = NONE;
-                backward.dist[i] = f64::INFINITY;
-                backward.parent[i] = NONE;
-                v = self.parent[i];
-            }
-        }
+        self.clear(ends, (&mut forward, &mut backward));
         self.forward = forward;
         self.backward = backward;
         path
     }
 
-    /// The middle rank of the edge between two ranks, [`NONE`] for a step of the grid: the
-    /// edge is among the searched edges of the lower rank or among those it keeps for
-    /// unpacking, each list sorted.
-    fn middle_of(&self, a: usize, b: usize) -> u32 {
+    /// The index of the edge between two ranks: among the searched edges of the lower rank or
+    /// among those it keeps for unpacking, each list sorted.
+    fn edge_index(&self, a: usize, b: usize) -> Option<usize> {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
         let from = self.first[low] as usize;
         let split = from + (self.start[low + 1] - self.start[low]) as usize;
@@ -720,9 +811,47 @@ impl ContractionHierarchy {
                 edges.start + self.head[edges.clone()].partition_point(|&h| (h as usize) < high);
             (k < edges.end && self.head[k] as usize == high).then_some(k)
         };
-        let k = find(from..split).or_else(|| find(split..to));
-        debug_assert!(k.is_some(), "an edge of the hierarchy");
-        k.map_or(NONE, |k| self.middle[k])
+        find(from..split).or_else(|| find(split..to))
+    }
+
+    /// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle`
+    /// (see [`Packed`]), lowest rank first, so that the two halves of an edge, which belong
+    /// to its lower middle rank, are packed before it.
+    fn pack_short_edges(&mut self) {
+        for r in 0..self.order.len() {
+            let cell = self.order[r] as usize;
+            for k in self.first[r] as usize..self.first[r + 1] as usize {
+                let h = self.head[k] as usize;
+                let packed = match self.middle[k] {
+                    NONE => {
+                        let to = self.order[h] as usize;
+                        (0..8)
+                            .find(|&d| {
+                                self.graph.can_step(cell, d)
+                                    && cell as isize + self.graph.delta(d) == to as isize
+                            })
+                            .map(|d| Packed::step(d as u32))
+                    }
+                    m if Packed::is_packed(m) => None,
+                    m => {
+                        let m = m as usize;
+                        let half = |end| {
+                            self.edge_index(m, end)
+                                .map(|i| self.middle[i])
+                                .filter(|&v| Packed::is_packed(v))
+                        };
+                        // From `r` down to the middle (the first half backwards), then up.
+                        match (half(r), half(h)) {
+                            (Some(down), Some(up)) => Packed::join(down, up),
+                            _ => None,
+                        }
+                    }
+                };
+                if let Some(p) = packed {
+                    self.middle[k] = p;
+                }
+            }
+        }
     }
 
     /// Appends the cells of the edge from rank `from` to rank `to` (`to` included, `from`
@@ -730,7 +859,25 @@ impl ContractionHierarchy {
     fn unpack(&self, from: usize, to: usize, path: &mut Vec<usize>) {
         let mut pending = vec![(from, to)];
         while let Some((a, b)) = pending.pop() {
-            match self.middle_of(a, b) {
+            let k = self.edge_index(a, b);
+            debug_assert!(k.is_some(), "an edge of the hierarchy");
+            match k.map_or(NONE, |k| self.middle[k]) {
+                m if Packed::is_packed(m) => {
+                    // The steps run from the lower rank to the higher.
+                    let mut cell = self.order[a] as isize;
+                    if a < b {
+                        for d in Packed::steps(m) {
+                            cell += self.graph.delta(d);
+                            path.push(cell as usize);
+                        }
+                    } else {
+                        let steps: Vec<usize> = Packed::steps(m).collect();
+                        for &d in steps.iter().rev() {
+                            cell -= self.graph.delta(d);
+                            path.push(cell as usize);
+                        }
+                    }
+                }
                 NONE => path.push(self.order[b] as usize),
                 m => {
                     let m = m as usize;
@@ -739,6 +886,50 @@ impl ContractionHierarchy {
                 }
             }
         }
+    }
+}
+
+/// The most steps an edge's `middle` can hold in place of its middle rank.
+const PACKED_STEPS: u32 = 9;
+
+/// An edge's steps packed into its `middle`: the top bit set (no rank comes near it), the
+/// number of steps in the next four bits, then three bits per step's direction, the first
+/// step in the lowest bits, from the edge's lower rank to its higher.
+struct Packed;
+
+impl Packed {
+    const FLAG: u32 = 1 << 31;
+
+    fn is_packed(middle: u32) -> bool {
+        middle & Self::FLAG != 0 && middle != NONE
+    }
+
+    fn len(packed: u32) -> u32 {
+        (packed >> 27) & 0xf
+    }
+
+    fn step(d: u32) -> u32 {
+        Self::FLAG | (1 << 27) | d
+    }
+
+    /// The steps of `down` backwards (it runs from the middle up to the lower end) then those
+    /// of `up`, if they fit.
+    fn join(down: u32, up: u32) -> Option<u32> {
+        let (a, b) = (Self::len(down), Self::len(up));
+        if a + b > PACKED_STEPS {
+            return None;
+        }
+        let mut bits = 0u32;
+        for (i, d) in Self::steps(down).enumerate() {
+            let back = OPPOSITE[d] as u32;
+            bits |= back << (3 * (a - 1 - i as u32));
+        }
+        bits |= (up & ((1 << (3 * b)) - 1)) << (3 * a);
+        Some(Self::FLAG | ((a + b) << 27) | bits)
+    }
+
+    fn steps(packed: u32) -> impl Iterator<Item = usize> {
+        (0..Self::len(packed)).map(move |i| ((packed >> (3 * i)) & 7) as usize)
     }
 }
 
