@@ -631,7 +631,7 @@ impl ContractionHierarchy {
         let mut stats = Stats::default();
         let start = self.rank[self.graph.index(request.start)];
         let goal = self.rank[self.graph.index(request.goal)];
-        let path = self.query(start, goal, &mut stats);
+        let path = self.query((start, goal), FIRST_LIMIT, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         stats.prepared_bytes = self.hierarchy_bytes() as u64;
         Ok(crate::search::outcome::result(
@@ -732,11 +732,17 @@ impl ContractionHierarchy {
     /// cells. Every rank of a cheapest path that climbs and descends the order is an
     /// ancestor of one end or the other, and its top one of both.
     ///
-    /// The first walk's limit is a little above the landmarks' bound between the ends. A
+    /// The first walk's limit is a little above the landmarks' bound between the ends
+    /// (`first_limit` times it). A
     /// walk that meets below its limit has found the cheapest path; otherwise the limit grows
     /// (to the cheapest meeting found, when that is lower) and the walk runs again, with no
     /// limit after [`MAX_WALKS`] tries.
-    fn query(&mut self, start: u32, goal: u32, stats: &mut Stats) -> Option<Vec<usize>> {
+    fn query(
+        &mut self,
+        (start, goal): (u32, u32),
+        first_limit: f64,
+        stats: &mut Stats,
+    ) -> Option<Vec<usize>> {
         if start == goal {
             return Some(vec![self.order[start as usize] as usize]);
         }
@@ -751,7 +757,7 @@ impl ContractionHierarchy {
         }
         let ends = (start, goal);
         let mut limit = if bound > 0.0 {
-            bound * FIRST_LIMIT
+            bound * first_limit
         } else {
             f64::INFINITY
         };
@@ -954,7 +960,112 @@ pub(crate) fn ch_once(
 mod tests {
     use super::*;
     use crate::grid::Cell;
-    use crate::search::solve;
+    use crate::search::{FlowField, solve};
+
+    /// Rows of a map with walls that make long detours, a closed room and single-cell pockets.
+    const DETOURS: [&str; 9] = [
+        "..........#.....~~..",
+        ".########.#.###.~~#.",
+        ".#......#.#...#.==#.",
+        ".#.####.#.###.#.==#.",
+        ".#.#..#.#.....#...#.",
+        ".#.#..#.#######.###.",
+        ".#.####.........#.#.",
+        ".#..............#.#.",
+        ".################...",
+    ];
+
+    /// Every passable cell of a grid.
+    fn passable(grid: &Grid) -> Vec<Cell> {
+        (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+            .filter(|&c| grid.is_passable(c))
+            .collect()
+    }
+
+    #[test]
+    fn the_landmarks_bounds_never_exceed_the_cost_and_tell_apart_parts_with_no_way_between() {
+        let grid = Grid::from_ascii(&DETOURS).unwrap();
+        let ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let cells = passable(&grid);
+        let mut tight = 0;
+        for &a in &cells {
+            let field = FlowField::new(&ch.graph, a).unwrap();
+            let ra = ch.rank[ch.graph.index(a)] as usize;
+            for &b in &cells {
+                let rb = ch.rank[ch.graph.index(b)] as usize;
+                let between = ch.landmarks.between(ra, rb);
+                match field.cost(b) {
+                    None => assert!(between.is_none(), "{a} → {b} has no way"),
+                    Some(cost) => {
+                        let (active, bound) = between.expect("a way joins them");
+                        let to_goal = ch.landmarks.lower(&active, ra, true);
+                        let to_start = ch.landmarks.lower(&active, rb, false);
+                        for lower in [bound, to_goal, to_start] {
+                            assert!(lower <= cost * (1.0 + 1e-12), "{a} → {b}: {lower} > {cost}");
+                        }
+                        tight += usize::from(bound >= 0.999 * cost && cost > 0.0);
+                    }
+                }
+            }
+        }
+        // Not a bound of zero everywhere: many pairs are bounded to their cost.
+        assert!(tight > cells.len(), "{tight} tight bounds");
+    }
+
+    #[test]
+    fn queries_whose_first_limits_fall_short_walk_again_and_find_the_cheapest_path() {
+        let grid = Grid::from_ascii(&DETOURS).unwrap();
+        for diagonal in Diagonal::ALL.iter().copied() {
+            let mut ch = ContractionHierarchy::build(&grid, diagonal);
+            let cells = passable(&grid);
+            for &a in &cells {
+                let field = FlowField::new(&ch.graph, a).unwrap();
+                for &b in cells.iter().step_by(3) {
+                    let ends = (ch.rank[ch.graph.index(a)], ch.rank[ch.graph.index(b)]);
+                    // A limit of the bound itself, one far below it (every limited walk fails
+                    // and the last has none), the limit of the queries, and one far above.
+                    for first in [1.0, 1e-6, FIRST_LIMIT, 10.0] {
+                        let path = ch.query(ends, first, &mut Stats::default());
+                        let cost = path.and_then(|p| ch.graph.index_path_cost(&p)).map(|c| c.0);
+                        match (field.cost(b), cost) {
+                            (None, None) => {}
+                            (Some(want), Some(got)) => assert!(
+                                (got - want).abs() <= 1e-9 * want.max(1.0),
+                                "{a} → {b} {diagonal} (first limit {first}): {got} vs {want}"
+                            ),
+                            (want, got) => panic!("{a} → {b} {diagonal}: {got:?} vs {want:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_edges_keep_their_steps_in_order_both_ways() {
+        // `join(down, up)` runs `down` (from a middle to the lower end) backwards, each step
+        // reversed, then `up` (from the middle to the higher end).
+        let (east, south_east, north) = (0u32, 6, 3);
+        let down = Packed::join(Packed::step(east), Packed::step(south_east)).unwrap();
+        assert_eq!(
+            Packed::steps(down).collect::<Vec<_>>(),
+            vec![OPPOSITE[0], 6]
+        );
+        let joined = Packed::join(down, Packed::step(north)).unwrap();
+        assert!(Packed::is_packed(joined) && !Packed::is_packed(NONE));
+        assert_eq!(
+            Packed::steps(joined).collect::<Vec<_>>(),
+            vec![OPPOSITE[6], 0, 3]
+        );
+        // Nine steps fit, ten do not.
+        let mut long = Packed::step(east);
+        for _ in 1..PACKED_STEPS {
+            long = Packed::join(Packed::step(east), long).unwrap();
+        }
+        assert_eq!(Packed::len(long), PACKED_STEPS);
+        assert!(Packed::join(Packed::step(east), long).is_none());
+    }
 
     #[test]
     fn matches_dijkstra_on_a_small_weighted_map() {
