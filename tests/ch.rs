@@ -119,7 +119,7 @@ fn the_searched_edges_are_kept_for_unpacking_and_the_query_state_comes_with_the_
     for (a, b) in weighted_map::query_pairs(&grid, 5, 3) {
         let request = SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
         ch.find_path(&request).unwrap();
-        // Two sides of an `f64` cost and a `u32` parent per rank, allocated once.
+        // Two sides of an `f64` cost and a `u32` link (the parent and a mark) per rank, allocated once.
         assert_eq!(ch.hierarchy_bytes() - built, ranks * 24);
     }
 }

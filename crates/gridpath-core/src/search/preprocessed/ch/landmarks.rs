@@ -21,17 +21,15 @@ use super::NONE;
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 16;
 
-/// How many of them a query uses: those with the largest bound between its two ends.
-pub(super) const ACTIVE: usize = 6;
-
 /// The cost kept for a rank a landmark cannot reach: far above any cost of a path, so that the
 /// bound between a rank that one landmark reaches and one it does not (parts of the map with
 /// no way between them) is as good as infinite, and between two it reaches neither, zero.
 const UNREACHED: f32 = 1e30;
 
-/// The bounds are computed from costs rounded to `f32`: each is lowered by this much of the
-/// two costs it comes from, so that the rounding never lifts it above the true cost.
-const SLACK: f64 = 4e-7;
+/// The bounds are computed in `f32` from costs rounded to `f32`: each is lowered by this much
+/// of the two costs it comes from, several times the rounding errors, so that they never lift
+/// it above the true cost.
+const SLACK: f32 = 1e-6;
 
 /// The searched upward edges of a hierarchy, by rank, which the landmarks' costs come from.
 pub(super) struct Upward<'a> {
@@ -82,12 +80,10 @@ pub(super) struct Landmarks {
     costs: Vec<f32>,
 }
 
-/// The landmarks a query uses and their costs to its two ends.
-pub(super) struct Active {
-    which: [usize; ACTIVE],
-    count: usize,
-    start: [f64; ACTIVE],
-    goal: [f64; ACTIVE],
+/// The landmarks' costs to a query's two ends.
+pub(super) struct Ends {
+    start: [f32; LANDMARKS],
+    goal: [f32; LANDMARKS],
 }
 
 impl Landmarks {
@@ -147,55 +143,54 @@ impl Landmarks {
         &self.costs[r * LANDMARKS..(r + 1) * LANDMARKS]
     }
 
-    /// The landmarks whose bounds between ranks `start` and `goal` are the largest, and that
-    /// bound: `None` when a landmark reaches one of them and not the other (no way joins them).
-    pub(super) fn between(&self, start: usize, goal: usize) -> Option<(Active, f64)> {
-        let mut active = Active {
-            which: [0; ACTIVE],
-            count: 0,
-            start: [0.0; ACTIVE],
-            goal: [0.0; ACTIVE],
+    /// The costs of ranks `start` and `goal` to the landmarks and the bound between them:
+    /// `None` when a landmark reaches one of them and not the other (no way joins them).
+    pub(super) fn between(&self, start: usize, goal: usize) -> Option<(Ends, f64)> {
+        let mut ends = Ends {
+            start: [UNREACHED; LANDMARKS],
+            goal: [UNREACHED; LANDMARKS],
         };
         if self.costs.is_empty() {
-            return Some((active, 0.0));
+            return Some((ends, 0.0));
         }
-        let (s, t) = (self.row(start), self.row(goal));
-        let mut by_bound: [(f64, usize); LANDMARKS] = [(0.0, 0); LANDMARKS];
-        for l in 0..LANDMARKS {
-            by_bound[l] = (bound(f64::from(s[l]), f64::from(t[l])), l);
-        }
-        by_bound.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        let best = by_bound[0].0;
-        if best >= f64::from(UNREACHED) / 2.0 {
+        ends.start.copy_from_slice(self.row(start));
+        ends.goal.copy_from_slice(self.row(goal));
+        let bound = largest(&ends.start, &ends.goal);
+        if bound >= UNREACHED / 2.0 {
             return None;
         }
-        for &(b, l) in by_bound.iter().take(ACTIVE) {
-            if b > 0.0 {
-                let i = active.count;
-                active.which[i] = l;
-                active.start[i] = f64::from(s[l]);
-                active.goal[i] = f64::from(t[l]);
-                active.count += 1;
-            }
-        }
-        Some((active, best.max(0.0)))
+        Some((ends, f64::from(bound.max(0.0))))
     }
 
     /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start.
     #[inline]
-    pub(super) fn lower(&self, active: &Active, r: usize, to_goal: bool) -> f64 {
-        let row = self.row(r);
-        let ends = if to_goal { &active.goal } else { &active.start };
-        let mut best = 0.0f64;
-        for i in 0..active.count {
-            best = best.max(bound(f64::from(row[active.which[i]]), ends[i]));
+    pub(super) fn lower(&self, ends: &Ends, r: usize, to_goal: bool) -> f64 {
+        if self.costs.is_empty() {
+            return 0.0;
         }
-        best
+        let row: &[f32; LANDMARKS] = self.row(r).try_into().expect("a row per rank");
+        f64::from(largest(row, if to_goal { &ends.goal } else { &ends.start }))
     }
 }
 
-/// The bound `|a − b|` from one landmark's costs `a` and `b`, lowered by the rounding slack.
+/// The largest bound `|a − b|` over the landmarks, each lowered by the rounding slack; the
+/// maximum is taken by halves, which compiles to a few vector instructions.
 #[inline]
-fn bound(a: f64, b: f64) -> f64 {
-    (a - b).abs() - SLACK * (a + b)
+fn largest(a: &[f32; LANDMARKS], b: &[f32; LANDMARKS]) -> f32 {
+    let mut v = [0.0f32; LANDMARKS];
+    for l in 0..LANDMARKS {
+        v[l] = (a[l] - b[l]).abs() - SLACK * (a[l] + b[l]);
+    }
+    let mut width = LANDMARKS / 2;
+    while width > 0 {
+        for i in 0..width {
+            v[i] = if v[i + width] > v[i] {
+                v[i + width]
+            } else {
+                v[i]
+            };
+        }
+        width /= 2;
+    }
+    v[0]
 }

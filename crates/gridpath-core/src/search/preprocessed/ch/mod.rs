@@ -74,7 +74,7 @@ const SEPARATOR_WINDOW: u32 = 8;
 const NONE: u32 = u32::MAX;
 
 /// A query's first limit, over the landmarks' bound between its ends.
-const FIRST_LIMIT: f64 = 1.08;
+const FIRST_LIMIT: f64 = 1.05;
 
 /// How much a query's limit grows when a walk finds no meeting below it.
 const LIMIT_GROWTH: f64 = 1.1;
@@ -199,7 +199,7 @@ pub struct ContractionHierarchy {
 /// Which end a side's ranks are bounded towards, with the landmarks the query uses.
 #[derive(Clone, Copy)]
 struct End<'a> {
-    active: &'a landmarks::Active,
+    ends: &'a landmarks::Ends,
     goal: bool,
 }
 
@@ -207,15 +207,35 @@ struct End<'a> {
 #[derive(Debug, Default)]
 struct Side {
     dist: Vec<f64>,
-    parent: Vec<u32>,
+    /// The rank each rank was reached from ([`NO_LINK`] for none), and in the top bit
+    /// ([`RELAXED`]) whether its edges were relaxed at its present cost: a walk that follows a
+    /// failed one passes over such ranks. Reaching a rank at a lower cost clears the bit.
+    link: Vec<u32>,
 }
+
+/// No rank reached this one (the end itself, or an unreached rank).
+const NO_LINK: u32 = !RELAXED;
+
+/// The mark of a rank whose edges were relaxed at its present cost.
+const RELAXED: u32 = 1 << 31;
 
 impl Side {
     fn new(ranks: usize) -> Self {
         Self {
             dist: vec![f64::INFINITY; ranks],
-            parent: vec![NONE; ranks],
+            link: vec![NO_LINK; ranks],
         }
+    }
+
+    /// The rank `r` was reached from.
+    fn parent(&self, r: usize) -> Option<usize> {
+        let p = self.link[r] & !RELAXED;
+        (p != NO_LINK).then_some(p as usize)
+    }
+
+    fn clear(&mut self, r: usize) {
+        self.dist[r] = f64::INFINITY;
+        self.link[r] = NO_LINK;
     }
 }
 
@@ -601,7 +621,7 @@ impl ContractionHierarchy {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * size_of::<T>()
         }
-        let side = |s: &Side| bytes(&s.dist) + bytes(&s.parent);
+        let side = |s: &Side| bytes(&s.dist) + bytes(&s.link);
         bytes(&self.order)
             + bytes(&self.rank)
             + bytes(&self.parent)
@@ -650,9 +670,13 @@ impl ContractionHierarchy {
         let d = side.dist[x];
         // Nothing dearer than the limit can lead to a cheaper meeting (steps cost more than
         // nothing); an unreached rank has an infinite cost.
-        if d >= limit || d + self.landmarks.lower(to.active, x, to.goal) >= limit {
+        if side.link[x] & RELAXED != 0
+            || d >= limit
+            || d + self.landmarks.lower(to.ends, x, to.goal) >= limit
+        {
             return;
         }
+        side.link[x] |= RELAXED;
         stats.expanded += 1;
         let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
         let from = self.first[x] as usize;
@@ -662,30 +686,29 @@ impl ContractionHierarchy {
             let nd = d + c;
             if nd < side.dist[y] {
                 side.dist[y] = nd;
-                side.parent[y] = x as u32;
+                side.link[y] = x as u32;
             }
         }
     }
 
     /// One walk up the elimination tree from both ends, lowest rank first, relaxing the ranks
-    /// that may lie on a path cheaper than `limit`: the cheapest meeting found and its cost.
-    /// The common ancestors are where the two sides meet.
+    /// that may lie on a path cheaper than `limit` and were not relaxed at their present cost
+    /// by an earlier walk: the cheapest meeting, `(cost, rank)`, improves on `found`. The
+    /// common ancestors are where the two sides meet.
     fn walk(
         &self,
         (start, goal): (u32, u32),
         limit: f64,
-        active: &landmarks::Active,
+        found: (f64, u32),
+        ends: &landmarks::Ends,
         (forward, backward): (&mut Side, &mut Side),
         stats: &mut Stats,
     ) -> (f64, u32) {
         forward.dist[start as usize] = 0.0;
         backward.dist[goal as usize] = 0.0;
-        let to_goal = End { active, goal: true };
-        let to_start = End {
-            active,
-            goal: false,
-        };
-        let (mut best, mut meeting) = (f64::INFINITY, NONE);
+        let to_goal = End { ends, goal: true };
+        let to_start = End { ends, goal: false };
+        let (mut best, mut meeting) = found;
         let (mut x, mut y) = (start, goal);
         loop {
             if x == y {
@@ -713,18 +736,21 @@ impl ContractionHierarchy {
         (best, meeting)
     }
 
-    /// Back to infinite costs, along the ancestors of both ends.
+    /// Back to infinite costs, along the ancestors of both ends, the common ones once.
     fn clear(&self, (start, goal): (u32, u32), (forward, backward): (&mut Side, &mut Side)) {
-        for end in [start, goal] {
-            let mut v = end;
-            while v != NONE {
-                let i = v as usize;
-                forward.dist[i] = f64::INFINITY;
-                forward.parent[i] = NONE;
-                backward.dist[i] = f64::INFINITY;
-                backward.parent[i] = NONE;
-                v = self.parent[i];
-            }
+        let (mut x, mut y) = (start, goal);
+        while x != y {
+            let lower = if x < y { &mut x } else { &mut y };
+            let i = *lower as usize;
+            forward.clear(i);
+            backward.clear(i);
+            *lower = self.parent[i];
+        }
+        while x != NONE {
+            let i = x as usize;
+            forward.clear(i);
+            backward.clear(i);
+            x = self.parent[i];
         }
     }
 
@@ -736,7 +762,7 @@ impl ContractionHierarchy {
     /// (`first_limit` times it). A
     /// walk that meets below its limit has found the cheapest path; otherwise the limit grows
     /// (to the cheapest meeting found, when that is lower) and the walk runs again, with no
-    /// limit after [`MAX_WALKS`] tries.
+    /// limit after [`MAX_WALKS`] tries. A walk keeps what the walks before it found.
     fn query(
         &mut self,
         (start, goal): (u32, u32),
@@ -747,7 +773,7 @@ impl ContractionHierarchy {
             return Some(vec![self.order[start as usize] as usize]);
         }
         // A landmark that reaches one end and not the other: no way joins them.
-        let (active, bound) = self.landmarks.between(start as usize, goal as usize)?;
+        let (bounds, bound) = self.landmarks.between(start as usize, goal as usize)?;
         let ranks = self.order.len();
         let mut forward = std::mem::take(&mut self.forward);
         let mut backward = std::mem::take(&mut self.backward);
@@ -762,14 +788,24 @@ impl ContractionHierarchy {
             f64::INFINITY
         };
         let mut walks = 1;
+        let mut found = (f64::INFINITY, NONE);
         let meeting = loop {
-            let (best, meeting) =
-                self.walk(ends, limit, &active, (&mut forward, &mut backward), stats);
+            found = self.walk(
+                ends,
+                limit,
+                found,
+                &bounds,
+                (&mut forward, &mut backward),
+                stats,
+            );
+            let (best, meeting) = found;
             // No cheapest path is dearer than the limit here: it would have been kept whole.
             if best < limit || limit == f64::INFINITY {
                 break meeting;
             }
-            self.clear(ends, (&mut forward, &mut backward));
+            // The next walk starts from the costs this one found: they are costs of real
+            // paths, and it relaxes again only the ranks it prunes no longer or whose costs
+            // have fallen.
             limit = if walks == MAX_WALKS {
                 f64::INFINITY
             } else {
@@ -781,17 +817,13 @@ impl ContractionHierarchy {
             let meeting = meeting as usize;
             // Start → meeting along the forward parents, then meeting → goal.
             let mut climb = vec![meeting];
-            while let Some(&top) = climb.last()
-                && forward.parent[top] != NONE
-            {
-                climb.push(forward.parent[top] as usize);
+            while let Some(p) = climb.last().and_then(|&top| forward.parent(top)) {
+                climb.push(p);
             }
             climb.reverse();
             let mut descent = vec![meeting];
-            while let Some(&top) = descent.last()
-                && backward.parent[top] != NONE
-            {
-                descent.push(backward.parent[top] as usize);
+            while let Some(p) = descent.last().and_then(|&top| backward.parent(top)) {
+                descent.push(p);
             }
             let mut path = vec![self.order[start as usize] as usize];
             for pair in climb.windows(2).chain(descent.windows(2)) {
@@ -998,9 +1030,9 @@ mod tests {
                 match field.cost(b) {
                     None => assert!(between.is_none(), "{a} → {b} has no way"),
                     Some(cost) => {
-                        let (active, bound) = between.expect("a way joins them");
-                        let to_goal = ch.landmarks.lower(&active, ra, true);
-                        let to_start = ch.landmarks.lower(&active, rb, false);
+                        let (ends, bound) = between.expect("a way joins them");
+                        let to_goal = ch.landmarks.lower(&ends, ra, true);
+                        let to_start = ch.landmarks.lower(&ends, rb, false);
                         for lower in [bound, to_goal, to_start] {
                             assert!(lower <= cost * (1.0 + 1e-12), "{a} → {b}: {lower} > {cost}");
                         }
