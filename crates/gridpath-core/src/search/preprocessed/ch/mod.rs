@@ -26,10 +26,14 @@
 //! A cheapest path always has a form that climbs and then descends the order through the
 //! edges searched, and the cells it climbs through from one end are that end's ancestors in
 //! the elimination tree. A query therefore walks up the tree from both ends, lowest rank
-//! first, relaxing the upward edges of each ancestor the search has reached at less than the
-//! cheapest meeting found so far, with no priority queue; the common ancestors are where the two sides meet, and the cheapest meeting
-//! wins. The shortcuts of the path found are unpacked into the cells they stand for, so the
-//! answer is a full cell-by-cell path.
+//! first, with no priority queue; the common ancestors are where the two sides meet, and the
+//! cheapest meeting wins. It relaxes the upward edges of an ancestor only when the cost it was
+//! reached at, plus a lower bound on the cost from it to the other end, lies below a limit:
+//! the bounds come from the costs to sixteen landmarks kept with the hierarchy (see
+//! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
+//! grows when a walk finds no meeting under it. The shortcuts of the path found are unpacked
+//! into the cells they stand for, so the answer is a full cell-by-cell path; an edge of up to
+//! nine steps keeps the steps themselves.
 //!
 //! Steps cost the same both ways on a flat map, so one set of upward edges serves both
 //! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
@@ -178,8 +182,9 @@ pub struct ContractionHierarchy {
     parent: Vec<u32>,
     /// The upward edges of rank `r` that are kept are `head[first[r]..first[r + 1]]`: the
     /// `start[r + 1] - start[r]` that the queries search first, sorted, then those that only
-    /// unpack shortcuts, sorted. `middle` holds the rank each edge passes through ([`NONE`]
-    /// for a step): what unpacks the shortcuts.
+    /// unpack shortcuts, sorted. `middle` holds the rank each edge passes through, or the
+    /// steps themselves for an edge of at most [`PACKED_STEPS`] steps (see [`Packed`]): what
+    /// unpacks the shortcuts.
     first: Vec<u32>,
     head: Vec<u32>,
     middle: Vec<u32>,
