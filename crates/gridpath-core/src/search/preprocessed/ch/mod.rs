@@ -978,7 +978,8 @@ impl Packed {
 
 /// The most cells a contraction hierarchy is built for: 1024 × 1024. On the maps of
 /// `benches/memory.rs` at this size its build holds up to about 1,040 bytes per cell at its
-/// peak and keeps up to about 570, and it takes minutes: both grow faster than the map.
+/// peak and keeps up to about 630 (64 of them the landmarks' costs), and it takes minutes: both
+/// grow faster than the map.
 pub const CH_MAX_CELLS: usize = 1 << 20;
 
 /// Builds the hierarchy for one query and answers it: what `solve` and
