@@ -479,29 +479,42 @@ impl ContractionHierarchy {
         // above included: the edges above are exact already), and is searched only when no
         // way round through a higher rank is as cheap.
         let mut flags = vec![SEARCHED; head.len()];
+        // The third edge of each pair of `x`'s upward edges, in the order of the pairs: found
+        // once for both loops below.
+        let mut thirds: Vec<u32> = Vec::new();
         for x in (0..ranks).rev() {
             check(2, ranks - 1 - x)?;
             let arcs = span(&first, x);
+            thirds.clear();
             for i in arcs.clone() {
                 let y = head[i] as usize;
                 let mut k = first[y] as usize;
                 for j in i + 1..arcs.end {
                     k = seek(&head, k, head[j]);
+                    thirds.push(k as u32);
                     let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
-                    weight[i] = xy.min(xz + yz);
-                    weight[j] = xz.min(xy + yz);
+                    // Comparisons rather than `f64::min`: no cost is NaN, and this loop is
+                    // most of the build.
+                    if xz + yz < xy {
+                        weight[i] = xz + yz;
+                    }
+                    if xy + yz < xz {
+                        weight[j] = xy + yz;
+                    }
                 }
             }
+            let mut third = thirds.iter();
             for i in arcs.clone() {
+                let pairs = arcs.end - i - 1;
                 if !weight[i].is_finite() {
                     flags[i] &= !SEARCHED;
+                    if pairs > 0 {
+                        third.nth(pairs - 1);
+                    }
                     continue;
                 }
-                let y = head[i] as usize;
-                let mut k = first[y] as usize;
-                for j in i + 1..arcs.end {
-                    k = seek(&head, k, head[j]);
-                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
+                for (j, &k) in (i + 1..arcs.end).zip(third.by_ref().take(pairs)) {
+                    let (xy, xz, yz) = (weight[i], weight[j], weight[k as usize]);
                     if xz + yz <= xy && xz < xy {
                         flags[i] &= !SEARCHED;
                     }
