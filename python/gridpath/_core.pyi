@@ -80,7 +80,8 @@ class Path:
         """The goal ``(x, y)``."""
     @property
     def stats(self) -> dict[str, Union[int, bool]]:
-        """``expanded``, ``pushed``, ``max_open``, ``time_us``, ``budget_exhausted``."""
+        """``expanded``, ``pushed``, ``max_open``, ``time_us``, ``budget_exhausted``,
+        ``prepared_bytes`` (the contraction hierarchy's memory, 0 for other searches)."""
     @property
     def waypoints(self) -> Optional[npt.NDArray[np.int64]]:
         """An any-angle path's waypoints, ``(m, 2)``; ``None`` for grid paths."""

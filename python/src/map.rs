@@ -13,8 +13,8 @@ use gridpath_core::format::ros_write::{RosImage, write_ros_map};
 use gridpath_core::format::{height_image, save};
 use gridpath_core::grid::{Cell, GeoReference, MAX_HEIGHT, Map};
 use gridpath_core::search::{
-    self, Algorithm, Diagonal, FlowField, RouteOrder, SearchControl, SearchGraph, SearchRequest,
-    SearchResult, Searcher,
+    self, Algorithm, ContractionHierarchy, Diagonal, FlowField, RouteOrder, SearchControl,
+    SearchGraph, SearchRequest, SearchResult, Searcher,
 };
 use numpy::ndarray::Array2;
 use numpy::{AllowTypeChange, IntoPyArray, PyArray2, PyArrayLike2, PyArrayLikeDyn};
@@ -49,6 +49,10 @@ pub struct PyMap {
         reason = "a call takes a searcher out of the pool and puts it back: a box moves as a pointer"
     )]
     searchers: Mutex<Vec<Box<Searcher>>>,
+    /// The contraction hierarchy of each diagonal rule, built by the first `find_path` that
+    /// asks for one and kept for the next: its build takes seconds on a large map, its
+    /// queries microseconds.
+    hierarchies: [Mutex<Option<ContractionHierarchy>>; 4],
 }
 
 impl PyMap {
@@ -58,6 +62,7 @@ impl PyMap {
             map,
             graphs: Default::default(),
             searchers: Mutex::new(Vec::new()),
+            hierarchies: Default::default(),
         }
     }
 
@@ -107,6 +112,39 @@ impl PyMap {
                 self.with_searcher(|searcher| searcher.search_controlled(graph, request, &control))
             })?
         };
+        answer.map_err(|e| errors::search(&e))
+    }
+
+    /// A query of the contraction hierarchy kept for the request's diagonal rule, built first
+    /// when there is none yet, watched for Ctrl+C (a cancelled build keeps nothing).
+    fn search_hierarchy(
+        &self,
+        py: Python<'_>,
+        graph: &SearchGraph,
+        request: &SearchRequest,
+    ) -> PyResult<SearchResult> {
+        // An end off the map or on a wall, and a map with heights, are refused as the one-off
+        // search refuses them, before any build.
+        let fits = |c: Cell| {
+            c.x < graph.width() && c.y < graph.height() && graph.is_passable(graph.index(c))
+        };
+        if graph.has_heights() || !(fits(request.start) && fits(request.goal)) {
+            return self.search_one(py, graph, request);
+        }
+        let slot = &self.hierarchies[diagonal_index(request.diagonal)];
+        let control = SearchControl::new();
+        let answer = watch::watched(py, &control, || {
+            let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let hierarchy = match kept.take() {
+                Some(built) => built,
+                None => {
+                    ContractionHierarchy::check_size(graph)?;
+                    ContractionHierarchy::from_graph_controlled(graph.clone(), &control)?
+                }
+            };
+            let hierarchy = kept.insert(hierarchy);
+            hierarchy.find_path(request)
+        })?;
         answer.map_err(|e| errors::search(&e))
     }
 
@@ -557,6 +595,12 @@ impl PyMap {
                 .detach(|| search::route(graph, &request, &via, order, patrol))
                 .map_err(|e| errors::search(&e))?;
             (route.result, Some(route.order))
+        } else if request.algorithm == Algorithm::ContractionHierarchy
+            && unit_map.is_none()
+            && request.turn_penalty == 0.0
+            && !request.partial
+        {
+            (self.search_hierarchy(py, graph, &request)?, None)
         } else {
             (self.search_one(py, graph, &request)?, None)
         };

@@ -188,8 +188,9 @@ impl PyPath {
     }
 
     /// The search's counters: ``expanded``, ``pushed``, ``max_open``, ``time_us`` (the
-    /// search's own wall time in microseconds) and ``budget_exhausted`` (IDA* ran out of
-    /// nodes: "not found" then means "not found within the budget").
+    /// search's own wall time in microseconds), ``budget_exhausted`` (IDA* ran out of
+    /// nodes: "not found" then means "not found within the budget") and ``prepared_bytes``
+    /// (the memory of the contraction hierarchy the query ran on, 0 for other searches).
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.result.stats;
@@ -199,6 +200,7 @@ impl PyPath {
         d.set_item("max_open", s.max_open)?;
         d.set_item("time_us", s.time_us)?;
         d.set_item("budget_exhausted", s.budget_exhausted)?;
+        d.set_item("prepared_bytes", s.prepared_bytes)?;
         Ok(d)
     }
 

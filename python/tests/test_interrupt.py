@@ -76,3 +76,14 @@ def test_ctrl_c_interrupts_a_batch():
         lambda: m.find_paths(pairs, algorithm="dijkstra", jobs=2)
     )
     assert inside and interrupted
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is simulated on POSIX here")
+def test_ctrl_c_interrupts_the_build_of_a_hierarchy():
+    m = gridpath.Map.from_numpy(np.ones((400, 400)))
+    interrupted, inside = interrupt_inside(
+        lambda: m.find_path((0, 0), (399, 399), algorithm="ch")
+    )
+    assert inside and interrupted
+    path = m.find_path((0, 0), (10, 10))
+    assert path.found and path.cost == pytest.approx(10 * np.sqrt(2))

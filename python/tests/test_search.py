@@ -106,6 +106,29 @@ def test_hpa_and_ch_batches_build_once_and_answer():
         assert path.found and path.cost >= best - 1e-9
 
 
+def test_the_hierarchy_is_kept_per_diagonal_rule_and_answers_exactly():
+    # One map, queries taking turns between the rules: each rule's hierarchy is built by its
+    # first query and kept for the next, and every answer is the oracle's.
+    costs = random_costs(7, shape=(30, 36), walls=0.2)
+    m = gridpath.Map.from_numpy(costs)
+    pairs = passable_pairs(costs, 7, 8)
+    for start, goal in pairs:
+        for diagonal in gridpath.DIAGONALS:
+            expected = oracle_cost(costs, start, goal, diagonal)
+            path = m.find_path(start, goal, algorithm="ch", diagonal=diagonal)
+            assert path.found == (expected is not None), (start, goal, diagonal)
+            if expected is not None:
+                assert path.cost == pytest.approx(expected, rel=1e-9), (start, goal, diagonal)
+                assert path.exact and tuple(path.cells[-1]) == goal
+                assert path.stats["prepared_bytes"] > 0
+    # An end on a wall or off the map is refused as before, whether or not a hierarchy is kept.
+    wall = tuple(int(v) for v in np.argwhere(~np.isfinite(costs))[0][::-1])
+    with pytest.raises(gridpath.SearchError, match="blocked|wall|impassable"):
+        m.find_path(pairs[0][0], wall, algorithm="ch")
+    with pytest.raises(gridpath.SearchError):
+        m.find_path(pairs[0][0], (500, 500), algorithm="ch", diagonal="never")
+
+
 def test_routes_turns_units_and_partial_paths():
     costs = np.ones((10, 10))
     costs[2:8, 5] = np.inf
