@@ -116,34 +116,25 @@ impl PyMap {
     }
 
     /// A query of the contraction hierarchy kept for the request's diagonal rule, built first
-    /// when there is none yet, watched for Ctrl+C (a cancelled build keeps nothing).
+    /// when there is none yet, watched for Ctrl+C (a cancelled build keeps nothing). A request
+    /// the hierarchy would refuse is refused before any build.
     fn search_hierarchy(
         &self,
         py: Python<'_>,
         graph: &SearchGraph,
         request: &SearchRequest,
     ) -> PyResult<SearchResult> {
-        // An end off the map or on a wall, and a map with heights, are refused as the one-off
-        // search refuses them, before any build.
-        let fits = |c: Cell| {
-            c.x < graph.width() && c.y < graph.height() && graph.is_passable(graph.index(c))
-        };
-        if graph.has_heights() || !(fits(request.start) && fits(request.goal)) {
-            return self.search_one(py, graph, request);
-        }
+        // Refused as the one-off search refuses it, before any build.
+        ContractionHierarchy::check_request(graph, request).map_err(|e| errors::search(&e))?;
         let slot = &self.hierarchies[diagonal_index(request.diagonal)];
         let control = SearchControl::new();
         let answer = watch::watched(py, &control, || {
             let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner);
             let hierarchy = match kept.take() {
                 Some(built) => built,
-                None => {
-                    ContractionHierarchy::check_size(graph)?;
-                    ContractionHierarchy::from_graph_controlled(graph.clone(), &control)?
-                }
+                None => ContractionHierarchy::from_graph_controlled(graph.clone(), &control)?,
             };
-            let hierarchy = kept.insert(hierarchy);
-            hierarchy.find_path(request)
+            kept.insert(hierarchy).find_path(request)
         })?;
         answer.map_err(|e| errors::search(&e))
     }

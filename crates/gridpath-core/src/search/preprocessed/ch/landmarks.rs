@@ -94,6 +94,7 @@ impl Landmarks {
         mut check: impl FnMut(usize) -> Result<(), E>,
     ) -> Result<Self, E> {
         let ranks = upward.parent.len();
+        // A map with no passable cell: no query reaches a row.
         if ranks == 0 {
             return Ok(Self::default());
         }
@@ -139,22 +140,19 @@ impl Landmarks {
         self.costs.capacity() * size_of::<f32>()
     }
 
-    fn row(&self, r: usize) -> &[f32] {
-        &self.costs[r * LANDMARKS..(r + 1) * LANDMARKS]
+    fn row(&self, r: usize) -> &[f32; LANDMARKS] {
+        self.costs[r * LANDMARKS..(r + 1) * LANDMARKS]
+            .try_into()
+            .expect("a row of every landmark per rank")
     }
 
     /// The costs of ranks `start` and `goal` to the landmarks and the bound between them:
     /// `None` when a landmark reaches one of them and not the other (no way joins them).
     pub(super) fn between(&self, start: usize, goal: usize) -> Option<(Ends, f64)> {
-        let mut ends = Ends {
-            start: [UNREACHED; LANDMARKS],
-            goal: [UNREACHED; LANDMARKS],
+        let ends = Ends {
+            start: *self.row(start),
+            goal: *self.row(goal),
         };
-        if self.costs.is_empty() {
-            return Some((ends, 0.0));
-        }
-        ends.start.copy_from_slice(self.row(start));
-        ends.goal.copy_from_slice(self.row(goal));
         let bound = largest(&ends.start, &ends.goal);
         if bound >= UNREACHED / 2.0 {
             return None;
@@ -165,11 +163,8 @@ impl Landmarks {
     /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start.
     #[inline]
     pub(super) fn lower(&self, ends: &Ends, r: usize, to_goal: bool) -> f64 {
-        if self.costs.is_empty() {
-            return 0.0;
-        }
-        let row: &[f32; LANDMARKS] = self.row(r).try_into().expect("a row per rank");
-        f64::from(largest(row, if to_goal { &ends.goal } else { &ends.start }))
+        let other = if to_goal { &ends.goal } else { &ends.start };
+        f64::from(largest(self.row(r), other))
     }
 }
 

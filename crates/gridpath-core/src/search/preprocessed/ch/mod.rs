@@ -372,6 +372,13 @@ impl ContractionHierarchy {
         Ok(())
     }
 
+    /// Refuses, before any build, a request that a hierarchy of `graph` would refuse: an end
+    /// off the map or on a wall, another diagonal rule, a map with heights or one of more than
+    /// [`CH_MAX_CELLS`] cells, options that mean nothing.
+    pub fn check_request(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
+        crate::search::outcome::check(graph, request)
+    }
+
     /// Prepares a search graph for exact queries, as [`ContractionHierarchy::build`] does.
     pub fn from_graph(graph: SearchGraph) -> Self {
         let Ok(ch) = Self::from_graph_controlled(graph, &UNCONTROLLED) else {
@@ -1005,7 +1012,7 @@ pub(crate) fn ch_once(
     control: &SearchControl,
 ) -> Result<SearchResult, SearchError> {
     debug_assert_eq!(request.algorithm, Algorithm::ContractionHierarchy);
-    crate::search::outcome::check(graph, request)?;
+    ContractionHierarchy::check_request(graph, request)?;
     ContractionHierarchy::from_graph_controlled(graph.clone(), control)?.find_path(request)
 }
 
