@@ -53,6 +53,7 @@
 //! assert_eq!(result.path.last(), Some(&Cell::new(9, 2)));
 //! ```
 
+mod customize;
 mod landmarks;
 
 use std::time::Instant;
@@ -333,6 +334,32 @@ fn upward_sets(
     })
 }
 
+/// The cost of each upward edge that is a step of the grid, infinite for the others: the costs
+/// the passes over the pairs start from.
+fn step_weights(
+    graph: &SearchGraph,
+    order: &[u32],
+    rank: &[u32],
+    head: &[u32],
+    first: &[u32],
+) -> Vec<f64> {
+    let mut weight = vec![f64::INFINITY; head.len()];
+    for (r, &c) in order.iter().enumerate() {
+        let c = c as usize;
+        for d in 0..8 {
+            if graph.can_step(c, d) {
+                let to = (c as isize + graph.delta(d)) as usize;
+                let q = rank[to];
+                if q as usize > r {
+                    let k = seek(head, first[r] as usize, q);
+                    weight[k] = weight[k].min(graph.step_cost(c, to, d));
+                }
+            }
+        }
+    }
+    weight
+}
+
 impl ContractionHierarchy {
     /// A rough estimate of the build's time in a release build, from the map's passable
     /// cells, for telling a user up front that a build will be long. The time grows about as
@@ -441,98 +468,18 @@ impl ContractionHierarchy {
         } = upward_sets(&graph, &order, &rank, &check)?;
         let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
-        // The steps of the grid.
-        let mut weight = vec![f64::INFINITY; head.len()];
-        let mut middle = vec![NONE; head.len()];
-        for (r, &c) in order.iter().enumerate() {
-            let c = c as usize;
-            for d in 0..8 {
-                if graph.can_step(c, d) {
-                    let to = (c as isize + graph.delta(d)) as usize;
-                    let q = rank[to];
-                    if q as usize > r {
-                        let k = seek(&head, first[r] as usize, q);
-                        weight[k] = weight[k].min(graph.step_cost(c, to, d));
-                    }
-                }
-            }
-        }
+        let weight = step_weights(&graph, &order, &rank, &head, &first);
 
         // Bottom up, each rank joins every pair of its upward neighbours at the cost of the
-        // way through it: each edge then costs the cheapest path through lower ranks.
-        for r in 0..ranks {
-            check(1, r)?;
-            let arcs = span(&first, r);
-            for i in arcs.clone() {
-                let (u, cu) = (head[i] as usize, weight[i]);
-                if !cu.is_finite() {
-                    continue;
-                }
-                let mut k = first[u] as usize;
-                for j in i + 1..arcs.end {
-                    let cw = weight[j];
-                    if !cw.is_finite() {
-                        continue;
-                    }
-                    k = seek(&head, k, head[j]);
-                    let via = cu + cw;
-                    if via < weight[k] {
-                        weight[k] = via;
-                        middle[k] = r as u32;
-                    }
-                }
-            }
-        }
-
-        // Top down, each edge takes the cost of the cheapest path (through any rank, those
-        // above included: the edges above are exact already), and is searched only when no
-        // way round through a higher rank is as cheap.
-        let mut flags = vec![SEARCHED; head.len()];
-        // The third edge of each pair of `x`'s upward edges, in the order of the pairs: found
-        // once for both loops below.
-        let mut thirds: Vec<u32> = Vec::new();
-        for x in (0..ranks).rev() {
-            check(2, ranks - 1 - x)?;
-            let arcs = span(&first, x);
-            thirds.clear();
-            for i in arcs.clone() {
-                let y = head[i] as usize;
-                let mut k = first[y] as usize;
-                for j in i + 1..arcs.end {
-                    k = seek(&head, k, head[j]);
-                    thirds.push(k as u32);
-                    let (xy, xz, yz) = (weight[i], weight[j], weight[k]);
-                    // Comparisons rather than `f64::min`: no cost is NaN, and this loop is
-                    // most of the build.
-                    if xz + yz < xy {
-                        weight[i] = xz + yz;
-                    }
-                    if xy + yz < xz {
-                        weight[j] = xy + yz;
-                    }
-                }
-            }
-            let mut third = thirds.iter();
-            for i in arcs.clone() {
-                let pairs = arcs.end - i - 1;
-                if !weight[i].is_finite() {
-                    flags[i] &= !SEARCHED;
-                    if pairs > 0 {
-                        third.nth(pairs - 1);
-                    }
-                    continue;
-                }
-                for (j, &k) in (i + 1..arcs.end).zip(third.by_ref().take(pairs)) {
-                    let (xy, xz, yz) = (weight[i], weight[j], weight[k as usize]);
-                    if xz + yz <= xy && xz < xy {
-                        flags[i] &= !SEARCHED;
-                    }
-                    if xy + yz <= xz && xy < xz {
-                        flags[j] &= !SEARCHED;
-                    }
-                }
-            }
-        }
+        // way through it: each edge then costs the cheapest path through lower ranks. Top
+        // down, each edge takes the cost of the cheapest path (through any rank, those above
+        // included: the edges above are exact already), and is searched only when no way
+        // round through a higher rank is as cheap (see `customize.rs`).
+        let customize::Customized {
+            mut weight,
+            mut middle,
+            mut flags,
+        } = customize::customize(&head, &first, weight, customize::lanes(&first), &check)?;
 
         // Unpacking needs the searched edges and, through their middles, the edges they
         // stand for, each of which is kept by a lower rank than the edge it unpacks.
@@ -1097,6 +1044,94 @@ mod tests {
                             (want, got) => panic!("{a} → {b} {diagonal}: {got:?} vs {want:?}"),
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// A `side` × `side` map of grass, swamp, road and one wall in ten, from a fixed hash.
+    fn noise_map(side: u32) -> Grid {
+        let rows: Vec<String> = (0..side)
+            .map(|y| {
+                (0..side)
+                    .map(|x| match ((x * 7919 + y * 104_729) ^ (x * y * 31)) % 20 {
+                        0..=1 => '#',
+                        2..=5 => '~',
+                        6..=8 => '=',
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        Grid::from_ascii(&rows).unwrap()
+    }
+
+    #[test]
+    fn two_threads_find_the_same_costs_middles_and_searched_edges_as_one() {
+        let grid = noise_map(120);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let mut order = Vec::new();
+        dissect(&graph, (0, 0, graph.width(), graph.height()), &mut order);
+        let mut rank = vec![NONE; graph.len()];
+        for (r, &c) in order.iter().enumerate() {
+            rank[c as usize] = r as u32;
+        }
+        let unchecked = |_: u32, _: usize| Ok(());
+        let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
+        let widest = up.first.windows(2).map(|w| (w[1] - w[0]) as usize).max();
+        assert!(
+            widest >= Some(customize::shared_edges()),
+            "some rank's pairs are shared: {widest:?} upward edges at most"
+        );
+        let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
+        let one = customize::customize(&up.head, &up.first, weight.clone(), 1, &unchecked);
+        let two = customize::customize(&up.head, &up.first, weight, 2, &unchecked);
+        let (one, two) = (one.unwrap(), two.unwrap());
+        let bits = |costs: &[f64]| costs.iter().map(|c| c.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&one.weight), bits(&two.weight));
+        assert_eq!(one.middle, two.middle);
+        assert_eq!(one.flags, two.flags);
+        assert!(
+            one.flags.iter().any(|&f| f & SEARCHED == 0),
+            "some edges have a way round"
+        );
+        // A cancellation in the middle of either pass ends both threads.
+        for pass in [1, 2] {
+            let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
+            let cancel = |p: u32, r: usize| {
+                if p == pass && r >= order.len() / 2 {
+                    Err(SearchError::Cancelled)
+                } else {
+                    Ok(())
+                }
+            };
+            let cancelled = customize::customize(&up.head, &up.first, weight, 2, &cancel);
+            assert!(
+                matches!(cancelled, Err(SearchError::Cancelled)),
+                "pass {pass}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_hierarchy_built_on_two_threads_matches_dijkstra() {
+        let grid = noise_map(120);
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let cells = passable(&grid);
+        for &a in cells.iter().step_by(1499) {
+            let field = FlowField::new(&ch.graph, a).unwrap();
+            for &b in cells.iter().step_by(97) {
+                let request =
+                    SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+                let got = ch.find_path(&request).unwrap();
+                match field.cost(b) {
+                    Some(want) => assert!(
+                        got.found && (got.cost - want).abs() <= 1e-9 * want.max(1.0),
+                        "{a} → {b}: {} vs {want}",
+                        got.cost
+                    ),
+                    None => assert!(!got.found, "{a} → {b}"),
                 }
             }
         }

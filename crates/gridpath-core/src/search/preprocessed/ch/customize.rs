@@ -1,0 +1,513 @@
+//! The hierarchy's two cost passes over the pairs of each rank's upward neighbours (the
+//! triangles of the filled graph), most of its build: bottom up, every edge takes the cost of
+//! the cheapest way through lower ranks; top down, the cost of the cheapest way through any
+//! rank, and an edge with a way round as cheap is left out of the queries.
+//!
+//! The ranks of the upper separators have hundreds of upward neighbours and hold most of the
+//! pairs (at 512² nine in ten pairs belong to ranks of 4,000 pairs or more), so on a machine
+//! with two cores or more two threads go through the ranks together, one rank at a time, each
+//! taking about half of the pairs of every large rank (rows of one neighbour each); the first
+//! thread alone takes the small ranks between, while the second waits for it:
+//!
+//! - bottom up, a row writes only the edges of its own neighbour, which no other row writes;
+//! - top down, each thread gathers the cheapest way round for the rank's edges into an array
+//!   of its own, from their bottom-up costs and the exact costs above, and the two are merged:
+//!   the first hop of a cheapest path that climbs above the rank costs no more than its
+//!   bottom-up cost (its way runs through lower ranks), and the rest of the path joins two
+//!   upward neighbours, whose edge is exact already, so the merged costs are exact.
+//!
+//! The costs are kept as atomic words while the threads share them; relaxed loads and stores
+//! are plain ones, and the threads meet before each large rank, so that each sees what the
+//! other wrote.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use super::{NONE, SEARCHED, seek};
+use crate::search::request::SearchError;
+
+/// A rank whose upward neighbours make at least this many pairs shares them between the two
+/// threads; below, the cost of meeting outweighs the gain.
+const SHARED_PAIRS: usize = 1024;
+
+/// How many times a thread waiting for the other looks before it sleeps (some tens of
+/// microseconds).
+const SPINS: u32 = 1 << 14;
+
+const RELAXED: Ordering = Ordering::Relaxed;
+
+fn pairs(n: usize) -> usize {
+    n * n.saturating_sub(1) / 2
+}
+
+/// The rows (upward edges of one rank) whose pairs the first thread takes, about half of the
+/// rank's pairs: row `t` of `n` has `n - 1 - t` pairs.
+fn first_rows(n: usize) -> usize {
+    let half = pairs(n) / 2;
+    let (mut rows, mut taken) = (0, 0);
+    while rows < n && taken < half {
+        taken += n - 1 - rows;
+        rows += 1;
+    }
+    rows
+}
+
+/// The costs of the edges, with what the passes find, as the threads share them.
+struct Shared<'a> {
+    head: &'a [u32],
+    first: &'a [u32],
+    weight: &'a [AtomicU64],
+    middle: &'a [AtomicU32],
+    flags: &'a [AtomicU8],
+    /// Each thread's cheapest ways round for the edges of a large rank, top down.
+    rounds: [Vec<AtomicU64>; 2],
+    meeting: Meeting,
+    /// How many threads go through the ranks: 1 or 2.
+    lanes: usize,
+}
+
+impl Shared<'_> {
+    fn span(&self, x: usize) -> Range<usize> {
+        self.first[x] as usize..self.first[x + 1] as usize
+    }
+
+    fn cost(&self, k: usize) -> f64 {
+        f64::from_bits(self.weight[k].load(RELAXED))
+    }
+
+    fn set_cost(&self, k: usize, cost: f64) {
+        self.weight[k].store(cost.to_bits(), RELAXED);
+    }
+
+    /// The rows of rank `x`'s pairs that thread `lane` takes, or `None` when the rank is
+    /// small and the first thread takes it alone.
+    fn rows(&self, x: usize, lane: usize) -> Option<Range<usize>> {
+        let n = self.span(x).len();
+        if self.lanes < 2 || pairs(n) < SHARED_PAIRS {
+            return None;
+        }
+        let split = first_rows(n);
+        Some(if lane == 0 { 0..split } else { split..n })
+    }
+}
+
+/// Where the two threads wait for each other: the second to arrive lets both go on. A thread
+/// that stops (cancelled, or unwinding) lets the other out of every wait. A waiting thread
+/// spins for a while, the wait between two large ranks being short, then sleeps.
+struct Meeting {
+    arrived: AtomicUsize,
+    round: AtomicUsize,
+    stopped: AtomicBool,
+    lock: Mutex<()>,
+    bell: Condvar,
+}
+
+impl Meeting {
+    fn new() -> Self {
+        Self {
+            arrived: AtomicUsize::new(0),
+            round: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            bell: Condvar::new(),
+        }
+    }
+
+    /// Waits for the other thread; `false` when it stopped before they met.
+    fn wait(&self) -> bool {
+        let round = self.round.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
+            self.arrived.store(0, RELAXED);
+            self.ring(|| self.round.store(round + 1, Ordering::Release));
+            return true;
+        }
+        let met = || self.round.load(Ordering::Acquire) != round;
+        let stopped = || self.stopped.load(Ordering::Acquire);
+        for _ in 0..SPINS {
+            if met() {
+                return true;
+            }
+            if stopped() {
+                // The other thread may have met this one and left since the look above.
+                return met();
+            }
+            std::hint::spin_loop();
+        }
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while !met() && !stopped() {
+            guard = self
+                .bell
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        met()
+    }
+
+    /// Changes the state under the lock, so that a thread about to sleep sees the change or
+    /// hears the bell, and wakes a sleeping thread.
+    fn ring(&self, change: impl FnOnce()) {
+        {
+            let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            change();
+        }
+        self.bell.notify_all();
+    }
+}
+
+/// Lets the other thread out of its waits when a thread leaves its pass, however it leaves.
+struct Leaving<'a>(&'a Meeting);
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        self.0
+            .ring(|| self.0.stopped.store(true, Ordering::Release));
+    }
+}
+
+/// Lowers each cost to the way round beside it when that is cheaper.
+fn lower_to(costs: &mut [f64], round: impl Iterator<Item = f64>) {
+    for (cost, r) in costs.iter_mut().zip(round) {
+        if r < *cost {
+            *cost = r;
+        }
+    }
+}
+
+/// The costs of a rank's upward edges as they stood when its turn came.
+fn load(shared: &Shared, span: Range<usize>, costs: &mut Vec<f64>) {
+    costs.clear();
+    costs.extend(span.map(|k| shared.cost(k)));
+}
+
+/// Bottom up, the rows `rows` of rank `x`'s pairs: the edge between the row's neighbour and
+/// each later neighbour takes the cost through `x` when cheaper, with `x` as its middle.
+fn lower_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>) {
+    let heads = &shared.head[shared.span(x)];
+    for t in rows {
+        let cu = costs[t];
+        if !cu.is_finite() {
+            continue;
+        }
+        let mut k = shared.first[heads[t] as usize] as usize;
+        for (&h, &cw) in heads[t + 1..].iter().zip(&costs[t + 1..]) {
+            if !cw.is_finite() {
+                continue;
+            }
+            k = seek(shared.head, k, h);
+            let via = cu + cw;
+            if via < shared.cost(k) {
+                shared.set_cost(k, via);
+                shared.middle[k].store(x as u32, RELAXED);
+            }
+        }
+    }
+}
+
+/// Top down, the rows `rows` of rank `x`'s pairs: `round[t]` takes the cost of the way round
+/// through each other neighbour when cheaper, and `thirds` the edge between the two
+/// neighbours of each pair, in the order of the pairs.
+fn upper_rows(
+    shared: &Shared,
+    x: usize,
+    costs: &[f64],
+    rows: Range<usize>,
+    round: &mut [f64],
+    thirds: &mut Vec<u32>,
+) {
+    let heads = &shared.head[shared.span(x)];
+    thirds.clear();
+    for t in rows {
+        let mut k = shared.first[heads[t] as usize] as usize;
+        let xy = costs[t];
+        for j in t + 1..heads.len() {
+            k = seek(shared.head, k, heads[j]);
+            thirds.push(k as u32);
+            let (xz, yz) = (costs[j], shared.cost(k));
+            // Comparisons rather than `f64::min`: no cost is NaN, and this loop is much of
+            // the build.
+            if xz + yz < round[t] {
+                round[t] = xz + yz;
+            }
+            if xy + yz < round[j] {
+                round[j] = xy + yz;
+            }
+        }
+    }
+}
+
+/// With rank `x`'s exact costs, clears the searched flag of the edges of the rows `rows` (and
+/// of the later edges they pair with) that have a way round through another neighbour as
+/// cheap, whose two edges each cost less than the edge.
+fn round_rows(
+    shared: &Shared,
+    x: usize,
+    costs: &[f64],
+    rows: Range<usize>,
+    thirds: &[u32],
+    round_off: &mut Vec<bool>,
+) {
+    let span = shared.span(x);
+    let n = span.len();
+    round_off.clear();
+    round_off.resize(n, false);
+    let mut third = thirds.iter();
+    for t in rows {
+        let pairs = n - 1 - t;
+        let xy = costs[t];
+        if !xy.is_finite() {
+            round_off[t] = true;
+            if pairs > 0 {
+                third.nth(pairs - 1);
+            }
+            continue;
+        }
+        for (j, &k) in (t + 1..n).zip(third.by_ref().take(pairs)) {
+            let (xz, yz) = (costs[j], shared.cost(k as usize));
+            if xz + yz <= xy && xz < xy {
+                round_off[t] = true;
+            }
+            if xy + yz <= xz && xy < xz {
+                round_off[j] = true;
+            }
+        }
+    }
+    for (flag, &off) in shared.flags[span].iter().zip(round_off.iter()) {
+        if off {
+            flag.fetch_and(!SEARCHED, RELAXED);
+        }
+    }
+}
+
+/// Thread `lane`'s part of the bottom-up pass. The threads meet before a large rank (unless
+/// they have just met), for the second to see what the first wrote alone, and after it, since
+/// its rows write the edges of the ranks above.
+fn lower_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
+    let _leaving = Leaving(&shared.meeting);
+    let meet = || {
+        if shared.meeting.wait() {
+            Ok(())
+        } else {
+            Err(SearchError::Cancelled)
+        }
+    };
+    let mut costs = Vec::new();
+    let mut met = true;
+    let ranks = shared.first.len() - 1;
+    for x in 0..ranks {
+        check(x)?;
+        match shared.rows(x, lane) {
+            None => {
+                met = false;
+                if lane == 0 {
+                    load(shared, shared.span(x), &mut costs);
+                    lower_rows(shared, x, &costs, 0..costs.len());
+                }
+            }
+            Some(rows) => {
+                if !met {
+                    meet()?;
+                }
+                load(shared, shared.span(x), &mut costs);
+                lower_rows(shared, x, &costs, rows);
+                meet()?;
+                met = true;
+            }
+        }
+    }
+    if shared.lanes > 1 && !met {
+        meet()?;
+    }
+    Ok(())
+}
+
+/// Thread `lane`'s part of the top-down pass. The threads meet before a large rank, for the
+/// second to see what the first wrote alone, and before merging their ways round; what comes
+/// after reads only the exact costs above the rank.
+fn upper_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
+    let _leaving = Leaving(&shared.meeting);
+    let meet = || {
+        if shared.meeting.wait() {
+            Ok(())
+        } else {
+            Err(SearchError::Cancelled)
+        }
+    };
+    let (mut costs, mut round, mut thirds, mut round_off) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let ranks = shared.first.len() - 1;
+    for x in (0..ranks).rev() {
+        check(ranks - 1 - x)?;
+        let span = shared.span(x);
+        let (rows, alone) = match shared.rows(x, lane) {
+            None if lane == 0 => (0..span.len(), true),
+            None => continue,
+            Some(rows) => {
+                meet()?;
+                (rows, false)
+            }
+        };
+        load(shared, span.clone(), &mut costs);
+        round.clear();
+        round.extend_from_slice(&costs);
+        upper_rows(shared, x, &costs, rows.clone(), &mut round, &mut thirds);
+        if !alone {
+            for (mine, &r) in shared.rounds[lane].iter().zip(&round) {
+                mine.store(r.to_bits(), RELAXED);
+            }
+        }
+        lower_to(&mut costs, round.iter().copied());
+        if !alone {
+            meet()?;
+            let other = &shared.rounds[1 - lane][..costs.len()];
+            lower_to(
+                &mut costs,
+                other.iter().map(|r| f64::from_bits(r.load(RELAXED))),
+            );
+        }
+        if lane == 0 {
+            for (k, &cost) in span.zip(&costs) {
+                shared.set_cost(k, cost);
+            }
+        }
+        round_rows(shared, x, &costs, rows, &thirds, &mut round_off);
+    }
+    if shared.lanes > 1 {
+        meet()?;
+    }
+    Ok(())
+}
+
+/// Runs a pass on the shared edges' threads; `check` (on the calling thread) looks for a
+/// cancellation with the number of ranks done.
+fn run(
+    shared: &mut Shared,
+    pass: fn(&Shared, usize, Check) -> Result<(), SearchError>,
+    check: Check,
+) -> Result<(), SearchError> {
+    shared.meeting = Meeting::new();
+    if shared.lanes < 2 {
+        return pass(shared, 0, check);
+    }
+    let shared = &*shared;
+    std::thread::scope(|scope| {
+        let second = scope.spawn(|| pass(shared, 1, &|_| Ok(())));
+        let first = pass(shared, 0, check);
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        first.and(second)
+    })
+}
+
+/// A look for a cancellation, with the number of ranks done.
+type Check<'a> = &'a dyn Fn(usize) -> Result<(), SearchError>;
+
+/// What the passes find for every edge.
+pub(super) struct Customized {
+    /// The cost of the cheapest path between the edge's ends.
+    pub(super) weight: Vec<f64>,
+    /// The rank the edge's cheapest path through lower ranks passes through, or [`NONE`].
+    pub(super) middle: Vec<u32>,
+    /// [`SEARCHED`] unless a way round through another upward neighbour is as cheap.
+    pub(super) flags: Vec<u8>,
+}
+
+/// How many threads the passes over the ranks whose upward edges start at `first` should
+/// take: two on a machine with two cores or more, when a rank has enough pairs to share.
+pub(super) fn lanes(first: &[u32]) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if cores >= 2 && pairs(widest(first)) >= SHARED_PAIRS {
+        2
+    } else {
+        1
+    }
+}
+
+/// The most upward edges of a rank.
+fn widest(first: &[u32]) -> usize {
+    first
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as usize)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The costs of every edge, bottom up then top down, on `lanes` threads (1 or 2), with each
+/// edge's middle and whether the queries search it (the [`SEARCHED`] flag of each). `weight`
+/// holds the steps of the grid on entry (infinite elsewhere); an edge's middle is the rank it
+/// passes through ([`NONE`] for a step). `check(pass, r)` looks for a cancellation (pass 1
+/// bottom up, 2 top down). The answer does not depend on the threads: every cost is the same
+/// sum, and a minimum does not depend on the order it is taken in.
+pub(super) fn customize(
+    head: &[u32],
+    first: &[u32],
+    weight: Vec<f64>,
+    lanes: usize,
+    check: &impl Fn(u32, usize) -> Result<(), SearchError>,
+) -> Result<Customized, SearchError> {
+    // In place: an atomic word has the size and alignment of the value it holds.
+    let weight: Vec<AtomicU64> = weight
+        .into_iter()
+        .map(|w| AtomicU64::new(w.to_bits()))
+        .collect();
+    let middle: Vec<AtomicU32> = (0..head.len()).map(|_| AtomicU32::new(NONE)).collect();
+    let flags: Vec<AtomicU8> = (0..head.len()).map(|_| AtomicU8::new(SEARCHED)).collect();
+    let lanes = lanes.clamp(1, 2);
+    let rounds = || {
+        let len = if lanes > 1 { widest(first) } else { 0 };
+        (0..len).map(|_| AtomicU64::new(0)).collect()
+    };
+    let mut shared = Shared {
+        head,
+        first,
+        weight: &weight,
+        middle: &middle,
+        flags: &flags,
+        rounds: [rounds(), rounds()],
+        meeting: Meeting::new(),
+        lanes,
+    };
+    run(&mut shared, lower_pass, &|r| check(1, r))?;
+    run(&mut shared, upper_pass, &|r| check(2, r))?;
+    drop(shared);
+    let weight = weight
+        .into_iter()
+        .map(|w| f64::from_bits(w.into_inner()))
+        .collect();
+    let middle = middle.into_iter().map(AtomicU32::into_inner).collect();
+    let flags = flags.into_iter().map(AtomicU8::into_inner).collect();
+    Ok(Customized {
+        weight,
+        middle,
+        flags,
+    })
+}
+
+/// A rank needs this many upward edges for its pairs to be shared.
+#[cfg(test)]
+pub(super) fn shared_edges() -> usize {
+    (2..)
+        .find(|&n| pairs(n) >= SHARED_PAIRS)
+        .unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_thread_takes_about_half_of_the_pairs() {
+        for n in [3, 10, 128, 129, 1000] {
+            let rows = first_rows(n);
+            let taken: usize = (0..rows).map(|t| n - 1 - t).sum();
+            let all = pairs(n);
+            assert!(rows < n, "{n}: the second thread has rows");
+            assert!(2 * taken >= all, "{n}: {taken} of {all}");
+            assert!(
+                2 * (taken - (n - rows)) < all,
+                "{n}: one row fewer would be under half"
+            );
+        }
+    }
+}
