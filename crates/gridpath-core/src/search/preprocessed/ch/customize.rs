@@ -3,22 +3,28 @@
 //! the cheapest way through lower ranks; top down, the cost of the cheapest way through any
 //! rank, and an edge with a way round as cheap is left out of the queries.
 //!
-//! The ranks of the upper separators have hundreds of upward neighbours and hold most of the
-//! pairs (at 512² nine in ten pairs belong to ranks of 4,000 pairs or more), so on a machine
-//! with two cores or more two threads go through the ranks together, one rank at a time, each
-//! taking about half of the pairs of every large rank (rows of one neighbour each); the first
-//! thread alone takes the small ranks between, while the second waits for it:
+//! On a machine with two cores or more, two threads share the work:
 //!
-//! - bottom up, a row writes only the edges of its own neighbour, which no other row writes;
-//! - top down, each thread gathers the cheapest way round for the rank's edges into an array
-//!   of its own, from their bottom-up costs and the exact costs above, and the two are merged:
-//!   the first hop of a cheapest path that climbs above the rank costs no more than its
-//!   bottom-up cost (its way runs through lower ranks), and the rest of the path joins two
-//!   upward neighbours, whose edge is exact already, so the merged costs are exact.
+//! - The ranks of the upper separators have hundreds of upward neighbours and hold most of
+//!   the pairs (at 512² nine in ten pairs belong to ranks of 4,000 pairs or more). The two
+//!   threads take such a rank together, each about half of its pairs (rows of one neighbour
+//!   each). Bottom up, a row writes only the edges of its own neighbour, which no other row
+//!   writes. Top down, each thread gathers the cheapest way round for the rank's edges into
+//!   an array of its own, from their bottom-up costs and the exact costs above, and the two
+//!   are merged: the first hop of a cheapest path that climbs above the rank costs no more
+//!   than its bottom-up cost (its way runs through lower ranks), and the rest of the path
+//!   joins two upward neighbours, whose edge is exact already, so the merged costs are exact.
+//! - Bottom up, the first thread alone takes the small ranks between, while the second waits:
+//!   a rank writes the edges of its ancestors, which other subtrees write too.
+//! - Top down, a rank writes only its own edges and reads those of its ancestors, so below
+//!   the top of the elimination tree (the ranks whose subtrees hold more than a thirty-second
+//!   of the work, [`SUBTREE_SHARE`], taken together as above) each thread takes whole
+//!   subtrees of its own.
 //!
-//! The costs are kept as atomic words while the threads share them; relaxed loads and stores
-//! are plain ones, and the threads meet before each large rank, so that each sees what the
-//! other wrote.
+//! The answer does not depend on the threads (the same sums, and minima taken in another
+//! order). The costs are kept as atomic words while the threads share them; relaxed loads and
+//! stores are plain ones, and the threads meet before each rank they take together, so that
+//! each sees what the other wrote.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -36,6 +42,12 @@ const SHARED_PAIRS: usize = 1024;
 const SPINS: u32 = 1 << 14;
 
 const RELAXED: Ordering = Ordering::Relaxed;
+
+/// A rank that both threads take top down.
+const BOTH: u8 = 2;
+
+/// Top down, a subtree holding at most one part in this many of the work goes to one thread.
+const SUBTREE_SHARE: u64 = 32;
 
 fn pairs(n: usize) -> usize {
     n * n.saturating_sub(1) / 2
@@ -65,11 +77,18 @@ struct Shared<'a> {
     meeting: Meeting,
     /// How many threads go through the ranks: 1 or 2.
     lanes: usize,
+    /// With two threads, which takes each rank top down (see [`owners`]).
+    owner: Vec<u8>,
 }
 
 impl Shared<'_> {
     fn span(&self, x: usize) -> Range<usize> {
         self.first[x] as usize..self.first[x + 1] as usize
+    }
+
+    /// The thread that takes rank `x` top down, or [`BOTH`].
+    fn owner(&self, x: usize) -> u8 {
+        self.owner.get(x).copied().unwrap_or(0)
     }
 
     fn cost(&self, k: usize) -> f64 {
@@ -279,24 +298,32 @@ fn round_rows(
     }
 }
 
+/// How often (in ranks passed) a pass looks for a cancellation, besides at every shared rank.
+const CHECK_EVERY: usize = 256;
+
+/// Waits for the other thread, or fails when it stopped.
+fn meet(shared: &Shared) -> Result<(), SearchError> {
+    if shared.meeting.wait() {
+        Ok(())
+    } else {
+        Err(SearchError::Cancelled)
+    }
+}
+
 /// Thread `lane`'s part of the bottom-up pass. The threads meet before a large rank (unless
 /// they have just met), for the second to see what the first wrote alone, and after it, since
 /// its rows write the edges of the ranks above.
 fn lower_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
     let _leaving = Leaving(&shared.meeting);
-    let meet = || {
-        if shared.meeting.wait() {
-            Ok(())
-        } else {
-            Err(SearchError::Cancelled)
-        }
-    };
     let mut costs = Vec::new();
     let mut met = true;
     let ranks = shared.first.len() - 1;
     for x in 0..ranks {
-        check(x)?;
-        match shared.rows(x, lane) {
+        let rows = shared.rows(x, lane);
+        if x % CHECK_EVERY == 0 || rows.is_some() {
+            check(x as f64 / ranks as f64)?;
+        }
+        match rows {
             None => {
                 met = false;
                 if lane == 0 {
@@ -306,80 +333,162 @@ fn lower_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchEr
             }
             Some(rows) => {
                 if !met {
-                    meet()?;
+                    meet(shared)?;
                 }
                 load(shared, shared.span(x), &mut costs);
                 lower_rows(shared, x, &costs, rows);
-                meet()?;
+                meet(shared)?;
                 met = true;
             }
         }
     }
     if shared.lanes > 1 && !met {
-        meet()?;
+        meet(shared)?;
     }
     Ok(())
 }
 
-/// Thread `lane`'s part of the top-down pass. The threads meet before a large rank, for the
-/// second to see what the first wrote alone, and before merging their ways round; what comes
-/// after reads only the exact costs above the rank.
-fn upper_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
-    let _leaving = Leaving(&shared.meeting);
-    let meet = || {
-        if shared.meeting.wait() {
-            Ok(())
-        } else {
-            Err(SearchError::Cancelled)
-        }
-    };
-    let (mut costs, mut round, mut thirds, mut round_off) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let ranks = shared.first.len() - 1;
-    for x in (0..ranks).rev() {
-        check(ranks - 1 - x)?;
+/// One thread's buffers for the top-down pass, reused from rank to rank.
+#[derive(Default)]
+struct Upper {
+    costs: Vec<f64>,
+    round: Vec<f64>,
+    thirds: Vec<u32>,
+    round_off: Vec<bool>,
+}
+
+impl Upper {
+    /// Top down at rank `x`: the rows `rows` of its pairs, all of them when `alone`, else
+    /// about half, merged with the other thread's.
+    fn rank(
+        &mut self,
+        shared: &Shared,
+        lane: usize,
+        x: usize,
+        rows: Range<usize>,
+        alone: bool,
+    ) -> Result<(), SearchError> {
         let span = shared.span(x);
-        let (rows, alone) = match shared.rows(x, lane) {
-            None if lane == 0 => (0..span.len(), true),
-            None => continue,
-            Some(rows) => {
-                meet()?;
-                (rows, false)
-            }
-        };
-        load(shared, span.clone(), &mut costs);
-        round.clear();
-        round.extend_from_slice(&costs);
-        upper_rows(shared, x, &costs, rows.clone(), &mut round, &mut thirds);
+        load(shared, span.clone(), &mut self.costs);
+        self.round.clear();
+        self.round.extend_from_slice(&self.costs);
+        upper_rows(
+            shared,
+            x,
+            &self.costs,
+            rows.clone(),
+            &mut self.round,
+            &mut self.thirds,
+        );
         if !alone {
-            for (mine, &r) in shared.rounds[lane].iter().zip(&round) {
+            for (mine, &r) in shared.rounds[lane].iter().zip(&self.round) {
                 mine.store(r.to_bits(), RELAXED);
             }
         }
-        lower_to(&mut costs, round.iter().copied());
+        lower_to(&mut self.costs, self.round.iter().copied());
         if !alone {
-            meet()?;
-            let other = &shared.rounds[1 - lane][..costs.len()];
+            meet(shared)?;
+            let other = &shared.rounds[1 - lane][..self.costs.len()];
             lower_to(
-                &mut costs,
+                &mut self.costs,
                 other.iter().map(|r| f64::from_bits(r.load(RELAXED))),
             );
         }
-        if lane == 0 {
-            for (k, &cost) in span.zip(&costs) {
+        if alone || lane == 0 {
+            for (k, &cost) in span.zip(&self.costs) {
                 shared.set_cost(k, cost);
             }
         }
-        round_rows(shared, x, &costs, rows, &thirds, &mut round_off);
+        round_rows(
+            shared,
+            x,
+            &self.costs,
+            rows,
+            &self.thirds,
+            &mut self.round_off,
+        );
+        Ok(())
+    }
+}
+
+/// Thread `lane`'s part of the top-down pass. A rank reads only the edges of its ancestors in
+/// the elimination tree (its upward neighbours), so the threads first take together the ranks
+/// at the top of the tree ([`owners`]), sharing the pairs of the large ones, meeting before
+/// each (for the second to see what the first wrote) and before merging their ways round; then
+/// each takes alone the subtrees below them that it was given.
+fn upper_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
+    let _leaving = Leaving(&shared.meeting);
+    let mut upper = Upper::default();
+    let ranks = shared.first.len() - 1;
+    let done = |x: usize| (ranks - 1 - x) as f64 / ranks as f64 / 2.0;
+    for x in (0..ranks).rev() {
+        if shared.owner(x) != BOTH {
+            continue;
+        }
+        check(done(x))?;
+        match shared.rows(x, lane) {
+            Some(rows) => {
+                meet(shared)?;
+                upper.rank(shared, lane, x, rows, false)?;
+            }
+            None if lane == 0 => upper.rank(shared, lane, x, 0..shared.span(x).len(), true)?,
+            None => {}
+        }
     }
     if shared.lanes > 1 {
-        meet()?;
+        meet(shared)?;
+    }
+    for x in (0..ranks).rev() {
+        if x % CHECK_EVERY == 0 {
+            check(0.5 + done(x))?;
+        }
+        if shared.owner(x) == lane as u8 {
+            upper.rank(shared, lane, x, 0..shared.span(x).len(), true)?;
+        }
+    }
+    if shared.lanes > 1 {
+        meet(shared)?;
     }
     Ok(())
 }
 
+/// Which thread takes each rank in the top-down pass: both ([`BOTH`]) for the ranks at the top
+/// of the elimination tree whose subtrees hold more than [`SUBTREE_SHARE`] of the work, else
+/// the one given the subtree below them that holds the rank. The subtrees go to the thread
+/// with less work so far (a rank's pairs, and a little more for the rank itself), the higher
+/// ones first.
+fn owners(head: &[u32], first: &[u32]) -> Vec<u8> {
+    let ranks = first.len() - 1;
+    let parent = |x: usize| (first[x] < first[x + 1]).then(|| head[first[x] as usize] as usize);
+    let mut work = vec![0u64; ranks];
+    for x in 0..ranks {
+        work[x] += pairs((first[x + 1] - first[x]) as usize) as u64 + 64;
+        if let Some(p) = parent(x) {
+            work[p] += work[x];
+        }
+    }
+    let all: u64 = (0..ranks)
+        .filter(|&x| parent(x).is_none())
+        .map(|x| work[x])
+        .sum();
+    let mut owner = vec![BOTH; ranks];
+    let mut given = [0u64; 2];
+    for x in (0..ranks).rev() {
+        owner[x] = match parent(x).map(|p| owner[p]) {
+            Some(lane) if lane != BOTH => lane,
+            _ if work[x] > all / SUBTREE_SHARE => BOTH,
+            _ => {
+                let lane = usize::from(given[1] < given[0]);
+                given[lane] += work[x];
+                lane as u8
+            }
+        };
+    }
+    owner
+}
+
 /// Runs a pass on the shared edges' threads; `check` (on the calling thread) looks for a
-/// cancellation with the number of ranks done.
+/// cancellation with the share of the pass done.
 fn run(
     shared: &mut Shared,
     pass: fn(&Shared, usize, Check) -> Result<(), SearchError>,
@@ -400,8 +509,8 @@ fn run(
     })
 }
 
-/// A look for a cancellation, with the number of ranks done.
-type Check<'a> = &'a dyn Fn(usize) -> Result<(), SearchError>;
+/// A look for a cancellation, with the share of the pass done.
+type Check<'a> = &'a dyn Fn(f64) -> Result<(), SearchError>;
 
 /// What the passes find for every edge.
 pub(super) struct Customized {
@@ -436,15 +545,15 @@ fn widest(first: &[u32]) -> usize {
 /// The costs of every edge, bottom up then top down, on `lanes` threads (1 or 2), with each
 /// edge's middle and whether the queries search it (the [`SEARCHED`] flag of each). `weight`
 /// holds the steps of the grid on entry (infinite elsewhere); an edge's middle is the rank it
-/// passes through ([`NONE`] for a step). `check(pass, r)` looks for a cancellation (pass 1
-/// bottom up, 2 top down). The answer does not depend on the threads: every cost is the same
+/// passes through ([`NONE`] for a step). `check(pass, done)` looks for a cancellation
+/// (pass 1 bottom up, 2 top down, with the share of the pass done). The answer does not depend on the threads: every cost is the same
 /// sum, and a minimum does not depend on the order it is taken in.
 pub(super) fn customize(
     head: &[u32],
     first: &[u32],
     weight: Vec<f64>,
     lanes: usize,
-    check: &impl Fn(u32, usize) -> Result<(), SearchError>,
+    check: &impl Fn(u32, f64) -> Result<(), SearchError>,
 ) -> Result<Customized, SearchError> {
     // In place: an atomic word has the size and alignment of the value it holds.
     let weight: Vec<AtomicU64> = weight
@@ -467,9 +576,14 @@ pub(super) fn customize(
         rounds: [rounds(), rounds()],
         meeting: Meeting::new(),
         lanes,
+        owner: if lanes > 1 {
+            owners(head, first)
+        } else {
+            Vec::new()
+        },
     };
-    run(&mut shared, lower_pass, &|r| check(1, r))?;
-    run(&mut shared, upper_pass, &|r| check(2, r))?;
+    run(&mut shared, lower_pass, &|done| check(1, done))?;
+    run(&mut shared, upper_pass, &|done| check(2, done))?;
     drop(shared);
     let weight = weight
         .into_iter()

@@ -479,7 +479,13 @@ impl ContractionHierarchy {
             mut weight,
             mut middle,
             mut flags,
-        } = customize::customize(&head, &first, weight, customize::lanes(&first), &check)?;
+        } = customize::customize(
+            &head,
+            &first,
+            weight,
+            customize::lanes(&first),
+            &|pass, done| report(f64::from(pass) + done),
+        )?;
 
         // Unpacking needs the searched edges and, through their middles, the edges they
         // stand for, each of which is kept by a lower rank than the edge it unpacks.
@@ -1078,6 +1084,7 @@ mod tests {
             rank[c as usize] = r as u32;
         }
         let unchecked = |_: u32, _: usize| Ok(());
+        let uncancelled = |_: u32, _: f64| Ok(());
         let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
         let widest = up.first.windows(2).map(|w| (w[1] - w[0]) as usize).max();
         assert!(
@@ -1085,8 +1092,8 @@ mod tests {
             "some rank's pairs are shared: {widest:?} upward edges at most"
         );
         let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
-        let one = customize::customize(&up.head, &up.first, weight.clone(), 1, &unchecked);
-        let two = customize::customize(&up.head, &up.first, weight, 2, &unchecked);
+        let one = customize::customize(&up.head, &up.first, weight.clone(), 1, &uncancelled);
+        let two = customize::customize(&up.head, &up.first, weight, 2, &uncancelled);
         let (one, two) = (one.unwrap(), two.unwrap());
         let bits = |costs: &[f64]| costs.iter().map(|c| c.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&one.weight), bits(&two.weight));
@@ -1096,11 +1103,12 @@ mod tests {
             one.flags.iter().any(|&f| f & SEARCHED == 0),
             "some edges have a way round"
         );
-        // A cancellation in the middle of either pass ends both threads.
-        for pass in [1, 2] {
+        // A cancellation in the middle of either pass (top down, while the threads share
+        // the large ranks and while each takes its subtrees) ends both threads.
+        for (pass, at) in [(1, 0.5), (2, 0.25), (2, 0.75)] {
             let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
-            let cancel = |p: u32, r: usize| {
-                if p == pass && r >= order.len() / 2 {
+            let cancel = |p: u32, done: f64| {
+                if p == pass && done >= at {
                     Err(SearchError::Cancelled)
                 } else {
                     Ok(())
