@@ -748,7 +748,7 @@ fn a_build_shows_how_far_it_has_got_and_the_time_left() {
 
 #[test]
 fn choosing_the_hierarchy_on_a_large_map_says_up_front_that_its_build_is_long() {
-    let side = 700;
+    let side = 800;
     let grid = Grid::new(side, side, Terrain::default_catalog(), 0).expect("a valid map");
     let mut map = Map::new("plain", grid);
     map.start = Some(Cell::new(1, 1));

@@ -363,22 +363,23 @@ fn step_weights(
 impl ContractionHierarchy {
     /// A rough estimate of the build's time in a release build, from the map's passable
     /// cells, for telling a user up front that a build will be long. The time grows about as
-    /// the square of the cells: measured 2.6 s for `random512-20-0` (209,281 cells) and 28 s
-    /// for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`. Open ground takes
-    /// longer than this (an empty 512 × 512 map about 9 s, three times the estimate), its
-    /// separators being whole lines of passable cells; maps with many walls take less. A debug
-    /// build takes longer.
+    /// the square of the cells: measured 2.2 s for `random512-20-0` (209,281 cells) and 21 s
+    /// for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on two cores (the
+    /// build shares its largest passes between two threads; on one core it takes about 1.5
+    /// times as long). Open ground takes longer than this (an empty 512 × 512 map about 7.5 s,
+    /// three times the estimate), its separators being whole lines of passable cells; maps
+    /// with many walls take less. A debug build takes longer.
     ///
     /// ```
     /// use gridpath_core::search::ContractionHierarchy;
     ///
     /// let small = ContractionHierarchy::build_estimate(10_000);
     /// let large = ContractionHierarchy::build_estimate(795_765);
-    /// assert!(small.as_secs_f64() < 0.2 && (20.0..40.0).contains(&large.as_secs_f64()));
+    /// assert!(small.as_secs_f64() < 0.2 && (15.0..30.0).contains(&large.as_secs_f64()));
     /// ```
     pub fn build_estimate(passable: usize) -> std::time::Duration {
         let scale = passable as f64 / 795_765.0;
-        std::time::Duration::from_secs_f64(28.0 * scale * scale)
+        std::time::Duration::from_secs_f64(21.0 * scale * scale)
     }
 
     /// Prepares a grid for exact queries under a diagonal rule. Panics on nothing; a map with
