@@ -14,15 +14,17 @@
 //!   are merged: the first hop of a cheapest path that climbs above the rank costs no more
 //!   than its bottom-up cost (its way runs through lower ranks), and the rest of the path
 //!   joins two upward neighbours, whose edge is exact already, so the merged costs are exact.
-//! - Bottom up, the first thread alone takes the small ranks between, while the second waits:
-//!   a rank writes the edges of its ancestors, which other subtrees write too.
-//! - Top down, a rank writes only its own edges and reads those of its ancestors, so below
-//!   the top of the elimination tree (the ranks whose subtrees hold more than a thirty-second
-//!   of the work, [`SUBTREE_SHARE`], taken together as above) each thread takes whole
-//!   subtrees of its own.
+//! - Below the top of the elimination tree (the ranks whose subtrees hold more than a
+//!   thirty-second of the work, [`SUBTREE_SHARE`], taken together as above), each thread takes
+//!   whole subtrees of its own, balanced by their pairs ([`owners`]). Top down, a rank writes
+//!   only its own edges and reads those of its ancestors, so the subtrees are apart. Bottom
+//!   up, a rank's row writes the edges of its neighbour, an ancestor: the rows to neighbours
+//!   in the same subtree are the thread's own, and the rows to the ranks at the top, which
+//!   other subtrees write too, come after, split between the threads by the neighbour.
 //!
-//! The answer does not depend on the threads (the same sums, and minima taken in another
-//! order). The costs are kept as atomic words while the threads share them; relaxed loads and
+//! The answer does not depend on the threads: the costs are the same sums, their minima do
+//! not depend on the order they are taken in, and among ways of the same cost an edge keeps
+//! the lowest middle rank. The costs are kept as atomic words while the threads share them; relaxed loads and
 //! stores are plain ones, and the threads meet before each rank they take together, so that
 //! each sees what the other wrote.
 
@@ -37,8 +39,9 @@ use crate::search::request::SearchError;
 /// threads; below, the cost of meeting outweighs the gain.
 const SHARED_PAIRS: usize = 1024;
 
-/// How many times a thread waiting for the other looks before it sleeps (some tens of
-/// microseconds).
+/// How many times a thread waiting for the other looks before it sleeps, with a pause between
+/// two looks (about 0.4 ms in all on the 2-core test machine, a pause taking 25 ns there):
+/// long enough to span most waits between two shared ranks, which saves waking from sleep.
 const SPINS: u32 = 1 << 14;
 
 const RELAXED: Ordering = Ordering::Relaxed;
@@ -77,8 +80,11 @@ struct Shared<'a> {
     meeting: Meeting,
     /// How many threads go through the ranks: 1 or 2.
     lanes: usize,
-    /// With two threads, which takes each rank top down (see [`owners`]).
+    /// With two threads, which takes each rank (see [`owners`]).
     owner: Vec<u8>,
+    /// Bottom up, the rows of the subtrees' ranks to ranks at the top go to the first thread
+    /// when their neighbour ranks below this, to the second otherwise (see [`split`]).
+    split: u32,
 }
 
 impl Shared<'_> {
@@ -86,7 +92,14 @@ impl Shared<'_> {
         self.first[x] as usize..self.first[x + 1] as usize
     }
 
-    /// The thread that takes rank `x` top down, or [`BOTH`].
+    /// The rows of rank `x` whose neighbours are ranks at the top of the tree: the last ones,
+    /// its ancestors at the top ranking above those in its own subtree.
+    fn top_rows(&self, x: usize) -> Range<usize> {
+        let heads = &self.head[self.span(x)];
+        heads.partition_point(|&h| self.owner(h as usize) != BOTH)..heads.len()
+    }
+
+    /// The thread that takes rank `x`, or [`BOTH`].
     fn owner(&self, x: usize) -> u8 {
         self.owner.get(x).copied().unwrap_or(0)
     }
@@ -214,8 +227,15 @@ fn lower_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>) {
                 continue;
             }
             k = seek(shared.head, k, h);
-            let via = cu + cw;
-            if via < shared.cost(k) {
+            let (via, cost) = (cu + cw, shared.cost(k));
+            // Among ways through lower ranks of the same cost, the lowest rank is the middle,
+            // whatever the order the threads take the ranks in (a step of that cost keeps
+            // none): what one thread going up the ranks keeps.
+            let lower_middle = || {
+                let middle = shared.middle[k].load(RELAXED);
+                middle != NONE && (x as u32) < middle
+            };
+            if via < cost || (via == cost && lower_middle()) {
                 shared.set_cost(k, via);
                 shared.middle[k].store(x as u32, RELAXED);
             }
@@ -310,18 +330,61 @@ fn meet(shared: &Shared) -> Result<(), SearchError> {
     }
 }
 
-/// Thread `lane`'s part of the bottom-up pass. The threads meet before a large rank (unless
-/// they have just met), for the second to see what the first wrote alone, and after it, since
-/// its rows write the edges of the ranks above.
+/// Thread `lane`'s part of the bottom-up pass. A rank's row writes the edges of its neighbour,
+/// an ancestor; the rank's own edges are final once its descendants are done. With two
+/// threads, first each takes the subtrees [`owners`] gave it, rows to neighbours in the same
+/// subtree only (those edges no other subtree writes); then both take all the subtrees' rows
+/// to the ranks at the top, the first thread those of neighbours below `shared.split`, the
+/// second the others; then the ranks at the top, from the lowest, both together on the large
+/// ones. The threads meet between these, and before and after a rank they share (for each to
+/// see what the other wrote).
 fn lower_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchError> {
     let _leaving = Leaving(&shared.meeting);
     let mut costs = Vec::new();
-    let mut met = true;
     let ranks = shared.first.len() - 1;
+    let done = |step: usize, x: usize| (step as f64 + x as f64 / ranks as f64) / 3.0;
+    if shared.lanes > 1 {
+        for x in 0..ranks {
+            if x % CHECK_EVERY == 0 {
+                check(done(0, x))?;
+            }
+            if shared.owner(x) == lane as u8 {
+                let top = shared.top_rows(x);
+                load(shared, shared.span(x), &mut costs);
+                lower_rows(shared, x, &costs, 0..top.start);
+            }
+        }
+        meet(shared)?;
+        for x in 0..ranks {
+            if x % CHECK_EVERY == 0 {
+                check(done(1, x))?;
+            }
+            if shared.owner(x) == BOTH {
+                continue;
+            }
+            let top = shared.top_rows(x);
+            let heads = &shared.head[shared.span(x)];
+            let split = top.start + heads[top.clone()].partition_point(|&h| h < shared.split);
+            let rows = if lane == 0 {
+                top.start..split
+            } else {
+                split..top.end
+            };
+            if !rows.is_empty() {
+                load(shared, shared.span(x), &mut costs);
+                lower_rows(shared, x, &costs, rows);
+            }
+        }
+        meet(shared)?;
+    }
+    let mut met = true;
     for x in 0..ranks {
+        if shared.lanes > 1 && shared.owner(x) != BOTH {
+            continue;
+        }
         let rows = shared.rows(x, lane);
         if x % CHECK_EVERY == 0 || rows.is_some() {
-            check(x as f64 / ranks as f64)?;
+            check(done(2, x))?;
         }
         match rows {
             None => {
@@ -452,7 +515,7 @@ fn upper_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchEr
     Ok(())
 }
 
-/// Which thread takes each rank in the top-down pass: both ([`BOTH`]) for the ranks at the top
+/// Which thread takes each rank: both ([`BOTH`]) for the ranks at the top
 /// of the elimination tree whose subtrees hold more than [`SUBTREE_SHARE`] of the work, else
 /// the one given the subtree below them that holds the rank. The subtrees go to the thread
 /// with less work so far (a rank's pairs, and a little more for the rank itself), the higher
@@ -485,6 +548,29 @@ fn owners(head: &[u32], first: &[u32]) -> Vec<u8> {
         };
     }
     owner
+}
+
+/// The rank that splits the bottom-up rows of the subtrees' ranks to the ranks at the top
+/// between the two threads, by their pairs: the rows to neighbours below it go to the first.
+fn split(shared: &Shared) -> u32 {
+    let ranks = shared.first.len() - 1;
+    let mut pairs_to = vec![0u64; ranks];
+    for x in (0..ranks).filter(|&x| shared.owner(x) != BOTH) {
+        let n = shared.span(x).len();
+        let heads = &shared.head[shared.span(x)];
+        for t in shared.top_rows(x) {
+            pairs_to[heads[t] as usize] += (n - 1 - t) as u64;
+        }
+    }
+    let half = pairs_to.iter().sum::<u64>() / 2;
+    let mut taken = 0;
+    for (y, &p) in pairs_to.iter().enumerate() {
+        taken += p;
+        if taken > half {
+            return y as u32;
+        }
+    }
+    ranks as u32
 }
 
 /// Runs a pass on the shared edges' threads; `check` (on the calling thread) looks for a
@@ -576,12 +662,13 @@ pub(super) fn customize(
         rounds: [rounds(), rounds()],
         meeting: Meeting::new(),
         lanes,
-        owner: if lanes > 1 {
-            owners(head, first)
-        } else {
-            Vec::new()
-        },
+        owner: Vec::new(),
+        split: 0,
     };
+    if lanes > 1 {
+        shared.owner = owners(head, first);
+        shared.split = split(&shared);
+    }
     run(&mut shared, lower_pass, &|done| check(1, done))?;
     run(&mut shared, upper_pass, &|done| check(2, done))?;
     drop(shared);
