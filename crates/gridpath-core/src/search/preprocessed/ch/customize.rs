@@ -24,9 +24,9 @@
 //!
 //! The answer does not depend on the threads: the costs are the same sums, their minima do
 //! not depend on the order they are taken in, and among ways of the same cost an edge keeps
-//! the lowest middle rank. The costs are kept as atomic words while the threads share them; relaxed loads and
-//! stores are plain ones, and the threads meet before each rank they take together, so that
-//! each sees what the other wrote.
+//! the lowest middle rank. The costs are kept as atomic words while the threads share them;
+//! relaxed loads and stores are plain ones, and the threads meet before each rank they take
+//! together and between the steps, so that each sees what the other wrote.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -632,8 +632,8 @@ fn widest(first: &[u32]) -> usize {
 /// edge's middle and whether the queries search it (the [`SEARCHED`] flag of each). `weight`
 /// holds the steps of the grid on entry (infinite elsewhere); an edge's middle is the rank it
 /// passes through ([`NONE`] for a step). `check(pass, done)` looks for a cancellation
-/// (pass 1 bottom up, 2 top down, with the share of the pass done). The answer does not depend on the threads: every cost is the same
-/// sum, and a minimum does not depend on the order it is taken in.
+/// (pass 1 bottom up, 2 top down, with the share of the pass done). The answer does not
+/// depend on the threads (see the module documentation).
 pub(super) fn customize(
     head: &[u32],
     first: &[u32],

@@ -363,12 +363,12 @@ fn step_weights(
 impl ContractionHierarchy {
     /// A rough estimate of the build's time in a release build, from the map's passable
     /// cells, for telling a user up front that a build will be long. The time grows about as
-    /// the square of the cells: measured 2.2 s for `random512-20-0` (209,281 cells) and 21 s
-    /// for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on two cores (the
-    /// build shares its largest passes between two threads; on one core it takes about 1.5
-    /// times as long). Open ground takes longer than this (an empty 512 × 512 map about 7.5 s,
-    /// three times the estimate), its separators being whole lines of passable cells; maps
-    /// with many walls take less. A debug build takes longer.
+    /// the square of the cells: measured 2.2–2.4 s for `random512-20-0` (209,281 cells) and
+    /// 21–28 s for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on two
+    /// cores (the build shares its passes between two threads; on one core it takes 1.3 to
+    /// 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 7.5 to
+    /// 9.5 s, three times the estimate), its separators being whole lines of passable cells;
+    /// maps with many walls take less. A debug build takes longer.
     ///
     /// ```
     /// use gridpath_core::search::ContractionHierarchy;
