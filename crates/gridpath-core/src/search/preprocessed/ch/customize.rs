@@ -46,10 +46,10 @@ const SPINS: u32 = 1 << 14;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
-/// A rank that both threads take top down.
+/// A rank at the top of the elimination tree, which both threads take (see [`owners`]).
 const BOTH: u8 = 2;
 
-/// Top down, a subtree holding at most one part in this many of the work goes to one thread.
+/// A subtree holding at most one part in this many of the work goes to one thread.
 const SUBTREE_SHARE: u64 = 32;
 
 fn pairs(n: usize) -> usize {

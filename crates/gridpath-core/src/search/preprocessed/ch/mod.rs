@@ -334,6 +334,18 @@ fn upward_sets(
     })
 }
 
+/// The contraction order of the passable cells (the cell of each rank) by nested dissection,
+/// and the rank of each cell ([`NONE`] for walls).
+fn contraction_order(graph: &SearchGraph) -> (Vec<u32>, Vec<u32>) {
+    let mut order = Vec::with_capacity(graph.passable_count());
+    dissect(graph, (0, 0, graph.width(), graph.height()), &mut order);
+    let mut rank = vec![NONE; graph.len()];
+    for (r, &c) in order.iter().enumerate() {
+        rank[c as usize] = r as u32;
+    }
+    (order, rank)
+}
+
 /// The cost of each upward edge that is a step of the grid, infinite for the others: the costs
 /// the passes over the pairs start from.
 fn step_weights(
@@ -454,14 +466,8 @@ impl ContractionHierarchy {
             report(f64::from(pass) + r as f64 / passable)
         };
         check(0, 0)?;
-        let cells = graph.len();
-        let mut order = Vec::with_capacity(graph.passable_count());
-        dissect(&graph, (0, 0, graph.width(), graph.height()), &mut order);
+        let (order, rank) = contraction_order(&graph);
         let ranks = order.len();
-        let mut rank = vec![NONE; cells];
-        for (r, &c) in order.iter().enumerate() {
-            rank[c as usize] = r as u32;
-        }
         let Upward {
             parent,
             mut first,
@@ -1078,12 +1084,7 @@ mod tests {
     fn two_threads_find_the_same_costs_middles_and_searched_edges_as_one() {
         let grid = noise_map(120);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
-        let mut order = Vec::new();
-        dissect(&graph, (0, 0, graph.width(), graph.height()), &mut order);
-        let mut rank = vec![NONE; graph.len()];
-        for (r, &c) in order.iter().enumerate() {
-            rank[c as usize] = r as u32;
-        }
+        let (order, rank) = contraction_order(&graph);
         let unchecked = |_: u32, _: usize| Ok(());
         let uncancelled = |_: u32, _: f64| Ok(());
         let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
