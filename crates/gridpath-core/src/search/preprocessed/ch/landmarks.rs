@@ -10,6 +10,13 @@
 //! meeting below the limit is the cheapest; when none is found, the limit grows and the walk
 //! runs again (see `ContractionHierarchy::query`).
 //!
+//! The costs are kept as 16-bit counts of one unit per hierarchy, rounded down: a row of the
+//! thirty-two landmarks takes 64 bytes a rank, one cache line, and the bound is a few vector
+//! instructions on integers. The unit is twice the cost of the dearest rank from the top of
+//! the largest part, over 65,534: no landmark's cost to a rank it reaches can be more (a way
+//! through the top joins them; the landmarks all lie in that part). A cost `d` kept as `q`
+//! lies in `[q, q + 1)` units, so two costs kept `m` apart differ by more than `m − 1` units.
+//!
 //! The costs from each landmark come from the hierarchy itself (Delling et al.'s PHAST): a
 //! walk up from the landmark, then one sweep down every rank from the top, each rank taking
 //! the cheapest of its upward edges. The landmarks are chosen farthest first: each is the rank
@@ -19,17 +26,20 @@
 use super::NONE;
 
 /// How many landmarks a hierarchy keeps.
-pub(super) const LANDMARKS: usize = 16;
+pub(super) const LANDMARKS: usize = 32;
 
-/// The cost kept for a rank a landmark cannot reach: far above any cost of a path, so that the
-/// bound between a rank that one landmark reaches and one it does not (parts of the map with
-/// no way between them) is as good as infinite, and between two it reaches neither, zero.
-const UNREACHED: f32 = 1e30;
+/// What a rank a landmark cannot reach keeps. Two ranks that one landmark reaches and the
+/// other not have no way between them, which [`Landmarks::between`] tells its caller; two
+/// ranks that it reaches neither are bounded by zero on its account.
+const UNREACHED: u16 = u16::MAX;
 
-/// The bounds are computed in `f32` from costs rounded to `f32`: each is lowered by this much
-/// of the two costs it comes from, several times the rounding errors, so that they never lift
-/// it above the true cost.
-const SLACK: f32 = 1e-6;
+/// The most units a reached rank keeps.
+const TOP: u16 = u16::MAX - 1;
+
+/// How much of a unit each bound is lowered by, beyond the unit that the rounding down takes:
+/// many times what the rounding of the costs themselves (sums of `f64` edges, about 10⁻¹² of
+/// them, and at most 65,534 units) may make them differ from a path's cost found another way.
+const SLACK: f64 = 1e-3;
 
 /// The searched upward edges of a hierarchy, by rank, which the landmarks' costs come from.
 pub(super) struct Upward<'a> {
@@ -74,16 +84,18 @@ impl Upward<'_> {
     }
 }
 
-/// Every rank's cost to each landmark, rounded to `f32`, a row of [`LANDMARKS`] per rank.
+/// Every rank's cost to each landmark in units of `unit`, rounded down, a row of [`LANDMARKS`]
+/// per rank.
 #[derive(Debug, Default)]
 pub(super) struct Landmarks {
-    costs: Vec<f32>,
+    costs: Vec<u16>,
+    unit: f64,
 }
 
 /// The landmarks' costs to a query's two ends.
 pub(super) struct Ends {
-    start: [f32; LANDMARKS],
-    goal: [f32; LANDMARKS],
+    start: [u16; LANDMARKS],
+    goal: [u16; LANDMARKS],
 }
 
 impl Landmarks {
@@ -114,6 +126,17 @@ impl Landmarks {
         let mut costs = vec![UNREACHED; ranks * LANDMARKS];
         let mut dist = vec![f64::INFINITY; ranks];
         upward.costs_from(root, &mut dist);
+        // Every landmark lies in the root's part, its costs no more than twice the dearest.
+        let dearest = dist
+            .iter()
+            .copied()
+            .filter(|d| d.is_finite())
+            .fold(0.0, f64::max);
+        let unit = if dearest > 0.0 {
+            2.0 * dearest / f64::from(TOP)
+        } else {
+            1.0
+        };
         let mut nearest = vec![f64::INFINITY; ranks];
         let farthest = |dist: &[f64]| {
             (0..ranks)
@@ -127,20 +150,20 @@ impl Landmarks {
             upward.costs_from(next, &mut dist);
             for (r, &d) in dist.iter().enumerate() {
                 if d.is_finite() {
-                    costs[r * LANDMARKS + l] = d as f32;
+                    costs[r * LANDMARKS + l] = (d / unit).floor().min(f64::from(TOP)) as u16;
                     nearest[r] = nearest[r].min(d);
                 }
             }
             next = farthest(&nearest);
         }
-        Ok(Self { costs })
+        Ok(Self { costs, unit })
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.costs.capacity() * size_of::<f32>()
+        self.costs.capacity() * size_of::<u16>()
     }
 
-    fn row(&self, r: usize) -> &[f32; LANDMARKS] {
+    fn row(&self, r: usize) -> &[u16; LANDMARKS] {
         self.costs[r * LANDMARKS..(r + 1) * LANDMARKS]
             .try_into()
             .expect("a row of every landmark per rank")
@@ -153,37 +176,45 @@ impl Landmarks {
             start: *self.row(start),
             goal: *self.row(goal),
         };
-        let bound = largest(&ends.start, &ends.goal);
-        if bound >= UNREACHED / 2.0 {
+        let apart = ends
+            .start
+            .iter()
+            .zip(&ends.goal)
+            .any(|(&a, &b)| (a == UNREACHED) != (b == UNREACHED));
+        if apart {
             return None;
         }
-        Some((ends, f64::from(bound.max(0.0))))
+        let bound = self.bound(largest(&ends.start, &ends.goal));
+        Some((ends, bound))
     }
 
-    /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start.
-    #[inline]
+    /// The cost that two rows `m` units apart are at least apart by.
+    #[inline(always)]
+    fn bound(&self, m: u16) -> f64 {
+        (f64::from(m) - 1.0 - SLACK).max(0.0) * self.unit
+    }
+
+    /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start:
+    /// `r` must be joined to its start, or reached by no landmark.
+    #[inline(always)]
     pub(super) fn lower(&self, ends: &Ends, r: usize, to_goal: bool) -> f64 {
         let other = if to_goal { &ends.goal } else { &ends.start };
-        f64::from(largest(self.row(r), other))
+        self.bound(largest(self.row(r), other))
     }
 }
 
-/// The largest bound `|a − b|` over the landmarks, each lowered by the rounding slack; the
-/// maximum is taken by halves, which compiles to a few vector instructions.
-#[inline]
-fn largest(a: &[f32; LANDMARKS], b: &[f32; LANDMARKS]) -> f32 {
-    let mut v = [0.0f32; LANDMARKS];
+/// The largest `|a − b|` over the landmarks, in units; the maximum is taken by halves, which
+/// compiles to a few vector instructions on 16-bit lanes.
+#[inline(always)]
+fn largest(a: &[u16; LANDMARKS], b: &[u16; LANDMARKS]) -> u16 {
+    let mut v = [0u16; LANDMARKS];
     for l in 0..LANDMARKS {
-        v[l] = (a[l] - b[l]).abs() - SLACK * (a[l] + b[l]);
+        v[l] = a[l].abs_diff(b[l]);
     }
     let mut width = LANDMARKS / 2;
     while width > 0 {
         for i in 0..width {
-            v[i] = if v[i + width] > v[i] {
-                v[i + width]
-            } else {
-                v[i]
-            };
+            v[i] = v[i].max(v[i + width]);
         }
         width /= 2;
     }

@@ -29,7 +29,7 @@
 //! first, with no priority queue; the common ancestors are where the two sides meet, and the
 //! cheapest meeting wins. It relaxes the upward edges of an ancestor only when the cost it was
 //! reached at, plus a lower bound on the cost from it to the other end, lies below a limit:
-//! the bounds come from the costs to sixteen landmarks kept with the hierarchy (see
+//! the bounds come from the costs to thirty-two landmarks kept with the hierarchy (see
 //! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
 //! grows when a walk finds no meeting under it. The shortcuts of the path found are unpacked
 //! into the cells they stand for, so the answer is a full cell-by-cell path; an edge of up to
@@ -651,16 +651,31 @@ impl ContractionHierarchy {
     }
 
     /// Relaxes the searched upward edges of rank `x` on one side, unless the rank's cost so far
-    /// plus the landmarks' bound to the other end reaches `limit`.
-    #[inline]
+    /// plus the landmarks' bound to the other end reaches `limit`. The first checks are
+    /// inlined into the walk, which passes over most ranks unreached.
+    #[inline(always)]
     fn relax(&self, side: &mut Side, x: usize, limit: f64, to: End, stats: &mut Stats) {
         let d = side.dist[x];
         // Nothing dearer than the limit can lead to a cheaper meeting (steps cost more than
         // nothing); an unreached rank has an infinite cost.
-        if side.link[x] & RELAXED != 0
-            || d >= limit
-            || d + self.landmarks.lower(to.ends, x, to.goal) >= limit
-        {
+        if side.link[x] & RELAXED != 0 || d >= limit {
+            return;
+        }
+        self.relax_bounded(side, x, d, limit, to, stats);
+    }
+
+    /// The rest of [`Self::relax`]: the bound, then the edges.
+    #[inline(never)]
+    fn relax_bounded(
+        &self,
+        side: &mut Side,
+        x: usize,
+        d: f64,
+        limit: f64,
+        to: End,
+        stats: &mut Stats,
+    ) {
+        if d + self.landmarks.lower(to.ends, x, to.goal) >= limit {
             return;
         }
         side.link[x] |= RELAXED;
@@ -813,8 +828,10 @@ impl ContractionHierarchy {
                 descent.push(p);
             }
             let mut path = vec![self.order[start as usize] as usize];
+            let mut pending = Vec::new();
             for pair in climb.windows(2).chain(descent.windows(2)) {
-                self.unpack(pair[0], pair[1], &mut path);
+                pending.push((pair[0], pair[1]));
+                self.unpack(&mut pending, &mut path);
             }
             path
         });
@@ -879,10 +896,9 @@ impl ContractionHierarchy {
         }
     }
 
-    /// Appends the cells of the edge from rank `from` to rank `to` (`to` included, `from`
-    /// not).
-    fn unpack(&self, from: usize, to: usize, path: &mut Vec<usize>) {
-        let mut pending = vec![(from, to)];
+    /// Appends the cells of the edges on `pending`, the last one first, each from its first
+    /// rank to its second (the second's cell included, the first's not), until none is left.
+    fn unpack(&self, pending: &mut Vec<(usize, usize)>, path: &mut Vec<usize>) {
         while let Some((a, b)) = pending.pop() {
             let k = self.edge_index(a, b);
             debug_assert!(k.is_some(), "an edge of the hierarchy");
@@ -896,8 +912,7 @@ impl ContractionHierarchy {
                             path.push(cell as usize);
                         }
                     } else {
-                        let steps: Vec<usize> = Packed::steps(m).collect();
-                        for &d in steps.iter().rev() {
+                        for d in Packed::steps_backwards(m) {
                             cell -= self.graph.delta(d);
                             path.push(cell as usize);
                         }
@@ -955,6 +970,13 @@ impl Packed {
 
     fn steps(packed: u32) -> impl Iterator<Item = usize> {
         (0..Self::len(packed)).map(move |i| ((packed >> (3 * i)) & 7) as usize)
+    }
+
+    /// The steps, the last first.
+    fn steps_backwards(packed: u32) -> impl Iterator<Item = usize> {
+        (0..Self::len(packed))
+            .rev()
+            .map(move |i| ((packed >> (3 * i)) & 7) as usize)
     }
 }
 
