@@ -2,12 +2,12 @@
 //! weighted_map.rs`: patches of grass, forest and swamp, lakes, scattered walls and fences,
 //! roads across) under the no-cut rule. Prints, per map, the preprocessing time, the size of
 //! the hierarchy (shortcuts, bytes per cell) and the mean query time of both (the fastest of
-//! three rounds over the same 200 random queries), after checking every answer of the
+//! five rounds over the same 200 random queries), after checking every answer of the
 //! hierarchy against A*'s cost.
 //!
-//! The builds take about a second at 256², five at 512² and forty at 1024², and the whole run
-//! a few minutes; `WEIGHTED_BENCH_MAPS=weighted-512` (names separated by commas, or a prefix
-//! such as `weighted-1024`) runs some maps alone.
+//! The builds take under a second at 256², three to four at 512² and about twenty at 1024²
+//! on two cores, and the whole run a few minutes; `WEIGHTED_BENCH_MAPS=weighted-512` (names
+//! separated by commas, or a prefix such as `weighted-1024`) runs some maps alone.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // A benchmark fails loudly on broken data.
 
@@ -25,7 +25,7 @@ mod weighted_map;
 /// Queries per map.
 const QUERIES: usize = 200;
 /// Rounds over the queries; the fastest counts.
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 /// The shortest time of `ROUNDS` runs of `run`.
 fn fastest(run: impl FnMut()) -> Duration {

@@ -1,7 +1,8 @@
 //! The hierarchy's two cost passes over the pairs of each rank's upward neighbours (the
 //! triangles of the filled graph), most of its build: bottom up, every edge takes the cost of
 //! the cheapest way through lower ranks; top down, the cost of the cheapest way through any
-//! rank, and an edge with a way round as cheap is left out of the queries.
+//! rank, and an edge with a way round as cheap is left out of the queries. Each pass looks at
+//! each pair once.
 //!
 //! On a machine with two cores or more, two threads share the work:
 //!
@@ -82,6 +83,11 @@ struct Shared<'a> {
     lanes: usize,
     /// With two threads, which takes each rank (see [`owners`]).
     owner: Vec<u8>,
+    /// Whether an edge with a way round exactly as cheap is left out of the queries: when the
+    /// sum of two edges' costs is always more than either (no cost is below 2⁻⁵⁰ of another,
+    /// which the map's steps tell), so that each edge of the way round costs strictly less.
+    /// Otherwise only a way round strictly cheaper leaves an edge out.
+    prune: bool,
     /// Bottom up, the rows of the subtrees' ranks to ranks at the top go to the first thread
     /// when their neighbour ranks below this, to the second otherwise (see [`split`]).
     split: u32,
@@ -244,24 +250,14 @@ fn lower_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>) {
 }
 
 /// Top down, the rows `rows` of rank `x`'s pairs: `round[t]` takes the cost of the way round
-/// through each other neighbour when cheaper, and `thirds` the edge between the two
-/// neighbours of each pair, in the order of the pairs.
-fn upper_rows(
-    shared: &Shared,
-    x: usize,
-    costs: &[f64],
-    rows: Range<usize>,
-    round: &mut [f64],
-    thirds: &mut Vec<u32>,
-) {
+/// through each other neighbour when cheaper.
+fn upper_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>, round: &mut [f64]) {
     let heads = &shared.head[shared.span(x)];
-    thirds.clear();
     for t in rows {
         let mut k = shared.first[heads[t] as usize] as usize;
         let xy = costs[t];
         for j in t + 1..heads.len() {
             k = seek(shared.head, k, heads[j]);
-            thirds.push(k as u32);
             let (xz, yz) = (costs[j], shared.cost(k));
             // Comparisons rather than `f64::min`: no cost is NaN, and this loop is much of
             // the build.
@@ -271,49 +267,6 @@ fn upper_rows(
             if xy + yz < round[j] {
                 round[j] = xy + yz;
             }
-        }
-    }
-}
-
-/// With rank `x`'s exact costs, clears the searched flag of the edges of the rows `rows` (and
-/// of the later edges they pair with) that have a way round through another neighbour as
-/// cheap, whose two edges each cost less than the edge.
-fn round_rows(
-    shared: &Shared,
-    x: usize,
-    costs: &[f64],
-    rows: Range<usize>,
-    thirds: &[u32],
-    round_off: &mut Vec<bool>,
-) {
-    let span = shared.span(x);
-    let n = span.len();
-    round_off.clear();
-    round_off.resize(n, false);
-    let mut third = thirds.iter();
-    for t in rows {
-        let pairs = n - 1 - t;
-        let xy = costs[t];
-        if !xy.is_finite() {
-            round_off[t] = true;
-            if pairs > 0 {
-                third.nth(pairs - 1);
-            }
-            continue;
-        }
-        for (j, &k) in (t + 1..n).zip(third.by_ref().take(pairs)) {
-            let (xz, yz) = (costs[j], shared.cost(k as usize));
-            if xz + yz <= xy && xz < xy {
-                round_off[t] = true;
-            }
-            if xy + yz <= xz && xy < xz {
-                round_off[j] = true;
-            }
-        }
-    }
-    for (flag, &off) in shared.flags[span].iter().zip(round_off.iter()) {
-        if off {
-            flag.fetch_and(!SEARCHED, RELAXED);
         }
     }
 }
@@ -416,13 +369,20 @@ fn lower_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchEr
 struct Upper {
     costs: Vec<f64>,
     round: Vec<f64>,
-    thirds: Vec<u32>,
-    round_off: Vec<bool>,
 }
 
 impl Upper {
     /// Top down at rank `x`: the rows `rows` of its pairs, all of them when `alone`, else
-    /// about half, merged with the other thread's.
+    /// about half, merged by the first thread with the other thread's.
+    ///
+    /// `round` gathers, for each edge, the cheapest way round through another upward
+    /// neighbour, from the bottom-up costs of the rank's edges and the exact costs of the
+    /// edges between its neighbours (the module documentation tells why that is exact). An
+    /// edge then costs the cheaper of its bottom-up cost and its way round, and it is left out
+    /// of the queries when the way round costs less than its bottom-up cost, or as much (see
+    /// [`Shared::prune`]): each of the way's two edges costs strictly less than the edge, so
+    /// by induction on the cost whatever is left out has a replacement among the searched
+    /// edges. One pass over the pairs finds both.
     fn rank(
         &mut self,
         shared: &Shared,
@@ -434,42 +394,33 @@ impl Upper {
         let span = shared.span(x);
         load(shared, span.clone(), &mut self.costs);
         self.round.clear();
-        self.round.extend_from_slice(&self.costs);
-        upper_rows(
-            shared,
-            x,
-            &self.costs,
-            rows.clone(),
-            &mut self.round,
-            &mut self.thirds,
-        );
+        self.round.resize(self.costs.len(), f64::INFINITY);
+        upper_rows(shared, x, &self.costs, rows, &mut self.round);
         if !alone {
             for (mine, &r) in shared.rounds[lane].iter().zip(&self.round) {
                 mine.store(r.to_bits(), RELAXED);
             }
-        }
-        lower_to(&mut self.costs, self.round.iter().copied());
-        if !alone {
             meet(shared)?;
+            if lane != 0 {
+                return Ok(());
+            }
             let other = &shared.rounds[1 - lane][..self.costs.len()];
             lower_to(
-                &mut self.costs,
+                &mut self.round,
                 other.iter().map(|r| f64::from_bits(r.load(RELAXED))),
             );
         }
-        if alone || lane == 0 {
-            for (k, &cost) in span.zip(&self.costs) {
-                shared.set_cost(k, cost);
+        for ((k, &cost), &round) in span.zip(&self.costs).zip(&self.round) {
+            if round < cost {
+                shared.set_cost(k, round);
+            }
+            // A way round strictly cheaper always leaves the edge out: its middle is that of
+            // its dearer way through lower ranks. So does one as cheap when the map's costs
+            // allow, and an edge that stays infinite (it joins two parts of the map).
+            if round < cost || (round == cost && (shared.prune || cost == f64::INFINITY)) {
+                shared.flags[k].fetch_and(!SEARCHED, RELAXED);
             }
         }
-        round_rows(
-            shared,
-            x,
-            &self.costs,
-            rows,
-            &self.thirds,
-            &mut self.round_off,
-        );
         Ok(())
     }
 }
@@ -608,6 +559,19 @@ pub(super) struct Customized {
     pub(super) flags: Vec<u8>,
 }
 
+/// Whether a way round exactly as cheap as an edge leaves it out of the queries (see
+/// [`Shared::prune`]), for the steps `weight` of a map of fewer than `ranks` cells: every cost
+/// is a path's, of one step to a step for every cell.
+pub(super) fn ties_prune(weight: &[f64], ranks: usize) -> bool {
+    let (lightest, heaviest) = weight
+        .iter()
+        .filter(|w| w.is_finite())
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &w| {
+            (lo.min(w), hi.max(w))
+        });
+    heaviest * ranks as f64 <= lightest * 2f64.powi(50)
+}
+
 /// How many threads the passes over the ranks whose upward edges start at `first` should
 /// take: two on a machine with two cores or more, when a rank has enough pairs to share.
 pub(super) fn lanes(first: &[u32]) -> usize {
@@ -641,6 +605,7 @@ pub(super) fn customize(
     lanes: usize,
     check: &impl Fn(u32, f64) -> Result<(), SearchError>,
 ) -> Result<Customized, SearchError> {
+    let prune = ties_prune(&weight, first.len());
     // In place: an atomic word has the size and alignment of the value it holds.
     let weight: Vec<AtomicU64> = weight
         .into_iter()
@@ -664,6 +629,7 @@ pub(super) fn customize(
         lanes,
         owner: Vec::new(),
         split: 0,
+        prune,
     };
     if lanes > 1 {
         shared.owner = owners(head, first);

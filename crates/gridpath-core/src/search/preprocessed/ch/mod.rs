@@ -17,10 +17,12 @@
 //! through the cell below it when cheaper, remembering that cell as its middle: every edge
 //! then costs the cheapest path between its ends through cells that come before both. Top down, an
 //! edge takes the cost through cells above it too, so that every edge costs the cheapest path
-//! between its ends; an edge is then left out of the queries when a way round through another
-//! upward neighbour of its lower end costs no more (each of the two edges of that way costs
-//! strictly less than the edge, steps costing more than nothing, so by induction on the cost
-//! whatever is left out has a replacement among the searched edges). The
+//! between its ends; an edge is left out of the queries when a way round through another
+//! upward neighbour of its lower end costs no more than its cost bottom up, both found in
+//! the same look at each pair (each of the two edges of that way costs strictly less than
+//! the edge, steps costing more than nothing, so by induction on the cost whatever is left
+//! out has a replacement among the searched edges; on a map whose costs lie so far apart
+//! that a sum may round to one of its terms, only a way strictly cheaper counts). The
 //! edges that the searched ones unpack into are kept for unpacking only.
 //!
 //! A cheapest path always has a form that climbs and then descends the order through the
@@ -1001,7 +1003,7 @@ pub(crate) fn ch_once(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Cell;
+    use crate::grid::{Cell, Terrain, TerrainId};
     use crate::search::{FlowField, solve};
 
     /// Rows of a map with walls that make long detours, a closed room and single-cell pockets.
@@ -1154,6 +1156,50 @@ mod tests {
         for &a in cells.iter().step_by(1499) {
             let field = FlowField::new(&ch.graph, a).unwrap();
             for &b in cells.iter().step_by(97) {
+                let request =
+                    SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+                let got = ch.find_path(&request).unwrap();
+                match field.cost(b) {
+                    Some(want) => assert!(
+                        got.found && (got.cost - want).abs() <= 1e-9 * want.max(1.0),
+                        "{a} → {b}: {} vs {want}",
+                        got.cost
+                    ),
+                    None => assert!(!got.found, "{a} → {b}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn costs_too_far_apart_to_add_leave_out_only_edges_with_a_cheaper_way_round() {
+        // Swamp a million and roads a millionth: a sum of two edges' costs may round to the
+        // dearer one, so a way round as cheap cannot tell that both its edges cost less.
+        let mut grid = noise_map(60);
+        for id in 0..grid.terrains().len() as TerrainId {
+            let terrain = grid.terrain(id).clone();
+            let cost = match terrain.symbol {
+                '~' => Some(Terrain::MAX_COST),
+                '=' => Some(Terrain::MIN_COST),
+                _ => terrain.cost,
+            };
+            grid.set_terrain(id, Terrain { cost, ..terrain }).unwrap();
+        }
+        let ties_prune = |grid: &Grid| {
+            let graph = SearchGraph::new(grid, Diagonal::NoCut);
+            let (order, rank) = contraction_order(&graph);
+            let unchecked = |_: u32, _: usize| Ok(());
+            let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
+            let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
+            customize::ties_prune(&weight, up.first.len())
+        };
+        assert!(!ties_prune(&grid) && ties_prune(&noise_map(60)));
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        assert!(ch.edge_count() < ch.unpacking_edge_count(), "a way round");
+        let cells = passable(&grid);
+        for &a in cells.iter().step_by(211) {
+            let field = FlowField::new(&ch.graph, a).unwrap();
+            for &b in cells.iter().step_by(13) {
                 let request =
                     SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
                 let got = ch.find_path(&request).unwrap();
