@@ -1148,14 +1148,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_hierarchy_built_on_two_threads_matches_dijkstra() {
-        let grid = noise_map(120);
-        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
-        let cells = passable(&grid);
-        for &a in cells.iter().step_by(1499) {
+    /// The hierarchy's answers between every `every.0`-th and every `every.1`-th passable cell
+    /// of `grid`, against Dijkstra's costs.
+    fn check_against_dijkstra(grid: &Grid, ch: &mut ContractionHierarchy, every: (usize, usize)) {
+        let cells = passable(grid);
+        for &a in cells.iter().step_by(every.0) {
             let field = FlowField::new(&ch.graph, a).unwrap();
-            for &b in cells.iter().step_by(97) {
+            for &b in cells.iter().step_by(every.1) {
                 let request =
                     SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
                 let got = ch.find_path(&request).unwrap();
@@ -1169,6 +1168,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_hierarchy_built_on_two_threads_matches_dijkstra() {
+        let grid = noise_map(120);
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        check_against_dijkstra(&grid, &mut ch, (1499, 97));
     }
 
     #[test]
@@ -1196,23 +1202,7 @@ mod tests {
         assert!(!ties_prune(&grid) && ties_prune(&noise_map(60)));
         let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
         assert!(ch.edge_count() < ch.unpacking_edge_count(), "a way round");
-        let cells = passable(&grid);
-        for &a in cells.iter().step_by(211) {
-            let field = FlowField::new(&ch.graph, a).unwrap();
-            for &b in cells.iter().step_by(13) {
-                let request =
-                    SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
-                let got = ch.find_path(&request).unwrap();
-                match field.cost(b) {
-                    Some(want) => assert!(
-                        got.found && (got.cost - want).abs() <= 1e-9 * want.max(1.0),
-                        "{a} → {b}: {} vs {want}",
-                        got.cost
-                    ),
-                    None => assert!(!got.found, "{a} → {b}"),
-                }
-            }
-        }
+        check_against_dijkstra(&grid, &mut ch, (211, 13));
     }
 
     #[test]
