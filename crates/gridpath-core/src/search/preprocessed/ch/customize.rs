@@ -218,32 +218,66 @@ fn load(shared: &Shared, span: Range<usize>, costs: &mut Vec<f64>) {
     costs.extend(span.map(|k| shared.cost(k)));
 }
 
+/// Where the edges from `u` to the ranks of `rest` (sorted, each an upward neighbour of `u`)
+/// lie in `u`'s list: from `k` on, one after the other when [`Row::Dense`], else spread.
+enum Row {
+    Dense(usize),
+    Spread(usize),
+}
+
+/// Finds the edge from `u` to `rest[0]` in `u`'s list, and whether the rest follow it
+/// without a gap: then the list holds exactly `rest` from there, and no walk along it is
+/// needed (the ranks at the top of the tree, which hold most of the pairs, mostly share
+/// their upward neighbours).
+fn row(shared: &Shared, u: usize, rest: &[u32]) -> Row {
+    let k = seek(shared.head, shared.first[u] as usize, rest[0]);
+    let last = k + rest.len() - 1;
+    if last < shared.first[u + 1] as usize && shared.head[last] == rest[rest.len() - 1] {
+        Row::Dense(k)
+    } else {
+        Row::Spread(k)
+    }
+}
+
 /// Bottom up, the rows `rows` of rank `x`'s pairs: the edge between the row's neighbour and
 /// each later neighbour takes the cost through `x` when cheaper, with `x` as its middle.
 fn lower_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>) {
     let heads = &shared.head[shared.span(x)];
+    // Among ways through lower ranks of the same cost, the lowest rank is the middle, whatever
+    // the order the threads take the ranks in (a step of that cost keeps none): what one
+    // thread going up the ranks keeps.
+    let lower = |k: usize, via: f64| {
+        let cost = shared.cost(k);
+        let lower_middle = || {
+            let middle = shared.middle[k].load(RELAXED);
+            middle != NONE && (x as u32) < middle
+        };
+        if via < cost || (via == cost && lower_middle()) {
+            shared.set_cost(k, via);
+            shared.middle[k].store(x as u32, RELAXED);
+        }
+    };
     for t in rows {
         let cu = costs[t];
-        if !cu.is_finite() {
+        if !cu.is_finite() || t + 1 == heads.len() {
             continue;
         }
-        let mut k = shared.first[heads[t] as usize] as usize;
-        for (&h, &cw) in heads[t + 1..].iter().zip(&costs[t + 1..]) {
-            if !cw.is_finite() {
-                continue;
+        let rest = &heads[t + 1..];
+        match row(shared, heads[t] as usize, rest) {
+            Row::Dense(k) => {
+                for (k, &cw) in (k..).zip(&costs[t + 1..]) {
+                    if cw.is_finite() {
+                        lower(k, cu + cw);
+                    }
+                }
             }
-            k = seek(shared.head, k, h);
-            let (via, cost) = (cu + cw, shared.cost(k));
-            // Among ways through lower ranks of the same cost, the lowest rank is the middle,
-            // whatever the order the threads take the ranks in (a step of that cost keeps
-            // none): what one thread going up the ranks keeps.
-            let lower_middle = || {
-                let middle = shared.middle[k].load(RELAXED);
-                middle != NONE && (x as u32) < middle
-            };
-            if via < cost || (via == cost && lower_middle()) {
-                shared.set_cost(k, via);
-                shared.middle[k].store(x as u32, RELAXED);
+            Row::Spread(mut k) => {
+                for (&h, &cw) in rest.iter().zip(&costs[t + 1..]) {
+                    if cw.is_finite() {
+                        k = seek(shared.head, k, h);
+                        lower(k, cu + cw);
+                    }
+                }
             }
         }
     }
@@ -254,20 +288,36 @@ fn lower_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>) {
 fn upper_rows(shared: &Shared, x: usize, costs: &[f64], rows: Range<usize>, round: &mut [f64]) {
     let heads = &shared.head[shared.span(x)];
     for t in rows {
-        let mut k = shared.first[heads[t] as usize] as usize;
+        if t + 1 == heads.len() {
+            continue;
+        }
         let xy = costs[t];
-        for j in t + 1..heads.len() {
-            k = seek(shared.head, k, heads[j]);
-            let (xz, yz) = (costs[j], shared.cost(k));
-            // Comparisons rather than `f64::min`: no cost is NaN, and this loop is much of
-            // the build.
-            if xz + yz < round[t] {
-                round[t] = xz + yz;
+        let mut best = round[t];
+        // Comparisons rather than `f64::min`: no cost is NaN, and these loops are much of
+        // the build.
+        let mut pair = |xz: f64, yz: f64, round_j: &mut f64| {
+            if xz + yz < best {
+                best = xz + yz;
             }
-            if xy + yz < round[j] {
-                round[j] = xy + yz;
+            if xy + yz < *round_j {
+                *round_j = xy + yz;
+            }
+        };
+        let (_, later) = round.split_at_mut(t + 1);
+        match row(shared, heads[t] as usize, &heads[t + 1..]) {
+            Row::Dense(k) => {
+                for ((k, &xz), round_j) in (k..).zip(&costs[t + 1..]).zip(later) {
+                    pair(xz, shared.cost(k), round_j);
+                }
+            }
+            Row::Spread(mut k) => {
+                for ((&h, &xz), round_j) in heads[t + 1..].iter().zip(&costs[t + 1..]).zip(later) {
+                    k = seek(shared.head, k, h);
+                    pair(xz, shared.cost(k), round_j);
+                }
             }
         }
+        round[t] = best;
     }
 }
 
