@@ -506,10 +506,18 @@ impl ContractionHierarchy {
                 }
                 let m = middle[k];
                 if flags[k] & NEEDED != 0 && m != NONE {
+                    // The middle's list is sorted and holds both ends: the upper separators'
+                    // lists are long, so they are searched rather than walked.
                     let m = m as usize;
-                    let low = seek(&head, first[m] as usize, x as u32);
+                    let list = span(&first, m);
+                    let find = |from: usize, target: u32| {
+                        let k = from + head[from..list.end].partition_point(|&h| h < target);
+                        debug_assert_eq!(head[k], target, "the middle's list holds both ends");
+                        k
+                    };
+                    let low = find(list.start, x as u32);
                     flags[low] |= NEEDED;
-                    let high = seek(&head, low, head[k]);
+                    let high = find(low, head[k]);
                     flags[high] |= NEEDED;
                 }
             }
