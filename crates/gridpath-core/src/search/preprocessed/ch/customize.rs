@@ -48,7 +48,7 @@ const SPINS: u32 = 1 << 14;
 const RELAXED: Ordering = Ordering::Relaxed;
 
 /// A rank at the top of the elimination tree, which both threads take (see [`owners`]).
-const BOTH: u8 = 2;
+pub(super) const BOTH: u8 = 2;
 
 /// A subtree holding at most one part in this many of the work goes to one thread.
 const SUBTREE_SHARE: u64 = 32;
@@ -523,10 +523,26 @@ fn upper_pass(shared: &Shared, lane: usize, check: Check) -> Result<(), SearchEr
 /// ones first.
 fn owners(head: &[u32], first: &[u32]) -> Vec<u8> {
     let ranks = first.len() - 1;
-    let parent = |x: usize| (first[x] < first[x + 1]).then(|| head[first[x] as usize] as usize);
+    share_subtrees(
+        ranks,
+        |x| (first[x] < first[x + 1]).then(|| head[first[x] as usize] as usize),
+        |x| pairs((first[x + 1] - first[x]) as usize) as u64 + 64,
+    )
+}
+
+/// Which of two threads takes each of `ranks` ranks of an elimination tree (children before
+/// their parents, `parent` giving each one's) when each rank's own work is `own`: both
+/// ([`BOTH`]) for the ranks whose subtrees hold more than [`SUBTREE_SHARE`] of the work, else
+/// the thread given the subtree below them that holds the rank, to the thread with less work
+/// so far, the higher subtrees first. A rank's ancestors are its own thread's or both's.
+pub(super) fn share_subtrees(
+    ranks: usize,
+    parent: impl Fn(usize) -> Option<usize>,
+    own: impl Fn(usize) -> u64,
+) -> Vec<u8> {
     let mut work = vec![0u64; ranks];
     for x in 0..ranks {
-        work[x] += pairs((first[x + 1] - first[x]) as usize) as u64 + 64;
+        work[x] += own(x);
         if let Some(p) = parent(x) {
             work[p] += work[x];
         }
@@ -625,12 +641,16 @@ pub(super) fn ties_prune(weight: &[f64], ranks: usize) -> bool {
 /// How many threads the passes over the ranks whose upward edges start at `first` should
 /// take: two on a machine with two cores or more, when a rank has enough pairs to share.
 pub(super) fn lanes(first: &[u32]) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if cores >= 2 && pairs(widest(first)) >= SHARED_PAIRS {
+    if two_cores() && pairs(widest(first)) >= SHARED_PAIRS {
         2
     } else {
         1
     }
+}
+
+/// Whether the machine has two cores or more.
+pub(super) fn two_cores() -> bool {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get) >= 2
 }
 
 /// The most upward edges of a rank.

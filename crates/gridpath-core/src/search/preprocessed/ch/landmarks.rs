@@ -19,11 +19,16 @@
 //!
 //! The costs from each landmark come from the hierarchy itself (Delling et al.'s PHAST): a
 //! walk up from the landmark, then one sweep down every rank from the top, each rank taking
-//! the cheapest of its upward edges. The landmarks are chosen farthest first: each is the rank
+//! the cheapest of its upward edges. On two cores the sweep takes the top of the elimination
+//! tree first, then the two threads each take subtrees of their own below it, as the cost
+//! passes do (a rank's upward edges lead to its ancestors only). The landmarks are chosen farthest first: each is the rank
 //! whose cost to the ones before is the largest, starting from the cell farthest from the top
 //! of the largest part of the map.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::NONE;
+use super::customize::{BOTH, share_subtrees, two_cores};
 
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 32;
@@ -41,6 +46,10 @@ const TOP: u16 = u16::MAX - 1;
 /// them, and at most 65,534 units) may make them differ from a path's cost found another way.
 const SLACK: f64 = 1e-3;
 
+/// A hierarchy with fewer searched edges than this sweeps on one thread: two would spend
+/// more on starting than they save.
+const SHARED_EDGES: usize = 1 << 16;
+
 /// The searched upward edges of a hierarchy, by rank, which the landmarks' costs come from.
 pub(super) struct Upward<'a> {
     pub parent: &'a [u32],
@@ -50,6 +59,17 @@ pub(super) struct Upward<'a> {
     pub head: &'a [u32],
     pub start: &'a [u32],
     pub cost: &'a [f64],
+}
+
+/// Costs by rank, as two threads share them: each writes only the ranks it sweeps.
+type Costs = [AtomicU64];
+
+fn get(dist: &Costs, r: usize) -> f64 {
+    f64::from_bits(dist[r].load(Ordering::Relaxed))
+}
+
+fn set(dist: &Costs, r: usize, d: f64) {
+    dist[r].store(d.to_bits(), Ordering::Relaxed);
 }
 
 impl Upward<'_> {
@@ -62,31 +82,87 @@ impl Upward<'_> {
             .map(|(&h, &c)| (h as usize, c))
     }
 
-    /// The cost from rank `from` to every rank (infinite where there is no way).
-    fn costs_from(&self, from: usize, dist: &mut [f64]) {
-        dist.fill(f64::INFINITY);
-        dist[from] = 0.0;
+    /// Which of two threads sweeps each rank down (see [`share_subtrees`]; a rank's ancestors
+    /// are its own thread's or swept before both start), or nothing when one thread sweeps
+    /// them all: on one core, or on a small hierarchy (see [`Self::subtrees`]).
+    pub(super) fn owners(&self) -> Vec<u8> {
+        if !two_cores() || self.cost.len() < SHARED_EDGES {
+            return Vec::new();
+        }
+        self.subtrees()
+    }
+
+    /// The ranks given out to two threads by subtrees, each rank's work its searched edges.
+    pub(super) fn subtrees(&self) -> Vec<u8> {
+        share_subtrees(
+            self.parent.len(),
+            |x| (self.parent[x] != NONE).then_some(self.parent[x] as usize),
+            |x| u64::from(self.start[x + 1] - self.start[x]) + 1,
+        )
+    }
+
+    /// The cost from rank `from` to every rank (infinite where there is no way), on the
+    /// threads `owner` gives the ranks to.
+    fn costs_from(&self, from: usize, dist: &Costs, owner: &[u8]) {
+        for r in 0..dist.len() {
+            set(dist, r, f64::INFINITY);
+        }
+        set(dist, from, 0.0);
         let mut x = from as u32;
         while x != NONE {
-            let d = dist[x as usize];
+            let d = get(dist, x as usize);
             for (y, c) in self.edges(x as usize) {
-                dist[y] = dist[y].min(d + c);
+                set(dist, y, get(dist, y).min(d + c));
             }
             x = self.parent[x as usize];
         }
-        for x in (0..dist.len()).rev() {
-            let mut d = dist[x];
-            for (y, c) in self.edges(x) {
-                d = d.min(dist[y] + c);
+        // Down from the top: each rank's cost through its upward edges, whose heads are its
+        // ancestors, done before it.
+        let sweep = |lane: Option<u8>| {
+            for x in (0..dist.len()).rev() {
+                if lane.is_some_and(|lane| owner[x] != lane) {
+                    continue;
+                }
+                let mut d = get(dist, x);
+                for (y, c) in self.edges(x) {
+                    d = d.min(get(dist, y) + c);
+                }
+                set(dist, x, d);
             }
-            dist[x] = d;
+        };
+        if owner.is_empty() {
+            sweep(None);
+            return;
+        }
+        sweep(Some(BOTH));
+        std::thread::scope(|scope| {
+            scope.spawn(|| sweep(Some(1)));
+            sweep(Some(0));
+        });
+    }
+}
+
+/// Keeps landmark `l`'s costs `dist` in the rows of `costs` (ranks from `offset` on), and
+/// lowers each rank's cost to its nearest landmark.
+fn record(
+    (l, unit): (usize, f64),
+    dist: &Costs,
+    offset: usize,
+    costs: &mut [u16],
+    nearest: &mut [f64],
+) {
+    for (r, (row, near)) in costs.chunks_exact_mut(LANDMARKS).zip(nearest).enumerate() {
+        let d = get(dist, offset + r);
+        if d.is_finite() {
+            row[l] = (d / unit).floor().min(f64::from(TOP)) as u16;
+            *near = near.min(d);
         }
     }
 }
 
 /// Every rank's cost to each landmark in units of `unit`, rounded down, a row of [`LANDMARKS`]
 /// per rank.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct Landmarks {
     costs: Vec<u16>,
     unit: f64,
@@ -103,6 +179,16 @@ impl Landmarks {
     /// before each landmark, with the landmark's number, and may stop the build.
     pub(super) fn build<E>(
         upward: &Upward,
+        check: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<Self, E> {
+        Self::build_on(upward, &upward.owners(), check)
+    }
+
+    /// [`Self::build`] with the downward sweeps shared between two threads as `owner` gives
+    /// the ranks out ([`share_subtrees`]), or on one thread when it is empty.
+    pub(super) fn build_on<E>(
+        upward: &Upward,
+        owner: &[u8],
         mut check: impl FnMut(usize) -> Result<(), E>,
     ) -> Result<Self, E> {
         let ranks = upward.parent.len();
@@ -124,12 +210,11 @@ impl Landmarks {
         }
         drop(size);
         let mut costs = vec![UNREACHED; ranks * LANDMARKS];
-        let mut dist = vec![f64::INFINITY; ranks];
-        upward.costs_from(root, &mut dist);
+        let dist: Vec<AtomicU64> = (0..ranks).map(|_| AtomicU64::new(0)).collect();
+        upward.costs_from(root, &dist, owner);
         // Every landmark lies in the root's part, its costs no more than twice the dearest.
-        let dearest = dist
-            .iter()
-            .copied()
+        let dearest = (0..ranks)
+            .map(|r| get(&dist, r))
             .filter(|d| d.is_finite())
             .fold(0.0, f64::max);
         let unit = if dearest > 0.0 {
@@ -138,23 +223,29 @@ impl Landmarks {
             1.0
         };
         let mut nearest = vec![f64::INFINITY; ranks];
-        let farthest = |dist: &[f64]| {
+        let farthest = |cost: &dyn Fn(usize) -> f64| {
             (0..ranks)
-                .filter(|&r| dist[r].is_finite())
-                .max_by(|&a, &b| dist[a].total_cmp(&dist[b]).then(b.cmp(&a)))
+                .filter(|&r| cost(r).is_finite())
+                .max_by(|&a, &b| cost(a).total_cmp(&cost(b)).then(b.cmp(&a)))
                 .unwrap_or(root)
         };
-        let mut next = farthest(&dist);
+        let mut next = farthest(&|r| get(&dist, r));
         for l in 0..LANDMARKS {
             check(l)?;
-            upward.costs_from(next, &mut dist);
-            for (r, &d) in dist.iter().enumerate() {
-                if d.is_finite() {
-                    costs[r * LANDMARKS + l] = (d / unit).floor().min(f64::from(TOP)) as u16;
-                    nearest[r] = nearest[r].min(d);
-                }
+            upward.costs_from(next, &dist, owner);
+            if owner.is_empty() {
+                record((l, unit), &dist, 0, &mut costs, &mut nearest);
+            } else {
+                // Each thread keeps the costs of half the ranks.
+                let half = ranks / 2;
+                let (costs_low, costs_high) = costs.split_at_mut(half * LANDMARKS);
+                let (nearest_low, nearest_high) = nearest.split_at_mut(half);
+                std::thread::scope(|scope| {
+                    scope.spawn(|| record((l, unit), &dist, half, costs_high, nearest_high));
+                    record((l, unit), &dist, 0, costs_low, nearest_low);
+                });
             }
-            next = farthest(&nearest);
+            next = farthest(&|r| nearest[r]);
         }
         Ok(Self { costs, unit })
     }

@@ -1156,6 +1156,30 @@ mod tests {
         }
     }
 
+    #[test]
+    fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
+        let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
+        let upward = landmarks::Upward {
+            parent: &ch.parent,
+            first: &ch.first,
+            head: &ch.head,
+            start: &ch.start,
+            cost: &ch.cost,
+        };
+        let owner = upward.subtrees();
+        let lanes = |lane: u8| owner.iter().filter(|&&o| o == lane).count();
+        assert!(
+            lanes(0) > 0 && lanes(1) > 0 && lanes(customize::BOTH) > 0,
+            "both threads sweep ranks of their own after the top"
+        );
+        let build = |owner: &[u8]| {
+            Landmarks::build_on(&upward, owner, |_| Ok::<_, SearchError>(())).unwrap()
+        };
+        let one = build(&[]);
+        assert_eq!(one, build(&owner));
+        assert_eq!(one, ch.landmarks, "what the build keeps");
+    }
+
     /// The hierarchy's answers between every `every.0`-th and every `every.1`-th passable cell
     /// of `grid`, against Dijkstra's costs.
     fn check_against_dijkstra(grid: &Grid, ch: &mut ContractionHierarchy, every: (usize, usize)) {
