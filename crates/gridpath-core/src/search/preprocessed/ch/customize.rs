@@ -567,6 +567,62 @@ pub(super) fn share_subtrees(
     owner
 }
 
+/// Visits every rank of an elimination tree on the threads that `owner` gives the ranks to
+/// (see [`share_subtrees`]), or on the calling thread in order when it is empty. `down`: from
+/// the top, the ranks of both threads first, for visits that read what their ancestors'
+/// visits wrote; else from the bottom, the ranks of both last, for visits that read what
+/// their descendants' wrote. A visit may write only what no visit on the other thread reads
+/// or writes: its own rank's data, or its subtree's. `check` is called on the calling thread
+/// every [`CHECK_EVERY`] ranks it visits, with how many it has, and its error stops both.
+pub(super) fn by_subtrees<E>(
+    owner: &[u8],
+    ranks: usize,
+    down: bool,
+    visit: impl Fn(usize) + Sync,
+    check: &mut dyn FnMut(usize) -> Result<(), E>,
+) -> Result<(), E> {
+    let stop = AtomicBool::new(false);
+    let mut visited = 0;
+    // The ranks of `lane` (all of them for `None`) in the pass's order, on the calling thread.
+    let mut run = |lane: Option<u8>| {
+        let ranks = (0..ranks).map(|x| if down { ranks - 1 - x } else { x });
+        for x in ranks.filter(|&x| lane.is_none_or(|lane| owner[x] == lane)) {
+            if visited % CHECK_EVERY == 0
+                && let Err(e) = check(visited)
+            {
+                stop.store(true, RELAXED);
+                return Err(e);
+            }
+            visited += 1;
+            visit(x);
+        }
+        Ok(())
+    };
+    if owner.is_empty() {
+        return run(None);
+    }
+    if down {
+        run(Some(BOTH))?;
+    }
+    std::thread::scope(|scope| {
+        // The second thread's ranks, until the first stops.
+        scope.spawn(|| {
+            let ranks = (0..ranks).map(|x| if down { ranks - 1 - x } else { x });
+            for x in ranks.filter(|&x| owner[x] == 1) {
+                if x % CHECK_EVERY == 0 && stop.load(RELAXED) {
+                    break;
+                }
+                visit(x);
+            }
+        });
+        run(Some(0))
+    })?;
+    if !down {
+        run(Some(BOTH))?;
+    }
+    Ok(())
+}
+
 /// The rank that splits the bottom-up rows of the subtrees' ranks to the ranks at the top
 /// between the two threads, by their pairs: the rows to neighbours below it go to the first.
 fn split(shared: &Shared) -> u32 {
@@ -649,8 +705,26 @@ pub(super) fn lanes(first: &[u32]) -> usize {
 }
 
 /// Whether the machine has two cores or more.
-pub(super) fn two_cores() -> bool {
+fn two_cores() -> bool {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get) >= 2
+}
+
+/// A pass over fewer edges than this runs on one thread: two would spend more on starting
+/// than they save.
+const SHARED_TREE_EDGES: usize = 1 << 16;
+
+/// Which of two threads takes each rank of the elimination tree `parent` ([`NONE`] for a
+/// root) in a pass over `edges` edges whose work at a rank is `own` (see [`share_subtrees`]),
+/// for [`by_subtrees`]; nothing (one thread) on one core or for a pass too small to share.
+pub(super) fn tree_owners(parent: &[u32], edges: usize, own: impl Fn(usize) -> u64) -> Vec<u8> {
+    if !two_cores() || edges < SHARED_TREE_EDGES {
+        return Vec::new();
+    }
+    share_subtrees(
+        parent.len(),
+        |x| (parent[x] != NONE).then_some(parent[x] as usize),
+        own,
+    )
 }
 
 /// The most upward edges of a rank.
@@ -732,6 +806,68 @@ pub(super) fn shared_edges() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subtrees_on_two_threads_visit_each_rank_once_after_its_ancestors_or_its_descendants() {
+        // A tree of 5,000 ranks, children before parents, each rank's parent a little above.
+        let ranks = 5000;
+        let mut seed = 7u64;
+        let parent: Vec<u32> = (0..ranks)
+            .map(|x| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let p = x + 1 + (seed >> 33) as usize % 40;
+                if p < ranks { p as u32 } else { NONE }
+            })
+            .collect();
+        let owner = share_subtrees(
+            ranks,
+            |x| (parent[x] != NONE).then_some(parent[x] as usize),
+            |_| 1,
+        );
+        for lane in [0, 1, BOTH] {
+            assert!(owner.contains(&lane), "lane {lane} has ranks");
+        }
+        for down in [true, false] {
+            // Each visit takes a ticket; a rank's ancestors must hold earlier tickets going
+            // down, later ones going up.
+            let next = AtomicUsize::new(1);
+            let ticket: Vec<AtomicUsize> = (0..ranks).map(|_| AtomicUsize::new(0)).collect();
+            let visit = |x: usize| {
+                let t = next.fetch_add(1, Ordering::SeqCst);
+                assert_eq!(
+                    ticket[x].swap(t, Ordering::SeqCst),
+                    0,
+                    "rank {x} visited twice"
+                );
+            };
+            let checked = Ok::<(), ()>(());
+            by_subtrees(&owner, ranks, down, visit, &mut |_| checked).unwrap();
+            for x in 0..ranks {
+                let t = ticket[x].load(Ordering::SeqCst);
+                assert!(t > 0, "rank {x} visited");
+                let p = parent[x];
+                if p != NONE {
+                    let tp = ticket[p as usize].load(Ordering::SeqCst);
+                    assert_eq!(tp < t, down, "rank {x} against its parent {p}");
+                }
+            }
+        }
+        // A failed check stops both threads and is returned.
+        let visited = AtomicUsize::new(0);
+        let stopped = by_subtrees(
+            &owner,
+            ranks,
+            true,
+            |_| {
+                visited.fetch_add(1, Ordering::SeqCst);
+            },
+            &mut |done| if done >= 1000 { Err(done) } else { Ok(()) },
+        );
+        assert_eq!(stopped, Err(1024));
+        assert!(visited.load(Ordering::SeqCst) < ranks);
+    }
 
     #[test]
     fn the_first_thread_takes_about_half_of_the_pairs() {

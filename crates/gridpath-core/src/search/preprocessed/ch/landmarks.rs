@@ -28,7 +28,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::NONE;
-use super::customize::{BOTH, share_subtrees, two_cores};
+use super::customize::{by_subtrees, tree_owners};
 
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 32;
@@ -45,10 +45,6 @@ const TOP: u16 = u16::MAX - 1;
 /// many times what the rounding of the costs themselves (sums of `f64` edges, about 10⁻¹² of
 /// them, and at most 65,534 units) may make them differ from a path's cost found another way.
 const SLACK: f64 = 1e-3;
-
-/// A hierarchy with fewer searched edges than this sweeps on one thread: two would spend
-/// more on starting than they save.
-const SHARED_EDGES: usize = 1 << 16;
 
 /// The searched upward edges of a hierarchy, by rank, which the landmarks' costs come from.
 pub(super) struct Upward<'a> {
@@ -82,27 +78,16 @@ impl Upward<'_> {
             .map(|(&h, &c)| (h as usize, c))
     }
 
-    /// Which of two threads sweeps each rank down (see [`share_subtrees`]; a rank's ancestors
-    /// are its own thread's or swept before both start), or nothing when one thread sweeps
-    /// them all: on one core, or on a small hierarchy (see [`Self::subtrees`]).
+    /// Which of two threads sweeps each rank down ([`tree_owners`], by each rank's searched
+    /// edges), or nothing when one thread sweeps them all.
     pub(super) fn owners(&self) -> Vec<u8> {
-        if !two_cores() || self.cost.len() < SHARED_EDGES {
-            return Vec::new();
-        }
-        self.subtrees()
-    }
-
-    /// The ranks given out to two threads by subtrees, each rank's work its searched edges.
-    pub(super) fn subtrees(&self) -> Vec<u8> {
-        share_subtrees(
-            self.parent.len(),
-            |x| (self.parent[x] != NONE).then_some(self.parent[x] as usize),
-            |x| u64::from(self.start[x + 1] - self.start[x]) + 1,
-        )
+        tree_owners(self.parent, self.cost.len(), |x| {
+            u64::from(self.start[x + 1] - self.start[x]) + 1
+        })
     }
 
     /// The cost from rank `from` to every rank (infinite where there is no way), on the
-    /// threads `owner` gives the ranks to.
+    /// threads `owner` gives the ranks to ([`by_subtrees`]).
     fn costs_from(&self, from: usize, dist: &Costs, owner: &[u8]) {
         for r in 0..dist.len() {
             set(dist, r, f64::INFINITY);
@@ -118,26 +103,15 @@ impl Upward<'_> {
         }
         // Down from the top: each rank's cost through its upward edges, whose heads are its
         // ancestors, done before it.
-        let sweep = |lane: Option<u8>| {
-            for x in (0..dist.len()).rev() {
-                if lane.is_some_and(|lane| owner[x] != lane) {
-                    continue;
-                }
-                let mut d = get(dist, x);
-                for (y, c) in self.edges(x) {
-                    d = d.min(get(dist, y) + c);
-                }
-                set(dist, x, d);
+        let sweep = |x: usize| {
+            let mut d = get(dist, x);
+            for (y, c) in self.edges(x) {
+                d = d.min(get(dist, y) + c);
             }
+            set(dist, x, d);
         };
-        if owner.is_empty() {
-            sweep(None);
-            return;
-        }
-        sweep(Some(BOTH));
-        std::thread::scope(|scope| {
-            scope.spawn(|| sweep(Some(1)));
-            sweep(Some(0));
+        let Ok(()) = by_subtrees(owner, dist.len(), true, sweep, &mut |_| {
+            Ok::<(), std::convert::Infallible>(())
         });
     }
 }
@@ -177,16 +151,9 @@ pub(super) struct Ends {
 impl Landmarks {
     /// Chooses the landmarks and computes every rank's cost to them. `check` is called
     /// before each landmark, with the landmark's number, and may stop the build.
+    /// The downward sweeps are shared between two threads as `owner` gives the ranks out
+    /// ([`Upward::owners`]), or made on one thread when it is empty.
     pub(super) fn build<E>(
-        upward: &Upward,
-        check: impl FnMut(usize) -> Result<(), E>,
-    ) -> Result<Self, E> {
-        Self::build_on(upward, &upward.owners(), check)
-    }
-
-    /// [`Self::build`] with the downward sweeps shared between two threads as `owner` gives
-    /// the ranks out ([`share_subtrees`]), or on one thread when it is empty.
-    pub(super) fn build_on<E>(
         upward: &Upward,
         owner: &[u8],
         mut check: impl FnMut(usize) -> Result<(), E>,

@@ -58,6 +58,7 @@
 mod customize;
 mod landmarks;
 
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 use std::time::Instant;
 
 use landmarks::Landmarks;
@@ -487,7 +488,7 @@ impl ContractionHierarchy {
         let customize::Customized {
             mut weight,
             mut middle,
-            mut flags,
+            flags,
         } = customize::customize(
             &head,
             &first,
@@ -497,15 +498,22 @@ impl ContractionHierarchy {
         )?;
 
         // Unpacking needs the searched edges and, through their middles, the edges they
-        // stand for, each of which is kept by a lower rank than the edge it unpacks.
-        for x in (0..ranks).rev() {
-            check(3, ranks - 1 - x)?;
+        // stand for, each of which is kept by a lower rank than the edge it unpacks: a
+        // descendant in the elimination tree, so that the subtrees can go to two threads, the
+        // top of the tree first.
+        let flags: Vec<AtomicU8> = flags.into_iter().map(AtomicU8::new).collect();
+        let mark = |k: usize| {
+            // Plain load and store: no other thread writes this rank's edges.
+            let f = flags[k].load(Ordering::Relaxed);
+            flags[k].store(f | NEEDED, Ordering::Relaxed);
+        };
+        let needed = |x: usize| {
             for k in span(&first, x) {
-                if flags[k] & SEARCHED != 0 {
-                    flags[k] |= NEEDED;
+                if flags[k].load(Ordering::Relaxed) & SEARCHED != 0 {
+                    mark(k);
                 }
                 let m = middle[k];
-                if flags[k] & NEEDED != 0 && m != NONE {
+                if flags[k].load(Ordering::Relaxed) & NEEDED != 0 && m != NONE {
                     // The middle's list is sorted and holds both ends: the upper separators'
                     // lists are long, so they are searched rather than walked.
                     let m = m as usize;
@@ -516,12 +524,14 @@ impl ContractionHierarchy {
                         k
                     };
                     let low = find(list.start, x as u32);
-                    flags[low] |= NEEDED;
-                    let high = find(low, head[k]);
-                    flags[high] |= NEEDED;
+                    mark(low);
+                    mark(find(low, head[k]));
                 }
             }
-        }
+        };
+        let owner = customize::tree_owners(&parent, head.len(), |x| span(&first, x).len() as u64);
+        customize::by_subtrees(&owner, ranks, true, needed, &mut |done| check(3, done))?;
+        let flags: Vec<u8> = flags.into_iter().map(AtomicU8::into_inner).collect();
 
         // What the queries keep, in place: each rank's searched edges (heads, middles, and
         // costs in the front of `weight`), then its edges for unpacking alone, which wait in
@@ -562,16 +572,18 @@ impl ContractionHierarchy {
         middle.shrink_to_fit();
         weight.truncate(searched);
         weight.shrink_to_fit();
-        let landmarks = Landmarks::build(
-            &landmarks::Upward {
-                parent: &parent,
-                first: &first,
-                head: &head,
-                start: &start,
-                cost: &weight,
-            },
-            |l| report(4.0 + l as f64 / landmarks::LANDMARKS as f64),
-        )?;
+        let upward = landmarks::Upward {
+            parent: &parent,
+            first: &first,
+            head: &head,
+            start: &start,
+            cost: &weight,
+        };
+        // The threads that sweep the landmarks' costs and pack the short edges.
+        let owner = upward.owners();
+        let landmarks = Landmarks::build(&upward, &owner, |l| {
+            report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
+        })?;
         let mut ch = Self {
             graph,
             order,
@@ -587,7 +599,7 @@ impl ContractionHierarchy {
             forward: Side::default(),
             backward: Side::default(),
         };
-        ch.pack_short_edges();
+        ch.pack_short_edges(&owner);
         control.report_build(1.0);
         Ok(ch)
     }
@@ -868,19 +880,29 @@ impl ContractionHierarchy {
 
     /// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle`
     /// (see [`Packed`]), lowest rank first, so that the two halves of an edge, which belong
-    /// to its lower middle rank, are packed before it.
-    fn pack_short_edges(&mut self) {
-        for r in 0..self.order.len() {
-            let cell = self.order[r] as usize;
-            for k in self.first[r] as usize..self.first[r + 1] as usize {
-                let h = self.head[k] as usize;
-                let packed = match self.middle[k] {
+    /// to its lower middle rank (a descendant in the elimination tree), are packed before it:
+    /// on the threads `owner` gives the ranks to ([`customize::by_subtrees`]).
+    fn pack_short_edges(&mut self, owner: &[u8]) {
+        let middle: Vec<AtomicU32> = std::mem::take(&mut self.middle)
+            .into_iter()
+            .map(AtomicU32::new)
+            .collect();
+        let this = &*self;
+        // Plain loads and stores: a rank writes its own edges, and reads those of ranks below
+        // it, which no other thread writes.
+        let middle_of = |k: usize| middle[k].load(Ordering::Relaxed);
+        let pack = |r: usize| {
+            let cell = this.order[r] as usize;
+            let edges = this.first[r] as usize..this.first[r + 1] as usize;
+            for (k, &h) in edges.clone().zip(&this.head[edges]) {
+                let h = h as usize;
+                let packed = match middle_of(k) {
                     NONE => {
-                        let to = self.order[h] as usize;
+                        let to = this.order[h] as usize;
                         (0..8)
                             .find(|&d| {
-                                self.graph.can_step(cell, d)
-                                    && cell as isize + self.graph.delta(d) == to as isize
+                                this.graph.can_step(cell, d)
+                                    && cell as isize + this.graph.delta(d) == to as isize
                             })
                             .map(|d| Packed::step(d as u32))
                     }
@@ -888,8 +910,8 @@ impl ContractionHierarchy {
                     m => {
                         let m = m as usize;
                         let half = |end| {
-                            self.edge_index(m, end)
-                                .map(|i| self.middle[i])
+                            this.edge_index(m, end)
+                                .map(middle_of)
                                 .filter(|&v| Packed::is_packed(v))
                         };
                         // From `r` down to the middle (the first half backwards), then up.
@@ -900,10 +922,15 @@ impl ContractionHierarchy {
                     }
                 };
                 if let Some(p) = packed {
-                    self.middle[k] = p;
+                    middle[k].store(p, Ordering::Relaxed);
                 }
             }
-        }
+        };
+        let ranks = self.order.len();
+        let Ok(()) = customize::by_subtrees(owner, ranks, false, pack, &mut |_| {
+            Ok::<(), std::convert::Infallible>(())
+        });
+        self.middle = middle.into_iter().map(AtomicU32::into_inner).collect();
     }
 
     /// Appends the cells of the edges on `pending`, the last one first, each from its first
@@ -1166,15 +1193,19 @@ mod tests {
             start: &ch.start,
             cost: &ch.cost,
         };
-        let owner = upward.subtrees();
+        // Shared whatever the machine's cores and the map's size.
+        let owner = customize::share_subtrees(
+            ch.parent.len(),
+            |x| (ch.parent[x] != NONE).then_some(ch.parent[x] as usize),
+            |x| u64::from(ch.start[x + 1] - ch.start[x]) + 1,
+        );
         let lanes = |lane: u8| owner.iter().filter(|&&o| o == lane).count();
         assert!(
             lanes(0) > 0 && lanes(1) > 0 && lanes(customize::BOTH) > 0,
             "both threads sweep ranks of their own after the top"
         );
-        let build = |owner: &[u8]| {
-            Landmarks::build_on(&upward, owner, |_| Ok::<_, SearchError>(())).unwrap()
-        };
+        let build =
+            |owner: &[u8]| Landmarks::build(&upward, owner, |_| Ok::<_, SearchError>(())).unwrap();
         let one = build(&[]);
         assert_eq!(one, build(&owner));
         assert_eq!(one, ch.landmarks, "what the build keeps");
