@@ -573,22 +573,29 @@ pub(super) fn share_subtrees(
 /// visits wrote; else from the bottom, the ranks of both last, for visits that read what
 /// their descendants' wrote. A visit may write only what no visit on the other thread reads
 /// or writes: its own rank's data, or its subtree's. `check` is called on the calling thread
-/// every [`CHECK_EVERY`] ranks it visits, with how many it has, and its error stops both.
+/// every [`CHECK_EVERY`] ranks it visits, with the share of its ranks done, and its error
+/// stops both.
 pub(super) fn by_subtrees<E>(
     owner: &[u8],
     ranks: usize,
     down: bool,
     visit: impl Fn(usize) + Sync,
-    check: &mut dyn FnMut(usize) -> Result<(), E>,
+    check: &mut dyn FnMut(f64) -> Result<(), E>,
 ) -> Result<(), E> {
     let stop = AtomicBool::new(false);
     let mut visited = 0;
+    // The calling thread's ranks: all of them, or those of both and its own subtrees'.
+    let mine = if owner.is_empty() {
+        ranks
+    } else {
+        owner.iter().filter(|&&lane| lane != 1).count()
+    };
     // The ranks of `lane` (all of them for `None`) in the pass's order, on the calling thread.
     let mut run = |lane: Option<u8>| {
         let ranks = (0..ranks).map(|x| if down { ranks - 1 - x } else { x });
         for x in ranks.filter(|&x| lane.is_none_or(|lane| owner[x] == lane)) {
             if visited % CHECK_EVERY == 0
-                && let Err(e) = check(visited)
+                && let Err(e) = check(visited as f64 / mine as f64)
             {
                 stop.store(true, RELAXED);
                 return Err(e);
@@ -863,9 +870,15 @@ mod tests {
             |_| {
                 visited.fetch_add(1, Ordering::SeqCst);
             },
-            &mut |done| if done >= 1000 { Err(done) } else { Ok(()) },
+            &mut |done| if done >= 0.2 { Err(done) } else { Ok(()) },
         );
-        assert_eq!(stopped, Err(1024));
+        let mine = owner.iter().filter(|&&lane| lane != 1).count();
+        let first = (0.2 * mine as f64 / CHECK_EVERY as f64).ceil() * CHECK_EVERY as f64;
+        assert_eq!(
+            stopped,
+            Err(first / mine as f64),
+            "stopped at the first check past a fifth"
+        );
         assert!(visited.load(Ordering::SeqCst) < ranks);
     }
 

@@ -530,7 +530,7 @@ impl ContractionHierarchy {
             }
         };
         let owner = customize::tree_owners(&parent, head.len(), |x| span(&first, x).len() as u64);
-        customize::by_subtrees(&owner, ranks, true, needed, &mut |done| check(3, done))?;
+        customize::by_subtrees(&owner, ranks, true, needed, &mut |done| report(3.0 + done))?;
         let flags: Vec<u8> = flags.into_iter().map(AtomicU8::into_inner).collect();
 
         // What the queries keep, in place: each rank's searched edges (heads, middles, and
