@@ -21,9 +21,9 @@
 //! walk up from the landmark, then one sweep down every rank from the top, each rank taking
 //! the cheapest of its upward edges. On two cores the sweep takes the top of the elimination
 //! tree first, then the two threads each take subtrees of their own below it, as the cost
-//! passes do (a rank's upward edges lead to its ancestors only). The landmarks are chosen farthest first: each is the rank
-//! whose cost to the ones before is the largest, starting from the cell farthest from the top
-//! of the largest part of the map.
+//! passes do (a rank's upward edges lead to its ancestors only). The landmarks are chosen
+//! farthest first: each is the rank whose cost to the ones before is the largest, starting
+//! from the cell farthest from the top of the largest part of the map.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -149,10 +149,10 @@ pub(super) struct Ends {
 }
 
 impl Landmarks {
-    /// Chooses the landmarks and computes every rank's cost to them. `check` is called
-    /// before each landmark, with the landmark's number, and may stop the build.
-    /// The downward sweeps are shared between two threads as `owner` gives the ranks out
-    /// ([`Upward::owners`]), or made on one thread when it is empty.
+    /// Chooses the landmarks and computes every rank's cost to them, the downward sweeps
+    /// shared between two threads as `owner` gives the ranks out ([`Upward::owners`]; on one
+    /// thread when it is empty). `check` is called before each landmark, with the landmark's
+    /// number, and may stop the build.
     pub(super) fn build<E>(
         upward: &Upward,
         owner: &[u8],
