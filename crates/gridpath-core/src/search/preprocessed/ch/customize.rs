@@ -590,10 +590,15 @@ pub(super) fn by_subtrees<E>(
     } else {
         owner.iter().filter(|&&lane| lane != 1).count()
     };
-    // The ranks of `lane` (all of them for `None`) in the pass's order, on the calling thread.
+    // The ranks of `lane` (all of them for `None`) in the pass's order.
+    let ranks_of = |lane: Option<u8>| {
+        (0..ranks)
+            .map(move |x| if down { ranks - 1 - x } else { x })
+            .filter(move |&x| lane.is_none_or(|lane| owner[x] == lane))
+    };
+    // Those ranks on the calling thread.
     let mut run = |lane: Option<u8>| {
-        let ranks = (0..ranks).map(|x| if down { ranks - 1 - x } else { x });
-        for x in ranks.filter(|&x| lane.is_none_or(|lane| owner[x] == lane)) {
+        for x in ranks_of(lane) {
             if visited % CHECK_EVERY == 0
                 && let Err(e) = check(visited as f64 / mine as f64)
             {
@@ -614,8 +619,7 @@ pub(super) fn by_subtrees<E>(
     std::thread::scope(|scope| {
         // The second thread's ranks, until the first stops.
         scope.spawn(|| {
-            let ranks = (0..ranks).map(|x| if down { ranks - 1 - x } else { x });
-            for x in ranks.filter(|&x| owner[x] == 1) {
+            for x in ranks_of(Some(1)) {
                 if x % CHECK_EVERY == 0 && stop.load(RELAXED) {
                     break;
                 }

@@ -502,18 +502,20 @@ impl ContractionHierarchy {
         // descendant in the elimination tree, so that the subtrees can go to two threads, the
         // top of the tree first.
         let flags: Vec<AtomicU8> = flags.into_iter().map(AtomicU8::new).collect();
+        // Plain loads and stores: no other thread writes this rank's edges.
         let mark = |k: usize| {
-            // Plain load and store: no other thread writes this rank's edges.
             let f = flags[k].load(Ordering::Relaxed);
             flags[k].store(f | NEEDED, Ordering::Relaxed);
         };
         let needed = |x: usize| {
             for k in span(&first, x) {
-                if flags[k].load(Ordering::Relaxed) & SEARCHED != 0 {
-                    mark(k);
+                let mut f = flags[k].load(Ordering::Relaxed);
+                if f & SEARCHED != 0 {
+                    f |= NEEDED;
+                    flags[k].store(f, Ordering::Relaxed);
                 }
                 let m = middle[k];
-                if flags[k].load(Ordering::Relaxed) & NEEDED != 0 && m != NONE {
+                if f & NEEDED != 0 && m != NONE {
                     // The middle's list is sorted and holds both ends: the upper separators'
                     // lists are long, so they are searched rather than walked.
                     let m = m as usize;
