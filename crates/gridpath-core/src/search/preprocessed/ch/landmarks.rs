@@ -23,7 +23,11 @@
 //! tree first, then the two threads each take subtrees of their own below it, as the cost
 //! passes do (a rank's upward edges lead to its ancestors only). The landmarks are chosen
 //! farthest first: each is the rank whose cost to the ones before is the largest, starting
-//! from the cell farthest from the top of the largest part of the map.
+//! from the cell farthest from the top of the largest part of the map. The first four are
+//! swept one at a time; the rest four to a sweep, which reads each edge once for the four
+//! (the sweeps are bound by reading the edges). Within such a batch the costs from the
+//! landmarks chosen before it in the batch are not known yet when the next is chosen, and
+//! the landmarks' own bound stands in for them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -32,6 +36,16 @@ use super::customize::{by_subtrees, tree_owners};
 
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 32;
+
+/// How many landmarks are chosen one at a time, each the farthest from those before by the
+/// costs of its own sweep; the rest come [`BATCH`] to a sweep.
+const ALONE: usize = 4;
+
+/// How many landmarks one sweep down the ranks serves after the first [`ALONE`]: the sweep
+/// reads each edge once for all of them, and the sweeps are bound by reading the edges.
+const BATCH: usize = 4;
+
+const _: () = assert!((LANDMARKS - ALONE).is_multiple_of(BATCH) && ALONE >= 1);
 
 /// What a rank a landmark cannot reach keeps. Two ranks that one landmark reaches and the
 /// other not have no way between them, which [`Landmarks::between`] tells its caller; two
@@ -86,50 +100,65 @@ impl Upward<'_> {
         })
     }
 
-    /// The cost from rank `from` to every rank (infinite where there is no way), on the
-    /// threads `owner` gives the ranks to ([`by_subtrees`]).
-    fn costs_from(&self, from: usize, dist: &Costs, owner: &[u8]) {
-        for r in 0..dist.len() {
-            set(dist, r, f64::INFINITY);
+    /// The cost from each rank of `from` to every rank (infinite where there is no way), one
+    /// lane of `dist` each (rank `r`'s cost from `from[b]` at `r * N + b`): one sweep down the
+    /// ranks reads each edge once for all of them. The ranks go to the threads `owner` gives
+    /// them to ([`by_subtrees`]).
+    pub(super) fn costs_from<const N: usize>(&self, from: [usize; N], dist: &Costs, owner: &[u8]) {
+        for cost in dist {
+            cost.store(f64::INFINITY.to_bits(), Ordering::Relaxed);
         }
-        set(dist, from, 0.0);
-        let mut x = from as u32;
-        while x != NONE {
-            let d = get(dist, x as usize);
-            for (y, c) in self.edges(x as usize) {
-                set(dist, y, get(dist, y).min(d + c));
+        for (b, &from) in from.iter().enumerate() {
+            set(dist, from * N + b, 0.0);
+            let mut x = from as u32;
+            while x != NONE {
+                let d = get(dist, x as usize * N + b);
+                for (y, c) in self.edges(x as usize) {
+                    set(dist, y * N + b, get(dist, y * N + b).min(d + c));
+                }
+                x = self.parent[x as usize];
             }
-            x = self.parent[x as usize];
         }
         // Down from the top: each rank's cost through its upward edges, whose heads are its
         // ancestors, done before it.
         let sweep = |x: usize| {
-            let mut d = get(dist, x);
+            let mut d: [f64; N] = std::array::from_fn(|b| get(dist, x * N + b));
             for (y, c) in self.edges(x) {
-                d = d.min(get(dist, y) + c);
+                // A comparison rather than `f64::min`: no cost is NaN.
+                for (b, d) in d.iter_mut().enumerate() {
+                    let via = get(dist, y * N + b) + c;
+                    if via < *d {
+                        *d = via;
+                    }
+                }
             }
-            set(dist, x, d);
+            for (b, d) in d.into_iter().enumerate() {
+                set(dist, x * N + b, d);
+            }
         };
-        let Ok(()) = by_subtrees(owner, dist.len(), true, sweep, &mut |_| {
+        let Ok(()) = by_subtrees(owner, dist.len() / N, true, sweep, &mut |_| {
             Ok::<(), std::convert::Infallible>(())
         });
     }
 }
 
-/// Keeps landmark `l`'s costs `dist` in the rows of `costs` (ranks from `offset` on), and
-/// lowers each rank's cost to its nearest landmark.
+/// Keeps the costs of landmarks `first..first + lanes` from `dist` (rank `r`'s cost to
+/// landmark `first + b` at `r * lanes + b`) in the rows of `costs` (ranks from `offset` on),
+/// and lowers each rank's cost to its nearest landmark.
 fn record(
-    (l, unit): (usize, f64),
+    (first, lanes, unit): (usize, usize, f64),
     dist: &Costs,
     offset: usize,
     costs: &mut [u16],
     nearest: &mut [f64],
 ) {
     for (r, (row, near)) in costs.chunks_exact_mut(LANDMARKS).zip(nearest).enumerate() {
-        let d = get(dist, offset + r);
-        if d.is_finite() {
-            row[l] = (d / unit).floor().min(f64::from(TOP)) as u16;
-            *near = near.min(d);
+        for b in 0..lanes {
+            let d = get(dist, (offset + r) * lanes + b);
+            if d.is_finite() {
+                row[first + b] = (d / unit).floor().min(f64::from(TOP)) as u16;
+                *near = near.min(d);
+            }
         }
     }
 }
@@ -177,11 +206,12 @@ impl Landmarks {
         }
         drop(size);
         let mut costs = vec![UNREACHED; ranks * LANDMARKS];
-        let dist: Vec<AtomicU64> = (0..ranks).map(|_| AtomicU64::new(0)).collect();
-        upward.costs_from(root, &dist, owner);
+        let dist: Vec<AtomicU64> = (0..ranks * BATCH).map(|_| AtomicU64::new(0)).collect();
+        let one = &dist[..ranks];
+        upward.costs_from([root], one, owner);
         // Every landmark lies in the root's part, its costs no more than twice the dearest.
         let dearest = (0..ranks)
-            .map(|r| get(&dist, r))
+            .map(|r| get(one, r))
             .filter(|d| d.is_finite())
             .fold(0.0, f64::max);
         let unit = if dearest > 0.0 {
@@ -190,29 +220,62 @@ impl Landmarks {
             1.0
         };
         let mut nearest = vec![f64::INFINITY; ranks];
+        // The rank of the largest finite cost, the lowest among equals.
         let farthest = |cost: &dyn Fn(usize) -> f64| {
-            (0..ranks)
-                .filter(|&r| cost(r).is_finite())
-                .max_by(|&a, &b| cost(a).total_cmp(&cost(b)).then(b.cmp(&a)))
-                .unwrap_or(root)
-        };
-        let mut next = farthest(&|r| get(&dist, r));
-        for l in 0..LANDMARKS {
-            check(l)?;
-            upward.costs_from(next, &dist, owner);
-            if owner.is_empty() {
-                record((l, unit), &dist, 0, &mut costs, &mut nearest);
-            } else {
-                // Each thread keeps the costs of half the ranks.
-                let half = ranks / 2;
-                let (costs_low, costs_high) = costs.split_at_mut(half * LANDMARKS);
-                let (nearest_low, nearest_high) = nearest.split_at_mut(half);
-                std::thread::scope(|scope| {
-                    scope.spawn(|| record((l, unit), &dist, half, costs_high, nearest_high));
-                    record((l, unit), &dist, 0, costs_low, nearest_low);
-                });
+            let (mut best, mut at) = (f64::NEG_INFINITY, root);
+            for r in 0..ranks {
+                let c = cost(r);
+                if c > best && c.is_finite() {
+                    (best, at) = (c, r);
+                }
             }
-            next = farthest(&|r| nearest[r]);
+            at
+        };
+        // Keeps the costs of landmarks `first..first + lanes`, swept into `dist`.
+        let keep = |first: usize, lanes: usize, costs: &mut [u16], nearest: &mut [f64]| {
+            let dist = &dist[..ranks * lanes];
+            if owner.is_empty() {
+                record((first, lanes, unit), dist, 0, costs, nearest);
+                return;
+            }
+            // Each thread keeps the costs of half the ranks.
+            let half = ranks / 2;
+            let (costs_low, costs_high) = costs.split_at_mut(half * LANDMARKS);
+            let (nearest_low, nearest_high) = nearest.split_at_mut(half);
+            std::thread::scope(|scope| {
+                scope.spawn(|| record((first, lanes, unit), dist, half, costs_high, nearest_high));
+                record((first, lanes, unit), dist, 0, costs_low, nearest_low);
+            });
+        };
+        for l in 0..ALONE {
+            check(l)?;
+            // The first the farthest from the top, which `one` holds the costs from.
+            let next = if l == 0 {
+                farthest(&|r| get(one, r))
+            } else {
+                farthest(&|r| nearest[r])
+            };
+            upward.costs_from([next], one, owner);
+            keep(l, 1, &mut costs, &mut nearest);
+        }
+        let mut near = vec![0.0; ranks];
+        for l in (ALONE..LANDMARKS).step_by(BATCH) {
+            check(l)?;
+            // The batch farthest first, each next one the farthest from the landmarks swept
+            // and from those of the batch before it, whose costs are not known yet: the
+            // landmarks' bound stands in for them (no more than the cost, so a rank near a
+            // landmark of the batch is never taken for a far one).
+            near.copy_from_slice(&nearest);
+            let mut batch = [root; BATCH];
+            for (b, landmark) in batch.iter_mut().enumerate() {
+                *landmark = farthest(&|r| near[r]);
+                if b + 1 < BATCH {
+                    let row = row(&costs, *landmark);
+                    closer(&costs, row, unit, &mut near, owner.is_empty());
+                }
+            }
+            upward.costs_from(batch, &dist, owner);
+            keep(l, BATCH, &mut costs, &mut nearest);
         }
         Ok(Self { costs, unit })
     }
@@ -222,9 +285,7 @@ impl Landmarks {
     }
 
     fn row(&self, r: usize) -> &[u16; LANDMARKS] {
-        self.costs[r * LANDMARKS..(r + 1) * LANDMARKS]
-            .try_into()
-            .expect("a row of every landmark per rank")
+        row(&self.costs, r)
     }
 
     /// The costs of ranks `start` and `goal` to the landmarks and the bound between them:
@@ -249,7 +310,7 @@ impl Landmarks {
     /// The cost that two rows `m` units apart are at least apart by.
     #[inline(always)]
     fn bound(&self, m: u16) -> f64 {
-        (f64::from(m) - 1.0 - SLACK).max(0.0) * self.unit
+        apart(m, self.unit)
     }
 
     /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start:
@@ -259,6 +320,41 @@ impl Landmarks {
         let other = if to_goal { &ends.goal } else { &ends.start };
         self.bound(largest(self.row(r), other))
     }
+}
+
+/// Rank `r`'s row of `costs`.
+fn row(costs: &[u16], r: usize) -> &[u16; LANDMARKS] {
+    costs[r * LANDMARKS..(r + 1) * LANDMARKS]
+        .try_into()
+        .expect("a row of every landmark per rank")
+}
+
+/// The cost that two rows `m` units of `unit` apart are at least apart by.
+#[inline(always)]
+fn apart(m: u16, unit: f64) -> f64 {
+    (f64::from(m) - 1.0 - SLACK).max(0.0) * unit
+}
+
+/// Lowers each rank's cost `near` (infinite for ranks no landmark reaches) to its bound from
+/// the rank whose row of `costs` is `from`, on two threads unless `alone`.
+fn closer(costs: &[u16], from: &[u16; LANDMARKS], unit: f64, near: &mut [f64], alone: bool) {
+    let lower = |first: usize, near: &mut [f64]| {
+        for (r, near) in (first..).zip(near) {
+            if near.is_finite() {
+                *near = near.min(apart(largest(from, row(costs, r)), unit));
+            }
+        }
+    };
+    if alone {
+        lower(0, near);
+        return;
+    }
+    let half = near.len() / 2;
+    let (low, high) = near.split_at_mut(half);
+    std::thread::scope(|scope| {
+        scope.spawn(|| lower(half, high));
+        lower(0, low);
+    });
 }
 
 /// The largest `|a − b|` over the landmarks, in units; the maximum is taken by halves, which

@@ -1040,6 +1040,8 @@ pub(crate) fn ch_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicU64;
+
     use crate::grid::{Cell, Terrain, TerrainId};
     use crate::search::{FlowField, solve};
 
@@ -1211,6 +1213,51 @@ mod tests {
         let one = build(&[]);
         assert_eq!(one, build(&owner));
         assert_eq!(one, ch.landmarks, "what the build keeps");
+    }
+
+    #[test]
+    fn one_sweep_for_four_landmarks_gives_each_the_costs_dijkstra_gives_it() {
+        let ch = ContractionHierarchy::build(&noise_map(90), Diagonal::NoCut);
+        let upward = landmarks::Upward {
+            parent: &ch.parent,
+            first: &ch.first,
+            head: &ch.head,
+            start: &ch.start,
+            cost: &ch.cost,
+        };
+        let ranks = ch.parent.len();
+        let owner = customize::share_subtrees(
+            ranks,
+            |x| (ch.parent[x] != NONE).then_some(ch.parent[x] as usize),
+            |x| u64::from(ch.start[x + 1] - ch.start[x]) + 1,
+        );
+        let from = [0, ranks / 3, ranks / 2, ranks - 1];
+        let dist = |n: usize| {
+            (0..ranks * n)
+                .map(|_| AtomicU64::new(0))
+                .collect::<Vec<_>>()
+        };
+        let cost = |dist: &[AtomicU64], k: usize| f64::from_bits(dist[k].load(Ordering::Relaxed));
+        let four = dist(4);
+        upward.costs_from(from, &four, &owner);
+        for (b, &l) in from.iter().enumerate() {
+            let one = dist(1);
+            upward.costs_from([l], &one, &[]);
+            let cell = ch.graph.cell(ch.order[l] as usize);
+            let field = FlowField::new(&ch.graph, cell).unwrap();
+            for r in 0..ranks {
+                let got = cost(&four, r * 4 + b);
+                assert_eq!(got.to_bits(), cost(&one, r).to_bits(), "lane {b}, rank {r}");
+                let want = field.cost(ch.graph.cell(ch.order[r] as usize));
+                match want {
+                    Some(want) => assert!(
+                        (got - want).abs() <= 1e-9 * want.max(1.0),
+                        "from rank {l} to rank {r}: {got} against {want}"
+                    ),
+                    None => assert!(got.is_infinite(), "rank {r} unreachable from {l}"),
+                }
+            }
+        }
     }
 
     /// The hierarchy's answers between every `every.0`-th and every `every.1`-th passable cell
