@@ -1187,9 +1187,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
-        let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
+    /// The searched upward edges of `ch`, and the ranks given out to two threads by them,
+    /// whatever the machine's cores and the map's size.
+    fn upward_on_two_threads(ch: &ContractionHierarchy) -> (landmarks::Upward<'_>, Vec<u8>) {
         let upward = landmarks::Upward {
             parent: &ch.parent,
             first: &ch.first,
@@ -1197,12 +1197,18 @@ mod tests {
             start: &ch.start,
             cost: &ch.cost,
         };
-        // Shared whatever the machine's cores and the map's size.
         let owner = customize::share_subtrees(
             ch.parent.len(),
             |x| (ch.parent[x] != NONE).then_some(ch.parent[x] as usize),
             |x| u64::from(ch.start[x + 1] - ch.start[x]) + 1,
         );
+        (upward, owner)
+    }
+
+    #[test]
+    fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
+        let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
+        let (upward, owner) = upward_on_two_threads(&ch);
         let lanes = |lane: u8| owner.iter().filter(|&&o| o == lane).count();
         assert!(
             lanes(0) > 0 && lanes(1) > 0 && lanes(customize::BOTH) > 0,
@@ -1218,19 +1224,8 @@ mod tests {
     #[test]
     fn one_sweep_for_four_landmarks_gives_each_the_costs_dijkstra_gives_it() {
         let ch = ContractionHierarchy::build(&noise_map(90), Diagonal::NoCut);
-        let upward = landmarks::Upward {
-            parent: &ch.parent,
-            first: &ch.first,
-            head: &ch.head,
-            start: &ch.start,
-            cost: &ch.cost,
-        };
+        let (upward, owner) = upward_on_two_threads(&ch);
         let ranks = ch.parent.len();
-        let owner = customize::share_subtrees(
-            ranks,
-            |x| (ch.parent[x] != NONE).then_some(ch.parent[x] as usize),
-            |x| u64::from(ch.start[x + 1] - ch.start[x]) + 1,
-        );
         let from = [0, ranks / 3, ranks / 2, ranks - 1];
         let dist = |n: usize| {
             (0..ranks * n)
