@@ -361,12 +361,15 @@ fn step_weights(
     let mut weight = vec![f64::INFINITY; head.len()];
     for (r, &c) in order.iter().enumerate() {
         let c = c as usize;
+        // The lists of the upper separators are long: each step's edge is searched for.
+        let from = first[r] as usize;
+        let list = &head[from..first[r + 1] as usize];
         for d in 0..8 {
             if graph.can_step(c, d) {
                 let to = (c as isize + graph.delta(d)) as usize;
                 let q = rank[to];
                 if q as usize > r {
-                    let k = seek(head, first[r] as usize, q);
+                    let k = from + list.partition_point(|&h| h < q);
                     weight[k] = weight[k].min(graph.step_cost(c, to, d));
                 }
             }
