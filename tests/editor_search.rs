@@ -764,7 +764,11 @@ fn choosing_the_hierarchy_on_a_large_map_says_up_front_that_its_build_is_long() 
     h.get_by_label("Contraction hierarchy").click();
     h.step();
     let estimate = search::ContractionHierarchy::build_estimate((side * side) as usize);
-    assert!(estimate.as_secs_f64() > 10.0, "{estimate:?}");
+    // Long enough to be told (2 s or more), short enough to be told in seconds.
+    assert!(
+        (2.0..90.0).contains(&estimate.as_secs_f64()),
+        "{estimate:?}"
+    );
     h.get_by_label_contains(&format!(
         "Building the hierarchy for this map takes roughly {:.0} s",
         estimate.as_secs_f64()

@@ -381,23 +381,24 @@ fn step_weights(
 impl ContractionHierarchy {
     /// A rough estimate of the build's time in a release build, from the map's passable
     /// cells, for telling a user up front that a build will be long. The time grows about as
-    /// the square of the cells: measured 2.2–2.4 s for `random512-20-0` (209,281 cells) and
-    /// 21–28 s for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on two
-    /// cores (the build shares its passes between two threads; on one core it takes 1.3 to
-    /// 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 7.5 to
-    /// 9.5 s, three times the estimate), its separators being whole lines of passable cells;
-    /// maps with many walls take less. A debug build takes longer.
+    /// the cells to the power 1.7: measured 1.3–1.5 s for `random512-20-0` (209,281 cells)
+    /// and 12.6–14.7 s for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on
+    /// two cores (the build shares its passes between two threads; on one core it takes 1.3
+    /// to 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 4.5
+    /// to 5 s, 2.3 to 2.5 times the estimate; 1024 × 1024, 30 s), its separators being whole
+    /// lines of passable cells; the generated weighted maps take less (1024 × 1024 in 9.5 to
+    /// 10.7 s, half the estimate). A debug build takes longer.
     ///
     /// ```
     /// use gridpath_core::search::ContractionHierarchy;
     ///
     /// let small = ContractionHierarchy::build_estimate(10_000);
     /// let large = ContractionHierarchy::build_estimate(795_765);
-    /// assert!(small.as_secs_f64() < 0.2 && (15.0..30.0).contains(&large.as_secs_f64()));
+    /// assert!(small.as_secs_f64() < 0.2 && (10.0..20.0).contains(&large.as_secs_f64()));
     /// ```
     pub fn build_estimate(passable: usize) -> std::time::Duration {
         let scale = passable as f64 / 795_765.0;
-        std::time::Duration::from_secs_f64(21.0 * scale * scale)
+        std::time::Duration::from_secs_f64(13.0 * scale.powf(1.7))
     }
 
     /// Prepares a grid for exact queries under a diagonal rule. Panics on nothing; a map with
