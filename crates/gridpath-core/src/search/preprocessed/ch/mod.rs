@@ -165,6 +165,14 @@ fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
     k
 }
 
+/// The index of `target` in the sorted list `head[list]`, which holds it: found by a binary
+/// search, for lists that may be long (those of the upper separators).
+fn position(head: &[u32], list: std::ops::Range<usize>, target: u32) -> usize {
+    let k = list.start + head[list.clone()].partition_point(|&h| h < target);
+    debug_assert_eq!(head[k], target, "the list holds the rank sought");
+    k
+}
+
 /// A map prepared for exact queries by contraction: every passable cell's upward edges.
 ///
 /// Build it once per map and diagonal rule ([`ContractionHierarchy::build`]); queries
@@ -361,15 +369,13 @@ fn step_weights(
     let mut weight = vec![f64::INFINITY; head.len()];
     for (r, &c) in order.iter().enumerate() {
         let c = c as usize;
-        // The lists of the upper separators are long: each step's edge is searched for.
-        let from = first[r] as usize;
-        let list = &head[from..first[r + 1] as usize];
+        let list = first[r] as usize..first[r + 1] as usize;
         for d in 0..8 {
             if graph.can_step(c, d) {
                 let to = (c as isize + graph.delta(d)) as usize;
                 let q = rank[to];
                 if q as usize > r {
-                    let k = from + list.partition_point(|&h| h < q);
+                    let k = position(head, list.clone(), q);
                     weight[k] = weight[k].min(graph.step_cost(c, to, d));
                 }
             }
@@ -520,18 +526,11 @@ impl ContractionHierarchy {
                 }
                 let m = middle[k];
                 if f & NEEDED != 0 && m != NONE {
-                    // The middle's list is sorted and holds both ends: the upper separators'
-                    // lists are long, so they are searched rather than walked.
-                    let m = m as usize;
-                    let list = span(&first, m);
-                    let find = |from: usize, target: u32| {
-                        let k = from + head[from..list.end].partition_point(|&h| h < target);
-                        debug_assert_eq!(head[k], target, "the middle's list holds both ends");
-                        k
-                    };
-                    let low = find(list.start, x as u32);
+                    // The middle's list is sorted and holds both ends.
+                    let list = span(&first, m as usize);
+                    let low = position(&head, list.clone(), x as u32);
                     mark(low);
-                    mark(find(low, head[k]));
+                    mark(position(&head, low..list.end, head[k]));
                 }
             }
         };
