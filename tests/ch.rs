@@ -148,19 +148,19 @@ fn the_wrong_diagonal_rule_and_blocked_ends_are_refused() {
 
 #[test]
 fn maps_beyond_the_size_limit_are_refused_before_any_build() {
-    // One row more than 1024 × 1024: refused at once, with the limit in the message.
+    // One row more than 2048 × 2048: refused at once, with the limit in the message.
     let small = Grid::from_ascii(&[".."]).unwrap();
     let floor = small.cells()[0];
-    let grid = Grid::new(1024, 1025, small.terrains().to_vec(), floor).unwrap();
-    let request = SearchRequest::new(Cell::new(0, 0), Cell::new(1023, 1024))
+    let grid = Grid::new(2048, 2049, small.terrains().to_vec(), floor).unwrap();
+    let request = SearchRequest::new(Cell::new(0, 0), Cell::new(2047, 2048))
         .with_algorithm(Algorithm::ContractionHierarchy);
     let error = gridpath::search::solve(&grid, &request).unwrap_err();
     assert!(
         matches!(
             error,
-            SearchError::MapTooLarge { cells: 1_049_600, max, .. } if max == gridpath::search::CH_MAX_CELLS
+            SearchError::MapTooLarge { cells: 4_196_352, max, .. } if max == gridpath::search::CH_MAX_CELLS
         ),
         "{error}"
     );
-    assert!(error.to_string().contains("1048576"), "{error}");
+    assert!(error.to_string().contains("4194304"), "{error}");
 }

@@ -45,7 +45,7 @@ pub use graph::SearchGraph;
 pub use incremental::background::OnBuilt;
 pub use incremental::dstar_lite::DStarLite;
 pub use incremental::replanner::{CellChange, Replanner, StandIn};
-pub use preprocessed::ch::{CH_MAX_CELLS, ContractionHierarchy};
+pub use preprocessed::ch::{CH_MAX_CELLS, CH_MAX_EDGES, ContractionHierarchy};
 pub use preprocessed::hpa::{
     DEFAULT_CLUSTER_SIZE, ENTRANCE_SPACING, HpaGraph, LONG_ENTRANCE, Refinement,
 };

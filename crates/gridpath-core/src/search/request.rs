@@ -588,6 +588,16 @@ pub enum SearchError {
         /// The most it prepares.
         max: usize,
     },
+    /// The map's contraction hierarchy would have more edges than a build may hold.
+    #[error(
+        "this map's contraction hierarchy would have more than {max} edges ({edges} counted when the build stopped, about 17 bytes each at the build's peak): choose A*, HPA*, or JPS+ or the subgoal graph on a map whose cells all cost the same"
+    )]
+    HierarchyTooLarge {
+        /// The edges counted when the build stopped.
+        edges: usize,
+        /// The most a hierarchy is built with.
+        max: usize,
+    },
     /// The search was cancelled before it finished.
     #[error("the search was cancelled")]
     Cancelled,

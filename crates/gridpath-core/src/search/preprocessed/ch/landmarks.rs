@@ -149,10 +149,10 @@ fn record(
     (first, lanes, unit): (usize, usize, f64),
     dist: &Costs,
     offset: usize,
-    costs: &mut [u16],
+    costs: &mut [Row],
     nearest: &mut [f64],
 ) {
-    for (r, (row, near)) in costs.chunks_exact_mut(LANDMARKS).zip(nearest).enumerate() {
+    for (r, (Row(row), near)) in costs.iter_mut().zip(nearest).enumerate() {
         for b in 0..lanes {
             let d = get(dist, (offset + r) * lanes + b);
             if d.is_finite() {
@@ -167,9 +167,17 @@ fn record(
 /// per rank.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Landmarks {
-    costs: Vec<u16>,
+    costs: Vec<Row>,
     unit: f64,
 }
+
+/// A rank's costs to the landmarks, aligned to a cache line of its own: a bound reads one line
+/// per rank, not two.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+struct Row([u16; LANDMARKS]);
+
+const _: () = assert!(size_of::<Row>() == LANDMARKS * size_of::<u16>());
 
 /// The landmarks' costs to a query's two ends.
 pub(super) struct Ends {
@@ -205,7 +213,7 @@ impl Landmarks {
             }
         }
         drop(size);
-        let mut costs = vec![UNREACHED; ranks * LANDMARKS];
+        let mut costs = vec![Row([UNREACHED; LANDMARKS]); ranks];
         let dist: Vec<AtomicU64> = (0..ranks * BATCH).map(|_| AtomicU64::new(0)).collect();
         let one = &dist[..ranks];
         upward.costs_from([root], one, owner);
@@ -232,7 +240,7 @@ impl Landmarks {
             at
         };
         // Keeps the costs of landmarks `first..first + lanes`, swept into `dist`.
-        let keep = |first: usize, lanes: usize, costs: &mut [u16], nearest: &mut [f64]| {
+        let keep = |first: usize, lanes: usize, costs: &mut [Row], nearest: &mut [f64]| {
             let dist = &dist[..ranks * lanes];
             if owner.is_empty() {
                 record((first, lanes, unit), dist, 0, costs, nearest);
@@ -240,7 +248,7 @@ impl Landmarks {
             }
             // Each thread keeps the costs of half the ranks.
             let half = ranks / 2;
-            let (costs_low, costs_high) = costs.split_at_mut(half * LANDMARKS);
+            let (costs_low, costs_high) = costs.split_at_mut(half);
             let (nearest_low, nearest_high) = nearest.split_at_mut(half);
             std::thread::scope(|scope| {
                 scope.spawn(|| record((first, lanes, unit), dist, half, costs_high, nearest_high));
@@ -281,7 +289,7 @@ impl Landmarks {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.costs.capacity() * size_of::<u16>()
+        self.costs.capacity() * size_of::<Row>()
     }
 
     fn row(&self, r: usize) -> &[u16; LANDMARKS] {
@@ -323,10 +331,8 @@ impl Landmarks {
 }
 
 /// Rank `r`'s row of `costs`.
-fn row(costs: &[u16], r: usize) -> &[u16; LANDMARKS] {
-    costs[r * LANDMARKS..(r + 1) * LANDMARKS]
-        .try_into()
-        .expect("a row of every landmark per rank")
+fn row(costs: &[Row], r: usize) -> &[u16; LANDMARKS] {
+    &costs[r].0
 }
 
 /// The cost that two rows `m` units of `unit` apart are at least apart by.
@@ -337,7 +343,7 @@ fn apart(m: u16, unit: f64) -> f64 {
 
 /// Lowers each rank's cost `near` (infinite for ranks no landmark reaches) to its bound from
 /// the rank whose row of `costs` is `from`, on two threads unless `alone`.
-fn closer(costs: &[u16], from: &[u16; LANDMARKS], unit: f64, near: &mut [f64], alone: bool) {
+fn closer(costs: &[Row], from: &[u16; LANDMARKS], unit: f64, near: &mut [f64], alone: bool) {
     let lower = |first: usize, near: &mut [f64]| {
         for (r, near) in (first..).zip(near) {
             if near.is_finite() {

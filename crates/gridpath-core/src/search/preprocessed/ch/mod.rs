@@ -270,26 +270,31 @@ const SEARCHED: u8 = 1;
 /// An edge that unpacking needs (every searched edge, and what they unpack into).
 const NEEDED: u8 = 2;
 
-/// An edge offset as stored: the offsets are 32-bit. A map whose edges would not fit is
-/// refused as too large (far beyond the maps of [`CH_MAX_CELLS`] cells: some 50 edges a
-/// cell on them).
-fn offset(edges: usize, cells: usize) -> Result<u32, SearchError> {
-    u32::try_from(edges).map_err(|_| SearchError::MapTooLarge {
-        algorithm: Algorithm::ContractionHierarchy,
-        cells,
-        max: CH_MAX_CELLS,
-    })
+/// An edge offset as stored (32-bit), once the edges so far are within `max_edges`: a map
+/// whose hierarchy would have more is refused as soon as its upward sets pass the budget,
+/// before any cost is computed.
+fn offset(edges: usize, max_edges: usize) -> Result<u32, SearchError> {
+    let too_large = || SearchError::HierarchyTooLarge {
+        edges,
+        max: max_edges,
+    };
+    if edges > max_edges {
+        return Err(too_large());
+    }
+    u32::try_from(edges).map_err(|_| too_large())
 }
 
 /// The upward neighbours of each rank once the ranks below are contracted: its neighbours on
 /// the grid above it, and those of its children in the elimination tree but itself (the
 /// upward neighbours of a contracted rank become a clique, and its lowest one, its parent,
 /// holds the rest). Each set is gathered from the finished sets of the children, with a mark
-/// per rank against repeats, so that nothing but the sets themselves is stored.
+/// per rank against repeats, so that nothing but the sets themselves is stored. More than
+/// `max_edges` edges in all is refused ([`SearchError::HierarchyTooLarge`]).
 fn upward_sets(
     graph: &SearchGraph,
     order: &[u32],
     rank: &[u32],
+    max_edges: usize,
     check: &impl Fn(u32, usize) -> Result<(), SearchError>,
 ) -> Result<Upward, SearchError> {
     let ranks = order.len();
@@ -304,7 +309,7 @@ fn upward_sets(
     for r in 0..ranks {
         check(0, r)?;
         let begin = head.len();
-        first.push(offset(begin, graph.len())?);
+        first.push(offset(begin, max_edges)?);
         let id = r as u32;
         mark[r] = id;
         let c = order[r] as usize;
@@ -336,7 +341,7 @@ fn upward_sets(
             child[p as usize] = id;
         }
     }
-    first.push(offset(head.len(), graph.len())?);
+    first.push(offset(head.len(), max_edges)?);
     head.shrink_to_fit();
     Ok(Upward {
         parent,
@@ -393,7 +398,8 @@ impl ContractionHierarchy {
     /// to 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 4.5
     /// to 5 s, 2.3 to 2.5 times the estimate; 1024 × 1024, 30 s), its separators being whole
     /// lines of passable cells; the generated weighted maps take less (1024 × 1024 in 9.5 to
-    /// 10.7 s, half the estimate). A debug build takes longer.
+    /// 10.7 s, half the estimate). At 2048 × 2048, open ground took 206 s (the estimate: 219 s)
+    /// and the generated weighted terrain 58–65 s. A debug build takes longer.
     ///
     /// ```
     /// use gridpath_core::search::ContractionHierarchy;
@@ -407,8 +413,14 @@ impl ContractionHierarchy {
         std::time::Duration::from_secs_f64(13.0 * scale.powf(1.7))
     }
 
-    /// Prepares a grid for exact queries under a diagonal rule. Panics on nothing; a map with
-    /// heights gets a hierarchy whose queries are refused.
+    /// Prepares a grid for exact queries under a diagonal rule. A map with heights gets a
+    /// hierarchy whose queries are refused.
+    ///
+    /// # Panics
+    ///
+    /// When the hierarchy would have more than [`CH_MAX_EDGES`] edges (open ground of
+    /// [`CH_MAX_CELLS`] cells has 258 million);
+    /// [`ContractionHierarchy::from_graph_controlled`] returns that as an error.
     pub fn build(grid: &Grid, diagonal: Diagonal) -> Self {
         Self::from_graph(SearchGraph::new(grid, diagonal))
     }
@@ -433,11 +445,16 @@ impl ContractionHierarchy {
     }
 
     /// Prepares a search graph for exact queries, as [`ContractionHierarchy::build`] does.
+    ///
+    /// # Panics
+    ///
+    /// As [`ContractionHierarchy::build`] does, on a hierarchy of more than [`CH_MAX_EDGES`]
+    /// edges: a build nobody can cancel fails on nothing else.
     pub fn from_graph(graph: SearchGraph) -> Self {
-        let Ok(ch) = Self::from_graph_controlled(graph, &UNCONTROLLED) else {
-            unreachable!("a build nobody can cancel runs to the end")
-        };
-        ch
+        match Self::from_graph_controlled(graph, &UNCONTROLLED) {
+            Ok(ch) => ch,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// Prepares a search graph for exact queries, looking for a cancellation every thousand
@@ -485,7 +502,7 @@ impl ContractionHierarchy {
             parent,
             mut first,
             mut head,
-        } = upward_sets(&graph, &order, &rank, &check)?;
+        } = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
         let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
         let weight = step_weights(&graph, &order, &rank, &head, &first);
@@ -710,12 +727,18 @@ impl ContractionHierarchy {
         let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
         let from = self.first[x] as usize;
         let heads = &self.head[from..from + costs.len()];
+        let (dist, link) = (&mut side.dist[..], &mut side.link[..]);
+        assert!(dist.len() == self.order.len() && link.len() == dist.len());
         for (&y, &c) in heads.iter().zip(costs) {
             let y = y as usize;
+            debug_assert!(y < dist.len());
             let nd = d + c;
-            if nd < side.dist[y] {
-                side.dist[y] = nd;
-                side.link[y] = x as u32;
+            // SAFETY: every head is a rank, below `order.len()`, the length of both arrays.
+            unsafe {
+                if nd < *dist.get_unchecked(y) {
+                    *dist.get_unchecked_mut(y) = nd;
+                    *link.get_unchecked_mut(y) = x as u32;
+                }
             }
         }
     }
@@ -1022,11 +1045,17 @@ impl Packed {
     }
 }
 
-/// The most cells a contraction hierarchy is built for: 1024 × 1024. On the maps of
-/// `benches/memory.rs` at this size its build holds up to about 1,040 bytes per cell at its
-/// peak and keeps up to about 630 (64 of them the landmarks' costs), and it takes minutes: both
-/// grow faster than the map.
-pub const CH_MAX_CELLS: usize = 1 << 20;
+/// The most cells a contraction hierarchy is built for: 2048 × 2048. Its build takes minutes
+/// there and grows faster than the map (about 1 minute for the generated weighted terrain of
+/// `benches/weighted.rs` at 2048², 3.5 minutes for open ground, on two cores).
+pub const CH_MAX_CELLS: usize = 1 << 22;
+
+/// The most upward edges a contraction hierarchy is built with, shortcuts included, counted
+/// before any cost: the build holds about 17 bytes an edge at its peak (measured 2.6 GB for
+/// the 148 million edges of the generated weighted terrain of `benches/weighted.rs` at
+/// 2048², 4.4 GB for the 258 million of open ground there), so this keeps it within about
+/// 5 GB. The edges grow with the passable cells of the separators: open ground has the most.
+pub const CH_MAX_EDGES: usize = 300_000_000;
 
 /// Builds the hierarchy for one query and answers it: what `solve` and
 /// [`crate::search::Searcher`] do for [`Algorithm::ContractionHierarchy`].
@@ -1147,13 +1176,40 @@ mod tests {
     }
 
     #[test]
+    fn upward_sets_past_the_edge_budget_are_refused() {
+        let grid = noise_map(60);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let (order, rank) = contraction_order(&graph);
+        let unchecked = |_: u32, _: usize| Ok(());
+        let edges = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &unchecked)
+            .unwrap()
+            .head
+            .len();
+        // Exactly the edges it needs is enough; one fewer is refused, naming the budget.
+        assert!(upward_sets(&graph, &order, &rank, edges, &unchecked).is_ok());
+        match upward_sets(&graph, &order, &rank, edges - 1, &unchecked) {
+            Err(SearchError::HierarchyTooLarge {
+                edges: counted,
+                max,
+            }) => {
+                assert_eq!(max, edges - 1);
+                assert!(counted > max, "{counted} counted");
+            }
+            other => panic!(
+                "refused as too large, not {:?}",
+                other.map(|u| u.head.len())
+            ),
+        }
+    }
+
+    #[test]
     fn two_threads_find_the_same_costs_middles_and_searched_edges_as_one() {
         let grid = noise_map(120);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let (order, rank) = contraction_order(&graph);
         let unchecked = |_: u32, _: usize| Ok(());
         let uncancelled = |_: u32, _: f64| Ok(());
-        let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
+        let up = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &unchecked).unwrap();
         let widest = up.first.windows(2).map(|w| (w[1] - w[0]) as usize).max();
         assert!(
             widest >= Some(customize::shared_edges()),
@@ -1305,7 +1361,7 @@ mod tests {
             let graph = SearchGraph::new(grid, Diagonal::NoCut);
             let (order, rank) = contraction_order(&graph);
             let unchecked = |_: u32, _: usize| Ok(());
-            let up = upward_sets(&graph, &order, &rank, &unchecked).unwrap();
+            let up = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &unchecked).unwrap();
             let weight = step_weights(&graph, &order, &rank, &up.head, &up.first);
             customize::ties_prune(&weight, up.first.len())
         };
