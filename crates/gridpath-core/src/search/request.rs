@@ -590,7 +590,7 @@ pub enum SearchError {
     },
     /// The map's contraction hierarchy would have more edges than a build may hold.
     #[error(
-        "this map's contraction hierarchy would have more than {max} edges ({edges} counted when the build stopped, about 17 bytes each at the build's peak): choose A*, HPA*, or JPS+ or the subgoal graph on a map whose cells all cost the same"
+        "this map's contraction hierarchy would have more than {max} edges ({edges} counted when the build stopped, about 19 bytes each at the build's peak): choose A*, HPA*, or JPS+ or the subgoal graph on a map whose cells all cost the same"
     )]
     HierarchyTooLarge {
         /// The edges counted when the build stopped.
