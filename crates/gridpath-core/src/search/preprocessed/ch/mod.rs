@@ -711,8 +711,8 @@ impl ContractionHierarchy {
     fn relax(&self, side: &mut Side, x: usize, limit: f64, to: End, stats: &mut Stats) {
         let d = side.dist[x];
         // Nothing dearer than the limit can lead to a cheaper meeting (steps cost more than
-        // nothing); an unreached rank has an infinite cost.
-        if side.link[x] & RELAXED != 0 || d >= limit {
+        // nothing); an unreached rank has an infinite cost, and its link is not read.
+        if d >= limit || side.link[x] & RELAXED != 0 {
             return;
         }
         self.relax_bounded(side, x, d, limit, to, stats);
