@@ -1205,12 +1205,19 @@ mod tests {
         // Exactly the edges it needs is enough; one fewer is refused, naming the budget.
         assert!(upward_sets(&graph, &order, &rank, edges, &unchecked).is_ok());
         match upward_sets(&graph, &order, &rank, edges - 1, &unchecked) {
-            Err(SearchError::HierarchyTooLarge {
-                edges: counted,
-                max,
-            }) => {
+            Err(
+                error @ SearchError::HierarchyTooLarge {
+                    edges: counted,
+                    max,
+                },
+            ) => {
                 assert_eq!(max, edges - 1);
                 assert!(counted > max, "{counted} counted");
+                let message = error.to_string();
+                assert!(
+                    message.contains(&format!("more than {max} edges")),
+                    "{message}"
+                );
             }
             other => panic!(
                 "refused as too large, not {:?}",
