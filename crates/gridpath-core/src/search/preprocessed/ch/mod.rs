@@ -616,6 +616,12 @@ impl ContractionHierarchy {
         let landmarks = Landmarks::build(&upward, &owner, |l| {
             report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
         })?;
+        // What the queries' relaxations rely on to index the costs by head unchecked: every
+        // head is a rank (the arrays are not changed after the build).
+        assert!(
+            head.iter().all(|&h| (h as usize) < ranks),
+            "every head is a rank"
+        );
         let mut ch = Self {
             graph,
             order,
@@ -743,7 +749,8 @@ impl ContractionHierarchy {
             let y = y as usize;
             debug_assert!(y < dist.len());
             let nd = d + c;
-            // SAFETY: every head is a rank, below `order.len()`, the length of both arrays.
+            // SAFETY: every head is a rank, below `order.len()`, the length of both arrays
+            // (asserted at the end of the build, and the heads never change after it).
             unsafe {
                 if nd < *dist.get_unchecked(y) {
                     *dist.get_unchecked_mut(y) = nd;
