@@ -13,7 +13,9 @@
 //!   arrays grow to the map on its first query, or on the built structure.
 //!
 //! Bytes are per cell of the map. The contraction hierarchy is built up to its size limit
-//! (1024²) only. Prints a markdown table for docs/performance.md.
+//! (`CH_MAX_CELLS`, 2048²), where its builds take minutes and, on open ground, some 5 GB at
+//! their peak (`MEMORY_BENCH_MAPS` leaves them out). Prints a markdown table for
+//! docs/performance.md.
 //!
 //! `MEMORY_BENCH_MAPS=open-512,walls` runs the maps whose names start with one of the words,
 //! `MEMORY_BENCH_ALGOS=ch,hpa` the algorithms so named (`graph` for the search graph itself).
