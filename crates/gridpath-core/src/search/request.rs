@@ -598,6 +598,15 @@ pub enum SearchError {
         /// The most a hierarchy is built with.
         max: usize,
     },
+    /// The map's contraction hierarchy would have more ranks on a way up its elimination tree
+    /// than its queries index (no map of the hierarchy's size limit comes near).
+    #[error(
+        "this map's contraction hierarchy would have more than {max} ranks on a way up its elimination tree: choose A*, HPA*, or JPS+ or the subgoal graph on a map whose cells all cost the same"
+    )]
+    HierarchyTooDeep {
+        /// The most ranks on a way up that a hierarchy is built with.
+        max: usize,
+    },
     /// The search was cancelled before it finished.
     #[error("the search was cancelled")]
     Cancelled,

@@ -27,9 +27,10 @@
 //!
 //! A cheapest path always has a form that climbs and then descends the order through the
 //! edges searched, and the cells it climbs through from one end are that end's ancestors in
-//! the elimination tree. A query therefore walks up the tree from both ends, lowest rank
-//! first, with no priority queue; the common ancestors are where the two sides meet, and the
-//! cheapest meeting wins. It relaxes the upward edges of an ancestor only when the cost it was
+//! the elimination tree. A query therefore walks up the tree from both ends with no priority
+//! queue, each side keeping its costs by depth in the tree (one ancestor at each depth), in
+//! arrays as long as the tree is high; the common ancestors are where the two sides meet, and
+//! the cheapest meeting wins. It relaxes the upward edges of an ancestor only when the cost it was
 //! reached at, plus a lower bound on the cost from it to the other end, lies below a limit:
 //! the bounds come from the costs to thirty-two landmarks kept with the hierarchy (see
 //! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
@@ -199,13 +200,20 @@ pub struct ContractionHierarchy {
     rank: Vec<u32>,
     /// The parent of each rank in the elimination tree: its lowest upward neighbour.
     parent: Vec<u32>,
+    /// The depth of each rank in the elimination tree, a root's 0: one less than its parent's.
+    depth: Vec<u16>,
+    /// The most ranks on a way up the elimination tree, the deepest rank's depth and one.
+    height: usize,
     /// The upward edges of rank `r` that are kept are `head[first[r]..first[r + 1]]`: the
-    /// `start[r + 1] - start[r]` that the queries search first, sorted, then those that only
-    /// unpack shortcuts, sorted. `middle` holds the rank each edge passes through, or the
-    /// steps themselves for an edge of at most [`PACKED_STEPS`] steps (see [`Packed`]): what
+    /// `start[r + 1] - start[r]` that the queries search first, then those that only unpack
+    /// shortcuts, each list sorted by rank. A head is kept as its depth: every upward
+    /// neighbour of a rank is one of its ancestors in the elimination tree, the one at that
+    /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
+    /// depth (see [`Side`]). `middle` holds the rank each edge passes through, or the steps
+    /// themselves for an edge of at most [`PACKED_STEPS`] steps (see [`Packed`]): what
     /// unpacks the shortcuts.
     first: Vec<u32>,
-    head: Vec<u32>,
+    head: Vec<u16>,
     middle: Vec<u32>,
     /// The costs of the searched edges of rank `r`, in the order of their heads:
     /// `cost[start[r]..start[r + 1]]`.
@@ -227,14 +235,19 @@ struct End<'a> {
     goal: bool,
 }
 
-/// The costs of one query direction, indexed by rank, infinite between queries.
+/// The costs of one query direction along the ancestors of its end, indexed by depth in the
+/// elimination tree (the ranks a side reaches are all ancestors of its end, one at each
+/// depth), infinite between queries: a few kilobytes that stay in the cache, where arrays
+/// indexed by rank would take 12 bytes a rank.
 #[derive(Debug, Default)]
 struct Side {
     dist: Vec<f64>,
-    /// The rank each rank was reached from ([`NO_LINK`] for none), and in the top bit
+    /// The depth each depth's rank was reached from ([`NO_LINK`] for none), and in the top bit
     /// ([`RELAXED`]) whether its edges were relaxed at its present cost: a walk that follows a
     /// failed one passes over such ranks. Reaching a rank at a lower cost clears the bit.
     link: Vec<u32>,
+    /// The rank at each depth on the way up from the side's end, as the walk found it.
+    chain: Vec<u32>,
 }
 
 /// No rank reached this one (the end itself, or an unreached rank).
@@ -244,22 +257,24 @@ const NO_LINK: u32 = !RELAXED;
 const RELAXED: u32 = 1 << 31;
 
 impl Side {
-    fn new(ranks: usize) -> Self {
+    fn new(height: usize) -> Self {
         Self {
-            dist: vec![f64::INFINITY; ranks],
-            link: vec![NO_LINK; ranks],
+            dist: vec![f64::INFINITY; height],
+            link: vec![NO_LINK; height],
+            chain: vec![NONE; height],
         }
     }
 
-    /// The rank `r` was reached from.
-    fn parent(&self, r: usize) -> Option<usize> {
-        let p = self.link[r] & !RELAXED;
+    /// The depth that depth `d` was reached from.
+    fn parent(&self, d: usize) -> Option<usize> {
+        let p = self.link[d] & !RELAXED;
         (p != NO_LINK).then_some(p as usize)
     }
 
-    fn clear(&mut self, r: usize) {
-        self.dist[r] = f64::INFINITY;
-        self.link[r] = NO_LINK;
+    /// Back to infinite costs at every depth from the end's (`end`) up.
+    fn clear(&mut self, end: usize) {
+        self.dist[..=end].fill(f64::INFINITY);
+        self.link[..=end].fill(NO_LINK);
     }
 }
 
@@ -357,6 +372,52 @@ fn upward_sets(
     })
 }
 
+/// The most ranks on a way up the elimination tree that a hierarchy is built for: a head is
+/// kept as its depth in 16 bits. The maps the hierarchy takes come nowhere near: a way up
+/// passes through one separating line of each rectangle the dissection cuts, each no longer
+/// than the shorter side of its rectangle, so at most some five times the shorter side of
+/// the map (2048 cells at [`CH_MAX_CELLS`]).
+const MAX_HEIGHT: usize = 1 << 16;
+
+/// The depth of each rank in the elimination tree whose parents are `parent` (each parent
+/// comes after its child, a root having [`NONE`]), and the height of the tree: the most
+/// ranks on a way up. A tree higher than [`MAX_HEIGHT`] is refused.
+fn depths(parent: &[u32]) -> Result<(Vec<u16>, usize), SearchError> {
+    let mut depth = vec![0u16; parent.len()];
+    let mut height = 0;
+    for r in (0..parent.len()).rev() {
+        let p = parent[r];
+        if p != NONE {
+            debug_assert!(p as usize > r, "a parent comes after its child");
+            let d = usize::from(depth[p as usize]) + 1;
+            depth[r] =
+                u16::try_from(d).map_err(|_| SearchError::HierarchyTooDeep { max: MAX_HEIGHT })?;
+        }
+        height = height.max(usize::from(depth[r]) + 1);
+    }
+    Ok((depth, height))
+}
+
+/// The index of the edge from rank `low` up to the rank that `heads` keeps as `key`: among
+/// the searched edges of `low` (`start` counts them) or among those it keeps for unpacking,
+/// each list sorted so that `before(h)` holds of the entries before `key`'s.
+fn find_edge<T: Copy + PartialEq>(
+    (first, start): (&[u32], &[u32]),
+    heads: &[T],
+    low: usize,
+    key: T,
+    before: impl Fn(T) -> bool,
+) -> Option<usize> {
+    let from = first[low] as usize;
+    let split = from + (start[low + 1] - start[low]) as usize;
+    let to = first[low + 1] as usize;
+    let find = |edges: std::ops::Range<usize>| {
+        let k = edges.start + heads[edges.clone()].partition_point(|&h| before(h));
+        (k < edges.end && heads[k] == key).then_some(k)
+    };
+    find(from..split).or_else(|| find(split..to))
+}
+
 /// The contraction order of the passable cells (the cell of each rank) by nested dissection,
 /// and the rank of each cell ([`NONE`] for walls).
 fn contraction_order(graph: &SearchGraph) -> (Vec<u32>, Vec<u32>) {
@@ -394,6 +455,78 @@ fn step_weights(
         }
     }
     weight
+}
+
+/// The kept edges as the build leaves them, heads as ranks: what the short edges are packed
+/// from.
+struct Kept<'a> {
+    graph: &'a SearchGraph,
+    order: &'a [u32],
+    first: &'a [u32],
+    start: &'a [u32],
+    head: &'a [u32],
+}
+
+/// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle` (see
+/// [`Packed`]), lowest rank first, so that the two halves of an edge, which belong to its
+/// lower middle rank (a descendant in the elimination tree), are packed before it: on the
+/// threads `owner` gives the ranks to ([`customize::by_subtrees`]).
+fn pack_short_edges(kept: &Kept, middle: Vec<u32>, owner: &[u8]) -> Vec<u32> {
+    let middle: Vec<AtomicU32> = middle.into_iter().map(AtomicU32::new).collect();
+    let Kept {
+        graph,
+        order,
+        first,
+        start,
+        head,
+    } = *kept;
+    // Plain loads and stores: a rank writes its own edges, and reads those of ranks below
+    // it, which no other thread writes.
+    let middle_of = |k: usize| middle[k].load(Ordering::Relaxed);
+    let edge_index = |a: usize, b: usize| {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        find_edge((first, start), head, low, high as u32, |h| {
+            (h as usize) < high
+        })
+    };
+    let pack = |r: usize| {
+        let cell = order[r] as usize;
+        let edges = first[r] as usize..first[r + 1] as usize;
+        for (k, &h) in edges.clone().zip(&head[edges]) {
+            let h = h as usize;
+            let packed = match middle_of(k) {
+                NONE => {
+                    let to = order[h] as usize;
+                    (0..8)
+                        .find(|&d| {
+                            graph.can_step(cell, d) && cell as isize + graph.delta(d) == to as isize
+                        })
+                        .map(|d| Packed::step(d as u32))
+                }
+                m if Packed::is_packed(m) => None,
+                m => {
+                    let m = m as usize;
+                    let half = |end| {
+                        edge_index(m, end)
+                            .map(middle_of)
+                            .filter(|&v| Packed::is_packed(v))
+                    };
+                    // From `r` down to the middle (the first half backwards), then up.
+                    match (half(r), half(h)) {
+                        (Some(down), Some(up)) => Packed::join(down, up),
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(p) = packed {
+                middle[k].store(p, Ordering::Relaxed);
+            }
+        }
+    };
+    let Ok(()) = customize::by_subtrees(owner, order.len(), false, pack, &mut |_| {
+        Ok::<(), std::convert::Infallible>(())
+    });
+    middle.into_iter().map(AtomicU32::into_inner).collect()
 }
 
 impl ContractionHierarchy {
@@ -513,6 +646,7 @@ impl ContractionHierarchy {
             mut first,
             mut head,
         } = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
+        let (depth, height) = depths(&parent)?;
         let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
         let weight = step_weights(&graph, &order, &rank, &head, &first);
@@ -616,17 +750,31 @@ impl ContractionHierarchy {
         let landmarks = Landmarks::build(&upward, &owner, |l| {
             report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
         })?;
-        // What the queries' relaxations rely on to index the costs by head unchecked: every
-        // head is a rank (the arrays are not changed after the build).
+        let kept = Kept {
+            graph: &graph,
+            order: &order,
+            first: &first,
+            start: &start,
+            head: &head,
+        };
+        let middle = pack_short_edges(&kept, middle, &owner);
+        // The heads as depths. What the queries' relaxations rely on to index the costs by
+        // head unchecked: every head lies above its tail, so below the height (the arrays are
+        // not changed after the build).
+        let head: Vec<u16> = (0..ranks)
+            .flat_map(|r| head[span(&first, r)].iter().map(|&h| depth[h as usize]))
+            .collect();
         assert!(
-            head.iter().all(|&h| (h as usize) < ranks),
-            "every head is a rank"
+            (0..ranks).all(|r| head[span(&first, r)].iter().all(|&h| h < depth[r])),
+            "every head lies above its tail in the elimination tree"
         );
-        let mut ch = Self {
+        let ch = Self {
             graph,
             order,
             rank,
             parent,
+            depth,
+            height,
             first,
             head,
             middle,
@@ -637,7 +785,6 @@ impl ContractionHierarchy {
             forward: Side::default(),
             backward: Side::default(),
         };
-        ch.pack_short_edges(&owner);
         control.report_build(1.0);
         Ok(ch)
     }
@@ -662,16 +809,23 @@ impl ContractionHierarchy {
         self.head.len()
     }
 
+    /// The most ranks on a way up the elimination tree: how many ranks a query's walk from
+    /// one end may pass, and how many entries each side of the query state has.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
     /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
     /// included once a query has allocated it).
     pub fn hierarchy_bytes(&self) -> usize {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * size_of::<T>()
         }
-        let side = |s: &Side| bytes(&s.dist) + bytes(&s.link);
+        let side = |s: &Side| bytes(&s.dist) + bytes(&s.link) + bytes(&s.chain);
         bytes(&self.order)
             + bytes(&self.rank)
             + bytes(&self.parent)
+            + bytes(&self.depth)
             + bytes(&self.first)
             + bytes(&self.head)
             + bytes(&self.middle)
@@ -687,8 +841,8 @@ impl ContractionHierarchy {
     /// Fails when an end is off the map or impassable, when the map has heights, or when the
     /// hierarchy was built for another diagonal rule than the request's. `stats.time_us` is
     /// the time of the query alone, not of the first query's allocation of the query state
-    /// (24 bytes a rank, some 30 ms at 2048²); `expanded` counts the cells both searches
-    /// expanded.
+    /// (32 bytes for each depth of the elimination tree, [`Self::height`]); `expanded` counts
+    /// the cells both searches expanded.
     pub fn find_path(&mut self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         crate::search::outcome::check(&self.graph, request)?;
         if self.graph.has_heights() {
@@ -713,18 +867,25 @@ impl ContractionHierarchy {
         ))
     }
 
-    /// Relaxes the searched upward edges of rank `x` on one side, unless the rank's cost so far
-    /// plus the landmarks' bound to the other end reaches `limit`. The first checks are
-    /// inlined into the walk, which passes over most ranks unreached.
+    /// Relaxes the searched upward edges of rank `x`, at depth `dx`, on one side, unless the
+    /// rank's cost so far plus the landmarks' bound to the other end reaches `limit`. The
+    /// first checks are inlined into the walk, which passes over most ranks unreached.
     #[inline(always)]
-    fn relax(&self, side: &mut Side, x: usize, limit: f64, to: End, stats: &mut Stats) {
-        let d = side.dist[x];
+    fn relax(
+        &self,
+        side: &mut Side,
+        (x, dx): (u32, usize),
+        limit: f64,
+        to: End,
+        stats: &mut Stats,
+    ) {
+        let d = side.dist[dx];
         // Nothing dearer than the limit can lead to a cheaper meeting (steps cost more than
         // nothing); an unreached rank has an infinite cost, and its link is not read.
-        if d >= limit || side.link[x] & RELAXED != 0 {
+        if d >= limit || side.link[dx] & RELAXED != 0 {
             return;
         }
-        self.relax_bounded(side, x, d, limit, to, stats);
+        self.relax_bounded(side, (x as usize, dx), d, limit, to, stats);
     }
 
     /// The rest of [`Self::relax`]: the bound, then the edges.
@@ -732,7 +893,7 @@ impl ContractionHierarchy {
     fn relax_bounded(
         &self,
         side: &mut Side,
-        x: usize,
+        (x, dx): (usize, usize),
         d: f64,
         limit: f64,
         to: End,
@@ -741,32 +902,34 @@ impl ContractionHierarchy {
         if d + self.landmarks.lower(to.ends, x, to.goal) >= limit {
             return;
         }
-        side.link[x] |= RELAXED;
+        side.link[dx] |= RELAXED;
         stats.expanded += 1;
         let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
         let from = self.first[x] as usize;
         let heads = &self.head[from..from + costs.len()];
         let (dist, link) = (&mut side.dist[..], &mut side.link[..]);
-        assert!(dist.len() == self.order.len() && link.len() == dist.len());
+        assert!(dist.len() == self.height && link.len() == dist.len());
         for (&y, &c) in heads.iter().zip(costs) {
-            let y = y as usize;
-            debug_assert!(y < dist.len());
+            let y = usize::from(y);
+            debug_assert!(y < dx);
             let nd = d + c;
-            // SAFETY: every head is a rank, below `order.len()`, the length of both arrays
-            // (asserted at the end of the build, and the heads never change after it).
+            // SAFETY: every head lies above its tail in the elimination tree (asserted at the
+            // end of the build, and the heads never change after it), so its depth is below
+            // the height, the length of both arrays.
             unsafe {
                 if nd < *dist.get_unchecked(y) {
                     *dist.get_unchecked_mut(y) = nd;
-                    *link.get_unchecked_mut(y) = x as u32;
+                    *link.get_unchecked_mut(y) = dx as u32;
                 }
             }
         }
     }
 
-    /// One walk up the elimination tree from both ends, lowest rank first, relaxing the ranks
-    /// that may lie on a path cheaper than `limit` and were not relaxed at their present cost
-    /// by an earlier walk: the cheapest meeting, `(cost, rank)`, improves on `found`. The
-    /// common ancestors are where the two sides meet.
+    /// One walk up the elimination tree from both ends, relaxing the ranks that may lie on a
+    /// path cheaper than `limit` and were not relaxed at their present cost by an earlier
+    /// walk: the cheapest meeting, `(cost, depth)`, improves on `found`. The common ancestors
+    /// are where the two sides meet; below them each side walks its own ranks, and the order
+    /// between the two sides does not matter there.
     fn walk(
         &self,
         (start, goal): (u32, u32),
@@ -776,54 +939,54 @@ impl ContractionHierarchy {
         (forward, backward): (&mut Side, &mut Side),
         stats: &mut Stats,
     ) -> (f64, u32) {
-        forward.dist[start as usize] = 0.0;
-        backward.dist[goal as usize] = 0.0;
+        let (mut x, mut y) = (start, goal);
+        let (mut dx, mut dy) = (
+            usize::from(self.depth[x as usize]),
+            usize::from(self.depth[y as usize]),
+        );
+        forward.dist[dx] = 0.0;
+        backward.dist[dy] = 0.0;
         let to_goal = End { ends, goal: true };
         let to_start = End { ends, goal: false };
         let (mut best, mut meeting) = found;
-        let (mut x, mut y) = (start, goal);
-        loop {
-            if x == y {
-                if x == NONE {
-                    break;
-                }
-                let v = x as usize;
-                let through = forward.dist[v] + backward.dist[v];
-                if through < best {
-                    best = through;
-                    meeting = x;
-                }
-                self.relax(forward, v, best.min(limit), to_goal, stats);
-                self.relax(backward, v, best.min(limit), to_start, stats);
-                x = self.parent[v];
-                y = x;
-            } else if x < y {
-                self.relax(forward, x as usize, best.min(limit), to_goal, stats);
-                x = self.parent[x as usize];
-            } else {
-                self.relax(backward, y as usize, best.min(limit), to_start, stats);
-                y = self.parent[y as usize];
-            }
+        let below = best.min(limit);
+        // A rank at depth 1 or more has a parent.
+        while dx > dy {
+            forward.chain[dx] = x;
+            self.relax(forward, (x, dx), below, to_goal, stats);
+            x = self.parent[x as usize];
+            dx -= 1;
         }
-        (best, meeting)
-    }
-
-    /// Back to infinite costs, along the ancestors of both ends, the common ones once.
-    fn clear(&self, (start, goal): (u32, u32), (forward, backward): (&mut Side, &mut Side)) {
-        let (mut x, mut y) = (start, goal);
+        while dy > dx {
+            backward.chain[dy] = y;
+            self.relax(backward, (y, dy), below, to_start, stats);
+            y = self.parent[y as usize];
+            dy -= 1;
+        }
+        // The same depth on both sides from here; two roots step up to no rank together.
         while x != y {
-            let lower = if x < y { &mut x } else { &mut y };
-            let i = *lower as usize;
-            forward.clear(i);
-            backward.clear(i);
-            *lower = self.parent[i];
+            forward.chain[dx] = x;
+            backward.chain[dx] = y;
+            self.relax(forward, (x, dx), below, to_goal, stats);
+            self.relax(backward, (y, dx), below, to_start, stats);
+            x = self.parent[x as usize];
+            y = self.parent[y as usize];
+            dx = dx.wrapping_sub(1);
         }
         while x != NONE {
-            let i = x as usize;
-            forward.clear(i);
-            backward.clear(i);
-            x = self.parent[i];
+            forward.chain[dx] = x;
+            backward.chain[dx] = x;
+            let through = forward.dist[dx] + backward.dist[dx];
+            if through < best {
+                best = through;
+                meeting = dx as u32;
+            }
+            self.relax(forward, (x, dx), best.min(limit), to_goal, stats);
+            self.relax(backward, (x, dx), best.min(limit), to_start, stats);
+            x = self.parent[x as usize];
+            dx = dx.wrapping_sub(1);
         }
+        (best, meeting)
     }
 
     /// Walks the elimination tree up from both ends and unpacks the cheapest meeting into
@@ -882,17 +1045,21 @@ impl ContractionHierarchy {
             walks += 1;
         };
         let path = (meeting != NONE).then(|| {
-            let meeting = meeting as usize;
-            // Start → meeting along the forward parents, then meeting → goal.
-            let mut climb = vec![meeting];
-            while let Some(p) = climb.last().and_then(|&top| forward.parent(top)) {
-                climb.push(p);
-            }
+            // Start → meeting along the forward links, then meeting → goal, depth by depth,
+            // the ranks from each side's chain.
+            let ranks = |side: &Side| {
+                let mut depths = vec![meeting as usize];
+                while let Some(p) = depths.last().and_then(|&top| side.parent(top)) {
+                    depths.push(p);
+                }
+                depths
+                    .into_iter()
+                    .map(|d| side.chain[d] as usize)
+                    .collect::<Vec<_>>()
+            };
+            let mut climb = ranks(&forward);
             climb.reverse();
-            let mut descent = vec![meeting];
-            while let Some(p) = descent.last().and_then(|&top| backward.parent(top)) {
-                descent.push(p);
-            }
+            let descent = ranks(&backward);
             let mut path = vec![self.order[start as usize] as usize];
             let mut pending = Vec::new();
             for pair in climb.windows(2).chain(descent.windows(2)) {
@@ -901,7 +1068,8 @@ impl ContractionHierarchy {
             }
             path
         });
-        self.clear(ends, (&mut forward, &mut backward));
+        forward.clear(usize::from(self.depth[start as usize]));
+        backward.clear(usize::from(self.depth[goal as usize]));
         self.forward = forward;
         self.backward = backward;
         path
@@ -909,81 +1077,20 @@ impl ContractionHierarchy {
 
     /// The costs and links of both sides, unreached, once: the first query allocates them.
     fn allocate_query_state(&mut self) {
-        let ranks = self.order.len();
-        if self.forward.dist.len() != ranks {
-            self.forward = Side::new(ranks);
-            self.backward = Side::new(ranks);
+        if self.forward.dist.len() != self.height {
+            self.forward = Side::new(self.height);
+            self.backward = Side::new(self.height);
         }
     }
 
     /// The index of the edge between two ranks: among the searched edges of the lower rank or
-    /// among those it keeps for unpacking, each list sorted.
+    /// among those it keeps for unpacking, each list sorted by rank, so by depth downwards.
     fn edge_index(&self, a: usize, b: usize) -> Option<usize> {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
-        let from = self.first[low] as usize;
-        let split = from + (self.start[low + 1] - self.start[low]) as usize;
-        let to = self.first[low + 1] as usize;
-        let find = |edges: std::ops::Range<usize>| {
-            let k =
-                edges.start + self.head[edges.clone()].partition_point(|&h| (h as usize) < high);
-            (k < edges.end && self.head[k] as usize == high).then_some(k)
-        };
-        find(from..split).or_else(|| find(split..to))
-    }
-
-    /// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle`
-    /// (see [`Packed`]), lowest rank first, so that the two halves of an edge, which belong
-    /// to its lower middle rank (a descendant in the elimination tree), are packed before it:
-    /// on the threads `owner` gives the ranks to ([`customize::by_subtrees`]).
-    fn pack_short_edges(&mut self, owner: &[u8]) {
-        let middle: Vec<AtomicU32> = std::mem::take(&mut self.middle)
-            .into_iter()
-            .map(AtomicU32::new)
-            .collect();
-        let this = &*self;
-        // Plain loads and stores: a rank writes its own edges, and reads those of ranks below
-        // it, which no other thread writes.
-        let middle_of = |k: usize| middle[k].load(Ordering::Relaxed);
-        let pack = |r: usize| {
-            let cell = this.order[r] as usize;
-            let edges = this.first[r] as usize..this.first[r + 1] as usize;
-            for (k, &h) in edges.clone().zip(&this.head[edges]) {
-                let h = h as usize;
-                let packed = match middle_of(k) {
-                    NONE => {
-                        let to = this.order[h] as usize;
-                        (0..8)
-                            .find(|&d| {
-                                this.graph.can_step(cell, d)
-                                    && cell as isize + this.graph.delta(d) == to as isize
-                            })
-                            .map(|d| Packed::step(d as u32))
-                    }
-                    m if Packed::is_packed(m) => None,
-                    m => {
-                        let m = m as usize;
-                        let half = |end| {
-                            this.edge_index(m, end)
-                                .map(middle_of)
-                                .filter(|&v| Packed::is_packed(v))
-                        };
-                        // From `r` down to the middle (the first half backwards), then up.
-                        match (half(r), half(h)) {
-                            (Some(down), Some(up)) => Packed::join(down, up),
-                            _ => None,
-                        }
-                    }
-                };
-                if let Some(p) = packed {
-                    middle[k].store(p, Ordering::Relaxed);
-                }
-            }
-        };
-        let ranks = self.order.len();
-        let Ok(()) = customize::by_subtrees(owner, ranks, false, pack, &mut |_| {
-            Ok::<(), std::convert::Infallible>(())
-        });
-        self.middle = middle.into_iter().map(AtomicU32::into_inner).collect();
+        let key = self.depth[high];
+        find_edge((&self.first, &self.start), &self.head, low, key, |h| {
+            h > key
+        })
     }
 
     /// Appends the cells of the edges on `pending`, the last one first, each from its first
@@ -1285,13 +1392,78 @@ mod tests {
         }
     }
 
-    /// The searched upward edges of `ch`, and the ranks given out to two threads by them,
-    /// whatever the machine's cores and the map's size.
-    fn upward_on_two_threads(ch: &ContractionHierarchy) -> (landmarks::Upward<'_>, Vec<u8>) {
+    /// The heads of `ch`'s kept edges as ranks: each the ancestor of its tail at the depth
+    /// kept.
+    fn rank_heads(ch: &ContractionHierarchy) -> Vec<u32> {
+        let mut heads = Vec::with_capacity(ch.head.len());
+        for r in 0..ch.order.len() {
+            for &h in &ch.head[ch.first[r] as usize..ch.first[r + 1] as usize] {
+                let mut a = r as u32;
+                while ch.depth[a as usize] > h {
+                    a = ch.parent[a as usize];
+                }
+                heads.push(a);
+            }
+        }
+        heads
+    }
+
+    #[test]
+    fn depths_count_down_from_the_roots_and_refuse_a_tree_too_high() {
+        // Two trees: 2 over 0 and 1, and 3 alone.
+        let (depth, height) = depths(&[2, 2, NONE, NONE]).unwrap();
+        assert_eq!((depth, height), (vec![1, 1, 0, 0], 2));
+        // A path of ranks, each the parent of the one before: as high as it has ranks.
+        let path = |ranks: u32| -> Vec<u32> {
+            (1..=ranks)
+                .map(|p| if p == ranks { NONE } else { p })
+                .collect()
+        };
+        let (depth, height) = depths(&path(MAX_HEIGHT as u32)).unwrap();
+        assert_eq!((depth[0], height), (u16::MAX, MAX_HEIGHT));
+        match depths(&path(MAX_HEIGHT as u32 + 1)) {
+            Err(error @ SearchError::HierarchyTooDeep { max: MAX_HEIGHT }) => {
+                assert!(
+                    error.to_string().contains("more than 65536 ranks"),
+                    "{error}"
+                );
+            }
+            other => panic!("refused as too deep, not {:?}", other.map(|d| d.1)),
+        }
+    }
+
+    #[test]
+    fn every_kept_head_is_an_upward_neighbour_of_its_tail_and_the_lists_stay_sorted() {
+        let grid = noise_map(60);
+        let ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let (order, rank) = contraction_order(&graph);
+        let unchecked = |_: u32, _: usize| Ok(());
+        let up = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &unchecked).unwrap();
+        let heads = rank_heads(&ch);
+        for r in 0..order.len() {
+            let sets = &up.head[up.first[r] as usize..up.first[r + 1] as usize];
+            let split = ch.first[r] as usize + (ch.start[r + 1] - ch.start[r]) as usize;
+            for list in [
+                &heads[ch.first[r] as usize..split],
+                &heads[split..ch.first[r + 1] as usize],
+            ] {
+                assert!(list.windows(2).all(|w| w[0] < w[1]), "rank {r}: {list:?}");
+                assert!(list.iter().all(|h| sets.contains(h)), "rank {r}: {list:?}");
+            }
+        }
+    }
+
+    /// The searched upward edges of `ch` (`heads`, from [`rank_heads`]), and the ranks given
+    /// out to two threads by them, whatever the machine's cores and the map's size.
+    fn upward_on_two_threads<'a>(
+        ch: &'a ContractionHierarchy,
+        heads: &'a [u32],
+    ) -> (landmarks::Upward<'a>, Vec<u8>) {
         let upward = landmarks::Upward {
             parent: &ch.parent,
             first: &ch.first,
-            head: &ch.head,
+            head: heads,
             start: &ch.start,
             cost: &ch.cost,
         };
@@ -1306,7 +1478,8 @@ mod tests {
     #[test]
     fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
         let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
-        let (upward, owner) = upward_on_two_threads(&ch);
+        let heads = rank_heads(&ch);
+        let (upward, owner) = upward_on_two_threads(&ch, &heads);
         let lanes = |lane: u8| owner.iter().filter(|&&o| o == lane).count();
         assert!(
             lanes(0) > 0 && lanes(1) > 0 && lanes(customize::BOTH) > 0,
@@ -1322,7 +1495,8 @@ mod tests {
     #[test]
     fn one_sweep_for_four_landmarks_gives_each_the_costs_dijkstra_gives_it() {
         let ch = ContractionHierarchy::build(&noise_map(90), Diagonal::NoCut);
-        let (upward, owner) = upward_on_two_threads(&ch);
+        let heads = rank_heads(&ch);
+        let (upward, owner) = upward_on_two_threads(&ch, &heads);
         let ranks = ch.parent.len();
         let from = [0, ranks / 3, ranks / 2, ranks - 1];
         let dist = |n: usize| {
