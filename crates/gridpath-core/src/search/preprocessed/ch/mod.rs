@@ -915,12 +915,14 @@ impl ContractionHierarchy {
             let nd = d + c;
             // SAFETY: every head lies above its tail in the elimination tree (asserted at the
             // end of the build, and the heads never change after it), so its depth is below
-            // the height, the length of both arrays.
+            // the height, the length of both arrays. Written whether or not the cost falls,
+            // without a branch: which way it goes is hard to predict.
             unsafe {
-                if nd < *dist.get_unchecked(y) {
-                    *dist.get_unchecked_mut(y) = nd;
-                    *link.get_unchecked_mut(y) = dx as u32;
-                }
+                let old = *dist.get_unchecked(y);
+                let better = nd < old;
+                *dist.get_unchecked_mut(y) = std::hint::select_unpredictable(better, nd, old);
+                let l = *link.get_unchecked(y);
+                *link.get_unchecked_mut(y) = std::hint::select_unpredictable(better, dx as u32, l);
             }
         }
     }
