@@ -5,8 +5,8 @@
 //! five rounds over the same 200 random queries), after checking every answer of the
 //! hierarchy against A*'s cost.
 //!
-//! The builds take under a second at 256², three to four at 512² and about twenty at 1024²
-//! on two cores, and the whole run a few minutes; `WEIGHTED_BENCH_MAPS=weighted-512` (names
+//! The builds take under a second at 256², about two at 512² and ten to twelve at 1024² on
+//! two cores, and the whole run a few minutes; `WEIGHTED_BENCH_MAPS=weighted-512` (names
 //! separated by commas, or a prefix such as `weighted-1024`) runs some maps alone.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // A benchmark fails loudly on broken data.
