@@ -761,9 +761,7 @@ impl ContractionHierarchy {
         // The heads as depths. What the queries' relaxations rely on to index the costs by
         // head unchecked: every head lies above its tail, so below the height (the arrays are
         // not changed after the build).
-        let mut depths_of_heads = Vec::with_capacity(head.len());
-        depths_of_heads.extend(head.iter().map(|&h| depth[h as usize]));
-        let head = depths_of_heads;
+        let head: Vec<u16> = head.iter().map(|&h| depth[h as usize]).collect();
         assert!(
             (0..ranks).all(|r| head[span(&first, r)].iter().all(|&h| h < depth[r])),
             "every head lies above its tail in the elimination tree"
