@@ -34,7 +34,9 @@
 //! reached at, plus a lower bound on the cost from it to the other end, lies below a limit:
 //! the bounds come from the costs to thirty-two landmarks kept with the hierarchy (see
 //! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
-//! grows when a walk finds no meeting under it. The shortcuts of the path found are unpacked
+//! grows when a walk finds no meeting under it. Where the processor has AVX-512, a rank's
+//! edges are relaxed a block of eight depths at a time (see `blocks.rs`). The shortcuts of
+//! the path found are unpacked
 //! into the cells they stand for, so the answer is a full cell-by-cell path; an edge of up to
 //! nine steps keeps the steps themselves.
 //!
@@ -56,6 +58,7 @@
 //! assert_eq!(result.path.last(), Some(&Cell::new(9, 2)));
 //! ```
 
+mod blocks;
 mod customize;
 mod landmarks;
 
@@ -211,7 +214,9 @@ pub struct ContractionHierarchy {
     /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
     /// depth (see [`Side`]). `middle` holds the rank each edge passes through, or the steps
     /// themselves for an edge of at most [`PACKED_STEPS`] steps (see [`Packed`]): what
-    /// unpacks the shortcuts.
+    /// unpacks the shortcuts. Where the searched edges are kept by blocks (`blocks`), `head`
+    /// holds the heads of the others alone: rank `r`'s are `head[first[r] - start[r]..]`,
+    /// `first[r + 1] - start[r + 1]` ending them.
     first: Vec<u32>,
     head: Vec<u16>,
     middle: Vec<u32>,
@@ -223,6 +228,8 @@ pub struct ContractionHierarchy {
     shortcuts: usize,
     /// Every rank's cost to a few landmarks, whose lower bounds prune the queries.
     landmarks: Landmarks,
+    /// The searched edges by blocks of eight depths, where the processor can relax them so.
+    blocks: Option<blocks::Blocks>,
     /// The query state, allocated by the first query.
     forward: Side,
     backward: Side,
@@ -259,8 +266,8 @@ const RELAXED: u32 = 1 << 31;
 impl Side {
     fn new(height: usize) -> Self {
         Self {
-            dist: vec![f64::INFINITY; height],
-            link: vec![NO_LINK; height],
+            dist: vec![f64::INFINITY; blocks::padded(height)],
+            link: vec![NO_LINK; blocks::padded(height)],
             chain: vec![NONE; height],
         }
     }
@@ -766,7 +773,20 @@ impl ContractionHierarchy {
             (0..ranks).all(|r| head[span(&first, r)].iter().all(|&h| h < depth[r])),
             "every head lies above its tail in the elimination tree"
         );
+        let blocks = blocks::Blocks::build(&first, &start, &head, height);
+        // The words stand for the searched edges' heads: keep the others' alone.
+        let head = match blocks {
+            Some(_) => (0..ranks)
+                .flat_map(|r| {
+                    let searched = (start[r + 1] - start[r]) as usize;
+                    &head[first[r] as usize + searched..first[r + 1] as usize]
+                })
+                .copied()
+                .collect(),
+            None => head,
+        };
         let ch = Self {
+            blocks,
             graph,
             order,
             rank,
@@ -804,7 +824,7 @@ impl ContractionHierarchy {
 
     /// The number of upward edges kept to unpack shortcuts, those searched included.
     pub fn unpacking_edge_count(&self) -> usize {
-        self.head.len()
+        self.middle.len()
     }
 
     /// The most ranks on a way up the elimination tree: how many ranks a query's walk from
@@ -830,6 +850,7 @@ impl ContractionHierarchy {
             + bytes(&self.start)
             + bytes(&self.cost)
             + self.landmarks.bytes()
+            + self.blocks.as_ref().map_or(0, blocks::Blocks::bytes)
             + side(&self.forward)
             + side(&self.backward)
     }
@@ -903,17 +924,21 @@ impl ContractionHierarchy {
         side.link[dx] |= RELAXED;
         stats.expanded += 1;
         let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
+        let (dist, link) = (&mut side.dist[..], &mut side.link[..]);
+        if let Some(blocks) = &self.blocks {
+            blocks.relax(x, (d, dx as u32), costs, dist, link);
+            return;
+        }
         let from = self.first[x] as usize;
         let heads = &self.head[from..from + costs.len()];
-        let (dist, link) = (&mut side.dist[..], &mut side.link[..]);
-        assert!(dist.len() == self.height && link.len() == dist.len());
+        assert!(dist.len() == blocks::padded(self.height) && link.len() == dist.len());
         for (&y, &c) in heads.iter().zip(costs) {
             let y = usize::from(y);
             debug_assert!(y < dx);
             let nd = d + c;
             // SAFETY: every head lies above its tail in the elimination tree (asserted at the
             // end of the build, and the heads never change after it), so its depth is below
-            // the height, the length of both arrays. Written whether or not the cost falls,
+            // the height, within both arrays (the height in whole blocks). Written whether or not the cost falls,
             // without a branch: which way it goes is hard to predict.
             unsafe {
                 let old = *dist.get_unchecked(y);
@@ -1077,7 +1102,7 @@ impl ContractionHierarchy {
 
     /// The costs and links of both sides, unreached, once: the first query allocates them.
     fn allocate_query_state(&mut self) {
-        if self.forward.dist.len() != self.height {
+        if self.forward.dist.len() != blocks::padded(self.height) {
             self.forward = Side::new(self.height);
             self.backward = Side::new(self.height);
         }
@@ -1088,9 +1113,20 @@ impl ContractionHierarchy {
     fn edge_index(&self, a: usize, b: usize) -> Option<usize> {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
         let key = self.depth[high];
-        find_edge((&self.first, &self.start), &self.head, low, key, |h| {
-            h > key
-        })
+        let Some(blocks) = &self.blocks else {
+            return find_edge((&self.first, &self.start), &self.head, low, key, |h| {
+                h > key
+            });
+        };
+        let first = self.first[low] as usize;
+        if let Some(j) = blocks.position(low, key) {
+            return Some(first + j);
+        }
+        let searched = (self.start[low + 1] - self.start[low]) as usize;
+        let others = &self.head[(self.first[low] - self.start[low]) as usize
+            ..(self.first[low + 1] - self.start[low + 1]) as usize];
+        let j = others.partition_point(|&h| h > key);
+        (others.get(j) == Some(&key)).then_some(first + searched + j)
     }
 
     /// Appends the cells of the edges on `pending`, the last one first, each from its first
@@ -1395,9 +1431,9 @@ mod tests {
     /// The heads of `ch`'s kept edges as ranks: each the ancestor of its tail at the depth
     /// kept.
     fn rank_heads(ch: &ContractionHierarchy) -> Vec<u32> {
-        let mut heads = Vec::with_capacity(ch.head.len());
+        let mut heads = Vec::with_capacity(ch.middle.len());
         for r in 0..ch.order.len() {
-            for &h in &ch.head[ch.first[r] as usize..ch.first[r + 1] as usize] {
+            for h in kept_heads(ch, r) {
                 let mut a = r as u32;
                 while ch.depth[a as usize] > h {
                     a = ch.parent[a as usize];
@@ -1406,6 +1442,21 @@ mod tests {
             }
         }
         heads
+    }
+
+    /// The depths of rank `r`'s kept edges' heads, searched first, whether the searched ones
+    /// are kept by blocks or not.
+    fn kept_heads(ch: &ContractionHierarchy, r: usize) -> Vec<u16> {
+        match &ch.blocks {
+            None => ch.head[ch.first[r] as usize..ch.first[r + 1] as usize].to_vec(),
+            Some(blocks) => {
+                let mut heads = blocks.heads(r);
+                let others = (ch.first[r] - ch.start[r]) as usize
+                    ..(ch.first[r + 1] - ch.start[r + 1]) as usize;
+                heads.extend_from_slice(&ch.head[others]);
+                heads
+            }
+        }
     }
 
     #[test]
@@ -1547,6 +1598,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn relaxing_by_blocks_finds_what_one_edge_at_a_time_finds() {
+        let grid = noise_map(120);
+        let mut by_blocks = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        if by_blocks.blocks.is_none() {
+            eprintln!("skipped: this processor cannot relax by blocks (no AVX-512)");
+            return;
+        }
+        let mut one_at_a_time = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        // The heads of every kept edge back in place of the words, as a processor without
+        // AVX-512 keeps them.
+        let head = (0..one_at_a_time.order.len())
+            .flat_map(|r| kept_heads(&one_at_a_time, r))
+            .collect();
+        one_at_a_time.head = head;
+        one_at_a_time.blocks = None;
+        let cells = passable(&grid);
+        let mut found = 0;
+        for &a in cells.iter().step_by(401) {
+            for &b in cells.iter().step_by(37) {
+                let request =
+                    SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+                let got = by_blocks.find_path(&request).unwrap();
+                let want = one_at_a_time.find_path(&request).unwrap();
+                assert_eq!(got.cost.to_bits(), want.cost.to_bits(), "{a} → {b}");
+                assert_eq!(got.path, want.path, "{a} → {b}");
+                assert_eq!(got.stats.expanded, want.stats.expanded, "{a} → {b}");
+                found += usize::from(got.found);
+            }
+        }
+        assert!(found > 1000, "{found} paths found");
     }
 
     #[test]
