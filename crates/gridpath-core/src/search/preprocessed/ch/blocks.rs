@@ -3,8 +3,8 @@
 //!
 //! A rank's searched edges lead to its ancestors in the elimination tree, and a query keeps
 //! its costs and links by depth (see `Side`). The heads of one rank are far from spread at
-//! random: those of the ranks the queries relax most, in the upper separators, cover a
-//! quarter to a half of the depths between the first and the last, and on the weighted maps
+//! random: those of the ranks the queries relax most, in the upper separators, cover an
+//! eighth to a half of the depths between the first and the last, and on the weighted maps
 //! from 256² to 1024² all the searched heads fall into 0.28–0.29 blocks of eight consecutive
 //! depths per edge. For each such block a rank keeps one 32-bit word: the block's number,
 //! which of its eight depths are heads, and the same eight bits in reverse order. A
