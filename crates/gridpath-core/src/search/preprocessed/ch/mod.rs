@@ -213,7 +213,8 @@ pub struct ContractionHierarchy {
     /// neighbour of a rank is one of its ancestors in the elimination tree, the one at that
     /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
     /// depth (see [`Side`]). `middle` holds the rank each edge passes through, or the steps
-    /// themselves for an edge of at most [`PACKED_STEPS`] steps (see [`Packed`]): what
+    /// themselves for an edge of at most [`PACKED_STEPS`] steps, or of [`TWO_WAY_STEPS`] in two
+    /// directions (see [`Packed`]): what
     /// unpacks the shortcuts. Where the searched edges are kept by blocks (`blocks`), `head`
     /// holds the heads of the others alone: rank `r`'s are `head[first[r] - start[r]..]`,
     /// `first[r + 1] - start[r + 1]` ending them.
@@ -1162,54 +1163,114 @@ impl ContractionHierarchy {
     }
 }
 
-/// The most steps an edge's `middle` can hold in place of its middle rank.
+/// The most steps an edge's `middle` can hold in place of its middle rank, in any
+/// directions.
 const PACKED_STEPS: u32 = 9;
 
-/// An edge's steps packed into its `middle`: the top bit set (no rank comes near it), the
-/// number of steps in the next four bits, then three bits per step's direction, the first
-/// step in the lowest bits, from the edge's lower rank to its higher.
+/// The most steps an edge's `middle` can hold when they take two directions at most.
+const TWO_WAY_STEPS: u32 = 16;
+
+/// An edge's steps packed into its `middle`, from the edge's lower rank to its higher: the
+/// top bit set (no rank comes near it), then a code in the next four bits. A code of 1 to
+/// [`PACKED_STEPS`] is the number of steps, three bits each below it, the first step in the
+/// lowest bits. The code [`Packed::TWO_WAY`] holds up to [`TWO_WAY_STEPS`] steps in two
+/// directions (the cheapest paths of a few steps mostly keep to two neighbouring ones): the
+/// first direction in the lowest three bits, the second in the next three, the number of
+/// steps in the next five, then a bit a step, set for the second direction.
 struct Packed;
+
+/// An edge's steps, unpacked: the directions, and how many there are.
+type Steps = ([u8; 2 * TWO_WAY_STEPS as usize], usize);
 
 impl Packed {
     const FLAG: u32 = 1 << 31;
+    const TWO_WAY: u32 = 15;
 
     fn is_packed(middle: u32) -> bool {
         middle & Self::FLAG != 0 && middle != NONE
     }
 
-    fn len(packed: u32) -> u32 {
+    fn code(packed: u32) -> u32 {
         (packed >> 27) & 0xf
+    }
+
+    fn len(packed: u32) -> u32 {
+        match Self::code(packed) {
+            Self::TWO_WAY => (packed >> 6) & 0x1f,
+            n => n,
+        }
     }
 
     fn step(d: u32) -> u32 {
         Self::FLAG | (1 << 27) | d
     }
 
+    /// The steps of a packed edge.
+    fn unpacked(packed: u32) -> Steps {
+        let mut steps = [0u8; 2 * TWO_WAY_STEPS as usize];
+        let len = Self::len(packed);
+        for (i, step) in steps.iter_mut().enumerate().take(len as usize) {
+            *step = match Self::code(packed) {
+                Self::TWO_WAY => (packed >> (3 * ((packed >> (11 + i)) & 1))) as u8 & 7,
+                _ => (packed >> (3 * i)) as u8 & 7,
+            };
+        }
+        (steps, len as usize)
+    }
+
+    /// Packs `steps`, if they fit.
+    fn pack(steps: &[u8]) -> Option<u32> {
+        let len = steps.len() as u32;
+        if len <= PACKED_STEPS {
+            let bits = steps
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (i, &d)| bits | u32::from(d) << (3 * i));
+            return Some(Self::FLAG | (len << 27) | bits);
+        }
+        let first = steps[0];
+        let second = steps.iter().copied().find(|&d| d != first).unwrap_or(first);
+        if len > TWO_WAY_STEPS || steps.iter().any(|&d| d != first && d != second) {
+            return None;
+        }
+        let choices = steps
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (i, &d)| bits | u32::from(d != first) << (11 + i));
+        Some(
+            Self::FLAG
+                | (Self::TWO_WAY << 27)
+                | choices
+                | (len << 6)
+                | (u32::from(second) << 3)
+                | u32::from(first),
+        )
+    }
+
     /// The steps of `down` backwards (it runs from the middle up to the lower end) then those
     /// of `up`, if they fit.
     fn join(down: u32, up: u32) -> Option<u32> {
-        let (a, b) = (Self::len(down), Self::len(up));
-        if a + b > PACKED_STEPS {
+        let ((down, a), (up, b)) = (Self::unpacked(down), Self::unpacked(up));
+        if a + b > TWO_WAY_STEPS as usize {
             return None;
         }
-        let mut bits = 0u32;
-        for (i, d) in Self::steps(down).enumerate() {
-            let back = OPPOSITE[d] as u32;
-            bits |= back << (3 * (a - 1 - i as u32));
+        let mut steps = [0u8; 2 * TWO_WAY_STEPS as usize];
+        for (step, &d) in steps.iter_mut().zip(down[..a].iter().rev()) {
+            *step = OPPOSITE[usize::from(d)] as u8;
         }
-        bits |= (up & ((1 << (3 * b)) - 1)) << (3 * a);
-        Some(Self::FLAG | ((a + b) << 27) | bits)
+        steps[a..a + b].copy_from_slice(&up[..b]);
+        Self::pack(&steps[..a + b])
     }
 
     fn steps(packed: u32) -> impl Iterator<Item = usize> {
-        (0..Self::len(packed)).map(move |i| ((packed >> (3 * i)) & 7) as usize)
+        let (steps, len) = Self::unpacked(packed);
+        (0..len).map(move |i| usize::from(steps[i]))
     }
 
     /// The steps, the last first.
     fn steps_backwards(packed: u32) -> impl Iterator<Item = usize> {
-        (0..Self::len(packed))
-            .rev()
-            .map(move |i| ((packed >> (3 * i)) & 7) as usize)
+        let (steps, len) = Self::unpacked(packed);
+        (0..len).rev().map(move |i| usize::from(steps[i]))
     }
 }
 
@@ -1684,13 +1745,38 @@ mod tests {
             Packed::steps(joined).collect::<Vec<_>>(),
             vec![OPPOSITE[6], 0, 3]
         );
-        // Nine steps fit, ten do not.
+        // Nine steps fit in any directions; up to sixteen in two.
         let mut long = Packed::step(east);
         for _ in 1..PACKED_STEPS {
             long = Packed::join(Packed::step(east), long).unwrap();
         }
         assert_eq!(Packed::len(long), PACKED_STEPS);
-        assert!(Packed::join(Packed::step(east), long).is_none());
+        // Ten steps in three directions do not fit; in two they do, up to sixteen.
+        let east9 = Packed::pack(&[0; PACKED_STEPS as usize]).unwrap();
+        let three = Packed::pack(&[6, 3]).unwrap();
+        assert!(
+            Packed::join(three, east9).is_none(),
+            "ten steps in three directions"
+        );
+        let mut long = Packed::join(Packed::step(south_east), east9).unwrap();
+        let mut want = vec![OPPOSITE[6]];
+        want.extend([0; PACKED_STEPS as usize]);
+        assert_eq!(Packed::steps(long).collect::<Vec<_>>(), want);
+        for i in 0..TWO_WAY_STEPS - PACKED_STEPS - 1 {
+            // A step down, run backwards: east, or the way back from the south-east.
+            let d = if i % 2 == 0 { OPPOSITE[0] } else { 6 };
+            long = Packed::join(Packed::step(d as u32), long).unwrap();
+            want.insert(0, OPPOSITE[d]);
+            assert_eq!(Packed::steps(long).collect::<Vec<_>>(), want);
+            let mut back = want.clone();
+            back.reverse();
+            assert_eq!(Packed::steps_backwards(long).collect::<Vec<_>>(), back);
+        }
+        assert_eq!(Packed::len(long), TWO_WAY_STEPS);
+        assert!(
+            Packed::join(Packed::step(1), long).is_none(),
+            "seventeen steps"
+        );
     }
 
     #[test]
