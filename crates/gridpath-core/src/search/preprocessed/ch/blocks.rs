@@ -286,7 +286,7 @@ mod tests {
         let start = first;
         let blocks = Blocks::words(&first, &start, &heads, 41);
         let lanes = padded(41);
-        let mut dist: Vec<f64> = (0..lanes)
+        let before: Vec<f64> = (0..lanes)
             .map(|i| {
                 if i % 3 == 0 {
                     f64::INFINITY
@@ -295,6 +295,7 @@ mod tests {
                 }
             })
             .collect();
+        let mut dist = before.clone();
         let mut link: Vec<u32> = (0..lanes as u32).map(|i| 1000 + i).collect();
         let (mut want_dist, mut want_link) = (dist.clone(), link.clone());
         let d = 0.75;
@@ -311,16 +312,6 @@ mod tests {
             want_dist.iter().map(|c| c.to_bits()).collect::<Vec<_>>()
         );
         assert_eq!(link, want_link);
-        assert_ne!(
-            dist,
-            (0..lanes)
-                .map(|i| if i % 3 == 0 {
-                    f64::INFINITY
-                } else {
-                    2.0 + i as f64 * 0.05
-                })
-                .collect::<Vec<_>>(),
-            "some costs fell"
-        );
+        assert_ne!(dist, before, "some costs fell");
     }
 }

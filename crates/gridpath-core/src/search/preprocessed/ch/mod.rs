@@ -36,9 +36,9 @@
 //! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
 //! grows when a walk finds no meeting under it. Where the processor has AVX-512, a rank's
 //! edges are relaxed a block of eight depths at a time (see `blocks.rs`). The shortcuts of
-//! the path found are unpacked
-//! into the cells they stand for, so the answer is a full cell-by-cell path; an edge of up to
-//! nine steps keeps the steps themselves.
+//! the path found are unpacked into the cells they stand for, so the answer is a full
+//! cell-by-cell path; an edge of up to nine steps, or of up to sixteen in two directions,
+//! keeps the steps themselves.
 //!
 //! Steps cost the same both ways on a flat map, so one set of upward edges serves both
 //! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
@@ -213,11 +213,10 @@ pub struct ContractionHierarchy {
     /// neighbour of a rank is one of its ancestors in the elimination tree, the one at that
     /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
     /// depth (see [`Side`]). `middle` holds the rank each edge passes through, or the steps
-    /// themselves for an edge of at most [`PACKED_STEPS`] steps, or of [`TWO_WAY_STEPS`] in two
-    /// directions (see [`Packed`]): what
-    /// unpacks the shortcuts. Where the searched edges are kept by blocks (`blocks`), `head`
-    /// holds the heads of the others alone: rank `r`'s are `head[first[r] - start[r]..]`,
-    /// `first[r + 1] - start[r + 1]` ending them.
+    /// themselves for an edge of at most [`PACKED_STEPS`] steps, or of [`TWO_WAY_STEPS`] in
+    /// two directions (see [`Packed`]): what unpacks the shortcuts. Where the searched edges
+    /// are kept by blocks (`blocks`), `head` holds the heads of the others alone (see
+    /// [`Self::unpacking_heads`]).
     first: Vec<u32>,
     head: Vec<u16>,
     middle: Vec<u32>,
@@ -939,8 +938,8 @@ impl ContractionHierarchy {
             let nd = d + c;
             // SAFETY: every head lies above its tail in the elimination tree (asserted at the
             // end of the build, and the heads never change after it), so its depth is below
-            // the height, within both arrays (the height in whole blocks). Written whether or not the cost falls,
-            // without a branch: which way it goes is hard to predict.
+            // the height, within both arrays (the height in whole blocks). Written whether or
+            // not the cost falls, without a branch: which way it goes is hard to predict.
             unsafe {
                 let old = *dist.get_unchecked(y);
                 let better = nd < old;
@@ -1124,10 +1123,16 @@ impl ContractionHierarchy {
             return Some(first + j);
         }
         let searched = (self.start[low + 1] - self.start[low]) as usize;
-        let others = &self.head[(self.first[low] - self.start[low]) as usize
-            ..(self.first[low + 1] - self.start[low + 1]) as usize];
+        let others = &self.head[self.unpacking_heads(low)];
         let j = others.partition_point(|&h| h > key);
         (others.get(j) == Some(&key)).then_some(first + searched + j)
+    }
+
+    /// Where the searched edges are kept by blocks: where `head` holds the heads of rank
+    /// `r`'s edges kept to unpack shortcuts alone (the kept edges of the ranks before it that
+    /// are not searched come first).
+    fn unpacking_heads(&self, r: usize) -> std::ops::Range<usize> {
+        (self.first[r] - self.start[r]) as usize..(self.first[r + 1] - self.start[r + 1]) as usize
     }
 
     /// Appends the cells of the edges on `pending`, the last one first, each from its first
@@ -1180,7 +1185,7 @@ const TWO_WAY_STEPS: u32 = 16;
 struct Packed;
 
 /// An edge's steps, unpacked: the directions, and how many there are.
-type Steps = ([u8; 2 * TWO_WAY_STEPS as usize], usize);
+type Steps = ([u8; TWO_WAY_STEPS as usize], usize);
 
 impl Packed {
     const FLAG: u32 = 1 << 31;
@@ -1207,15 +1212,19 @@ impl Packed {
 
     /// The steps of a packed edge.
     fn unpacked(packed: u32) -> Steps {
-        let mut steps = [0u8; 2 * TWO_WAY_STEPS as usize];
-        let len = Self::len(packed);
-        for (i, step) in steps.iter_mut().enumerate().take(len as usize) {
-            *step = match Self::code(packed) {
-                Self::TWO_WAY => (packed >> (3 * ((packed >> (11 + i)) & 1))) as u8 & 7,
-                _ => (packed >> (3 * i)) as u8 & 7,
+        let mut steps = [0u8; TWO_WAY_STEPS as usize];
+        let len = Self::len(packed) as usize;
+        let two_way = Self::code(packed) == Self::TWO_WAY;
+        for (i, step) in steps[..len].iter_mut().enumerate() {
+            // Three bits a step, or a bit a step choosing between the first two triples.
+            let at = if two_way {
+                3 * ((packed >> (11 + i)) & 1)
+            } else {
+                3 * i as u32
             };
+            *step = (packed >> at) as u8 & 7;
         }
-        (steps, len as usize)
+        (steps, len)
     }
 
     /// Packs `steps`, if they fit.
@@ -1254,7 +1263,7 @@ impl Packed {
         if a + b > TWO_WAY_STEPS as usize {
             return None;
         }
-        let mut steps = [0u8; 2 * TWO_WAY_STEPS as usize];
+        let mut steps = [0u8; TWO_WAY_STEPS as usize];
         for (step, &d) in steps.iter_mut().zip(down[..a].iter().rev()) {
             *step = OPPOSITE[usize::from(d)] as u8;
         }
@@ -1512,9 +1521,7 @@ mod tests {
             None => ch.head[ch.first[r] as usize..ch.first[r + 1] as usize].to_vec(),
             Some(blocks) => {
                 let mut heads = blocks.heads(r);
-                let others = (ch.first[r] - ch.start[r]) as usize
-                    ..(ch.first[r + 1] - ch.start[r + 1]) as usize;
-                heads.extend_from_slice(&ch.head[others]);
+                heads.extend_from_slice(&ch.head[ch.unpacking_heads(r)]);
                 heads
             }
         }
