@@ -2,12 +2,11 @@
 //! built the customisable way (Dibbelt, Strasser & Wagner, 2016): exact queries on weighted
 //! terrain, far faster than A* once the hierarchy is built.
 //!
-//! The contraction order comes from the shape of the grid alone, by nested dissection: the
-//! rectangle of the map is cut along a line across its longer side, and the passable cells
-//! of that line come after everything on either side of it, each side being ordered the same
-//! way first; rectangles of at most four cells are taken row by row. Steps join
-//! only neighbouring rows and columns, so a line of cells separates the two sides. The line is
-//! the one with the fewest passable cells within an eighth of the side from the middle.
+//! The contraction order comes from the shape of the grid alone, by nested dissection (see
+//! `order.rs`): the passable cells are cut in two by a separator, a path of cells across the
+//! longer side of their bounding box that bends through walls to take as few passable cells
+//! as it can, and the separator's cells come after everything on either side of it, each
+//! side being ordered the same way first.
 //!
 //! Contracting a cell joins every pair of its neighbours that come later in the order (its
 //! *upward* neighbours) with a shortcut; there is no witness search. The shortcuts are known
@@ -61,6 +60,7 @@
 mod blocks;
 mod customize;
 mod landmarks;
+mod order;
 
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 use std::time::Instant;
@@ -74,12 +74,6 @@ use crate::search::graph::{OPPOSITE, SearchGraph};
 use crate::search::request::{
     Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
 };
-
-/// Rectangles of at most this many cells are not cut further: their cells come row by row.
-const LEAF_CELLS: u64 = 4;
-
-/// A separating line is chosen within the middle `2 / SEPARATOR_WINDOW` of the side it cuts.
-const SEPARATOR_WINDOW: u32 = 8;
 
 /// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
 /// the elimination tree has no parent.
@@ -103,65 +97,6 @@ const MAX_WALKS: u32 = 6;
 
 /// How many cells pass between two looks at the control for a cancellation.
 const CANCEL_CHECK_EVERY: usize = 1024;
-
-/// Appends the passable cells of the rectangle `x0..x1` × `y0..y1` to `order` in nested
-/// dissection order: the cells of each half first, the separating line last.
-fn dissect(graph: &SearchGraph, (x0, y0, x1, y1): (u32, u32, u32, u32), order: &mut Vec<u32>) {
-    let (w, h) = (x1 - x0, y1 - y0);
-    if w == 0 || h == 0 {
-        return;
-    }
-    let push_passable = |order: &mut Vec<u32>, x: u32, y: u32| {
-        let i = y as usize * graph.width() as usize + x as usize;
-        if graph.is_passable(i) {
-            order.push(i as u32);
-        }
-    };
-    if u64::from(w) * u64::from(h) <= LEAF_CELLS {
-        for y in y0..y1 {
-            for x in x0..x1 {
-                push_passable(order, x, y);
-            }
-        }
-        return;
-    }
-    let passable =
-        |x: u32, y: u32| graph.is_passable(y as usize * graph.width() as usize + x as usize);
-    if w >= h {
-        let mid = best_line(x0, x1, |x| (y0..y1).filter(|&y| passable(x, y)).count());
-        dissect(graph, (x0, y0, mid, y1), order);
-        dissect(graph, (mid + 1, y0, x1, y1), order);
-        for y in y0..y1 {
-            push_passable(order, mid, y);
-        }
-    } else {
-        let mid = best_line(y0, y1, |y| (x0..x1).filter(|&x| passable(x, y)).count());
-        dissect(graph, (x0, y0, x1, mid), order);
-        dissect(graph, (x0, mid + 1, x1, y1), order);
-        for x in x0..x1 {
-            push_passable(order, x, mid);
-        }
-    }
-}
-
-/// The line of `from..to` near its middle (within an eighth of the length either way) with
-/// the fewest passable cells, the nearest the middle among equals.
-fn best_line(from: u32, to: u32, passable: impl Fn(u32) -> usize) -> u32 {
-    let mid = from + (to - from) / 2;
-    let reach = (to - from) / SEPARATOR_WINDOW;
-    let mut best = (passable(mid), mid);
-    for offset in 1..=reach {
-        for line in [mid - offset, mid + offset] {
-            if line > from && line + 1 < to {
-                let count = passable(line);
-                if count < best.0 {
-                    best = (count, line);
-                }
-            }
-        }
-    }
-    best.1
-}
 
 /// Moves `k` forward in `head` to the entry `target`, which the sorted list from `k` holds.
 #[inline]
@@ -428,8 +363,7 @@ fn find_edge<T: Copy + PartialEq>(
 /// The contraction order of the passable cells (the cell of each rank) by nested dissection,
 /// and the rank of each cell ([`NONE`] for walls).
 fn contraction_order(graph: &SearchGraph) -> (Vec<u32>, Vec<u32>) {
-    let mut order = Vec::with_capacity(graph.passable_count());
-    dissect(graph, (0, 0, graph.width(), graph.height()), &mut order);
+    let order = order::nested_dissection(graph);
     let mut rank = vec![NONE; graph.len()];
     for (r, &c) in order.iter().enumerate() {
         rank[c as usize] = r as u32;
