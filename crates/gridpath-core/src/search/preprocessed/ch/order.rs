@@ -1,17 +1,19 @@
 //! The contraction order by nested dissection, with separators that bend through walls.
 //!
 //! A region of passable cells (at first all of them) is cut in two by a *separator*: a path of
-//! cells from one end of its bounding box to the other, across its longer side, that moves
-//! down a row or sideways within one, never back up (rows and columns swap when the box is
-//! higher than wide). The region's cells on either side are ordered first, each side the
-//! same way, and the separator's cells last. The path takes the cells it enters, an interval
-//! of each row, and two rows' intervals share a column where the path moves down, so no step
-//! of the grid, straight or diagonal, joins the two sides. It is the path with the fewest
-//! cells of the region (a shortest path by dynamic programming, a row at a time): walls and
-//! the cells of other regions, already cut off, cost nothing, so it bends through lakes,
-//! rooms' walls and the gaps between buildings where a straight line would cross open
-//! ground. It keeps within the columns that hold the middle half of the region's cells, so
-//! the two sides are about even. A region of at most four cells is taken row by row.
+//! cells from one side of its bounding box to the opposite one, that moves down a row or
+//! sideways within one, never back up (or the same with rows and columns swapped). The
+//! region's cells on either side are ordered first, each side the same way, and the
+//! separator's cells last. The path takes the cells it enters, an interval of each row, and
+//! two rows' intervals share a column where the path moves down, so no step of the grid,
+//! straight or diagonal, joins the two sides. It is the path with the fewest cells of the
+//! region (a shortest path by dynamic programming, a row at a time): walls and the cells of
+//! other regions, already cut off, cost nothing, so it bends through lakes, rooms' walls and
+//! the gaps between buildings where a straight line would cross open ground. It keeps within
+//! the columns that hold the middle half of the region's cells, so the two sides are about
+//! even. Both ways are tried, down the rows and along the columns, and the one with the
+//! fewer separator cells for each cell of its smaller side is kept. A region of at most four
+//! cells is taken row by row.
 
 use crate::search::graph::SearchGraph;
 
@@ -79,14 +81,44 @@ fn cut(
     cells: &[u32],
     inside: impl Fn(usize) -> bool,
 ) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+    // Across the columns and across the rows, the one with the fewest cells in its
+    // separator for each cell of its smaller side; across the box's longer side among equals.
+    let taller = cells_box(width, cells).map(|(x0, y0, x1, y1)| y1 - y0 > x1 - x0)?;
+    let score = |(a, b, s): &Cut| s.len() as f64 / (a.len().min(b.len()) + 1) as f64;
+    let first = cut_across(width, cells, &inside, taller);
+    let second = cut_across(width, cells, &inside, !taller);
+    match (first, second) {
+        (Some(first), Some(second)) if score(&second) < score(&first) => Some(second),
+        (first, second) => first.or(second),
+    }
+}
+
+/// The two sides of a cut and its separator.
+type Cut = (Vec<u32>, Vec<u32>, Vec<u32>);
+
+/// The bounding box `x0..x1` × `y0..y1` of `cells`, none for none.
+fn cells_box(width: usize, cells: &[u32]) -> Option<(usize, usize, usize, usize)> {
+    if cells.is_empty() {
+        return None;
+    }
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
     for &c in cells {
         let (x, y) = (c as usize % width, c as usize / width);
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
     }
-    // The path runs along the box's shorter side, across its longer one: `along` rows (or
-    // columns when the box is higher than wide), a place `across` in each.
-    let transposed = y1 - y0 > x1 - x0;
+    Some((x0, y0, x1, y1))
+}
+
+/// A cut by a path down the rows, a column in each (or along the columns, a row in
+/// each, when `transposed`).
+fn cut_across(
+    width: usize,
+    cells: &[u32],
+    inside: &impl Fn(usize) -> bool,
+    transposed: bool,
+) -> Option<Cut> {
+    let (x0, y0, x1, y1) = cells_box(width, cells)?;
+    // `along` rows (or columns), a place `across` in each.
     let (along, across) = if transposed {
         (x1 - x0, y1 - y0)
     } else {
