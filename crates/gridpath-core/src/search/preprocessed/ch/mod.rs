@@ -82,9 +82,9 @@ const NONE: u32 = u32::MAX;
 /// The share of a build's time that each of its stages takes, for its progress: the order and
 /// the upward sets, the pass bottom up, the pass top down, the marking of what unpacking
 /// needs, the landmarks and the rest. Measured from the reported progress on two cores:
-/// 0.56, 4.56, 3.61, 0.51 and 0.96 s on the generated weighted 1024² map (0.13, 0.82, 0.75,
-/// 0.12 and 0.29 s at 512²).
-const STAGE_SHARES: [f64; 5] = [0.06, 0.42, 0.35, 0.05, 0.12];
+/// 0.88 (the order 0.38 of it), 1.91, 1.74, 0.42 and 1.37 s on the generated weighted 1024²
+/// map (0.23, 0.45, 0.37, 0.10 and 0.30 s at 512²).
+const STAGE_SHARES: [f64; 5] = [0.14, 0.30, 0.27, 0.07, 0.22];
 
 /// A query's first limit, over the landmarks' bound between its ends.
 const FIRST_LIMIT: f64 = 1.05;
