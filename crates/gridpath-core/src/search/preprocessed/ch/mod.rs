@@ -315,10 +315,14 @@ fn upward_sets(
 }
 
 /// The most ranks on a way up the elimination tree that a hierarchy is built for: a head is
-/// kept as its depth in 16 bits. The maps the hierarchy takes come nowhere near: a way up
-/// passes through one separating line of each rectangle the dissection cuts, each no longer
-/// than the shorter side of its rectangle, so at most some five times the shorter side of
-/// the map (2048 cells at [`CH_MAX_CELLS`]).
+/// kept as its depth in 16 bits. The maps the hierarchy takes stay below it: a way up
+/// passes through one separator of each region the dissection cuts, which takes no more
+/// cells than a straight line across the region would (one of the paths it is the cheapest
+/// of), so no more than the side of the map (2048 cells at [`CH_MAX_CELLS`]) nor than the
+/// region's cells; and each side of a cut holds at most three quarters of the region's
+/// cells, so a way up meets at most 27 regions of more than 2048 cells (4 × 2048 ranks
+/// beyond them at most): some 63,500 ranks in the worst case, and a few thousand on real
+/// maps. A higher tree would be refused ([`SearchError::HierarchyTooDeep`]).
 const MAX_HEIGHT: usize = 1 << 16;
 
 /// The depth of each rank in the elimination tree whose parents are `parent` (each parent
