@@ -477,14 +477,14 @@ fn pack_short_edges(kept: &Kept, middle: Vec<u32>, owner: &[u8]) -> Vec<u32> {
 impl ContractionHierarchy {
     /// A rough estimate of the build's time in a release build, from the map's passable
     /// cells, for telling a user up front that a build will be long. The time grows about as
-    /// the cells to the power 1.7: measured 1.3–1.5 s for `random512-20-0` (209,281 cells)
-    /// and 12.6–14.7 s for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on
-    /// two cores (the build shares its passes between two threads; on one core it takes 1.3
-    /// to 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 4.5
-    /// to 5 s, 2.3 to 2.5 times the estimate; 1024 × 1024, 30 s), its separators being whole
-    /// lines of passable cells; the generated weighted maps take less (1024 × 1024 in 9.5 to
-    /// 10.7 s, half the estimate). At 2048 × 2048, open ground took 206 s (the estimate: 219 s)
-    /// and the generated weighted terrain 58–65 s. A debug build takes longer.
+    /// the cells to the power 1.7: measured 1.0 s for `random512-20-0` (209,281 cells) and
+    /// 10.3–11.2 s for `Milan_1_1024` (795,765 cells) with `gridpath scen --algo ch`, on two
+    /// cores (the build shares its passes between two threads; on one core it takes 1.3 to
+    /// 1.7 times as long). Open ground takes longer than this (an empty 512 × 512 map 3.7 s,
+    /// 2.2 times the estimate; 1024 × 1024, 25 s), its separators being whole lines of
+    /// passable cells; the generated weighted maps take less (1024 × 1024 in 5.6 to 7.0 s,
+    /// under half the estimate). At 2048 × 2048, open ground took 180 s (the estimate: 186
+    /// s). A debug build takes longer.
     ///
     /// ```
     /// use gridpath_core::search::ContractionHierarchy;
@@ -495,7 +495,7 @@ impl ContractionHierarchy {
     /// ```
     pub fn build_estimate(passable: usize) -> std::time::Duration {
         let scale = passable as f64 / 795_765.0;
-        std::time::Duration::from_secs_f64(13.0 * scale.powf(1.7))
+        std::time::Duration::from_secs_f64(11.0 * scale.powf(1.7))
     }
 
     /// Prepares a grid for exact queries under a diagonal rule. A map with heights gets a
