@@ -3,10 +3,10 @@
 //! terrain, far faster than A* once the hierarchy is built.
 //!
 //! The contraction order comes from the shape of the grid alone, by nested dissection (see
-//! `order.rs`): the passable cells are cut in two by a separator, a path of cells across the
-//! longer side of their bounding box that bends through walls to take as few passable cells
-//! as it can, and the separator's cells come after everything on either side of it, each
-//! side being ordered the same way first.
+//! `order.rs`): the passable cells are cut in two by a separator, a path of cells across
+//! their bounding box that bends through walls to take as few passable cells as it can, and
+//! the separator's cells come after everything on either side of it, each side being ordered
+//! the same way first.
 //!
 //! Contracting a cell joins every pair of its neighbours that come later in the order (its
 //! *upward* neighbours) with a shortcut; there is no witness search. The shortcuts are known

@@ -76,17 +76,15 @@ pub(super) fn nested_dissection(graph: &SearchGraph) -> Vec<u32> {
 
 /// Cuts the region `cells` (sorted, of a map `width` cells wide; `inside` tells its cells) into
 /// its two sides and the separator between them, each sorted.
-fn cut(
-    width: usize,
-    cells: &[u32],
-    inside: impl Fn(usize) -> bool,
-) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+fn cut(width: usize, cells: &[u32], inside: impl Fn(usize) -> bool) -> Option<Cut> {
     // Across the columns and across the rows, the one with the fewest cells in its
     // separator for each cell of its smaller side; across the box's longer side among equals.
-    let taller = cells_box(width, cells).map(|(x0, y0, x1, y1)| y1 - y0 > x1 - x0)?;
+    let bounds = cells_box(width, cells)?;
+    let (x0, y0, x1, y1) = bounds;
+    let taller = y1 - y0 > x1 - x0;
     let score = |(a, b, s): &Cut| s.len() as f64 / (a.len().min(b.len()) + 1) as f64;
-    let first = cut_across(width, cells, &inside, taller);
-    let second = cut_across(width, cells, &inside, !taller);
+    let first = cut_across(width, cells, &inside, bounds, taller);
+    let second = cut_across(width, cells, &inside, bounds, !taller);
     match (first, second) {
         (Some(first), Some(second)) if score(&second) < score(&first) => Some(second),
         (first, second) => first.or(second),
@@ -109,15 +107,15 @@ fn cells_box(width: usize, cells: &[u32]) -> Option<(usize, usize, usize, usize)
     Some((x0, y0, x1, y1))
 }
 
-/// A cut by a path down the rows, a column in each (or along the columns, a row in
-/// each, when `transposed`).
+/// A cut of the region `cells`, whose bounding box is `(x0, y0, x1, y1)`, by a path down the
+/// rows, a column in each (or along the columns, a row in each, when `transposed`).
 fn cut_across(
     width: usize,
     cells: &[u32],
     inside: &impl Fn(usize) -> bool,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
     transposed: bool,
 ) -> Option<Cut> {
-    let (x0, y0, x1, y1) = cells_box(width, cells)?;
     // `along` rows (or columns), a place `across` in each.
     let (along, across) = if transposed {
         (x1 - x0, y1 - y0)
@@ -132,13 +130,16 @@ fn cut_across(
         };
         y * width + x
     };
+    // A cell's row and place, the other way round.
+    let row_place = |c: u32| {
+        let (x, y) = (c as usize % width - x0, c as usize / width - y0);
+        if transposed { (x, y) } else { (y, x) }
+    };
     let weight = |row: usize, place: usize| u32::from(inside(at(row, place)));
     // The window: where the cells before the place number about half of the region's.
     let mut before = vec![0usize; across + 1];
     for &c in cells {
-        let (x, y) = (c as usize % width, c as usize / width);
-        let place = if transposed { y - y0 } else { x - x0 };
-        before[place + 1] += 1;
+        before[row_place(c).1 + 1] += 1;
     }
     for p in 1..=across {
         before[p] += before[p - 1];
@@ -196,12 +197,7 @@ fn cut_across(
     }
     let (mut a, mut b, mut s) = (Vec::new(), Vec::new(), Vec::new());
     for &c in cells {
-        let (x, y) = (c as usize % width, c as usize / width);
-        let (row, place) = if transposed {
-            (x - x0, y - y0)
-        } else {
-            (y - y0, x - x0)
-        };
+        let (row, place) = row_place(c);
         let (first, last) = taken[row];
         if place < first {
             a.push(c);
