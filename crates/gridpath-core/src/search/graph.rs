@@ -500,6 +500,53 @@ impl SearchGraph {
         }
     }
 
+    /// The largest power of two, from 2⁻³⁰ to 2³⁰, of which every passable terrain's half
+    /// cost is a whole multiple, if there is one: every step of a flat map then costs a whole
+    /// number of such units times its length (see [`Self::step_units`]).
+    pub(crate) fn half_cost_unit(&self) -> Option<f64> {
+        let mut unit = 2f64.powi(30);
+        for &half in self.half_cost.iter().filter(|h| h.is_finite()) {
+            // Dividing by a power of two is exact, so the test is too.
+            while (half / unit).fract() != 0.0 {
+                unit /= 2.0;
+                if unit < 2f64.powi(-30) {
+                    return None;
+                }
+            }
+        }
+        Some(unit)
+    }
+
+    /// The cost of a step in direction `d` from `from` to `to` as whole numbers of `unit`s
+    /// (see [`Self::half_cost_unit`]): `(n, 0)` for a step of length 1, `(0, n)` for one of
+    /// length √2, costing `n × unit` times its length. `None` on a map with heights, for a
+    /// step of another length, or for a cost that is not a whole number of units.
+    pub(crate) fn step_units(
+        &self,
+        from: usize,
+        to: usize,
+        d: usize,
+        unit: f64,
+    ) -> Option<(u64, u64)> {
+        if self.slope.is_some() {
+            return None;
+        }
+        let n = (self.half_cost[usize::from(self.terrain[from])]
+            + self.half_cost[usize::from(self.terrain[to])])
+            / unit;
+        if !(n >= 0.0 && n < 2f64.powi(52) && n.fract() == 0.0) {
+            return None;
+        }
+        let length = self.step_length[d];
+        if length == 1.0 {
+            Some((n as u64, 0))
+        } else if length == std::f64::consts::SQRT_2 {
+            Some((0, n as u64))
+        } else {
+            None
+        }
+    }
+
     /// The cost of the step *into* `cell` from its neighbour `next` in direction `d` of
     /// `cell`: what backward searches (from the goal) pay, since with heights a step may
     /// cost more one way than the other. Steps are allowed both ways or neither (the climb

@@ -6,16 +6,17 @@
 //! random: those of the ranks the queries relax most, in the upper separators, cover an
 //! eighth to a half of the depths between the first and the last, and on the weighted maps
 //! from 256² to 1024² all the searched heads fall into 0.28–0.29 blocks of eight consecutive
-//! depths per edge. For each such block a rank keeps one 32-bit word: the block's number,
-//! which of its eight depths are heads, and the same eight bits in reverse order. A
-//! relaxation takes a block at a time: it expands the row's next costs into the lanes of the
-//! block's heads, adds the rank's cost, compares the eight costs of the block's depths and
-//! stores the costs and links of the lanes that fall. That is a few instructions for a block,
-//! where one edge at a time takes about a dozen for each.
+//! depths per edge. For each such block a rank keeps one 32-bit word: the block's number
+//! and which of its eight depths are heads. A relaxation takes a block at a time: it expands
+//! the row's next costs into the lanes of the block's heads, adds the rank's cost, compares
+//! the eight costs of the block's depths and stores the costs and links of the lanes that
+//! fall. That is a few instructions for a block, where one edge at a time takes about a dozen
+//! for each.
 //!
-//! The costs stay where they are, the searched edges of a rank sorted by rank, so from the
-//! deepest head up: the reversed bits expand them into the lanes in that order, and one
-//! permutation turns the lanes round. The sums and comparisons are those of one edge at a
+//! The blocks of a rank run from the deepest up, as its edges do, but within a block the
+//! costs are kept from the shallowest head up (the build turns each block's run of costs
+//! round, [`Blocks::runs`]), the order of the lanes, so that the expanding load puts each
+//! head's cost in its own depth's lane. The sums and comparisons are those of one edge at a
 //! time, so the answers are the same to the last bit.
 //!
 //! The words, 4 bytes a block (about 1.1 bytes a searched edge), are built only where the
@@ -24,10 +25,11 @@
 //! words ([`Blocks::position`]), and the hierarchy keeps heads only for the edges it keeps to
 //! unpack shortcuts alone.
 
+use super::costs::{Row, Scale};
+
 /// What a hierarchy keeps to relax its searched edges by blocks: each rank's words are
 /// `words[first[r]..first[r + 1]]`, from the deepest block up, each with the block's number
-/// in its top 16 bits, the reversed heads in the next 8 and the heads in the low 8 (bit `i`:
-/// depth `8 × block + i`).
+/// in its top 16 bits and the heads in the low 8 (bit `i`: depth `8 × block + i`).
 #[derive(Debug)]
 pub(super) struct Blocks {
     first: Vec<u32>,
@@ -135,7 +137,20 @@ impl Blocks {
     }
 
     fn word((block, heads): (u32, u8)) -> u32 {
-        block << 16 | u32::from(heads.reverse_bits()) << 8 | u32::from(heads)
+        block << 16 | u32::from(heads)
+    }
+
+    /// Calls `f` with the range of the costs of each block's heads, rank after rank: the
+    /// costs, in the order of the heads, are each block's to turn round.
+    pub(super) fn runs(&self, start: &[u32], mut f: impl FnMut(std::ops::Range<usize>)) {
+        for (words, &from) in self.first.windows(2).zip(start) {
+            let mut at = from as usize;
+            for &word in &self.words[words[0] as usize..words[1] as usize] {
+                let n = (word as u8).count_ones() as usize;
+                f(at..at + n);
+                at += n;
+            }
+        }
     }
 
     /// The bytes the words take.
@@ -144,14 +159,14 @@ impl Blocks {
     }
 
     /// Relaxes the searched edges of rank `x` at depth `dx`, reached at cost `d`, whose costs
-    /// are `costs` (sorted by rank, one a head): each head's cost and link fall to `d +` the
+    /// are `row` (sorted by rank, one a head): each head's cost and link fall to `d +` the
     /// edge's cost and `dx` where that is cheaper, as one edge at a time does.
     #[inline]
     pub(super) fn relax(
         &self,
         x: usize,
         (d, dx): (f64, u32),
-        costs: &[f64],
+        row: Row,
         dist: &mut [f64],
         link: &mut [u32],
     ) {
@@ -162,18 +177,18 @@ impl Blocks {
         // each block lies within the arrays (`lanes` covers the tree's height in whole
         // blocks, and the build asserted every head below the height), and the row's words
         // hold one head for each of its costs (asserted by the build), so the expanding loads
-        // read within `costs`.
+        // read within the row.
         unsafe {
-            relax_avx512(
-                words,
-                (d, dx),
-                costs.as_ptr(),
-                dist.as_mut_ptr(),
-                link.as_mut_ptr(),
-            );
+            let (dist, link) = (dist.as_mut_ptr(), link.as_mut_ptr());
+            match row {
+                Row::Wide(costs) => relax_avx512(words, (d, dx), Wide(costs.as_ptr()), dist, link),
+                Row::Counted(counts, scale) => {
+                    relax_avx512(words, (d, dx), Counted(counts.as_ptr(), scale), dist, link);
+                }
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = (words, d, dx, costs, dist, link);
+        let _ = (words, d, dx, row, dist, link);
     }
 }
 
@@ -190,6 +205,64 @@ fn available() -> bool {
     }
 }
 
+/// Where a relaxation by blocks reads the row's costs, the deepest head's first.
+#[cfg(target_arch = "x86_64")]
+trait Lanes: Copy {
+    /// The row's next costs, one for each bit of `heads` from the lowest, into the lanes of
+    /// those bits (the others 0), and the place of the costs after them.
+    ///
+    /// # Safety
+    /// The processor has AVX-512 F and VL; the row holds as many costs from here on as
+    /// `heads` has bits.
+    unsafe fn expand(self, heads: u8) -> (std::arch::x86_64::__m512d, Self);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Wide(*const f64);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Wide {
+    #[inline(always)]
+    unsafe fn expand(self, heads: u8) -> (std::arch::x86_64::__m512d, Self) {
+        use std::arch::x86_64::_mm512_maskz_expandloadu_pd;
+        // SAFETY: as the trait's contract says.
+        unsafe {
+            let costs = _mm512_maskz_expandloadu_pd(heads, self.0);
+            (costs, Wide(self.0.add(heads.count_ones() as usize)))
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Counted(*const u32, Scale);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Counted {
+    #[inline(always)]
+    unsafe fn expand(self, heads: u8) -> (std::arch::x86_64::__m512d, Self) {
+        use std::arch::x86_64::{
+            _mm_cvtsi32_si128, _mm256_and_si256, _mm256_maskz_expandloadu_epi32, _mm256_set1_epi32,
+            _mm256_srl_epi32, _mm512_add_pd, _mm512_cvtepu32_pd, _mm512_mul_pd, _mm512_set1_pd,
+        };
+        let Counted(next, scale) = self;
+        // SAFETY: as the trait's contract says.
+        unsafe {
+            let words = _mm256_maskz_expandloadu_epi32(heads, next.cast());
+            let straight = _mm256_and_si256(words, _mm256_set1_epi32(scale.mask() as i32));
+            let diagonal = _mm256_srl_epi32(words, _mm_cvtsi32_si128(scale.shift() as i32));
+            // As `Scale::cost`: two products and their sum.
+            let (a, b) = scale.factors();
+            let costs = _mm512_add_pd(
+                _mm512_mul_pd(_mm512_cvtepu32_pd(straight), _mm512_set1_pd(a)),
+                _mm512_mul_pd(_mm512_cvtepu32_pd(diagonal), _mm512_set1_pd(b)),
+            );
+            (costs, Counted(next.add(heads.count_ones() as usize), scale))
+        }
+    }
+}
+
 /// The relaxation by blocks (see the module documentation).
 ///
 /// # Safety
@@ -200,30 +273,26 @@ fn available() -> bool {
 unsafe fn relax_avx512(
     words: &[u32],
     (d, dx): (f64, u32),
-    costs: *const f64,
+    costs: impl Lanes,
     dist: *mut f64,
     link: *mut u32,
 ) {
     use std::arch::x86_64::{
         _CMP_LT_OQ, _mm256_mask_storeu_epi32, _mm256_set1_epi32, _mm512_add_pd, _mm512_loadu_pd,
-        _mm512_mask_cmp_pd_mask, _mm512_mask_storeu_pd, _mm512_maskz_expandloadu_pd,
-        _mm512_permutexvar_pd, _mm512_set_epi64, _mm512_set1_pd,
+        _mm512_mask_cmp_pd_mask, _mm512_mask_storeu_pd, _mm512_set1_pd,
     };
     let from = _mm512_set1_pd(d);
     let tail = _mm256_set1_epi32(dx as i32);
-    // Lane `i` takes lane `7 - i`.
-    let reverse = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     let mut next = costs;
     for &word in words {
         let block = (word >> 16) as usize * 8;
         let heads = word as u8;
-        let reversed = (word >> 8) as u8;
         // SAFETY: as the function's contract says.
         unsafe {
-            // The row's next costs, the deepest head's first, into the lanes of the reversed
-            // heads, then turned round: each head's cost in its own depth's lane.
-            let cost = _mm512_permutexvar_pd(reverse, _mm512_maskz_expandloadu_pd(reversed, next));
-            next = next.add(heads.count_ones() as usize);
+            // The row's next costs, the block's shallowest head's first, into the lanes of
+            // the heads: each head's cost in its own depth's lane.
+            let (cost, after) = next.expand(heads);
+            next = after;
             let through = _mm512_add_pd(cost, from);
             let old = _mm512_loadu_pd(dist.add(block));
             let better = _mm512_mask_cmp_pd_mask::<_CMP_LT_OQ>(heads, through, old);
@@ -246,9 +315,7 @@ mod tests {
         let start = [0u32, 4, 4, 5];
         let blocks = Blocks::words(&first, &start, &head, 18);
         assert_eq!(blocks.first, [0, 3, 3, 4]);
-        let word = |block: u32, heads: u8| {
-            block << 16 | u32::from(heads.reverse_bits()) << 8 | u32::from(heads)
-        };
+        let word = |block: u32, heads: u8| block << 16 | u32::from(heads);
         assert_eq!(
             blocks.words,
             [
@@ -278,10 +345,15 @@ mod tests {
             eprintln!("skipped: this processor cannot relax by blocks (no AVX-512)");
             return;
         }
-        // One rank at depth 40 with heads at scattered depths below it, costs in the order of
-        // the heads (from the deepest up), over arrays already holding some costs.
+        // One rank at depth 40 with heads at scattered depths below it, over arrays already
+        // holding some costs; its costs as words of counts, and the `f64`s they stand for, in
+        // the order of the heads (from the deepest up).
         let heads: Vec<u16> = vec![39, 38, 33, 31, 30, 29, 28, 27, 26, 25, 24, 16, 9, 8, 7, 0];
-        let costs: Vec<f64> = (0..heads.len()).map(|i| 1.0 + i as f64 * 0.37).collect();
+        let scale = Scale::new(7, 0.25);
+        let words: Vec<u32> = (0..heads.len() as u32)
+            .map(|i| ((i * 5 + 3) << 7) | ((i * 11 + 1) % 128))
+            .collect();
+        let wide: Vec<f64> = words.iter().map(|&w| scale.cost(w)).collect();
         let first = [0u32, heads.len() as u32];
         let start = first;
         let blocks = Blocks::words(&first, &start, &heads, 41);
@@ -295,23 +367,32 @@ mod tests {
                 }
             })
             .collect();
-        let mut dist = before.clone();
-        let mut link: Vec<u32> = (0..lanes as u32).map(|i| 1000 + i).collect();
-        let (mut want_dist, mut want_link) = (dist.clone(), link.clone());
+        let links: Vec<u32> = (0..lanes as u32).map(|i| 1000 + i).collect();
         let d = 0.75;
-        for (&h, &c) in heads.iter().zip(&costs) {
+        let (mut want_dist, mut want_link) = (before.clone(), links.clone());
+        for (&h, &c) in heads.iter().zip(&wide) {
             let h = usize::from(h);
             if d + c < want_dist[h] {
                 want_dist[h] = d + c;
                 want_link[h] = 40;
             }
         }
-        blocks.relax(0, (d, 40), &costs, &mut dist, &mut link);
-        assert_eq!(
-            dist.iter().map(|c| c.to_bits()).collect::<Vec<_>>(),
-            want_dist.iter().map(|c| c.to_bits()).collect::<Vec<_>>()
-        );
-        assert_eq!(link, want_link);
-        assert_ne!(dist, before, "some costs fell");
+        // The relaxation reads each block's costs turned round.
+        let (mut turned_wide, mut turned_words) = (wide.clone(), words.clone());
+        blocks.runs(&start, |run| {
+            turned_wide[run.clone()].reverse();
+            turned_words[run].reverse();
+        });
+        assert_ne!(turned_wide, wide, "some block holds more than one head");
+        for row in [Row::Wide(&turned_wide), Row::Counted(&turned_words, scale)] {
+            let (mut dist, mut link) = (before.clone(), links.clone());
+            blocks.relax(0, (d, 40), row, &mut dist, &mut link);
+            assert_eq!(
+                dist.iter().map(|c| c.to_bits()).collect::<Vec<_>>(),
+                want_dist.iter().map(|c| c.to_bits()).collect::<Vec<_>>()
+            );
+            assert_eq!(link, want_link);
+            assert_ne!(dist, before, "some costs fell");
+        }
     }
 }

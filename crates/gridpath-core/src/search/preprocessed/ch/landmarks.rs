@@ -32,7 +32,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::NONE;
-use super::customize::{by_subtrees, tree_owners};
+use super::customize::by_subtrees;
 
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 32;
@@ -90,14 +90,6 @@ impl Upward<'_> {
             .iter()
             .zip(costs)
             .map(|(&h, &c)| (h as usize, c))
-    }
-
-    /// Which of two threads sweeps each rank down ([`tree_owners`], by each rank's searched
-    /// edges), or nothing when one thread sweeps them all.
-    pub(super) fn owners(&self) -> Vec<u8> {
-        tree_owners(self.parent, self.cost.len(), |x| {
-            u64::from(self.start[x + 1] - self.start[x]) + 1
-        })
     }
 
     /// The cost from each rank of `from` to every rank (infinite where there is no way), one

@@ -58,11 +58,12 @@
 //! ```
 
 mod blocks;
+mod costs;
 mod customize;
 mod landmarks;
 mod order;
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use landmarks::Landmarks;
@@ -154,11 +155,12 @@ pub struct ContractionHierarchy {
     /// [`Self::unpacking_heads`]).
     first: Vec<u32>,
     head: Vec<u16>,
-    middle: Vec<u32>,
+    links: Links,
     /// The costs of the searched edges of rank `r`, in the order of their heads:
-    /// `cost[start[r]..start[r + 1]]`.
+    /// `costs.row(start[r]..start[r + 1])`, in 32-bit words where the map allows it (see
+    /// `costs.rs`).
     start: Vec<u32>,
-    cost: Vec<f64>,
+    costs: costs::Costs,
     /// The number of searched edges that are shortcuts.
     shortcuts: usize,
     /// Every rank's cost to a few landmarks, whose lower bounds prune the queries.
@@ -412,12 +414,123 @@ struct Kept<'a> {
     head: &'a [u32],
 }
 
+/// What unpacks a kept edge: its steps packed (see [`Packed`]), or, for an edge of more
+/// steps, `middle` holds the index of its first half (the edge between its middle rank and
+/// its lower end) and `across` the index of its second half (between the middle rank and its
+/// higher end) less that of the first. Both halves belong to the middle rank, so the
+/// difference is less than its kept edges; one too large for 16 bits is [`Links::FAR`], and
+/// found in the list of such edges. Six bytes, which one look at memory reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, packed(2))]
+struct Link {
+    middle: u32,
+    across: i16,
+}
+
+impl Link {
+    /// The top bit of `middle`: set for an edge whose steps are packed, clear for one whose
+    /// first half's index (below [`CH_MAX_EDGES`]) `middle` holds.
+    const PACKED: u32 = 1 << 31;
+
+    /// The link of an edge whose steps are `packed`.
+    fn packed(packed: u64) -> Self {
+        Self {
+            middle: Self::PACKED | (packed as u32 & !Self::PACKED),
+            across: (packed >> 31) as u16 as i16,
+        }
+    }
+
+    /// The link of an edge whose halves are the edges `first` and `second`, if they lie near
+    /// enough for `across`.
+    fn halves(first: usize, second: usize) -> Option<Self> {
+        let across = i16::try_from(second as isize - first as isize).ok()?;
+        (across != Links::FAR).then_some(Self {
+            middle: first as u32,
+            across,
+        })
+    }
+
+    /// The edge's steps, if they are packed.
+    fn steps(self) -> Option<u64> {
+        let middle = self.middle;
+        (middle & Self::PACKED != 0)
+            .then(|| u64::from(middle & !Self::PACKED) | u64::from(self.across as u16) << 31)
+    }
+
+    /// The link as a word, and back: for the atomics of the build.
+    fn word(self) -> u64 {
+        u64::from(self.middle) | u64::from(self.across as u16) << 32
+    }
+
+    fn from_word(word: u64) -> Self {
+        Self {
+            middle: word as u32,
+            across: (word >> 32) as u16 as i16,
+        }
+    }
+}
+
+const _: () = assert!(CH_MAX_EDGES < Link::PACKED as usize);
+
+/// Every kept edge's [`Link`], by the edge's index.
+#[derive(Debug, Default)]
+struct Links {
+    links: Vec<Link>,
+    /// The edges whose halves lie too far apart for `across`, sorted: each with the index of
+    /// its second half.
+    far: Vec<(u32, u32)>,
+}
+
+impl Links {
+    const FAR: i16 = i16::MIN;
+
+    /// The index of the second half of edge `k`, whose link is `link` (not packed).
+    #[inline]
+    fn second(&self, k: usize, link: Link) -> usize {
+        match link.across {
+            Self::FAR => {
+                let i = self
+                    .far
+                    .binary_search_by_key(&(k as u32), |&(edge, _)| edge)
+                    .expect("an edge whose halves lie far apart is listed");
+                self.far[i].1 as usize
+            }
+            d => {
+                let first = link.middle;
+                (first as usize).wrapping_add_signed(isize::from(d))
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.links.len()
+    }
+
+    fn bytes(&self) -> usize {
+        self.links.capacity() * size_of::<Link>() + self.far.capacity() * size_of::<(u32, u32)>()
+    }
+}
+
 /// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle` (see
-/// [`Packed`]), lowest rank first, so that the two halves of an edge, which belong to its
-/// lower middle rank (a descendant in the elimination tree), are packed before it: on the
-/// threads `owner` gives the ranks to ([`customize::by_subtrees`]).
-fn pack_short_edges(kept: &Kept, middle: Vec<u32>, owner: &[u8]) -> Vec<u32> {
-    let middle: Vec<AtomicU32> = middle.into_iter().map(AtomicU32::new).collect();
+/// [`Packed`]), and links every other edge to its two halves (see [`Halves`]), lowest rank
+/// first, so that the two halves of an edge, which belong to its lower middle rank (a
+/// descendant in the elimination tree), are packed before it: on the threads `owner` gives
+/// the ranks to ([`customize::by_subtrees`]). Every step of the grid is packed, so unpacking
+/// needs neither the middle ranks nor the ends' cells: the steps run from the cell it has
+/// reached.
+fn pack_short_edges(kept: &Kept, middle: &[u32], owner: &[u8]) -> (Links, Option<(Vec<u64>, f64)>) {
+    // Each edge's link as a word once its rank is visited (see `Link::word`).
+    let links: Vec<AtomicU64> = middle.iter().map(|_| AtomicU64::new(0)).collect();
+    let counter = costs::Counter::new(kept.graph);
+    let counts: Vec<AtomicU64> = match counter {
+        Some(_) => middle
+            .iter()
+            .map(|_| AtomicU64::new(costs::UNCOUNTED))
+            .collect(),
+        None => Vec::new(),
+    };
+    let count_of = |k: usize| counts[k].load(Ordering::Relaxed);
+    let far = std::sync::Mutex::new(Vec::new());
     let Kept {
         graph,
         order,
@@ -427,7 +540,7 @@ fn pack_short_edges(kept: &Kept, middle: Vec<u32>, owner: &[u8]) -> Vec<u32> {
     } = *kept;
     // Plain loads and stores: a rank writes its own edges, and reads those of ranks below
     // it, which no other thread writes.
-    let middle_of = |k: usize| middle[k].load(Ordering::Relaxed);
+    let steps_of = |k: usize| Link::from_word(links[k].load(Ordering::Relaxed)).steps();
     let edge_index = |a: usize, b: usize| {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
         find_edge((first, start), head, low, high as u32, |h| {
@@ -439,39 +552,65 @@ fn pack_short_edges(kept: &Kept, middle: Vec<u32>, owner: &[u8]) -> Vec<u32> {
         let edges = first[r] as usize..first[r + 1] as usize;
         for (k, &h) in edges.clone().zip(&head[edges]) {
             let h = h as usize;
-            let packed = match middle_of(k) {
+            let link = match middle[k] {
                 NONE => {
                     let to = order[h] as usize;
-                    (0..8)
-                        .find(|&d| {
-                            graph.can_step(cell, d) && cell as isize + graph.delta(d) == to as isize
-                        })
-                        .map(|d| Packed::step(d as u32))
+                    let d = (0..8).find(|&d| {
+                        graph.can_step(cell, d) && cell as isize + graph.delta(d) == to as isize
+                    });
+                    let d = d.expect("an edge of no middle is a step");
+                    if let Some(counter) = counter {
+                        counts[k].store(counter.step(graph, (cell, to), d), Ordering::Relaxed);
+                    }
+                    Link::packed(Packed::step(d as u32))
                 }
-                m if Packed::is_packed(m) => None,
                 m => {
                     let m = m as usize;
-                    let half = |end| {
-                        edge_index(m, end)
-                            .map(middle_of)
-                            .filter(|&v| Packed::is_packed(v))
-                    };
+                    let down = edge_index(m, r).expect("the middle keeps the first half");
+                    let up = edge_index(m, h).expect("the middle keeps the second half");
+                    if counter.is_some() {
+                        let count = costs::Counter::join(count_of(down), count_of(up));
+                        counts[k].store(count, Ordering::Relaxed);
+                    }
                     // From `r` down to the middle (the first half backwards), then up.
-                    match (half(r), half(h)) {
-                        (Some(down), Some(up)) => Packed::join(down, up),
+                    let joined = match (steps_of(down), steps_of(up)) {
+                        (Some(a), Some(b)) => Packed::join(a, b),
                         _ => None,
+                    };
+                    match joined {
+                        Some(steps) => Link::packed(steps),
+                        None => Link::halves(down, up).unwrap_or_else(|| {
+                            far.lock()
+                                .expect("no thread panics holding it")
+                                .push((k as u32, up as u32));
+                            Link {
+                                middle: down as u32,
+                                across: Links::FAR,
+                            }
+                        }),
                     }
                 }
             };
-            if let Some(p) = packed {
-                middle[k].store(p, Ordering::Relaxed);
-            }
+            links[k].store(link.word(), Ordering::Relaxed);
         }
     };
     let Ok(()) = customize::by_subtrees(owner, order.len(), false, pack, &mut |_| {
         Ok::<(), std::convert::Infallible>(())
     });
-    middle.into_iter().map(AtomicU32::into_inner).collect()
+    let mut far = far.into_inner().expect("no thread panics holding it");
+    far.sort_unstable();
+    let links = Links {
+        links: links
+            .into_iter()
+            .map(|w| Link::from_word(w.into_inner()))
+            .collect(),
+        far,
+    };
+    let counts = counter.map(|counter| {
+        let counts = counts.into_iter().map(AtomicU64::into_inner).collect();
+        (counts, counter.unit())
+    });
+    (links, counts)
 }
 
 impl ContractionHierarchy {
@@ -683,18 +822,10 @@ impl ContractionHierarchy {
         middle.shrink_to_fit();
         weight.truncate(searched);
         weight.shrink_to_fit();
-        let upward = landmarks::Upward {
-            parent: &parent,
-            first: &first,
-            head: &head,
-            start: &start,
-            cost: &weight,
-        };
-        // The threads that sweep the landmarks' costs and pack the short edges.
-        let owner = upward.owners();
-        let landmarks = Landmarks::build(&upward, &owner, |l| {
-            report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
-        })?;
+        // The threads that pack the short edges and sweep the landmarks' costs.
+        let owner = customize::tree_owners(&parent, weight.len(), |x| {
+            u64::from(start[x + 1] - start[x]) + 1
+        });
         let kept = Kept {
             graph: &graph,
             order: &order,
@@ -702,7 +833,22 @@ impl ContractionHierarchy {
             start: &start,
             head: &head,
         };
-        let middle = pack_short_edges(&kept, middle, &owner);
+        let (links, counts) = pack_short_edges(&kept, &middle, &owner);
+        drop(middle);
+        let costs = costs::Costs::new(weight, &kept, counts);
+        // The landmarks' costs from the edges' costs as the queries read them.
+        let cost = costs.wide();
+        let upward = landmarks::Upward {
+            parent: &parent,
+            first: &first,
+            head: &head,
+            start: &start,
+            cost: &cost,
+        };
+        let landmarks = Landmarks::build(&upward, &owner, |l| {
+            report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
+        })?;
+        drop(cost);
         // The heads as depths. What the queries' relaxations rely on to index the costs by
         // head unchecked: every head lies above its tail, so below the height (the arrays are
         // not changed after the build).
@@ -712,6 +858,10 @@ impl ContractionHierarchy {
             "every head lies above its tail in the elimination tree"
         );
         let blocks = blocks::Blocks::build(&first, &start, &head, height);
+        let mut costs = costs;
+        if let Some(blocks) = &blocks {
+            blocks.runs(&start, |run| costs.reverse(run));
+        }
         // The words stand for the searched edges' heads: keep the others' alone.
         let head = match blocks {
             Some(_) => (0..ranks)
@@ -733,9 +883,9 @@ impl ContractionHierarchy {
             height,
             first,
             head,
-            middle,
+            links,
             start,
-            cost: weight,
+            costs,
             shortcuts,
             landmarks,
             forward: Side::default(),
@@ -752,7 +902,7 @@ impl ContractionHierarchy {
 
     /// The number of upward edges the queries search: steps of the grid and shortcuts.
     pub fn edge_count(&self) -> usize {
-        self.cost.len()
+        self.costs.len()
     }
 
     /// The number of shortcuts among the upward edges the queries search.
@@ -762,7 +912,7 @@ impl ContractionHierarchy {
 
     /// The number of upward edges kept to unpack shortcuts, those searched included.
     pub fn unpacking_edge_count(&self) -> usize {
-        self.middle.len()
+        self.links.len()
     }
 
     /// The most ranks on a way up the elimination tree: how many ranks a query's walk from
@@ -784,9 +934,9 @@ impl ContractionHierarchy {
             + bytes(&self.depth)
             + bytes(&self.first)
             + bytes(&self.head)
-            + bytes(&self.middle)
+            + self.links.bytes()
             + bytes(&self.start)
-            + bytes(&self.cost)
+            + self.costs.bytes()
             + self.landmarks.bytes()
             + self.blocks.as_ref().map_or(0, blocks::Blocks::bytes)
             + side(&self.forward)
@@ -861,16 +1011,41 @@ impl ContractionHierarchy {
         }
         side.link[dx] |= RELAXED;
         stats.expanded += 1;
-        let costs = &self.cost[self.start[x] as usize..self.start[x + 1] as usize];
+        let row = self
+            .costs
+            .row(self.start[x] as usize..self.start[x + 1] as usize);
         let (dist, link) = (&mut side.dist[..], &mut side.link[..]);
         if let Some(blocks) = &self.blocks {
-            blocks.relax(x, (d, dx as u32), costs, dist, link);
+            blocks.relax(x, (d, dx as u32), row, dist, link);
             return;
         }
         let from = self.first[x] as usize;
-        let heads = &self.head[from..from + costs.len()];
+        let heads = &self.head[from..from + row.len()];
+        match row {
+            costs::Row::Wide(costs) => {
+                self.relax_edges(heads, costs.iter().copied(), (d, dx), dist, link);
+            }
+            costs::Row::Counted(words, scale) => {
+                let costs = words.iter().map(|&w| scale.cost(w));
+                self.relax_edges(heads, costs, (d, dx), dist, link);
+            }
+        }
+    }
+
+    /// Relaxes the edges to the depths `heads`, of costs `costs`, from the rank at depth `dx`
+    /// reached at cost `d`, one at a time: each head's cost and link fall to `d +` the edge's
+    /// cost and `dx` where that is cheaper.
+    #[inline(always)]
+    fn relax_edges(
+        &self,
+        heads: &[u16],
+        costs: impl Iterator<Item = f64>,
+        (d, dx): (f64, usize),
+        dist: &mut [f64],
+        link: &mut [u32],
+    ) {
         assert!(dist.len() == blocks::padded(self.height) && link.len() == dist.len());
-        for (&y, &c) in heads.iter().zip(costs) {
+        for (&y, c) in heads.iter().zip(costs) {
             let y = usize::from(y);
             debug_assert!(y < dx);
             let nd = d + c;
@@ -1026,7 +1201,8 @@ impl ContractionHierarchy {
             let mut path = vec![self.order[start as usize] as usize];
             let mut pending = Vec::new();
             for pair in climb.windows(2).chain(descent.windows(2)) {
-                pending.push((pair[0], pair[1]));
+                let k = self.edge_index(pair[0], pair[1]);
+                pending.push((k.expect("an edge of the hierarchy"), pair[0] < pair[1]));
                 self.unpack(&mut pending, &mut path);
             }
             path
@@ -1073,48 +1249,51 @@ impl ContractionHierarchy {
         (self.first[r] - self.start[r]) as usize..(self.first[r + 1] - self.start[r + 1]) as usize
     }
 
-    /// Appends the cells of the edges on `pending`, the last one first, each from its first
-    /// rank to its second (the second's cell included, the first's not), until none is left.
-    fn unpack(&self, pending: &mut Vec<(usize, usize)>, path: &mut Vec<usize>) {
-        while let Some((a, b)) = pending.pop() {
-            let k = self.edge_index(a, b);
-            debug_assert!(k.is_some(), "an edge of the hierarchy");
-            match k.map_or(NONE, |k| self.middle[k]) {
-                m if Packed::is_packed(m) => {
-                    // The steps run from the lower rank to the higher.
-                    let mut cell = self.order[a] as isize;
-                    if a < b {
-                        for d in Packed::steps(m) {
-                            cell += self.graph.delta(d);
-                            path.push(cell as usize);
-                        }
-                    } else {
-                        for d in Packed::steps_backwards(m) {
-                            cell -= self.graph.delta(d);
-                            path.push(cell as usize);
-                        }
+    /// Appends the cells of the edges on `pending`, the last one first, each taken up from
+    /// its lower rank to its higher (`true`) or down, the cell of its far end included and
+    /// that of its near end not, until none is left. `path` holds the near end's cell.
+    fn unpack(&self, pending: &mut Vec<(usize, bool)>, path: &mut Vec<usize>) {
+        while let Some((k, up)) = pending.pop() {
+            let link = self.links.links[k];
+            if let Some(steps) = link.steps() {
+                // The steps run from the lower rank to the higher.
+                let mut cell = *path.last().expect("the path holds the near end") as isize;
+                if up {
+                    for d in Packed::steps(steps) {
+                        cell += self.graph.delta(d);
+                        path.push(cell as usize);
+                    }
+                } else {
+                    for d in Packed::steps_backwards(steps) {
+                        cell -= self.graph.delta(d);
+                        path.push(cell as usize);
                     }
                 }
-                NONE => path.push(self.order[b] as usize),
-                m => {
-                    let m = m as usize;
-                    pending.push((m, b));
-                    pending.push((a, m));
+            } else {
+                // Up: from the lower end down its first half to the middle, then up the
+                // second half; down: the other way round.
+                let first = link.middle as usize;
+                let second = self.links.second(k, link);
+                if up {
+                    pending.push((second, true));
+                    pending.push((first, false));
+                } else {
+                    pending.push((first, true));
+                    pending.push((second, false));
                 }
             }
         }
     }
 }
 
-/// The most steps an edge's `middle` can hold in place of its middle rank, in any
-/// directions.
-const PACKED_STEPS: u32 = 9;
+/// The most steps an edge's [`Link`] can hold in place of its halves, in any directions.
+const PACKED_STEPS: u64 = 14;
 
-/// The most steps an edge's `middle` can hold when they take two directions at most.
-const TWO_WAY_STEPS: u32 = 16;
+/// The most steps an edge's [`Link`] can hold when they take two directions at most.
+const TWO_WAY_STEPS: u64 = 31;
 
-/// An edge's steps packed into its `middle`, from the edge's lower rank to its higher: the
-/// top bit set (no rank comes near it), then a code in the next four bits. A code of 1 to
+/// An edge's steps packed into the 47 bits of a [`Link`] beside its flag, from the edge's
+/// lower rank to its higher, with a code in the top five bits. A code of 1 to
 /// [`PACKED_STEPS`] is the number of steps, three bits each below it, the first step in the
 /// lowest bits. The code [`Packed::TWO_WAY`] holds up to [`TWO_WAY_STEPS`] steps in two
 /// directions (the cheapest paths of a few steps mostly keep to two neighbouring ones): the
@@ -1126,30 +1305,26 @@ struct Packed;
 type Steps = ([u8; TWO_WAY_STEPS as usize], usize);
 
 impl Packed {
-    const FLAG: u32 = 1 << 31;
-    const TWO_WAY: u32 = 15;
+    const BITS: u32 = 47;
+    const TWO_WAY: u64 = 31;
 
-    fn is_packed(middle: u32) -> bool {
-        middle & Self::FLAG != 0 && middle != NONE
+    fn code(packed: u64) -> u64 {
+        packed >> (Self::BITS - 5)
     }
 
-    fn code(packed: u32) -> u32 {
-        (packed >> 27) & 0xf
-    }
-
-    fn len(packed: u32) -> u32 {
+    fn len(packed: u64) -> u64 {
         match Self::code(packed) {
             Self::TWO_WAY => (packed >> 6) & 0x1f,
             n => n,
         }
     }
 
-    fn step(d: u32) -> u32 {
-        Self::FLAG | (1 << 27) | d
+    fn step(d: u32) -> u64 {
+        1 << (Self::BITS - 5) | u64::from(d)
     }
 
     /// The steps of a packed edge.
-    fn unpacked(packed: u32) -> Steps {
+    fn unpacked(packed: u64) -> Steps {
         let mut steps = [0u8; TWO_WAY_STEPS as usize];
         let len = Self::len(packed) as usize;
         let two_way = Self::code(packed) == Self::TWO_WAY;
@@ -1158,7 +1333,7 @@ impl Packed {
             let at = if two_way {
                 3 * ((packed >> (11 + i)) & 1)
             } else {
-                3 * i as u32
+                3 * i as u64
             };
             *step = (packed >> at) as u8 & 7;
         }
@@ -1166,14 +1341,15 @@ impl Packed {
     }
 
     /// Packs `steps`, if they fit.
-    fn pack(steps: &[u8]) -> Option<u32> {
-        let len = steps.len() as u32;
+    fn pack(steps: &[u8]) -> Option<u64> {
+        let len = steps.len() as u64;
+        let code = |code: u64| code << (Self::BITS - 5);
         if len <= PACKED_STEPS {
             let bits = steps
                 .iter()
                 .enumerate()
-                .fold(0, |bits, (i, &d)| bits | u32::from(d) << (3 * i));
-            return Some(Self::FLAG | (len << 27) | bits);
+                .fold(0, |bits, (i, &d)| bits | u64::from(d) << (3 * i));
+            return Some(code(len) | bits);
         }
         let first = steps[0];
         let second = steps.iter().copied().find(|&d| d != first).unwrap_or(first);
@@ -1183,20 +1359,19 @@ impl Packed {
         let choices = steps
             .iter()
             .enumerate()
-            .fold(0, |bits, (i, &d)| bits | u32::from(d != first) << (11 + i));
+            .fold(0, |bits, (i, &d)| bits | u64::from(d != first) << (11 + i));
         Some(
-            Self::FLAG
-                | (Self::TWO_WAY << 27)
+            code(Self::TWO_WAY)
                 | choices
                 | (len << 6)
-                | (u32::from(second) << 3)
-                | u32::from(first),
+                | (u64::from(second) << 3)
+                | u64::from(first),
         )
     }
 
     /// The steps of `down` backwards (it runs from the middle up to the lower end) then those
     /// of `up`, if they fit.
-    fn join(down: u32, up: u32) -> Option<u32> {
+    fn join(down: u64, up: u64) -> Option<u64> {
         let ((down, a), (up, b)) = (Self::unpacked(down), Self::unpacked(up));
         if a + b > TWO_WAY_STEPS as usize {
             return None;
@@ -1209,13 +1384,13 @@ impl Packed {
         Self::pack(&steps[..a + b])
     }
 
-    fn steps(packed: u32) -> impl Iterator<Item = usize> {
+    fn steps(packed: u64) -> impl Iterator<Item = usize> {
         let (steps, len) = Self::unpacked(packed);
         (0..len).map(move |i| usize::from(steps[i]))
     }
 
     /// The steps, the last first.
-    fn steps_backwards(packed: u32) -> impl Iterator<Item = usize> {
+    fn steps_backwards(packed: u64) -> impl Iterator<Item = usize> {
         let (steps, len) = Self::unpacked(packed);
         (0..len).rev().map(move |i| usize::from(steps[i]))
     }
@@ -1439,7 +1614,7 @@ mod tests {
     /// The heads of `ch`'s kept edges as ranks: each the ancestor of its tail at the depth
     /// kept.
     fn rank_heads(ch: &ContractionHierarchy) -> Vec<u32> {
-        let mut heads = Vec::with_capacity(ch.middle.len());
+        let mut heads = Vec::with_capacity(ch.links.len());
         for r in 0..ch.order.len() {
             for h in kept_heads(ch, r) {
                 let mut a = r as u32;
@@ -1511,18 +1686,29 @@ mod tests {
         }
     }
 
+    /// The costs of `ch`'s searched edges, in the order of their heads (the relaxations by
+    /// blocks read each block's costs turned round).
+    fn searched_costs(ch: &ContractionHierarchy) -> Vec<f64> {
+        let mut cost = ch.costs.wide().into_owned();
+        if let Some(blocks) = &ch.blocks {
+            blocks.runs(&ch.start, |run| cost[run].reverse());
+        }
+        cost
+    }
+
     /// The searched upward edges of `ch` (`heads`, from [`rank_heads`]), and the ranks given
     /// out to two threads by them, whatever the machine's cores and the map's size.
     fn upward_on_two_threads<'a>(
         ch: &'a ContractionHierarchy,
         heads: &'a [u32],
+        cost: &'a [f64],
     ) -> (landmarks::Upward<'a>, Vec<u8>) {
         let upward = landmarks::Upward {
             parent: &ch.parent,
             first: &ch.first,
             head: heads,
             start: &ch.start,
-            cost: &ch.cost,
+            cost,
         };
         let owner = customize::share_subtrees(
             ch.parent.len(),
@@ -1536,7 +1722,8 @@ mod tests {
     fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
         let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
         let heads = rank_heads(&ch);
-        let (upward, owner) = upward_on_two_threads(&ch, &heads);
+        let cost = searched_costs(&ch);
+        let (upward, owner) = upward_on_two_threads(&ch, &heads, &cost);
         let lanes = |lane: u8| owner.iter().filter(|&&o| o == lane).count();
         assert!(
             lanes(0) > 0 && lanes(1) > 0 && lanes(customize::BOTH) > 0,
@@ -1553,7 +1740,8 @@ mod tests {
     fn one_sweep_for_four_landmarks_gives_each_the_costs_dijkstra_gives_it() {
         let ch = ContractionHierarchy::build(&noise_map(90), Diagonal::NoCut);
         let heads = rank_heads(&ch);
-        let (upward, owner) = upward_on_two_threads(&ch, &heads);
+        let cost = searched_costs(&ch);
+        let (upward, owner) = upward_on_two_threads(&ch, &heads, &cost);
         let ranks = ch.parent.len();
         let from = [0, ranks / 3, ranks / 2, ranks - 1];
         let dist = |n: usize| {
@@ -1621,7 +1809,10 @@ mod tests {
             .flat_map(|r| kept_heads(&one_at_a_time, r))
             .collect();
         one_at_a_time.head = head;
-        one_at_a_time.blocks = None;
+        // And the costs in the order of the heads.
+        if let Some(blocks) = one_at_a_time.blocks.take() {
+            blocks.runs(&one_at_a_time.start, |run| one_at_a_time.costs.reverse(run));
+        }
         let cells = passable(&grid);
         let mut found = 0;
         for &a in cells.iter().step_by(401) {
@@ -1644,6 +1835,52 @@ mod tests {
         let grid = noise_map(120);
         let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
         check_against_dijkstra(&grid, &mut ch, (1499, 97));
+    }
+
+    #[test]
+    fn costs_are_kept_in_words_where_the_terrains_have_a_unit() {
+        // Grass 1, road 0.5, swamp 3 (and walls): every step a whole number of quarters, times
+        // its length. The words stand for the costs the build computed, and the answers are
+        // Dijkstra's.
+        let grid = noise_map(90);
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        assert!(ch.costs.counted(), "the default terrains have a unit");
+        check_against_dijkstra(&grid, &mut ch, (307, 41));
+        // A swamp of cost 3.1 has no unit that grass shares: the costs stay as they are.
+        let mut odd = grid.clone();
+        for id in 0..odd.terrains().len() as TerrainId {
+            let terrain = odd.terrain(id).clone();
+            if terrain.symbol == '~' {
+                odd.set_terrain(
+                    id,
+                    Terrain {
+                        cost: Some(3.1),
+                        ..terrain
+                    },
+                )
+                .unwrap();
+            }
+        }
+        let mut ch = ContractionHierarchy::build(&odd, Diagonal::NoCut);
+        assert!(
+            !ch.costs.counted(),
+            "3.1 is no whole number of any power of two"
+        );
+        check_against_dijkstra(&odd, &mut ch, (307, 41));
+        // Costs so far apart that the counts pass 32 bits: the costs stay as they are too.
+        let mut far = grid.clone();
+        for id in 0..far.terrains().len() as TerrainId {
+            let terrain = far.terrain(id).clone();
+            let cost = match terrain.symbol {
+                '~' => Some(65536.0),
+                '=' => Some(2f64.powi(-19)),
+                _ => terrain.cost,
+            };
+            far.set_terrain(id, Terrain { cost, ..terrain }).unwrap();
+        }
+        let mut ch = ContractionHierarchy::build(&far, Diagonal::NoCut);
+        assert!(!ch.costs.counted(), "counts of 2⁻²⁰ units pass 32 bits");
+        check_against_dijkstra(&far, &mut ch, (307, 41));
     }
 
     #[test]
@@ -1679,29 +1916,35 @@ mod tests {
         // `join(down, up)` runs `down` (from a middle to the lower end) backwards, each step
         // reversed, then `up` (from the middle to the higher end).
         let (east, south_east, north) = (0u32, 6, 3);
+        let packed = |steps: u64| Link::packed(steps).steps() == Some(steps);
         let down = Packed::join(Packed::step(east), Packed::step(south_east)).unwrap();
         assert_eq!(
             Packed::steps(down).collect::<Vec<_>>(),
             vec![OPPOSITE[0], 6]
         );
         let joined = Packed::join(down, Packed::step(north)).unwrap();
-        assert!(Packed::is_packed(joined) && !Packed::is_packed(NONE));
+        assert!(packed(joined), "a link keeps the steps");
+        assert_eq!(
+            Link::halves(7, 9).and_then(Link::steps),
+            None,
+            "halves, not steps"
+        );
         assert_eq!(
             Packed::steps(joined).collect::<Vec<_>>(),
             vec![OPPOSITE[6], 0, 3]
         );
-        // Nine steps fit in any directions; up to sixteen in two.
+        // Fourteen steps fit in any directions; up to thirty-one in two.
         let mut long = Packed::step(east);
         for _ in 1..PACKED_STEPS {
             long = Packed::join(Packed::step(east), long).unwrap();
         }
         assert_eq!(Packed::len(long), PACKED_STEPS);
-        // Ten steps in three directions do not fit; in two they do, up to sixteen.
+        // Fifteen steps in three directions do not fit; in two they do, up to thirty-one.
         let east9 = Packed::pack(&[0; PACKED_STEPS as usize]).unwrap();
         let three = Packed::pack(&[6, 3]).unwrap();
         assert!(
             Packed::join(three, east9).is_none(),
-            "ten steps in three directions"
+            "fifteen steps in three directions"
         );
         let mut long = Packed::join(Packed::step(south_east), east9).unwrap();
         let mut want = vec![OPPOSITE[6]];
@@ -1716,11 +1959,12 @@ mod tests {
             let mut back = want.clone();
             back.reverse();
             assert_eq!(Packed::steps_backwards(long).collect::<Vec<_>>(), back);
+            assert!(packed(long), "a link keeps the steps");
         }
         assert_eq!(Packed::len(long), TWO_WAY_STEPS);
         assert!(
             Packed::join(Packed::step(1), long).is_none(),
-            "seventeen steps"
+            "thirty-two steps"
         );
     }
 

@@ -1,0 +1,241 @@
+//! The costs of the searched edges, as the queries read them: in 32 bits where the map's
+//! costs allow it exactly, in 64 otherwise.
+//!
+//! A step costs its length (1 or √2) times the mean of its two cells' costs. Where every
+//! terrain's half cost is a whole multiple of one power of two, the *unit* (as on the Moving
+//! AI maps, all of cost 1, or on terrains of costs 0.5, 1, 2 and 3), every step costs `n`
+//! units or `n√2` units for a whole `n`, and so does every edge of the hierarchy: `a + b√2`
+//! units, where `a` counts the units of its straight steps and `b` those of its diagonal
+//! ones. The build counts them for each kept edge from its two halves, lowest rank first (a
+//! grid step counts itself), and when the counts of every searched edge fit one 32-bit word
+//! between them, `a` in the low bits, `b` above, the words stand for the costs: half the
+//! bytes of an `f64`, which the queries read for every edge they relax.
+//!
+//! A word's cost is `a × unit + b × (√2 × unit)`, two products and a sum in `f64`, the same
+//! in the relaxations by blocks as one edge at a time. It is a cost of the same path as the
+//! `f64` the build computed, summed in another order: the two differ by a few units of the
+//! last place, which the build checks for every searched edge, keeping the `f64` costs
+//! otherwise. The length of the path that a query reports is summed from its cells, either
+//! way.
+
+use super::Kept;
+use crate::search::graph::SearchGraph;
+
+/// How a word turns into a cost: `a` is its low `shift` bits, `b` the rest.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Scale {
+    shift: u32,
+    /// The cost of one unit of a straight step, and of one unit of a diagonal step (√2 units).
+    straight: f64,
+    diagonal: f64,
+}
+
+impl Scale {
+    /// Words of `a` in their low `shift` bits and `b` above, in units of `unit`.
+    pub(super) fn new(shift: u32, unit: f64) -> Self {
+        Self {
+            shift,
+            straight: unit,
+            diagonal: unit * std::f64::consts::SQRT_2,
+        }
+    }
+
+    /// The low bits that hold `a`.
+    pub(super) fn mask(self) -> u32 {
+        (1u32 << self.shift) - 1
+    }
+
+    pub(super) fn shift(self) -> u32 {
+        self.shift
+    }
+
+    /// What `a` and `b` are multiplied by.
+    pub(super) fn factors(self) -> (f64, f64) {
+        (self.straight, self.diagonal)
+    }
+
+    /// The cost a word stands for.
+    #[inline(always)]
+    pub(super) fn cost(self, word: u32) -> f64 {
+        f64::from(word & self.mask()) * self.straight
+            + f64::from(word >> self.shift) * self.diagonal
+    }
+}
+
+/// The searched edges' costs, in the order of the edges (`start[r]..start[r + 1]` for rank
+/// `r`).
+#[derive(Debug)]
+pub(super) enum Costs {
+    /// The costs as the build computed them.
+    Wide(Vec<f64>),
+    /// One word an edge, and what turns it into its cost.
+    Counted { words: Vec<u32>, scale: Scale },
+}
+
+/// The costs of one rank's searched edges.
+#[derive(Clone, Copy)]
+pub(super) enum Row<'a> {
+    Wide(&'a [f64]),
+    Counted(&'a [u32], Scale),
+}
+
+impl Row<'_> {
+    pub(super) fn len(self) -> usize {
+        match self {
+            Row::Wide(costs) => costs.len(),
+            Row::Counted(words, _) => words.len(),
+        }
+    }
+}
+
+impl Costs {
+    /// The costs `weight` of the searched edges, in words where the counts allow it: `counts`
+    /// holds each kept edge's count (see [`Counter`]), `unit` the cost of a unit.
+    pub(super) fn new(weight: Vec<f64>, kept: &Kept, counts: Option<(Vec<u64>, f64)>) -> Self {
+        let Some((counts, unit)) = counts else {
+            return Costs::Wide(weight);
+        };
+        let ranks = kept.start.len() - 1;
+        let searched = |r: usize| {
+            let from = kept.first[r] as usize;
+            from..from + (kept.start[r + 1] - kept.start[r]) as usize
+        };
+        let (mut most_a, mut most_b) = (0u32, 0u32);
+        for r in 0..ranks {
+            for &c in &counts[searched(r)] {
+                if c == UNCOUNTED {
+                    return Costs::Wide(weight);
+                }
+                let (a, b) = unpair(c);
+                most_a = most_a.max(a);
+                most_b = most_b.max(b);
+            }
+        }
+        let bits = |n: u32| u32::BITS - n.leading_zeros();
+        let shift = bits(most_a).max(1);
+        if shift + bits(most_b) > u32::BITS || shift >= u32::BITS {
+            return Costs::Wide(weight);
+        }
+        let scale = Scale::new(shift, unit);
+        let mut words = Vec::with_capacity(weight.len());
+        for r in 0..ranks {
+            for &c in &counts[searched(r)] {
+                let (a, b) = unpair(c);
+                words.push(b << shift | a);
+            }
+        }
+        // The same paths' costs summed in another order: they may differ in the last places,
+        // no more.
+        let close = words
+            .iter()
+            .zip(&weight)
+            .all(|(&w, &c)| (scale.cost(w) - c).abs() <= 1e-12 * c.max(1.0));
+        debug_assert!(close, "the counts give every searched edge's cost");
+        if !close {
+            return Costs::Wide(weight);
+        }
+        Costs::Counted { words, scale }
+    }
+
+    /// How many searched edges there are.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Costs::Wide(costs) => costs.len(),
+            Costs::Counted { words, .. } => words.len(),
+        }
+    }
+
+    /// The bytes the costs take.
+    pub(super) fn bytes(&self) -> usize {
+        match self {
+            Costs::Wide(costs) => costs.capacity() * size_of::<f64>(),
+            Costs::Counted { words, .. } => words.capacity() * size_of::<u32>(),
+        }
+    }
+
+    /// The costs of the searched edges `range`.
+    #[inline(always)]
+    pub(super) fn row(&self, range: std::ops::Range<usize>) -> Row<'_> {
+        match self {
+            Costs::Wide(costs) => Row::Wide(&costs[range]),
+            Costs::Counted { words, scale } => Row::Counted(&words[range], *scale),
+        }
+    }
+
+    /// Turns the costs `run` round.
+    pub(super) fn reverse(&mut self, run: std::ops::Range<usize>) {
+        match self {
+            Costs::Wide(costs) => costs[run].reverse(),
+            Costs::Counted { words, .. } => words[run].reverse(),
+        }
+    }
+
+    /// Whether the costs are kept in words.
+    #[cfg(test)]
+    pub(super) fn counted(&self) -> bool {
+        matches!(self, Costs::Counted { .. })
+    }
+
+    /// Every searched edge's cost as an `f64`: borrowed where they are kept so.
+    pub(super) fn wide(&self) -> std::borrow::Cow<'_, [f64]> {
+        match self {
+            Costs::Wide(costs) => std::borrow::Cow::Borrowed(costs),
+            Costs::Counted { words, scale } => {
+                std::borrow::Cow::Owned(words.iter().map(|&w| scale.cost(w)).collect())
+            }
+        }
+    }
+}
+
+/// The counts `(a, b)` of an edge, kept as `b` in the high half of a word and `a` in the low.
+fn unpair(count: u64) -> (u32, u32) {
+    (count as u32, (count >> 32) as u32)
+}
+
+/// No count: the edge's cost is not a whole number of units, or its counts pass 32 bits.
+pub(super) const UNCOUNTED: u64 = u64::MAX;
+
+/// Counts each kept edge's units (see the module documentation) as the build visits the
+/// ranks, lowest first: a step of the grid from its own cost, any other edge from its two
+/// halves'. A count is `b` in the high half of a word and `a` in the low.
+#[derive(Clone, Copy)]
+pub(super) struct Counter {
+    unit: f64,
+}
+
+impl Counter {
+    /// The counter for `graph`'s costs, if they have a unit.
+    pub(super) fn new(graph: &SearchGraph) -> Option<Self> {
+        graph.half_cost_unit().map(|unit| Self { unit })
+    }
+
+    /// The cost of a unit.
+    pub(super) fn unit(self) -> f64 {
+        self.unit
+    }
+
+    /// The count of the step from `from` to `to` in direction `d`.
+    pub(super) fn step(self, graph: &SearchGraph, (from, to): (usize, usize), d: usize) -> u64 {
+        graph
+            .step_units(from, to, d, self.unit)
+            .map_or(UNCOUNTED, |(a, b)| pair(a, b))
+    }
+
+    /// The count of an edge whose halves count `x` and `y`.
+    pub(super) fn join(x: u64, y: u64) -> u64 {
+        if x == UNCOUNTED || y == UNCOUNTED {
+            return UNCOUNTED;
+        }
+        let (xa, xb) = unpair(x);
+        let (ya, yb) = unpair(y);
+        pair(u64::from(xa) + u64::from(ya), u64::from(xb) + u64::from(yb))
+    }
+}
+
+/// The count of `a` and `b` units, if each fits 32 bits.
+fn pair(a: u64, b: u64) -> u64 {
+    match (u32::try_from(a), u32::try_from(b)) {
+        (Ok(a), Ok(b)) if (a, b) != (u32::MAX, u32::MAX) => u64::from(b) << 32 | u64::from(a),
+        _ => UNCOUNTED,
+    }
+}
