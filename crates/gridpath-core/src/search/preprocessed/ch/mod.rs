@@ -36,8 +36,12 @@
 //! grows when a walk finds no meeting under it. Where the processor has AVX-512, a rank's
 //! edges are relaxed a block of eight depths at a time (see `blocks.rs`). The shortcuts of
 //! the path found are unpacked into the cells they stand for, so the answer is a full
-//! cell-by-cell path; an edge of up to nine steps, or of up to sixteen in two directions,
-//! keeps the steps themselves.
+//! cell-by-cell path: each edge keeps either its steps themselves (up to fourteen, or
+//! thirty-one in two directions) or the indices of its two halves, so that unpacking reads
+//! one link an edge and searches no list.
+//!
+//! Where every terrain's cost is a whole number of some power of two (see `costs.rs`), each
+//! searched edge's cost is kept as two counts in 32 bits rather than an `f64`.
 //!
 //! Steps cost the same both ways on a flat map, so one set of upward edges serves both
 //! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
@@ -148,9 +152,9 @@ pub struct ContractionHierarchy {
     /// shortcuts, each list sorted by rank. A head is kept as its depth: every upward
     /// neighbour of a rank is one of its ancestors in the elimination tree, the one at that
     /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
-    /// depth (see [`Side`]). `middle` holds the rank each edge passes through, or the steps
+    /// depth (see [`Side`]). `links` holds what unpacks each edge (see [`Link`]): its steps
     /// themselves for an edge of at most [`PACKED_STEPS`] steps, or of [`TWO_WAY_STEPS`] in
-    /// two directions (see [`Packed`]): what unpacks the shortcuts. Where the searched edges
+    /// two directions, or where its two halves are. Where the searched edges
     /// are kept by blocks (`blocks`), `head` holds the heads of the others alone (see
     /// [`Self::unpacking_heads`]).
     first: Vec<u32>,
@@ -511,13 +515,14 @@ impl Links {
     }
 }
 
-/// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its `middle` (see
-/// [`Packed`]), and links every other edge to its two halves (see [`Halves`]), lowest rank
-/// first, so that the two halves of an edge, which belong to its lower middle rank (a
-/// descendant in the elimination tree), are packed before it: on the threads `owner` gives
-/// the ranks to ([`customize::by_subtrees`]). Every step of the grid is packed, so unpacking
-/// needs neither the middle ranks nor the ends' cells: the steps run from the cell it has
-/// reached.
+/// Writes the steps of every edge of at most [`PACKED_STEPS`] steps into its [`Link`] (see
+/// [`Packed`]), and links every other edge to its two halves, lowest rank first, so that the
+/// two halves of an edge, which belong to its lower middle rank (a descendant in the
+/// elimination tree), are linked before it: on the threads `owner` gives the ranks to
+/// ([`customize::by_subtrees`]). Every step of the grid is packed, so unpacking needs neither
+/// the middle ranks nor the ends' cells: the steps run from the cell it has reached. Where
+/// the map's costs have a unit, counts each edge's cost too (see `costs.rs`): the counts,
+/// and the unit. `middle` holds each edge's middle rank, [`NONE`] for a step of the grid.
 fn pack_short_edges(kept: &Kept, middle: &[u32], owner: &[u8]) -> (Links, Option<(Vec<u64>, f64)>) {
     // Each edge's link as a word once its rank is visited (see `Link::word`).
     let links: Vec<AtomicU64> = middle.iter().map(|_| AtomicU64::new(0)).collect();
