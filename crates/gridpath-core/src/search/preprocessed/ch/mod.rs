@@ -521,12 +521,18 @@ impl Links {
 /// elimination tree), are linked before it: on the threads `owner` gives the ranks to
 /// ([`customize::by_subtrees`]). Every step of the grid is packed, so unpacking needs neither
 /// the middle ranks nor the ends' cells: the steps run from the cell it has reached. Where
-/// the map's costs have a unit, counts each edge's cost too (see `costs.rs`): the counts,
-/// and the unit. `middle` holds each edge's middle rank, [`NONE`] for a step of the grid.
-fn pack_short_edges(kept: &Kept, middle: &[u32], owner: &[u8]) -> (Links, Option<(Vec<u64>, f64)>) {
+/// the map's costs have a unit and `count` asks for it, counts each edge's cost too (see
+/// `costs.rs`): the counts, and the unit. `middle` holds each edge's middle rank, [`NONE`]
+/// for a step of the grid.
+fn pack_short_edges(
+    kept: &Kept,
+    middle: &[u32],
+    owner: &[u8],
+    count: bool,
+) -> (Links, Option<(Vec<u64>, f64)>) {
     // Each edge's link as a word once its rank is visited (see `Link::word`).
     let links: Vec<AtomicU64> = middle.iter().map(|_| AtomicU64::new(0)).collect();
-    let counter = costs::Counter::new(kept.graph);
+    let counter = costs::Counter::new(kept.graph).filter(|_| count);
     let counts: Vec<AtomicU64> = match counter {
         Some(_) => middle
             .iter()
@@ -707,6 +713,16 @@ impl ContractionHierarchy {
         graph: SearchGraph,
         control: &SearchControl,
     ) -> Result<Self, SearchError> {
+        Self::build_counting_from(graph, control, costs::COUNTED_FROM)
+    }
+
+    /// [`Self::from_graph_controlled`], keeping the costs in words where the map allows it
+    /// from `counted_from` searched edges on (see `costs.rs`).
+    fn build_counting_from(
+        graph: SearchGraph,
+        control: &SearchControl,
+        counted_from: usize,
+    ) -> Result<Self, SearchError> {
         // The build makes four passes over the ranks, then computes the landmarks' costs; each
         // of the five reports its progress (`stage + done`), which counts for its share of
         // the build's time.
@@ -838,7 +854,8 @@ impl ContractionHierarchy {
             start: &start,
             head: &head,
         };
-        let (links, counts) = pack_short_edges(&kept, &middle, &owner);
+        let count = weight.len() >= counted_from;
+        let (links, counts) = pack_short_edges(&kept, &middle, &owner, count);
         drop(middle);
         let costs = costs::Costs::new(weight, &kept, counts);
         // The landmarks' costs from the edges' costs as the queries read them.
@@ -1848,7 +1865,11 @@ mod tests {
         // its length. The words stand for the costs the build computed, and the answers are
         // Dijkstra's.
         let grid = noise_map(90);
-        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let counting = |grid: &Grid| {
+            let graph = SearchGraph::new(grid, Diagonal::NoCut);
+            ContractionHierarchy::build_counting_from(graph, &UNCONTROLLED, 0).unwrap()
+        };
+        let mut ch = counting(&grid);
         assert!(ch.costs.counted(), "the default terrains have a unit");
         check_against_dijkstra(&grid, &mut ch, (307, 41));
         // A swamp of cost 3.1 has no unit that grass shares: the costs stay as they are.
@@ -1883,9 +1904,15 @@ mod tests {
             };
             far.set_terrain(id, Terrain { cost, ..terrain }).unwrap();
         }
-        let mut ch = ContractionHierarchy::build(&far, Diagonal::NoCut);
+        let mut ch = counting(&far);
         assert!(!ch.costs.counted(), "counts of 2⁻²⁰ units pass 32 bits");
         check_against_dijkstra(&far, &mut ch, (307, 41));
+        // Below `COUNTED_FROM` searched edges, the costs are kept as they are.
+        assert!(
+            !ContractionHierarchy::build(&grid, Diagonal::NoCut)
+                .costs
+                .counted()
+        );
     }
 
     #[test]
