@@ -7,9 +7,11 @@
 //! units or `n√2` units for a whole `n`, and so does every edge of the hierarchy: `a + b√2`
 //! units, where `a` counts the units of its straight steps and `b` those of its diagonal
 //! ones. The build counts them for each kept edge from its two halves, lowest rank first (a
-//! grid step counts itself), and when the counts of every searched edge fit one 32-bit word
-//! between them, `a` in the low bits, `b` above, the words stand for the costs: half the
-//! bytes of an `f64`, which the queries read for every edge they relax.
+//! grid step counts itself), and when the counts of every searched edge fit the halves of a
+//! 32-bit word, `a` in the low half, `b` in the high, the words stand for the costs: half the
+//! bytes of an `f64`, which the queries read for every edge they relax. (Sixteen bits held
+//! the counts of every edge of the generated weighted map of 2048², whose steps cost 2 to 12
+//! quarters; a map whose counts pass them keeps its `f64`s.)
 //!
 //! A word's cost is `a × unit + b × (√2 × unit)`, two products and a sum in `f64`, the same
 //! in the relaxations by blocks as one edge at a time. It is a cost of the same path as the
@@ -99,47 +101,23 @@ impl Row<'_> {
 
 impl Costs {
     /// The costs `weight` of the searched edges, in words where the counts allow it: `counts`
-    /// holds each kept edge's count (see [`Counter`]), `unit` the cost of a unit.
-    pub(super) fn new(weight: Vec<f64>, kept: &Kept, counts: Option<(Vec<u64>, f64)>) -> Self {
+    /// holds each kept edge's word (see [`Counter`]), `unit` the cost of a unit.
+    pub(super) fn new(weight: Vec<f64>, kept: &Kept, counts: Option<(Vec<u32>, f64)>) -> Self {
         let Some((counts, unit)) = counts else {
             return Costs::Wide(weight);
         };
-        let ranks = kept.start.len() - 1;
-        let searched = |r: usize| {
-            let from = kept.first[r] as usize;
-            from..from + (kept.start[r + 1] - kept.start[r]) as usize
-        };
-        let (mut most_a, mut most_b) = (0u32, 0u32);
-        for r in 0..ranks {
-            for &c in &counts[searched(r)] {
-                if c == UNCOUNTED {
-                    return Costs::Wide(weight);
-                }
-                let (a, b) = unpair(c);
-                most_a = most_a.max(a);
-                most_b = most_b.max(b);
-            }
-        }
-        let bits = |n: u32| u32::BITS - n.leading_zeros();
-        let shift = bits(most_a).max(1);
-        if shift + bits(most_b) > u32::BITS || shift >= u32::BITS {
-            return Costs::Wide(weight);
-        }
-        let scale = Scale::new(shift, unit);
+        let scale = Scale::new(HALF, unit);
         let mut words = Vec::with_capacity(weight.len());
-        for r in 0..ranks {
-            for &c in &counts[searched(r)] {
-                let (a, b) = unpair(c);
-                words.push(b << shift | a);
-            }
+        for (r, edges) in kept.first.windows(2).enumerate() {
+            let searched = (kept.start[r + 1] - kept.start[r]) as usize;
+            words.extend_from_slice(&counts[edges[0] as usize..][..searched]);
         }
         // The same paths' costs summed in another order: they may differ in the last places,
         // no more.
         let close = words
             .iter()
             .zip(&weight)
-            .all(|(&w, &c)| (scale.cost(w) - c).abs() <= 1e-12 * c.max(1.0));
-        debug_assert!(close, "the counts give every searched edge's cost");
+            .all(|(&w, &c)| w != UNCOUNTED && (scale.cost(w) - c).abs() <= 1e-12 * c.max(1.0));
         if !close {
             return Costs::Wide(weight);
         }
@@ -196,17 +174,15 @@ impl Costs {
     }
 }
 
-/// The counts `(a, b)` of an edge, kept as `b` in the high half of a word and `a` in the low.
-fn unpair(count: u64) -> (u32, u32) {
-    (count as u32, (count >> 32) as u32)
-}
+/// The bits of a word that hold `a`; `b` takes the rest.
+const HALF: u32 = 16;
 
-/// No count: the edge's cost is not a whole number of units, or its counts pass 32 bits.
-pub(super) const UNCOUNTED: u64 = u64::MAX;
+/// No count: the edge's cost is not a whole number of units, or its counts pass 16 bits.
+pub(super) const UNCOUNTED: u32 = u32::MAX;
 
 /// Counts each kept edge's units (see the module documentation) as the build visits the
 /// ranks, lowest first: a step of the grid from its own cost, any other edge from its two
-/// halves'. A count is `b` in the high half of a word and `a` in the low.
+/// halves'. A count is a word, `b` in its high half and `a` in its low, each below 2¹⁶ − 1.
 #[derive(Clone, Copy)]
 pub(super) struct Counter {
     unit: f64,
@@ -224,27 +200,32 @@ impl Counter {
     }
 
     /// The count of the step from `from` to `to` in direction `d`.
-    pub(super) fn step(self, graph: &SearchGraph, (from, to): (usize, usize), d: usize) -> u64 {
+    pub(super) fn step(self, graph: &SearchGraph, (from, to): (usize, usize), d: usize) -> u32 {
         graph
             .step_units(from, to, d, self.unit)
-            .map_or(UNCOUNTED, |(a, b)| pair(a, b))
+            .map_or(UNCOUNTED, |(a, b)| word(a, b))
     }
 
     /// The count of an edge whose halves count `x` and `y`.
-    pub(super) fn join(x: u64, y: u64) -> u64 {
+    pub(super) fn join(x: u32, y: u32) -> u32 {
         if x == UNCOUNTED || y == UNCOUNTED {
             return UNCOUNTED;
         }
-        let (xa, xb) = unpair(x);
-        let (ya, yb) = unpair(y);
-        pair(u64::from(xa) + u64::from(ya), u64::from(xb) + u64::from(yb))
+        let mask = (1 << HALF) - 1;
+        word(
+            u64::from((x & mask) + (y & mask)),
+            u64::from((x >> HALF) + (y >> HALF)),
+        )
     }
 }
 
-/// The count of `a` and `b` units, if each fits 32 bits.
-fn pair(a: u64, b: u64) -> u64 {
-    match (u32::try_from(a), u32::try_from(b)) {
-        (Ok(a), Ok(b)) if (a, b) != (u32::MAX, u32::MAX) => u64::from(b) << 32 | u64::from(a),
-        _ => UNCOUNTED,
+/// The word of `a` and `b` units, if each fits its half (below its largest value, so that no
+/// word is [`UNCOUNTED`]).
+fn word(a: u64, b: u64) -> u32 {
+    let fits = |n: u64| n < (1 << HALF) - 1;
+    if fits(a) && fits(b) {
+        (b << HALF | a) as u32
+    } else {
+        UNCOUNTED
     }
 }

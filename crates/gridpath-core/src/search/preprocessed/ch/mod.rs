@@ -67,7 +67,7 @@ mod customize;
 mod landmarks;
 mod order;
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 use std::time::Instant;
 
 use landmarks::Landmarks;
@@ -461,15 +461,23 @@ impl Link {
             .then(|| u64::from(middle & !Self::PACKED) | u64::from(self.across as u16) << 31)
     }
 
-    /// The link as a word, and back: for the atomics of the build.
-    fn word(self) -> u64 {
-        u64::from(self.middle) | u64::from(self.across as u16) << 32
+    /// The link as three 16-bit words, and back: for the atomics of the build, which take
+    /// the six bytes of a link each.
+    fn store(self, slot: &[AtomicU16; 3]) {
+        let (middle, across) = (self.middle, self.across);
+        for (word, value) in slot
+            .iter()
+            .zip([middle as u16, (middle >> 16) as u16, across as u16])
+        {
+            word.store(value, Ordering::Relaxed);
+        }
     }
 
-    fn from_word(word: u64) -> Self {
+    fn load(slot: &[AtomicU16; 3]) -> Self {
+        let [low, high, across] = slot.each_ref().map(|w| w.load(Ordering::Relaxed));
         Self {
-            middle: word as u32,
-            across: (word >> 32) as u16 as i16,
+            middle: u32::from(low) | u32::from(high) << 16,
+            across: across as i16,
         }
     }
 }
@@ -529,14 +537,15 @@ fn pack_short_edges(
     middle: &[u32],
     owner: &[u8],
     count: bool,
-) -> (Links, Option<(Vec<u64>, f64)>) {
-    // Each edge's link as a word once its rank is visited (see `Link::word`).
-    let links: Vec<AtomicU64> = middle.iter().map(|_| AtomicU64::new(0)).collect();
+) -> (Links, Option<(Vec<u32>, f64)>) {
+    // Each edge's link once its rank is visited (see `Link::store`), as many bytes as the
+    // links they turn into in place.
+    let links: Vec<[AtomicU16; 3]> = middle.iter().map(|_| Default::default()).collect();
     let counter = costs::Counter::new(kept.graph).filter(|_| count);
-    let counts: Vec<AtomicU64> = match counter {
+    let counts: Vec<AtomicU32> = match counter {
         Some(_) => middle
             .iter()
-            .map(|_| AtomicU64::new(costs::UNCOUNTED))
+            .map(|_| AtomicU32::new(costs::UNCOUNTED))
             .collect(),
         None => Vec::new(),
     };
@@ -551,7 +560,7 @@ fn pack_short_edges(
     } = *kept;
     // Plain loads and stores: a rank writes its own edges, and reads those of ranks below
     // it, which no other thread writes.
-    let steps_of = |k: usize| Link::from_word(links[k].load(Ordering::Relaxed)).steps();
+    let steps_of = |k: usize| Link::load(&links[k]).steps();
     let edge_index = |a: usize, b: usize| {
         let (low, high) = if a < b { (a, b) } else { (b, a) };
         find_edge((first, start), head, low, high as u32, |h| {
@@ -602,7 +611,7 @@ fn pack_short_edges(
                     }
                 }
             };
-            links[k].store(link.word(), Ordering::Relaxed);
+            link.store(&links[k]);
         }
     };
     let Ok(()) = customize::by_subtrees(owner, order.len(), false, pack, &mut |_| {
@@ -611,14 +620,11 @@ fn pack_short_edges(
     let mut far = far.into_inner().expect("no thread panics holding it");
     far.sort_unstable();
     let links = Links {
-        links: links
-            .into_iter()
-            .map(|w| Link::from_word(w.into_inner()))
-            .collect(),
+        links: links.into_iter().map(|slot| Link::load(&slot)).collect(),
         far,
     };
     let counts = counter.map(|counter| {
-        let counts = counts.into_iter().map(AtomicU64::into_inner).collect();
+        let counts = counts.into_iter().map(AtomicU32::into_inner).collect();
         (counts, counter.unit())
     });
     (links, counts)
