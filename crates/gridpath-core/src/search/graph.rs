@@ -762,4 +762,37 @@ mod tests {
         assert_eq!(graph.min_cost(), 0.5);
         assert_eq!(graph.uniform_cost(), None);
     }
+
+    #[test]
+    fn steps_count_whole_units_where_the_half_costs_share_a_power_of_two() {
+        // Grass 1, swamp 3, road 0.5: half costs of 0.5, 1.5 and 0.25, all whole quarters.
+        let grid = Grid::from_ascii(&[".~", "=."]).unwrap();
+        let graph = SearchGraph::new(&grid, Diagonal::Always);
+        let unit = graph.half_cost_unit();
+        assert_eq!(unit, Some(0.25));
+        // Grass to swamp straight: (0.5 + 1.5) / 0.25 = 8 units; swamp to road diagonally:
+        // (1.5 + 0.25) / 0.25 = 7 units of √2.
+        assert_eq!(graph.step_units(0, 1, 0, 0.25), Some((8, 0)));
+        assert_eq!(graph.step_units(1, 2, 7, 0.25), Some((0, 7)));
+        // A cost of 1.1 is no whole number of any power of two down to 2⁻³⁰.
+        let mut odd = grid.clone();
+        let terrain = odd.terrain(0).clone();
+        odd.set_terrain(
+            0,
+            crate::grid::Terrain {
+                cost: Some(1.1),
+                ..terrain
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            SearchGraph::new(&odd, Diagonal::Always).half_cost_unit(),
+            None
+        );
+        // Nor does a map with heights count its steps.
+        let mut hills = grid;
+        hills.set_heights(Some(vec![0.0, 2.0, 0.0, 0.0])).unwrap();
+        let graph = SearchGraph::new(&hills, Diagonal::Always);
+        assert_eq!(graph.step_units(0, 1, 0, 0.25), None);
+    }
 }

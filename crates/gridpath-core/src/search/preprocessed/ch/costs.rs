@@ -25,12 +25,12 @@
 //! hierarchy keeps its costs in words from [`COUNTED_FROM`] searched edges on (about a
 //! 1024² map of weighted terrain), where the memory weighs more, and as they are below.
 
+use super::Kept;
+use crate::search::graph::SearchGraph;
+
 /// The fewest searched edges whose costs are kept in words where the map allows it: from 64
 /// MB of `f64` costs on.
 pub(super) const COUNTED_FROM: usize = 8 << 20;
-
-use super::Kept;
-use crate::search::graph::SearchGraph;
 
 /// How a word turns into a cost: `a` is its low `shift` bits, `b` the rest.
 #[derive(Clone, Copy, Debug)]
