@@ -1950,6 +1950,29 @@ mod tests {
     }
 
     #[test]
+    fn halves_too_far_apart_for_sixteen_bits_are_found_in_the_list() {
+        // Both halves belong to one middle rank; 16 bits hold how far apart they lie, up to
+        // 32,767 either way.
+        assert!(Link::halves(10, 10 + 32_767).is_some());
+        assert!(Link::halves(32_777, 10).is_some());
+        assert!(Link::halves(10, 10 + 32_768).is_none());
+        assert!(Link::halves(32_778, 10).is_none(), "the mark of a far edge");
+        let near = Link::halves(100, 90).unwrap();
+        let far = Link {
+            middle: 5,
+            across: Links::FAR,
+        };
+        let links = Links {
+            links: vec![near, far, near],
+            far: vec![(1, 70_005)],
+        };
+        assert_eq!(links.second(0, near), 90);
+        assert_eq!(links.second(1, far), 70_005);
+        assert_eq!(links.len(), 3);
+        assert_eq!(links.bytes(), 3 * 6 + 8);
+    }
+
+    #[test]
     fn short_edges_keep_their_steps_in_order_both_ways() {
         // `join(down, up)` runs `down` (from a middle to the lower end) backwards, each step
         // reversed, then `up` (from the middle to the higher end).
