@@ -1825,37 +1825,46 @@ mod tests {
     #[test]
     fn relaxing_by_blocks_finds_what_one_edge_at_a_time_finds() {
         let grid = noise_map(120);
-        let mut by_blocks = ContractionHierarchy::build(&grid, Diagonal::NoCut);
-        if by_blocks.blocks.is_none() {
-            eprintln!("skipped: this processor cannot relax by blocks (no AVX-512)");
-            return;
-        }
-        let mut one_at_a_time = ContractionHierarchy::build(&grid, Diagonal::NoCut);
-        // The heads of every kept edge back in place of the words, as a processor without
-        // AVX-512 keeps them.
-        let head = (0..one_at_a_time.order.len())
-            .flat_map(|r| kept_heads(&one_at_a_time, r))
-            .collect();
-        one_at_a_time.head = head;
-        // And the costs in the order of the heads.
-        if let Some(blocks) = one_at_a_time.blocks.take() {
-            blocks.runs(&one_at_a_time.start, |run| one_at_a_time.costs.reverse(run));
-        }
-        let cells = passable(&grid);
-        let mut found = 0;
-        for &a in cells.iter().step_by(401) {
-            for &b in cells.iter().step_by(37) {
-                let request =
-                    SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
-                let got = by_blocks.find_path(&request).unwrap();
-                let want = one_at_a_time.find_path(&request).unwrap();
-                assert_eq!(got.cost.to_bits(), want.cost.to_bits(), "{a} → {b}");
-                assert_eq!(got.path, want.path, "{a} → {b}");
-                assert_eq!(got.stats.expanded, want.stats.expanded, "{a} → {b}");
-                found += usize::from(got.found);
+        // The costs as the build computed them, and in words.
+        for counted_from in [costs::COUNTED_FROM, 0] {
+            let build = || {
+                let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+                ContractionHierarchy::build_counting_from(graph, &UNCONTROLLED, counted_from)
+                    .unwrap()
+            };
+            let mut by_blocks = build();
+            if by_blocks.blocks.is_none() {
+                eprintln!("skipped: this processor cannot relax by blocks (no AVX-512)");
+                return;
             }
+            assert_eq!(by_blocks.costs.counted(), counted_from == 0);
+            let mut one_at_a_time = build();
+            // The heads of every kept edge back in place of the words, as a processor without
+            // AVX-512 keeps them.
+            let head = (0..one_at_a_time.order.len())
+                .flat_map(|r| kept_heads(&one_at_a_time, r))
+                .collect();
+            one_at_a_time.head = head;
+            // And the costs in the order of the heads.
+            if let Some(blocks) = one_at_a_time.blocks.take() {
+                blocks.runs(&one_at_a_time.start, |run| one_at_a_time.costs.reverse(run));
+            }
+            let cells = passable(&grid);
+            let mut found = 0;
+            for &a in cells.iter().step_by(401) {
+                for &b in cells.iter().step_by(37) {
+                    let request =
+                        SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+                    let got = by_blocks.find_path(&request).unwrap();
+                    let want = one_at_a_time.find_path(&request).unwrap();
+                    assert_eq!(got.cost.to_bits(), want.cost.to_bits(), "{a} → {b}");
+                    assert_eq!(got.path, want.path, "{a} → {b}");
+                    assert_eq!(got.stats.expanded, want.stats.expanded, "{a} → {b}");
+                    found += usize::from(got.found);
+                }
+            }
+            assert!(found > 1000, "{found} paths found");
         }
-        assert!(found > 1000, "{found} paths found");
     }
 
     #[test]
