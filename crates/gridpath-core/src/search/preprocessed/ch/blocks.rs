@@ -25,7 +25,7 @@
 //! words ([`Blocks::position`]), and the hierarchy keeps heads only for the edges it keeps to
 //! unpack shortcuts alone.
 
-use super::costs::{Row, Scale};
+use super::costs::{HALF, MASK, Row, Scale};
 
 /// What a hierarchy keeps to relax its searched edges by blocks: each rank's words are
 /// `words[first[r]..first[r + 1]]`, from the deepest block up, each with the block's number
@@ -243,15 +243,15 @@ impl Lanes for Counted {
     #[inline(always)]
     unsafe fn expand(self, heads: u8) -> (std::arch::x86_64::__m512d, Self) {
         use std::arch::x86_64::{
-            _mm_cvtsi32_si128, _mm256_and_si256, _mm256_maskz_expandloadu_epi32, _mm256_set1_epi32,
-            _mm256_srl_epi32, _mm512_add_pd, _mm512_cvtepu32_pd, _mm512_mul_pd, _mm512_set1_pd,
+            _mm256_and_si256, _mm256_maskz_expandloadu_epi32, _mm256_set1_epi32, _mm256_srli_epi32,
+            _mm512_add_pd, _mm512_cvtepu32_pd, _mm512_mul_pd, _mm512_set1_pd,
         };
         let Counted(next, scale) = self;
         // SAFETY: as the trait's contract says.
         unsafe {
             let words = _mm256_maskz_expandloadu_epi32(heads, next.cast());
-            let straight = _mm256_and_si256(words, _mm256_set1_epi32(scale.mask() as i32));
-            let diagonal = _mm256_srl_epi32(words, _mm_cvtsi32_si128(scale.shift() as i32));
+            let straight = _mm256_and_si256(words, _mm256_set1_epi32(MASK as i32));
+            let diagonal = _mm256_srli_epi32::<{ HALF as i32 }>(words);
             // As `Scale::cost`: two products and their sum.
             let (a, b) = scale.factors();
             let costs = _mm512_add_pd(
@@ -349,9 +349,9 @@ mod tests {
         // holding some costs; its costs as words of counts, and the `f64`s they stand for, in
         // the order of the heads (from the deepest up).
         let heads: Vec<u16> = vec![39, 38, 33, 31, 30, 29, 28, 27, 26, 25, 24, 16, 9, 8, 7, 0];
-        let scale = Scale::new(7, 0.25);
+        let scale = Scale::new(0.25);
         let words: Vec<u32> = (0..heads.len() as u32)
-            .map(|i| ((i * 5 + 3) << 7) | ((i * 11 + 1) % 128))
+            .map(|i| ((i * 5 + 3) << HALF) | ((i * 11 + 1) % 128))
             .collect();
         let wide: Vec<f64> = words.iter().map(|&w| scale.cost(w)).collect();
         let first = [0u32, heads.len() as u32];

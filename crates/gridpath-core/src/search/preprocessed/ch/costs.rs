@@ -32,32 +32,21 @@ use crate::search::graph::SearchGraph;
 /// MB of `f64` costs on.
 pub(super) const COUNTED_FROM: usize = 8 << 20;
 
-/// How a word turns into a cost: `a` is its low `shift` bits, `b` the rest.
+/// How a word turns into a cost: `a` is its low [`HALF`] bits, `b` the rest.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Scale {
-    shift: u32,
     /// The cost of one unit of a straight step, and of one unit of a diagonal step (√2 units).
     straight: f64,
     diagonal: f64,
 }
 
 impl Scale {
-    /// Words of `a` in their low `shift` bits and `b` above, in units of `unit`.
-    pub(super) fn new(shift: u32, unit: f64) -> Self {
+    /// Words in units of `unit`.
+    pub(super) fn new(unit: f64) -> Self {
         Self {
-            shift,
             straight: unit,
             diagonal: unit * std::f64::consts::SQRT_2,
         }
-    }
-
-    /// The low bits that hold `a`.
-    pub(super) fn mask(self) -> u32 {
-        (1u32 << self.shift) - 1
-    }
-
-    pub(super) fn shift(self) -> u32 {
-        self.shift
     }
 
     /// What `a` and `b` are multiplied by.
@@ -68,8 +57,7 @@ impl Scale {
     /// The cost a word stands for.
     #[inline(always)]
     pub(super) fn cost(self, word: u32) -> f64 {
-        f64::from(word & self.mask()) * self.straight
-            + f64::from(word >> self.shift) * self.diagonal
+        f64::from(word & MASK) * self.straight + f64::from(word >> HALF) * self.diagonal
     }
 }
 
@@ -106,7 +94,7 @@ impl Costs {
         let Some((counts, unit)) = counts else {
             return Costs::Wide(weight);
         };
-        let scale = Scale::new(HALF, unit);
+        let scale = Scale::new(unit);
         let mut words = Vec::with_capacity(weight.len());
         for (r, edges) in kept.first.windows(2).enumerate() {
             let searched = (kept.start[r + 1] - kept.start[r]) as usize;
@@ -175,7 +163,10 @@ impl Costs {
 }
 
 /// The bits of a word that hold `a`; `b` takes the rest.
-const HALF: u32 = 16;
+pub(super) const HALF: u32 = 16;
+
+/// The bits of a word that hold `a`.
+pub(super) const MASK: u32 = (1 << HALF) - 1;
 
 /// No count: the edge's cost is not a whole number of units, or its counts pass 16 bits.
 pub(super) const UNCOUNTED: u32 = u32::MAX;
@@ -211,9 +202,8 @@ impl Counter {
         if x == UNCOUNTED || y == UNCOUNTED {
             return UNCOUNTED;
         }
-        let mask = (1 << HALF) - 1;
         word(
-            u64::from((x & mask) + (y & mask)),
+            u64::from((x & MASK) + (y & MASK)),
             u64::from((x >> HALF) + (y >> HALF)),
         )
     }
@@ -222,7 +212,7 @@ impl Counter {
 /// The word of `a` and `b` units, if each fits its half (below its largest value, so that no
 /// word is [`UNCOUNTED`]).
 fn word(a: u64, b: u64) -> u32 {
-    let fits = |n: u64| n < (1 << HALF) - 1;
+    let fits = |n: u64| n < u64::from(MASK);
     if fits(a) && fits(b) {
         (b << HALF | a) as u32
     } else {

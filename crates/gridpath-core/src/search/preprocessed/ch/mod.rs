@@ -424,7 +424,7 @@ struct Kept<'a> {
 /// higher end) less that of the first. Both halves belong to the middle rank, so the
 /// difference is less than its kept edges; one too large for 16 bits is [`Links::FAR`], and
 /// found in the list of such edges. Six bytes, which one look at memory reads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 #[repr(C, packed(2))]
 struct Link {
     middle: u32,
@@ -485,7 +485,7 @@ impl Link {
 const _: () = assert!(CH_MAX_EDGES < Link::PACKED as usize);
 
 /// Every kept edge's [`Link`], by the edge's index.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Links {
     links: Vec<Link>,
     /// The edges whose halves lie too far apart for `across`, sorted: each with the index of
@@ -863,7 +863,7 @@ impl ContractionHierarchy {
         let count = weight.len() >= counted_from;
         let (links, counts) = pack_short_edges(&kept, &middle, &owner, count);
         drop(middle);
-        let costs = costs::Costs::new(weight, &kept, counts);
+        let mut costs = costs::Costs::new(weight, &kept, counts);
         // The landmarks' costs from the edges' costs as the queries read them.
         let cost = costs.wide();
         let upward = landmarks::Upward {
@@ -886,7 +886,6 @@ impl ContractionHierarchy {
             "every head lies above its tail in the elimination tree"
         );
         let blocks = blocks::Blocks::build(&first, &start, &head, height);
-        let mut costs = costs;
         if let Some(blocks) = &blocks {
             blocks.runs(&start, |run| costs.reverse(run));
         }
