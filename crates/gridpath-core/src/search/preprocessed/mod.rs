@@ -3,5 +3,6 @@
 
 pub(super) mod ch;
 pub(super) mod hpa;
+mod huge_pages;
 pub(super) mod subgoal;
 pub(super) mod subgoal_graph;

@@ -26,6 +26,7 @@
 //! unpack shortcuts alone.
 
 use super::costs::{HALF, MASK, Row, Scale};
+use crate::search::preprocessed::huge_pages;
 
 /// What a hierarchy keeps to relax its searched edges by blocks: each rank's words are
 /// `words[first[r]..first[r + 1]]`, from the deepest block up, each with the block's number
@@ -156,6 +157,12 @@ impl Blocks {
     /// The bytes the words take.
     pub(super) fn bytes(&self) -> usize {
         (self.first.capacity() + self.words.capacity()) * size_of::<u32>()
+    }
+
+    /// Asks for huge pages under the blocks (see [`huge_pages`]).
+    pub(super) fn back_with_huge_pages(&self) {
+        huge_pages::back(&self.first);
+        huge_pages::back(&self.words);
     }
 
     /// Relaxes the searched edges of rank `x` at depth `dx`, reached at cost `d`, whose costs

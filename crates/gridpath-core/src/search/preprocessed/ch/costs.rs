@@ -27,6 +27,7 @@
 
 use super::Kept;
 use crate::search::graph::SearchGraph;
+use crate::search::preprocessed::huge_pages;
 
 /// The fewest searched edges whose costs are kept in words where the map allows it: from 64
 /// MB of `f64` costs on.
@@ -121,6 +122,14 @@ impl Costs {
     }
 
     /// The bytes the costs take.
+    /// Asks for huge pages under the costs (see [`huge_pages`]).
+    pub(super) fn back_with_huge_pages(&self) {
+        match self {
+            Costs::Wide(costs) => huge_pages::back(costs),
+            Costs::Counted { words, .. } => huge_pages::back(words),
+        }
+    }
+
     pub(super) fn bytes(&self) -> usize {
         match self {
             Costs::Wide(costs) => costs.capacity() * size_of::<f64>(),

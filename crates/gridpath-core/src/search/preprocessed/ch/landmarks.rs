@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::NONE;
 use super::customize::by_subtrees;
+use crate::search::preprocessed::huge_pages;
 
 /// How many landmarks a hierarchy keeps.
 pub(super) const LANDMARKS: usize = 32;
@@ -282,6 +283,11 @@ impl Landmarks {
 
     pub(super) fn bytes(&self) -> usize {
         self.costs.capacity() * size_of::<Row>()
+    }
+
+    /// Asks for huge pages under the rows (see [`huge_pages`]).
+    pub(super) fn back_with_huge_pages(&self) {
+        huge_pages::back(&self.costs);
     }
 
     fn row(&self, r: usize) -> &[u16; LANDMARKS] {

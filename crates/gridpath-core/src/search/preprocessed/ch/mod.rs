@@ -76,6 +76,7 @@ use crate::grid::Grid;
 
 use crate::search::control::{SearchControl, UNCONTROLLED};
 use crate::search::graph::{OPPOSITE, SearchGraph};
+use crate::search::preprocessed::huge_pages;
 use crate::search::request::{
     Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
 };
@@ -918,8 +919,27 @@ impl ContractionHierarchy {
             forward: Side::default(),
             backward: Side::default(),
         };
+        ch.back_with_huge_pages();
         control.report_build(1.0);
         Ok(ch)
+    }
+
+    /// Asks for huge pages under the tables the queries read (see [`huge_pages`]): a query
+    /// reads a few hundred ranks' rows, edges and links spread over them.
+    fn back_with_huge_pages(&self) {
+        huge_pages::back(&self.order);
+        huge_pages::back(&self.rank);
+        huge_pages::back(&self.parent);
+        huge_pages::back(&self.depth);
+        huge_pages::back(&self.first);
+        huge_pages::back(&self.head);
+        huge_pages::back(&self.links.links);
+        huge_pages::back(&self.start);
+        self.costs.back_with_huge_pages();
+        self.landmarks.back_with_huge_pages();
+        if let Some(blocks) = &self.blocks {
+            blocks.back_with_huge_pages();
+        }
     }
 
     /// The graph the queries run on.
