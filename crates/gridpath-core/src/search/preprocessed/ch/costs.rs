@@ -20,18 +20,14 @@
 //! otherwise. The length of the path that a query reports is summed from its cells, either
 //! way.
 //!
-//! The words take a few more instructions to relax than the `f64`s: measured side by side,
-//! queries 7–27% slower on maps of 512² and 1024² cells, for 19% fewer bytes kept. So the
-//! hierarchy keeps its costs in words from [`COUNTED_FROM`] searched edges on (about a
-//! 1024² map of weighted terrain), where the memory weighs more, and as they are below.
+//! The words take a few more instructions to relax than the `f64`s, and half the bytes to
+//! read. Measured side by side with the tables on huge pages, queries were 0–6% slower on maps
+//! of 512² cells, for 13–19% fewer bytes kept (on pages of 4 KiB, 7–27% slower), so the
+//! hierarchy keeps its costs in words wherever the map allows it.
 
 use super::Kept;
 use crate::search::graph::SearchGraph;
 use crate::search::preprocessed::huge_pages;
-
-/// The fewest searched edges whose costs are kept in words where the map allows it: from 64
-/// MB of `f64` costs on.
-pub(super) const COUNTED_FROM: usize = 8 << 20;
 
 /// How a word turns into a cost: `a` is its low [`HALF`] bits, `b` the rest.
 #[derive(Clone, Copy, Debug)]

@@ -720,15 +720,15 @@ impl ContractionHierarchy {
         graph: SearchGraph,
         control: &SearchControl,
     ) -> Result<Self, SearchError> {
-        Self::build_counting_from(graph, control, costs::COUNTED_FROM)
+        Self::build_with_words(graph, control, true)
     }
 
     /// [`Self::from_graph_controlled`], keeping the costs in words where the map allows it
-    /// from `counted_from` searched edges on (see `costs.rs`).
-    fn build_counting_from(
+    /// if `words` (see `costs.rs`), in `f64`s otherwise.
+    fn build_with_words(
         graph: SearchGraph,
         control: &SearchControl,
-        counted_from: usize,
+        words: bool,
     ) -> Result<Self, SearchError> {
         // The build makes four passes over the ranks, then computes the landmarks' costs; each
         // of the five reports its progress (`stage + done`), which counts for its share of
@@ -861,8 +861,7 @@ impl ContractionHierarchy {
             start: &start,
             head: &head,
         };
-        let count = weight.len() >= counted_from;
-        let (links, counts) = pack_short_edges(&kept, &middle, &owner, count);
+        let (links, counts) = pack_short_edges(&kept, &middle, &owner, words);
         drop(middle);
         let mut costs = costs::Costs::new(weight, &kept, counts);
         // The landmarks' costs from the edges' costs as the queries read them.
@@ -1845,18 +1844,17 @@ mod tests {
     fn relaxing_by_blocks_finds_what_one_edge_at_a_time_finds() {
         let grid = noise_map(120);
         // The costs as the build computed them, and in words.
-        for counted_from in [costs::COUNTED_FROM, 0] {
+        for words in [false, true] {
             let build = || {
                 let graph = SearchGraph::new(&grid, Diagonal::NoCut);
-                ContractionHierarchy::build_counting_from(graph, &UNCONTROLLED, counted_from)
-                    .unwrap()
+                ContractionHierarchy::build_with_words(graph, &UNCONTROLLED, words).unwrap()
             };
             let mut by_blocks = build();
             if by_blocks.blocks.is_none() {
                 eprintln!("skipped: this processor cannot relax by blocks (no AVX-512)");
                 return;
             }
-            assert_eq!(by_blocks.costs.counted(), counted_from == 0);
+            assert_eq!(by_blocks.costs.counted(), words);
             let mut one_at_a_time = build();
             // The heads of every kept edge back in place of the words, as a processor without
             // AVX-512 keeps them.
@@ -1899,11 +1897,7 @@ mod tests {
         // its length. The words stand for the costs the build computed, and the answers are
         // Dijkstra's.
         let grid = noise_map(90);
-        let counting = |grid: &Grid| {
-            let graph = SearchGraph::new(grid, Diagonal::NoCut);
-            ContractionHierarchy::build_counting_from(graph, &UNCONTROLLED, 0).unwrap()
-        };
-        let mut ch = counting(&grid);
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
         assert!(ch.costs.counted(), "the default terrains have a unit");
         check_against_dijkstra(&grid, &mut ch, (307, 41));
         // A swamp of cost 3.1 has no unit that grass shares: the costs stay as they are.
@@ -1938,15 +1932,9 @@ mod tests {
             };
             far.set_terrain(id, Terrain { cost, ..terrain }).unwrap();
         }
-        let mut ch = counting(&far);
+        let mut ch = ContractionHierarchy::build(&far, Diagonal::NoCut);
         assert!(!ch.costs.counted(), "counts of 2⁻²⁰ units pass 32 bits");
         check_against_dijkstra(&far, &mut ch, (307, 41));
-        // Below `COUNTED_FROM` searched edges, the costs are kept as they are.
-        assert!(
-            !ContractionHierarchy::build(&grid, Diagonal::NoCut)
-                .costs
-                .counted()
-        );
     }
 
     #[test]
