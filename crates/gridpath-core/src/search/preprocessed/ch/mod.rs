@@ -1052,7 +1052,7 @@ impl ContractionHierarchy {
         to: End,
         stats: &mut Stats,
     ) {
-        if d + self.landmarks.lower(to.ends, x, to.goal) >= limit {
+        if self.landmarks.prunes(to.ends, x, to.goal, d, limit) {
             return;
         }
         side.link[dx] |= RELAXED;
@@ -1501,7 +1501,7 @@ mod tests {
         let grid = Grid::from_ascii(&DETOURS).unwrap();
         let ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
         let cells = passable(&grid);
-        let mut tight = 0;
+        let (mut tight, mut pruned) = (0, 0);
         for &a in &cells {
             let field = FlowField::new(&ch.graph, a).unwrap();
             let ra = ch.rank[ch.graph.index(a)] as usize;
@@ -1518,12 +1518,32 @@ mod tests {
                             assert!(lower <= cost * (1.0 + 1e-12), "{a} → {b}: {lower} > {cost}");
                         }
                         tight += usize::from(bound >= 0.999 * cost && cost > 0.0);
+                        // The test by units: never a rank whose way costs less than the limit,
+                        // nor one that the bound in costs keeps.
+                        let above = cost * (1.0 + 1e-9) + 1e-9;
+                        assert!(
+                            !ch.landmarks.prunes(&ends, ra, true, 0.0, above),
+                            "{a} → {b}"
+                        );
+                        assert!(
+                            !ch.landmarks.prunes(&ends, rb, false, 0.0, above),
+                            "{a} → {b}"
+                        );
+                        for limit in [0.25 * cost, 0.5 * cost, 0.9 * cost, cost] {
+                            for d in [0.0, 0.1 * limit] {
+                                if ch.landmarks.prunes(&ends, ra, true, d, limit) {
+                                    assert!(d + to_goal >= limit, "{a} → {b}: {d} {limit}");
+                                    pruned += 1;
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
         // Not a bound of zero everywhere: many pairs are bounded to their cost.
         assert!(tight > cells.len(), "{tight} tight bounds");
+        assert!(pruned > cells.len(), "{pruned} limits pruned by units");
     }
 
     #[test]
