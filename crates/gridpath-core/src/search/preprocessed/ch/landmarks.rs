@@ -324,9 +324,9 @@ impl Landmarks {
         apart(m, self.unit)
     }
 
-    /// A lower bound on the cost between rank `r` and the query's goal (`to_goal`) or start:
-    /// `r` must be joined to its start, or reached by no landmark.
-    #[inline(always)]
+    /// The bound in costs between rank `r` and the query's goal (`to_goal`) or start, which
+    /// the tests check [`Self::prunes`] against.
+    #[cfg(test)]
     pub(super) fn lower(&self, ends: &Ends, r: usize, to_goal: bool) -> f64 {
         let other = if to_goal { &ends.goal } else { &ends.start };
         self.bound(largest(self.row(r), other))
@@ -334,21 +334,23 @@ impl Landmarks {
 
     /// Whether the landmarks bound the cost between rank `r` and the query's goal
     /// (`to_goal`) or start by `limit − d` or more: whether a rank reached at cost `d` lies on
-    /// no path cheaper than `limit` (`d` below `limit`; `r` as for [`Self::lower`]).
+    /// no path cheaper than `limit` (`d` below `limit`; `r` must be joined to the query's
+    /// start, or reached by no landmark).
     ///
-    /// It is [`Self::lower`]'s test put the other way round: `limit − d` in units, taken up a
+    /// It is the test `d + lower ≥ limit`, with `lower` the bound in costs (as `between`
+    /// gives it for the ends), put the other way round: `limit − d` in units, taken up a
     /// unit (far more than the rounding of the costs), is a threshold that any landmark's
     /// difference may reach. The threshold is computed while the row loads, and the row is
     /// compared lane by lane, with no largest difference to find and turn back into a cost
-    /// (queries 1–2% faster at weighted 512²). It prunes no rank that [`Self::lower`] would
-    /// keep, and keeps those within a unit of its limit.
+    /// (queries 1–2% faster at weighted 512²). It prunes no rank that the bound in costs
+    /// would keep, and keeps those within a unit of its limit.
     #[inline(always)]
     pub(super) fn prunes(&self, ends: &Ends, r: usize, to_goal: bool, d: f64, limit: f64) -> bool {
         let other = if to_goal { &ends.goal } else { &ends.start };
         // `lower` is `(m − 1 − SLACK) × unit` for a largest difference of `m` units.
         let units = (limit - d) * self.per_unit + (3.0 + SLACK);
         // An infinite limit, or one beyond any difference, prunes nothing.
-        if !(units <= f64::from(TOP)) {
+        if units.is_nan() || units > f64::from(TOP) {
             return false;
         }
         // Rounded down: with the 3 above, a unit more than the exact threshold at least.
