@@ -1244,14 +1244,11 @@ impl ContractionHierarchy {
             let mut climb = ranks(&forward);
             climb.reverse();
             let descent = ranks(&backward);
-            let mut path = vec![self.order[start as usize] as usize];
-            let mut pending = Vec::new();
-            for pair in climb.windows(2).chain(descent.windows(2)) {
+            let edges = climb.windows(2).chain(descent.windows(2)).map(|pair| {
                 let k = self.edge_index(pair[0], pair[1]);
-                pending.push((k.expect("an edge of the hierarchy"), pair[0] < pair[1]));
-                self.unpack(&mut pending, &mut path);
-            }
-            path
+                Unpacked::Halves(k.expect("an edge of the hierarchy"), pair[0] < pair[1])
+            });
+            self.unpack(edges.collect(), self.order[start as usize] as usize)
         });
         forward.clear(usize::from(self.depth[start as usize]));
         backward.clear(usize::from(self.depth[goal as usize]));
@@ -1295,41 +1292,87 @@ impl ContractionHierarchy {
         (self.first[r] - self.start[r]) as usize..(self.first[r + 1] - self.start[r + 1]) as usize
     }
 
-    /// Appends the cells of the edges on `pending`, the last one first, each taken up from
-    /// its lower rank to its higher (`true`) or down, the cell of its far end included and
-    /// that of its near end not, until none is left. `path` holds the near end's cell.
-    fn unpack(&self, pending: &mut Vec<(usize, bool)>, path: &mut Vec<usize>) {
-        while let Some((k, up)) = pending.pop() {
-            let link = self.links.links[k];
-            if let Some(steps) = link.steps() {
-                // The steps run from the lower rank to the higher.
-                let mut cell = *path.last().expect("the path holds the near end") as isize;
+    /// The cells of a path from cell `from` along `edges`, each taken up from its lower rank
+    /// to its higher or down. Each round replaces every edge whose link holds its halves by
+    /// the two, in the path's order, until every edge holds its steps: the links of a round
+    /// are asked for together, so that their loads overlap, where taking the edges depth first
+    /// would wait for each load in turn (a query's path at weighted 512² holds some 20 links,
+    /// mostly far apart in memory).
+    fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> Vec<usize> {
+        let mut next = Vec::with_capacity(2 * edges.len());
+        loop {
+            for edge in &edges {
+                if let Unpacked::Halves(k, _) = *edge {
+                    crate::search::space::prefetch(&self.links.links, k);
+                }
+            }
+            let mut halved = false;
+            for &edge in &edges {
+                let Unpacked::Halves(k, up) = edge else {
+                    next.push(edge);
+                    continue;
+                };
+                let link = self.links.links[k];
+                if let Some(steps) = link.steps() {
+                    next.push(Unpacked::Steps(steps, up));
+                    continue;
+                }
+                // Up: from the lower end down its first half to the middle, then up the second
+                // half; down: the other way round.
+                let (first, second) = (link.middle as usize, self.links.second(k, link));
                 if up {
-                    for d in Packed::steps(steps) {
-                        cell += self.graph.delta(d);
-                        path.push(cell as usize);
-                    }
+                    next.extend([
+                        Unpacked::Halves(first, false),
+                        Unpacked::Halves(second, true),
+                    ]);
                 } else {
-                    for d in Packed::steps_backwards(steps) {
-                        cell -= self.graph.delta(d);
-                        path.push(cell as usize);
-                    }
+                    next.extend([
+                        Unpacked::Halves(second, false),
+                        Unpacked::Halves(first, true),
+                    ]);
+                }
+                halved = true;
+            }
+            std::mem::swap(&mut edges, &mut next);
+            next.clear();
+            if !halved {
+                break;
+            }
+        }
+        let steps = |edge: &Unpacked| match *edge {
+            Unpacked::Steps(steps, _) => Packed::len(steps) as usize,
+            Unpacked::Halves(..) => unreachable!("every edge is unpacked into steps"),
+        };
+        let mut path = Vec::with_capacity(1 + edges.iter().map(steps).sum::<usize>());
+        path.push(from);
+        let mut cell = from as isize;
+        for edge in edges {
+            let Unpacked::Steps(steps, up) = edge else {
+                unreachable!("every edge is unpacked into steps");
+            };
+            // The steps run from the lower rank to the higher.
+            if up {
+                for d in Packed::steps(steps) {
+                    cell += self.graph.delta(d);
+                    path.push(cell as usize);
                 }
             } else {
-                // Up: from the lower end down its first half to the middle, then up the
-                // second half; down: the other way round.
-                let first = link.middle as usize;
-                let second = self.links.second(k, link);
-                if up {
-                    pending.push((second, true));
-                    pending.push((first, false));
-                } else {
-                    pending.push((first, true));
-                    pending.push((second, false));
+                for d in Packed::steps_backwards(steps) {
+                    cell -= self.graph.delta(d);
+                    path.push(cell as usize);
                 }
             }
         }
+        path
     }
+}
+
+/// An edge of a path on its way to cells: its index and whether it is taken up (from its
+/// lower rank to its higher), or its packed steps and the same.
+#[derive(Clone, Copy)]
+enum Unpacked {
+    Halves(usize, bool),
+    Steps(u64, bool),
 }
 
 /// The most steps an edge's [`Link`] can hold in place of its halves, in any directions.
