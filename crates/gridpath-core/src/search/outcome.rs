@@ -36,15 +36,27 @@ pub(crate) fn result(
     stats: Stats,
     trace: Option<Trace>,
 ) -> SearchResult {
-    let indices = path.unwrap_or_default();
-    let found = !indices.is_empty();
-    let (cost, length) = if found {
-        graph
+    let path = path.map(|indices| {
+        let cost = graph
             .index_path_cost(&indices)
-            .unwrap_or((f64::NAN, f64::NAN))
-    } else {
-        (0.0, 0.0)
-    };
+            .unwrap_or((f64::NAN, f64::NAN));
+        (indices, cost)
+    });
+    result_with_cost(graph, request, path, stats, trace)
+}
+
+/// [`result`] for a path whose cost and length the search summed as it laid the path out,
+/// a step at a time from its start, as [`SearchGraph::index_path_cost`] sums them.
+pub(crate) fn result_with_cost(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    path: Option<(Vec<usize>, (f64, f64))>,
+    stats: Stats,
+    trace: Option<Trace>,
+) -> SearchResult {
+    let (indices, (cost, length)) = path.unwrap_or_default();
+    let found = !indices.is_empty();
+    let (cost, length) = if found { (cost, length) } else { (0.0, 0.0) };
     let path: Vec<Cell> = graph.index_path_cells(&indices);
     SearchResult {
         found,

@@ -1011,7 +1011,7 @@ impl ContractionHierarchy {
         let path = self.query((start, goal), FIRST_LIMIT, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         stats.prepared_bytes = self.hierarchy_bytes() as u64;
-        Ok(crate::search::outcome::result(
+        Ok(crate::search::outcome::result_with_cost(
             &self.graph,
             request,
             path,
@@ -1174,7 +1174,7 @@ impl ContractionHierarchy {
     }
 
     /// Walks the elimination tree up from both ends and unpacks the cheapest meeting into
-    /// cells. Every rank of a cheapest path that climbs and descends the order is an
+    /// cells, with the path's cost and length summed from them. Every rank of a cheapest path that climbs and descends the order is an
     /// ancestor of one end or the other, and its top one of both.
     ///
     /// The first walk's limit is a little above the landmarks' bound between the ends
@@ -1187,9 +1187,9 @@ impl ContractionHierarchy {
         (start, goal): (u32, u32),
         first_limit: f64,
         stats: &mut Stats,
-    ) -> Option<Vec<usize>> {
+    ) -> Option<(Vec<usize>, (f64, f64))> {
         if start == goal {
-            return Some(vec![self.order[start as usize] as usize]);
+            return Some((vec![self.order[start as usize] as usize], (0.0, 0.0)));
         }
         // A landmark that reaches one end and not the other: no way joins them.
         let (bounds, bound) = self.landmarks.between(start as usize, goal as usize)?;
@@ -1298,7 +1298,7 @@ impl ContractionHierarchy {
     /// are asked for together, so that their loads overlap, where taking the edges depth first
     /// would wait for each load in turn (a query's path at weighted 512² holds some 20 links,
     /// mostly far apart in memory).
-    fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> Vec<usize> {
+    fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> (Vec<usize>, (f64, f64)) {
         let mut next = Vec::with_capacity(2 * edges.len());
         loop {
             for edge in &edges {
@@ -1345,7 +1345,18 @@ impl ContractionHierarchy {
         };
         let mut path = Vec::with_capacity(1 + edges.iter().map(steps).sum::<usize>());
         path.push(from);
-        let mut cell = from as isize;
+        // The path's cost and length, summed a step at a time from the start as
+        // `SearchGraph::index_path_cost` sums them, while the steps' directions are at hand.
+        let (graph, lengths) = (&self.graph, self.graph.step_lengths());
+        let (mut cost, mut length) = (0.0, 0.0);
+        let mut cell = from;
+        let mut step = |d: usize, delta: isize| {
+            let next = cell.wrapping_add_signed(delta);
+            cost += graph.step_cost(cell, next, d);
+            length += lengths[d];
+            path.push(next);
+            cell = next;
+        };
         for edge in edges {
             let Unpacked::Steps(steps, up) = edge else {
                 unreachable!("every edge is unpacked into steps");
@@ -1353,17 +1364,15 @@ impl ContractionHierarchy {
             // The steps run from the lower rank to the higher.
             if up {
                 for d in Packed::steps(steps) {
-                    cell += self.graph.delta(d);
-                    path.push(cell as usize);
+                    step(d, graph.delta(d));
                 }
             } else {
                 for d in Packed::steps_backwards(steps) {
-                    cell -= self.graph.delta(d);
-                    path.push(cell as usize);
+                    step(OPPOSITE[d], -graph.delta(d));
                 }
             }
         }
-        path
+        (path, (cost, length))
     }
 }
 
@@ -1603,7 +1612,11 @@ mod tests {
                     // and the last has none), the limit of the queries, and one far above.
                     for first in [1.0, 1e-6, FIRST_LIMIT, 10.0] {
                         let path = ch.query(ends, first, &mut Stats::default());
-                        let cost = path.and_then(|p| ch.graph.index_path_cost(&p)).map(|c| c.0);
+                        let cost = path.map(|(p, summed)| {
+                            // Summed as the path was laid out, the cost and length of its cells.
+                            assert_eq!(ch.graph.index_path_cost(&p), Some(summed), "{a} → {b}");
+                            summed.0
+                        });
                         match (field.cost(b), cost) {
                             (None, None) => {}
                             (Some(want), Some(got)) => assert!(
