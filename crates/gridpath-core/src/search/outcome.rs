@@ -40,24 +40,22 @@ pub(crate) fn result(
         let cost = graph
             .index_path_cost(&indices)
             .unwrap_or((f64::NAN, f64::NAN));
-        (indices, cost)
+        (graph.index_path_cells(&indices), cost)
     });
-    result_with_cost(graph, request, path, stats, trace)
+    result_of_cells(request, path, stats, trace)
 }
 
-/// [`result`] for a path whose cost and length the search summed as it laid the path out,
-/// a step at a time from its start, as [`SearchGraph::index_path_cost`] sums them.
-pub(crate) fn result_with_cost(
-    graph: &SearchGraph,
+/// [`result`] for a path of cells whose cost and length the search summed as it laid the path
+/// out, a step at a time from its start, as [`SearchGraph::index_path_cost`] sums them.
+pub(crate) fn result_of_cells(
     request: &SearchRequest,
-    path: Option<(Vec<usize>, (f64, f64))>,
+    path: Option<(Vec<Cell>, (f64, f64))>,
     stats: Stats,
     trace: Option<Trace>,
 ) -> SearchResult {
-    let (indices, (cost, length)) = path.unwrap_or_default();
-    let found = !indices.is_empty();
+    let (path, (cost, length)) = path.unwrap_or_default();
+    let found = !path.is_empty();
     let (cost, length) = if found { (cost, length) } else { (0.0, 0.0) };
-    let path: Vec<Cell> = graph.index_path_cells(&indices);
     SearchResult {
         found,
         path,

@@ -72,10 +72,10 @@ use std::time::Instant;
 
 use landmarks::Landmarks;
 
-use crate::grid::Grid;
+use crate::grid::{Cell, Grid};
 
 use crate::search::control::{SearchControl, UNCONTROLLED};
-use crate::search::graph::{OPPOSITE, SearchGraph};
+use crate::search::graph::{DX, DY, OPPOSITE, SearchGraph};
 use crate::search::preprocessed::huge_pages;
 use crate::search::request::{
     Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
@@ -1011,12 +1011,8 @@ impl ContractionHierarchy {
         let path = self.query((start, goal), FIRST_LIMIT, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         stats.prepared_bytes = self.hierarchy_bytes() as u64;
-        Ok(crate::search::outcome::result_with_cost(
-            &self.graph,
-            request,
-            path,
-            stats,
-            None,
+        Ok(crate::search::outcome::result_of_cells(
+            request, path, stats, None,
         ))
     }
 
@@ -1187,9 +1183,10 @@ impl ContractionHierarchy {
         (start, goal): (u32, u32),
         first_limit: f64,
         stats: &mut Stats,
-    ) -> Option<(Vec<usize>, (f64, f64))> {
+    ) -> Option<(Vec<Cell>, (f64, f64))> {
         if start == goal {
-            return Some((vec![self.order[start as usize] as usize], (0.0, 0.0)));
+            let cell = self.graph.cell(self.order[start as usize] as usize);
+            return Some((vec![cell], (0.0, 0.0)));
         }
         // A landmark that reaches one end and not the other: no way joins them.
         let (bounds, bound) = self.landmarks.between(start as usize, goal as usize)?;
@@ -1298,7 +1295,7 @@ impl ContractionHierarchy {
     /// are asked for together, so that their loads overlap, where taking the edges depth first
     /// would wait for each load in turn (a query's path at weighted 512² holds some 20 links,
     /// mostly far apart in memory).
-    fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> (Vec<usize>, (f64, f64)) {
+    fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> (Vec<Cell>, (f64, f64)) {
         let mut next = Vec::with_capacity(2 * edges.len());
         loop {
             for edge in &edges {
@@ -1344,9 +1341,11 @@ impl ContractionHierarchy {
             Unpacked::Halves(..) => unreachable!("every edge is unpacked into steps"),
         };
         let mut path = Vec::with_capacity(1 + edges.iter().map(steps).sum::<usize>());
-        path.push(from);
+        let mut at = self.graph.cell(from);
+        path.push(at);
         // The path's cost and length, summed a step at a time from the start as
-        // `SearchGraph::index_path_cost` sums them, while the steps' directions are at hand.
+        // `SearchGraph::index_path_cost` sums them, and its cells, while the steps' directions
+        // are at hand.
         let (graph, lengths) = (&self.graph, self.graph.step_lengths());
         let (mut cost, mut length) = (0.0, 0.0);
         let mut cell = from;
@@ -1354,7 +1353,11 @@ impl ContractionHierarchy {
             let next = cell.wrapping_add_signed(delta);
             cost += graph.step_cost(cell, next, d);
             length += lengths[d];
-            path.push(next);
+            at = Cell::new(
+                at.x.wrapping_add_signed(DX[d]),
+                at.y.wrapping_add_signed(DY[d]),
+            );
+            path.push(at);
             cell = next;
         };
         for edge in edges {
@@ -1614,7 +1617,7 @@ mod tests {
                         let path = ch.query(ends, first, &mut Stats::default());
                         let cost = path.map(|(p, summed)| {
                             // Summed as the path was laid out, the cost and length of its cells.
-                            assert_eq!(ch.graph.index_path_cost(&p), Some(summed), "{a} → {b}");
+                            assert_eq!(ch.graph.path_cost(&p), Some(summed), "{a} → {b}");
                             summed.0
                         });
                         match (field.cost(b), cost) {
