@@ -38,10 +38,12 @@
 //! the path found are unpacked into the cells they stand for, so the answer is a full
 //! cell-by-cell path: each edge keeps either its steps themselves (up to fourteen, or
 //! thirty-one in two directions) or the indices of its two halves, so that unpacking reads
-//! one link an edge and searches no list.
+//! one link an edge and searches no list; the path's cost and length are summed from its
+//! steps as they are laid out.
 //!
 //! Where every terrain's cost is a whole number of some power of two (see `costs.rs`), each
-//! searched edge's cost is kept as two counts in 32 bits rather than an `f64`.
+//! searched edge's cost is kept as two counts in 32 bits rather than an `f64`. Once built,
+//! the tables ask for huge pages (see `huge_pages.rs`): a query's reads are spread over them.
 //!
 //! Steps cost the same both ways on a flat map, so one set of upward edges serves both
 //! searches. Maps with heights, whose steps may cost more one way than the other, are refused.
