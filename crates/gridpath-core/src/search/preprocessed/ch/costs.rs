@@ -117,7 +117,6 @@ impl Costs {
         }
     }
 
-    /// The bytes the costs take.
     /// Asks for huge pages under the costs (see [`huge_pages`]).
     pub(super) fn back_with_huge_pages(&self) {
         match self {
@@ -126,6 +125,7 @@ impl Costs {
         }
     }
 
+    /// The bytes the costs take.
     pub(super) fn bytes(&self) -> usize {
         match self {
             Costs::Wide(costs) => costs.capacity() * size_of::<f64>(),

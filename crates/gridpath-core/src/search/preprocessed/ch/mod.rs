@@ -1172,8 +1172,9 @@ impl ContractionHierarchy {
     }
 
     /// Walks the elimination tree up from both ends and unpacks the cheapest meeting into
-    /// cells, with the path's cost and length summed from them. Every rank of a cheapest path that climbs and descends the order is an
-    /// ancestor of one end or the other, and its top one of both.
+    /// cells, with the path's cost and length summed from them. Every rank of a cheapest path
+    /// that climbs and descends the order is an ancestor of one end or the other, and its top
+    /// one of both.
     ///
     /// The first walk's limit is a little above the landmarks' bound between the ends
     /// (`first_limit` times it). A
