@@ -142,6 +142,21 @@ impl Costs {
         }
     }
 
+    /// The costs without the first `edges`.
+    pub(super) fn drop_first(&mut self, edges: usize) {
+        match self {
+            Costs::Wide(costs) => drop(costs.drain(..edges)),
+            Costs::Counted { words, .. } => drop(words.drain(..edges)),
+        }
+    }
+
+    pub(super) fn shrink_to_fit(&mut self) {
+        match self {
+            Costs::Wide(costs) => costs.shrink_to_fit(),
+            Costs::Counted { words, .. } => words.shrink_to_fit(),
+        }
+    }
+
     /// Turns the costs `run` round.
     pub(super) fn reverse(&mut self, run: std::ops::Range<usize>) {
         match self {

@@ -163,6 +163,8 @@ pub(super) struct Landmarks {
     costs: Vec<Row>,
     unit: f64,
     per_unit: f64,
+    /// The rank of each landmark.
+    at: Vec<u32>,
 }
 
 /// A rank's costs to the landmarks, aligned to a cache line of its own: a bound reads one line
@@ -173,10 +175,14 @@ struct Row([u16; LANDMARKS]);
 
 const _: () = assert!(size_of::<Row>() == LANDMARKS * size_of::<u16>());
 
-/// The landmarks' costs to a query's two ends.
+/// The landmarks' costs to a query's two ends, and how many units below the rounded cost each
+/// may lie (an end in a region has its costs from those of the ranks around it, within a
+/// unit: see [`Landmarks::row_through`]).
 pub(super) struct Ends {
     start: [u16; LANDMARKS],
     goal: [u16; LANDMARKS],
+    start_loose: f64,
+    goal_loose: f64,
 }
 
 impl Landmarks {
@@ -208,6 +214,7 @@ impl Landmarks {
         }
         drop(size);
         let mut costs = vec![Row([UNREACHED; LANDMARKS]); ranks];
+        let mut at = Vec::with_capacity(LANDMARKS);
         let dist: Vec<AtomicU64> = (0..ranks * BATCH).map(|_| AtomicU64::new(0)).collect();
         let one = &dist[..ranks];
         upward.costs_from([root], one, owner);
@@ -257,6 +264,7 @@ impl Landmarks {
             } else {
                 farthest(&|r| nearest[r])
             };
+            at.push(next as u32);
             upward.costs_from([next], one, owner);
             keep(l, 1, &mut costs, &mut nearest);
         }
@@ -276,6 +284,7 @@ impl Landmarks {
                     closer(&costs, row, unit, &mut near, owner.is_empty());
                 }
             }
+            at.extend(batch.iter().map(|&r| r as u32));
             upward.costs_from(batch, &dist, owner);
             keep(l, BATCH, &mut costs, &mut nearest);
         }
@@ -283,7 +292,51 @@ impl Landmarks {
             costs,
             unit,
             per_unit: 1.0 / unit,
+            at,
         })
+    }
+
+    /// Leaves out the rows of the first `ranks` ranks, those of the regions (region `i`'s
+    /// ranks are `start[i]..start[i + 1]`): the landmarks that lie in regions, as `(region,
+    /// landmark, the landmark's cell's index in the region)`, sorted.
+    pub(super) fn drop_first(&mut self, ranks: usize, start: &[u32]) -> Vec<(u32, u8, u8)> {
+        self.costs.drain(..ranks);
+        self.costs.shrink_to_fit();
+        let mut inside: Vec<(u32, u8, u8)> = (self.at.iter().enumerate())
+            .filter(|&(_, &r)| (r as usize) < ranks)
+            .map(|(l, &r)| {
+                let region = start.partition_point(|&s| s <= r) - 1;
+                (region as u32, l as u8, (r - start[region]) as u8)
+            })
+            .collect();
+        inside.sort_unstable();
+        inside
+    }
+
+    /// The costs of a cell of a region to the landmarks, from its costs `exits` to the ranks
+    /// around the region, `(rank, cost)`, and `inside` to the landmarks in the region,
+    /// `(landmark, cost)`: every way from a landmark outside enters the region through one
+    /// of the ranks around it. Each is within a unit below the cost rounded down (the
+    /// ranks' costs are rounded down before the exits' are added), which [`Ends`] keeps.
+    pub(super) fn row_through(
+        &self,
+        exits: impl Iterator<Item = (u32, f64)>,
+        inside: impl Iterator<Item = (usize, f64)>,
+    ) -> [u16; LANDMARKS] {
+        let mut row = [UNREACHED; LANDMARKS];
+        for (r, cost) in exits {
+            let add = cost * self.per_unit;
+            for (kept, &by) in row.iter_mut().zip(self.row(r as usize)) {
+                if by != UNREACHED {
+                    let through = (f64::from(by) + add).floor().min(f64::from(TOP)) as u16;
+                    *kept = (*kept).min(through);
+                }
+            }
+        }
+        for (l, cost) in inside {
+            row[l] = row[l].min((cost * self.per_unit).floor().min(f64::from(TOP)) as u16);
+        }
+        row
     }
 
     pub(super) fn bytes(&self) -> usize {
@@ -301,10 +354,28 @@ impl Landmarks {
 
     /// The costs of ranks `start` and `goal` to the landmarks and the bound between them:
     /// `None` when a landmark reaches one of them and not the other (no way joins them).
+    #[cfg(test)]
     pub(super) fn between(&self, start: usize, goal: usize) -> Option<(Ends, f64)> {
+        self.between_rows((*self.row(start), false), (*self.row(goal), false))
+    }
+
+    /// The row of rank `r`.
+    pub(super) fn row_of(&self, r: usize) -> [u16; LANDMARKS] {
+        *self.row(r)
+    }
+
+    /// [`Self::between`] for the rows of two ends, each loose (within a unit below its costs
+    /// rounded down) or not.
+    pub(super) fn between_rows(
+        &self,
+        (start, start_loose): ([u16; LANDMARKS], bool),
+        (goal, goal_loose): ([u16; LANDMARKS], bool),
+    ) -> Option<(Ends, f64)> {
         let ends = Ends {
-            start: *self.row(start),
-            goal: *self.row(goal),
+            start,
+            goal,
+            start_loose: f64::from(u8::from(start_loose)),
+            goal_loose: f64::from(u8::from(goal_loose)),
         };
         let apart = ends
             .start
@@ -314,7 +385,8 @@ impl Landmarks {
         if apart {
             return None;
         }
-        let bound = self.bound(largest(&ends.start, &ends.goal));
+        let loose = ends.start_loose + ends.goal_loose;
+        let bound = (self.bound(largest(&ends.start, &ends.goal)) - loose * self.unit).max(0.0);
         Some((ends, bound))
     }
 
@@ -328,8 +400,12 @@ impl Landmarks {
     /// the tests check [`Self::prunes`] against.
     #[cfg(test)]
     pub(super) fn lower(&self, ends: &Ends, r: usize, to_goal: bool) -> f64 {
-        let other = if to_goal { &ends.goal } else { &ends.start };
-        self.bound(largest(self.row(r), other))
+        let (other, loose) = if to_goal {
+            (&ends.goal, ends.goal_loose)
+        } else {
+            (&ends.start, ends.start_loose)
+        };
+        (self.bound(largest(self.row(r), other)) - loose * self.unit).max(0.0)
     }
 
     /// Whether the landmarks bound the cost between rank `r` and the query's goal
@@ -346,9 +422,14 @@ impl Landmarks {
     /// would keep, and keeps those within a unit of its limit.
     #[inline(always)]
     pub(super) fn prunes(&self, ends: &Ends, r: usize, to_goal: bool, d: f64, limit: f64) -> bool {
-        let other = if to_goal { &ends.goal } else { &ends.start };
-        // `lower` is `(m − 1 − SLACK) × unit` for a largest difference of `m` units.
-        let units = (limit - d) * self.per_unit + (3.0 + SLACK);
+        let (other, loose) = if to_goal {
+            (&ends.goal, ends.goal_loose)
+        } else {
+            (&ends.start, ends.start_loose)
+        };
+        // `lower` is `(m − 1 − SLACK) × unit` for a largest difference of `m` units (and
+        // a unit less for a loose end).
+        let units = (limit - d) * self.per_unit + (3.0 + SLACK + loose);
         // An infinite limit, or one beyond any difference, prunes nothing.
         if units.is_nan() || units > f64::from(TOP) {
             return false;

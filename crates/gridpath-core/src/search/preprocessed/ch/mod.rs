@@ -68,11 +68,13 @@ mod costs;
 mod customize;
 mod landmarks;
 mod order;
+mod regions;
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 use std::time::Instant;
 
 use landmarks::Landmarks;
+use regions::{Local, Place, REGION_CELLS, Regions, Source};
 
 use crate::grid::{Cell, Grid};
 
@@ -174,9 +176,27 @@ pub struct ContractionHierarchy {
     landmarks: Landmarks,
     /// The searched edges by blocks of eight depths, where the processor can relax them so.
     blocks: Option<blocks::Blocks>,
+    /// The smallest subtrees of the elimination tree, left out of the above (see
+    /// `regions.rs`).
+    regions: Regions,
+    /// The landmarks that lie in regions: `(region, landmark, its cell's index in the
+    /// region)`, sorted.
+    inside: Vec<(u32, u8, u8)>,
     /// The query state, allocated by the first query.
     forward: Side,
     backward: Side,
+    /// The searches of the regions of a query's ends.
+    local: [Local; 2],
+}
+
+/// Where a query's walk from one end starts: the rank and its depth ([`NONE`] for an end in a
+/// region that is a whole part of the map), the end's costs to the landmarks (loose for an
+/// end in a region: see [`landmarks::Ends`]), and the end's region.
+struct Entry {
+    rank: u32,
+    depth: usize,
+    row: ([u16; landmarks::LANDMARKS], bool),
+    region: Option<u32>,
 }
 
 /// Which end a side's ranks are bounded towards, with the landmarks the query uses.
@@ -457,11 +477,42 @@ impl Link {
         })
     }
 
-    /// The edge's steps, if they are packed.
-    fn steps(self) -> Option<u64> {
+    /// The edge's packed bits, if they are packed: its steps or its region.
+    fn packed_bits(self) -> Option<u64> {
         let middle = self.middle;
         (middle & Self::PACKED != 0)
             .then(|| u64::from(middle & !Self::PACKED) | u64::from(self.across as u16) << 31)
+    }
+
+    /// The edge's steps, if they are packed.
+    fn steps(self) -> Option<u64> {
+        self.packed_bits()
+            .filter(|&packed| Packed::code(packed) != Packed::REGION)
+    }
+
+    /// The link of an edge whose way lies through region `region` (see `regions.rs`), its
+    /// higher end `(dx, dy)` from its lower one.
+    fn region(region: u32, (dx, dy): (i32, i32)) -> Self {
+        debug_assert!(region < 1 << 22 && dx.abs() < 32 && dy.abs() < 32);
+        let offset = |v: i32| u64::from((v & 0x3f) as u32);
+        Self::packed(
+            Packed::REGION << (Packed::BITS - 5)
+                | u64::from(region)
+                | offset(dx) << 22
+                | offset(dy) << 28,
+        )
+    }
+
+    /// The region of an edge whose way lies through one, and its higher end from its lower.
+    fn through_region(self) -> Option<(u32, (i32, i32))> {
+        let packed = self
+            .packed_bits()
+            .filter(|&packed| Packed::code(packed) == Packed::REGION)?;
+        let offset = |v: u64| ((v as i32 & 0x3f) << 26) >> 26;
+        Some((
+            (packed & ((1 << 22) - 1)) as u32,
+            (offset(packed >> 22), offset(packed >> 28)),
+        ))
     }
 
     /// The link as three 16-bit words, and back: for the atomics of the build, which take
@@ -521,6 +572,25 @@ impl Links {
         self.links.len()
     }
 
+    /// The links without those of the first `edges` edges, which no other edge's link
+    /// names: every index lowered by `edges`.
+    fn without_first(self, edges: usize) -> Self {
+        let Self { mut links, far } = self;
+        links.drain(..edges);
+        links.shrink_to_fit();
+        for link in &mut links {
+            if link.packed_bits().is_none() {
+                link.middle -= edges as u32;
+            }
+        }
+        let far = far
+            .into_iter()
+            .filter(|&(k, _)| k as usize >= edges)
+            .map(|(k, second)| (k - edges as u32, second - edges as u32))
+            .collect();
+        Self { links, far }
+    }
+
     fn bytes(&self) -> usize {
         self.links.capacity() * size_of::<Link>() + self.far.capacity() * size_of::<(u32, u32)>()
     }
@@ -539,8 +609,9 @@ fn pack_short_edges(
     kept: &Kept,
     middle: &[u32],
     owner: &[u8],
-    count: bool,
+    (count, region_start): (bool, &[u32]),
 ) -> (Links, Option<(Vec<u32>, f64)>) {
+    let within = *region_start.last().expect("a start for the first region");
     // Each edge's link once its rank is visited (see `Link::store`), as many bytes as the
     // links they turn into in place.
     let links: Vec<[AtomicU16; 3]> = middle.iter().map(|_| Default::default()).collect();
@@ -602,6 +673,14 @@ fn pack_short_edges(
                     };
                     match joined {
                         Some(steps) => Link::packed(steps),
+                        // A way through a region, from above it: unpacked by a search of the
+                        // region, from one end to the other.
+                        None if m < within as usize && r >= within as usize => {
+                            let region = region_start.partition_point(|&s| s as usize <= m) - 1;
+                            let (a, b) = (graph.cell(cell), graph.cell(order[h] as usize));
+                            let (dx, dy) = (b.x as i32 - a.x as i32, b.y as i32 - a.y as i32);
+                            Link::region(region as u32, (dx, dy))
+                        }
                         None => Link::halves(down, up).unwrap_or_else(|| {
                             far.lock()
                                 .expect("no thread panics holding it")
@@ -722,15 +801,16 @@ impl ContractionHierarchy {
         graph: SearchGraph,
         control: &SearchControl,
     ) -> Result<Self, SearchError> {
-        Self::build_with_words(graph, control, true)
+        Self::build_with(graph, control, (true, REGION_CELLS))
     }
 
     /// [`Self::from_graph_controlled`], keeping the costs in words where the map allows it
-    /// if `words` (see `costs.rs`), in `f64`s otherwise.
-    fn build_with_words(
+    /// if `words` (see `costs.rs`), in `f64`s otherwise, and leaving the subtrees of at most
+    /// `most` ranks out of the hierarchy as regions (see `regions.rs`; none for 0).
+    fn build_with(
         graph: SearchGraph,
         control: &SearchControl,
-        words: bool,
+        (words, most): (bool, usize),
     ) -> Result<Self, SearchError> {
         // The build makes four passes over the ranks, then computes the landmarks' costs; each
         // of the five reports its progress (`stage + done`), which counts for its share of
@@ -755,12 +835,28 @@ impl ContractionHierarchy {
         check(0, 0)?;
         let (order, rank) = contraction_order(&graph);
         let ranks = order.len();
+        let mut upward = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
+        // The regions first in the order, and the sets again in it: the same sets by the
+        // same ranks, the regions' ranks numbered first (see `regions.rs`).
+        let (order, mut rank, region_start) = if most > 0 {
+            let (order, start) = regions::regions_first(&order, &upward.parent, most);
+            let mut rank = vec![NONE; graph.len()];
+            for (r, &c) in order.iter().enumerate() {
+                rank[c as usize] = r as u32;
+            }
+            upward = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
+            (order, rank, start)
+        } else {
+            (order, rank, vec![0])
+        };
         let Upward {
-            parent,
+            mut parent,
             mut first,
             mut head,
-        } = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
-        let (depth, height) = depths(&parent)?;
+        } = upward;
+        // The regions' ranks, all below the others.
+        let within = *region_start.last().expect("a start for the first region") as usize;
+        let (depth, _) = depths(&parent)?;
         let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
         let weight = step_weights(&graph, &order, &rank, &head, &first);
@@ -819,11 +915,15 @@ impl ContractionHierarchy {
         // unread is overwritten.
         let mut start = Vec::with_capacity(ranks + 1);
         let (mut kept, mut searched, mut shortcuts) = (0, 0, 0);
+        let mut shortcuts_within = 0;
         let mut unpacking: Vec<(u32, u32)> = Vec::new();
         for r in 0..ranks {
             let edges = span(&first, r);
             first[r] = kept as u32;
             start.push(searched as u32);
+            if r == within {
+                shortcuts_within = shortcuts;
+            }
             for k in edges {
                 if flags[k] & SEARCHED != 0 {
                     head[kept] = head[k];
@@ -844,6 +944,9 @@ impl ContractionHierarchy {
         }
         first[ranks] = kept as u32;
         start.push(searched as u32);
+        if within == ranks {
+            shortcuts_within = shortcuts;
+        }
         drop(flags);
         drop(unpacking);
         head.truncate(kept);
@@ -863,7 +966,7 @@ impl ContractionHierarchy {
             start: &start,
             head: &head,
         };
-        let (links, counts) = pack_short_edges(&kept, &middle, &owner, words);
+        let (links, counts) = pack_short_edges(&kept, &middle, &owner, (words, &region_start));
         drop(middle);
         let mut costs = costs::Costs::new(weight, &kept, counts);
         // The landmarks' costs from the edges' costs as the queries read them.
@@ -879,10 +982,66 @@ impl ContractionHierarchy {
             report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
         })?;
         drop(cost);
-        // The heads as depths. What the queries' relaxations rely on to index the costs by
-        // head unchecked: every head lies above its tail, so below the height (the arrays are
-        // not changed after the build).
-        let head: Vec<u16> = head.iter().map(|&h| depth[h as usize]).collect();
+        // The heads as depths.
+        let mut head: Vec<u16> = head.iter().map(|&h| depth[h as usize]).collect();
+        // The regions' ranks left out: their cells, and every table of the ranks above from
+        // them on, with the edges' indices in the links lowered to match.
+        let (edges_within, searched_within) = (first[within], start[within]);
+        let region_up: Vec<u32> = region_start
+            .windows(2)
+            .map(|w| match parent[w[1] as usize - 1] {
+                NONE => NONE,
+                p => p - within as u32,
+            })
+            .collect();
+        for (i, w) in region_start.windows(2).enumerate() {
+            for (local, &c) in order[w[0] as usize..w[1] as usize].iter().enumerate() {
+                rank[c as usize] = Place::region_entry(i as u32, local);
+            }
+        }
+        for &c in &order[within..] {
+            rank[c as usize] -= within as u32;
+        }
+        let mut order = order;
+        let regions = Regions {
+            cells: order.drain(..within).collect(),
+            start: region_start,
+            up: region_up,
+        };
+        parent.drain(..within);
+        for p in &mut parent {
+            if *p != NONE {
+                *p -= within as u32;
+            }
+        }
+        let mut depth = depth;
+        depth.drain(..within);
+        first.drain(..within);
+        for f in &mut first {
+            *f -= edges_within;
+        }
+        start.drain(..within);
+        for s in &mut start {
+            *s -= searched_within;
+        }
+        head.drain(..edges_within as usize);
+        let links = links.without_first(edges_within as usize);
+        costs.drop_first(searched_within as usize);
+        let mut landmarks = landmarks;
+        let inside = landmarks.drop_first(within, &regions.start);
+        let shortcuts = shortcuts - shortcuts_within;
+        for table in [&mut parent, &mut first, &mut start] {
+            table.shrink_to_fit();
+        }
+        depth.shrink_to_fit();
+        order.shrink_to_fit();
+        head.shrink_to_fit();
+        costs.shrink_to_fit();
+        let ranks = ranks - within;
+        let height = depth.iter().map(|&d| usize::from(d) + 1).max().unwrap_or(0);
+        // What the queries' relaxations rely on to index the costs by head unchecked: every
+        // head lies above its tail, so below the height (the arrays are not changed after the
+        // build).
         assert!(
             (0..ranks).all(|r| head[span(&first, r)].iter().all(|&h| h < depth[r])),
             "every head lies above its tail in the elimination tree"
@@ -904,6 +1063,9 @@ impl ContractionHierarchy {
         };
         let ch = Self {
             blocks,
+            regions,
+            inside,
+            local: Default::default(),
             graph,
             order,
             rank,
@@ -987,6 +1149,10 @@ impl ContractionHierarchy {
             + self.costs.bytes()
             + self.landmarks.bytes()
             + self.blocks.as_ref().map_or(0, blocks::Blocks::bytes)
+            + bytes(&self.regions.cells)
+            + bytes(&self.regions.start)
+            + bytes(&self.regions.up)
+            + bytes(&self.inside)
             + side(&self.forward)
             + side(&self.backward)
     }
@@ -1008,8 +1174,8 @@ impl ContractionHierarchy {
         self.allocate_query_state();
         let started = Instant::now();
         let mut stats = Stats::default();
-        let start = self.rank[self.graph.index(request.start)];
-        let goal = self.rank[self.graph.index(request.goal)];
+        let start = self.graph.index(request.start);
+        let goal = self.graph.index(request.goal);
         let path = self.query((start, goal), FIRST_LIMIT, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         stats.prepared_bytes = self.hierarchy_bytes() as u64;
@@ -1114,20 +1280,15 @@ impl ContractionHierarchy {
     /// between the two sides does not matter there.
     fn walk(
         &self,
-        (start, goal): (u32, u32),
+        (from, to): (&Entry, &Entry),
         limit: f64,
         found: (f64, u32),
         ends: &landmarks::Ends,
         (forward, backward): (&mut Side, &mut Side),
         stats: &mut Stats,
     ) -> (f64, u32) {
-        let (mut x, mut y) = (start, goal);
-        let (mut dx, mut dy) = (
-            usize::from(self.depth[x as usize]),
-            usize::from(self.depth[y as usize]),
-        );
-        forward.dist[dx] = 0.0;
-        backward.dist[dy] = 0.0;
+        let (mut x, mut y) = (from.rank, to.rank);
+        let (mut dx, mut dy) = (from.depth, to.depth);
         let to_goal = End { ends, goal: true };
         let to_start = End { ends, goal: false };
         let (mut best, mut meeting) = found;
@@ -1183,36 +1344,129 @@ impl ContractionHierarchy {
     /// limit after [`MAX_WALKS`] tries. A walk keeps what the walks before it found.
     fn query(
         &mut self,
-        (start, goal): (u32, u32),
+        (start, goal): (usize, usize),
         first_limit: f64,
         stats: &mut Stats,
     ) -> Option<(Vec<Cell>, (f64, f64))> {
         if start == goal {
-            let cell = self.graph.cell(self.order[start as usize] as usize);
-            return Some((vec![cell], (0.0, 0.0)));
+            return Some((vec![self.graph.cell(start)], (0.0, 0.0)));
         }
-        // A landmark that reaches one end and not the other: no way joins them.
-        let (bounds, bound) = self.landmarks.between(start as usize, goal as usize)?;
         self.allocate_query_state();
         let mut forward = std::mem::take(&mut self.forward);
         let mut backward = std::mem::take(&mut self.backward);
-        let ends = (start, goal);
+        let [mut near_start, mut near_goal] = std::mem::take(&mut self.local);
+        let from = self.enter(start, &mut forward, &mut near_start, stats);
+        let to = self.enter(goal, &mut backward, &mut near_goal, stats);
+        let path = self.meet(
+            (start, goal),
+            (&from, &to),
+            first_limit,
+            (&mut forward, &mut backward),
+            (&near_start, &near_goal),
+            stats,
+        );
+        if from.rank != NONE {
+            forward.clear(from.depth);
+        }
+        if to.rank != NONE {
+            backward.clear(to.depth);
+        }
+        self.forward = forward;
+        self.backward = backward;
+        self.local = [near_start, near_goal];
+        path
+    }
+
+    /// Where a walk from cell `cell` starts, with its costs there: the cell's own rank at no
+    /// cost, or, for a cell of a region, the region's parent with the costs of the region's
+    /// neighbours found by a search of the region (`near`).
+    fn enter(&self, cell: usize, side: &mut Side, near: &mut Local, stats: &mut Stats) -> Entry {
+        match Place::of(self.rank[cell]) {
+            Place::Rank(u) => {
+                let depth = usize::from(self.depth[u as usize]);
+                side.dist[depth] = 0.0;
+                Entry {
+                    rank: u,
+                    depth,
+                    row: (self.landmarks.row_of(u as usize), false),
+                    region: None,
+                }
+            }
+            Place::Region(region, local) => {
+                near.search(
+                    (&self.graph, &self.rank, &self.regions),
+                    region,
+                    Source::Inside(local),
+                );
+                stats.expanded += near.settled as u64;
+                let up = self.regions.up[region as usize];
+                for &(u, cost, ..) in &near.exits {
+                    side.dist[usize::from(self.depth[u as usize])] = cost;
+                }
+                let first = self.inside.partition_point(|&(r, ..)| r < region);
+                let inside = self.inside[first..]
+                    .iter()
+                    .take_while(|&&(r, ..)| r == region)
+                    .map(|&(_, l, j)| (usize::from(l), near.dist[usize::from(j)]));
+                let exits = near.exits.iter().map(|&(u, cost, ..)| (u, cost));
+                Entry {
+                    rank: up,
+                    depth: if up == NONE {
+                        0
+                    } else {
+                        usize::from(self.depth[up as usize])
+                    },
+                    row: (self.landmarks.row_through(exits, inside), true),
+                    region: Some(region),
+                }
+            }
+        }
+    }
+
+    /// The walks between two ends (see [`Self::query`]) and the cheapest path's cells.
+    fn meet(
+        &self,
+        (start, goal): (usize, usize),
+        (from, to): (&Entry, &Entry),
+        first_limit: f64,
+        (forward, backward): (&mut Side, &mut Side),
+        (near_start, near_goal): (&Local, &Local),
+        stats: &mut Stats,
+    ) -> Option<(Vec<Cell>, (f64, f64))> {
+        // Two cells of one region: the cheapest way within it, unless a walk finds better.
+        let mut found = (f64::INFINITY, NONE);
+        let goal_place = Place::of(self.rank[goal]);
+        if let (Some(a), Place::Region(b, j)) = (from.region, goal_place)
+            && a == b
+        {
+            found.0 = near_start.dist[usize::from(j)];
+        }
+        let within = |found: (f64, u32)| {
+            found.0.is_finite().then(|| {
+                let Place::Region(_, j) = goal_place else {
+                    unreachable!("the goal lies in the region");
+                };
+                let mut steps = Vec::new();
+                near_start.steps_to(j, &mut steps);
+                let steps = steps.into_iter().map(|d| Unpacked::Steps(Packed::step(d.into()), true));
+                self.unpack(steps.collect(), start)
+            })
+        };
+        if from.rank == NONE || to.rank == NONE {
+            return within(found);
+        }
+        // A landmark that reaches one end and not the other: no way joins them.
+        let Some((bounds, bound)) = self.landmarks.between_rows(from.row, to.row) else {
+            return within(found);
+        };
         let mut limit = if bound > 0.0 {
             bound * first_limit
         } else {
             f64::INFINITY
         };
         let mut walks = 1;
-        let mut found = (f64::INFINITY, NONE);
         let meeting = loop {
-            found = self.walk(
-                ends,
-                limit,
-                found,
-                &bounds,
-                (&mut forward, &mut backward),
-                stats,
-            );
+            found = self.walk((from, to), limit, found, &bounds, (forward, backward), stats);
             let (best, meeting) = found;
             // No cheapest path is dearer than the limit here: it would have been kept whole.
             if best < limit || limit == f64::INFINITY {
@@ -1228,33 +1482,46 @@ impl ContractionHierarchy {
             };
             walks += 1;
         };
-        let path = (meeting != NONE).then(|| {
-            // Start → meeting along the forward links, then meeting → goal, depth by depth,
-            // the ranks from each side's chain.
-            let ranks = |side: &Side| {
-                let mut depths = vec![meeting as usize];
-                while let Some(p) = depths.last().and_then(|&top| side.parent(top)) {
-                    depths.push(p);
-                }
-                depths
-                    .into_iter()
-                    .map(|d| side.chain[d] as usize)
-                    .collect::<Vec<_>>()
-            };
-            let mut climb = ranks(&forward);
-            climb.reverse();
-            let descent = ranks(&backward);
-            let edges = climb.windows(2).chain(descent.windows(2)).map(|pair| {
-                let k = self.edge_index(pair[0], pair[1]);
-                Unpacked::Halves(k.expect("an edge of the hierarchy"), pair[0] < pair[1])
-            });
-            self.unpack(edges.collect(), self.order[start as usize] as usize)
-        });
-        forward.clear(usize::from(self.depth[start as usize]));
-        backward.clear(usize::from(self.depth[goal as usize]));
-        self.forward = forward;
-        self.backward = backward;
-        path
+        if meeting == NONE {
+            return within(found);
+        }
+        // Start → meeting along the forward links, then meeting → goal, depth by depth, the
+        // ranks from each side's chain.
+        let ranks = |side: &Side| {
+            let mut depths = vec![meeting as usize];
+            while let Some(p) = depths.last().and_then(|&top| side.parent(top)) {
+                depths.push(p);
+            }
+            depths
+                .into_iter()
+                .map(|d| side.chain[d] as usize)
+                .collect::<Vec<_>>()
+        };
+        let mut climb = ranks(forward);
+        climb.reverse();
+        let descent = ranks(backward);
+        let mut edges = Vec::new();
+        // Into the first rank from the start's region, and from the last into the goal's.
+        let mut steps = Vec::new();
+        if from.region.is_some() {
+            let (_, i, d) = near_start.exit(climb[0] as u32).expect("a way out of the region");
+            near_start.steps_to(i, &mut steps);
+            steps.push(d);
+            edges.extend(steps.drain(..).map(|d| Unpacked::Steps(Packed::step(d.into()), true)));
+        }
+        edges.extend(climb.windows(2).chain(descent.windows(2)).map(|pair| {
+            let k = self.edge_index(pair[0], pair[1]);
+            Unpacked::Halves(k.expect("an edge of the hierarchy"), pair[0] < pair[1])
+        }));
+        if to.region.is_some() {
+            let last = *descent.last().expect("the meeting at least") as u32;
+            let (_, i, d) = near_goal.exit(last).expect("a way out of the region");
+            near_goal.steps_to(i, &mut steps);
+            steps.push(d);
+            let back = steps.iter().rev().map(|&d| OPPOSITE[usize::from(d)] as u32);
+            edges.extend(back.map(|d| Unpacked::Steps(Packed::step(d), true)));
+        }
+        Some(self.unpack(edges, start))
     }
 
     /// The costs and links of both sides, unreached, once: the first query allocates them.
@@ -1313,7 +1580,7 @@ impl ContractionHierarchy {
                     continue;
                 };
                 let link = self.links.links[k];
-                if let Some(steps) = link.steps() {
+                if let Some(steps) = link.packed_bits() {
                     next.push(Unpacked::Steps(steps, up));
                     continue;
                 }
@@ -1344,41 +1611,88 @@ impl ContractionHierarchy {
             Unpacked::Halves(..) => unreachable!("every edge is unpacked into steps"),
         };
         let mut path = Vec::with_capacity(1 + edges.iter().map(steps).sum::<usize>());
-        let mut at = self.graph.cell(from);
+        let at = self.graph.cell(from);
         path.push(at);
         // The path's cost and length, summed a step at a time from the start as
         // `SearchGraph::index_path_cost` sums them, and its cells, while the steps' directions
         // are at hand.
-        let (graph, lengths) = (&self.graph, self.graph.step_lengths());
-        let (mut cost, mut length) = (0.0, 0.0);
-        let mut cell = from;
-        let mut step = |d: usize, delta: isize| {
-            let next = cell.wrapping_add_signed(delta);
-            cost += graph.step_cost(cell, next, d);
-            length += lengths[d];
-            at = Cell::new(
-                at.x.wrapping_add_signed(DX[d]),
-                at.y.wrapping_add_signed(DY[d]),
-            );
-            path.push(at);
-            cell = next;
+        let mut layout = Layout {
+            graph: &self.graph,
+            lengths: self.graph.step_lengths(),
+            cell: from,
+            at,
+            cost: 0.0,
+            length: 0.0,
+            path,
         };
+        let mut near = None;
+        let mut through = Vec::new();
         for edge in edges {
             let Unpacked::Steps(steps, up) = edge else {
                 unreachable!("every edge is unpacked into steps");
             };
+            if let Some((region, (dx, dy))) = Link::packed(steps).through_region() {
+                // A way through a region: searched from where the path stands to the other
+                // end, which the link keeps.
+                let (dx, dy) = if up { (dx, dy) } else { (-dx, -dy) };
+                let to = Cell::new(
+                    layout.at.x.wrapping_add_signed(dx),
+                    layout.at.y.wrapping_add_signed(dy),
+                );
+                let Place::Rank(u) = Place::of(self.rank[self.graph.index(to)]) else {
+                    unreachable!("a region's way ends outside it");
+                };
+                let near: &mut Local = near.get_or_insert_with(Local::default);
+                let tables = (&self.graph, &self.rank[..], &self.regions);
+                near.search(tables, region, Source::Outside(layout.cell));
+                let (_, i, d) = near.exit(u).expect("the region joins the edge's ends");
+                near.steps_to(i, &mut through);
+                through.push(d);
+                for d in through.drain(..) {
+                    layout.step(usize::from(d));
+                }
+                continue;
+            }
             // The steps run from the lower rank to the higher.
             if up {
                 for d in Packed::steps(steps) {
-                    step(d, graph.delta(d));
+                    layout.step(d);
                 }
             } else {
                 for d in Packed::steps_backwards(steps) {
-                    step(OPPOSITE[d], -graph.delta(d));
+                    layout.step(OPPOSITE[d]);
                 }
             }
         }
-        (path, (cost, length))
+        (layout.path, (layout.cost, layout.length))
+    }
+}
+
+/// A path laid out a step at a time: its cells, and its cost and length summed as
+/// `SearchGraph::index_path_cost` sums them.
+struct Layout<'a> {
+    graph: &'a SearchGraph,
+    lengths: [f64; 8],
+    /// Where the path stands, as an index and as a cell.
+    cell: usize,
+    at: Cell,
+    cost: f64,
+    length: f64,
+    path: Vec<Cell>,
+}
+
+impl Layout<'_> {
+    #[inline(always)]
+    fn step(&mut self, d: usize) {
+        let next = self.cell.wrapping_add_signed(self.graph.delta(d));
+        self.cost += self.graph.step_cost(self.cell, next, d);
+        self.length += self.lengths[d];
+        self.at = Cell::new(
+            self.at.x.wrapping_add_signed(DX[d]),
+            self.at.y.wrapping_add_signed(DY[d]),
+        );
+        self.path.push(self.at);
+        self.cell = next;
     }
 }
 
@@ -1411,6 +1725,9 @@ type Steps = ([u8; TWO_WAY_STEPS as usize], usize);
 impl Packed {
     const BITS: u32 = 47;
     const TWO_WAY: u64 = 31;
+    /// The code of an edge whose way lies through a region: no steps, the region's number
+    /// and where its higher end lies (see [`Link::region`]).
+    const REGION: u64 = PACKED_STEPS + 1;
 
     fn code(packed: u64) -> u64 {
         packed >> (Self::BITS - 5)
