@@ -1448,7 +1448,9 @@ impl ContractionHierarchy {
                 };
                 let mut steps = Vec::new();
                 near_start.steps_to(j, &mut steps);
-                let steps = steps.into_iter().map(|d| Unpacked::Steps(Packed::step(d.into()), true));
+                let steps = steps
+                    .into_iter()
+                    .map(|d| Unpacked::Steps(Packed::step(d.into()), true));
                 self.unpack(steps.collect(), start)
             })
         };
@@ -1466,7 +1468,14 @@ impl ContractionHierarchy {
         };
         let mut walks = 1;
         let meeting = loop {
-            found = self.walk((from, to), limit, found, &bounds, (forward, backward), stats);
+            found = self.walk(
+                (from, to),
+                limit,
+                found,
+                &bounds,
+                (forward, backward),
+                stats,
+            );
             let (best, meeting) = found;
             // No cheapest path is dearer than the limit here: it would have been kept whole.
             if best < limit || limit == f64::INFINITY {
@@ -1504,10 +1513,16 @@ impl ContractionHierarchy {
         // Into the first rank from the start's region, and from the last into the goal's.
         let mut steps = Vec::new();
         if from.region.is_some() {
-            let (_, i, d) = near_start.exit(climb[0] as u32).expect("a way out of the region");
+            let (_, i, d) = near_start
+                .exit(climb[0] as u32)
+                .expect("a way out of the region");
             near_start.steps_to(i, &mut steps);
             steps.push(d);
-            edges.extend(steps.drain(..).map(|d| Unpacked::Steps(Packed::step(d.into()), true)));
+            edges.extend(
+                steps
+                    .drain(..)
+                    .map(|d| Unpacked::Steps(Packed::step(d.into()), true)),
+            );
         }
         edges.extend(climb.windows(2).chain(descent.windows(2)).map(|pair| {
             let k = self.edge_index(pair[0], pair[1]);
@@ -1871,10 +1886,16 @@ mod tests {
             .collect()
     }
 
+    /// A hierarchy with no regions: every cell a rank.
+    fn whole(grid: &Grid, diagonal: Diagonal) -> ContractionHierarchy {
+        let graph = SearchGraph::new(grid, diagonal);
+        ContractionHierarchy::build_with(graph, &UNCONTROLLED, (true, 0)).unwrap()
+    }
+
     #[test]
     fn the_landmarks_bounds_never_exceed_the_cost_and_tell_apart_parts_with_no_way_between() {
         let grid = Grid::from_ascii(&DETOURS).unwrap();
-        let ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let ch = whole(&grid, Diagonal::NoCut);
         let cells = passable(&grid);
         let (mut tight, mut pruned) = (0, 0);
         for &a in &cells {
@@ -1922,15 +1943,185 @@ mod tests {
     }
 
     #[test]
+    fn the_landmarks_bounds_from_cells_of_regions_never_exceed_the_cost() {
+        let grid = Grid::from_ascii(&DETOURS).unwrap();
+        let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        ch.allocate_query_state();
+        let cells = passable(&grid);
+        let in_region = |ch: &ContractionHierarchy, c: Cell| {
+            matches!(Place::of(ch.rank[ch.graph.index(c)]), Place::Region(..))
+        };
+        let regions = cells.iter().filter(|&&c| in_region(&ch, c)).count();
+        assert!(regions > cells.len() / 2, "{regions} cells in regions");
+        let (mut tight, mut checked) = (0, 0);
+        for &a in &cells {
+            let field = FlowField::new(&ch.graph, a).unwrap();
+            let (mut sides, mut near) =
+                (Side::new(ch.height), [Local::default(), Local::default()]);
+            let from = ch.enter(
+                ch.graph.index(a),
+                &mut sides,
+                &mut near[0],
+                &mut Stats::default(),
+            );
+            for &b in &cells {
+                let to = ch.enter(
+                    ch.graph.index(b),
+                    &mut sides,
+                    &mut near[1],
+                    &mut Stats::default(),
+                );
+                let (Some(cost), Some((ends, bound))) =
+                    (field.cost(b), ch.landmarks.between_rows(from.row, to.row))
+                else {
+                    continue;
+                };
+                checked += 1;
+                assert!(bound <= cost * (1.0 + 1e-12), "{a} → {b}: {bound} > {cost}");
+                tight += usize::from(bound >= 0.9 * cost && cost > 0.0);
+                // Never a rank on a cheapest way pruned: the rank the walk from `a` starts
+                // at, reached at its cost from `a`, towards `b`.
+                if from.rank != NONE && to.rank != NONE {
+                    let via = FlowField::new(
+                        &ch.graph,
+                        ch.graph.cell(ch.order[from.rank as usize] as usize),
+                    )
+                    .unwrap();
+                    let reached = field
+                        .cost(ch.graph.cell(ch.order[from.rank as usize] as usize))
+                        .unwrap();
+                    let through = reached + via.cost(b).unwrap();
+                    let above = through * (1.0 + 1e-9) + 1e-9;
+                    assert!(
+                        !ch.landmarks
+                            .prunes(&ends, from.rank as usize, true, reached, above),
+                        "{a} → {b}"
+                    );
+                }
+            }
+        }
+        assert!(checked > cells.len() * cells.len() / 2, "{checked} pairs");
+        assert!(tight > cells.len(), "{tight} bounds within a tenth");
+    }
+
+    #[test]
+    fn regions_first_in_the_order_leave_every_cells_upward_set_as_it_was() {
+        let grid = noise_map(60);
+        let graph = SearchGraph::new(&grid, Diagonal::NoCut);
+        let unchecked = |_: u32, _: usize| Ok(());
+        let sets = |order: &[u32]| {
+            let mut rank = vec![NONE; graph.len()];
+            for (r, &c) in order.iter().enumerate() {
+                rank[c as usize] = r as u32;
+            }
+            let up = upward_sets(&graph, order, &rank, CH_MAX_EDGES, &unchecked).unwrap();
+            // Each cell's upward neighbours, as cells, sorted.
+            let mut by_cell = vec![Vec::new(); graph.len()];
+            for (r, &c) in order.iter().enumerate() {
+                let mut set: Vec<u32> = up.head[up.first[r] as usize..up.first[r + 1] as usize]
+                    .iter()
+                    .map(|&h| order[h as usize])
+                    .collect();
+                set.sort_unstable();
+                by_cell[c as usize] = set;
+            }
+            (by_cell, up.parent)
+        };
+        let (order, _) = contraction_order(&graph);
+        let (before, parent) = sets(&order);
+        for most in [1, 4, REGION_CELLS] {
+            let (reordered, start) = regions::regions_first(&order, &parent, most);
+            let mut sorted = reordered.clone();
+            sorted.sort_unstable();
+            let mut cells = order.clone();
+            cells.sort_unstable();
+            assert_eq!(sorted, cells, "the same cells");
+            let (after, new_parent) = sets(&reordered);
+            assert_eq!(before, after, "regions of at most {most}");
+            // Each region a whole subtree of at most `most` ranks, whose root's parent lies
+            // above every region.
+            let within = *start.last().unwrap();
+            assert!(within > 0 && (within as usize) < order.len());
+            for w in start.windows(2) {
+                assert!((1..=most as u32).contains(&(w[1] - w[0])));
+                for r in w[0]..w[1] - 1 {
+                    let p = new_parent[r as usize];
+                    assert!(p > r && p < w[1], "a region's parents lie in it");
+                }
+                let p = new_parent[w[1] as usize - 1];
+                assert!(p == NONE || p >= within, "the root's parent lies above");
+            }
+        }
+    }
+
+    /// A corridor that winds east, south, west and south again down `rows` rows of `width`.
+    fn serpentine(width: usize, rows: usize) -> Grid {
+        let rows: Vec<String> = (0..rows)
+            .map(|y| match y % 4 {
+                0 | 2 => ".".repeat(width),
+                1 => format!("{}.", "#".repeat(width - 1)),
+                _ => format!(".{}", "#".repeat(width - 1)),
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        Grid::from_ascii(&rows).unwrap()
+    }
+
+    #[test]
+    fn ways_through_regions_are_unpacked_by_a_search_of_the_region() {
+        // Winding corridors: the ways through their regions take three directions, and
+        // some more steps than a link holds.
+        let mut unpacked = 0;
+        for (width, rows) in [(5, 31), (6, 41), (7, 25), (4, 61), (8, 33), (3, 45)] {
+            let grid = serpentine(width, rows);
+            let mut ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+            // Each edge through a region, unpacked from either end, is a way of its cost
+            // between its ends, the cheapest.
+            for r in 0..ch.order.len() {
+                let searched = (ch.start[r + 1] - ch.start[r]) as usize;
+                for k in ch.first[r] as usize..ch.first[r] as usize + searched {
+                    if ch.links.links[k].through_region().is_none() {
+                        continue;
+                    }
+                    let from = ch.order[r] as usize;
+                    let (path, (cost, _)) = ch.unpack(vec![Unpacked::Halves(k, true)], from);
+                    assert_eq!(ch.graph.path_cost(&path).map(|c| c.0), Some(cost));
+                    let end = ch.graph.index(*path.last().unwrap());
+                    let Place::Rank(h) = Place::of(ch.rank[end]) else {
+                        panic!("an edge ends at a rank");
+                    };
+                    assert!(ch.depth[h as usize] < ch.depth[r], "its higher end");
+                    let (back, (again, _)) = ch.unpack(vec![Unpacked::Halves(k, false)], end);
+                    assert_eq!(back.last(), path.first());
+                    assert!((again - cost).abs() <= 1e-9 * cost);
+                    let dijkstra = FlowField::new(&ch.graph, ch.graph.cell(from)).unwrap();
+                    let want = dijkstra.cost(*path.last().unwrap()).unwrap();
+                    assert!((cost - want).abs() <= 1e-9 * want, "the cheapest way");
+                    unpacked += 1;
+                }
+            }
+            check_against_dijkstra(&grid, &mut ch, (1, 1));
+        }
+        assert!(unpacked > 0, "{unpacked} searched edges through regions");
+    }
+
+    #[test]
     fn queries_whose_first_limits_fall_short_walk_again_and_find_the_cheapest_path() {
         let grid = Grid::from_ascii(&DETOURS).unwrap();
-        for diagonal in Diagonal::ALL.iter().copied() {
-            let mut ch = ContractionHierarchy::build(&grid, diagonal);
+        let builds = Diagonal::ALL.iter().flat_map(|&diagonal| {
+            let graph = SearchGraph::new(&grid, diagonal);
+            [0, 4, REGION_CELLS].map(|most| {
+                ContractionHierarchy::build_with(graph.clone(), &UNCONTROLLED, (true, most))
+                    .unwrap()
+            })
+        });
+        for mut ch in builds {
+            let diagonal = ch.graph.diagonal();
             let cells = passable(&grid);
             for &a in &cells {
                 let field = FlowField::new(&ch.graph, a).unwrap();
                 for &b in cells.iter().step_by(3) {
-                    let ends = (ch.rank[ch.graph.index(a)], ch.rank[ch.graph.index(b)]);
+                    let ends = (ch.graph.index(a), ch.graph.index(b));
                     // A limit of the bound itself, one far below it (every limited walk fails
                     // and the last has none), the limit of the queries, and one far above.
                     for first in [1.0, 1e-6, FIRST_LIMIT, 10.0] {
@@ -2112,7 +2303,7 @@ mod tests {
     #[test]
     fn every_kept_head_is_an_upward_neighbour_of_its_tail_and_the_lists_stay_sorted() {
         let grid = noise_map(60);
-        let ch = ContractionHierarchy::build(&grid, Diagonal::NoCut);
+        let ch = whole(&grid, Diagonal::NoCut);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
         let (order, rank) = contraction_order(&graph);
         let unchecked = |_: u32, _: usize| Ok(());
@@ -2165,7 +2356,7 @@ mod tests {
 
     #[test]
     fn landmarks_swept_on_two_threads_keep_the_same_costs_as_on_one() {
-        let ch = ContractionHierarchy::build(&noise_map(120), Diagonal::NoCut);
+        let ch = whole(&noise_map(120), Diagonal::NoCut);
         let heads = rank_heads(&ch);
         let cost = searched_costs(&ch);
         let (upward, owner) = upward_on_two_threads(&ch, &heads, &cost);
@@ -2183,7 +2374,7 @@ mod tests {
 
     #[test]
     fn one_sweep_for_four_landmarks_gives_each_the_costs_dijkstra_gives_it() {
-        let ch = ContractionHierarchy::build(&noise_map(90), Diagonal::NoCut);
+        let ch = whole(&noise_map(90), Diagonal::NoCut);
         let heads = rank_heads(&ch);
         let cost = searched_costs(&ch);
         let (upward, owner) = upward_on_two_threads(&ch, &heads, &cost);
@@ -2246,7 +2437,8 @@ mod tests {
         for words in [false, true] {
             let build = || {
                 let graph = SearchGraph::new(&grid, Diagonal::NoCut);
-                ContractionHierarchy::build_with_words(graph, &UNCONTROLLED, words).unwrap()
+                ContractionHierarchy::build_with(graph, &UNCONTROLLED, (words, REGION_CELLS))
+                    .unwrap()
             };
             let mut by_blocks = build();
             if by_blocks.blocks.is_none() {

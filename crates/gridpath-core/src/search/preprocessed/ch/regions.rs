@@ -243,13 +243,11 @@ impl Local {
                             self.from[j] = (i as u8, dir as u8);
                         }
                     }
-                    Place::Rank(u) => {
-                        match self.exits.iter_mut().find(|e| e.0 == u) {
-                            Some(e) if nd < e.1 => *e = (u, nd, i as u8, dir as u8),
-                            Some(_) => {}
-                            None => self.exits.push((u, nd, i as u8, dir as u8)),
-                        }
-                    }
+                    Place::Rank(u) => match self.exits.iter_mut().find(|e| e.0 == u) {
+                        Some(e) if nd < e.1 => *e = (u, nd, i as u8, dir as u8),
+                        Some(_) => {}
+                        None => self.exits.push((u, nd, i as u8, dir as u8)),
+                    },
                     Place::Region(..) => unreachable!("no two regions touch"),
                 }
             }
