@@ -325,12 +325,11 @@ impl Landmarks {
     ) -> [u16; LANDMARKS] {
         let mut row = [UNREACHED; LANDMARKS];
         for (r, cost) in exits {
-            let add = cost * self.per_unit;
+            // `⌊by + x⌋ = by + ⌊x⌋` for a whole `by`: an addition of integers, lane by lane.
+            let add = (cost * self.per_unit).floor().min(f64::from(TOP)) as u16;
             for (kept, &by) in row.iter_mut().zip(self.row(r as usize)) {
-                if by != UNREACHED {
-                    let through = (f64::from(by) + add).floor().min(f64::from(TOP)) as u16;
-                    *kept = (*kept).min(through);
-                }
+                let through = by.saturating_add(add).min(TOP);
+                *kept = (*kept).min(if by == UNREACHED { UNREACHED } else { through });
             }
         }
         for (l, cost) in inside {
