@@ -41,6 +41,13 @@
 //! one link an edge and searches no list; the path's cost and length are summed from its
 //! steps as they are laid out.
 //!
+//! The smallest subtrees of the elimination tree, of at most sixteen cells, are left out of the
+//! hierarchy as *regions* (see `regions.rs`): a query from a cell of a region searches the
+//! region's few cells on the grid and starts its walk at the region's parent, with the costs
+//! of the ranks around the region that it reached; a shortcut whose way lies through a region
+//! and is too long for its link is unpacked by the same search. They hold some 60% of the
+//! cells, which keep no landmarks' row, edges nor links.
+//!
 //! Where every terrain's cost is a whole number of some power of two (see `costs.rs`), each
 //! searched edge's cost is kept as two counts in 32 bits rather than an `f64`. Once built,
 //! the tables ask for huge pages (see `huge_pages.rs`): a query's reads are spread over them.
