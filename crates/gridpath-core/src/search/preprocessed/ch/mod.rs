@@ -845,7 +845,7 @@ impl ContractionHierarchy {
         let mut upward = upward_sets(&graph, &order, &rank, CH_MAX_EDGES, &check)?;
         // The regions first in the order, and the sets again in it: the same sets by the
         // same ranks, the regions' ranks numbered first (see `regions.rs`).
-        let (order, mut rank, region_start) = if most > 0 {
+        let (mut order, mut rank, region_start) = if most > 0 {
             let (order, start) = regions::regions_first(&order, &upward.parent, most);
             let mut rank = vec![NONE; graph.len()];
             for (r, &c) in order.iter().enumerate() {
@@ -863,7 +863,7 @@ impl ContractionHierarchy {
         } = upward;
         // The regions' ranks, all below the others.
         let within = *region_start.last().expect("a start for the first region") as usize;
-        let (depth, _) = depths(&parent)?;
+        let (mut depth, _) = depths(&parent)?;
         let span = |first: &[u32], r: usize| first[r] as usize..first[r + 1] as usize;
 
         let weight = step_weights(&graph, &order, &rank, &head, &first);
@@ -922,21 +922,18 @@ impl ContractionHierarchy {
         // unread is overwritten.
         let mut start = Vec::with_capacity(ranks + 1);
         let (mut kept, mut searched, mut shortcuts) = (0, 0, 0);
-        let mut shortcuts_within = 0;
         let mut unpacking: Vec<(u32, u32)> = Vec::new();
         for r in 0..ranks {
             let edges = span(&first, r);
             first[r] = kept as u32;
             start.push(searched as u32);
-            if r == within {
-                shortcuts_within = shortcuts;
-            }
             for k in edges {
                 if flags[k] & SEARCHED != 0 {
                     head[kept] = head[k];
                     middle[kept] = middle[k];
                     weight[searched] = weight[k];
-                    shortcuts += usize::from(middle[k] != NONE);
+                    // Counted above the regions, which keep no edges.
+                    shortcuts += usize::from(r >= within && middle[k] != NONE);
                     kept += 1;
                     searched += 1;
                 } else if flags[k] & NEEDED != 0 {
@@ -951,9 +948,6 @@ impl ContractionHierarchy {
         }
         first[ranks] = kept as u32;
         start.push(searched as u32);
-        if within == ranks {
-            shortcuts_within = shortcuts;
-        }
         drop(flags);
         drop(unpacking);
         head.truncate(kept);
@@ -985,7 +979,7 @@ impl ContractionHierarchy {
             start: &start,
             cost: &cost,
         };
-        let landmarks = Landmarks::build(&upward, &owner, |l| {
+        let mut landmarks = Landmarks::build(&upward, &owner, |l| {
             report(4.0 + l as f64 / landmarks::LANDMARKS as f64)
         })?;
         drop(cost);
@@ -1009,7 +1003,6 @@ impl ContractionHierarchy {
         for &c in &order[within..] {
             rank[c as usize] -= within as u32;
         }
-        let mut order = order;
         let regions = Regions {
             cells: order.drain(..within).collect(),
             start: region_start,
@@ -1021,7 +1014,6 @@ impl ContractionHierarchy {
                 *p -= within as u32;
             }
         }
-        let mut depth = depth;
         depth.drain(..within);
         first.drain(..within);
         for f in &mut first {
@@ -1034,9 +1026,7 @@ impl ContractionHierarchy {
         head.drain(..edges_within as usize);
         let links = links.without_first(edges_within as usize);
         costs.drop_first(searched_within as usize);
-        let mut landmarks = landmarks;
         let inside = landmarks.drop_first(within, &regions.start);
-        let shortcuts = shortcuts - shortcuts_within;
         for table in [&mut parent, &mut first, &mut start] {
             table.shrink_to_fit();
         }
@@ -1455,10 +1445,7 @@ impl ContractionHierarchy {
                 };
                 let mut steps = Vec::new();
                 near_start.steps_to(j, &mut steps);
-                let steps = steps
-                    .into_iter()
-                    .map(|d| Unpacked::Steps(Packed::step(d.into()), true));
-                self.unpack(steps.collect(), start)
+                self.unpack(steps.into_iter().map(Unpacked::step).collect(), start)
             })
         };
         if from.rank == NONE || to.rank == NONE {
@@ -1525,11 +1512,7 @@ impl ContractionHierarchy {
                 .expect("a way out of the region");
             near_start.steps_to(i, &mut steps);
             steps.push(d);
-            edges.extend(
-                steps
-                    .drain(..)
-                    .map(|d| Unpacked::Steps(Packed::step(d.into()), true)),
-            );
+            edges.extend(steps.drain(..).map(Unpacked::step));
         }
         edges.extend(climb.windows(2).chain(descent.windows(2)).map(|pair| {
             let k = self.edge_index(pair[0], pair[1]);
@@ -1540,8 +1523,8 @@ impl ContractionHierarchy {
             let (_, i, d) = near_goal.exit(last).expect("a way out of the region");
             near_goal.steps_to(i, &mut steps);
             steps.push(d);
-            let back = steps.iter().rev().map(|&d| OPPOSITE[usize::from(d)] as u32);
-            edges.extend(back.map(|d| Unpacked::Steps(Packed::step(d), true)));
+            let back = steps.iter().rev().map(|&d| OPPOSITE[usize::from(d)] as u8);
+            edges.extend(back.map(Unpacked::step));
         }
         Some(self.unpack(edges, start))
     }
@@ -1724,6 +1707,13 @@ impl Layout<'_> {
 enum Unpacked {
     Halves(usize, bool),
     Steps(u64, bool),
+}
+
+impl Unpacked {
+    /// One step in direction `d`, taken as it runs.
+    fn step(d: u8) -> Self {
+        Unpacked::Steps(Packed::step(d.into()), true)
+    }
 }
 
 /// The most steps an edge's [`Link`] can hold in place of its halves, in any directions.
