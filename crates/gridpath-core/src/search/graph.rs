@@ -468,6 +468,14 @@ impl SearchGraph {
         self.masks[index]
     }
 
+    /// Asks the processor to start loading what a step from or into cell `index` reads: its
+    /// neighbour mask and its terrain.
+    #[inline(always)]
+    pub(crate) fn prefetch_cell(&self, index: usize) {
+        crate::search::space::prefetch(&self.masks, index);
+        crate::search::space::prefetch(&self.terrain, index);
+    }
+
     /// The neighbour masks of all cells.
     #[inline]
     pub(crate) fn masks(&self) -> &[u8] {

@@ -359,6 +359,11 @@ impl Landmarks {
     }
 
     /// The row of rank `r`.
+    /// Asks the processor to start loading rank `r`'s row.
+    pub(super) fn prefetch(&self, r: usize) {
+        crate::search::space::prefetch(&self.costs, r);
+    }
+
     pub(super) fn row_of(&self, r: usize) -> [u16; LANDMARKS] {
         *self.row(r)
     }

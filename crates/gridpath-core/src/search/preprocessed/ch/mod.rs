@@ -1352,6 +1352,9 @@ impl ContractionHierarchy {
         let mut forward = std::mem::take(&mut self.forward);
         let mut backward = std::mem::take(&mut self.backward);
         let [mut near_start, mut near_goal] = std::mem::take(&mut self.local);
+        for end in [start, goal] {
+            Local::prefetch((&self.graph, &self.rank, &self.regions), end);
+        }
         let from = self.enter(start, &mut forward, &mut near_start, stats);
         let to = self.enter(goal, &mut backward, &mut near_goal, stats);
         let path = self.meet(
@@ -1394,6 +1397,11 @@ impl ContractionHierarchy {
                     (&self.graph, &self.rank, &self.regions),
                     region,
                     Source::Inside(local),
+                    // The ranks around the region are read next: their depths and rows.
+                    |u| {
+                        crate::search::space::prefetch(&self.depth, u as usize);
+                        self.landmarks.prefetch(u as usize);
+                    },
                 );
                 stats.expanded += near.settled as u64;
                 let up = self.regions.up[region as usize];
@@ -1649,7 +1657,7 @@ impl ContractionHierarchy {
                 };
                 let near: &mut Local = near.get_or_insert_with(Local::default);
                 let tables = (&self.graph, &self.rank[..], &self.regions);
-                near.search(tables, region, Source::Outside(layout.cell));
+                near.search(tables, region, Source::Outside(layout.cell), |_| {});
                 let (_, i, d) = near.exit(u).expect("the region joins the edge's ends");
                 near.steps_to(i, &mut through);
                 through.push(d);

@@ -130,6 +130,19 @@ pub(super) fn regions_first(order: &[u32], parent: &[u32], most: usize) -> (Vec<
     (reordered, start)
 }
 
+/// The directions set in a cell's neighbour mask, lowest first.
+#[inline(always)]
+fn directions(mask: u8) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let d = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            d
+        })
+    })
+}
+
 /// What a search of one region found: the cost of each of its cells and how it was reached,
 /// and the cheapest way to each rank next to it.
 #[derive(Debug)]
@@ -174,65 +187,85 @@ impl Local {
     /// The step into the start of a search from inside the region: none.
     const NO_STEP: u8 = u8::MAX;
 
+    /// Asks the processor to start loading what a search of the region of cell `cell` reads,
+    /// if the cell lies in a region: its cells' masks and terrains and the entries of `rank`
+    /// around them. The loads of a search follow each other (each cell settled leads to the
+    /// next); asked for together, they overlap.
+    pub(super) fn prefetch((graph, rank, regions): (&SearchGraph, &[u32], &Regions), cell: usize) {
+        let Place::Region(region, _) = Place::of(rank[cell]) else {
+            return;
+        };
+        let width = graph.width() as usize;
+        let cells = &regions.cells
+            [regions.start[region as usize] as usize..regions.start[region as usize + 1] as usize];
+        for &c in cells {
+            let c = c as usize;
+            graph.prefetch_cell(c);
+            crate::search::space::prefetch(rank, c.wrapping_sub(width));
+            crate::search::space::prefetch(rank, c);
+            crate::search::space::prefetch(rank, c + width);
+        }
+    }
+
     /// Searches region `region` of `regions` from `source` by Dijkstra, over its cells alone,
     /// recording the cheapest step out of it into each rank next to it. `rank` is the
-    /// hierarchy's entry of each cell.
+    /// hierarchy's entry of each cell; `reach` is told of each rank next to the region as
+    /// the search first reaches it.
     pub(super) fn search(
         &mut self,
         (graph, rank, regions): (&SearchGraph, &[u32], &Regions),
         region: u32,
         source: Source,
+        mut reach: impl FnMut(u32),
     ) {
         let cells = &regions.cells
             [regions.start[region as usize] as usize..regions.start[region as usize + 1] as usize];
-        let n = cells.len();
         self.region = region;
         self.dist = [f64::INFINITY; REGION_CELLS];
         self.exits.clear();
         self.settled = 0;
-        let local = |q: usize| match Place::of(rank[q]) {
-            Place::Region(i, j) if i == region => Some(usize::from(j)),
-            _ => None,
-        };
+        // The cells reached and not settled, and those settled, a bit each.
+        let (mut open, mut done) = (0u32, 0u32);
         match source {
             Source::Inside(i) => {
                 self.dist[usize::from(i)] = 0.0;
                 self.from[usize::from(i)] = (Self::SOURCE, Self::NO_STEP);
+                open = 1 << i;
             }
             Source::Outside(c) => {
-                for d in 0..8 {
-                    if graph.can_step(c, d) {
-                        let q = c.wrapping_add_signed(graph.delta(d));
-                        if let Some(j) = local(q) {
-                            let cost = graph.step_cost(c, q, d);
-                            if cost < self.dist[j] {
-                                self.dist[j] = cost;
-                                self.from[j] = (Self::SOURCE, d as u8);
-                            }
+                for d in directions(graph.mask(c)) {
+                    let q = c.wrapping_add_signed(graph.delta(d));
+                    if let Place::Region(r, j) = Place::of(rank[q])
+                        && r == region
+                    {
+                        let j = usize::from(j);
+                        let cost = graph.step_cost(c, q, d);
+                        if cost < self.dist[j] {
+                            self.dist[j] = cost;
+                            self.from[j] = (Self::SOURCE, d as u8);
+                            open |= 1 << j;
                         }
                     }
                 }
             }
         }
-        let mut done = 0u32;
-        loop {
-            let mut best = (f64::INFINITY, usize::MAX);
-            for i in 0..n {
-                if done & (1 << i) == 0 && self.dist[i] < best.0 {
-                    best = (self.dist[i], i);
+        while open != 0 {
+            // The cheapest open cell, the lowest index among equals.
+            let mut i = open.trailing_zeros() as usize;
+            let mut d = self.dist[i];
+            let mut rest = open & (open - 1);
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                if self.dist[k] < d {
+                    (i, d) = (k, self.dist[k]);
                 }
+                rest &= rest - 1;
             }
-            let (d, i) = best;
-            if i == usize::MAX {
-                break;
-            }
+            open &= !(1 << i);
             done |= 1 << i;
             self.settled += 1;
             let c = cells[i] as usize;
-            for dir in 0..8 {
-                if !graph.can_step(c, dir) {
-                    continue;
-                }
+            for dir in directions(graph.mask(c)) {
                 let q = c.wrapping_add_signed(graph.delta(dir));
                 let nd = d + graph.step_cost(c, q, dir);
                 match Place::of(rank[q]) {
@@ -241,12 +274,16 @@ impl Local {
                         if done & (1 << j) == 0 && nd < self.dist[j] {
                             self.dist[j] = nd;
                             self.from[j] = (i as u8, dir as u8);
+                            open |= 1 << j;
                         }
                     }
                     Place::Rank(u) => match self.exits.iter_mut().find(|e| e.0 == u) {
                         Some(e) if nd < e.1 => *e = (u, nd, i as u8, dir as u8),
                         Some(_) => {}
-                        None => self.exits.push((u, nd, i as u8, dir as u8)),
+                        None => {
+                            reach(u);
+                            self.exits.push((u, nd, i as u8, dir as u8));
+                        }
                     },
                     Place::Region(..) => unreachable!("no two regions touch"),
                 }
