@@ -358,12 +358,12 @@ impl Landmarks {
         self.between_rows((*self.row(start), false), (*self.row(goal), false))
     }
 
-    /// The row of rank `r`.
     /// Asks the processor to start loading rank `r`'s row.
     pub(super) fn prefetch(&self, r: usize) {
         crate::search::space::prefetch(&self.costs, r);
     }
 
+    /// The row of rank `r`.
     pub(super) fn row_of(&self, r: usize) -> [u16; LANDMARKS] {
         *self.row(r)
     }

@@ -48,6 +48,14 @@ pub(super) struct Regions {
     pub up: Vec<u32>,
 }
 
+impl Regions {
+    /// The cells of region `region`, in the order.
+    pub(super) fn cells_of(&self, region: u32) -> &[u32] {
+        let region = region as usize;
+        &self.cells[self.start[region] as usize..self.start[region + 1] as usize]
+    }
+}
+
 /// A cell's place, from its entry in the hierarchy's ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Place {
@@ -196,8 +204,7 @@ impl Local {
             return;
         };
         let width = graph.width() as usize;
-        let cells = &regions.cells
-            [regions.start[region as usize] as usize..regions.start[region as usize + 1] as usize];
+        let cells = regions.cells_of(region);
         for &c in cells {
             let c = c as usize;
             graph.prefetch_cell(c);
@@ -218,8 +225,7 @@ impl Local {
         source: Source,
         mut reach: impl FnMut(u32),
     ) {
-        let cells = &regions.cells
-            [regions.start[region as usize] as usize..regions.start[region as usize + 1] as usize];
+        let cells = regions.cells_of(region);
         self.region = region;
         self.dist = [f64::INFINITY; REGION_CELLS];
         self.exits.clear();
