@@ -32,8 +32,9 @@
 //! the cheapest meeting wins. It relaxes the upward edges of an ancestor only when the cost it was
 //! reached at, plus a lower bound on the cost from it to the other end, lies below a limit:
 //! the bounds come from the costs to thirty-two landmarks kept with the hierarchy (see
-//! `landmarks.rs`), and the limit starts a little above the bound between the two ends and
-//! grows when a walk finds no meeting under it. Where the processor has AVX-512, a rank's
+//! `landmarks.rs`), and the limit starts a little above the bound between the two ends, by a
+//! ratio the build calibrates to the map (see `limits.rs`), and grows when a walk finds no
+//! meeting under it. Where the processor has AVX-512, a rank's
 //! edges are relaxed a block of eight depths at a time (see `blocks.rs`). The shortcuts of
 //! the path found are unpacked into the cells they stand for, so the answer is a full
 //! cell-by-cell path: each edge keeps either its steps themselves (up to fourteen, or
@@ -74,6 +75,7 @@ mod blocks;
 mod costs;
 mod customize;
 mod landmarks;
+mod limits;
 mod order;
 mod regions;
 
@@ -81,6 +83,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 use std::time::Instant;
 
 use landmarks::Landmarks;
+use limits::Limits;
 use regions::{Local, Place, REGION_CELLS, Regions, Source};
 
 use crate::grid::{Cell, Grid};
@@ -102,12 +105,6 @@ const NONE: u32 = u32::MAX;
 /// 0.88 (the order 0.38 of it), 1.91, 1.74, 0.42 and 1.37 s on the generated weighted 1024²
 /// map (0.23, 0.45, 0.37, 0.10 and 0.30 s at 512²).
 const STAGE_SHARES: [f64; 5] = [0.14, 0.30, 0.27, 0.07, 0.22];
-
-/// A query's first limit, over the landmarks' bound between its ends.
-const FIRST_LIMIT: f64 = 1.05;
-
-/// How much a query's limit grows when a walk finds no meeting below it.
-const LIMIT_GROWTH: f64 = 1.1;
 
 /// How many walks a query makes with a limit; the next has none.
 const MAX_WALKS: u32 = 6;
@@ -194,7 +191,12 @@ pub struct ContractionHierarchy {
     backward: Side,
     /// The searches of the regions of a query's ends.
     local: [Local; 2],
+    /// The limits of a query's walks, calibrated to the map (see `limits.rs`).
+    limits: Limits,
 }
+
+/// A query's path: its cells, with its cost and length summed from them.
+type Walked = (Vec<Cell>, (f64, f64));
 
 /// Where a query's walk from one end starts: the rank and its depth ([`NONE`] for an end in a
 /// region that is a whole part of the map), the end's costs to the landmarks (loose for an
@@ -1078,7 +1080,10 @@ impl ContractionHierarchy {
             landmarks,
             forward: Side::default(),
             backward: Side::default(),
+            limits: Limits::default(),
         };
+        let mut ch = ch;
+        ch.limits = ch.calibrate();
         ch.back_with_huge_pages();
         control.report_build(1.0);
         Ok(ch)
@@ -1173,7 +1178,8 @@ impl ContractionHierarchy {
         let mut stats = Stats::default();
         let start = self.graph.index(request.start);
         let goal = self.graph.index(request.goal);
-        let path = self.query((start, goal), FIRST_LIMIT, &mut stats);
+        let limits = self.limits;
+        let (path, _) = self.query((start, goal), &limits, &mut stats);
         stats.time_us = started.elapsed().as_micros() as u64;
         stats.prepared_bytes = self.hierarchy_bytes() as u64;
         Ok(crate::search::outcome::result_of_cells(
@@ -1334,19 +1340,19 @@ impl ContractionHierarchy {
     /// that climbs and descends the order is an ancestor of one end or the other, and its top
     /// one of both.
     ///
-    /// The first walk's limit is a little above the landmarks' bound between the ends
-    /// (`first_limit` times it). A
-    /// walk that meets below its limit has found the cheapest path; otherwise the limit grows
-    /// (to the cheapest meeting found, when that is lower) and the walk runs again, with no
-    /// limit after [`MAX_WALKS`] tries. A walk keeps what the walks before it found.
+    /// The walks' limits are `limits` over the landmarks' bound between the ends. A walk
+    /// that meets below its limit has found the cheapest path; otherwise the limit grows (to
+    /// the cheapest meeting found, when that is lower) and the walk runs again, with no limit
+    /// after [`MAX_WALKS`] tries. A walk keeps what the walks before it found. Also returns
+    /// the bound (0 where there is none, as between two cells of one region).
     fn query(
         &mut self,
         (start, goal): (usize, usize),
-        first_limit: f64,
+        limits: &Limits,
         stats: &mut Stats,
-    ) -> Option<(Vec<Cell>, (f64, f64))> {
+    ) -> (Option<Walked>, f64) {
         if start == goal {
-            return Some((vec![self.graph.cell(start)], (0.0, 0.0)));
+            return (Some((vec![self.graph.cell(start)], (0.0, 0.0))), 0.0);
         }
         self.allocate_query_state();
         let mut forward = std::mem::take(&mut self.forward);
@@ -1360,7 +1366,7 @@ impl ContractionHierarchy {
         let path = self.meet(
             (start, goal),
             (&from, &to),
-            first_limit,
+            limits,
             (&mut forward, &mut backward),
             (&near_start, &near_goal),
             stats,
@@ -1428,16 +1434,17 @@ impl ContractionHierarchy {
         }
     }
 
-    /// The walks between two ends (see [`Self::query`]) and the cheapest path's cells.
+    /// The walks between two ends (see [`Self::query`]) and the cheapest path's cells, with
+    /// the landmarks' bound between the ends.
     fn meet(
         &self,
         (start, goal): (usize, usize),
         (from, to): (&Entry, &Entry),
-        first_limit: f64,
+        limits: &Limits,
         (forward, backward): (&mut Side, &mut Side),
         (near_start, near_goal): (&Local, &Local),
         stats: &mut Stats,
-    ) -> Option<(Vec<Cell>, (f64, f64))> {
+    ) -> (Option<Walked>, f64) {
         // Two cells of one region: the cheapest way within it, unless a walk finds better.
         let mut found = (f64::INFINITY, NONE);
         let goal_place = Place::of(self.rank[goal]);
@@ -1457,14 +1464,14 @@ impl ContractionHierarchy {
             })
         };
         if from.rank == NONE || to.rank == NONE {
-            return within(found);
+            return (within(found), 0.0);
         }
         // A landmark that reaches one end and not the other: no way joins them.
         let Some((bounds, bound)) = self.landmarks.between_rows(from.row, to.row) else {
-            return within(found);
+            return (within(found), 0.0);
         };
         let mut limit = if bound > 0.0 {
-            bound * first_limit
+            limits.first(bound)
         } else {
             f64::INFINITY
         };
@@ -1489,12 +1496,12 @@ impl ContractionHierarchy {
             limit = if walks == MAX_WALKS {
                 f64::INFINITY
             } else {
-                (limit * LIMIT_GROWTH).min(best.next_up())
+                limits.after(limit, bound, walks).min(best.next_up())
             };
             walks += 1;
         };
         if meeting == NONE {
-            return within(found);
+            return (within(found), bound);
         }
         // Start → meeting along the forward links, then meeting → goal, depth by depth, the
         // ranks from each side's chain.
@@ -1534,7 +1541,46 @@ impl ContractionHierarchy {
             let back = steps.iter().rev().map(|&d| OPPOSITE[usize::from(d)] as u8);
             edges.extend(back.map(Unpacked::step));
         }
-        Some(self.unpack(edges, start))
+        (Some(self.unpack(edges, start)), bound)
+    }
+
+    /// The limits of the queries on this hierarchy, from the costs of [`limits::SAMPLES`]
+    /// queries between cells drawn at random (the same on every build of a map), over the
+    /// landmarks' bounds between their ends (see `limits.rs`).
+    fn calibrate(&mut self) -> Limits {
+        let cells = self.graph.len() as u64;
+        // xorshift64, from a fixed seed.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut draw = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % cells) as usize
+        };
+        let defaults = Limits::default();
+        let mut ratios = Vec::with_capacity(limits::SAMPLES);
+        // Bounded draws, however few passable cells or ways between them the map has.
+        for _ in 0..20 * limits::SAMPLES {
+            if ratios.len() == limits::SAMPLES {
+                break;
+            }
+            let (a, b) = (draw(), draw());
+            if a == b || !self.graph.is_passable(a) || !self.graph.is_passable(b) {
+                continue;
+            }
+            self.allocate_query_state();
+            if let (Some((_, (cost, _))), bound) =
+                self.query((a, b), &defaults, &mut Stats::default())
+                && bound > 0.0
+            {
+                ratios.push(cost / bound);
+            }
+        }
+        // The queries' state goes as it came: the first query allocates it.
+        self.forward = Side::default();
+        self.backward = Side::default();
+        self.local = Default::default();
+        Limits::calibrated(ratios)
     }
 
     /// The costs and links of both sides, unreached, once: the first query allocates them.
@@ -2129,8 +2175,9 @@ mod tests {
                     let ends = (ch.graph.index(a), ch.graph.index(b));
                     // A limit of the bound itself, one far below it (every limited walk fails
                     // and the last has none), the limit of the queries, and one far above.
-                    for first in [1.0, 1e-6, FIRST_LIMIT, 10.0] {
-                        let path = ch.query(ends, first, &mut Stats::default());
+                    for first in [1.0, 1e-6, 1.05, 10.0] {
+                        let limits = Limits::growing_from(first);
+                        let (path, _) = ch.query(ends, &limits, &mut Stats::default());
                         let cost = path.map(|(p, summed)| {
                             // Summed as the path was laid out, the cost and length of its cells.
                             assert_eq!(ch.graph.path_cost(&p), Some(summed), "{a} → {b}");
@@ -2148,6 +2195,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_build_calibrates_the_first_limit_to_the_map() {
+        // Open ground of one cost, with a few walls: the landmarks' bound is most often the
+        // cost itself, and the first limit lies just above it.
+        let rows: Vec<String> = (0..48)
+            .map(|y| {
+                (0..48)
+                    .map(|x| if x % 12 == 6 && y % 16 < 10 { '#' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let open = ContractionHierarchy::build(&Grid::from_ascii(&rows).unwrap(), Diagonal::NoCut);
+        let first = |ch: &ContractionHierarchy| ch.limits.first(1.0);
+        assert!(
+            1.0 < first(&open) && first(&open) < 1.01,
+            "{}",
+            first(&open)
+        );
+        // Its queries leave no query state behind: the first query allocates it.
+        assert!(open.forward.dist.is_empty() && open.backward.dist.is_empty());
+        // Terrains of several costs: the costs lie further above their bounds.
+        let noisy = ContractionHierarchy::build(&noise_map(48), Diagonal::NoCut);
+        assert!(first(&noisy) > first(&open), "{}", first(&noisy));
+        assert!(first(&noisy) <= Limits::default().first(1.0));
     }
 
     /// A `side` × `side` map of grass, swamp, road and one wall in ten, from a fixed hash.
