@@ -1,7 +1,10 @@
 //! The limits of a query's walks, calibrated to the map by the build.
 //!
 //! A walk relaxes a rank only when the cost it was reached at plus the landmarks' bound to the
-//! other end lies below the walk's limit (see `ContractionHierarchy::meet`). A limit just
+//! other end lies below the walk's limit (see `ContractionHierarchy::meet`). The limits are
+//! ratios over the bound between the query's ends: the larger of the landmarks' and the
+//! grid's (the octile distance at the cheapest terrain's cost, on squares with diagonal
+//! steps). A limit just
 //! above the query's cost prunes the most: at weighted 512², a first limit of the cost itself
 //! (known from an earlier query) answers in 21 µs where one of 1.05 times the landmarks' bound
 //! takes 29 µs. A limit below the cost prunes a rank of the cheapest path, the walk finds no
@@ -10,14 +13,15 @@
 //! How far above its bound a query's cost lies depends on the map. On maps of one cost the
 //! bound is most often the cost itself, within a thousandth, and on weighted terrain a few
 //! hundredths below it (200 queries of each set's scenarios, 912 random pairs at weighted
-//! 512²):
+//! 512²; the landmarks' bound alone, then the larger of it and the grid's):
 //!
 //! | map | cost over bound: median | 75th percentile | 90th |
 //! | --- | ---: | ---: | ---: |
-//! | `AR0011SR` | 1.0003 | 1.0087 | 1.045 |
-//! | `maze512-32-9` | 1.0004 | 1.0039 | 1.0127 |
-//! | `Boston_0_512` | 1.0053 | 1.0245 | 1.0578 |
-//! | weighted 512² | 1.03 | 1.085 | 1.175 |
+//! | `AR0011SR` | 1.0003, 1.0001 | 1.0087, 1.0009 | 1.045, 1.0188 |
+//! | `maze512-32-9` | 1.0004, 1.0003 | 1.0039, 1.0032 | 1.0127, 1.0098 |
+//! | `Boston_0_512` | 1.0053, 1.0023 | 1.0245, 1.0167 | 1.0578, 1.0397 |
+//! | `AcrosstheCape` | 1.0028, 1.0003 | 1.0167, 1.0138 | 1.0377, 1.0318 |
+//! | weighted 512² | 1.03, 1.03 | 1.085, 1.085 | 1.175, 1.175 |
 //!
 //! So the build asks the hierarchy for the costs of [`SAMPLES`] pairs of cells drawn at
 //! random (with a fixed seed: the same map gets the same limits) and keeps the ratios of
@@ -26,9 +30,9 @@
 //! walks have the next ratios; any later walk grows the limit by [`GROWTH`]. No ratio is
 //! higher than the default's ([`FIRST`], then growing by [`GROWTH`]): where the costs spread
 //! as wide as on weighted terrain, a walk's work grows fast with its limit, and the ratios at
-//! the shares made queries slower. On `AR0011SR` the first limit is 1.0019 times the bound,
-//! and queries take 13% less time than with 1.05; on weighted terrain the limits stay the
-//! default ones. The limits
+//! the shares made queries slower. On weighted terrain the limits stay the default ones; on
+//! maps of one cost the first falls to a few thousandths above the bound, and queries take
+//! 10–25% less time (see docs/performance.md). The limits
 //! change how much a query relaxes, never what it answers: a walk that meets under its limit
 //! has found the cheapest path, and the last walk has none.
 

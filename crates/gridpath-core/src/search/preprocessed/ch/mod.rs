@@ -90,9 +90,10 @@ use crate::grid::{Cell, Grid};
 
 use crate::search::control::{SearchControl, UNCONTROLLED};
 use crate::search::graph::{DX, DY, OPPOSITE, SearchGraph};
+use crate::search::heuristic::Estimate;
 use crate::search::preprocessed::huge_pages;
 use crate::search::request::{
-    Algorithm, Diagonal, SearchError, SearchRequest, SearchResult, Stats,
+    Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
 
 /// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
@@ -1470,6 +1471,9 @@ impl ContractionHierarchy {
         let Some((bounds, bound)) = self.landmarks.between_rows(from.row, to.row) else {
             return (within(found), 0.0);
         };
+        // The limits start from the larger of the landmarks' bound and the grid's: on open
+        // ground of one cost the grid's is often the larger, and often the cost itself.
+        let bound = bound.max(self.grid_bound(start, goal));
         let mut limit = if bound > 0.0 {
             limits.first(bound)
         } else {
@@ -1542,6 +1546,18 @@ impl ContractionHierarchy {
             edges.extend(back.map(Unpacked::step));
         }
         (Some(self.unpack(edges, start)), bound)
+    }
+
+    /// The least a way between cells `a` and `b` costs by the grid alone: the distance of
+    /// the graph's rule (octile on squares with diagonal steps) at the cheapest terrain's
+    /// cost, lowered by far more than its rounding. Only the walks' limits read it, which
+    /// change how much a query relaxes, never what it answers.
+    fn grid_bound(&self, a: usize, b: usize) -> f64 {
+        let (a, b) = (self.graph.cell(a), self.graph.cell(b));
+        let topology = self.graph.topology();
+        let kind = Heuristic::default_on(topology, self.graph.diagonal());
+        let estimate = Estimate::new(topology, kind, b.x, b.y, self.graph.min_cost());
+        estimate.at(a.x as i32, a.y as i32) * (1.0 - 1e-9)
     }
 
     /// The limits of the queries on this hierarchy, from the costs of [`limits::SAMPLES`]
