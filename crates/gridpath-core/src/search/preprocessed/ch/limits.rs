@@ -27,14 +27,19 @@
 //! random (with a fixed seed: the same map gets the same limits) and keeps the ratios of
 //! cost to bound at three shares of the pairs, [`SHARES`]: the first limit is the bound times
 //! the first ratio, so that some two thirds of the queries meet under it, and the next two
-//! walks have the next ratios; any later walk grows the limit by [`GROWTH`]. No ratio is
-//! higher than the default's ([`FIRST`], then growing by [`GROWTH`]): where the costs spread
-//! as wide as on weighted terrain, a walk's work grows fast with its limit, and the ratios at
-//! the shares made queries slower. On weighted terrain the limits stay the default ones; on
-//! maps of one cost the first falls to a few thousandths above the bound, and queries take
-//! 10–25% less time (see docs/performance.md). The limits
-//! change how much a query relaxes, never what it answers: a walk that meets under its limit
-//! has found the cheapest path, and the last walk has none.
+//! walks have the next ratios; any later walk grows the limit by [`GROWTH`].
+//!
+//! - **No ratio above the default's** ([`FIRST`], then growing by [`GROWTH`]). Where the
+//!   costs spread as wide as on weighted terrain, a walk's work grows fast with its limit,
+//!   and the ratios at the shares made queries slower. Weighted terrain keeps the default
+//!   limits; on maps of one cost the first falls to a few thousandths above the bound.
+//! - **No limit above the landmarks' upper bound**, the cheapest way through one landmark
+//!   (see `Landmarks::upper`): a walk under it meets. On open ground of one cost it is often
+//!   the cost within a percent.
+//!
+//! Together they make queries on maps of one cost 10–25% faster (see docs/performance.md).
+//! The limits change how much a query relaxes, never what it answers: a walk that meets
+//! under its limit has found the cheapest path, and the last walk has none.
 
 /// How many pairs of cells the build asks the costs of.
 pub(super) const SAMPLES: usize = 256;

@@ -1474,11 +1474,14 @@ impl ContractionHierarchy {
         // The limits start from the larger of the landmarks' bound and the grid's: on open
         // ground of one cost the grid's is often the larger, and often the cost itself.
         let bound = bound.max(self.grid_bound(start, goal));
+        // No limit above the cost of a way through one landmark: a walk under it meets.
+        let upper = self.landmarks.upper(&bounds);
         let mut limit = if bound > 0.0 {
             limits.first(bound)
         } else {
             f64::INFINITY
-        };
+        }
+        .min(upper);
         let mut walks = 1;
         let meeting = loop {
             found = self.walk(
@@ -1500,7 +1503,11 @@ impl ContractionHierarchy {
             limit = if walks == MAX_WALKS {
                 f64::INFINITY
             } else {
-                limits.after(limit, bound, walks).min(best.next_up())
+                let next = limits.after(limit, bound, walks);
+                // A walk under the landmarks' upper bound that met nowhere: rounding beyond
+                // what the bound allows for, which the next limits pass.
+                let next = if limit < upper { next.min(upper) } else { next };
+                next.min(best.next_up())
             };
             walks += 1;
         };
@@ -1964,7 +1971,7 @@ mod tests {
         let grid = Grid::from_ascii(&DETOURS).unwrap();
         let ch = whole(&grid, Diagonal::NoCut);
         let cells = passable(&grid);
-        let (mut tight, mut pruned) = (0, 0);
+        let (mut tight, mut tight_above, mut pruned) = (0, 0, 0);
         for &a in &cells {
             let field = FlowField::new(&ch.graph, a).unwrap();
             let ra = ch.rank[ch.graph.index(a)] as usize;
@@ -1980,7 +1987,10 @@ mod tests {
                         for lower in [bound, to_goal, to_start] {
                             assert!(lower <= cost * (1.0 + 1e-12), "{a} → {b}: {lower} > {cost}");
                         }
+                        let upper = ch.landmarks.upper(&ends);
+                        assert!(upper >= cost * (1.0 - 1e-12), "{a} → {b}: {upper} < {cost}");
                         tight += usize::from(bound >= 0.999 * cost && cost > 0.0);
+                        tight_above += usize::from(upper <= 1.001 * cost + 0.01);
                         // The test by units: never a rank whose way costs less than the limit,
                         // nor one that the bound in costs keeps.
                         let above = cost * (1.0 + 1e-9) + 1e-9;
@@ -2004,8 +2014,13 @@ mod tests {
                 }
             }
         }
-        // Not a bound of zero everywhere: many pairs are bounded to their cost.
+        // Not a bound of zero everywhere: many pairs are bounded to their cost, from below
+        // and from above.
         assert!(tight > cells.len(), "{tight} tight bounds");
+        assert!(
+            tight_above > cells.len(),
+            "{tight_above} tight upper bounds"
+        );
         assert!(pruned > cells.len(), "{pruned} limits pruned by units");
     }
 
@@ -2045,6 +2060,8 @@ mod tests {
                 };
                 checked += 1;
                 assert!(bound <= cost * (1.0 + 1e-12), "{a} → {b}: {bound} > {cost}");
+                let upper = ch.landmarks.upper(&ends);
+                assert!(upper >= cost * (1.0 - 1e-12), "{a} → {b}: {upper} < {cost}");
                 tight += usize::from(bound >= 0.9 * cost && cost > 0.0);
                 // Never a rank on a cheapest way pruned: the rank the walk from `a` starts
                 // at, reached at its cost from `a`, towards `b`.
