@@ -435,6 +435,14 @@ impl SearchGraph {
         self.uniform
     }
 
+    /// On a map of one cost, each direction's step cost as [`Self::step_cost`] gives it, to
+    /// the last bit (the step's length times the sum of two equal half costs, which is the
+    /// cost), with no terrain to read.
+    pub(crate) fn uniform_step_costs(&self) -> Option<[f64; 8]> {
+        self.uniform
+            .map(|cost| self.step_length.map(|length| length * cost))
+    }
+
     /// The number of passable cells.
     pub fn passable_count(&self) -> usize {
         self.terrain
@@ -769,6 +777,27 @@ mod tests {
         assert!((graph.step_cost(1, 2, 7) - std::f64::consts::SQRT_2 * 1.75).abs() < 1e-12);
         assert_eq!(graph.min_cost(), 0.5);
         assert_eq!(graph.uniform_cost(), None);
+    }
+
+    #[test]
+    fn a_map_of_one_cost_steps_at_the_same_costs_without_its_terrain() {
+        for rows in [["...", "..."], ["~~~", "~~~"], ["===", "==="]] {
+            let grid = Grid::from_ascii(&rows).unwrap();
+            for &diagonal in Diagonal::ALL {
+                let graph = SearchGraph::new(&grid, diagonal);
+                let costs = graph.uniform_step_costs().expect("one cost");
+                for from in 0..graph.len() {
+                    for d in (0..8).filter(|&d| graph.can_step(from, d)) {
+                        let to = from.wrapping_add_signed(graph.delta(d));
+                        let cost = graph.step_cost(from, to, d);
+                        assert_eq!(costs[d].to_bits(), cost.to_bits(), "{rows:?} {from} {d}");
+                    }
+                }
+            }
+        }
+        let grid = Grid::from_ascii(&[".~", "=."]).unwrap();
+        let graph = SearchGraph::new(&grid, Diagonal::Always);
+        assert_eq!(graph.uniform_step_costs(), None);
     }
 
     #[test]
