@@ -38,7 +38,7 @@
 //!   (see `Landmarks::upper`): a walk under it meets. On open ground of one cost it is often
 //!   the cost within a percent.
 //!
-//! Together they make queries on maps of one cost 10–25% faster (see docs/performance.md).
+//! Together they make queries on maps of one cost up to 28% faster (see docs/performance.md).
 //! The limits change how much a query relaxes, never what it answers: a walk that meets
 //! under its limit has found the cheapest path, and the last walk has none.
 
