@@ -23,6 +23,7 @@
 pub mod format;
 pub mod grid;
 pub mod mapf;
+mod rng;
 pub mod scenario;
 pub mod search;
 pub mod smooth;

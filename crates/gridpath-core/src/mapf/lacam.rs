@@ -18,11 +18,12 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::graph::{BuildConfigHasher, Distances, MoveGraph, NONE, Rng};
+use super::graph::{BuildConfigHasher, Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
+use crate::rng::Rng;
 use crate::search::SearchControl;
 
 /// The most agent entries LaCAM keeps (configurations and constraints, each agent of each

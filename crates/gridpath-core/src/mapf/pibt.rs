@@ -12,10 +12,11 @@
 //! on their goals: fast, with no guarantee on the cost, and incomplete — it can cycle for
 //! ever on a solvable instance, so it gives up after a bounded number of ticks.
 
-use super::graph::{Distances, MoveGraph, NONE, Rng};
+use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use crate::rng::Rng;
 use crate::search::SearchControl;
 
 /// The most cells a plan of standalone PIBT may hold (agents × ticks): beyond, it gives up.

@@ -175,7 +175,7 @@ pub fn random_instance(
             cells: region.len(),
         });
     }
-    let mut rng = super::graph::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut starts = region.clone();
     let mut goals = region;
     rng.shuffle(&mut starts);

@@ -48,7 +48,7 @@ fn try_scattered_terrain(
     moves: Moves,
     swamp: bool,
 ) -> Instance {
-    let mut rng = graph::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let rows: Vec<String> = (0..height)
         .map(|_| {
             (0..width)
@@ -720,7 +720,7 @@ fn a_solver_on_another_thread_reports_progress_and_stops_when_cancelled() {
 /// Agents that walk at random, each move one of the rule's, with no care for the others.
 fn random_walks(instance: &Instance, ticks: usize, seed: u64) -> Plan {
     let grid = instance.grid();
-    let mut rng = graph::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let steps: &[(i64, i64)] = match instance.moves() {
         Moves::Four => &[(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)],
         Moves::EightNoCut => &[
@@ -869,7 +869,7 @@ fn cbs_dependency_estimate_never_exceeds_the_optimum() {
 /// The exact cover search against every assignment of small values.
 #[test]
 fn cbs_cover_search_finds_the_least_weighted_vertex_cover() {
-    let mut rng = graph::Rng::new(7);
+    let mut rng = crate::rng::Rng::new(7);
     for _ in 0..300 {
         let n = 1 + rng.below(5);
         let mut edges = Vec::new();

@@ -87,6 +87,7 @@ use limits::Limits;
 use regions::{Local, Place, REGION_CELLS, Regions, Source};
 
 use crate::grid::{Cell, Grid};
+use crate::rng::Rng;
 
 use crate::search::control::{SearchControl, UNCONTROLLED};
 use crate::search::graph::{DX, DY, OPPOSITE, SearchGraph};
@@ -95,6 +96,10 @@ use crate::search::preprocessed::huge_pages;
 use crate::search::request::{
     Algorithm, Diagonal, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
+
+/// The seed of the sample queries that calibrate a hierarchy's limits: the same map always
+/// gets the same limits.
+const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
 /// the elimination tree has no parent.
@@ -1061,7 +1066,7 @@ impl ContractionHierarchy {
                 .collect(),
             None => head,
         };
-        let ch = Self {
+        let mut ch = Self {
             blocks,
             regions,
             inside,
@@ -1083,7 +1088,6 @@ impl ContractionHierarchy {
             backward: Side::default(),
             limits: Limits::default(),
         };
-        let mut ch = ch;
         ch.limits = ch.calibrate();
         ch.back_with_huge_pages();
         control.report_build(1.0);
@@ -1341,7 +1345,8 @@ impl ContractionHierarchy {
     /// that climbs and descends the order is an ancestor of one end or the other, and its top
     /// one of both.
     ///
-    /// The walks' limits are `limits` over the landmarks' bound between the ends. A walk
+    /// The walks' limits are `limits` over the bound between the ends (the larger of the
+    /// landmarks' and the grid's, see [`Self::grid_bound`]). A walk
     /// that meets below its limit has found the cheapest path; otherwise the limit grows (to
     /// the cheapest meeting found, when that is lower) and the walk runs again, with no limit
     /// after [`MAX_WALKS`] tries. A walk keeps what the walks before it found. Also returns
@@ -1436,7 +1441,7 @@ impl ContractionHierarchy {
     }
 
     /// The walks between two ends (see [`Self::query`]) and the cheapest path's cells, with
-    /// the landmarks' bound between the ends.
+    /// the bound between the ends the limits were taken over.
     fn meet(
         &self,
         (start, goal): (usize, usize),
@@ -1569,17 +1574,10 @@ impl ContractionHierarchy {
 
     /// The limits of the queries on this hierarchy, from the costs of [`limits::SAMPLES`]
     /// queries between cells drawn at random (the same on every build of a map), over the
-    /// landmarks' bounds between their ends (see `limits.rs`).
+    /// bounds between their ends (see `limits.rs`).
     fn calibrate(&mut self) -> Limits {
-        let cells = self.graph.len() as u64;
-        // xorshift64, from a fixed seed.
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut draw = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % cells) as usize
-        };
+        let cells = self.graph.len();
+        let mut rng = Rng::new(SEED);
         let defaults = Limits::default();
         let mut ratios = Vec::with_capacity(limits::SAMPLES);
         // Bounded draws, however few passable cells or ways between them the map has.
@@ -1587,11 +1585,10 @@ impl ContractionHierarchy {
             if ratios.len() == limits::SAMPLES {
                 break;
             }
-            let (a, b) = (draw(), draw());
+            let (a, b) = (rng.below(cells), rng.below(cells));
             if a == b || !self.graph.is_passable(a) || !self.graph.is_passable(b) {
                 continue;
             }
-            self.allocate_query_state();
             if let (Some((_, (cost, _))), bound) =
                 self.query((a, b), &defaults, &mut Stats::default())
                 && bound > 0.0
