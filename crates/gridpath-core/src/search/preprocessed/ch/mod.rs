@@ -1639,146 +1639,183 @@ impl ContractionHierarchy {
     }
 
     /// The cells of a path from cell `from` along `edges`, each taken up from its lower rank
-    /// to its higher or down. Each round replaces every edge whose link holds its halves by
-    /// the two, in the path's order, until every edge holds its steps: the links of a round
-    /// are asked for together, so that their loads overlap, where taking the edges depth first
-    /// would wait for each load in turn (a query's path at weighted 512² holds some 20 links,
-    /// mostly far apart in memory).
+    /// to its higher or down, and its cost and length.
+    ///
+    /// Each round replaces every edge whose link holds its halves by the two, in the path's
+    /// order, until every edge holds its steps: the links of a round are asked for as the
+    /// round before finds them, so that their loads overlap, where taking the edges depth
+    /// first would wait for each load in turn (a query's path at weighted 512² holds some 20
+    /// links, mostly far apart in memory). The edges before the first one still to halve are
+    /// set aside as they are, so that a round goes over no more than what it may halve.
+    ///
+    /// The steps are then written out as directions, and the cells laid out from them in a
+    /// loop of their own that calls nothing, so that the running cost and length stay in
+    /// registers (see [`Layout`]).
     fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> (Vec<Cell>, (f64, f64)) {
-        let mut next = Vec::with_capacity(2 * edges.len());
-        loop {
-            for edge in &edges {
-                if let Unpacked::Halves(k, _) = *edge {
-                    crate::search::space::prefetch(&self.links.links, k);
-                }
+        let links = &self.links.links;
+        for edge in &edges {
+            if let Unpacked::Halves(k, _) = *edge {
+                crate::search::space::prefetch(links, k);
             }
-            let mut halved = false;
+        }
+        let mut done = Vec::with_capacity(2 * edges.len());
+        let mut next = Vec::with_capacity(2 * edges.len());
+        while !edges.is_empty() {
             for &edge in &edges {
-                let Unpacked::Halves(k, up) = edge else {
-                    next.push(edge);
-                    continue;
+                let edge = match edge {
+                    Unpacked::Halves(k, up) => {
+                        let link = links[k];
+                        match link.packed_bits() {
+                            Some(steps) => Unpacked::Steps(steps, up),
+                            None => {
+                                // Up: from the lower end down its first half to the middle,
+                                // then up the second half; down: the other way round.
+                                let (first, second) =
+                                    (link.middle as usize, self.links.second(k, link));
+                                crate::search::space::prefetch(links, first);
+                                crate::search::space::prefetch(links, second);
+                                next.extend(if up {
+                                    [
+                                        Unpacked::Halves(first, false),
+                                        Unpacked::Halves(second, true),
+                                    ]
+                                } else {
+                                    [
+                                        Unpacked::Halves(second, false),
+                                        Unpacked::Halves(first, true),
+                                    ]
+                                });
+                                continue;
+                            }
+                        }
+                    }
+                    steps => steps,
                 };
-                let link = self.links.links[k];
-                if let Some(steps) = link.packed_bits() {
-                    next.push(Unpacked::Steps(steps, up));
-                    continue;
-                }
-                // Up: from the lower end down its first half to the middle, then up the second
-                // half; down: the other way round.
-                let (first, second) = (link.middle as usize, self.links.second(k, link));
-                if up {
-                    next.extend([
-                        Unpacked::Halves(first, false),
-                        Unpacked::Halves(second, true),
-                    ]);
+                if next.is_empty() {
+                    done.push(edge);
                 } else {
-                    next.extend([
-                        Unpacked::Halves(second, false),
-                        Unpacked::Halves(first, true),
-                    ]);
+                    next.push(edge);
                 }
-                halved = true;
             }
             std::mem::swap(&mut edges, &mut next);
             next.clear();
-            if !halved {
-                break;
-            }
         }
+        let directions = self.directions(&done, from);
+        let at = self.graph.cell(from);
+        let layout = Layout {
+            graph: &self.graph,
+            uniform: self.graph.uniform_step_costs(),
+            lengths: self.graph.step_lengths(),
+        };
+        layout.cells((from, at), &directions)
+    }
+
+    /// The directions of the steps of `edges`, each packed (see [`Unpacked`]), from cell
+    /// `from`. A way through a region is searched from where the path stands.
+    fn directions(&self, edges: &[Unpacked], from: usize) -> Vec<u8> {
         let steps = |edge: &Unpacked| match *edge {
             Unpacked::Steps(steps, _) => Packed::len(steps) as usize,
             Unpacked::Halves(..) => unreachable!("every edge is unpacked into steps"),
         };
-        let mut path = Vec::with_capacity(1 + edges.iter().map(steps).sum::<usize>());
-        let at = self.graph.cell(from);
-        path.push(at);
-        // The path's cost and length, summed a step at a time from the start as
-        // `SearchGraph::index_path_cost` sums them, and its cells, while the steps' directions
-        // are at hand.
-        let mut layout = Layout {
-            graph: &self.graph,
-            uniform: self.graph.uniform_step_costs(),
-            lengths: self.graph.step_lengths(),
-            cell: from,
-            at,
-            cost: 0.0,
-            length: 0.0,
-            path,
-        };
+        let mut directions: Vec<u8> = Vec::with_capacity(edges.iter().map(steps).sum::<usize>());
+        // Where the path stood after the first `known.1` directions: the cell an edge through
+        // a region starts from, found when one comes.
+        let mut known = (from, 0);
         let mut near = None;
         let mut through = Vec::new();
-        for edge in edges {
+        for &edge in edges {
             let Unpacked::Steps(steps, up) = edge else {
                 unreachable!("every edge is unpacked into steps");
             };
             if let Some((region, (dx, dy))) = Link::packed(steps).through_region() {
                 // A way through a region: searched from where the path stands to the other
                 // end, which the link keeps.
+                let cell = directions[known.1..].iter().fold(known.0, |cell, &d| {
+                    cell.wrapping_add_signed(self.graph.delta(usize::from(d)))
+                });
+                known = (cell, directions.len());
+                let at = self.graph.cell(cell);
                 let (dx, dy) = if up { (dx, dy) } else { (-dx, -dy) };
-                let to = Cell::new(
-                    layout.at.x.wrapping_add_signed(dx),
-                    layout.at.y.wrapping_add_signed(dy),
-                );
+                let to = Cell::new(at.x.wrapping_add_signed(dx), at.y.wrapping_add_signed(dy));
                 let Place::Rank(u) = Place::of(self.rank[self.graph.index(to)]) else {
                     unreachable!("a region's way ends outside it");
                 };
                 let near: &mut Local = near.get_or_insert_with(Local::default);
                 let tables = (&self.graph, &self.rank[..], &self.regions);
-                near.search(tables, region, Source::Outside(layout.cell), |_| {});
+                near.search(tables, region, Source::Outside(cell), |_| {});
                 let (_, i, d) = near.exit(u).expect("the region joins the edge's ends");
                 near.steps_to(i, &mut through);
                 through.push(d);
-                for d in through.drain(..) {
-                    layout.step(usize::from(d));
-                }
+                directions.append(&mut through);
                 continue;
             }
             // The steps run from the lower rank to the higher.
             if up {
-                for d in Packed::steps(steps) {
-                    layout.step(d);
-                }
+                Packed::write(steps, &mut directions);
             } else {
-                for d in Packed::steps_backwards(steps) {
-                    layout.step(OPPOSITE[d]);
+                let at = directions.len();
+                Packed::write(steps, &mut directions);
+                directions[at..].reverse();
+                for d in &mut directions[at..] {
+                    *d = OPPOSITE[usize::from(*d)] as u8;
                 }
             }
         }
-        (layout.path, (layout.cost, layout.length))
+        directions
     }
 }
 
-/// A path laid out a step at a time: its cells, and its cost and length summed as
-/// `SearchGraph::index_path_cost` sums them.
+/// How a path is laid out from its steps' directions: its cells, and its cost and length
+/// summed a step at a time from the start as `SearchGraph::index_path_cost` sums them.
 struct Layout<'a> {
     graph: &'a SearchGraph,
     /// On a map of one cost, the cost of a step in each direction: the layout of a long path
     /// then reads no terrain (2–7% off a query on the Moving AI maps at 512²).
     uniform: Option<[f64; 8]>,
     lengths: [f64; 8],
-    /// Where the path stands, as an index and as a cell.
-    cell: usize,
-    at: Cell,
-    cost: f64,
-    length: f64,
-    path: Vec<Cell>,
 }
 
 impl Layout<'_> {
-    #[inline(always)]
-    fn step(&mut self, d: usize) {
-        let next = self.cell.wrapping_add_signed(self.graph.delta(d));
-        self.cost += match &self.uniform {
-            Some(costs) => costs[d],
-            None => self.graph.step_cost(self.cell, next, d),
-        };
-        self.length += self.lengths[d];
-        self.at = Cell::new(
-            self.at.x.wrapping_add_signed(DX[d]),
-            self.at.y.wrapping_add_signed(DY[d]),
-        );
-        self.path.push(self.at);
-        self.cell = next;
+    /// The path from cell `from` (its index and the cell) along `directions`, and its cost
+    /// and length. The loops call nothing: the path's room is taken first and the directions'
+    /// lengths are known, so the sums stay in registers rather than waiting on the stack.
+    fn cells(
+        &self,
+        (mut cell, mut at): (usize, Cell),
+        directions: &[u8],
+    ) -> (Vec<Cell>, (f64, f64)) {
+        let mut path = vec![at; directions.len() + 1];
+        let (mut cost, mut length) = (0.0, 0.0);
+        let lengths = self.lengths;
+        match self.uniform {
+            Some(costs) => {
+                for (place, &d) in path[1..].iter_mut().zip(directions) {
+                    let d = usize::from(d & 7);
+                    cost += costs[d];
+                    length += lengths[d];
+                    at = Cell::new(
+                        at.x.wrapping_add_signed(DX[d]),
+                        at.y.wrapping_add_signed(DY[d]),
+                    );
+                    *place = at;
+                }
+            }
+            None => {
+                for (place, &d) in path[1..].iter_mut().zip(directions) {
+                    let d = usize::from(d & 7);
+                    let next = cell.wrapping_add_signed(self.graph.delta(d));
+                    cost += self.graph.step_cost(cell, next, d);
+                    cell = next;
+                    length += lengths[d];
+                    at = Cell::new(
+                        at.x.wrapping_add_signed(DX[d]),
+                        at.y.wrapping_add_signed(DY[d]),
+                    );
+                    *place = at;
+                }
+            }
+        }
+        (path, (cost, length))
     }
 }
 
@@ -1854,6 +1891,24 @@ impl Packed {
         (steps, len)
     }
 
+    /// Appends the steps of a packed edge to `directions`, in order.
+    #[inline]
+    fn write(packed: u64, directions: &mut Vec<u8>) {
+        let len = Self::len(packed) as usize;
+        if Self::code(packed) == Self::TWO_WAY {
+            let (first, second) = (packed as u8 & 7, (packed >> 3) as u8 & 7);
+            directions.extend((0..len).map(|i| {
+                if (packed >> (11 + i)) & 1 == 0 {
+                    first
+                } else {
+                    second
+                }
+            }));
+        } else {
+            directions.extend((0..len).map(|i| (packed >> (3 * i)) as u8 & 7));
+        }
+    }
+
     /// Packs `steps`, if they fit.
     fn pack(steps: &[u8]) -> Option<u64> {
         let len = steps.len() as u64;
@@ -1898,12 +1953,14 @@ impl Packed {
         Self::pack(&steps[..a + b])
     }
 
+    #[cfg(test)]
     fn steps(packed: u64) -> impl Iterator<Item = usize> {
         let (steps, len) = Self::unpacked(packed);
         (0..len).map(move |i| usize::from(steps[i]))
     }
 
     /// The steps, the last first.
+    #[cfg(test)]
     fn steps_backwards(packed: u64) -> impl Iterator<Item = usize> {
         let (steps, len) = Self::unpacked(packed);
         (0..len).rev().map(move |i| usize::from(steps[i]))
