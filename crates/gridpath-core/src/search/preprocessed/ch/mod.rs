@@ -2599,6 +2599,17 @@ mod tests {
                     ),
                     None => assert!(!got.found, "{a} → {b}"),
                 }
+                if got.found {
+                    // The cost and length as the path's steps sum them, to the last bit.
+                    let (cost, length) = ch.graph.path_cost(&got.path).expect("a path");
+                    assert_eq!(
+                        (got.cost.to_bits(), got.length.to_bits()),
+                        (cost.to_bits(), length.to_bits()),
+                        "{a} → {b}: {} and {} as laid out, {cost} and {length} summed",
+                        got.cost,
+                        got.length
+                    );
+                }
             }
         }
     }
