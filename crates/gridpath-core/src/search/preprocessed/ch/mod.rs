@@ -1650,7 +1650,7 @@ impl ContractionHierarchy {
     ///
     /// The steps are then written out as directions, and the cells laid out from them in a
     /// loop of their own that calls nothing, so that the running cost and length stay in
-    /// registers (see [`Layout`]).
+    /// registers (see [`lay_out`]).
     fn unpack(&self, mut edges: Vec<Unpacked>, from: usize) -> (Vec<Cell>, (f64, f64)) {
         let links = &self.links.links;
         for edge in &edges {
@@ -1700,14 +1700,7 @@ impl ContractionHierarchy {
             std::mem::swap(&mut edges, &mut next);
             next.clear();
         }
-        let directions = self.directions(&done, from);
-        let at = self.graph.cell(from);
-        let layout = Layout {
-            graph: &self.graph,
-            uniform: self.graph.uniform_step_costs(),
-            lengths: self.graph.step_lengths(),
-        };
-        layout.cells((from, at), &directions)
+        lay_out(&self.graph, from, &self.directions(&done, from))
     }
 
     /// The directions of the steps of `edges`, each packed (see [`Unpacked`]), from cell
@@ -1765,58 +1758,50 @@ impl ContractionHierarchy {
     }
 }
 
-/// How a path is laid out from its steps' directions: its cells, and its cost and length
-/// summed a step at a time from the start as `SearchGraph::index_path_cost` sums them.
-struct Layout<'a> {
-    graph: &'a SearchGraph,
-    /// On a map of one cost, the cost of a step in each direction: the layout of a long path
-    /// then reads no terrain (2–7% off a query on the Moving AI maps at 512²).
-    uniform: Option<[f64; 8]>,
-    lengths: [f64; 8],
+/// The path from cell `from` along `directions`: its cells, and its cost and length summed a
+/// step at a time from the start as `SearchGraph::index_path_cost` sums them. On a map of one
+/// cost each direction's step costs the same everywhere, so the layout of a long path reads no
+/// terrain (2–7% off a query on the Moving AI maps at 512²).
+fn lay_out(graph: &SearchGraph, from: usize, directions: &[u8]) -> (Vec<Cell>, (f64, f64)) {
+    match graph.uniform_step_costs() {
+        Some(costs) => lay_out_by(graph, from, directions, |d| costs[d]),
+        None => {
+            let mut cell = from;
+            lay_out_by(graph, from, directions, |d| {
+                let next = cell.wrapping_add_signed(graph.delta(d));
+                let cost = graph.step_cost(cell, next, d);
+                cell = next;
+                cost
+            })
+        }
+    }
 }
 
-impl Layout<'_> {
-    /// The path from cell `from` (its index and the cell) along `directions`, and its cost
-    /// and length. The loops call nothing: the path's room is taken first and the directions'
-    /// lengths are known, so the sums stay in registers rather than waiting on the stack.
-    fn cells(
-        &self,
-        (mut cell, mut at): (usize, Cell),
-        directions: &[u8],
-    ) -> (Vec<Cell>, (f64, f64)) {
-        let mut path = vec![at; directions.len() + 1];
-        let (mut cost, mut length) = (0.0, 0.0);
-        let lengths = self.lengths;
-        match self.uniform {
-            Some(costs) => {
-                for (place, &d) in path[1..].iter_mut().zip(directions) {
-                    let d = usize::from(d & 7);
-                    cost += costs[d];
-                    length += lengths[d];
-                    at = Cell::new(
-                        at.x.wrapping_add_signed(DX[d]),
-                        at.y.wrapping_add_signed(DY[d]),
-                    );
-                    *place = at;
-                }
-            }
-            None => {
-                for (place, &d) in path[1..].iter_mut().zip(directions) {
-                    let d = usize::from(d & 7);
-                    let next = cell.wrapping_add_signed(self.graph.delta(d));
-                    cost += self.graph.step_cost(cell, next, d);
-                    cell = next;
-                    length += lengths[d];
-                    at = Cell::new(
-                        at.x.wrapping_add_signed(DX[d]),
-                        at.y.wrapping_add_signed(DY[d]),
-                    );
-                    *place = at;
-                }
-            }
-        }
-        (path, (cost, length))
+/// [`lay_out`] with each step's cost from `step_cost`, asked with the step's direction in the
+/// path's order. The loop calls nothing: the path's room is taken first, so the running cost
+/// and length stay in registers rather than waiting on the stack.
+#[inline(always)]
+fn lay_out_by(
+    graph: &SearchGraph,
+    from: usize,
+    directions: &[u8],
+    mut step_cost: impl FnMut(usize) -> f64,
+) -> (Vec<Cell>, (f64, f64)) {
+    let mut at = graph.cell(from);
+    let mut path = vec![at; directions.len() + 1];
+    let (mut cost, mut length) = (0.0, 0.0);
+    let lengths = graph.step_lengths();
+    for (place, &d) in path[1..].iter_mut().zip(directions) {
+        let d = usize::from(d & 7);
+        cost += step_cost(d);
+        length += lengths[d];
+        at = Cell::new(
+            at.x.wrapping_add_signed(DX[d]),
+            at.y.wrapping_add_signed(DY[d]),
+        );
+        *place = at;
     }
+    (path, (cost, length))
 }
 
 /// An edge of a path on its way to cells: its index and whether it is taken up (from its
