@@ -6,8 +6,9 @@
 //! grid's (the octile distance at the cheapest terrain's cost, on squares with diagonal
 //! steps). A limit just above the query's cost prunes the most: at weighted 512², a first
 //! limit of the cost itself (known from an earlier query) answers in 21 µs where one of 1.05
-//! times the landmarks' bound takes 29 µs. A limit below the cost prunes a rank of the cheapest path, the walk finds no
-//! meeting under it, and the next walk, with a larger limit, does what is left.
+//! times the landmarks' bound takes 29 µs. A limit below the cost prunes a rank of the
+//! cheapest path, the walk finds no meeting under it, and the next walk, with a larger limit,
+//! does what is left.
 //!
 //! How far above its bound a query's cost lies depends on the map. On maps of one cost the
 //! bound is most often the cost itself, within a thousandth, and on weighted terrain a few

@@ -1865,32 +1865,32 @@ impl Packed {
         let len = Self::len(packed) as usize;
         let two_way = Self::code(packed) == Self::TWO_WAY;
         for (i, step) in steps[..len].iter_mut().enumerate() {
-            // Three bits a step, or a bit a step choosing between the first two triples.
-            let at = if two_way {
-                3 * ((packed >> (11 + i)) & 1)
-            } else {
-                3 * i as u64
-            };
-            *step = (packed >> at) as u8 & 7;
+            *step = Self::step_of(packed, two_way, i);
         }
         (steps, len)
+    }
+
+    /// Step `i` of a packed edge: three bits a step, or a bit a step choosing between the
+    /// first two triples.
+    #[inline(always)]
+    fn step_of(packed: u64, two_way: bool, i: usize) -> u8 {
+        let at = if two_way {
+            3 * ((packed >> (11 + i)) & 1)
+        } else {
+            3 * i as u64
+        };
+        (packed >> at) as u8 & 7
     }
 
     /// Appends the steps of a packed edge to `directions`, in order.
     #[inline]
     fn write(packed: u64, directions: &mut Vec<u8>) {
         let len = Self::len(packed) as usize;
+        // One loop for each kind, each with its kind known.
         if Self::code(packed) == Self::TWO_WAY {
-            let (first, second) = (packed as u8 & 7, (packed >> 3) as u8 & 7);
-            directions.extend((0..len).map(|i| {
-                if (packed >> (11 + i)) & 1 == 0 {
-                    first
-                } else {
-                    second
-                }
-            }));
+            directions.extend((0..len).map(|i| Self::step_of(packed, true, i)));
         } else {
-            directions.extend((0..len).map(|i| (packed >> (3 * i)) as u8 & 7));
+            directions.extend((0..len).map(|i| Self::step_of(packed, false, i)));
         }
     }
 
