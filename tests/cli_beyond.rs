@@ -678,3 +678,195 @@ fn mapf_plans_random_teams_that_repeat_and_refuses_too_many() {
     let both = gridpath(&["mapf", map, map, "--random", "1", "--agents", "2"]);
     assert_eq!(both.status.code(), Some(64), "a usage error");
 }
+
+/// The corridor swap of two agents that cannot pass: no plan exists.
+fn corridor_files(tag: &str) -> (PathBuf, PathBuf) {
+    let map = temp_file(
+        &format!("corridor-{tag}.map"),
+        "type octile\nheight 1\nwidth 2\nmap\n..\n",
+    );
+    let scen = temp_file(
+        &format!("corridor-{tag}.scen"),
+        "version 1\n0\tc.map\t2\t1\t0\t0\t1\t0\t1\n0\tc.map\t2\t1\t1\t0\t0\t0\t1\n",
+    );
+    (map, scen)
+}
+
+#[test]
+fn an_unsolved_plan_is_written_as_lacam_writes_one_and_checked_invalid() {
+    let (map, scen) = corridor_files("unsolved");
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let plan = temp_file("corridor-unsolved.plan", "");
+    let plan = plan.to_str().unwrap();
+    let out = gridpath(&["mapf", map, scen, "--agents", "2", "--plan", plan]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = std::fs::read_to_string(plan).unwrap();
+    for line in ["solved=0\n", "soc=0\n", "soc_lb=2\n", "makespan=0\n"] {
+        assert!(text.contains(line), "{line:?} missing from {text}");
+    }
+    assert!(text.ends_with("solution=\n"), "no tick line: {text}");
+    let check = gridpath(&["mapf", "check", map, scen, plan]);
+    assert_eq!(check.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.starts_with("invalid: the plan solves nothing"),
+        "{said}"
+    );
+    let check = gridpath(&["mapf", "check", map, scen, plan, "--json"]);
+    assert_eq!(check.status.code(), Some(2));
+    assert_eq!(json(&check)["valid"], false);
+    // A tick that lists nobody is no plan either.
+    let empty = temp_file("corridor-empty.plan", "agents=0\nsolution=\n0:\n");
+    let check = gridpath(&["mapf", "check", map, scen, empty.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&check.stdout).contains("lists no agents"));
+}
+
+#[test]
+fn mapf_check_tests_every_claim_of_the_header() {
+    let (map, scen) = mapf_files("claims");
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let plan = temp_file("claims.plan", "");
+    let plan = plan.to_str().unwrap();
+    let out = gridpath(&[
+        "mapf", map, scen, "--agents", "4", "--algo", "cbs", "--plan", plan, "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let soc = json(&out)["sum_of_costs"].as_f64().unwrap();
+    let text = std::fs::read_to_string(plan).unwrap();
+    assert!(text.contains("\nproof=optimal\n"), "{text}");
+    let check = gridpath(&["mapf", "check", map, scen, plan, "--json"]);
+    assert_eq!(check.status.code(), Some(0));
+    let claims = json(&check)["claims"].as_array().unwrap().clone();
+    let keys: Vec<&str> = claims.iter().map(|c| c["key"].as_str().unwrap()).collect();
+    for key in [
+        "agents", "solved", "soc", "soc_lb", "makespan", "proof", "starts", "goals",
+    ] {
+        assert!(keys.contains(&key), "{key} not checked: {keys:?}");
+    }
+    assert!(claims.iter().all(|c| c["holds"] == true), "{claims:?}");
+    // Each false claim alone makes the plan invalid, and is the one named.
+    let set = |key: &str, value: &str| -> String {
+        text.lines()
+            .map(|l| match l.split_once('=') {
+                Some((k, _)) if k == key => format!("{key}={value}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect()
+    };
+    let cases = [
+        set("soc", &(soc - 1.0).to_string()),
+        set("makespan", "3"),
+        set("agents", "3"),
+        set("soc_lb", "1"),
+        set("solved", "0"),
+        set("starts", "(0,0),(7,5),(0,5),(6,0),"),
+        set("goals", "(7,5),(0,0),(7,0),"),
+        set("proof", "no-solution"),
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let wrong = temp_file(&format!("claims-{i}.plan"), case);
+        let check = gridpath(&["mapf", "check", map, scen, wrong.to_str().unwrap()]);
+        assert_eq!(check.status.code(), Some(2), "case {i}");
+        let said = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            said.starts_with("invalid: the header claims"),
+            "case {i}: {said}"
+        );
+        let check = gridpath(&[
+            "mapf",
+            "check",
+            map,
+            scen,
+            wrong.to_str().unwrap(),
+            "--json",
+        ]);
+        let value = json(&check);
+        assert_eq!(value["valid"], false, "case {i}");
+        assert!(
+            value["claims"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["holds"] == false),
+            "case {i}: {value}"
+        );
+    }
+    // PIBT's plan called optimal: conflict-based search proves a cheaper one exists.
+    let pibt = temp_file("claims-pibt.plan", "");
+    let pibt = pibt.to_str().unwrap();
+    let out = gridpath(&[
+        "mapf", map, scen, "--agents", "4", "--algo", "pibt", "--plan", pibt, "--json",
+    ]);
+    let pibt_soc = json(&out)["sum_of_costs"].as_f64().unwrap();
+    assert!(
+        pibt_soc > soc,
+        "the instance must make PIBT pay more: {pibt_soc}"
+    );
+    let text = std::fs::read_to_string(pibt)
+        .unwrap()
+        .replace("proof=feasible", "proof=optimal");
+    let claimed = temp_file("claims-pibt-optimal.plan", &text);
+    let check = gridpath(&["mapf", "check", map, scen, claimed.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.contains("proof=optimal") && said.contains(&format!("one of {soc} exists")),
+        "{said}"
+    );
+    // Fewer agents than the command asks for.
+    let check = gridpath(&["mapf", "check", map, scen, plan, "--agents", "5"]);
+    assert_eq!(check.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&check.stdout).contains("lists 4 agents, --agents says 5"));
+}
+
+#[test]
+fn mapf_never_writes_its_plan_over_its_inputs() {
+    let (map, scen) = mapf_files("inputs");
+    let before = (std::fs::read(&map).unwrap(), std::fs::read(&scen).unwrap());
+    for target in [&map, &scen] {
+        let out = gridpath(&[
+            "mapf",
+            map.to_str().unwrap(),
+            scen.to_str().unwrap(),
+            "--agents",
+            "2",
+            "--plan",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("being read"), "{said}");
+        assert_eq!(
+            said.matches("choose another output file").count(),
+            1,
+            "{said}"
+        );
+    }
+    assert_eq!(
+        (std::fs::read(&map).unwrap(), std::fs::read(&scen).unwrap()),
+        before
+    );
+}
+
+#[test]
+fn a_plan_file_error_quotes_at_most_eighty_characters() {
+    let (map, scen) = mapf_files("nul");
+    let line = "\0".repeat(5000);
+    let plan = temp_file(
+        "nul.plan",
+        &format!("agents=1\nsolution=\n0:(0,0),\n{line}\n"),
+    );
+    let check = gridpath(&[
+        "mapf",
+        "check",
+        map.to_str().unwrap(),
+        scen.to_str().unwrap(),
+        plan.to_str().unwrap(),
+    ]);
+    assert_eq!(check.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&check.stderr);
+    // Eighty NULs escaped as \0 take 160 bytes; the rest of the message is short.
+    assert!(said.len() < 400, "{} bytes: {said}", said.len());
+    assert!(said.contains("5000 bytes in all"), "{said}");
+}

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use gridpath::format::read::{self, FileLimit};
+use gridpath::format::save;
 use gridpath::mapf::{
     self, Instance, MAPF_ALGORITHMS, MAX_TIME_LIMIT, MAX_WEIGHT, MAX_WINDOW, MapfAlgorithm,
-    MapfOutcome, MapfSettings, Moves, Plan, parse_plan, random_instance, read_instance, validate,
-    write_plan,
+    MapfOutcome, MapfSettings, Moves, Plan, parse_plan_file, random_instance, read_instance,
+    validate, write_plan,
 };
 use gridpath::search::SearchControl;
 use serde_json::json;
@@ -125,6 +126,14 @@ struct CheckArgs {
     /// corners; crossing diagonals are conflicts).
     #[arg(long, default_value = "4")]
     moves: Moves,
+    /// The number of agents the plan must move (the scenario's first K lines); without it, the
+    /// header's `agents=` claim or the plan's own count.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_AGENTS))]
+    agents: Option<u64>,
+    /// How long to search for the optimum when the header claims `proof=optimal` (or a bound)
+    /// and the plan's cost is above the lower bound; past it the claim is reported unchecked.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_time_limit)]
+    proof_time_limit: f64,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -179,6 +188,16 @@ pub fn run(args: &MapfArgs) -> anyhow::Result<ExitCode> {
 
 fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
     let agents = args.agents.context("--agents is needed")? as usize;
+    if let Some(plan) = &args.plan {
+        let mut inputs = Vec::new();
+        if let Some(map) = &args.instance.map {
+            inputs.push(("the map", map.as_path()));
+        }
+        if let Some(scen) = &args.instance.scen {
+            inputs.push(("the scenario", scen.as_path()));
+        }
+        save::refuse_input_as_output(plan, &inputs)?;
+    }
     let instance = args.instance.read(agents)?;
     let settings = MapfSettings {
         time_limit: Duration::from_secs_f64(args.time_limit),
@@ -190,8 +209,7 @@ fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
     let outcome = mapf::solve(&instance, args.algorithm, &settings, &SearchControl::new())?;
     if let Some(path) = &args.plan {
         let text = plan_text(args, &instance, &outcome);
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write the plan to {}", path.display()))?;
+        save::write_atomically(path, text.as_bytes(), save::Backup::Discard)?;
     }
     if args.json {
         out!(
@@ -225,13 +243,19 @@ fn plan_text(args: &MapfSolveArgs, instance: &Instance, outcome: &MapfOutcome) -
             u8::from(outcome.plan.is_some()).to_string(),
         ),
     ];
-    if let Some(s) = &outcome.summary {
-        header.push(("soc".to_owned(), s.sum_of_costs.to_string()));
-        header.push(("soc_lb".to_owned(), outcome.lower_bound.to_string()));
-        header.push(("makespan".to_owned(), s.makespan.to_string()));
-    }
+    // An unsolved instance is written as LaCAM writes one: costs of 0 and no tick.
+    let (soc, makespan) = outcome
+        .summary
+        .as_ref()
+        .map_or((0.0, 0), |s| (s.sum_of_costs, s.makespan));
+    header.push(("soc".to_owned(), soc.to_string()));
+    header.push(("soc_lb".to_owned(), outcome.lower_bound.to_string()));
+    header.push(("makespan".to_owned(), makespan.to_string()));
     header.push(("comp_time".to_owned(), outcome.time.as_millis().to_string()));
     header.push(("proof".to_owned(), outcome.proof.name().to_owned()));
+    if let mapf::Proof::Bounded(w) = outcome.proof {
+        header.push(("bound".to_owned(), w.to_string()));
+    }
     header.push(("seed".to_owned(), args.seed.to_string()));
     let cells = |f: fn(&mapf::Agent) -> gridpath::grid::Cell| -> String {
         instance
@@ -315,37 +339,110 @@ fn print_summary(args: &MapfSolveArgs, outcome: &MapfOutcome) -> anyhow::Result<
 fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let text = read::read_text(&args.plan, FileLimit::PLAN)
         .with_context(|| format!("cannot read {}", args.plan.display()))?;
-    let (plan, _) = parse_plan(&text).with_context(|| format!("{}", args.plan.display()))?;
-    let instance = read_instance(&args.map, &args.scen, plan.paths.len(), args.moves)?;
+    let (plan, header) =
+        parse_plan_file(&text).with_context(|| format!("{}", args.plan.display()))?;
+    let claimed = |key: &str| {
+        header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    // The plan's shape first: a plan of no tick or no agent solves nothing, and one that moves
+    // fewer agents than it (or the command) says is not the plan it claims to be.
+    let listed = plan.as_ref().map_or(0, |p| p.paths.len());
+    let shape = match (&plan, claimed("solved")) {
+        (None, Some("0")) => Some(
+            "the plan solves nothing: its header says solved=0 and its solution lists no tick"
+                .to_owned(),
+        ),
+        (None, _) => Some("the solution lists no tick".to_owned()),
+        (Some(_), _) if listed == 0 => Some("the plan lists no agents".to_owned()),
+        _ => None,
+    }
+    .or_else(|| {
+        let wanted = args.agents.map(|k| k as usize)?;
+        (wanted != listed)
+            .then(|| format!("the plan lists {listed} agents, --agents says {wanted}"))
+    });
+    if let Some(message) = shape {
+        return report_invalid(args, listed, &message, &[]);
+    }
+    let plan = plan.context("a plan")?;
+    let instance = read_instance(&args.map, &args.scen, listed, args.moves)?;
     refuse_hex(&instance)?;
-    let verdict = validate(&instance, &plan);
+    let summary = match validate(&instance, &plan) {
+        Ok(summary) => summary,
+        Err(e) => return report_invalid(args, listed, &e.to_string(), &[]),
+    };
+    let proof_time = Duration::from_secs_f64(args.proof_time_limit);
+    let claims = mapf::check_claims(
+        &header,
+        &instance,
+        &plan,
+        &summary,
+        proof_time,
+        &SearchControl::new(),
+    );
+    if let Some(wrong) = mapf::first_false(&claims) {
+        return report_invalid(args, listed, &wrong.describe(), &claims);
+    }
+    let lower_bound = mapf::lower_bound(&instance);
     if args.json {
-        let value = match &verdict {
-            Ok(s) => json!({
-                "valid": true,
-                "agents": plan.paths.len(),
-                "sum_of_costs": s.sum_of_costs,
-                "makespan": s.makespan,
-                "lower_bound": mapf::lower_bound(&instance),
-                "costs": s.costs,
-            }),
-            Err(e) => json!({ "valid": false, "agents": plan.paths.len(), "error": e.to_string() }),
-        };
+        let value = json!({
+            "valid": true,
+            "agents": listed,
+            "sum_of_costs": summary.sum_of_costs,
+            "makespan": summary.makespan,
+            "lower_bound": lower_bound,
+            "costs": summary.costs,
+            "claims": claims_json(&claims),
+        });
         out!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        match &verdict {
-            Ok(s) => out!(
-                "valid: {} agents, sum of costs {}, makespan {}",
-                plan.paths.len(),
-                s.sum_of_costs,
-                s.makespan
-            ),
-            Err(e) => out!("invalid: {e}"),
+        out!(
+            "valid: {} agents, sum of costs {}, makespan {}",
+            listed,
+            summary.sum_of_costs,
+            summary.makespan
+        );
+        for claim in &claims {
+            out!("  {}", claim.describe());
         }
     }
-    Ok(if verdict.is_ok() {
-        ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints why a plan is not valid (in text or JSON) and answers exit code 2.
+fn report_invalid(
+    args: &CheckArgs,
+    agents: usize,
+    message: &str,
+    claims: &[mapf::Claim],
+) -> anyhow::Result<ExitCode> {
+    if args.json {
+        let value = json!({
+            "valid": false,
+            "agents": agents,
+            "error": message,
+            "claims": claims_json(claims),
+        });
+        out!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        ExitCode::from(EXIT_NEGATIVE)
-    })
+        out!("invalid: {message}");
+    }
+    Ok(ExitCode::from(EXIT_NEGATIVE))
+}
+
+fn claims_json(claims: &[mapf::Claim]) -> serde_json::Value {
+    claims
+        .iter()
+        .map(|c| {
+            let (holds, note) = match &c.verdict {
+                mapf::ClaimVerdict::Holds => (Some(true), None),
+                mapf::ClaimVerdict::Differs => (Some(false), None),
+                mapf::ClaimVerdict::Unchecked(why) => (None, Some(why.as_str())),
+            };
+            json!({ "key": c.key, "claimed": c.claimed, "found": c.found, "holds": holds, "note": note })
+        })
+        .collect()
 }

@@ -235,11 +235,28 @@ pub fn run() -> ExitCode {
             // A message that quotes a whole field of a hostile file is cut to its ends.
             eprintln!(
                 "gridpath: {}",
-                gridpath::format::shorten(&format!("{error:#}"), gridpath::format::MAX_MESSAGE)
+                gridpath::format::shorten(&error_text(&error), gridpath::format::MAX_MESSAGE)
             );
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// An error and its causes in one line, `outer: inner: …`, leaving out a cause whose words the
+/// line already holds (an error that repeats its source in its own message).
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
 }
 
 /// Whether an error is standard output's reader having closed the pipe.

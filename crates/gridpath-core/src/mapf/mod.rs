@@ -30,6 +30,7 @@
 
 mod algorithms;
 mod cbs;
+mod claims;
 mod constraint;
 mod ecbs;
 mod eecbs;
@@ -54,13 +55,16 @@ use std::time::Duration;
 
 pub use algorithms::{MAPF_ALGORITHMS, MapfAlgorithm, MapfAlgorithmInfo, MapfGuarantee};
 pub use cbs::CBS_MAX_CELLS;
+pub use claims::{Claim, ClaimVerdict, PROOF_TIME_LIMIT, check_claims, first_false};
 pub use lacam::LACAM_MAX_CELLS;
 pub use model::{Agent, Instance, InstanceError, Moves};
 pub use outcome::{MapfOutcome, MapfSettings, Proof};
 pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 pub use plan::Plan;
 pub use plan_export::{AgentExport, PlanExport, PlanSource, WorldPlan};
-pub use plan_file::{Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, write_plan};
+pub use plan_file::{
+    Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, parse_plan_file, write_plan,
+};
 pub use scenario::{
     RandomInstanceError, ScenarioError, instance_from_queries, random_instance, read_instance,
 };

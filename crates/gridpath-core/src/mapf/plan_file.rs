@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::plan::Plan;
+use crate::format::excerpt;
 use crate::grid::Cell;
 
 /// What is wrong with a plan file, and on which line.
@@ -20,7 +21,9 @@ pub struct PlanFileError {
 /// The header of a plan file: `(key, value)` pairs written before `solution=`.
 pub type Header = Vec<(String, String)>;
 
-/// Writes a plan with its header lines (padded so that every tick lists every agent).
+/// Writes a plan with its header lines (padded so that every tick lists every agent). A plan
+/// of no agents (an unsolved instance) is written as LaCAM writes one: the header and
+/// `solution=` with no tick after it.
 ///
 /// ```
 /// use gridpath_core::grid::Cell;
@@ -38,6 +41,9 @@ pub fn write_plan(plan: &Plan, header: &[(String, String)]) -> String {
     }
     out.push_str("solution=\n");
     let agents = plan.paths.len();
+    if agents == 0 {
+        return out;
+    }
     for t in 0..=plan.makespan() {
         let _ = write!(out, "{t}:");
         for i in 0..agents {
@@ -53,8 +59,21 @@ pub fn write_plan(plan: &Plan, header: &[(String, String)]) -> String {
 /// The most ticks × agents a plan file may list: 64 Mi cells.
 pub const PLAN_MAX_CELLS: usize = 64 << 20;
 
-/// Reads a plan file: its header lines and its plan.
+/// Reads a plan file: its header lines and its plan. A file whose solution lists no tick (an
+/// unsolved instance, as LaCAM writes one) is an error here; [`parse_plan_file`] reads it.
 pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
+    let (plan, header) = parse_plan_file(text)?;
+    match plan {
+        Some(plan) => Ok((plan, header)),
+        None => Err(PlanFileError {
+            line: text.lines().count().max(1),
+            message: "the solution lists no ticks".into(),
+        }),
+    }
+}
+
+/// Reads a plan file: its header lines and its plan, `None` when the solution lists no tick.
+pub fn parse_plan_file(text: &str) -> Result<(Option<Plan>, Header), PlanFileError> {
     let mut header = Vec::new();
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     let bad = |line: usize, message: String| PlanFileError { line, message };
@@ -72,7 +91,10 @@ pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
             break;
         }
         let Some((key, value)) = content.split_once('=') else {
-            return Err(bad(line, format!("expected key=value, got {content:?}")));
+            return Err(bad(
+                line,
+                format!("expected key=value, got {}", excerpt(content)),
+            ));
         };
         header.push((key.trim().to_owned(), value.trim().to_owned()));
     }
@@ -83,12 +105,17 @@ pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
             continue;
         }
         let Some((tick, rest)) = content.split_once(':') else {
-            return Err(bad(line, format!("expected t:(x,y),..., got {content:?}")));
+            return Err(bad(
+                line,
+                format!("expected t:(x,y),..., got {}", excerpt(content)),
+            ));
         };
-        let t: usize = tick
-            .trim()
-            .parse()
-            .map_err(|_| bad(line, format!("the tick {tick:?} is not a whole number")))?;
+        let t: usize = tick.trim().parse().map_err(|_| {
+            bad(
+                line,
+                format!("the tick {} is not a whole number", excerpt(tick)),
+            )
+        })?;
         if t != configs.len() {
             return Err(bad(
                 line,
@@ -99,18 +126,25 @@ pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
         let mut rest = rest.trim();
         while !rest.is_empty() {
             let Some(inner) = rest.strip_prefix('(') else {
-                return Err(bad(line, format!("expected (x,y) at {rest:?}")));
+                return Err(bad(line, format!("expected (x,y) at {}", excerpt(rest))));
             };
             let Some((pair, after)) = inner.split_once(')') else {
-                return Err(bad(line, format!("unclosed ( at {rest:?}")));
+                return Err(bad(line, format!("unclosed ( at {}", excerpt(rest))));
             };
             let Some((x, y)) = pair.split_once(',') else {
-                return Err(bad(line, format!("expected x,y inside ({pair})")));
+                return Err(bad(line, format!("expected x,y inside {}", excerpt(pair))));
             };
             let number = |v: &str| {
-                v.trim()
-                    .parse::<u32>()
-                    .map_err(|_| bad(line, format!("{v:?} in ({pair}) is not a cell coordinate")))
+                v.trim().parse::<u32>().map_err(|_| {
+                    bad(
+                        line,
+                        format!(
+                            "{} in {} is not a cell coordinate",
+                            excerpt(v),
+                            excerpt(pair)
+                        ),
+                    )
+                })
             };
             config.push(Cell::new(number(x)?, number(y)?));
             cells += 1;
@@ -141,10 +175,7 @@ pub fn parse_plan(text: &str) -> Result<(Plan, Header), PlanFileError> {
         configs.push(config);
     }
     if configs.is_empty() {
-        return Err(bad(
-            text.lines().count().max(1),
-            "the solution lists no ticks".into(),
-        ));
+        return Ok((None, header));
     }
-    Ok((Plan::from_configurations(&configs), header))
+    Ok((Some(Plan::from_configurations(&configs)), header))
 }
