@@ -318,3 +318,70 @@ fn hex_maps_round_trip_through_tiled_in_every_layout() {
         }
     }
 }
+
+#[test]
+fn tile_objects_are_placed_where_tiled_draws_them() {
+    // Tiled anchors a tile object at its bottom-left corner: a start drawn over cell (1, 1)
+    // of 16-pixel tiles has x = 16, y = 32 (the cell's bottom edge), and one without a size
+    // takes its tile's. The goal has no size and is drawn over cell (4, 2).
+    let level = ROOM
+        .replace(
+            r#"<object id="1" name="start" x="8" y="8"><point/></object>"#,
+            r#"<object id="1" name="start" gid="1" x="16" y="32" width="16" height="16"/>"#,
+        )
+        .replace(
+            r#"<object id="2" name="goal" x="72" y="8"><point/></object>"#,
+            r#"<object id="2" name="goal" gid="1" x="64" y="48"/>"#,
+        );
+    let dir = tempfile::tempdir().unwrap();
+    for (ext, text) in [("tmx", level.clone()), ("tmj", String::new())] {
+        let path = dir.path().join(format!("tiles.{ext}"));
+        if ext == "tmx" {
+            std::fs::write(&path, &text).unwrap();
+        } else {
+            // The same map through Tiled's JSON, written by gridpath's own converter from the
+            // .tmx and then given tile objects by hand.
+            let tmx = dir.path().join("tiles.tmx");
+            ok(&gridpath(&["convert", arg(&tmx), arg(&path)]));
+            let mut value: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let layers = value["layers"].as_array_mut().unwrap();
+            let markers = layers
+                .iter_mut()
+                .find(|l| l["type"] == "objectgroup")
+                .unwrap();
+            markers["objects"] = serde_json::json!([
+                {"id": 1, "name": "start", "gid": 1, "x": 16, "y": 32, "width": 16, "height": 16},
+                {"id": 2, "name": "goal", "gid": 1, "x": 64, "y": 48, "width": 0, "height": 0},
+            ]);
+            std::fs::write(&path, value.to_string()).unwrap();
+        }
+        let map = load_map(&path).unwrap();
+        assert_eq!(
+            (map.start, map.goal),
+            (
+                Some(gridpath::grid::Cell::new(1, 1)),
+                Some(gridpath::grid::Cell::new(4, 2))
+            ),
+            ".{ext}"
+        );
+    }
+}
+
+#[test]
+fn a_level_naming_a_start_but_no_goal_says_which_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("half.tmx");
+    std::fs::write(
+        &level,
+        ROOM.replace(
+            r#"<object id="2" name="goal" x="72" y="8"><point/></object>"#,
+            "",
+        ),
+    )
+    .unwrap();
+    let out = gridpath(&["solve", arg(&level)]);
+    ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("names no goal: using (0, 0)"), "{said}");
+}

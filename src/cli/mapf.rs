@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use gridpath::format::read::{self, FileLimit};
@@ -187,6 +187,8 @@ pub fn run(args: &MapfArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
+    // The time limit covers reading the instance too.
+    let started = Instant::now();
     let agents = args.agents.context("--agents is needed")? as usize;
     if let Some(plan) = &args.plan {
         let mut inputs = Vec::new();
@@ -206,7 +208,13 @@ fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
         window: args.window,
         seed: args.seed,
     };
-    let outcome = mapf::solve(&instance, args.algorithm, &settings, &SearchControl::new())?;
+    let outcome = mapf::solve_since(
+        started,
+        &instance,
+        args.algorithm,
+        &settings,
+        &SearchControl::new(),
+    )?;
     if let Some(path) = &args.plan {
         let text = plan_text(args, &instance, &outcome);
         save::write_atomically(path, text.as_bytes(), save::Backup::Discard)?;

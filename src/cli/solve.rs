@@ -79,9 +79,14 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     args.smoothing.frame(&mut map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
+    let missing = match (map.start, map.goal) {
+        (None, None) => "no start or goal",
+        (None, Some(_)) => "no start",
+        _ => "no goal",
+    };
     if map.place_default_markers() {
         eprintln!(
-            "gridpath: {} names no start or goal: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
+            "gridpath: {} names {missing}: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
             args.map.display(),
             map.start.map_or_else(String::new, |c| c.to_string()),
             map.goal.map_or_else(String::new, |c| c.to_string()),

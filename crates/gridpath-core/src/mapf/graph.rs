@@ -184,13 +184,33 @@ impl PartialOrd for Entry {
 /// The cheapest cost from every cell to one goal, found as it is asked for: the search from
 /// the goal runs on only until the cell asked about is settled, and resumes from there on the
 /// next question. Prices are symmetric, so the costs from the goal are the costs to it.
+///
+/// On a map of one price (breadth-first search) a cell keeps its number of moves from the goal
+/// in two bytes, four once some cell lies 65,535 moves away, and its cost is read from the
+/// costs of k moves that [`Distances`] shares between the agents; on weighted maps (Dijkstra)
+/// a cell keeps its cost in eight bytes and whether it is settled in a bit.
 #[derive(Clone, Debug)]
 pub(crate) struct DistanceTable {
-    dist: Vec<f64>,
-    /// Settled cells (Dijkstra only; breadth-first search settles a cell when it reaches it).
-    settled: Vec<bool>,
+    store: Store,
     queue: VecDeque<u32>,
     heap: BinaryHeap<EntryBox>,
+}
+
+/// A table's distances.
+#[derive(Clone, Debug)]
+enum Store {
+    /// Moves from the goal, [`u16::MAX`] while unknown.
+    Short(Vec<u16>),
+    /// Moves from the goal, [`u32::MAX`] while unknown.
+    Long(Vec<u32>),
+    /// Costs from the goal (infinite while unknown) and one bit a cell for settled.
+    Costs { dist: Vec<f64>, settled: Vec<u64> },
+}
+
+/// The bytes a distance table takes for each cell of a map, by whether the map has one price:
+/// what [`Distances`] reserves before a solver starts.
+pub(crate) fn table_bytes_per_cell(uniform: bool) -> f64 {
+    if uniform { 2.0 } else { 8.0 + 1.0 / 8.0 }
 }
 
 /// [`Entry`] with `Debug`, for the table's derive.
@@ -205,19 +225,24 @@ impl std::fmt::Debug for EntryBox {
 
 impl DistanceTable {
     /// A table for `goal`, with nothing settled but the goal.
-    pub(crate) fn new(graph: &MoveGraph, goal: u32) -> Self {
-        let mut dist = vec![f64::INFINITY; graph.len()];
-        dist[goal as usize] = 0.0;
+    fn new(graph: &MoveGraph, goal: u32) -> Self {
         let mut table = Self {
-            dist,
-            settled: Vec::new(),
+            store: Store::Short(Vec::new()),
             queue: VecDeque::new(),
             heap: BinaryHeap::new(),
         };
         if graph.uniform {
+            let mut steps = vec![u16::MAX; graph.len()];
+            steps[goal as usize] = 0;
+            table.store = Store::Short(steps);
             table.queue.push_back(goal);
         } else {
-            table.settled = vec![false; graph.len()];
+            let mut dist = vec![f64::INFINITY; graph.len()];
+            dist[goal as usize] = 0.0;
+            table.store = Store::Costs {
+                dist,
+                settled: vec![0; graph.len().div_ceil(64)],
+            };
             table.heap.push(EntryBox(Entry {
                 cost: 0.0,
                 vertex: goal,
@@ -226,40 +251,97 @@ impl DistanceTable {
         table
     }
 
+    /// The moves from the goal to `v`, `None` while unknown (breadth-first tables only).
+    fn moves(&self, v: u32) -> Option<u32> {
+        match &self.store {
+            Store::Short(steps) => {
+                let s = steps[v as usize];
+                (s != u16::MAX).then_some(u32::from(s))
+            }
+            Store::Long(steps) => {
+                let s = steps[v as usize];
+                (s != u32::MAX).then_some(s)
+            }
+            Store::Costs { .. } => None,
+        }
+    }
+
+    /// Records `moves` for `v`, widening the table when the moves do not fit two bytes.
+    fn set_moves(&mut self, v: u32, moves: u32) {
+        if let Store::Short(steps) = &self.store
+            && moves >= u32::from(u16::MAX)
+        {
+            let wide = steps
+                .iter()
+                .map(|&s| {
+                    if s == u16::MAX {
+                        u32::MAX
+                    } else {
+                        u32::from(s)
+                    }
+                })
+                .collect();
+            self.store = Store::Long(wide);
+        }
+        match &mut self.store {
+            Store::Short(steps) => steps[v as usize] = moves as u16,
+            Store::Long(steps) => steps[v as usize] = moves,
+            Store::Costs { .. } => {}
+        }
+    }
+
     /// The cheapest cost from `v` to the goal; infinite when the goal cannot be reached.
-    pub(crate) fn get(&mut self, graph: &MoveGraph, v: u32) -> f64 {
+    /// `prefix[k]` is the cost of k moves on a map of one price, extended as needed.
+    fn get(&mut self, graph: &MoveGraph, v: u32, prefix: &mut Vec<f64>) -> f64 {
         if graph.uniform {
-            while self.dist[v as usize].is_infinite() {
+            while self.moves(v).is_none() {
                 let Some(u) = self.queue.pop_front() else {
                     break;
                 };
-                let next = self.dist[u as usize] + graph.step_cost(u, u);
+                let next = self.moves(u).unwrap_or(0) + 1;
                 for &n in graph.neighbours(u) {
-                    if self.dist[n as usize].is_infinite() {
-                        self.dist[n as usize] = next;
+                    if self.moves(n).is_none() {
+                        self.set_moves(n, next);
                         self.queue.push_back(n);
                     }
                 }
             }
-        } else {
-            while !self.settled[v as usize] {
-                let Some(EntryBox(Entry { cost, vertex: u })) = self.heap.pop() else {
-                    break;
-                };
-                if self.settled[u as usize] {
-                    continue;
+            let Some(moves) = self.moves(v) else {
+                return f64::INFINITY;
+            };
+            // The cost of k moves is added up move by move, as the search from the goal did
+            // before the tables kept moves, so costs stay the same to the last bit.
+            while prefix.len() <= moves as usize {
+                let last = prefix.last().copied().unwrap_or(0.0);
+                if prefix.is_empty() {
+                    prefix.push(0.0);
+                } else {
+                    prefix.push(last + graph.step_cost(v, v));
                 }
-                self.settled[u as usize] = true;
-                for &n in graph.neighbours(u) {
-                    let c = cost + graph.step_cost(u, n);
-                    if c < self.dist[n as usize] {
-                        self.dist[n as usize] = c;
-                        self.heap.push(EntryBox(Entry { cost: c, vertex: n }));
-                    }
+            }
+            return prefix[moves as usize];
+        }
+        let Store::Costs { dist, settled } = &mut self.store else {
+            return f64::INFINITY;
+        };
+        let is_settled = |settled: &[u64], u: u32| settled[u as usize / 64] >> (u % 64) & 1 == 1;
+        while !is_settled(settled, v) {
+            let Some(EntryBox(Entry { cost, vertex: u })) = self.heap.pop() else {
+                break;
+            };
+            if is_settled(settled, u) {
+                continue;
+            }
+            settled[u as usize / 64] |= 1 << (u % 64);
+            for &n in graph.neighbours(u) {
+                let c = cost + graph.step_cost(u, n);
+                if c < dist[n as usize] {
+                    dist[n as usize] = c;
+                    self.heap.push(EntryBox(Entry { cost: c, vertex: n }));
                 }
             }
         }
-        self.dist[v as usize]
+        dist[v as usize]
     }
 }
 
@@ -268,13 +350,19 @@ impl DistanceTable {
 pub(crate) struct Distances {
     goals: Vec<u32>,
     tables: Vec<Option<DistanceTable>>,
+    /// The cost of k moves on a map of one price, shared by the tables.
+    prefix: Vec<f64>,
 }
 
 impl Distances {
     /// Tables for these goals, none built yet.
     pub(crate) fn new(goals: Vec<u32>) -> Self {
         let tables = vec![None; goals.len()];
-        Self { goals, tables }
+        Self {
+            goals,
+            tables,
+            prefix: Vec::new(),
+        }
     }
 
     /// The cheapest cost from `v` to agent `agent`'s goal.
@@ -282,7 +370,7 @@ impl Distances {
         let goal = self.goals[agent];
         self.tables[agent]
             .get_or_insert_with(|| DistanceTable::new(graph, goal))
-            .get(graph, v)
+            .get(graph, v, &mut self.prefix)
     }
 
     /// Drops agent `agent`'s table (it is built again if asked for).

@@ -51,7 +51,7 @@ mod tests;
 mod validate;
 mod whca;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use algorithms::{MAPF_ALGORITHMS, MapfAlgorithm, MapfAlgorithmInfo, MapfGuarantee};
 pub use cbs::CBS_MAX_CELLS;
@@ -94,6 +94,26 @@ pub enum MapfError {
         /// The first fault.
         error: PlanError,
     },
+    /// The agents' distance tables would take more than [`MAPF_TABLE_BUDGET`].
+    #[error(
+        "{agents} agents on a map of {cells} cells need {} of distance tables (one per agent), \
+         more than the {} gridpath allows: use fewer agents or a smaller map",
+        gib(*needed),
+        gib(MAPF_TABLE_BUDGET)
+    )]
+    TooMuchMemory {
+        /// The agents.
+        agents: usize,
+        /// The map's cells.
+        cells: usize,
+        /// The bytes the tables would take.
+        needed: u64,
+    },
+}
+
+/// Bytes as GiB with two decimals.
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
 }
 
 impl MapfSettings {
@@ -144,18 +164,68 @@ pub fn lower_bound(instance: &Instance) -> f64 {
         .sum()
 }
 
+/// The most bytes the agents' distance tables may take together: 4 GiB. Every solver keeps
+/// one table per agent (2 bytes a cell on maps of one price under the four-neighbour rule,
+/// 8⅛ otherwise); an instance whose tables would pass this is refused before any work
+/// ([`MapfError::TooMuchMemory`]).
+pub const MAPF_TABLE_BUDGET: u64 = 4 << 30;
+
+/// The bytes the agents' distance tables of an instance take at most.
+pub fn table_memory(instance: &Instance) -> u64 {
+    let grid = instance.grid();
+    let mut costs = (0..grid.len()).filter_map(|i| grid.cost(grid.cell_at(i)));
+    let first = costs.next();
+    let uniform = instance.moves() == Moves::Four && costs.all(|c| Some(c) == first);
+    let per_cell = graph::table_bytes_per_cell(uniform);
+    (instance.agents().len() as f64 * grid.len() as f64 * per_cell).ceil() as u64
+}
+
 /// Runs a solver on an instance, checks its plan with [`validate`] and fills in the summary
-/// and the lower bound.
+/// and the lower bound. The time limit counts from the call; see [`solve_since`].
 pub fn solve(
     instance: &Instance,
     algorithm: MapfAlgorithm,
     settings: &MapfSettings,
     control: &SearchControl,
 ) -> Result<MapfOutcome, MapfError> {
+    solve_since(Instant::now(), instance, algorithm, settings, control)
+}
+
+/// [`solve`] with the time limit counted from `started` (before the instance was read, say),
+/// so that reading it, the lower bound and the search together keep to the limit; the
+/// independent check of the plan afterwards is not counted. The outcome's time is the time
+/// since `started`. An instance whose distance tables would pass [`MAPF_TABLE_BUDGET`] is
+/// refused before any work.
+pub fn solve_since(
+    started: Instant,
+    instance: &Instance,
+    algorithm: MapfAlgorithm,
+    settings: &MapfSettings,
+    control: &SearchControl,
+) -> Result<MapfOutcome, MapfError> {
     settings.check()?;
+    let needed = table_memory(instance);
+    if needed > MAPF_TABLE_BUDGET {
+        return Err(MapfError::TooMuchMemory {
+            agents: instance.agents().len(),
+            cells: instance.grid().len(),
+            needed,
+        });
+    }
     let info = algorithm.info();
-    let mut outcome = (info.run)(instance, settings, control);
-    outcome.lower_bound = lower_bound(instance);
+    let lower_bound = lower_bound(instance);
+    let remaining = settings.time_limit.saturating_sub(started.elapsed());
+    let mut outcome = if remaining.is_zero() {
+        MapfOutcome::without_plan(Proof::TimedOut)
+    } else {
+        let settings = MapfSettings {
+            time_limit: remaining,
+            ..settings.clone()
+        };
+        (info.run)(instance, &settings, control)
+    };
+    outcome.lower_bound = lower_bound;
+    outcome.time = started.elapsed();
     if let Some(plan) = &outcome.plan {
         let summary = validate(instance, plan).map_err(|error| MapfError::InvalidPlan {
             solver: info.name,

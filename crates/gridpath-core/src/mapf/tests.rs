@@ -1175,3 +1175,68 @@ fn eecbs_stops_when_cancelled() {
     assert_eq!(outcome.proof, Proof::Cancelled);
     assert!(outcome.plan.is_none());
 }
+
+#[test]
+fn tables_past_the_memory_budget_are_refused_before_any_work() {
+    // 2,048² open cells at two bytes a cell is 8 MiB a table: 520 agents need 4.06 GiB.
+    let side = 2048u32;
+    let row = ".".repeat(side as usize);
+    let rows: Vec<&str> = (0..side).map(|_| row.as_str()).collect();
+    let agents: Vec<Ends> = (0..520).map(|i| ((i, 0), (i, side - 1))).collect();
+    let big = instance(&rows, &agents, Moves::Four);
+    assert_eq!(table_memory(&big), 520 * 2048 * 2048 * 2);
+    let control = SearchControl::new();
+    let error = solve(
+        &big,
+        MapfAlgorithm::Pibt,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, MapfError::TooMuchMemory { agents: 520, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("4.06 GiB"), "{error}");
+    // Refused before the search: it expanded nothing.
+    assert_eq!(control.expanded(), 0);
+    // 500 agents fit (3.91 GiB) and weighted tables take eight bytes and a bit a cell.
+    assert!(table_memory(&big.first(500)) <= MAPF_TABLE_BUDGET);
+    let diagonal = instance(&rows[..4], &[((0, 0), (3, 3))], Moves::EightNoCut);
+    assert_eq!(
+        table_memory(&diagonal),
+        (4.0 * 2048.0 * 8.125f64).ceil() as u64
+    );
+}
+
+#[test]
+fn a_table_widens_when_a_goal_lies_more_than_65535_moves_away() {
+    // A serpentine of 201 corridors of 400 cells joined at alternate ends: the far end is
+    // 201 × 400 − 1 + 200 = 80,599 moves from the start, past two bytes.
+    let (width, corridors) = (400usize, 201usize);
+    let mut rows = Vec::new();
+    for k in 0..corridors {
+        rows.push(".".repeat(width));
+        if k + 1 < corridors {
+            let mut wall = vec!['#'; width];
+            wall[if k % 2 == 0 { width - 1 } else { 0 }] = '.';
+            rows.push(wall.into_iter().collect());
+        }
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let last = (rows.len() - 1) as u32;
+    let end_x = if (corridors - 1) % 2 == 0 {
+        width - 1
+    } else {
+        0
+    } as u32;
+    let one = instance(&rows, &[((0, 0), (end_x, last))], Moves::Four);
+    let expected = (corridors * width - 1 + (corridors - 1)) as f64;
+    assert_eq!(lower_bound(&one), expected);
+    let settings = MapfSettings {
+        anytime: false,
+        ..MapfSettings::default()
+    };
+    let outcome = run(&one, MapfAlgorithm::Lacam, &settings);
+    assert_eq!(outcome.summary.unwrap().sum_of_costs, expected);
+}

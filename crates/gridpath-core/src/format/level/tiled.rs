@@ -192,7 +192,10 @@ pub enum Shape {
     Point,
     /// A closed polygon, its points relative to (x, y).
     Polygon(Vec<(f64, f64)>),
-    /// A polyline, text or tile object: never a wall.
+    /// A tile object: Tiled draws its tile with the object's bottom-left corner at (x, y),
+    /// so it covers y − height to y. Never a wall.
+    Tile,
+    /// A polyline or text object: never a wall.
     Other,
 }
 
@@ -807,6 +810,14 @@ impl TiledMap {
         })?;
         let (px, py) = match object.shape {
             Shape::Point => (object.x, object.y),
+            Shape::Tile => {
+                // An object without a size takes its tile's, which is the map's here.
+                let or_tile = |size: f64, tile: f64| if size > 0.0 { size } else { tile };
+                (
+                    object.x + or_tile(object.width, self.tile_width) / 2.0,
+                    object.y - or_tile(object.height, self.tile_height) / 2.0,
+                )
+            }
             _ => (
                 object.x + object.width / 2.0,
                 object.y + object.height / 2.0,

@@ -276,7 +276,9 @@ fn object(raw: RawObject, layer: &str) -> Result<Object, LevelError> {
         Shape::Ellipse
     } else if let Some(points) = raw.polygon {
         Shape::Polygon(points.into_iter().map(|p| (p.x, p.y)).collect())
-    } else if raw.polyline.is_some() || raw.text.is_some() || raw.gid.is_some() {
+    } else if raw.gid.is_some() {
+        Shape::Tile
+    } else if raw.polyline.is_some() || raw.text.is_some() {
         Shape::Other
     } else {
         Shape::Rectangle

@@ -196,10 +196,9 @@ fn object(element: &Element) -> Result<Object, LevelError> {
         Shape::Polygon(
             points(polygon.attribute("points").unwrap_or("")).map_err(|m| field(&place, m))?,
         )
-    } else if element.child("polyline").is_some()
-        || element.child("text").is_some()
-        || element.attribute("gid").is_some()
-    {
+    } else if element.attribute("gid").is_some() {
+        Shape::Tile
+    } else if element.child("polyline").is_some() || element.child("text").is_some() {
         Shape::Other
     } else {
         Shape::Rectangle
