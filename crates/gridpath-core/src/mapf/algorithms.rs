@@ -12,6 +12,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::graph::Distances;
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings};
 use super::{cbs, ecbs, eecbs, lacam, pibt, whca};
@@ -66,7 +67,8 @@ pub struct MapfAlgorithmInfo {
     /// Whether it reads the settings' weight.
     pub uses_weight: bool,
     /// Runs it.
-    pub(crate) run: fn(&Instance, &MapfSettings, &SearchControl) -> MapfOutcome,
+    /// Runs it, with the agents' distance tables as far as [`solve`](super::solve) filled them.
+    pub(crate) run: fn(&Instance, &MapfSettings, &SearchControl, Distances) -> MapfOutcome,
 }
 
 impl fmt::Debug for MapfAlgorithmInfo {

@@ -389,13 +389,14 @@ impl<'a> Cbs<'a> {
         goals: Vec<u32>,
         stop: &'a dyn Fn() -> bool,
         reasoning: Reasoning,
+        distances: Distances,
     ) -> Self {
         let tick = (0..graph.len() as u32)
             .find(|&v| !graph.neighbours(v).is_empty())
             .map_or(1.0, |v| graph.step_cost(v, v));
         Cbs {
             graph,
-            distances: Distances::new(goals.clone()),
+            distances,
             starts,
             goals,
             nodes: Vec::new(),
@@ -1339,8 +1340,9 @@ pub(crate) fn run(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
+    distances: Distances,
 ) -> MapfOutcome {
-    run_with(instance, settings, control, Reasoning::ALL)
+    run_with(instance, settings, control, Reasoning::ALL, distances)
 }
 
 /// Conflict-based search with the given optional `reasoning`.
@@ -1349,6 +1351,7 @@ pub(super) fn run_with(
     settings: &MapfSettings,
     control: &SearchControl,
     reasoning: Reasoning,
+    distances: Distances,
 ) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let stop = || budget.interrupted();
@@ -1356,7 +1359,7 @@ pub(super) fn run_with(
     let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop, reasoning);
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, reasoning, distances);
     if !cbs.push_root() {
         if cbs.low_level_exhausted {
             outcome.proof = Proof::GaveUp;
@@ -1538,7 +1541,8 @@ pub(super) fn root_estimate(instance: &Instance) -> Option<(f64, f64)> {
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
     let stop = || false;
-    let mut cbs = Cbs::new(&graph, starts, goals, &stop, Reasoning::ALL);
+    let distances = Distances::new(goals.clone());
+    let mut cbs = Cbs::new(&graph, starts, goals, &stop, Reasoning::ALL, distances);
     if !cbs.push_root() {
         return None;
     }

@@ -68,11 +68,12 @@ pub(super) fn low_level<'a>(
     instance: &Instance,
     graph: &'a MoveGraph,
     stop: &'a dyn Fn() -> bool,
+    distances: Distances,
 ) -> Cbs<'a> {
     let (starts, goals) = graph.ends(instance);
     Cbs {
         graph,
-        distances: Distances::new(goals.clone()),
+        distances,
         starts,
         goals,
         nodes: Vec::new(),
@@ -171,6 +172,7 @@ pub(crate) fn run(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
+    distances: Distances,
 ) -> MapfOutcome {
     use std::cmp::Reverse;
     use std::collections::BTreeSet;
@@ -181,7 +183,7 @@ pub(crate) fn run(
     let graph = MoveGraph::new(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();
-    let mut cbs = low_level(instance, &graph, &stop);
+    let mut cbs = low_level(instance, &graph, &stop, distances);
     let Some(root) = root(&mut cbs, agents, weight) else {
         return without_root(outcome, &cbs, &budget);
     };

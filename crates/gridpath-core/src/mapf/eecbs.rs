@@ -19,7 +19,7 @@ use std::ops::Bound::{Excluded, Included};
 
 use super::cbs::CBS_MAX_CELLS;
 use super::ecbs::{FocalNode, child, finish, low_level, root, without_root};
-use super::graph::MoveGraph;
+use super::graph::{Distances, MoveGraph};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use crate::search::SearchControl;
@@ -184,6 +184,7 @@ pub(crate) fn run(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
+    distances: Distances,
 ) -> MapfOutcome {
     let weight = settings.weight;
     let budget = Budget::new(settings.time_limit, control);
@@ -191,7 +192,7 @@ pub(crate) fn run(
     let graph = MoveGraph::new(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();
-    let mut cbs = low_level(instance, &graph, &stop);
+    let mut cbs = low_level(instance, &graph, &stop, distances);
     let Some(root) = root(&mut cbs, agents, weight) else {
         return without_root(outcome, &cbs, &budget);
     };

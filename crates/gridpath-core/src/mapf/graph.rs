@@ -365,6 +365,30 @@ impl Distances {
         }
     }
 
+    /// Tables for the goals of an instance's agents, none built yet.
+    pub(crate) fn for_goals_of(instance: &Instance) -> Self {
+        let width = instance.grid().width();
+        Self::new(
+            instance
+                .agents()
+                .iter()
+                .map(|a| a.goal.y * width + a.goal.x)
+                .collect(),
+        )
+    }
+
+    /// The sum over agents of each one's cheapest cost from its start to its goal: the lower
+    /// bound of every plan. Keeps the tables it fills.
+    pub(crate) fn sum_from_starts(&mut self, instance: &Instance) -> f64 {
+        let graph = MoveGraph::new(instance);
+        instance
+            .agents()
+            .iter()
+            .enumerate()
+            .map(|(i, a)| self.get(&graph, i, graph.vertex(a.start)))
+            .sum()
+    }
+
     /// The cheapest cost from `v` to agent `agent`'s goal.
     pub(crate) fn get(&mut self, graph: &MoveGraph, agent: usize, v: u32) -> f64 {
         let goal = self.goals[agent];

@@ -152,6 +152,7 @@ pub(crate) fn run(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
+    distances: Distances,
 ) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
@@ -160,7 +161,7 @@ pub(crate) fn run(
     let pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut search = Search {
         graph: &graph,
-        distances: Distances::new(goals.clone()),
+        distances,
         goals,
         nodes: Vec::new(),
         seen: HashMap::default(),

@@ -906,6 +906,7 @@ fn cbs_with(instance: &Instance, reasoning: cbs::Reasoning) -> (MapfOutcome, Opt
         &MapfSettings::default(),
         &SearchControl::new(),
         reasoning,
+        graph::Distances::for_goals_of(instance),
     );
     let cost = outcome.plan.as_ref().map(|plan| {
         let summary = validate(instance, plan).unwrap_or_else(|e| panic!("{e}"));

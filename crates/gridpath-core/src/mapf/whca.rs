@@ -70,11 +70,12 @@ pub(crate) fn run(
     instance: &Instance,
     settings: &MapfSettings,
     control: &SearchControl,
+    distances: Distances,
 ) -> MapfOutcome {
     let budget = Budget::new(settings.time_limit, control);
     let graph = MoveGraph::new(instance);
     let (starts, goals) = graph.ends(instance);
-    let mut distances = Distances::new(goals.clone());
+    let mut distances = distances;
     let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
     if starts
         .iter()
