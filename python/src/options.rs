@@ -4,6 +4,7 @@
 use gridpath_core::grid::Cell;
 use gridpath_core::search::{Algorithm, Diagonal, Heuristic, SearchRequest};
 use gridpath_core::smooth::{self, SmoothSettings};
+use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
@@ -163,7 +164,8 @@ impl SmoothOptions {
                 Ok(number)
             } else {
                 Err(errors::argument(format!(
-                    "{what} must be a number of at least 0 cells, got {number}"
+                    "{what} must be a finite number of at least 0 cells, got {}",
+                    value.shown()
                 )))
             }
         };
@@ -271,22 +273,26 @@ pub fn pairs(value: &Bound<'_, PyAny>) -> PyResult<Vec<(Cell, Cell)>> {
         }
     };
     let flat = array.call_method1("reshape", (-1,))?;
+    // Read through numpy's buffers, not element by element: a batch may hold millions.
     let as_type = |dtype: &str| flat.call_method1("astype", (dtype,));
     let coordinates: Vec<Coordinate> = match kind.as_str() {
         "i" => as_type("int64")?
-            .extract::<Vec<i64>>()?
-            .into_iter()
-            .map(|v| Coordinate::Int(i128::from(v)))
+            .extract::<PyReadonlyArray1<'_, i64>>()?
+            .as_array()
+            .iter()
+            .map(|&v| Coordinate::Int(i128::from(v)))
             .collect(),
         "u" => as_type("uint64")?
-            .extract::<Vec<u64>>()?
-            .into_iter()
-            .map(|v| Coordinate::Int(i128::from(v)))
+            .extract::<PyReadonlyArray1<'_, u64>>()?
+            .as_array()
+            .iter()
+            .map(|&v| Coordinate::Int(i128::from(v)))
             .collect(),
         "f" => as_type("float64")?
-            .extract::<Vec<f64>>()?
-            .into_iter()
-            .map(Coordinate::Float)
+            .extract::<PyReadonlyArray1<'_, f64>>()?
+            .as_array()
+            .iter()
+            .map(|&v| Coordinate::Float(v))
             .collect(),
         "O" => flat
             .try_iter()?
