@@ -17,7 +17,9 @@ the GIL released (``Map.find_paths``); ``Map.flow_field`` gives every cell's cos
 step to one goal; ``run_scenario`` checks a Moving AI scenario as ``gridpath scen`` does;
 ``Map.solve_team`` plans many units at once with the solvers of ``gridpath mapf``
 (``TEAM_SOLVERS``).
-Errors are ``gridpath.Error`` and its subclasses, with ``file`` and ``place`` attributes.
+Errors are ``gridpath.Error`` and its subclasses, with ``file`` and ``place`` attributes; a bad
+argument is an ``ArgumentError``, which is also a ``ValueError`` (and, for an argument of the
+wrong type, an ``ArgumentTypeError``, also a ``TypeError``).
 """
 
 from ._core import (
@@ -25,6 +27,7 @@ from ._core import (
     DIAGONALS,
     HEURISTICS,
     ArgumentError,
+    ArgumentTypeError,
     Error,
     FileError,
     FlowField,
@@ -45,6 +48,7 @@ __all__ = [
     "DIAGONALS",
     "HEURISTICS",
     "ArgumentError",
+    "ArgumentTypeError",
     "Error",
     "FileError",
     "FlowField",

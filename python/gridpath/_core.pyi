@@ -38,8 +38,13 @@ class MapError(Error):
 class SearchError(Error):
     """A search that cannot run: an endpoint off the map or impassable, a refused map."""
 
-class ArgumentError(Error):
-    """An option with a bad value."""
+class ArgumentError(Error, ValueError):
+    """An argument with a bad value; also a ValueError. The message names the argument and
+    the value it got."""
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type (None for a name, a string for a number, a float for a
+    whole number or a cell); also a TypeError."""
 
 class ScenarioError(FileError):
     """A Moving AI scenario that does not fit its map."""

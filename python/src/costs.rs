@@ -6,8 +6,8 @@ use gridpath_core::grid::{Grid, Rgb, Terrain, TerrainId};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors;
-use crate::options;
 
 /// The symbols given to the terrains of a map built from an array, after `.` for cost 1 and
 /// `#` for impassable cells: printable ASCII, then Latin letters.
@@ -40,26 +40,29 @@ pub fn grid_size(shape: &[usize]) -> PyResult<(u32, u32)> {
 
 /// The terrain names given by `names`, a mapping from a cost (or `inf`, `nan` or `None` for
 /// impassable cells) to a name.
-pub fn terrain_names(names: Option<&Bound<'_, PyDict>>) -> PyResult<HashMap<u64, String>> {
+pub fn terrain_names(names: Option<&Bound<'_, PyAny>>) -> PyResult<HashMap<u64, String>> {
     let mut out = HashMap::new();
-    let Some(names) = names else {
+    let Some(names) = names.filter(|n| !n.is_none()) else {
         return Ok(out);
     };
+    let names = names
+        .cast::<PyDict>()
+        .map_err(|_| args::wrong_type(names, "names", "a dict {cost: name}"))?;
     for (key, value) in names.iter() {
         let cost = if key.is_none() {
             f64::INFINITY
         } else {
             key.extract::<f64>().map_err(|_| {
-                errors::argument(format!(
+                errors::argument_type(format!(
                     "names: the key {} is not a cost (a number, or inf or None for impassable cells)",
-                    options::short_repr(&key)
+                    args::shown(&key)
                 ))
             })?
         };
         let name: String = value.extract().map_err(|_| {
-            errors::argument(format!(
+            errors::argument_type(format!(
                 "names: the name of cost {cost} is not a string: {}",
-                options::short_repr(&value)
+                args::shown(&value)
             ))
         })?;
         let cost = if cost.is_finite() {

@@ -9,8 +9,10 @@ use gridpath_core::format::{FormatError, ImportError, LoadError, MAX_MESSAGE, sh
 use gridpath_core::grid::GridError;
 use gridpath_core::search::SearchError as CoreSearchError;
 use gridpath_core::smooth::SmoothError;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 pyo3::create_exception!(
     gridpath,
@@ -42,18 +44,73 @@ pyo3::create_exception!(
 );
 pyo3::create_exception!(
     gridpath,
-    ArgumentError,
-    Error,
-    "An option with a bad value: an unknown algorithm, diagonal rule or heuristic, a weight or \
-     penalty out of range, a cell that is not two whole numbers."
-);
-pyo3::create_exception!(
-    gridpath,
     ScenarioError,
     FileError,
     "A Moving AI scenario that cannot be run: no queries, or queries for a map of another \
      size (`place` names the line)."
 );
+
+/// The docstring of [`argument_error`].
+const ARGUMENT_ERROR_DOC: &str = "An argument with a bad value: an unknown algorithm, diagonal \
+    rule or heuristic, a weight or penalty out of range, a negative count, a cell off the \
+    numbers (negative, fractional, NaN). Also a ValueError, as Python's own functions raise \
+    for such values; the message names the argument and the value it got.";
+
+/// The docstring of [`argument_type_error`].
+const ARGUMENT_TYPE_ERROR_DOC: &str = "An argument of the wrong type: None or a number where \
+    a name is needed, a string where a number is, a float where a whole number or a cell is. \
+    An ArgumentError, and also a TypeError, as Python's own functions raise for such values.";
+
+/// `ArgumentError`, made once per interpreter.
+static ARGUMENT_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `ArgumentTypeError`, made once per interpreter.
+static ARGUMENT_TYPE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// A class of the module `gridpath` with several bases, made as Python's `class` statement
+/// makes it (`create_exception!` takes one base only).
+fn class_with_bases<'py>(
+    py: Python<'py>,
+    name: &str,
+    doc: &str,
+    bases: &[Bound<'py, PyType>],
+) -> PyResult<Py<PyType>> {
+    let namespace = PyDict::new(py);
+    namespace.set_item("__module__", "gridpath")?;
+    namespace.set_item("__doc__", doc)?;
+    let bases = PyTuple::new(py, bases)?;
+    let class = py.get_type::<PyType>().call1((name, bases, namespace))?;
+    Ok(class.cast_into::<PyType>()?.unbind())
+}
+
+/// `gridpath.ArgumentError`: an [`Error`] and a `ValueError`, as numpy's `AxisError` is both
+/// its own error and Python's.
+pub fn argument_error(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
+    ARGUMENT_ERROR
+        .get_or_try_init(py, || {
+            class_with_bases(
+                py,
+                "ArgumentError",
+                ARGUMENT_ERROR_DOC,
+                &[py.get_type::<Error>(), py.get_type::<PyValueError>()],
+            )
+        })
+        .map(|class| class.bind(py).clone())
+}
+
+/// `gridpath.ArgumentTypeError`: an [`argument_error`] and a `TypeError`.
+pub fn argument_type_error(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
+    ARGUMENT_TYPE_ERROR
+        .get_or_try_init(py, || {
+            class_with_bases(
+                py,
+                "ArgumentTypeError",
+                ARGUMENT_TYPE_ERROR_DOC,
+                &[argument_error(py)?, py.get_type::<PyTypeError>()],
+            )
+        })
+        .map(|class| class.bind(py).clone())
+}
 
 /// Builds an exception of class `T` with its `file` and `place` attributes.
 pub fn raise<T: pyo3::PyTypeInfo>(
@@ -61,8 +118,12 @@ pub fn raise<T: pyo3::PyTypeInfo>(
     file: Option<&Path>,
     place: Option<String>,
 ) -> PyErr {
-    let message = shorten(message, MAX_MESSAGE);
-    let err = PyErr::new::<T, _>(message);
+    let err = PyErr::new::<T, _>(shorten(message, MAX_MESSAGE));
+    with_attributes(err, file, place)
+}
+
+/// Sets an exception's `file` and `place` attributes.
+fn with_attributes(err: PyErr, file: Option<&Path>, place: Option<String>) -> PyErr {
     Python::attach(|py| {
         let value = err.value(py);
         let file = file.map(|f| f.display().to_string());
@@ -74,9 +135,25 @@ pub fn raise<T: pyo3::PyTypeInfo>(
     err
 }
 
-/// An [`ArgumentError`] with no file.
+/// An exception of one of the argument classes, with no file and no place; the class is
+/// made on first use, and were that to fail, the failure is raised instead.
+fn of_class(class: fn(Python<'_>) -> PyResult<Bound<'_, PyType>>, message: &str) -> PyErr {
+    let message = shorten(message, MAX_MESSAGE);
+    let err = Python::attach(|py| match class(py) {
+        Ok(class) => PyErr::from_type(class, message),
+        Err(failed) => failed,
+    });
+    with_attributes(err, None, None)
+}
+
+/// An `ArgumentError` (a value out of range), naming the argument and the value.
 pub fn argument(message: impl AsRef<str>) -> PyErr {
-    raise::<ArgumentError>(message.as_ref(), None, None)
+    of_class(argument_error, message.as_ref())
+}
+
+/// An `ArgumentTypeError` (a value of the wrong type), naming the argument and the value.
+pub fn argument_type(message: impl AsRef<str>) -> PyErr {
+    of_class(argument_type_error, message.as_ref())
 }
 
 /// A [`MapError`] with no file.
@@ -179,7 +256,7 @@ pub fn search(error: &CoreSearchError) -> PyErr {
     };
     match error {
         CoreSearchError::BadWeight(_) | CoreSearchError::BadTurnPenalty(_) => {
-            raise::<ArgumentError>(&error.to_string(), None, None)
+            argument(error.to_string())
         }
         _ => raise::<SearchError>(&error.to_string(), None, place),
     }
@@ -187,5 +264,5 @@ pub fn search(error: &CoreSearchError) -> PyErr {
 
 /// A path that could not be smoothed, or smoothing settings out of range.
 pub fn smooth(error: &SmoothError) -> PyErr {
-    raise::<ArgumentError>(&format!("smoothing: {error}"), None, None)
+    argument(format!("smoothing: {error}"))
 }

@@ -2,11 +2,12 @@
 //! `gridpath` re-exports.
 //!
 //! A thin layer over [`gridpath_core`]: it reads Python arguments into the engine's types
-//! ([`options`], cost arrays in [`costs`], files in [`load`]), runs the engine with the GIL
+//! ([`args`], [`options`], cost arrays in [`costs`], files in [`load`]), runs the engine with the GIL
 //! released ([`watch`], where Ctrl+C cancels a long search), and hands answers back as numpy
 //! arrays ([`map`], [`path`], [`field`], [`scenario`], [`team`]). Every error becomes an exception of
 //! [`errors`]; nothing panics on bad input.
 
+mod args;
 mod costs;
 mod errors;
 mod field;
@@ -42,7 +43,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FileError", py.get_type::<errors::FileError>())?;
     m.add("MapError", py.get_type::<errors::MapError>())?;
     m.add("SearchError", py.get_type::<errors::SearchError>())?;
-    m.add("ArgumentError", py.get_type::<errors::ArgumentError>())?;
+    m.add("ArgumentError", errors::argument_error(py)?)?;
+    m.add("ArgumentTypeError", errors::argument_type_error(py)?)?;
     m.add("ScenarioError", py.get_type::<errors::ScenarioError>())?;
     m.add("ALGORITHMS", algorithm_names())?;
     let diagonals: Vec<&str> = gridpath_core::search::Diagonal::ALL

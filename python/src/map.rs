@@ -5,7 +5,6 @@
 //! rule, and a few searchers whose state arrays are already the map's size, so that a search
 //! after the first allocates nothing and a short one costs microseconds.
 
-use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use gridpath_core::format::registry::{self, FileKind};
@@ -17,10 +16,11 @@ use gridpath_core::search::{
     SearchGraph, SearchRequest, SearchResult, Searcher,
 };
 use numpy::ndarray::Array2;
-use numpy::{AllowTypeChange, IntoPyArray, PyArray2, PyArrayLike2, PyArrayLikeDyn};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray2, PyArrayLike2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::args::{self, Arg};
 use crate::costs::{grid_from_costs, terrain_names};
 use crate::errors;
 use crate::field::PyFlowField;
@@ -33,6 +33,25 @@ use crate::watch;
 /// expands every cell ends within a few tens of milliseconds, so Ctrl+C is answered as soon
 /// as it returns. Larger maps, and the algorithms that build a structure first, run watched.
 const INLINE_CELLS: usize = 1 << 18;
+
+/// The most threads a batch asks for, as `gridpath scen --jobs` (more than the machine's cores
+/// run on the cores).
+pub const MAX_JOBS: u64 = 1024;
+
+/// Reads a list of cells (`what`: "via", "starts" or "goals"), each named by its index in
+/// errors.
+fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Cell>> {
+    let expected = "a list of cells (x, y)";
+    if value.is_instance_of::<pyo3::types::PyString>() {
+        return Err(args::wrong_type(value, what, expected));
+    }
+    value
+        .try_iter()
+        .map_err(|_| args::wrong_type(value, what, expected))?
+        .enumerate()
+        .map(|(i, item)| options::cell(&item?, &format!("{what}[{i}]")))
+        .collect()
+}
 
 /// A map: a grid of terrains (each with a cost, or impassable), optional heights, a start, a
 /// goal, waypoints, and a world frame when it came from a robot's occupancy map.
@@ -175,31 +194,42 @@ impl PyMap {
     /// ``heights`` names a grayscale image of the cells' heights (black 0, white
     /// ``max_height``). Raises :class:`FileError` naming the file and the place at fault.
     #[staticmethod]
-    #[pyo3(signature = (path, *, level=None, layer=None, palette=false, threshold=None,
-                        free_threshold=None, negate=false, heights=None, max_height=10.0))]
+    #[pyo3(signature = (path, *, level=None, layer=None, palette=Arg::Missing, threshold=None,
+                        free_threshold=None, negate=Arg::Missing, heights=None,
+                        max_height=Arg::Missing),
+           text_signature = "(path, *, level=None, layer=None, palette=False, threshold=None, \
+                             free_threshold=None, negate=False, heights=None, max_height=10.0)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of the Python signature"
     )]
     fn load(
         py: Python<'_>,
-        path: PathBuf,
-        level: Option<String>,
-        layer: Option<String>,
-        palette: bool,
-        threshold: Option<f64>,
-        free_threshold: Option<f64>,
-        negate: bool,
-        heights: Option<PathBuf>,
-        max_height: f64,
+        path: &Bound<'_, PyAny>,
+        level: Option<&Bound<'_, PyAny>>,
+        layer: Option<&Bound<'_, PyAny>>,
+        palette: Arg<'_>,
+        threshold: Option<&Bound<'_, PyAny>>,
+        free_threshold: Option<&Bound<'_, PyAny>>,
+        negate: Arg<'_>,
+        heights: Option<&Bound<'_, PyAny>>,
+        max_height: Arg<'_>,
     ) -> PyResult<Self> {
-        if let Some(t) = threshold {
-            options::number_in(t, 0.0, 1.0, "threshold")?;
-        }
-        if let Some(t) = free_threshold {
-            options::number_in(t, 0.0, 1.0, "free_threshold")?;
-        }
-        let max_height = options::number_in(max_height, 0.0, f64::from(MAX_HEIGHT), "max_height")?;
+        let path = args::path(path, "path")?;
+        let level = args::name_or_none(level, "level")?;
+        let layer = args::name_or_none(layer, "layer")?;
+        let palette = palette.flag(false, "palette")?;
+        let negate = negate.flag(false, "negate")?;
+        let fraction = |value: Option<&Bound<'_, PyAny>>, what: &str| {
+            value
+                .filter(|v| !v.is_none())
+                .map(|v| args::number_in(v, 0.0, 1.0, what))
+                .transpose()
+        };
+        let threshold = fraction(threshold, "threshold")?;
+        let free_threshold = fraction(free_threshold, "free_threshold")?;
+        let heights = args::path_or_none(heights, "heights")?;
+        let max_height = max_height.number_in(10.0, 0.0, f64::from(MAX_HEIGHT), "max_height")?;
         let mut map = py.detach(|| {
             load_any(
                 &path,
@@ -234,8 +264,10 @@ impl PyMap {
     /// (metres per cell) and ``origin`` ``(x, y, yaw)`` give the map a world frame; ``start``
     /// and ``goal`` are the default endpoints of :meth:`find_path`.
     #[staticmethod]
-    #[pyo3(signature = (costs, heights=None, names=None, *, name="map", resolution=None,
-                        origin=None, start=None, goal=None))]
+    #[pyo3(signature = (costs, heights=None, names=None, *, name=Arg::Missing, resolution=None,
+                        origin=None, start=None, goal=None),
+           text_signature = "(costs, heights=None, names=None, *, name='map', resolution=None, \
+                             origin=None, start=None, goal=None)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of the Python signature"
@@ -243,19 +275,22 @@ impl PyMap {
     fn from_numpy(
         costs: &Bound<'_, PyAny>,
         heights: Option<&Bound<'_, PyAny>>,
-        names: Option<&Bound<'_, PyDict>>,
-        name: &str,
-        resolution: Option<f64>,
-        origin: Option<(f64, f64, f64)>,
+        names: Option<&Bound<'_, PyAny>>,
+        name: Arg<'_>,
+        resolution: Option<&Bound<'_, PyAny>>,
+        origin: Option<&Bound<'_, PyAny>>,
         start: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let name = name.name("map", "name")?;
+        let resolution = args::number_or_none(resolution, "resolution")?;
+        let origin = args::pose_or_none(origin, "origin")?;
         let costs: PyArrayLike2<'_, f64, AllowTypeChange> = costs
             .extract()
             .map_err(|e| errors::map(format!("costs must be a 2-D array of numbers: {e}")))?;
         let names = terrain_names(names)?;
         let grid = grid_from_costs(costs.as_array(), &names)?;
-        let mut map = Map::new(name, grid);
+        let mut map = Map::new(&name, grid);
         if let Some(heights) = heights.filter(|h| !h.is_none()) {
             let heights: PyArrayLike2<'_, f32, AllowTypeChange> = heights
                 .extract()
@@ -347,10 +382,13 @@ impl PyMap {
     fn save(
         &self,
         py: Python<'_>,
-        path: PathBuf,
-        resolution: Option<f64>,
-        origin: Option<(f64, f64, f64)>,
+        path: &Bound<'_, PyAny>,
+        resolution: Option<&Bound<'_, PyAny>>,
+        origin: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        let resolution = args::number_or_none(resolution, "resolution")?;
+        let origin = args::pose_or_none(origin, "origin")?;
         let ros = registry::kind_of(&path) == Some(FileKind::RosMap);
         if !ros {
             if resolution.is_some() || origin.is_some() {
@@ -485,11 +523,18 @@ impl PyMap {
     /// Raises :class:`SearchError` when an endpoint is off the map or impassable or the
     /// algorithm refuses the map, :class:`ArgumentError` for a bad option. Ctrl+C stops a
     /// long search with ``KeyboardInterrupt``.
-    #[pyo3(signature = (start=None, goal=None, *, algorithm="astar", diagonal="no-cut",
-                        heuristic=None, weight=1.0, turn_penalty=0.0, unit_size=1, via=None,
-                        best_order=false, patrol=false, partial=false, record=false,
-                        smooth=false, tension=0.5, clearance=0.25, min_turn_radius=0.0,
-                        spacing=0.25))]
+    #[pyo3(signature = (start=None, goal=None, *, algorithm=Arg::Missing,
+                        diagonal=Arg::Missing, heuristic=None, weight=Arg::Missing,
+                        turn_penalty=Arg::Missing, unit_size=Arg::Missing, via=None,
+                        best_order=Arg::Missing, patrol=Arg::Missing, partial=Arg::Missing,
+                        record=Arg::Missing, smooth=Arg::Missing, tension=Arg::Missing,
+                        clearance=Arg::Missing, min_turn_radius=Arg::Missing,
+                        spacing=Arg::Missing),
+           text_signature = "($self, start=None, goal=None, *, algorithm='astar', \
+                             diagonal='no-cut', heuristic=None, weight=1.0, turn_penalty=0.0, \
+                             unit_size=1, via=None, best_order=False, patrol=False, \
+                             partial=False, record=False, smooth=False, tension=0.5, \
+                             clearance=0.25, min_turn_radius=0.0, spacing=0.25)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of the Python signature"
@@ -499,55 +544,43 @@ impl PyMap {
         py: Python<'_>,
         start: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
-        algorithm: &str,
-        diagonal: &str,
-        heuristic: Option<&str>,
-        weight: f64,
-        turn_penalty: f64,
-        unit_size: u32,
+        algorithm: Arg<'_>,
+        diagonal: Arg<'_>,
+        heuristic: Option<&Bound<'_, PyAny>>,
+        weight: Arg<'_>,
+        turn_penalty: Arg<'_>,
+        unit_size: Arg<'_>,
         via: Option<&Bound<'_, PyAny>>,
-        best_order: bool,
-        patrol: bool,
-        partial: bool,
-        record: bool,
-        smooth: bool,
-        tension: f64,
-        clearance: f64,
-        min_turn_radius: f64,
-        spacing: f64,
+        best_order: Arg<'_>,
+        patrol: Arg<'_>,
+        partial: Arg<'_>,
+        record: Arg<'_>,
+        smooth: Arg<'_>,
+        tension: Arg<'_>,
+        clearance: Arg<'_>,
+        min_turn_radius: Arg<'_>,
+        spacing: Arg<'_>,
     ) -> PyResult<PyPath> {
         let options = SearchOptions::new(
-            algorithm,
-            diagonal,
+            &algorithm,
+            &diagonal,
             heuristic,
-            weight,
-            turn_penalty,
-            partial,
-            record,
+            &weight,
+            &turn_penalty,
+            partial.flag(false, "partial")?,
+            record.flag(false, "record")?,
         )?;
-        if !(1..=64).contains(&unit_size) {
-            return Err(errors::argument(format!(
-                "unit_size must be a whole number from 1 to 64, got {unit_size}"
-            )));
-        }
-        let smoothing = if smooth {
-            Some(SmoothOptions::new(
-                tension,
-                clearance,
-                min_turn_radius,
-                spacing,
-            )?)
-        } else {
-            None
-        };
+        let unit_size = unit_size.whole_in(1, 1, 64, "unit_size")?;
+        let unit_size = u32::try_from(unit_size).unwrap_or(1);
+        let best_order = best_order.flag(false, "best_order")?;
+        let patrol = patrol.flag(false, "patrol")?;
+        // The smoothing settings are checked whether or not the path is smoothed.
+        let smoothing = SmoothOptions::new(&tension, &clearance, &min_turn_radius, &spacing)?;
+        let smoothing = smooth.flag(false, "smooth")?.then_some(smoothing);
         let start = self.endpoint(start, self.map.start, "start")?;
         let goal = self.endpoint(goal, self.map.goal, "goal")?;
         let via = match via.filter(|v| !v.is_none()) {
-            Some(list) => list
-                .try_iter()
-                .map_err(|_| errors::argument("via must be a list of cells (x, y)"))?
-                .map(|item| options::cell(&item?, "waypoint"))
-                .collect::<PyResult<Vec<Cell>>>()?,
+            Some(list) => cells(list, "via")?,
             None => self.map.waypoints.clone(),
         };
         let request = options.request(start, goal);
@@ -615,8 +648,10 @@ impl PyMap {
     /// ``(n, 2, 2)`` or ``(n, 4)``. HPA* and the contraction hierarchy build their structure
     /// once for the whole batch. The search options are :meth:`find_path`'s; a query that
     /// cannot run raises :class:`SearchError` naming its index. Ctrl+C stops the batch.
-    #[pyo3(signature = (pairs, *, jobs=None, algorithm="astar", diagonal="no-cut",
-                        heuristic=None, weight=1.0, turn_penalty=0.0))]
+    #[pyo3(signature = (pairs, *, jobs=None, algorithm=Arg::Missing, diagonal=Arg::Missing,
+                        heuristic=None, weight=Arg::Missing, turn_penalty=Arg::Missing),
+           text_signature = "($self, pairs, *, jobs=None, algorithm='astar', diagonal='no-cut', \
+                             heuristic=None, weight=1.0, turn_penalty=0.0)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of the Python signature"
@@ -625,57 +660,30 @@ impl PyMap {
         &self,
         py: Python<'_>,
         pairs: &Bound<'_, PyAny>,
-        jobs: Option<usize>,
-        algorithm: &str,
-        diagonal: &str,
-        heuristic: Option<&str>,
-        weight: f64,
-        turn_penalty: f64,
+        jobs: Option<&Bound<'_, PyAny>>,
+        algorithm: Arg<'_>,
+        diagonal: Arg<'_>,
+        heuristic: Option<&Bound<'_, PyAny>>,
+        weight: Arg<'_>,
+        turn_penalty: Arg<'_>,
     ) -> PyResult<Vec<PyPath>> {
         let options = SearchOptions::new(
-            algorithm,
-            diagonal,
+            &algorithm,
+            &diagonal,
             heuristic,
-            weight,
-            turn_penalty,
+            &weight,
+            &turn_penalty,
             false,
             false,
         )?;
-        let array: PyArrayLikeDyn<'_, i64, AllowTypeChange> = pairs.extract().map_err(|e| {
-            errors::argument(format!(
-                "pairs must be ((sx, sy), (gx, gy)) pairs or an (n, 4) array of whole numbers: {e}"
-            ))
-        })?;
-        let view = array.as_array();
-        let shape = view.shape().to_vec();
-        let n = match shape[..] {
-            [n, 2, 2] | [n, 4] => n,
-            [0] => 0,
-            _ => {
-                return Err(errors::argument(format!(
-                    "pairs must have the shape (n, 2, 2) or (n, 4), got {shape:?}"
-                )));
-            }
+        let threads = match args::whole_or_none(jobs, 1, MAX_JOBS, "jobs")? {
+            Some(jobs) => usize::try_from(jobs).unwrap_or(1),
+            None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         };
-        let values: Vec<i64> = view.iter().copied().collect();
-        let mut requests = Vec::with_capacity(n);
-        for (i, q) in values.chunks_exact(4).enumerate() {
-            let c = |x: i64, y: i64, what: &str| -> PyResult<Cell> {
-                match (u32::try_from(x), u32::try_from(y)) {
-                    (Ok(x), Ok(y)) => Ok(Cell::new(x, y)),
-                    _ => Err(errors::argument(format!(
-                        "pair {i}: the {what} ({x}, {y}) is not a cell of whole numbers ≥ 0"
-                    ))),
-                }
-            };
-            requests.push(options.request(c(q[0], q[1], "start")?, c(q[2], q[3], "goal")?));
-        }
-        let threads = jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-        });
-        if threads == 0 {
-            return Err(errors::argument("jobs must be at least 1"));
-        }
+        let requests = options::pairs(pairs)?
+            .into_iter()
+            .map(|(start, goal)| options.request(start, goal))
+            .collect::<Vec<_>>();
         let graph = self.graph(py, options.diagonal);
         let control = SearchControl::new();
         let answers = watch::watched(py, &control, || {
@@ -704,14 +712,15 @@ impl PyMap {
 
     /// Every cell's cheapest cost to ``goal`` (by default the map's goal) and its first step
     /// there, from one Dijkstra: a :class:`FlowField`.
-    #[pyo3(signature = (goal=None, *, diagonal="no-cut"))]
+    #[pyo3(signature = (goal=None, *, diagonal=Arg::Missing),
+           text_signature = "($self, goal=None, *, diagonal='no-cut')")]
     fn flow_field(
         &self,
         py: Python<'_>,
         goal: Option<&Bound<'_, PyAny>>,
-        diagonal: &str,
+        diagonal: Arg<'_>,
     ) -> PyResult<PyFlowField> {
-        let diagonal = options::diagonal(diagonal)?;
+        let diagonal = options::diagonal(&diagonal)?;
         let goal = self.endpoint(goal, self.map.goal, "goal")?;
         let graph = self.graph(py, diagonal);
         let control = SearchControl::new();
@@ -733,7 +742,10 @@ impl PyMap {
     /// corner cutting), a step costing the terrain's cost. LaCAM answers with its first plan
     /// unless ``anytime`` (then it improves it until ``time_limit``). Every plan is checked
     /// by the independent validator. Ctrl+C stops the solver. A :class:`TeamPlan`.
-    #[pyo3(signature = (starts, goals, *, algorithm="lacam", moves=4, time_limit=10.0, weight=1.2, anytime=false))]
+    #[pyo3(signature = (starts, goals, *, algorithm=Arg::Missing, moves=Arg::Missing,
+                        time_limit=Arg::Missing, weight=Arg::Missing, anytime=Arg::Missing),
+           text_signature = "($self, starts, goals, *, algorithm='lacam', moves=4, \
+                             time_limit=10.0, weight=1.2, anytime=False)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of one call"
@@ -743,23 +755,15 @@ impl PyMap {
         py: Python<'_>,
         starts: &Bound<'_, PyAny>,
         goals: &Bound<'_, PyAny>,
-        algorithm: &str,
-        moves: u32,
-        time_limit: f64,
-        weight: f64,
-        anytime: bool,
+        algorithm: Arg<'_>,
+        moves: Arg<'_>,
+        time_limit: Arg<'_>,
+        weight: Arg<'_>,
+        anytime: Arg<'_>,
     ) -> PyResult<crate::team::PyTeamPlan> {
-        crate::team::solve_team(
-            py,
-            &self.map.grid,
-            starts,
-            goals,
-            algorithm,
-            moves,
-            time_limit,
-            weight,
-            anytime,
-        )
+        let settings =
+            crate::team::TeamSettings::new(py, &algorithm, &moves, &time_limit, &weight, &anytime)?;
+        crate::team::solve_team(py, &self.map.grid, starts, goals, &settings)
     }
 
     /// The first ``agents`` agents of a Moving AI MAPF scenario file for this map (every one
@@ -769,9 +773,11 @@ impl PyMap {
     #[pyo3(signature = (scen, agents=None))]
     fn team_from_scenario(
         &self,
-        scen: std::path::PathBuf,
-        agents: Option<usize>,
+        scen: &Bound<'_, PyAny>,
+        agents: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<crate::team::Team> {
+        let scen = args::path(scen, "scen")?;
+        let agents = args::whole_or_none(agents, 1, crate::team::MAX_AGENTS, "agents")?;
         crate::team::team_from_scenario(&self.map.grid, scen, agents)
     }
 

@@ -9,6 +9,7 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args::{self, Arg};
 use crate::errors;
 use crate::map::PyMap;
 use crate::options;
@@ -172,8 +173,10 @@ fn scenario_error(error: &ScenarioError) -> PyErr {
 /// only the first queries; ``jobs`` answers on that many threads (HPA* and the contraction
 /// hierarchy on one). Raises :class:`ScenarioError` for a scenario that does not fit the map.
 #[pyfunction]
-#[pyo3(signature = (map, scen, *, algorithm="astar", heuristic=None, weight=1.0, limit=None,
-                    jobs=1))]
+#[pyo3(signature = (map, scen, *, algorithm=Arg::Missing, heuristic=None, weight=Arg::Missing,
+                    limit=None, jobs=Arg::Missing),
+       text_signature = "(map, scen, *, algorithm='astar', heuristic=None, weight=1.0, \
+                         limit=None, jobs=1)")]
 #[expect(
     clippy::too_many_arguments,
     reason = "the keyword arguments of the Python signature"
@@ -181,35 +184,32 @@ fn scenario_error(error: &ScenarioError) -> PyErr {
 pub fn run_scenario(
     py: Python<'_>,
     map: &Bound<'_, PyAny>,
-    scen: PathBuf,
-    algorithm: &str,
-    heuristic: Option<&str>,
-    weight: f64,
-    limit: Option<usize>,
-    jobs: usize,
+    scen: &Bound<'_, PyAny>,
+    algorithm: Arg<'_>,
+    heuristic: Option<&Bound<'_, PyAny>>,
+    weight: Arg<'_>,
+    limit: Option<&Bound<'_, PyAny>>,
+    jobs: Arg<'_>,
 ) -> PyResult<PyScenarioReport> {
-    let algorithm = options::algorithm(algorithm)?;
+    let scen = args::path(scen, "scen")?;
+    let algorithm = options::algorithm(&algorithm)?;
     let heuristic = options::heuristic(heuristic)?;
-    let weight = options::number_in(
-        weight,
-        1.0,
-        gridpath_core::search::SearchRequest::MAX_WEIGHT,
-        "weight",
-    )?;
-    if jobs == 0 {
-        return Err(errors::argument("jobs must be at least 1"));
-    }
+    let weight = options::weight(&weight)?;
+    let limit = args::whole_or_none(limit, 0, u64::MAX, "limit")?;
+    let jobs = jobs.whole_in(1, 1, crate::map::MAX_JOBS, "jobs")?;
+    let jobs = usize::try_from(jobs).unwrap_or(1);
     let loaded;
-    let (map, map_path) = if let Ok(path) = map.extract::<PathBuf>() {
+    let (map, map_path) = if !map.is_instance_of::<PyMap>() {
+        let path = args::path(map, "map").map_err(|_| {
+            args::wrong_type(map, "map", "a gridpath.Map or the path of a Moving AI map")
+        })?;
         let read = py
             .detach(|| gridpath_core::format::load_map(&path))
             .map_err(|e| errors::load(&e))?;
         loaded = PyMap::new(read);
         (&loaded, path)
     } else {
-        let map = map.cast::<PyMap>().map_err(|_| {
-            errors::argument("map must be a gridpath.Map or the path of a Moving AI map")
-        })?;
+        let map = map.cast::<PyMap>()?;
         let path = PathBuf::from(format!("{}.map", map.get().map.name));
         (map.get(), path)
     };
@@ -217,7 +217,7 @@ pub fn run_scenario(
         .detach(|| scenario::read_queries(&scen))
         .map_err(|e| errors::load(&e))?;
     if let Some(limit) = limit {
-        queries.truncate(limit);
+        queries.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
     let options = ScenarioOptions {
         algorithm,

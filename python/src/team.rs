@@ -7,7 +7,9 @@ use gridpath_core::mapf::{self, Agent, Instance, MapfAlgorithm, MapfOutcome, Map
 use gridpath_core::search::SearchControl;
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use std::path::PathBuf;
 
@@ -16,15 +18,69 @@ use gridpath_core::format::read::{FileLimit, read_text};
 use gridpath_core::grid::Grid;
 use gridpath_core::mapf::ScenarioError;
 
+use crate::args::{self, Arg};
 use crate::errors;
 use crate::options;
 use crate::watch;
 
 /// The most agents one call plans (as `gridpath mapf --agents`).
-const MAX_AGENTS: usize = 100_000;
+pub const MAX_AGENTS: u64 = 100_000;
 
-/// The longest time limit, in seconds (as `gridpath mapf --time-limit`).
-const MAX_SECONDS: f64 = 86_400.0;
+/// The settings of a team's solve, read from keyword arguments with the ranges of
+/// `gridpath mapf`.
+pub struct TeamSettings {
+    /// The solver.
+    solver: MapfAlgorithm,
+    /// The moves: 4 or 8 (no corner cutting).
+    moves: Moves,
+    /// The solver's settings: time limit, weight, anytime.
+    settings: MapfSettings,
+}
+
+impl TeamSettings {
+    /// Reads and checks the settings; each left out takes the command line's default.
+    pub fn new(
+        py: Python<'_>,
+        algorithm: &Arg<'_>,
+        moves: &Arg<'_>,
+        time_limit: &Arg<'_>,
+        weight: &Arg<'_>,
+        anytime: &Arg<'_>,
+    ) -> PyResult<Self> {
+        let solver: MapfAlgorithm = algorithm
+            .name("lacam", "algorithm")?
+            .parse()
+            .map_err(errors::argument)?;
+        let four_or_eight =
+            || errors::argument(format!("moves must be 4 or 8, got {}", moves.shown()));
+        let moves = match moves.whole_in(4, 0, u64::MAX, "moves") {
+            Ok(4) => Moves::Four,
+            Ok(8) => Moves::EightNoCut,
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => return Err(e),
+            Ok(_) | Err(_) => return Err(four_or_eight()),
+        };
+        let max_seconds = mapf::MAX_TIME_LIMIT.as_secs_f64();
+        let seconds = time_limit.number(10.0, "time_limit")?;
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= max_seconds) {
+            return Err(errors::argument(format!(
+                "time_limit must be a number of seconds above 0 and at most {max_seconds}, got {}",
+                time_limit.shown()
+            )));
+        }
+        let weight = weight.number_in(1.2, 1.0, mapf::MAX_WEIGHT, "weight")?;
+        let settings = MapfSettings {
+            time_limit: Duration::from_secs_f64(seconds),
+            anytime: anytime.flag(false, "anytime")?,
+            weight,
+            ..MapfSettings::default()
+        };
+        Ok(Self {
+            solver,
+            moves,
+            settings,
+        })
+    }
+}
 
 /// A team's plan, as ``gridpath mapf --json`` reports it: ``solved``, ``proof``, ``bound``,
 /// ``sum_of_costs``, ``makespan``, ``lower_bound``, ``proved_lower_bound``, ``time``,
@@ -181,12 +237,16 @@ impl PyTeamPlan {
 
 /// Reads a list of cells (`what`: "starts" or "goals").
 fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<gridpath_core::grid::Cell>> {
+    let most = usize::try_from(MAX_AGENTS).unwrap_or(usize::MAX);
+    if value.is_instance_of::<PyString>() {
+        return Err(args::wrong_type(value, what, "a list of cells (x, y)"));
+    }
     let items: Vec<Bound<'_, PyAny>> = value
         .try_iter()
-        .map_err(|_| errors::argument(format!("the {what} must be a list of cells (x, y)")))?
-        .take(MAX_AGENTS + 1)
+        .map_err(|_| args::wrong_type(value, what, "a list of cells (x, y)"))?
+        .take(most + 1)
         .collect::<PyResult<_>>()?;
-    if items.len() > MAX_AGENTS {
+    if items.len() > most {
         return Err(errors::argument(format!(
             "at most {MAX_AGENTS} agents, got more {what}"
         )));
@@ -199,38 +259,21 @@ fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<gridpath_core::gr
 }
 
 /// Plans the agents from `starts` to `goals` on the map's grid (see `Map.solve_team`).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the keyword arguments of one call"
-)]
 pub fn solve_team(
     py: Python<'_>,
     grid: &Grid,
     starts: &Bound<'_, PyAny>,
     goals: &Bound<'_, PyAny>,
-    algorithm: &str,
-    moves: u32,
-    time_limit: f64,
-    weight: f64,
-    anytime: bool,
+    team: &TeamSettings,
 ) -> PyResult<PyTeamPlan> {
-    let solver: MapfAlgorithm = algorithm.parse().map_err(errors::argument)?;
-    let moves = match moves {
-        4 => Moves::Four,
-        8 => Moves::EightNoCut,
-        other => {
-            return Err(errors::argument(format!(
-                "moves must be 4 or 8, got {other}"
-            )));
-        }
-    };
-    if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_SECONDS) {
-        return Err(errors::argument(format!(
-            "the time limit must be above 0 and at most {MAX_SECONDS} s, got {time_limit}"
-        )));
-    }
     let starts = cells(starts, "starts")?;
     let goals = cells(goals, "goals")?;
+    if starts.is_empty() {
+        // As `gridpath mapf --agents` takes 1 to 100000: a plan for no one proves nothing.
+        return Err(errors::argument(format!(
+            "a team needs at least one unit: starts and goals are empty (give 1 to {MAX_AGENTS})"
+        )));
+    }
     if starts.len() != goals.len() {
         return Err(errors::argument(format!(
             "{} starts and {} goals: give one goal per start",
@@ -244,22 +287,16 @@ pub fn solve_team(
         .map(|(start, goal)| Agent { start, goal })
         .collect::<Vec<_>>();
     let count = agents.len();
-    let instance =
-        Instance::new(grid.clone(), agents, moves).map_err(|e| errors::argument(e.to_string()))?;
-    let settings = MapfSettings {
-        time_limit: Duration::from_secs_f64(time_limit),
-        anytime,
-        weight,
-        ..MapfSettings::default()
-    };
+    let instance = Instance::new(grid.clone(), agents, team.moves)
+        .map_err(|e| errors::argument(e.to_string()))?;
     let control = SearchControl::new();
     let outcome = watch::watched(py, &control, || {
-        mapf::solve(&instance, solver, &settings, &control)
+        mapf::solve(&instance, team.solver, &team.settings, &control)
     })?
     .map_err(|e| errors::argument(e.to_string()))?;
     Ok(PyTeamPlan {
         outcome,
-        algorithm: solver.name(),
+        algorithm: team.solver.name(),
         agents: count,
     })
 }
@@ -269,14 +306,24 @@ pub type Team = (Vec<(u32, u32)>, Vec<(u32, u32)>);
 
 /// The first `agents` agents of a Moving AI scenario file for the map (all of them without
 /// `agents`), as `(starts, goals)`, each a list of cells (see `Map.team_from_scenario`).
-pub fn team_from_scenario(grid: &Grid, scen: PathBuf, agents: Option<usize>) -> PyResult<Team> {
+pub fn team_from_scenario(grid: &Grid, scen: PathBuf, agents: Option<u64>) -> PyResult<Team> {
     let fault = |message: String, place: Option<String>| {
         errors::raise::<errors::ScenarioError>(&message, Some(&scen), place)
     };
-    let text = read_text(&scen, FileLimit::SCENARIO)
-        .map_err(|e| errors::raise::<errors::FileError>(&e.to_string(), Some(&scen), None))?;
+    let text = read_text(&scen, FileLimit::SCENARIO).map_err(|e| {
+        // The reader's message may not name the file (a missing one says only "No such file
+        // or directory").
+        let message = e.to_string();
+        let named = scen.display().to_string();
+        let message = if message.contains(&named) {
+            message
+        } else {
+            format!("{named}: {message}")
+        };
+        errors::raise::<errors::FileError>(&message, Some(&scen), None)
+    })?;
     let queries = movingai::parse_scen(&text).map_err(|e| fault(e.to_string(), None))?;
-    let k = agents.unwrap_or(queries.len());
+    let k = agents.map_or(queries.len(), |k| usize::try_from(k).unwrap_or(usize::MAX));
     let instance = mapf::instance_from_queries(grid.clone(), &queries, k, Moves::Four, &scen)
         .map_err(|e| {
             let place = match &e {

@@ -16,8 +16,10 @@ MOVINGAI = ROOT.parent / "shared" / "movingai"
 
 
 def cli_binary():
-    """The debug build of the `gridpath` command line, or None when it has not been built."""
-    exe = ROOT / "target" / "debug" / ("gridpath.exe" if os.name == "nt" else "gridpath")
+    """The debug build of the `gridpath` command line (in CARGO_TARGET_DIR when it is set, as
+    cargo builds there), or None when it has not been built."""
+    target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+    exe = target / "debug" / ("gridpath.exe" if os.name == "nt" else "gridpath")
     return exe if exe.is_file() else None
 
 

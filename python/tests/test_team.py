@@ -106,7 +106,7 @@ def test_bad_teams_are_argument_errors():
         m.solve_team([(0, 1), (0, 1)], [(6, 1), (5, 1)])  # one start twice
     with pytest.raises(gridpath.ArgumentError, match="moves"):
         m.solve_team([(0, 1)], [(6, 1)], moves=6)
-    with pytest.raises(gridpath.ArgumentError, match="time limit"):
+    with pytest.raises(gridpath.ArgumentError, match="time_limit"):
         m.solve_team([(0, 1)], [(6, 1)], time_limit=0)
     with pytest.raises(gridpath.ArgumentError, match="weight"):
         m.solve_team([(0, 1)], [(6, 1)], algorithm="ecbs", weight=0.5)
