@@ -152,6 +152,31 @@ fn the_wrong_diagonal_rule_and_blocked_ends_are_refused() {
         ch.find_path(&request),
         Err(SearchError::DiagonalMismatch { .. })
     ));
+    // A start or goal on a wall, or off the map, is refused by name, whichever end it is.
+    let wall = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .find(|&c| grid.cost(c).is_none())
+        .expect("the weighted map has walls");
+    let outside = Cell::new(grid.width(), 0);
+    for (from, to, which) in [(wall, b, "start"), (a, wall, "goal")] {
+        let request = SearchRequest::new(from, to).with_algorithm(Algorithm::ContractionHierarchy);
+        let error = ch.find_path(&request).unwrap_err();
+        assert!(
+            matches!(error, SearchError::Blocked { which: w, cell, .. } if w == which && cell == wall),
+            "{which}: {error}"
+        );
+    }
+    for (from, to, which) in [(outside, b, "start"), (a, outside, "goal")] {
+        let request = SearchRequest::new(from, to).with_algorithm(Algorithm::ContractionHierarchy);
+        let error = ch.find_path(&request).unwrap_err();
+        assert!(
+            matches!(error, SearchError::OutOfBounds { which: w, .. } if w == which),
+            "{which}: {error}"
+        );
+    }
+    // The hierarchy still answers after the refusals.
+    let request = SearchRequest::new(a, b).with_algorithm(Algorithm::ContractionHierarchy);
+    assert!(ch.find_path(&request).is_ok());
 }
 
 #[test]

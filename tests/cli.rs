@@ -403,7 +403,7 @@ fn terrain_costs_outside_the_range_are_refused_and_the_range_ends_give_exact_cos
 fn scen_reports_zero_mismatches_on_a_benchmark_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai/dao");
     if !dir.is_dir() {
-        eprintln!("SKIPPED: ../shared/movingai is absent");
+        common::skip("../shared/movingai is absent");
         return;
     }
     let (map, scen) = (dir.join("arena.map"), dir.join("arena.map.scen"));

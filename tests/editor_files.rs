@@ -572,7 +572,7 @@ fn a_map_saver_map_imports_in_the_editor_as_on_the_command_line() {
     if turtlebot.is_file() {
         import_ros_map_both_ways(&turtlebot);
     } else {
-        println!("SKIPPED: {} is absent", turtlebot.display());
+        common::skip(&format!("{} is absent", turtlebot.display()));
     }
 }
 
@@ -968,7 +968,7 @@ fn a_dropped_tiled_map_opens_through_the_level_dialog_with_costs_set_there() {
 fn an_ldtk_project_opens_on_its_level_and_plans() {
     let sample = root().join("../shared/samples/ldtk/AutoLayers_1_basic.ldtk");
     if !sample.is_file() {
-        eprintln!("SKIPPED: ../shared/samples/ldtk is absent, so the LDtk project was not opened");
+        common::skip("../shared/samples/ldtk is absent, so the LDtk project was not opened");
         return;
     }
     let mut h = editor(EditorApp::with_map(pond()));

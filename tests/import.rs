@@ -696,7 +696,7 @@ fn map_saver_pgm_files_convert_by_the_trinary_rule() {
 fn the_turtlebot3_map_converts_by_the_trinary_rule() {
     let folder = root().join("../shared/samples/ros-turtlebot3");
     if !folder.is_dir() {
-        println!("SKIPPED: {} is absent", folder.display());
+        common::skip(&format!("{} is absent", folder.display()));
         return;
     }
     let map = load_ros_map(&folder.join("map.yaml"), |_| {}).expect("the turtlebot3 map");
@@ -1222,7 +1222,7 @@ fn first_u16(p: &Pixels) -> usize {
 fn an_opaque_rgba_turtlebot3_map_is_free_where_map_server_reads_it_free() {
     let folder = root().join("../shared/samples/ros-turtlebot3");
     if !folder.is_dir() {
-        println!("SKIPPED: {} is absent", folder.display());
+        common::skip(&format!("{} is absent", folder.display()));
         return;
     }
     let pgm = std::fs::read(folder.join("map.pgm")).expect("the pgm");

@@ -7,6 +7,7 @@ use gridpath::grid::{Cell, Grid};
 use gridpath::search::{Algorithm, Diagonal, SearchError, SearchGraph, SearchRequest, Searcher};
 use proptest::prelude::*;
 
+mod common;
 #[path = "common/scenario_sets.rs"]
 mod scenario_sets;
 use scenario_sets::scenario_sets;
@@ -18,10 +19,10 @@ fn movingai_root() -> Option<PathBuf> {
     if root.is_dir() {
         return Some(root);
     }
-    eprintln!(
-        "skipping: no Moving AI benchmark data at {}",
+    common::skip(&format!(
+        "no Moving AI benchmark data at {}",
         root.display()
-    );
+    ));
     None
 }
 

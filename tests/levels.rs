@@ -90,7 +90,7 @@ fn solve_plans_on_a_tiled_map_directly() {
 fn an_ldtk_project_converts_with_its_level_and_layer() {
     let sample = root().join("../shared/samples/ldtk/AutoLayers_1_basic.ldtk");
     if !sample.is_file() {
-        eprintln!("SKIPPED: ../shared/samples/ldtk is absent, so the LDtk conversion did not run");
+        common::skip("../shared/samples/ldtk is absent, so the LDtk conversion did not run");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

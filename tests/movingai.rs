@@ -9,6 +9,8 @@
     reason = "test helpers fail loudly on broken test data"
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use gridpath::format::movingai;
@@ -59,9 +61,7 @@ fn scenario_sets(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
 
 fn check_all(algorithm: Algorithm) {
     let Some(dir) = data_dir() else {
-        eprintln!(
-            "SKIPPED: ../shared/movingai is absent, so the Moving AI benchmark check did not run"
-        );
+        common::skip("../shared/movingai is absent, so the Moving AI benchmark check did not run");
         return;
     };
     let sets = scenario_sets(&dir);
@@ -128,9 +128,7 @@ const ANY_ANGLE_SAMPLE: usize = 12;
 /// weighs), and by how much shorter on average.
 fn check_any_angle(algorithm: Algorithm) {
     let Some(dir) = data_dir() else {
-        eprintln!(
-            "SKIPPED: ../shared/movingai is absent, so the Moving AI any-angle check did not run"
-        );
+        common::skip("../shared/movingai is absent, so the Moving AI any-angle check did not run");
         return;
     };
     let sets = scenario_sets(&dir);
@@ -192,7 +190,7 @@ fn lazy_theta_is_never_longer_than_the_octile_optimum() {
 #[test]
 fn dijkstra_matches_a_sample() {
     let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED: ../shared/movingai is absent");
+        common::skip("../shared/movingai is absent");
         return;
     };
     let (map, scen) = (dir.join("dao/arena.map"), dir.join("dao/arena.map.scen"));
@@ -215,7 +213,7 @@ fn stale_scenarios_are_not_trusted() {
     // The files kept in stale_scen disagree with their maps; this documents why they are left
     // out above rather than silently passing over them.
     let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED: ../shared/movingai is absent");
+        common::skip("../shared/movingai is absent");
         return;
     };
     let stale = dir.join("wc3maps512/stale_scen");

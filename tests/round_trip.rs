@@ -127,7 +127,7 @@ fn maps_under(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_benchmark_map_survives_json_byte_for_byte() {
     let dir = root().join("../shared/movingai");
     if !dir.is_dir() {
-        eprintln!("skipped: no Moving AI benchmark at {}", dir.display());
+        common::skip(&format!("no Moving AI benchmark at {}", dir.display()));
         return;
     }
     let mut maps = Vec::new();

@@ -1,5 +1,7 @@
 //! Smoothing on Moving AI benchmark maps: every curve stays out of the walls.
 
+mod common;
+
 use std::path::Path;
 
 use gridpath::format::{load_map, movingai};
@@ -18,7 +20,7 @@ const MAPS: [&str; 4] = [
 fn benchmark_paths_smooth_without_touching_walls() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
     if !root.is_dir() {
-        eprintln!("skipped: no Moving AI benchmark at {}", root.display());
+        common::skip(&format!("no Moving AI benchmark at {}", root.display()));
         return;
     }
     let settings = SmoothSettings::default();

@@ -65,8 +65,11 @@ def test_cbs_passes_two_units_through_a_pocket_optimally():
     plan = m.solve_team(starts, goals, algorithm="cbs")
     assert plan and plan.solved and plan.proof == "optimal" and plan.bound == 1.0
     soc = check_plan(costs, plan, starts, goals)
-    # Alone each needs 6 ticks; to pass, one must step aside into the pocket.
-    assert soc == plan.sum_of_costs > plan.lower_bound == 12
+    # Alone each needs 6 ticks; to pass, one must step aside into the pocket: in at tick 4 and
+    # out at tick 5 when the other has gone by (8 ticks), while the other waits one tick for
+    # the pocket to be taken (7 ticks). The optimum is 15, whatever the solver calls its plan.
+    assert soc == plan.sum_of_costs == 15
+    assert plan.lower_bound == 12
     assert plan.proved_lower_bound == soc
     assert plan.costs.tolist() == [float(c) for c in plan.arrivals]
     solved = 0

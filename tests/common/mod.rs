@@ -15,6 +15,19 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Says that a test did not run for want of its data: `SKIPPED: reason` written straight to
+/// the process's standard error, past the test harness's capture, so that it shows in the
+/// output of a passing run. Where `GRIDPATH_REQUIRE_DATA` is set (continuous integration
+/// sets it, having the data beside the project), missing data fails the test instead.
+pub fn skip(reason: &str) {
+    use std::io::Write as _;
+    assert!(
+        std::env::var_os("GRIDPATH_REQUIRE_DATA").is_none(),
+        "GRIDPATH_REQUIRE_DATA is set, but {reason}"
+    );
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {reason}");
+}
+
 /// Runs the `gridpath` binary with these arguments and waits for it.
 pub fn gridpath<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gridpath"))

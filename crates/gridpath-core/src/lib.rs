@@ -27,3 +27,5 @@ mod rng;
 pub mod scenario;
 pub mod search;
 pub mod smooth;
+#[cfg(test)]
+pub(crate) mod test_data;

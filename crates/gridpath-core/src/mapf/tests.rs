@@ -133,6 +133,20 @@ fn the_validator_finds_every_kind_of_fault() {
             ..
         })
     ));
+    // Two agents swapping cells along one edge in one tick.
+    let pair = instance(&["..."], &[((0, 0), (1, 0)), ((1, 0), (0, 0))], Moves::Four);
+    assert!(matches!(
+        validate(
+            &pair,
+            &plan(vec![vec![c(0, 0), c(1, 0)], vec![c(1, 0), c(0, 0)]])
+        ),
+        Err(PlanError::Swap {
+            first: 0,
+            second: 1,
+            t: 1,
+            ..
+        })
+    ));
     // Diagonal moves: not a move under the four-neighbour rule, a corner cut past the wall
     // under the eight-neighbour rule.
     assert!(matches!(
@@ -240,7 +254,10 @@ fn lacam_star_proves_a_siding_swap_optimal() {
     // Alone each needs 3; one of them must step aside (into the siding and back out: 2
     // more), the other waits or walks around it for at least 2 more ticks.
     assert_eq!(outcome.lower_bound, 6.0);
-    assert!(summary.sum_of_costs >= 8.0, "{summary:?}");
+    // So the optimum is 8 (the brute force, written apart from LaCAM, agrees), and the plan
+    // LaCAM* calls optimal must cost exactly that, not merely at least it.
+    assert_eq!(brute_force_optimum(&siding), Some(8));
+    assert_eq!(summary.sum_of_costs, 8.0, "{summary:?}");
 }
 
 #[test]
@@ -261,12 +278,19 @@ fn every_solver_plans_scattered_teams_validly() {
                 if algorithm == MapfAlgorithm::Lacam {
                     assert_eq!(outcome.proof, Proof::Feasible, "{moves:?} seed {seed}");
                 }
-                if let Some(summary) = outcome.summary {
-                    assert!(
-                        summary.sum_of_costs >= lb - 1e-9,
-                        "{algorithm} {moves:?} {seed}"
+                // Every solver, the incomplete ones included, plans these open teams: a
+                // solver that answered with no plan would fail here, not pass unseen.
+                let Some(summary) = outcome.summary else {
+                    panic!(
+                        "{algorithm} {moves:?} seed {seed}: no plan ({})",
+                        outcome.proof
                     );
-                }
+                };
+                assert!(outcome.proof.has_plan(), "{algorithm} {moves:?} {seed}");
+                assert!(
+                    summary.sum_of_costs >= lb - 1e-9,
+                    "{algorithm} {moves:?} {seed}"
+                );
             }
         }
     }
@@ -422,8 +446,8 @@ fn mapf_folder() -> Option<PathBuf> {
 #[test]
 fn benchmark_instances_are_read_and_solved() {
     let Some(folder) = mapf_folder() else {
-        eprintln!(
-            "SKIPPED: ../shared/movingai/mapf is absent, so the MAPF instances were not read"
+        crate::test_data::skip(
+            "../shared/movingai/mapf is absent, so the MAPF instances were not read",
         );
         return;
     };
@@ -455,8 +479,8 @@ fn benchmark_instances_are_read_and_solved() {
 #[test]
 fn cbs_finds_the_benchmark_optima() {
     let Some(folder) = mapf_folder() else {
-        eprintln!(
-            "SKIPPED: ../shared/movingai/mapf is absent, so the optimal sums of costs were not checked"
+        crate::test_data::skip(
+            "../shared/movingai/mapf is absent, so the optimal sums of costs were not checked",
         );
         return;
     };
@@ -915,6 +939,29 @@ fn cbs_with(instance: &Instance, reasoning: cbs::Reasoning) -> (MapfOutcome, Opt
     (outcome, cost)
 }
 
+/// CBS with every reasoning and CBS `without` one against the brute-force optimum, written
+/// apart from both, on every instance small enough for it: 40 random maps of 5 × 5 and 6 × 6
+/// cells with 2 or 3 agents. Returns how many had a plan to compare.
+fn both_match_brute_force(without: cbs::Reasoning) -> usize {
+    let mut compared = 0;
+    for seed in 0..40u64 {
+        let side = 5 + (seed as u32 % 2);
+        let agents = 2 + (seed as usize % 2);
+        let instance = try_scattered(side, side, agents, seed + 7000, Moves::Four);
+        let Some(optimum) = brute_force_optimum(&instance) else {
+            continue;
+        };
+        for (what, reasoning) in [("without", without), ("with", cbs::Reasoning::ALL)] {
+            let (outcome, cost) = cbs_with(&instance, reasoning);
+            assert_eq!(outcome.proof, Proof::Optimal, "seed {seed} {what}");
+            assert_eq!(cost, Some(optimum as f64), "seed {seed} {what}");
+        }
+        compared += 1;
+    }
+    assert!(compared >= 30, "only {compared} instances had a plan");
+    compared
+}
+
 /// CBS with and without the symmetry reasoning both reach the brute-force optimum of
 /// `instance`, and the reasoning (`what` it adds, for the message) expands fewer nodes; the
 /// outcome with it.
@@ -959,6 +1006,7 @@ fn cbs_splits_a_corridor_conflict_with_ranges() {
 /// costs, each valid.
 #[test]
 fn cbs_with_symmetry_reasoning_keeps_the_optimum_of_plain_cbs() {
+    both_match_brute_force(WITHOUT_SYMMETRY);
     let (mut compared, mut changed) = (0, 0);
     for seed in 0..300 {
         let side = 8 + (seed as u32 % 5);
@@ -1044,6 +1092,7 @@ fn cbs_with_disjoint_target_splitting_keeps_the_optimum_of_plain_cbs() {
         disjoint_targets: false,
         ..cbs::Reasoning::ALL
     };
+    both_match_brute_force(without);
     let (compared, changed) = compare_with_and_without(without, 0..800, 900);
     assert!(compared >= 700, "only {compared} instances were compared");
     assert!(
@@ -1060,6 +1109,7 @@ fn cbs_with_disjoint_splitting_keeps_the_optimum_of_plain_cbs() {
         disjoint_splits: false,
         ..cbs::Reasoning::ALL
     };
+    both_match_brute_force(without);
     let (compared, changed) = compare_with_and_without(without, 0..600, 3100);
     assert!(compared >= 500, "only {compared} instances were compared");
     assert!(
@@ -1129,8 +1179,8 @@ fn eecbs_at_weight_1_matches_a_brute_force_optimum() {
 #[test]
 fn eecbs_stays_within_its_weight_of_the_benchmark_optima() {
     let Some(folder) = mapf_folder() else {
-        eprintln!(
-            "SKIPPED: ../shared/movingai/mapf is absent, so EECBS was not checked against the optima"
+        crate::test_data::skip(
+            "../shared/movingai/mapf is absent, so EECBS was not checked against the optima",
         );
         return;
     };

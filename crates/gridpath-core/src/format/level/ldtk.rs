@@ -491,7 +491,9 @@ mod tests {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/samples/ldtk/AutoLayers_1_basic.ldtk");
         if !path.is_file() {
-            eprintln!("SKIPPED: ../shared/samples/ldtk is absent, so the LDtk sample was not read");
+            crate::test_data::skip(
+                "../shared/samples/ldtk is absent, so the LDtk sample was not read",
+            );
             return;
         }
         let import = read_level(&path, &LevelOptions::default()).unwrap();
