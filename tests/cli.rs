@@ -105,7 +105,7 @@ fn solve_json_keeps_its_text_and_key_order() {
         solve_json_text(&walled, &[]),
         concat!(
             r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
-            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
+            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":null,"length":null,"#,
             r#""optimality":"none (no path)","path":[],"#,
             r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"build_us":0,"#,
             r#""prepared_bytes":0,"budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
@@ -612,26 +612,81 @@ fn the_export_is_encoded_as_its_extension_says_confirmed_and_an_unknown_one_refu
 }
 
 #[test]
-fn a_search_that_stops_on_its_budget_claims_no_optimality_and_says_why() {
+fn idastar_solves_the_built_in_level_at_a_stars_cost() {
     let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
     let level = level.to_str().unwrap();
+    let astar = json(&gridpath(&["solve", level, "--json"]));
     let out = gridpath(&["solve", level, "--algo", "idastar", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "a path is exit status 0");
+    let v = json(&out);
+    assert_eq!(v["found"], true);
+    assert_eq!(v["optimality"], "exact");
+    assert_eq!(v["stats"]["budget_exhausted"], false);
+    assert_eq!(v["cost"].as_f64().unwrap(), astar["cost"].as_f64().unwrap());
+    assert!(v["stats"]["expanded"].as_u64().unwrap() < 10_000);
+}
+
+#[test]
+fn a_search_that_stops_on_its_budget_claims_no_optimality_and_no_cost() {
+    // 2,300 × 2,300 open cells with the goal walled off: more cells than IDA*'s budget of
+    // expansions.
+    let side = 2300;
+    let mut text = format!("type octile\nheight {side}\nwidth {side}\nmap\n");
+    for y in 0..side {
+        let row = match y {
+            _ if y == side - 2 => "@".repeat(side),
+            _ => ".".repeat(side),
+        };
+        text.push_str(&row);
+        text.push('\n');
+    }
+    let map = temp_map("budget.map", &text);
+    let map = map.to_str().unwrap();
+    let to = format!("0,{}", side - 1);
+    let args = [
+        "solve", map, "--algo", "idastar", "--from", "0,0", "--to", &to,
+    ];
+    let out = gridpath(&[&args[..], &["--json"]].concat());
     assert_eq!(out.status.code(), Some(2), "no path is exit status 2");
     let v = json(&out);
     assert_eq!(v["found"], false);
     assert_eq!(v["stats"]["budget_exhausted"], true);
+    assert!(
+        v["cost"].is_null() && v["length"].is_null(),
+        "{}",
+        v["cost"]
+    );
     let claim = v["optimality"].as_str().unwrap();
     assert!(
         claim.starts_with("none (stopped: node budget exhausted after"),
         "{claim}"
     );
-    let out = gridpath(&["solve", level, "--algo", "idastar"]);
+    let out = gridpath(&args);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("exact"), "{text}");
     assert!(
         text.contains("none (stopped: node budget exhausted"),
         "{text}"
     );
+}
+
+#[test]
+fn solve_json_on_hexes_names_the_layout_and_no_diagonal_rule() {
+    let hex = DEMO
+        .replace("\"version\": 1", "\"version\": 3")
+        .replace(
+            "\"rows\"",
+            "\"topology\": {\"shape\": \"hex\", \"staggeraxis\": \"y\", \"staggerindex\": \"odd\"}, \"rows\"",
+        );
+    let map = temp_map("hexes.json", &hex);
+    let v = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
+    assert_eq!(v["found"], true);
+    assert!(v["diagonal"].is_null(), "{}", v["diagonal"]);
+    assert_eq!(v["topology"], "odd-r", "{}", v["topology"]);
+    // On squares the rule is named.
+    let square = temp_map("squares.json", DEMO);
+    let v = json(&gridpath(&["solve", square.to_str().unwrap(), "--json"]));
+    assert_eq!(v["diagonal"], "no-cut");
 }
 
 #[test]
