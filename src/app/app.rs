@@ -570,9 +570,9 @@ impl EditorApp {
         let request = self.settings.request(from, to);
         let path = match crate::search::solve(&map.grid, &request) {
             Ok(result) if result.found => format!(
-                "Path ({}): {:.2} cells, cost {:.2}",
+                "Path ({}): {}, cost {:.2}",
                 request.algorithm.info().title,
-                result.length,
+                super::canvas_input::length_text(map.grid.topology(), result.length),
                 result.cost
             ),
             Ok(result) => result.message(),
