@@ -540,6 +540,54 @@ fn a_unit_of_two_by_two_cannot_pass_a_gap_one_cell_wide() {
 }
 
 #[test]
+fn a_unit_that_does_not_fit_is_told_so_not_that_its_cell_is_impassable() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
+    let out = gridpath(&["solve", level.to_str().unwrap(), "--unit-size", "30"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("impassable cell"), "{err}");
+    assert!(
+        err.contains("default.json")
+            && err.contains("a unit of 30 × 30 cells does not fit at the start (6, 17)")
+            && err.contains("the largest unit that fits there is"),
+        "{err}"
+    );
+}
+
+#[test]
+fn automatic_markers_go_where_the_unit_fits() {
+    // A room of 8 × 8 cells and a corridor one cell wide, with no start or goal: the markers
+    // a 3 × 3 unit gets are in the room, where it fits.
+    let mut rows = vec!["#".repeat(24); 10];
+    for row in rows.iter_mut().take(9).skip(1) {
+        row.replace_range(1..9, &".".repeat(8));
+    }
+    rows[4].replace_range(9..23, &".".repeat(14));
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    let map = DEMO
+        .replace(r#""width": 6, "height": 4"#, r#""width": 24, "height": 10"#)
+        .replace(
+            r##""rows": ["..#...", "..#...", "..#...", "======"]"##,
+            &format!("\"rows\": [{}]", rows.join(", ")),
+        )
+        .replace(r#","start": [0, 0], "goal": [5, 0]"#, "")
+        .replace("\n  \"start\": [0, 0], \"goal\": [5, 0]", "");
+    let map = temp_map("room-and-corridor.json", &map.replace(",\n}", "\n}"));
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json", "--unit-size", "3"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("names no start or goal"), "{err}");
+    let v = json(&out);
+    assert_eq!(v["found"], true, "{err}");
+    for end in ["from", "to"] {
+        let (x, y) = (v[end][0].as_u64().unwrap(), v[end][1].as_u64().unwrap());
+        assert!(
+            (1..=6).contains(&x) && (1..=6).contains(&y),
+            "the {end} ({x}, {y}) has room for a 3 × 3 unit"
+        );
+    }
+}
+
+#[test]
 fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
     let map = temp_map("any-angle.json", DEMO);
     let astar = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));

@@ -829,6 +829,64 @@ fn a_unit_too_wide_for_every_way_is_told_why_there_is_no_path() {
 }
 
 #[test]
+fn a_unit_that_does_not_fit_at_its_start_is_told_so() {
+    // The built-in level's start (6, 17) has room for a unit of 4 × 4 cells, not 5 × 5.
+    let mut h = editor_on_the_built_in_map();
+    settle(&mut h);
+    set_number(&mut h, "Unit size", "5");
+    settle(&mut h);
+    let failure = h
+        .state()
+        .search_failure()
+        .expect("no search for it")
+        .to_string();
+    assert_eq!(
+        failure,
+        "a unit of 5 × 5 cells does not fit at the start (6, 17): the cell is passable, but \
+         its footprint, placed by its top-left cell, meets a wall or the map's edge; the \
+         largest unit that fits there is 4 × 4"
+    );
+    assert!(
+        h.query_by_label_contains("does not fit at the start (6, 17)")
+            .is_some()
+    );
+    assert!(
+        h.query_all_by_label_contains("is on an impassable cell")
+            .next()
+            .is_none()
+    );
+}
+
+#[test]
+fn a_map_opened_without_markers_gets_them_where_the_unit_fits() {
+    // A room of 8 × 8 cells and a corridor one cell wide leading off it.
+    let mut rows = vec!["#".repeat(24); 10];
+    for row in rows.iter_mut().take(9).skip(1) {
+        row.replace_range(1..9, &".".repeat(8));
+    }
+    rows[4].replace_range(9..23, &".".repeat(14));
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = Map::new("room", Grid::from_ascii(&rows).expect("a valid map"));
+    let mut h = editor(meadow());
+    settle(&mut h);
+    set_number(&mut h, "Unit size", "3");
+    settle(&mut h);
+    h.state_mut().open_map(map);
+    h.run();
+    settle(&mut h);
+    let (start, goal) = (h.state().map().start, h.state().map().goal);
+    for cell in [start, goal] {
+        let cell = cell.expect("placed");
+        assert!(
+            (1..=6).contains(&cell.x) && (1..=6).contains(&cell.y),
+            "{cell} has room for a 3 × 3 unit"
+        );
+    }
+    assert!(h.state().search_failure().is_none());
+    assert!(h.state().search_result().expect("a search").found);
+}
+
+#[test]
 fn nearest_if_unreachable_plans_to_the_closest_reachable_cell() {
     let mut map = meadow();
     // A walled ring around the goal.

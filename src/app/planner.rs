@@ -1029,6 +1029,10 @@ fn plan_route(
     if unit > 1 {
         let unit_grid = crate::search::grid_for_unit(replanner.grid(), unit)
             .map_err(|e| Failure::Unit(e.to_string()))?;
+        for (which, cell) in [("start", request.start), ("goal", request.goal)] {
+            crate::search::check_unit_fits(replanner.grid(), &unit_grid, unit, which, cell)
+                .map_err(Failure::Misfit)?;
+        }
         routed(&crate::search::SearchGraph::new(
             &unit_grid,
             request.diagonal,
@@ -1048,6 +1052,10 @@ fn plan_for_unit(
 ) -> Result<SearchResult, Failure> {
     let unit_grid =
         crate::search::grid_for_unit(grid, unit).map_err(|e| Failure::Unit(e.to_string()))?;
+    for (which, cell) in [("start", request.start), ("goal", request.goal)] {
+        crate::search::check_unit_fits(grid, &unit_grid, unit, which, cell)
+            .map_err(Failure::Misfit)?;
+    }
     let graph = crate::search::SearchGraph::new(&unit_grid, request.diagonal);
     crate::search::Searcher::new()
         .search_controlled(&graph, request, control)

@@ -472,7 +472,7 @@ impl SearchView {
         if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
-                Failure::Search(_) | Failure::Unit(_) => failure.to_string(),
+                Failure::Search(_) | Failure::Unit(_) | Failure::Misfit(_) => failure.to_string(),
             };
             ui.colored_label(ui.visuals().warn_fg_color, text);
         }

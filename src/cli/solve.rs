@@ -79,7 +79,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     args.smoothing.frame(&mut map)?;
     map.start = args.from.or(map.start);
     map.goal = args.to.or(map.goal);
-    if map.place_default_markers() {
+    // Where the chosen unit fits, for a unit larger than one cell.
+    let placed = search::place_markers_for_unit(&mut map, args.unit_size)
+        .with_context(|| args.map.display().to_string())?;
+    if placed {
         eprintln!(
             "gridpath: {} names no start or goal: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
             args.map.display(),
@@ -106,8 +109,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         turn_penalty: args.turn_penalty,
     };
     if args.unit_size > 1 {
-        map.grid = search::grid_for_unit(&map.grid, args.unit_size)
+        let unit_grid = search::grid_for_unit(&map.grid, args.unit_size)
             .with_context(|| args.map.display().to_string())?;
+        for (which, cell) in [("start", start), ("goal", goal)] {
+            search::check_unit_fits(&map.grid, &unit_grid, args.unit_size, which, cell)
+                .with_context(|| args.map.display().to_string())?;
+        }
+        map.grid = unit_grid;
     }
     // The map's own waypoints, unless the command line names others.
     let via = if args.via.is_empty() {
