@@ -24,7 +24,7 @@ pub(crate) struct Workspace {
     /// Jump point search: the jump point each reached jump point was reached from.
     pub jump_parents: Vec<u32>,
     /// IDA*: the cells at the edge of the last bound, in the order it walks them.
-    pub fringe: super::classic::idastar::Fringe,
+    pub fringe: super::frontier::fringe::Fringe,
     /// Theta* and Lazy Theta*: the vertex each reached cell's segment starts from (any cell,
     /// not only a neighbour); meaningful only where the forward state says the cell was reached.
     pub vertex_parents: Vec<u32>,

@@ -31,6 +31,7 @@
 //! is no path.
 
 use crate::search::control::SearchControl;
+use crate::search::frontier::fringe::Fringe;
 use crate::search::graph::SearchGraph;
 use crate::search::heuristic::Estimate;
 use crate::search::outcome::walk_back;
@@ -47,48 +48,6 @@ pub(crate) const BAND: f64 = 1.0 / 16.0;
 /// Relative slack when comparing f against the bound, so rounding never cuts off the
 /// optimal path.
 const BOUND_SLACK: f64 = 1e-12;
-
-/// The fringe: a doubly linked list over cell indices, with one more index (the map's size)
-/// as the head. Its links are meaningful only for the cells in it: the cells reached and not
-/// expanded since ([`Space`] tells which).
-#[derive(Debug, Default)]
-pub(crate) struct Fringe {
-    next: Vec<u32>,
-    prev: Vec<u32>,
-}
-
-impl Fringe {
-    /// An empty fringe over `len` cells.
-    fn begin(&mut self, len: usize) {
-        if self.next.len() != len + 1 {
-            self.next = vec![0; len + 1];
-            self.prev = vec![0; len + 1];
-        }
-        self.next[len] = len as u32;
-        self.prev[len] = len as u32;
-    }
-
-    /// Puts `cell` right after `at` (a cell in the list, or the head).
-    fn insert_after(&mut self, at: usize, cell: usize) {
-        let after = self.next[at];
-        self.next[cell] = after;
-        self.prev[cell] = at as u32;
-        self.prev[after as usize] = cell as u32;
-        self.next[at] = cell as u32;
-    }
-
-    /// Takes `cell` out of the list.
-    fn remove(&mut self, cell: usize) {
-        let (before, after) = (self.prev[cell], self.next[cell]);
-        self.next[before as usize] = after;
-        self.prev[after as usize] = before;
-    }
-
-    /// The cell after `cell` (the head after the last).
-    fn after(&self, cell: usize) -> usize {
-        self.next[cell] as usize
-    }
-}
 
 /// How one search is bounded.
 #[derive(Clone, Copy, Debug)]
