@@ -105,7 +105,7 @@ fn solve_json_keeps_its_text_and_key_order() {
         solve_json_text(&walled, &[]),
         concat!(
             r#"{"found":false,"algorithm":"astar","diagonal":"no-cut","heuristic":"octile","#,
-            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":0.0,"length":0.0,"#,
+            r#""weight":1.0,"from":[0,0],"to":[5,0],"cost":null,"length":null,"#,
             r#""optimality":"none (no path)","path":[],"#,
             r#""stats":{"expanded":8,"pushed":9,"max_open":3,"time_us":0,"build_us":0,"#,
             r#""prepared_bytes":0,"budget_exhausted":false},"message":"Path not found between (0, 0) and (5, 0)"}"#,
@@ -540,6 +540,54 @@ fn a_unit_of_two_by_two_cannot_pass_a_gap_one_cell_wide() {
 }
 
 #[test]
+fn a_unit_that_does_not_fit_is_told_so_not_that_its_cell_is_impassable() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
+    let out = gridpath(&["solve", level.to_str().unwrap(), "--unit-size", "30"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("impassable cell"), "{err}");
+    assert!(
+        err.contains("default.json")
+            && err.contains("a unit of 30 × 30 cells does not fit at the start (6, 17)")
+            && err.contains("the largest unit that fits there is"),
+        "{err}"
+    );
+}
+
+#[test]
+fn automatic_markers_go_where_the_unit_fits() {
+    // A room of 8 × 8 cells and a corridor one cell wide, with no start or goal: the markers
+    // a 3 × 3 unit gets are in the room, where it fits.
+    let mut rows = vec!["#".repeat(24); 10];
+    for row in rows.iter_mut().take(9).skip(1) {
+        row.replace_range(1..9, &".".repeat(8));
+    }
+    rows[4].replace_range(9..23, &".".repeat(14));
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    let map = DEMO
+        .replace(r#""width": 6, "height": 4"#, r#""width": 24, "height": 10"#)
+        .replace(
+            r##""rows": ["..#...", "..#...", "..#...", "======"]"##,
+            &format!("\"rows\": [{}]", rows.join(", ")),
+        )
+        .replace(r#","start": [0, 0], "goal": [5, 0]"#, "")
+        .replace("\n  \"start\": [0, 0], \"goal\": [5, 0]", "");
+    let map = temp_map("room-and-corridor.json", &map.replace(",\n}", "\n}"));
+    let out = gridpath(&["solve", map.to_str().unwrap(), "--json", "--unit-size", "3"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("names no start or goal"), "{err}");
+    let v = json(&out);
+    assert_eq!(v["found"], true, "{err}");
+    for end in ["from", "to"] {
+        let (x, y) = (v[end][0].as_u64().unwrap(), v[end][1].as_u64().unwrap());
+        assert!(
+            (1..=6).contains(&x) && (1..=6).contains(&y),
+            "the {end} ({x}, {y}) has room for a 3 × 3 unit"
+        );
+    }
+}
+
+#[test]
 fn any_angle_algorithms_write_their_waypoints_and_smooth_through_them() {
     let map = temp_map("any-angle.json", DEMO);
     let astar = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
@@ -612,26 +660,81 @@ fn the_export_is_encoded_as_its_extension_says_confirmed_and_an_unknown_one_refu
 }
 
 #[test]
-fn a_search_that_stops_on_its_budget_claims_no_optimality_and_says_why() {
+fn idastar_solves_the_built_in_level_at_a_stars_cost() {
     let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/default.json");
     let level = level.to_str().unwrap();
+    let astar = json(&gridpath(&["solve", level, "--json"]));
     let out = gridpath(&["solve", level, "--algo", "idastar", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "a path is exit status 0");
+    let v = json(&out);
+    assert_eq!(v["found"], true);
+    assert_eq!(v["optimality"], "exact");
+    assert_eq!(v["stats"]["budget_exhausted"], false);
+    assert_eq!(v["cost"].as_f64().unwrap(), astar["cost"].as_f64().unwrap());
+    assert!(v["stats"]["expanded"].as_u64().unwrap() < 10_000);
+}
+
+#[test]
+fn a_search_that_stops_on_its_budget_claims_no_optimality_and_no_cost() {
+    // 2,300 × 2,300 open cells with the goal walled off: more cells than IDA*'s budget of
+    // expansions.
+    let side = 2300;
+    let mut text = format!("type octile\nheight {side}\nwidth {side}\nmap\n");
+    for y in 0..side {
+        let row = match y {
+            _ if y == side - 2 => "@".repeat(side),
+            _ => ".".repeat(side),
+        };
+        text.push_str(&row);
+        text.push('\n');
+    }
+    let map = temp_map("budget.map", &text);
+    let map = map.to_str().unwrap();
+    let to = format!("0,{}", side - 1);
+    let args = [
+        "solve", map, "--algo", "idastar", "--from", "0,0", "--to", &to,
+    ];
+    let out = gridpath(&[&args[..], &["--json"]].concat());
     assert_eq!(out.status.code(), Some(2), "no path is exit status 2");
     let v = json(&out);
     assert_eq!(v["found"], false);
     assert_eq!(v["stats"]["budget_exhausted"], true);
+    assert!(
+        v["cost"].is_null() && v["length"].is_null(),
+        "{}",
+        v["cost"]
+    );
     let claim = v["optimality"].as_str().unwrap();
     assert!(
         claim.starts_with("none (stopped: node budget exhausted after"),
         "{claim}"
     );
-    let out = gridpath(&["solve", level, "--algo", "idastar"]);
+    let out = gridpath(&args);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("exact"), "{text}");
     assert!(
         text.contains("none (stopped: node budget exhausted"),
         "{text}"
     );
+}
+
+#[test]
+fn solve_json_on_hexes_names_the_layout_and_no_diagonal_rule() {
+    let hex = DEMO
+        .replace("\"version\": 1", "\"version\": 3")
+        .replace(
+            "\"rows\"",
+            "\"topology\": {\"shape\": \"hex\", \"staggeraxis\": \"y\", \"staggerindex\": \"odd\"}, \"rows\"",
+        );
+    let map = temp_map("hexes.json", &hex);
+    let v = json(&gridpath(&["solve", map.to_str().unwrap(), "--json"]));
+    assert_eq!(v["found"], true);
+    assert!(v["diagonal"].is_null(), "{}", v["diagonal"]);
+    assert_eq!(v["topology"], "odd-r", "{}", v["topology"]);
+    // On squares the rule is named.
+    let square = temp_map("squares.json", DEMO);
+    let v = json(&gridpath(&["solve", square.to_str().unwrap(), "--json"]));
+    assert_eq!(v["diagonal"], "no-cut");
 }
 
 #[test]

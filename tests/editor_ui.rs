@@ -1819,12 +1819,13 @@ fn every_tool_works_on_a_hex_map() {
         straight.contains(&format!("{steps} hex steps")),
         "{straight}"
     );
+    // The path speaks the same unit: hex steps, never cells.
+    let path = measured.path.expect("the path was searched");
     assert!(
-        measured
-            .path
-            .expect("the path was searched")
-            .starts_with("Path")
+        path.starts_with("Path") && path.contains(" hex steps, cost "),
+        "{path}"
     );
+    assert!(!path.contains("cells"), "{path}");
 }
 
 #[test]

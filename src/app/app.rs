@@ -417,13 +417,17 @@ impl EditorApp {
     }
 
     /// Puts a document in place of the open one. A map without a start or goal gets the
-    /// default ones ([`Map::place_default_markers`]); returns whether it did, so the caller
-    /// can say so.
+    /// default ones ([`Map::place_default_markers`]), where the Path panel's unit fits;
+    /// returns whether it did, so the caller can say so.
     pub(super) fn replace_document(&mut self, document: Document) -> bool {
         self.document = document;
         self.planner.map_replaced();
         self.agents.map_replaced();
-        let placed = self.document.map.place_default_markers();
+        // Where the unit chosen in the Path panel fits.
+        let unit = self.settings.unit_size;
+        let map = &mut self.document.map;
+        let placed = crate::search::place_markers_for_unit(map, unit)
+            .unwrap_or_else(|_| map.place_default_markers());
         self.history.clear();
         self.saved_state = (!self.document.dirty).then(|| self.history.state());
         self.input.reset();
@@ -570,9 +574,9 @@ impl EditorApp {
         let request = self.settings.request(from, to);
         let path = match crate::search::solve(&map.grid, &request) {
             Ok(result) if result.found => format!(
-                "Path ({}): {:.2} cells, cost {:.2}",
+                "Path ({}): {}, cost {:.2}",
                 request.algorithm.info().title,
-                result.length,
+                super::canvas_input::length_text(map.grid.topology(), result.length),
                 result.cost
             ),
             Ok(result) => result.message(),

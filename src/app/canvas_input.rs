@@ -91,6 +91,16 @@ impl Measurement {
     }
 }
 
+/// A length as the ruler says it, in the map's own unit: hex steps on a hex map (where every
+/// step between neighbours is one), cells between centres on squares.
+pub fn length_text(topology: Topology, length: f64) -> String {
+    if topology.is_hex() {
+        format!("{length:.0} hex steps")
+    } else {
+        format!("{length:.2} cells")
+    }
+}
+
 /// The pointer's state in one frame, read once.
 struct Pointer {
     pos: Option<Pos2>,

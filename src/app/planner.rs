@@ -248,6 +248,47 @@ impl Default for Planner {
     }
 }
 
+/// How far a running search has got.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Expansions so far; a search that expands a cell more than once (IDA*) counts each.
+    pub expanded: u64,
+    /// The distinct cells expanded so far, when the search counts them apart from its
+    /// expansions (IDA*); otherwise `expanded` is that number.
+    pub cells: Option<u64>,
+    /// The passable cells of the map searched.
+    pub passable: u64,
+    /// How long the search has run.
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// The share of the map's passable cells expanded, from 0 to 1.
+    pub fn fraction(&self) -> f32 {
+        let cells = self.cells.unwrap_or(self.expanded);
+        if self.passable == 0 {
+            0.0
+        } else {
+            (cells as f32 / self.passable as f32).min(1.0)
+        }
+    }
+
+    /// The bar's text: cells of the map's cells, with the expansions apart when they differ.
+    pub fn text(&self) -> String {
+        let seconds = self.elapsed.as_secs_f32();
+        match self.cells {
+            Some(cells) => format!(
+                "{cells} of {} cells · {} expansions · {seconds:.1} s",
+                self.passable, self.expanded
+            ),
+            None => format!(
+                "{} of {} cells · {seconds:.1} s",
+                self.expanded, self.passable
+            ),
+        }
+    }
+}
+
 impl Planner {
     /// A planner running the library's searches.
     pub fn new() -> Self {
@@ -659,12 +700,14 @@ impl Planner {
         self.running.as_ref()?.comparing.as_deref()
     }
 
-    /// The running job's progress: cells expanded so far, the map's passable cells, and how
-    /// long it has run.
-    pub fn progress(&self) -> Option<(u64, u64, Duration)> {
-        self.running
-            .as_ref()
-            .map(|r| (r.control.expanded(), r.passable, r.started.elapsed()))
+    /// The running job's progress, as last published by its search.
+    pub fn progress(&self) -> Option<Progress> {
+        self.running.as_ref().map(|r| Progress {
+            expanded: r.control.expanded(),
+            cells: r.control.cells_expanded(),
+            passable: r.passable,
+            elapsed: r.started.elapsed(),
+        })
     }
 
     /// Blocks until the worker has answered the latest job, then takes the answers. It sleeps
@@ -986,6 +1029,10 @@ fn plan_route(
     if unit > 1 {
         let unit_grid = crate::search::grid_for_unit(replanner.grid(), unit)
             .map_err(|e| Failure::Unit(e.to_string()))?;
+        for (which, cell) in [("start", request.start), ("goal", request.goal)] {
+            crate::search::check_unit_fits(replanner.grid(), &unit_grid, unit, which, cell)
+                .map_err(Failure::Misfit)?;
+        }
         routed(&crate::search::SearchGraph::new(
             &unit_grid,
             request.diagonal,
@@ -1005,6 +1052,10 @@ fn plan_for_unit(
 ) -> Result<SearchResult, Failure> {
     let unit_grid =
         crate::search::grid_for_unit(grid, unit).map_err(|e| Failure::Unit(e.to_string()))?;
+    for (which, cell) in [("start", request.start), ("goal", request.goal)] {
+        crate::search::check_unit_fits(grid, &unit_grid, unit, which, cell)
+            .map_err(Failure::Misfit)?;
+    }
     let graph = crate::search::SearchGraph::new(&unit_grid, request.diagonal);
     crate::search::Searcher::new()
         .search_controlled(&graph, request, control)
@@ -1079,6 +1130,30 @@ mod tests {
 
     fn settle(planner: &mut Planner) {
         assert!(planner.wait(Duration::from_secs(20)), "the worker answers");
+    }
+
+    #[test]
+    fn progress_counts_cells_against_cells() {
+        // IDA* on a weighted hex map: millions of expansions, but cells against cells.
+        let ida = Progress {
+            expanded: 4_626_432,
+            cells: Some(1_200),
+            passable: 1_242,
+            elapsed: Duration::from_secs(2),
+        };
+        assert_eq!(
+            ida.text(),
+            "1200 of 1242 cells · 4626432 expansions · 2.0 s"
+        );
+        assert!((ida.fraction() - 1_200.0 / 1_242.0).abs() < 1e-6);
+        // A search that expands each cell once: its expansions are its cells.
+        let astar = Progress {
+            cells: None,
+            expanded: 621,
+            ..ida
+        };
+        assert_eq!(astar.text(), "621 of 1242 cells · 2.0 s");
+        assert!((astar.fraction() - 0.5).abs() < 1e-6);
     }
 
     #[test]

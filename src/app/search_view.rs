@@ -337,9 +337,10 @@ impl SearchView {
     }
 
     fn progress_ui(&mut self, ui: &mut Ui, planner: &Planner, intents: &mut Vec<SearchIntent>) {
-        let Some((expanded, passable, elapsed)) = planner.progress() else {
+        let Some(progress) = planner.progress() else {
             return;
         };
+        let (expanded, elapsed) = (progress.expanded, progress.elapsed);
         let comparing = planner.compare_progress();
         if let Some(progress) = comparing {
             Self::comparing_ui(ui, progress, elapsed, intents);
@@ -389,15 +390,7 @@ impl SearchView {
             ui.add(ProgressBar::new(build.unwrap_or(0.0)).text(text));
             return;
         }
-        let fraction = if passable == 0 {
-            0.0
-        } else {
-            (expanded as f32 / passable as f32).min(1.0)
-        };
-        ui.add(ProgressBar::new(fraction).text(format!(
-            "{expanded} of {passable} cells · {:.1} s",
-            elapsed.as_secs_f32()
-        )));
+        ui.add(ProgressBar::new(progress.fraction()).text(progress.text()));
     }
 
     /// Under the algorithm's choice: how long the contraction hierarchy will take to build on
@@ -479,7 +472,7 @@ impl SearchView {
         if let Some(failure) = planner.failure() {
             let text = match failure {
                 Failure::Panicked(_) => format!("Error: {failure}"),
-                Failure::Search(_) | Failure::Unit(_) => failure.to_string(),
+                Failure::Search(_) | Failure::Unit(_) | Failure::Misfit(_) => failure.to_string(),
             };
             ui.colored_label(ui.visuals().warn_fg_color, text);
         }

@@ -29,6 +29,8 @@ pub enum Failure {
     Panicked(String),
     /// The map could not be prepared for the unit's size.
     Unit(String),
+    /// The unit does not fit at the start or the goal.
+    Misfit(crate::search::UnitMisfit),
 }
 
 impl std::fmt::Display for Failure {
@@ -39,6 +41,7 @@ impl std::fmt::Display for Failure {
             Failure::Unit(message) => {
                 write!(f, "the map cannot be prepared for the unit: {message}")
             }
+            Failure::Misfit(misfit) => write!(f, "{misfit}"),
         }
     }
 }

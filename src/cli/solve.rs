@@ -84,7 +84,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         (None, Some(_)) => "no start",
         _ => "no goal",
     };
-    if map.place_default_markers() {
+    // Where the chosen unit fits, for a unit larger than one cell.
+    let placed = search::place_markers_for_unit(&mut map, args.unit_size)
+        .with_context(|| args.map.display().to_string())?;
+    if placed {
         eprintln!(
             "gridpath: {} names {missing}: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
             args.map.display(),
@@ -111,8 +114,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         turn_penalty: args.turn_penalty,
     };
     if args.unit_size > 1 {
-        map.grid = search::grid_for_unit(&map.grid, args.unit_size)
+        let unit_grid = search::grid_for_unit(&map.grid, args.unit_size)
             .with_context(|| args.map.display().to_string())?;
+        for (which, cell) in [("start", start), ("goal", goal)] {
+            search::check_unit_fits(&map.grid, &unit_grid, args.unit_size, which, cell)
+                .with_context(|| args.map.display().to_string())?;
+        }
+        map.grid = unit_grid;
     }
     // The map's own waypoints, unless the command line names others.
     let via = if args.via.is_empty() {
@@ -184,7 +192,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The JSON object of `solve --json`, written straight from the search result: `found`,
-/// `algorithm`, `diagonal`, `heuristic`, `weight`, `from`, `to`, `cost`, `length`,
+/// `algorithm`, `diagonal` (`null` on a hex map, which names its `topology`), `heuristic`,
+/// `weight`, `from`, `to`, `cost` and `length` (`null` when there is no path),
 /// `turn_penalty` when one is set, `optimality`, `path` (cells as `[x, y]`), `waypoints` for an
 /// any-angle path (the cells whose centres its straight segments join), with `--partial`
 /// `partial` (and `reached`, the cell the path ends at, when the goal was unreachable), with
@@ -207,7 +216,9 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("found", &result.found)?;
         map.serialize_entry("algorithm", request.algorithm.name())?;
-        map.serialize_entry("diagonal", request.diagonal.name())?;
+        // The diagonal rule does not apply on hexes: `topology` names their layout instead.
+        let diagonal = (!self.topology.is_hex()).then(|| request.diagonal.name());
+        map.serialize_entry("diagonal", &diagonal)?;
         let heuristic = request.heuristic_on(self.topology);
         map.serialize_entry("heuristic", heuristic.name())?;
         if self.topology.is_hex() {
@@ -219,8 +230,8 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         }
         map.serialize_entry("from", &[request.start.x, request.start.y])?;
         map.serialize_entry("to", &[request.goal.x, request.goal.y])?;
-        map.serialize_entry("cost", &result.cost)?;
-        map.serialize_entry("length", &result.length)?;
+        map.serialize_entry("cost", &measure(result, result.cost))?;
+        map.serialize_entry("length", &measure(result, result.length))?;
         map.serialize_entry("optimality", &optimality_claim(result))?;
         map.serialize_entry("path", &Path(&result.path))?;
         if let Some(waypoints) = &result.waypoints {
@@ -242,8 +253,8 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
                         "from": [leg.start.x, leg.start.y],
                         "to": [leg.goal.x, leg.goal.y],
                         "found": leg.found,
-                        "cost": leg.cost,
-                        "length": leg.length,
+                        "cost": measure(leg, leg.cost),
+                        "length": measure(leg, leg.length),
                     })
                 })
                 .collect();
@@ -258,6 +269,12 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         }
         map.end()
     }
+}
+
+/// A path's cost or length, `None` (JSON `null`) when the search gave up without a path (no
+/// path, or its budget ran out): there is nothing to measure, and 0 would read as a free path.
+fn measure(result: &SearchResult, value: f64) -> Option<f64> {
+    (!result.path.is_empty()).then_some(value)
 }
 
 /// Cells as a JSON array of `[x, y]`.

@@ -278,7 +278,7 @@ pub const ALGORITHMS: [AlgorithmInfo; 14] = [
         algorithm: Algorithm::IdaStar,
         name: "idastar",
         title: "IDA* (small maps)",
-        about: "IDA*: depth-first searches under a rising bound on cost plus estimate; optimal and memory-light, but re-expands cells many times (a teaching algorithm), and stops when its node budget runs out.",
+        about: "IDA*: depth-first passes under a rising bound on cost plus estimate, as fringe search (each pass goes on from the edge of the last, with every cell's cheapest cost kept); optimal with an admissible heuristic, and stops when its node budget runs out.",
         guarantee: Guarantee::ExactIfAdmissible,
         uses_heuristic: true,
         uses_weight: false,

@@ -26,6 +26,9 @@ pub(crate) const CHECK_EVERY: u64 = 1024;
 pub struct SearchControl {
     cancelled: AtomicBool,
     expanded: AtomicU64,
+    /// The distinct cells expanded, plus one, for a search that expands a cell more than once
+    /// (0: none published).
+    cells: AtomicU64,
     /// How far a build has got, in parts of [`BUILD_PARTS`], plus one (0: no build reported).
     build: AtomicU32,
     /// Called at every checkpoint, before the search looks for a cancellation: lets a test
@@ -45,6 +48,7 @@ impl SearchControl {
         Self {
             cancelled: AtomicBool::new(false),
             expanded: AtomicU64::new(0),
+            cells: AtomicU64::new(0),
             build: AtomicU32::new(0),
             #[cfg(test)]
             on_checkpoint: tests::Hook::new(),
@@ -64,6 +68,14 @@ impl SearchControl {
     /// The cells expanded so far, as last published by the search.
     pub fn expanded(&self) -> u64 {
         self.expanded.load(Ordering::Relaxed)
+    }
+
+    /// How many distinct cells the search has expanded so far, as last published by a search
+    /// that may expand a cell more than once (IDA*), where [`expanded`](Self::expanded) counts
+    /// every expansion and so may pass the map's size; `None` for the searches that expand a
+    /// cell once at most, whose `expanded` is that number.
+    pub fn cells_expanded(&self) -> Option<u64> {
+        self.cells.load(Ordering::Relaxed).checked_sub(1)
     }
 
     /// How far the build of a preprocessed structure (the contraction hierarchy, HPA*'s
@@ -108,6 +120,17 @@ impl SearchControl {
     #[inline(always)]
     pub(crate) fn should_stop(&self, expanded: u64) -> bool {
         expanded.is_multiple_of(CHECK_EVERY) && !self.checkpoint(expanded)
+    }
+
+    /// [`should_stop`](Self::should_stop) for a search that may expand a cell more than once:
+    /// publishes the distinct cells it has expanded too.
+    #[inline(always)]
+    pub(crate) fn should_stop_counting_cells(&self, expanded: u64, cells: u64) -> bool {
+        if !expanded.is_multiple_of(CHECK_EVERY) {
+            return false;
+        }
+        self.cells.store(cells + 1, Ordering::Relaxed);
+        !self.checkpoint(expanded)
     }
 }
 

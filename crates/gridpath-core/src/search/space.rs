@@ -15,6 +15,10 @@ pub(crate) const NO_PARENT: u8 = u8::MAX;
 pub(crate) const SEEN: u8 = 0x10;
 /// The cell has been expanded.
 pub(crate) const CLOSED: u8 = 0x20;
+/// The cell has been expanded at least once in the current search, though it may have been
+/// reached more cheaply and opened again since (IDA*, which counts the distinct cells it
+/// expands with it).
+pub(crate) const EVER_CLOSED: u8 = 0x40;
 /// The parent bits of a state byte; all ones for [`NO_PARENT`].
 const PARENT_BITS: u8 = 0x0F;
 

@@ -35,7 +35,7 @@
 //! assert!(solve(&big, &along).expect("plans").found);
 //! ```
 
-use crate::grid::{Grid, GridError, HexLayout, Rgb, Terrain, TerrainId};
+use crate::grid::{Cell, Grid, GridError, HexLayout, Map, Rgb, Terrain, TerrainId};
 
 /// The name of the terrain of cells where the unit does not fit, when the map has no
 /// impassable terrain of its own.
@@ -105,6 +105,85 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
         }
     }
     finish(grid, catalog, unit)
+}
+
+/// An endpoint on a passable cell where a unit larger than one cell does not fit: its
+/// footprint there meets a wall or the map's edge.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "a unit of {} does not fit at the {which} {cell}: the cell is passable, but {}{}",
+    footprint(*.hex, *.size),
+    if *.hex { "the hexes within its radius meet a wall or the map's edge" } else { "its footprint, placed by its top-left cell, meets a wall or the map's edge" },
+    largest_text(*.hex, *.largest)
+)]
+pub struct UnitMisfit {
+    /// "start" or "goal".
+    pub which: &'static str,
+    /// The endpoint.
+    pub cell: Cell,
+    /// The unit's size.
+    pub size: u32,
+    /// Whether the map is of hexes (the unit is a hex of radius `size` − 1, by its centre).
+    pub hex: bool,
+    /// On squares, the side of the largest unit that fits there.
+    pub largest: Option<u32>,
+}
+
+/// The unit's footprint in words.
+fn footprint(hex: bool, size: u32) -> String {
+    if hex {
+        format!("size {size} (the hexes within {} steps)", size - 1)
+    } else {
+        format!("{size} × {size} cells")
+    }
+}
+
+/// The largest unit that fits, in words, when known.
+fn largest_text(hex: bool, largest: Option<u32>) -> String {
+    match largest {
+        Some(side) if !hex => format!("; the largest unit that fits there is {side} × {side}"),
+        _ => String::new(),
+    }
+}
+
+/// Checks that a unit of `size` fits at `cell` (the endpoint `which`), on the map as drawn.
+/// An endpoint off the map or on an impassable cell passes here: the search's own checks
+/// say so in their words.
+pub fn check_unit_fits(
+    grid: &Grid,
+    unit_grid: &Grid,
+    size: u32,
+    which: &'static str,
+    cell: Cell,
+) -> Result<(), UnitMisfit> {
+    if size <= 1 || !grid.is_passable(cell) || unit_grid.is_passable(cell) {
+        return Ok(());
+    }
+    let hex = grid.topology().is_hex();
+    let largest = (!hex).then(|| clearance(grid)[(cell.y * grid.width() + cell.x) as usize]);
+    Err(UnitMisfit {
+        which,
+        cell,
+        size,
+        hex,
+        largest,
+    })
+}
+
+/// Places the start and goal a map does not name ([`Map::place_default_markers`]) where a
+/// unit of `size` fits: chosen on the unit's map, whose passable cells are those. Returns
+/// whether it placed any.
+pub fn place_markers_for_unit(map: &mut Map, size: u32) -> Result<bool, GridError> {
+    if size <= 1 || (map.start.is_some() && map.goal.is_some()) {
+        return Ok(map.place_default_markers());
+    }
+    let mut probe = Map::new(map.name.clone(), grid_for_unit(&map.grid, size)?);
+    probe.start = map.start;
+    probe.goal = map.goal;
+    let placed = probe.place_default_markers();
+    map.start = probe.start;
+    map.goal = probe.goal;
+    Ok(placed)
 }
 
 /// The catalog with an impassable terrain (the map's first, or [`NO_ROOM`] added) and its id.
@@ -195,6 +274,52 @@ fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A room of 10 × 10 cells behind a corridor one cell wide.
+    fn room_and_corridor() -> Map {
+        let mut rows = vec!["#".repeat(24); 12];
+        for row in rows.iter_mut().take(11).skip(1) {
+            row.replace_range(1..11, &".".repeat(10));
+        }
+        rows[5].replace_range(11..23, &".".repeat(12));
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        Map::new("room", Grid::from_ascii(&rows).unwrap())
+    }
+
+    #[test]
+    fn a_unit_that_does_not_fit_is_told_so_and_how_large_a_unit_would() {
+        let map = room_and_corridor();
+        let unit = grid_for_unit(&map.grid, 3).unwrap();
+        let corridor = Cell::new(15, 5);
+        let e = check_unit_fits(&map.grid, &unit, 3, "start", corridor).unwrap_err();
+        assert_eq!(e.largest, Some(1));
+        assert_eq!(
+            e.to_string(),
+            "a unit of 3 × 3 cells does not fit at the start (15, 5): the cell is passable, \
+             but its footprint, placed by its top-left cell, meets a wall or the map's edge; \
+             the largest unit that fits there is 1 × 1"
+        );
+        assert!(check_unit_fits(&map.grid, &unit, 3, "goal", Cell::new(2, 2)).is_ok());
+        // A wall is the search's to report.
+        assert!(check_unit_fits(&map.grid, &unit, 3, "goal", Cell::new(0, 0)).is_ok());
+    }
+
+    #[test]
+    fn automatic_markers_go_where_the_unit_fits() {
+        let mut map = room_and_corridor();
+        assert!(place_markers_for_unit(&mut map, 3).unwrap());
+        let unit = grid_for_unit(&map.grid, 3).unwrap();
+        for marker in [map.start, map.goal] {
+            let cell = marker.expect("placed");
+            assert!(unit.is_passable(cell), "{cell} fits a 3 × 3 unit");
+        }
+        // One cell: the usual placement, which may use the corridor.
+        let mut single = room_and_corridor();
+        assert!(place_markers_for_unit(&mut single, 1).unwrap());
+        let mut plain = room_and_corridor();
+        plain.place_default_markers();
+        assert_eq!((single.start, single.goal), (plain.start, plain.goal));
+    }
 
     #[test]
     fn clearance_is_the_largest_free_square_from_each_cell() {

@@ -23,8 +23,8 @@ pub(crate) struct Workspace {
     pub order: Vec<u32>,
     /// Jump point search: the jump point each reached jump point was reached from.
     pub jump_parents: Vec<u32>,
-    /// IDA*: which cells are on the current depth-first path.
-    pub on_path: Vec<bool>,
+    /// IDA*: the cells at the edge of the last bound, in the order it walks them.
+    pub fringe: super::frontier::fringe::Fringe,
     /// Theta* and Lazy Theta*: the vertex each reached cell's segment starts from (any cell,
     /// not only a neighbour); meaningful only where the forward state says the cell was reached.
     pub vertex_parents: Vec<u32>,
