@@ -168,6 +168,13 @@ pub struct SmoothedExport {
     pub samples_max_heading_change: f64,
     /// Points on the curve, `[x, y, heading, distance from the start]`.
     pub samples: Vec<[f64; 4]>,
+    /// How many samples the curve is cut into at `spacing` (as many as `samples` holds, when
+    /// it holds them); not written.
+    #[serde(skip)]
+    pub sample_count: usize,
+    /// The curve's length as the samples measure it (the last one's distance); not written.
+    #[serde(skip)]
+    pub sampled_length: f64,
 }
 
 /// The path in a map's world frame (ROS `map` frame: metres, y up).
@@ -362,10 +369,13 @@ impl PathExport {
         let stats = result.stats;
         let topology = map.grid.topology();
         let (_, height) = topology.world_size(map.grid.width(), map.grid.height());
+        // The curve measured once: the samples' count and length, kept for writing them.
+        let measured = smoothed.as_ref().map(|path| measure_samples(path, spacing));
         let samples = smoothed
             .as_ref()
+            .zip(measured)
             .filter(|_| hold_samples)
-            .map(|path| curve_samples(path, spacing).collect::<Vec<_>>());
+            .map(|(path, (_, length))| curve_samples(path, spacing, length).collect::<Vec<_>>());
         let world = map
             .metadata
             .as_ref()
@@ -387,18 +397,16 @@ impl PathExport {
                     .collect(),
                 height,
             });
-        let smoothed = smoothed.map(|path| {
+        let smoothed = smoothed.zip(measured).map(|(path, (count, length))| {
             let (samples_max_heading_change, samples) = match &samples {
                 Some(samples) => (
                     smooth::max_heading_change(samples),
                     samples.iter().map(sample_row).collect(),
                 ),
                 // Not measured over the limit: such an outline cannot be written.
-                None if path.curve_length / spacing > smooth::MAX_SAMPLES as f64 => {
-                    (0.0, Vec::new())
-                }
+                None if count > smooth::MAX_SAMPLES => (0.0, Vec::new()),
                 None => (
-                    smooth::max_heading_change_along(curve_samples(&path, spacing)),
+                    smooth::max_heading_change_along(curve_samples(&path, spacing, length)),
                     Vec::new(),
                 ),
             };
@@ -407,6 +415,8 @@ impl PathExport {
                 spacing,
                 samples_max_heading_change,
                 samples,
+                sample_count: count,
+                sampled_length: length,
             }
         });
         Self {
@@ -730,15 +740,9 @@ impl PathExport {
     }
 
     /// How many samples the export writes: those of the curve at its spacing (one for a path
-    /// of one cell, none when nothing was found), counted without computing them.
+    /// of one cell, none when nothing was found), as [`SmoothedExport::sample_count`] keeps.
     pub fn sample_count(&self) -> usize {
-        self.smoothed.as_ref().map_or(0, |s| {
-            if s.path.beziers.is_empty() {
-                usize::from(!s.path.waypoints.is_empty())
-            } else {
-                smooth::CurveSamples::new(&s.path.beziers, s.spacing).len()
-            }
-        })
+        self.smoothed.as_ref().map_or(0, |s| s.sample_count)
     }
 
     /// Writes the export to `path` atomically, encoded as its extension says
@@ -765,7 +769,7 @@ impl PathExport {
                 return Err(too_many_samples(
                     path,
                     samples,
-                    smoothed.path.curve_length,
+                    smoothed.sampled_length,
                     smoothed.spacing,
                     self.world.is_some(),
                 ));
@@ -809,6 +813,8 @@ impl PathExport {
                 spacing: s.spacing,
                 samples_max_heading_change: s.samples_max_heading_change,
                 samples: Vec::new(),
+                sample_count: s.sample_count,
+                sampled_length: s.sampled_length,
             }),
             world: self.world.as_ref().map(|w| WorldPath {
                 frame: w.frame,
@@ -836,7 +842,7 @@ impl PathExport {
         let smoothed = self.smoothed.as_ref().filter(|_| !world || geo.is_some());
         smoothed
             .into_iter()
-            .flat_map(|s| curve_samples(&s.path, s.spacing))
+            .flat_map(|s| curve_samples(&s.path, s.spacing, s.sampled_length))
             .map(move |sample| match &geo {
                 Some((geo, height)) => world_sample(geo, *height, &sample),
                 None => sample_row(&sample),
@@ -882,9 +888,28 @@ impl PathExport {
     }
 }
 
-/// The samples of a smoothed path's curve, one at a time; a path of one cell is its one
-/// waypoint.
-fn curve_samples(path: &SmoothedPath, spacing: f64) -> impl Iterator<Item = CurveSample> + '_ {
+/// The number of samples of a smoothed path's curve at `spacing`, and the curve's length as
+/// they measure it: one walk along the curve. Over [`MAX_SAMPLES`](smooth::MAX_SAMPLES) by
+/// the curve's own measure, the estimate of [`check_sample_budget`], without the walk.
+fn measure_samples(path: &SmoothedPath, spacing: f64) -> (usize, f64) {
+    if path.beziers.is_empty() {
+        return (usize::from(!path.waypoints.is_empty()), 0.0);
+    }
+    let estimate = (path.curve_length / spacing).ceil() + 1.0;
+    if estimate > smooth::MAX_SAMPLES as f64 {
+        return (estimate.min(usize::MAX as f64) as usize, path.curve_length);
+    }
+    let samples = smooth::CurveSamples::new(&path.beziers, spacing);
+    (samples.len(), samples.length())
+}
+
+/// The samples of a smoothed path's curve, one at a time, the curve `length` long as
+/// [`measure_samples`] gives it; a path of one cell is its one waypoint.
+fn curve_samples(
+    path: &SmoothedPath,
+    spacing: f64,
+    length: f64,
+) -> impl Iterator<Item = CurveSample> + '_ {
     let single = match path.waypoints[..] {
         [only] if path.beziers.is_empty() => Some(CurveSample {
             point: only,
@@ -893,9 +918,11 @@ fn curve_samples(path: &SmoothedPath, spacing: f64) -> impl Iterator<Item = Curv
         }),
         _ => None,
     };
-    single
-        .into_iter()
-        .chain(smooth::CurveSamples::new(&path.beziers, spacing))
+    single.into_iter().chain(smooth::CurveSamples::of_length(
+        &path.beziers,
+        spacing,
+        length,
+    ))
 }
 
 /// A sample as the export writes it, `[x, y, heading, s]`.

@@ -80,13 +80,17 @@ pub struct CurveSamples<'a> {
 impl<'a> CurveSamples<'a> {
     /// The samples of `beziers` at most `spacing` apart (see [`sample_curve`]).
     pub fn new(beziers: &'a [CubicBezier], spacing: f64) -> Self {
-        let spacing = if spacing.is_finite() && spacing > 0.0 {
-            spacing
-        } else {
-            DEFAULT_SPACING
-        };
-        let fine = (spacing / 8.0).min(0.01);
+        let fine = (valid(spacing) / 8.0).min(0.01);
         let total = FineRows::new(beziers, fine).last().map_or(0.0, |row| row.2);
+        Self::of_length(beziers, spacing, total)
+    }
+
+    /// [`CurveSamples::new`] of a chain whose [`length`](CurveSamples::length) at this
+    /// spacing is known already (from an earlier walk of the same chain and spacing): the
+    /// same samples, without measuring the curve again.
+    pub(crate) fn of_length(beziers: &'a [CubicBezier], spacing: f64, total: f64) -> Self {
+        let spacing = valid(spacing);
+        let fine = (spacing / 8.0).min(0.01);
         let mut rows = FineRows::new(beziers, fine).peekable();
         let a = rows.next().unwrap_or((0, 0.0, 0.0));
         let b = rows.next().unwrap_or(a);
@@ -173,6 +177,15 @@ impl Iterator for CurveSamples<'_> {
 }
 
 impl ExactSizeIterator for CurveSamples<'_> {}
+
+/// `spacing` when it is a positive finite number, else [`DEFAULT_SPACING`].
+fn valid(spacing: f64) -> f64 {
+    if spacing.is_finite() && spacing > 0.0 {
+        spacing
+    } else {
+        DEFAULT_SPACING
+    }
+}
 
 /// The fine polyline along a chain of pieces, as rows of (piece, parameter, distance from
 /// the start): the chain's start, then `sample_count(fine)` points of each piece.
