@@ -55,11 +55,11 @@ pub fn sample_curve(beziers: &[CubicBezier], spacing: f64) -> Vec<CurveSample> {
 /// ```
 /// use gridpath_core::smooth::{CubicBezier, CurveSamples, Point, sample_curve};
 ///
-/// let line = CubicBezier::straight(Point::new(0.5, 0.5), Point::new(4.5, 0.5));
-/// let samples = CurveSamples::new(&[line], 0.5);
+/// let line = [CubicBezier::straight(Point::new(0.5, 0.5), Point::new(4.5, 0.5))];
+/// let samples = CurveSamples::new(&line, 0.5);
 /// assert_eq!(samples.len(), 9);
 /// assert!((samples.length() - 4.0).abs() < 1e-12);
-/// assert_eq!(samples.collect::<Vec<_>>(), sample_curve(&[line], 0.5));
+/// assert_eq!(samples.collect::<Vec<_>>(), sample_curve(&line, 0.5));
 /// ```
 #[derive(Clone, Debug)]
 pub struct CurveSamples<'a> {
