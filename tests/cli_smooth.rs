@@ -479,3 +479,53 @@ fn a_hex_map_is_smoothed_in_its_world_frame_and_exported_so() {
         centre(0, 1)
     );
 }
+
+#[test]
+fn a_long_hex_row_is_smoothed_and_an_export_past_the_sample_limit_is_refused_before_writing() {
+    use gridpath::grid::{Grid, HexLayout, Map, Topology};
+    // One row of 10,050 pointy-top hexes: the curve is 10,049 cells, 10,049,001 samples at
+    // the smallest spacing.
+    let grid = Grid::from_ascii(&[".".repeat(10_050).as_str()])
+        .expect("a valid map")
+        .with_topology(Topology::Hex(HexLayout::ODD_R));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("row.json");
+    std::fs::write(
+        &map,
+        gridpath::format::json::to_string(&Map::new("row", grid)),
+    )
+    .expect("write the map");
+    let export = dir.path().join("row.json.csv");
+    let args = |spacing: &'static str| {
+        gridpath(&[
+            "solve",
+            map.to_str().expect("a UTF-8 path"),
+            "--from",
+            "0,0",
+            "--to",
+            "10049,0",
+            "--smooth",
+            "--json",
+            "--export",
+            export.to_str().expect("a UTF-8 path"),
+            "--spacing",
+            spacing,
+        ])
+    };
+    let refused = args("0.001");
+    assert_eq!(refused.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("the 10049.0-cell curve into 1004900")
+            && err.contains("samples (about 965 MB of csv), over the limit of 10000000"),
+        "{err}"
+    );
+    assert!(!export.exists(), "nothing is written");
+    // At a spacing within the limit the same row smooths to one straight segment.
+    let out = json_of(&args("0.01"));
+    let waypoints = out["smoothed"]["waypoints"].as_array().expect("waypoints");
+    assert_eq!(waypoints.len(), 2, "{waypoints:?}");
+    let text = std::fs::read_to_string(&export).expect("the export was written");
+    let rows = text.lines().count() - 1;
+    assert!((1_004_900..=1_004_903).contains(&rows), "{rows} samples");
+}

@@ -901,3 +901,54 @@ fn images_whose_data_ends_early_are_errors() {
         .unwrap_or_default();
     assert!(e.contains("run-length data ends early"), "{e}");
 }
+
+#[test]
+fn a_path_export_of_half_a_million_samples_is_written_holding_a_few_megabytes() {
+    use gridpath::format::PathExport;
+    use gridpath::grid::{Cell, Map};
+    use gridpath::search::{self, SearchRequest};
+    use gridpath::smooth::{self, SmoothSettings};
+
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let map = Map::new(
+        "row",
+        Grid::from_ascii(&[".".repeat(512).as_str()]).expect("a valid map"),
+    );
+    let request = SearchRequest::new(Cell::new(0, 0), Cell::new(511, 0));
+    let result = search::solve(&map.grid, &request).expect("searches");
+    let settings = SmoothSettings::default();
+    let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).expect("smooths");
+    // The smallest spacing: 511,001 samples, tens of megabytes of JSON or CSV.
+    let held = PathExport::new(
+        &map,
+        &request,
+        &result,
+        settings,
+        Some(smoothed.clone()),
+        smooth::MIN_SPACING,
+    );
+    let outline = PathExport::outline(
+        &map,
+        &request,
+        &result,
+        settings,
+        Some(smoothed),
+        smooth::MIN_SPACING,
+    );
+    assert_eq!(outline.sample_count(), 511_001);
+    for (export, name) in [(&held, "held"), (&outline, "outline")] {
+        for file in ["row.json", "row.csv"] {
+            let path = dir.path().join(file);
+            let (written, peak) = counting::peak_of(|| export.write_to(&path));
+            written.expect("written");
+            let size = std::fs::metadata(&path).expect("the file").len();
+            assert!(size > 16 << 20, "{file}: {size} bytes");
+            // The samples are computed as they are written: what is held does not grow
+            // with them.
+            assert!(
+                peak < 1 << 20,
+                "{name} {file}: {peak} bytes held at once to write {size}"
+            );
+        }
+    }
+}

@@ -632,10 +632,12 @@ impl PyMap {
         let smoothed = match smoothing {
             Some(s) if result.found => {
                 let stops = order.as_deref().unwrap_or(&[]);
-                Some(
-                    py.detach(|| Smoothed::new(map, &request, &result, stops, s))
-                        .map_err(|e| errors::smooth(&e))?,
-                )
+                // Watched as the search is: Ctrl+C stops a long smoothing too.
+                let control = SearchControl::new();
+                let smoothed = watch::watched(py, &control, || {
+                    Smoothed::new(map, &request, &result, stops, s, &control)
+                })?;
+                Some(smoothed.map_err(|e| errors::smooth(&e))?)
             }
             _ => None,
         };

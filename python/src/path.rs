@@ -2,7 +2,7 @@
 
 use gridpath_core::format::PathExport;
 use gridpath_core::grid::{Cell, Map};
-use gridpath_core::search::{SearchRequest, SearchResult};
+use gridpath_core::search::{SearchControl, SearchRequest, SearchResult};
 use gridpath_core::smooth::SmoothError;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
@@ -29,16 +29,18 @@ pub struct Smoothed {
 }
 
 impl Smoothed {
-    /// Smooths a found path on `map` through the route's `stops` and samples its curve.
+    /// Smooths a found path on `map` through the route's `stops` and samples its curve,
+    /// stopping with [`SmoothError::Cancelled`] once `control` is cancelled.
     pub fn new(
         map: &Map,
         request: &SearchRequest,
         result: &SearchResult,
         stops: &[Cell],
         options: SmoothOptions,
+        control: &SearchControl,
     ) -> Result<Self, SmoothError> {
         options.settings.validate_for(&map.grid)?;
-        let path = result.smoothed_through(&map.grid, stops, &options.settings)?;
+        let path = result.smoothed_controlled(&map.grid, stops, &options.settings, control)?;
         let figures = [
             ("length", Some(path.length)),
             ("cost", Some(path.cost)),

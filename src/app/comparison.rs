@@ -215,7 +215,7 @@ fn run_one(
         Ok(result) if result.found => {
             let started = Instant::now();
             result
-                .smoothed(cold.grid(), smoothing)
+                .smoothed_controlled(cold.grid(), &[], smoothing, own)
                 .ok()
                 .map(|path| SmoothedRun {
                     cost: path.cost,

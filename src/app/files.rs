@@ -259,6 +259,12 @@ impl EditorApp {
     /// The path export of the current search: its request, the grid path, and the smoothed
     /// path drawn on the canvas with the smoothing settings of the Path panel.
     pub fn path_export(&self) -> Result<PathExport, String> {
+        self.path_export_holding(true)
+    }
+
+    /// [`Self::path_export`], holding its samples or not ([`PathExport::outline`]: what a
+    /// file is written from, the samples computed as they are written).
+    fn path_export_holding(&self, samples: bool) -> Result<PathExport, String> {
         let plan = self
             .planner
             .plan()
@@ -270,7 +276,12 @@ impl EditorApp {
             );
         }
         let map = &self.document.map;
-        let export = PathExport::new(
+        let export = if samples {
+            PathExport::new
+        } else {
+            PathExport::outline
+        };
+        let export = export(
             map,
             &plan.request,
             &plan.result,
@@ -289,7 +300,7 @@ impl EditorApp {
     /// error); returns whether it worked.
     pub fn export_path_to(&mut self, path: &Path) -> bool {
         let written = self
-            .path_export()
+            .path_export_holding(false)
             .and_then(|export| export.write_to(path).map_err(|e| e.to_string()));
         match written {
             Ok(format) => {
@@ -468,7 +479,7 @@ impl EditorApp {
 
     /// File → Export path: asks where to write the path export.
     pub(super) fn export_path_dialog(&mut self) {
-        if let Err(text) = self.path_export() {
+        if let Err(text) = self.path_export_holding(false) {
             return self.show_error("Could not export the path", text);
         }
         let name = format!("{}-path.json", self.document.name());

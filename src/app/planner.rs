@@ -28,7 +28,7 @@ use crate::search::{
     Algorithm, CellChange, FlowField, Guarantee, OnBuilt, Replanner, RouteOrder, SearchControl,
     SearchError, SearchRequest, SearchResult, StandIn,
 };
-use crate::smooth::{SmoothSettings, SmoothedPath};
+use crate::smooth::{SmoothError, SmoothSettings, SmoothedPath};
 
 use super::comparison;
 use super::edit::{CellEdit, Edit};
@@ -964,7 +964,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 }
                 _ => None,
             };
-            Answer::Plan(outcome.map(|result| {
+            Answer::Plan(outcome.and_then(|result| {
                 let stops = planned.as_ref().map_or(&[][..], |r| &r.order[..]);
                 let mut plan = plan_of(
                     replanner.grid(),
@@ -973,7 +973,8 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                     result,
                     field,
                     stops,
-                );
+                    control,
+                )?;
                 plan.optimal_cost = optimal;
                 plan.build_us = match replanner.take_background_build_time() {
                     // Built on its own thread, found built by this plan.
@@ -983,7 +984,7 @@ fn run_job(replanner: &mut Replanner, job: &Job, solver: &Solver) -> Answer {
                 plan.no_path_reason = no_path_reason;
                 plan.route = planned;
                 plan.stand_in = replanner.take_stand_in();
-                Box::new(plan)
+                Ok(Box::new(plan))
             }))
         }
         Work::Compare {
@@ -1089,6 +1090,8 @@ fn fingerprint(grid: &Grid) -> u64 {
 }
 
 /// Smooths the path and lays out the explored cells: everything the UI draws, prepared here.
+/// The smoothing watches the search's `control`: a cancel stops it too, and the plan is
+/// given up as the search would be.
 fn plan_of(
     grid: &Grid,
     request: &SearchRequest,
@@ -1096,16 +1099,23 @@ fn plan_of(
     mut result: SearchResult,
     field: Option<FlowField>,
     stops: &[Cell],
-) -> Plan {
+    control: &SearchControl,
+) -> Result<Plan, Failure> {
     // The curve is smoothed for one cell: a larger unit keeps its grid path.
-    let smoothed = (result.has_path() && unit == 1)
-        .then(|| result.smoothed_through(grid, stops, &smoothing).ok())
-        .flatten();
+    let smoothed = if result.has_path() && unit == 1 {
+        match result.smoothed_controlled(grid, stops, &smoothing, control) {
+            Ok(path) => Some(path),
+            Err(SmoothError::Cancelled) => return Err(Failure::Search(SearchError::Cancelled)),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
     let exploration = result
         .trace
         .take()
         .map(|trace| Exploration::new(grid.width(), grid.height(), trace));
-    Plan {
+    Ok(Plan {
         request: request.clone(),
         result,
         smoothed,
@@ -1118,7 +1128,7 @@ fn plan_of(
         build_us: 0,
         no_path_reason: None,
         stand_in: None,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -1242,6 +1252,27 @@ mod tests {
         assert!(!planner.is_busy());
         assert!(planner.is_stale());
         assert_eq!(planner.request(), Some(&request));
+    }
+
+    #[test]
+    fn a_cancel_after_the_search_also_stops_its_smoothing() {
+        let grid = Grid::from_ascii(&["......", "......"]).unwrap();
+        // The search finishes; the cancel comes while the path is being smoothed.
+        let solver: Solver = Arc::new(|replanner, request, control| {
+            let outcome = replanner.plan(request, control);
+            control.cancel();
+            outcome
+        });
+        let mut planner = Planner::with_solver(solver);
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(5, 1));
+        planner.submit(&grid, request, SmoothSettings::default(), false);
+        settle(&mut planner);
+        assert_eq!(planner.finished(), 1, "the worker answered");
+        assert!(
+            planner.plan().is_none(),
+            "no plan is kept from a cancelled smoothing"
+        );
+        assert!(planner.failure().is_none(), "a cancel is no failure");
     }
 
     #[test]

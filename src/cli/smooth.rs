@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use gridpath::format::{PathExport, PathExportFormat};
+use gridpath::format::{PathExport, PathExportFormat, path_export};
 use gridpath::grid::{Cell, GeoReference, Map};
 use gridpath::search::{Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
@@ -150,19 +150,17 @@ impl SmoothArgs {
         let Some(path) = &self.export else {
             return Ok(());
         };
+        // The export holds the path and its curve; the samples are computed as they are
+        // written, and a count over the limit is refused before any is.
         if let Some(curve) = smoothed {
-            let samples = curve.curve_length / self.spacing;
-            if samples > smooth::MAX_SAMPLES as f64 {
-                anyhow::bail!(
-                    "--spacing {} cuts the {:.1}-cell curve into {samples:.0} samples, over the \
-                     limit of {}: give a larger spacing",
-                    self.spacing,
-                    curve.curve_length,
-                    smooth::MAX_SAMPLES
-                );
-            }
+            path_export::check_sample_budget(
+                path,
+                curve.curve_length,
+                self.spacing,
+                map.metadata.is_some(),
+            )?;
         }
-        let mut export = PathExport::new(
+        let mut export = PathExport::outline(
             map,
             request,
             result,
@@ -174,7 +172,7 @@ impl SmoothArgs {
             export = export.with_route(route);
         }
         let format = export.write_to(path)?;
-        let samples = export.smoothed.as_ref().map_or(0, |s| s.samples.len());
+        let samples = export.sample_count();
         eprintln!(
             "gridpath: exported the path to {} ({}, {samples} samples along the curve)",
             path.display(),

@@ -168,6 +168,13 @@ pub struct SmoothedExport {
     pub samples_max_heading_change: f64,
     /// Points on the curve, `[x, y, heading, distance from the start]`.
     pub samples: Vec<[f64; 4]>,
+    /// How many samples the curve is cut into at `spacing` (as many as `samples` holds, when
+    /// it holds them); not written.
+    #[serde(skip)]
+    pub sample_count: usize,
+    /// The curve's length as the samples measure it (the last one's distance); not written.
+    #[serde(skip)]
+    pub sampled_length: f64,
 }
 
 /// The path in a map's world frame (ROS `map` frame: metres, y up).
@@ -185,6 +192,10 @@ pub struct WorldPath {
     pub waypoints: Vec<[f64; 2]>,
     /// The curve's samples, `[x, y, yaw, distance from the start in metres]`.
     pub samples: Vec<[f64; 4]>,
+    /// The map's height in continuous coordinates ([`Topology::world_size`]), which places
+    /// points in the frame ([`world_point`]); not written.
+    #[serde(skip)]
+    pub height: f64,
 }
 
 /// Where a continuous point of a map `height` cells high (in continuous coordinates: a hex
@@ -308,43 +319,105 @@ impl PathExport {
         smoothed: Option<SmoothedPath>,
         spacing: f64,
     ) -> Self {
+        Self::build(map, request, result, smoothing, smoothed, spacing, true)
+    }
+
+    /// [`PathExport::new`] without the samples: `smoothed.samples` and `world.samples` are
+    /// left empty (`samples_max_heading_change` is measured all the same, one sample at a
+    /// time, unless the samples are more than [`MAX_SAMPLES`](smooth::MAX_SAMPLES), which
+    /// [`PathExport::write_to`] refuses). It holds the path and its curve but nothing that grows with the spacing;
+    /// [`PathExport::write_to`] writes the same file from it, computing the samples as it
+    /// writes them.
+    ///
+    /// ```
+    /// use gridpath_core::format::PathExport;
+    /// use gridpath_core::grid::{Cell, Grid, Map};
+    /// use gridpath_core::search::{self, SearchRequest};
+    /// use gridpath_core::smooth::{self, SmoothSettings};
+    ///
+    /// let map = Map::new("yard", Grid::from_ascii(&["....", "....", "...."]).expect("valid"));
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 2));
+    /// let result = search::solve(&map.grid, &request).expect("searches");
+    /// let settings = SmoothSettings::default();
+    /// let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).expect("smooths");
+    /// let outline =
+    ///     PathExport::outline(&map, &request, &result, settings, Some(smoothed.clone()), 0.001);
+    /// assert!(outline.smoothed.as_ref().expect("found").samples.is_empty());
+    /// assert_eq!(outline.sample_count(), 3607);
+    /// ```
+    pub fn outline(
+        map: &Map,
+        request: &SearchRequest,
+        result: &SearchResult,
+        smoothing: SmoothSettings,
+        smoothed: Option<SmoothedPath>,
+        spacing: f64,
+    ) -> Self {
+        Self::build(map, request, result, smoothing, smoothed, spacing, false)
+    }
+
+    /// [`PathExport::new`], holding the samples or not.
+    fn build(
+        map: &Map,
+        request: &SearchRequest,
+        result: &SearchResult,
+        smoothing: SmoothSettings,
+        smoothed: Option<SmoothedPath>,
+        spacing: f64,
+        hold_samples: bool,
+    ) -> Self {
         let stats = result.stats;
         let topology = map.grid.topology();
-        let samples = smoothed.as_ref().map(|path| curve_samples(path, spacing));
+        let (_, height) = topology.world_size(map.grid.width(), map.grid.height());
+        // The curve measured once: the samples' count and length, kept for writing them.
+        let measured = smoothed.as_ref().map(|path| measure_samples(path, spacing));
+        let samples = smoothed
+            .as_ref()
+            .zip(measured)
+            .filter(|_| hold_samples)
+            .map(|(path, (_, length))| curve_samples(path, spacing, length).collect::<Vec<_>>());
         let world = map
             .metadata
             .as_ref()
             .zip(smoothed.as_ref())
-            .map(|(geo, path)| {
-                let (_, height) = topology.world_size(map.grid.width(), map.grid.height());
-                WorldPath {
-                    frame: "map",
-                    resolution: geo.resolution,
-                    origin: geo.origin,
-                    y_axis: "up",
-                    waypoints: path
-                        .waypoints
-                        .iter()
-                        .map(|p| world_point(geo, height, p.x, p.y))
-                        .collect(),
-                    samples: samples
-                        .iter()
-                        .flatten()
-                        .map(|s| {
-                            let [x, y] = world_point(geo, height, s.point.x, s.point.y);
-                            [x, y, yaw_of_heading(s.heading), s.distance * geo.resolution]
-                        })
-                        .collect(),
-                }
+            .map(|(geo, path)| WorldPath {
+                frame: "map",
+                resolution: geo.resolution,
+                origin: geo.origin,
+                y_axis: "up",
+                waypoints: path
+                    .waypoints
+                    .iter()
+                    .map(|p| world_point(geo, height, p.x, p.y))
+                    .collect(),
+                samples: samples
+                    .iter()
+                    .flatten()
+                    .map(|s| world_sample(geo, height, s))
+                    .collect(),
+                height,
             });
-        let smoothed = smoothed.zip(samples).map(|(path, samples)| SmoothedExport {
-            path,
-            spacing,
-            samples_max_heading_change: crate::smooth::max_heading_change(&samples),
-            samples: samples
-                .iter()
-                .map(|s| [s.point.x, s.point.y, s.heading, s.distance])
-                .collect(),
+        let smoothed = smoothed.zip(measured).map(|(path, (count, length))| {
+            let (samples_max_heading_change, samples) = match &samples {
+                Some(samples) => (
+                    smooth::max_heading_change(samples),
+                    samples.iter().map(sample_row).collect(),
+                ),
+                // Not measured over the limit: such an outline cannot be written.
+                None if count > smooth::MAX_SAMPLES => (0.0, Vec::new()),
+                None => (
+                    smooth::max_heading_change_along(curve_samples(&path, spacing, length)),
+                    Vec::new(),
+                ),
+            };
+            SmoothedExport {
+                path,
+                spacing,
+                samples_max_heading_change,
+                samples,
+                sample_count: count,
+                sampled_length: length,
+            }
         });
         Self {
             format: "gridpath-path",
@@ -565,9 +638,95 @@ pub enum PathExportError {
         #[source]
         source: serde_json::Error,
     },
+    /// The samples asked for are more than [`MAX_SAMPLES`](smooth::MAX_SAMPLES): refused
+    /// before a byte is written.
+    #[error(
+        "cannot export the path to {}: a spacing of {spacing} cells cuts the {length:.1}-cell \
+         curve into {samples} samples (about {size_mb:.0} MB of {format}), over the limit of \
+         {limit} samples: give a larger spacing",
+        path.display(),
+        size_mb = *bytes as f64 / 1e6,
+        format = format.extension(),
+        limit = smooth::MAX_SAMPLES
+    )]
+    TooManySamples {
+        /// The file asked for.
+        path: PathBuf,
+        /// The samples the curve would be cut into.
+        samples: usize,
+        /// The estimated size of the file, in bytes.
+        bytes: u64,
+        /// The spacing asked for, in cells.
+        spacing: f64,
+        /// The curve's length, in cells.
+        length: f64,
+        /// The encoding asked for.
+        format: PathExportFormat,
+    },
     /// Writing the file failed.
     #[error(transparent)]
     Save(#[from] SaveError),
+}
+
+/// About how many bytes one sample takes in a file: four numbers of up to 20 characters and
+/// their separators (and as many again for the world frame's).
+pub const SAMPLE_BYTES: u64 = 96;
+
+/// Refuses, before any sample is computed, an export of a curve `curve_length` cells long
+/// cut `spacing` apart into more than [`MAX_SAMPLES`](smooth::MAX_SAMPLES) samples (the
+/// estimate is the length over the spacing: the count [`PathExport::sample_count`] gives is
+/// within a few of it). The error names the count and the file's estimated size, about
+/// [`SAMPLE_BYTES`] a sample (twice that with a world frame).
+///
+/// ```
+/// use std::path::Path;
+/// use gridpath_core::format::path_export::check_sample_budget;
+///
+/// assert!(check_sample_budget(Path::new("out.json"), 9000.0, 0.001, false).is_ok());
+/// let error = check_sample_budget(Path::new("out.json"), 20000.0, 0.001, false).unwrap_err();
+/// assert!(error.to_string().contains("samples (about 1920 MB of json)"), "{error}");
+/// ```
+pub fn check_sample_budget(
+    path: &Path,
+    curve_length: f64,
+    spacing: f64,
+    world: bool,
+) -> Result<(), PathExportError> {
+    let estimate = (curve_length / spacing).ceil() + 1.0;
+    if estimate > smooth::MAX_SAMPLES as f64 {
+        let samples = if estimate < usize::MAX as f64 {
+            estimate as usize
+        } else {
+            usize::MAX
+        };
+        return Err(too_many_samples(
+            path,
+            samples,
+            curve_length,
+            spacing,
+            world,
+        ));
+    }
+    Ok(())
+}
+
+/// The error of an export of `samples` samples, over the limit.
+fn too_many_samples(
+    path: &Path,
+    samples: usize,
+    length: f64,
+    spacing: f64,
+    world: bool,
+) -> PathExportError {
+    let frames = if world { 2 } else { 1 };
+    PathExportError::TooManySamples {
+        path: path.to_owned(),
+        samples,
+        bytes: (samples as u64).saturating_mul(SAMPLE_BYTES * frames),
+        spacing,
+        length,
+        format: PathExportFormat::from_path(path).unwrap_or(PathExportFormat::Json),
+    }
 }
 
 impl PathExport {
@@ -580,32 +739,201 @@ impl PathExport {
         })
     }
 
+    /// How many samples the export writes: those of the curve at its spacing (one for a path
+    /// of one cell, none when nothing was found), as [`SmoothedExport::sample_count`] keeps.
+    pub fn sample_count(&self) -> usize {
+        self.smoothed.as_ref().map_or(0, |s| s.sample_count)
+    }
+
     /// Writes the export to `path` atomically, encoded as its extension says
     /// ([`PathExportFormat::from_path`]), and returns the format written. An unknown extension
     /// writes nothing.
+    ///
+    /// The file is written as it is encoded, through a buffer, to a temporary file renamed
+    /// over `path` at the end: the samples are computed from the curve one at a time as they
+    /// are written (the same as [`PathExport::new`] holds), so the memory used does not grow
+    /// with their number and an export made by [`PathExport::outline`] writes the same file.
+    /// More than [`MAX_SAMPLES`](smooth::MAX_SAMPLES) samples are refused before anything is
+    /// written ([`PathExportError::TooManySamples`], naming the count and the size).
     pub fn write_to(&self, path: &Path) -> Result<PathExportFormat, PathExportError> {
         let format = PathExportFormat::from_path(path)?;
-        let text = self
-            .encode(format)
-            .map_err(|source| PathExportError::Encode {
-                path: path.to_owned(),
-                source,
-            })?;
-        save::write_atomically(path, text.as_bytes(), Backup::Discard)?;
+        if let Some(smoothed) = &self.smoothed {
+            check_sample_budget(
+                path,
+                smoothed.path.curve_length,
+                smoothed.spacing,
+                self.world.is_some(),
+            )?;
+            let samples = self.sample_count();
+            if samples > smooth::MAX_SAMPLES {
+                return Err(too_many_samples(
+                    path,
+                    samples,
+                    smoothed.sampled_length,
+                    smoothed.spacing,
+                    self.world.is_some(),
+                ));
+            }
+        }
+        match format {
+            PathExportFormat::Json => {
+                // Everything but the samples, as a value: the path and its curve, no more.
+                let value = serde_json::to_value(self.without_samples()).map_err(|source| {
+                    PathExportError::Encode {
+                        path: path.to_owned(),
+                        source,
+                    }
+                })?;
+                save::write_atomically_with(path, Backup::Discard, |out| {
+                    self.write_json(out, &value)
+                })?;
+            }
+            PathExportFormat::Csv => {
+                save::write_atomically_with(path, Backup::Discard, |out| self.write_csv(out))?;
+            }
+        }
         Ok(format)
+    }
+
+    /// A copy of the export without its samples (the rest is the path and its curve).
+    fn without_samples(&self) -> Self {
+        Self {
+            format: self.format,
+            version: self.version,
+            units: self.units,
+            map: self.map.clone(),
+            start: self.start,
+            goal: self.goal,
+            search: self.search.clone(),
+            smoothing: self.smoothing,
+            found: self.found,
+            grid_path: self.grid_path.clone(),
+            smoothed: self.smoothed.as_ref().map(|s| SmoothedExport {
+                path: s.path.clone(),
+                spacing: s.spacing,
+                samples_max_heading_change: s.samples_max_heading_change,
+                samples: Vec::new(),
+                sample_count: s.sample_count,
+                sampled_length: s.sampled_length,
+            }),
+            world: self.world.as_ref().map(|w| WorldPath {
+                frame: w.frame,
+                resolution: w.resolution,
+                origin: w.origin,
+                y_axis: w.y_axis,
+                waypoints: w.waypoints.clone(),
+                samples: Vec::new(),
+                height: w.height,
+            }),
+            stats: self.stats,
+            route: self.route.clone(),
+        }
+    }
+
+    /// The samples as rows of the file: in cells, or in the world frame.
+    fn sample_rows(&self, world: bool) -> impl Iterator<Item = [f64; 4]> + '_ {
+        let geo = self.world.as_ref().filter(|_| world).map(|w| {
+            let geo = GeoReference {
+                resolution: w.resolution,
+                origin: w.origin,
+            };
+            (geo, w.height)
+        });
+        let smoothed = self.smoothed.as_ref().filter(|_| !world || geo.is_some());
+        smoothed
+            .into_iter()
+            .flat_map(|s| curve_samples(&s.path, s.spacing, s.sampled_length))
+            .map(move |sample| match &geo {
+                Some((geo, height)) => world_sample(geo, *height, &sample),
+                None => sample_row(&sample),
+            })
+    }
+
+    /// Writes the document of [`PathExport::to_json`] (with its final newline) from `value`,
+    /// this export's [`without_samples`](Self::without_samples), the samples computed as
+    /// they are written.
+    fn write_json(&self, out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+        let mut fill = |within: &str, key: &str, out: &mut dyn Write, depth: usize| {
+            let world = match (within, key) {
+                ("smoothed", "samples") => false,
+                ("world", "samples") => true,
+                _ => return Ok(false),
+            };
+            let rows = self
+                .sample_rows(world)
+                .map(|row| serde_json::Value::from(row.to_vec()));
+            write_array_streamed(out, rows, depth)?;
+            Ok(true)
+        };
+        write_compact_with(out, value, 0, "", &mut fill)?;
+        out.write_all(b"\n")
+    }
+
+    /// Writes the CSV of [`PathExport::to_csv`], the samples computed as they are written.
+    fn write_csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(b"x,y,heading,s")?;
+        if self.world.is_some() {
+            out.write_all(b",wx,wy,yaw,ws")?;
+        }
+        out.write_all(b"\n")?;
+        let mut world = self.world.is_some().then(|| self.sample_rows(true));
+        for [x, y, heading, s] in self.sample_rows(false) {
+            write!(out, "{x},{y},{heading},{s}")?;
+            if let Some([wx, wy, yaw, ws]) = world.as_mut().and_then(Iterator::next) {
+                write!(out, ",{wx},{wy},{yaw},{ws}")?;
+            }
+            out.write_all(b"\n")?;
+        }
+        Ok(())
     }
 }
 
-/// The samples of a smoothed path's curve; a path of one cell is its one waypoint.
-fn curve_samples(path: &SmoothedPath, spacing: f64) -> Vec<CurveSample> {
-    match path.waypoints[..] {
-        [only] if path.beziers.is_empty() => vec![CurveSample {
+/// The number of samples of a smoothed path's curve at `spacing`, and the curve's length as
+/// they measure it: one walk along the curve. Over [`MAX_SAMPLES`](smooth::MAX_SAMPLES) by
+/// the curve's own measure, the estimate of [`check_sample_budget`], without the walk.
+fn measure_samples(path: &SmoothedPath, spacing: f64) -> (usize, f64) {
+    if path.beziers.is_empty() {
+        return (usize::from(!path.waypoints.is_empty()), 0.0);
+    }
+    let estimate = (path.curve_length / spacing).ceil() + 1.0;
+    if estimate > smooth::MAX_SAMPLES as f64 {
+        return (estimate.min(usize::MAX as f64) as usize, path.curve_length);
+    }
+    let samples = smooth::CurveSamples::new(&path.beziers, spacing);
+    (samples.len(), samples.length())
+}
+
+/// The samples of a smoothed path's curve, one at a time, the curve `length` long as
+/// [`measure_samples`] gives it; a path of one cell is its one waypoint.
+fn curve_samples(
+    path: &SmoothedPath,
+    spacing: f64,
+    length: f64,
+) -> impl Iterator<Item = CurveSample> + '_ {
+    let single = match path.waypoints[..] {
+        [only] if path.beziers.is_empty() => Some(CurveSample {
             point: only,
             heading: 0.0,
             distance: 0.0,
-        }],
-        _ => smooth::sample_curve(&path.beziers, spacing),
-    }
+        }),
+        _ => None,
+    };
+    single.into_iter().chain(smooth::CurveSamples::of_length(
+        &path.beziers,
+        spacing,
+        length,
+    ))
+}
+
+/// A sample as the export writes it, `[x, y, heading, s]`.
+fn sample_row(s: &CurveSample) -> [f64; 4] {
+    [s.point.x, s.point.y, s.heading, s.distance]
+}
+
+/// A sample in a map's world frame, `[x, y, yaw, s]` in metres, the map `height` cells high.
+fn world_sample(geo: &GeoReference, height: f64, s: &CurveSample) -> [f64; 4] {
+    let [x, y] = world_point(geo, height, s.point.x, s.point.y);
+    [x, y, yaw_of_heading(s.heading), s.distance * geo.resolution]
 }
 
 /// The longest line an array of numbers (or of short arrays of numbers) is kept on.
@@ -614,9 +942,27 @@ const INLINE_WIDTH: usize = 100;
 /// Writes JSON indented by two spaces a level, with each array that holds only numbers, or
 /// only arrays of numbers that fit on one line together, written on one line.
 pub(crate) fn write_compact(
-    out: &mut impl Write,
+    out: &mut (impl Write + ?Sized),
     value: &serde_json::Value,
     depth: usize,
+) -> io::Result<()> {
+    let mut out = out;
+    write_compact_with(&mut out, value, depth, "", &mut |_, _, _, _| Ok(false))
+}
+
+/// What [`write_compact_with`] asks before writing an object's field: given the key of the
+/// object (`""` at the top), the field's key, the output and the field's depth, whether it
+/// wrote the field's value itself.
+type Fill<'a> = dyn FnMut(&str, &str, &mut dyn Write, usize) -> io::Result<bool> + 'a;
+
+/// [`write_compact`] of `value`, the object named `within`, asking `fill` before each field
+/// of an object whether it writes the value itself.
+fn write_compact_with(
+    out: &mut dyn Write,
+    value: &serde_json::Value,
+    depth: usize,
+    within: &str,
+    fill: &mut Fill<'_>,
 ) -> io::Result<()> {
     use serde_json::Value;
     let indent = |n: usize| "  ".repeat(n);
@@ -630,7 +976,7 @@ pub(crate) fn write_compact(
             writeln!(out, "[")?;
             for (i, item) in items.iter().enumerate() {
                 write!(out, "{}", indent(depth + 1))?;
-                write_compact(out, item, depth + 1)?;
+                write_compact_with(out, item, depth + 1, within, fill)?;
                 writeln!(out, "{}", if i + 1 < items.len() { "," } else { "" })?;
             }
             write!(out, "{}]", indent(depth))
@@ -639,13 +985,55 @@ pub(crate) fn write_compact(
             writeln!(out, "{{")?;
             for (i, (key, item)) in fields.iter().enumerate() {
                 write!(out, "{}{}: ", indent(depth + 1), Value::String(key.clone()))?;
-                write_compact(out, item, depth + 1)?;
+                if !fill(within, key, out, depth + 1)? {
+                    write_compact_with(out, item, depth + 1, key, fill)?;
+                }
                 writeln!(out, "{}", if i + 1 < fields.len() { "," } else { "" })?;
             }
             write!(out, "{}}}", indent(depth))
         }
         scalar => write!(out, "{scalar}"),
     }
+}
+
+/// Writes the array of `items` (arrays of numbers) as [`write_compact`] writes it at `depth`,
+/// taking the items one at a time: on one line when the whole fits [`INLINE_WIDTH`], else
+/// one item a line. Only the items of a line that may still fit are held.
+fn write_array_streamed(
+    out: &mut dyn Write,
+    items: impl Iterator<Item = serde_json::Value>,
+    depth: usize,
+) -> io::Result<()> {
+    let mut items = items.peekable();
+    let mut head: Vec<String> = Vec::new();
+    let mut width = 2;
+    while let Some(item) = items.peek() {
+        let Some(line) = inline(item) else {
+            break;
+        };
+        let wider = width + line.len() + if head.is_empty() { 0 } else { 2 };
+        if wider > INLINE_WIDTH {
+            break;
+        }
+        width = wider;
+        head.push(line);
+        items.next();
+    }
+    if items.peek().is_none() {
+        return write!(out, "[{}]", head.join(", "));
+    }
+    writeln!(out, "[")?;
+    let indent = "  ".repeat(depth + 1);
+    let mut rest = head.into_iter().map(Ok).chain(items.map(Err)).peekable();
+    while let Some(item) = rest.next() {
+        write!(out, "{indent}")?;
+        match item {
+            Ok(line) => write!(out, "{line}")?,
+            Err(value) => write_compact(out, &value, depth + 1)?,
+        }
+        writeln!(out, "{}", if rest.peek().is_some() { "," } else { "" })?;
+    }
+    write!(out, "{}]", "  ".repeat(depth))
 }
 
 /// An array of scalars, or of arrays of scalars, on one line; `None` for anything deeper.
@@ -774,5 +1162,86 @@ mod tests {
             Some(waypoints.len())
         );
         assert_eq!(value["search"]["algorithm"], "lazy-theta");
+    }
+
+    #[test]
+    fn a_written_export_is_the_document_held_in_memory_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = ["........", ".###....", "........", "....##.."];
+        let cases = [
+            // (goal, spacing, world frame): a curve around walls, one with few enough
+            // samples to sit on one line, and a path of one cell.
+            (Cell::new(7, 3), 0.05, false),
+            (Cell::new(7, 3), 0.3, true),
+            (Cell::new(2, 0), 5.0, false),
+            (Cell::new(0, 0), 0.25, true),
+        ];
+        for (goal, spacing, world) in cases {
+            let mut map = Map::new("yard", Grid::from_ascii(&rows).unwrap());
+            if world {
+                map.metadata = Some(GeoReference::new(0.05, [-1.0, 2.0, 0.3]).unwrap());
+            }
+            let request = SearchRequest::new(Cell::new(0, 0), goal);
+            let result = search::solve(&map.grid, &request).unwrap();
+            let settings = SmoothSettings::default();
+            let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).unwrap();
+            let held = PathExport::new(
+                &map,
+                &request,
+                &result,
+                settings,
+                Some(smoothed.clone()),
+                spacing,
+            );
+            let outline =
+                PathExport::outline(&map, &request, &result, settings, Some(smoothed), spacing);
+            let samples = held.smoothed.as_ref().unwrap().samples.len();
+            assert_eq!(outline.sample_count(), samples);
+            assert_eq!(
+                outline
+                    .smoothed
+                    .as_ref()
+                    .unwrap()
+                    .samples_max_heading_change,
+                held.smoothed.as_ref().unwrap().samples_max_heading_change
+            );
+            for export in [&held, &outline] {
+                let json = dir.path().join("path.json");
+                export.write_to(&json).unwrap();
+                let text = std::fs::read_to_string(&json).unwrap();
+                assert_eq!(text, held.to_json().unwrap() + "\n", "{goal} at {spacing}");
+                let csv = dir.path().join("path.csv");
+                export.write_to(&csv).unwrap();
+                assert_eq!(std::fs::read_to_string(&csv).unwrap(), held.to_csv());
+            }
+            if samples <= 3 {
+                let text = held.to_json().unwrap();
+                assert!(text.contains("\"samples\": [["), "one line:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_export_over_the_sample_limit_is_refused_before_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = Map::new("row", Grid::from_ascii(&[".".repeat(40).as_str()]).unwrap());
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(39, 0));
+        let result = search::solve(&map.grid, &request).unwrap();
+        let settings = SmoothSettings::default();
+        let smoothed = smooth::smooth_path(&map.grid, &result.path, &settings).unwrap();
+        // 39 cells at a spacing the command line would not take: 39 billion samples.
+        let export = PathExport::outline(&map, &request, &result, settings, Some(smoothed), 1e-9);
+        let file = dir.path().join("row.csv");
+        let error = export.write_to(&file).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.contains("3900000000")
+                && text.contains("samples (about 37440")
+                && text.contains("MB of csv)")
+                && text.contains("the 39.0-cell curve")
+                && text.contains(&file.display().to_string()),
+            "{text}"
+        );
+        assert!(!file.exists());
     }
 }

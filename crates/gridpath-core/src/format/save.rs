@@ -254,6 +254,30 @@ pub fn backup_path(path: &Path) -> PathBuf {
 /// refused. Temporary files of interrupted saves older than [`STALE_TEMPORARY_AGE`] in the
 /// target's folder are removed.
 pub fn write_atomically(path: &Path, bytes: &[u8], backup: Backup) -> Result<(), SaveError> {
+    write_atomically_with(path, backup, |out| out.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `write` writes, through a buffer, as it writes it: the data
+/// need not be held in memory whole. An error `write` returns fails the save at its write
+/// step, and the target is untouched.
+///
+/// ```
+/// use std::io::Write as _;
+/// use gridpath_core::format::save::{Backup, write_atomically_with};
+///
+/// let dir = tempfile::tempdir().expect("a temporary folder");
+/// let path = dir.path().join("numbers.txt");
+/// write_atomically_with(&path, Backup::Discard, |out| {
+///     (1..=3).try_for_each(|n| writeln!(out, "{n}"))
+/// })
+/// .expect("saved");
+/// assert_eq!(std::fs::read_to_string(&path).expect("read back"), "1\n2\n3\n");
+/// ```
+pub fn write_atomically_with(
+    path: &Path,
+    backup: Backup,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), SaveError> {
     let fail = |step: SaveStep, source: io::Error| SaveError {
         path: path.to_owned(),
         step,
@@ -279,7 +303,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8], backup: Backup) -> Result<(),
     };
     let directory = folder_of(&target);
     remove_stale_temporaries(directory, SystemTime::now());
-    let temporary = write_temporary(path, &target, bytes, existing.as_ref())?;
+    let temporary = write_temporary(path, &target, write, existing.as_ref())?;
     let temporary_name = temporary.path().to_owned();
     if backup == Backup::Keep && existing.is_some() {
         let bak = backup_path(&target);
@@ -356,7 +380,7 @@ pub fn remove_stale_temporaries(directory: &Path, now: SystemTime) {
 fn write_temporary(
     path: &Path,
     target: &Path,
-    bytes: &[u8],
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
     existing: Option<&fs::Metadata>,
 ) -> Result<NamedTempFile, SaveError> {
     let directory = folder_of(target);
@@ -382,9 +406,12 @@ fn write_temporary(
         .map_err(|e| fail(SaveStep::CreateTemporary(directory.to_owned()), e))?;
     // Dropping `file` on an early return removes it.
     let temporary = file.path().to_owned();
-    file.write_all(bytes)
-        .and_then(|()| file.flush())
-        .map_err(|e| fail(SaveStep::Write(temporary.clone()), e))?;
+    {
+        let mut out = io::BufWriter::new(file.as_file_mut());
+        write(&mut out)
+            .and_then(|()| out.flush())
+            .map_err(|e| fail(SaveStep::Write(temporary.clone()), e))?;
+    }
     if let Some(metadata) = existing {
         keep_permissions(file.as_file(), metadata)
             .map_err(|e| fail(SaveStep::Write(temporary.clone()), e))?;
@@ -469,10 +496,11 @@ mod tests {
         let new = map("new", "##.");
         // The first half of a save, then a crash: no rename, and the temporary file stays.
         let bytes = json::to_string(&new);
-        let (_, temporary) = write_temporary(&path, &path, bytes.as_bytes(), None)
-            .unwrap()
-            .keep()
-            .unwrap();
+        let (_, temporary) =
+            write_temporary(&path, &path, |out| out.write_all(bytes.as_bytes()), None)
+                .unwrap()
+                .keep()
+                .unwrap();
         assert!(is_temporary_name(temporary.file_name().unwrap()));
         assert_eq!(crate::format::load_map(&path).unwrap(), old);
 

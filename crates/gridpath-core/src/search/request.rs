@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::SearchControl;
 use crate::grid::{Cell, Grid, Topology};
 use crate::smooth::{self, SmoothError, SmoothSettings, SmoothedPath};
 
@@ -435,9 +436,24 @@ impl SearchResult {
         stops: &[Cell],
         settings: &SmoothSettings,
     ) -> Result<SmoothedPath, SmoothError> {
+        self.smoothed_controlled(grid, stops, settings, &SearchControl::new())
+    }
+
+    /// [`SearchResult::smoothed_through`] watching `control`, as the search did: it stops
+    /// soon after [`SearchControl::cancel`] with [`SmoothError::Cancelled`]
+    /// ([`smooth::smooth_path_controlled`]).
+    pub fn smoothed_controlled(
+        &self,
+        grid: &Grid,
+        stops: &[Cell],
+        settings: &SmoothSettings,
+        control: &SearchControl,
+    ) -> Result<SmoothedPath, SmoothError> {
         match &self.waypoints {
-            Some(waypoints) => smooth::smooth_waypoints(grid, waypoints, settings),
-            None => smooth::smooth_path_through(grid, &self.path, stops, settings),
+            Some(waypoints) => {
+                smooth::smooth_waypoints_controlled(grid, waypoints, settings, control)
+            }
+            None => smooth::smooth_path_controlled(grid, &self.path, stops, settings, control),
         }
     }
 

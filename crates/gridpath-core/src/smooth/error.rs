@@ -70,4 +70,8 @@ pub enum SmoothError {
         /// The map's height.
         height: u32,
     },
+    /// The smoothing was stopped through its [`SearchControl`](crate::search::SearchControl)
+    /// before it finished.
+    #[error("smoothing was cancelled before it finished")]
+    Cancelled,
 }

@@ -70,28 +70,38 @@ pub(crate) fn cost(
     if length == 0.0 {
         return Some(0.0);
     }
-    // Where the segment enters and leaves each hex, as parameters from 0 to 1.
-    let spans: Vec<((i64, i64), f64, f64)> = hexes
+    // Where the segment enters and leaves each hex, as parameters from 0 to 1, in the order
+    // the segment enters them.
+    let mut spans: Vec<((i64, i64), f64, f64)> = hexes
         .iter()
         .filter_map(|&(x, y)| clip(layout, x, y, a, b).map(|(t0, t1)| ((x, y), t0, t1)))
         .collect();
+    spans.sort_unstable_by(|p, q| p.1.total_cmp(&q.1));
     let mut stops: Vec<f64> = spans.iter().flat_map(|&(_, t0, t1)| [t0, t1]).collect();
     stops.extend([0.0, 1.0]);
     stops.sort_unstable_by(f64::total_cmp);
     stops.dedup();
     let mut total = 0.0;
+    // The spans that may hold the piece's middle: entered at or before it, in entry order.
+    // Middles only grow, so a span is added once and dropped once it ends before one: the
+    // sweep looks at each span a bounded number of times, not once per piece.
+    let mut entered = 0;
+    let mut open: Vec<((i64, i64), f64, f64)> = Vec::new();
     for pair in stops.windows(2) {
         let (s, e) = (pair[0], pair[1]);
         if (e - s) * length < SLIVER {
             continue;
         }
         let middle = (s + e) / 2.0;
+        while let Some(&span) = spans.get(entered).filter(|span| span.1 <= middle) {
+            open.push(span);
+            entered += 1;
+        }
+        open.retain(|&(_, _, t1)| middle <= t1);
         let mut dearest: Option<f64> = None;
-        for &((x, y), t0, t1) in &spans {
-            if t0 <= middle && middle <= t1 {
-                let here = cell_cost(x, y)?;
-                dearest = Some(dearest.map_or(here, |d: f64| d.max(here)));
-            }
+        for &((x, y), _, _) in &open {
+            let here = cell_cost(x, y)?;
+            dearest = Some(dearest.map_or(here, |d: f64| d.max(here)));
         }
         // A piece no hex claims (rounding between two spans) is charged the hex under it.
         let dearest = match dearest {

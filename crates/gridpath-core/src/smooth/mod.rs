@@ -90,14 +90,16 @@ pub use fillet::fit_fillets;
 pub use line_of_sight::{COST_TOLERANCE, pull_string, pull_string_keeping, step_costs};
 pub use point::Point;
 pub use sampling::{
-    CurveSample, DEFAULT_SPACING, MAX_SAMPLES, MAX_SPACING, MIN_SPACING, sample_curve,
+    CurveSample, CurveSamples, DEFAULT_SPACING, MAX_SAMPLES, MAX_SPACING, MIN_SPACING, sample_curve,
 };
 pub use segment::Segment;
 pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;
-pub use turning::{angle_between, max_heading_change, radius_along};
+pub use turning::{angle_between, max_heading_change, max_heading_change_along, radius_along};
 
 use crate::grid::{Cell, Grid};
+use crate::search::SearchControl;
+use line_of_sight::Pull;
 
 /// Smooths a grid path (start and goal included, as in a search result) in both stages: the
 /// line-of-sight waypoints and the safe curve through them, with both paths' lengths and costs.
@@ -134,6 +136,39 @@ pub fn smooth_path_through(
     stops: &[Cell],
     settings: &SmoothSettings,
 ) -> Result<SmoothedPath, SmoothError> {
+    smooth_path_controlled(grid, path, stops, settings, &SearchControl::new())
+}
+
+/// [`smooth_path_through`] watching `control`, as a search does: it stops soon after
+/// [`SearchControl::cancel`] (between two line-of-sight questions, each one segment walk,
+/// and between the stages) with [`SmoothError::Cancelled`].
+///
+/// The work grows with the path's length and the length of its line-of-sight shortcuts: a
+/// run of equal steps (a straight row or diagonal) costs a few segment walks over it, not one
+/// per cell.
+///
+/// ```
+/// use gridpath_core::grid::{Cell, Grid};
+/// use gridpath_core::search::SearchControl;
+/// use gridpath_core::smooth::{SmoothError, SmoothSettings, smooth_path_controlled};
+///
+/// let grid = Grid::from_ascii(&["....."; 3]).expect("valid map");
+/// let path: Vec<Cell> = (0..5).map(|x| Cell::new(x, 1)).collect();
+/// let control = SearchControl::new();
+/// control.cancel();
+/// let outcome = smooth_path_controlled(&grid, &path, &[], &SmoothSettings::default(), &control);
+/// assert_eq!(outcome, Err(SmoothError::Cancelled));
+/// ```
+pub fn smooth_path_controlled(
+    grid: &Grid,
+    path: &[Cell],
+    stops: &[Cell],
+    settings: &SmoothSettings,
+    control: &SearchControl,
+) -> Result<SmoothedPath, SmoothError> {
+    if control.is_cancelled() {
+        return Err(SmoothError::Cancelled);
+    }
     settings.validate_for(grid)?;
     check_path(grid, path)?;
     let topology = grid.topology();
@@ -159,7 +194,7 @@ pub fn smooth_path_through(
     let mut kept: Vec<usize> = Vec::with_capacity(path.len());
     for leg in bounds.windows(2) {
         let (a, b) = (leg[0], leg[1]);
-        let pulled = pull_string(grid, &path[a..=b]);
+        let pulled = Pull::new(grid, &path[a..=b], 0.0, control).run()?;
         let skip = usize::from(!kept.is_empty());
         kept.extend(pulled.into_iter().skip(skip).map(|i| i + a));
     }
@@ -190,11 +225,14 @@ pub fn smooth_path_through(
         let (a, b) = (pair[0], pair[1]);
         let (pa, pb) = (centre(path[a]), centre(path[b]));
         if b - a > 1 && !clearance::segment_keeps_clearance(grid, pa, pb, settings.clearance) {
-            let sub = pull_string_keeping(grid, &path[a..=b], settings.clearance);
+            let sub = Pull::new(grid, &path[a..=b], settings.clearance, control).run()?;
             curve_points.extend(sub.iter().skip(1).map(|&i| centre(path[a + i])));
         } else {
             curve_points.push(pb);
         }
+    }
+    if control.is_cancelled() {
+        return Err(SmoothError::Cancelled);
     }
     let beziers = fit(grid, &curve_points, settings);
     Ok(finish(
@@ -228,7 +266,7 @@ fn finish(
     let (curve_length, curve_cost) = measure(grid, &beziers);
     let straight_pieces = beziers.iter().filter(|b| b.is_straight()).count();
     let radius = radius_along(&beziers);
-    let max_heading_change = max_heading_change(&sample_curve(&beziers, DEFAULT_SPACING));
+    let max_heading_change = max_heading_change_along(CurveSamples::new(&beziers, DEFAULT_SPACING));
     SmoothedPath {
         waypoints,
         beziers,
@@ -256,11 +294,28 @@ pub fn smooth_waypoints(
     waypoints: &[Cell],
     settings: &SmoothSettings,
 ) -> Result<SmoothedPath, SmoothError> {
+    smooth_waypoints_controlled(grid, waypoints, settings, &SearchControl::new())
+}
+
+/// [`smooth_waypoints`] watching `control`: [`SmoothError::Cancelled`] soon after
+/// [`SearchControl::cancel`], as [`smooth_path_controlled`].
+pub fn smooth_waypoints_controlled(
+    grid: &Grid,
+    waypoints: &[Cell],
+    settings: &SmoothSettings,
+    control: &SearchControl,
+) -> Result<SmoothedPath, SmoothError> {
+    if control.is_cancelled() {
+        return Err(SmoothError::Cancelled);
+    }
     settings.validate_for(grid)?;
     check_cells(grid, waypoints)?;
     let topology = grid.topology();
     let (mut length, mut cost) = (0.0, 0.0);
     for (index, pair) in waypoints.windows(2).enumerate() {
+        if control.is_cancelled() {
+            return Err(SmoothError::Cancelled);
+        }
         let (from, to) = (pair[0], pair[1]);
         let segment = Segment::between_centres_on(topology, from, to);
         let neighbours = topology.are_neighbours(from, to);
@@ -279,6 +334,9 @@ pub fn smooth_waypoints(
         .iter()
         .map(|&c| Point::centre_on(topology, c))
         .collect();
+    if control.is_cancelled() {
+        return Err(SmoothError::Cancelled);
+    }
     let beziers = fit(grid, &points, settings);
     Ok(finish(
         grid,

@@ -35,51 +35,115 @@ pub struct CurveSample {
 /// curve: the first is the chain's start, the last its end, and their distances from the
 /// start increase. An empty chain gives no samples.
 ///
+/// The samples of [`CurveSamples`], gathered; to write them somewhere, walk that instead,
+/// which holds one sample at a time.
+///
 /// # Panics
 /// Never; a `spacing` that is not a positive finite number is taken as [`DEFAULT_SPACING`].
 pub fn sample_curve(beziers: &[CubicBezier], spacing: f64) -> Vec<CurveSample> {
-    let spacing = if spacing.is_finite() && spacing > 0.0 {
-        spacing
-    } else {
-        DEFAULT_SPACING
-    };
-    let Some(first) = beziers.first() else {
-        return Vec::new();
-    };
-    // A fine table of (piece, parameter, distance from the start) along the whole chain.
-    let fine = (spacing / 8.0).min(0.01);
-    let mut table: Vec<(usize, f64, f64)> = vec![(0, 0.0, 0.0)];
-    let mut travelled = 0.0;
-    for (i, piece) in beziers.iter().enumerate() {
-        let n = piece.sample_count(fine);
-        let mut previous = piece.start();
-        for k in 1..=n {
-            let t = k as f64 / n as f64;
-            let point = if k == n { piece.end() } else { piece.at(t) };
-            travelled += previous.distance(point);
-            previous = point;
-            table.push((i, t, travelled));
+    CurveSamples::new(beziers, spacing).collect()
+}
+
+/// The samples of [`sample_curve`], computed one at a time: the memory held does not grow
+/// with their number.
+///
+/// The curve is measured on a fine polyline of its own points, at most `spacing / 8` (and
+/// 0.01) cells apart: once in [`CurveSamples::new`] for the length, and once more as the
+/// samples are produced, each found between the two rows of that polyline around its
+/// distance.
+///
+/// ```
+/// use gridpath_core::smooth::{CubicBezier, CurveSamples, Point, sample_curve};
+///
+/// let line = [CubicBezier::straight(Point::new(0.5, 0.5), Point::new(4.5, 0.5))];
+/// let samples = CurveSamples::new(&line, 0.5);
+/// assert_eq!(samples.len(), 9);
+/// assert!((samples.length() - 4.0).abs() < 1e-12);
+/// assert_eq!(samples.collect::<Vec<_>>(), sample_curve(&line, 0.5));
+/// ```
+#[derive(Clone, Debug)]
+pub struct CurveSamples<'a> {
+    beziers: &'a [CubicBezier],
+    /// The fine polyline's rows still to come, after `b`.
+    rows: std::iter::Peekable<FineRows<'a>>,
+    /// The two rows around the last target: (piece, parameter, distance from the start).
+    a: (usize, f64, f64),
+    b: (usize, f64, f64),
+    /// The curve's length, as the fine polyline measures it.
+    total: f64,
+    /// How many intervals the samples cut the curve into.
+    intervals: usize,
+    /// The index of the next sample, from 0; past `intervals` when all are given.
+    next: usize,
+}
+
+impl<'a> CurveSamples<'a> {
+    /// The samples of `beziers` at most `spacing` apart (see [`sample_curve`]).
+    pub fn new(beziers: &'a [CubicBezier], spacing: f64) -> Self {
+        let fine = (valid(spacing) / 8.0).min(0.01);
+        let total = FineRows::new(beziers, fine).last().map_or(0.0, |row| row.2);
+        Self::of_length(beziers, spacing, total)
+    }
+
+    /// [`CurveSamples::new`] of a chain whose [`length`](CurveSamples::length) at this
+    /// spacing is known already (from an earlier walk of the same chain and spacing): the
+    /// same samples, without measuring the curve again.
+    pub(crate) fn of_length(beziers: &'a [CubicBezier], spacing: f64, total: f64) -> Self {
+        let spacing = valid(spacing);
+        let fine = (spacing / 8.0).min(0.01);
+        let mut rows = FineRows::new(beziers, fine).peekable();
+        let a = rows.next().unwrap_or((0, 0.0, 0.0));
+        let b = rows.next().unwrap_or(a);
+        let intervals = (total / spacing).ceil().max(1.0) as usize;
+        Self {
+            beziers,
+            rows,
+            a,
+            b,
+            total,
+            intervals,
+            // An empty chain has no samples.
+            next: if beziers.is_empty() { intervals + 1 } else { 0 },
         }
     }
-    let total = travelled;
-    let intervals = (total / spacing).ceil().max(1.0) as usize;
-    let mut samples = Vec::with_capacity(intervals + 1);
-    samples.push(CurveSample {
-        point: first.start(),
-        heading: first.heading(0.0),
-        distance: 0.0,
-    });
-    let mut j = 0;
-    for k in 1..=intervals {
-        let target = if k == intervals {
-            total
-        } else {
-            total * k as f64 / intervals as f64
-        };
-        while j + 2 < table.len() && table[j + 1].2 < target {
-            j += 1;
+
+    /// The curve's length, as the samples measure it: the last sample's distance.
+    pub fn length(&self) -> f64 {
+        self.total
+    }
+}
+
+impl Iterator for CurveSamples<'_> {
+    type Item = CurveSample;
+
+    fn next(&mut self) -> Option<CurveSample> {
+        let k = self.next;
+        if k > self.intervals {
+            return None;
         }
-        let (a, b) = (table[j], table[j + 1]);
+        self.next += 1;
+        let beziers = self.beziers;
+        if k == 0 {
+            let first = beziers.first()?;
+            return Some(CurveSample {
+                point: first.start(),
+                heading: first.heading(0.0),
+                distance: 0.0,
+            });
+        }
+        let intervals = self.intervals;
+        let target = if k == intervals {
+            self.total
+        } else {
+            self.total * k as f64 / intervals as f64
+        };
+        while self.b.2 < target {
+            let Some(row) = self.rows.next() else {
+                break;
+            };
+            self.a = std::mem::replace(&mut self.b, row);
+        }
+        let (a, b) = (self.a, self.b);
         // The rows' piece and parameter: a row that ends a piece starts the next at 0.
         let (piece, t) = if k == intervals {
             (beziers.len() - 1, 1.0)
@@ -99,13 +163,88 @@ pub fn sample_curve(beziers: &[CubicBezier], spacing: f64) -> Vec<CurveSample> {
             0.0 => curve.start(),
             t => curve.at(t),
         };
-        samples.push(CurveSample {
+        Some(CurveSample {
             point,
             heading: curve.heading(t),
             distance: target,
-        });
+        })
     }
-    samples
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.intervals + 1).saturating_sub(self.next);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for CurveSamples<'_> {}
+
+/// `spacing` when it is a positive finite number, else [`DEFAULT_SPACING`].
+fn valid(spacing: f64) -> f64 {
+    if spacing.is_finite() && spacing > 0.0 {
+        spacing
+    } else {
+        DEFAULT_SPACING
+    }
+}
+
+/// The fine polyline along a chain of pieces, as rows of (piece, parameter, distance from
+/// the start): the chain's start, then `sample_count(fine)` points of each piece.
+#[derive(Clone, Debug)]
+struct FineRows<'a> {
+    beziers: &'a [CubicBezier],
+    fine: f64,
+    /// The piece of the next row, its point count, and the index of the next row in it
+    /// (0: the chain's start, not yet given).
+    piece: usize,
+    count: usize,
+    k: usize,
+    previous: Point,
+    travelled: f64,
+    started: bool,
+}
+
+impl<'a> FineRows<'a> {
+    fn new(beziers: &'a [CubicBezier], fine: f64) -> Self {
+        let (count, previous) = beziers
+            .first()
+            .map_or((0, Point::default()), |b| (b.sample_count(fine), b.start()));
+        Self {
+            beziers,
+            fine,
+            piece: 0,
+            count,
+            k: 1,
+            previous,
+            travelled: 0.0,
+            started: false,
+        }
+    }
+}
+
+impl Iterator for FineRows<'_> {
+    type Item = (usize, f64, f64);
+
+    fn next(&mut self) -> Option<(usize, f64, f64)> {
+        if !self.started {
+            self.started = true;
+            return Some((0, 0.0, 0.0));
+        }
+        while self.k > self.count {
+            self.piece += 1;
+            let piece = self.beziers.get(self.piece)?;
+            self.count = piece.sample_count(self.fine);
+            self.k = 1;
+            self.previous = piece.start();
+        }
+        let piece = self.beziers.get(self.piece)?;
+        let (k, n) = (self.k, self.count);
+        let t = k as f64 / n as f64;
+        let point = if k == n { piece.end() } else { piece.at(t) };
+        self.travelled += self.previous.distance(point);
+        self.previous = point;
+        self.k += 1;
+        Some((self.piece, t, self.travelled))
+    }
 }
 
 #[cfg(test)]

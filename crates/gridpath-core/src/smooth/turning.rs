@@ -45,10 +45,22 @@ pub fn radius_along(curves: &[CubicBezier]) -> f64 {
 
 /// The largest change of heading between two consecutive samples, in radians (0 to π).
 pub fn max_heading_change(samples: &[CurveSample]) -> f64 {
-    samples
-        .windows(2)
-        .map(|pair| angle_between(pair[0].heading, pair[1].heading))
-        .fold(0.0, f64::max)
+    max_heading_change_along(samples.iter().copied())
+}
+
+/// [`max_heading_change`] of samples given one at a time (as
+/// [`CurveSamples`](super::CurveSamples) gives them), holding none of them.
+pub fn max_heading_change_along(samples: impl IntoIterator<Item = CurveSample>) -> f64 {
+    let mut samples = samples.into_iter();
+    let Some(mut before) = samples.next() else {
+        return 0.0;
+    };
+    let mut largest = 0.0;
+    for sample in samples {
+        largest = f64::max(largest, angle_between(before.heading, sample.heading));
+        before = sample;
+    }
+    largest
 }
 
 /// The angle between two headings, 0 to π.
