@@ -250,8 +250,9 @@ impl MapSummary {
 pub struct SearchSummary {
     /// The algorithm, e.g. `"astar"`.
     pub algorithm: &'static str,
-    /// The diagonal rule, e.g. `"no-cut"`.
-    pub diagonal: &'static str,
+    /// The diagonal rule, e.g. `"no-cut"`; `None` (`null`) on hex maps, whose six neighbours
+    /// know no diagonal.
+    pub diagonal: Option<&'static str>,
     /// The heuristic the search used, e.g. `"octile"`.
     pub heuristic: &'static str,
     /// The weight on the heuristic.
@@ -428,7 +429,7 @@ impl PathExport {
             goal: request.goal,
             search: SearchSummary {
                 algorithm: request.algorithm.name(),
-                diagonal: request.diagonal.name(),
+                diagonal: (!topology.is_hex()).then(|| request.diagonal.name()),
                 heuristic: request.heuristic_on(topology).name(),
                 weight: request.weight,
                 optimality: optimality_claim(result),
@@ -1121,6 +1122,8 @@ mod tests {
         assert_eq!(value["units"], UNITS_HEX);
         assert_eq!(value["map"]["topology"], "even-q");
         assert_eq!(value["search"]["heuristic"], "hex");
+        // Six neighbours know no diagonal rule.
+        assert!(value["search"]["diagonal"].is_null(), "{}", value["search"]);
         let (x, y) = hexes.centre(Cell::new(0, 1));
         assert_eq!(value["smoothed"]["samples"][0][0], x);
         assert_eq!(value["smoothed"]["samples"][0][1], y);
