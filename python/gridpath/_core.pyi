@@ -59,11 +59,11 @@ class Path:
     def cells(self) -> npt.NDArray[np.int64]:
         """The path's cells, an ``(n, 2)`` array of ``(x, y)``, start and goal included."""
     @property
-    def cost(self) -> float:
-        """The path's cost (0 when none was found)."""
+    def cost(self) -> float | None:
+        """The path's cost; ``None`` when the search returned no path (``null`` in ``gridpath solve --json``)."""
     @property
-    def length(self) -> float:
-        """The path's geometric length: 1 per straight step, √2 per diagonal one."""
+    def length(self) -> float | None:
+        """The path's geometric length: 1 per straight step, √2 per diagonal one; ``None`` when no path was returned."""
     @property
     def optimality(self) -> str:
         """What is guaranteed of the cost: ``"exact"``, ``"≤ 2 × optimal"``, …; for a failed

@@ -137,16 +137,18 @@ impl PyPath {
         self.cells.clone_ref(py)
     }
 
-    /// The path's cost (0 when none was found).
+    /// The path's cost; ``None`` when the search returned no path, as ``gridpath solve --json``
+    /// says ``null``.
     #[getter]
-    fn cost(&self) -> f64 {
-        self.result.cost
+    fn cost(&self) -> Option<f64> {
+        (!self.result.path.is_empty()).then_some(self.result.cost)
     }
 
-    /// The path's geometric length: 1 per orthogonal step, √2 per diagonal one.
+    /// The path's geometric length: 1 per orthogonal step, √2 per diagonal one; ``None`` when
+    /// the search returned no path.
     #[getter]
-    fn length(&self) -> f64 {
-        self.result.length
+    fn length(&self) -> Option<f64> {
+        (!self.result.path.is_empty()).then_some(self.result.length)
     }
 
     /// What is guaranteed of the cost, as ``gridpath solve`` says it: for a path found,
