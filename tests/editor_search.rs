@@ -10,8 +10,8 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
-use gridpath::app::planner::Solver;
-use gridpath::app::search_panel::algorithm_name;
+use gridpath::app::search::panel::algorithm_name;
+use gridpath::app::search::planner::Solver;
 use gridpath::grid::{Cell, Grid, Map, Terrain};
 use gridpath::search::{self, Algorithm, SearchControl, SearchError, SearchRequest, SearchResult};
 use gridpath::smooth::Segment;
@@ -410,7 +410,7 @@ fn idastar_lives_up_to_its_label_on_the_built_in_level() {
     assert_eq!(result.cost.to_bits(), astar.cost.to_bits());
     assert!(h.query_by_label("exact (optimal)").is_some());
     // Its tooltip says for which maps it is meant, and no longer that this one is beyond it.
-    let about = gridpath::app::search_panel::algorithm_about(Algorithm::IdaStar);
+    let about = gridpath::app::search::panel::algorithm_about(Algorithm::IdaStar);
     assert!(about.contains("small maps"), "{about}");
     assert!(!about.contains("built-in one it re-expands"), "{about}");
 }
@@ -554,7 +554,7 @@ fn compare_all_charts_name_every_bar_and_their_log_axes_start_and_step_at_decade
         let labels = chart.bar_labels();
         assert_eq!(labels.len(), found, "{}", chart.title);
         for (label, &(algorithm, _)) in labels.iter().zip(&chart.bars) {
-            let name = gridpath::app::search_panel::algorithm_name(algorithm);
+            let name = gridpath::app::search::panel::algorithm_name(algorithm);
             assert!(label.starts_with(&format!("{name}: ")), "{label}");
             assert!(label.ends_with(chart.unit), "{label}");
         }

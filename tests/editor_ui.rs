@@ -6,7 +6,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use gridpath::app::EditorApp;
-use gridpath::app::tools::Tool;
+use gridpath::app::canvas::tools::Tool;
 use gridpath::grid::{Cell, Grid, HexLayout, Map, TerrainId, Topology};
 use gridpath::search::SearchResult;
 use std::time::Duration;
@@ -1711,13 +1711,13 @@ fn on_a_hex_map_a_click_picks_the_hex_under_the_pointer_and_markers_sit_there() 
         );
     }
     // The search panel names the six neighbours instead of offering diagonal rules.
-    h.get_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS);
+    h.get_by_label(gridpath::app::search::panel::HEX_NEIGHBOURS);
     assert!(h.query_by_label("Diagonal moves").is_none());
     h.get_by_label("6 neighbours, hex");
     h.state_mut().open_map(meadow());
     h.run();
     assert!(
-        h.query_by_label(gridpath::app::search_panel::HEX_NEIGHBOURS)
+        h.query_by_label(gridpath::app::search::panel::HEX_NEIGHBOURS)
             .is_none()
     );
     assert!(h.query_by_label("Diagonal moves").is_some());

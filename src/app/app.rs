@@ -11,28 +11,28 @@ use crate::search::SearchResult;
 
 use super::agents::Agents;
 use super::agents::paint::paint_agents;
-use super::autosave::Autosave;
-use super::canvas::Canvas;
-use super::canvas_input::{CanvasInput, CanvasIntent};
+use super::canvas::canvas::Canvas;
+use super::canvas::gesture::Marker;
+use super::canvas::input::{CanvasInput, CanvasIntent};
+use super::canvas::tools::{Tool, ToolSettings, brush_step};
 use super::commands::{self, Command};
-use super::compare_window;
 use super::dialog::{Answer, Dialog, Pending};
 use super::document::{DEFAULT_MAP_PATH, Document};
 use super::edit::{Edit, Layout, Redraw, Relief};
-use super::file_picker::{self, FileDialogs, InWindowPicker, Picked};
-use super::gesture::Marker;
+use super::files::autosave::Autosave;
+use super::files::import_dialog::ImportDialog;
+use super::files::level_dialog::LevelDialog;
+use super::files::picker::{self, FileDialogs, InWindowPicker, Picked};
+use super::files::preferences::Preferences;
 use super::history::History;
-use super::import_dialog::ImportDialog;
-use super::level_dialog::LevelDialog;
 use super::menus::{self, MenuAction, MenuState, StatusLine};
 use super::palette::{Palette, PaletteAction, new_terrain};
-use super::planner::{Comparison, Failure, Planner, Solver};
-use super::preferences::Preferences;
 use super::relief_panel::{ReliefAction, relief_ui};
 use super::resize::{Anchor, moved, resize};
-use super::search_panel::SearchSettings;
-use super::search_view::{SearchIntent, SearchView};
-use super::tools::{Tool, ToolSettings, brush_step};
+use super::search::compare_window;
+use super::search::panel::SearchSettings;
+use super::search::planner::{Comparison, Failure, Planner, Solver};
+use super::search::view::{SearchIntent, SearchView};
 use crate::search::RouteOrder;
 
 /// A message in the status bar.
@@ -164,7 +164,7 @@ impl EditorApp {
             input: CanvasInput::default(),
             dialog: None,
             notice: None,
-            file_dialogs: file_picker::desktop_dialogs_here(),
+            file_dialogs: picker::desktop_dialogs_here(),
             picker: None,
             picked: None,
             dialog_folder: None,
@@ -262,7 +262,7 @@ impl EditorApp {
     /// The numbers on the waypoints' markers, in the map's order of waypoints: each one's
     /// place in the route as planned.
     pub fn waypoint_labels(&self) -> Vec<String> {
-        super::canvas_input::waypoint_labels(&self.document.map, self.route_order())
+        super::canvas::input::waypoint_labels(&self.document.map, self.route_order())
     }
 
     /// The clearance the heat layer shows at a cell, once it has been drawn.
@@ -276,7 +276,7 @@ impl EditorApp {
     }
 
     /// The ruler's last measurement.
-    pub fn measurement(&self) -> Option<&super::canvas_input::Measurement> {
+    pub fn measurement(&self) -> Option<&super::canvas::input::Measurement> {
         self.input.measurement()
     }
 
@@ -576,7 +576,7 @@ impl EditorApp {
             Ok(result) if result.found => format!(
                 "Path ({}): {}, cost {:.2}",
                 request.algorithm.info().title,
-                super::canvas_input::length_text(map.grid.topology(), result.length),
+                super::canvas::input::length_text(map.grid.topology(), result.length),
                 result.cost
             ),
             Ok(result) => result.message(),

@@ -4,7 +4,7 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::tools::Tool;
+use super::canvas::tools::Tool;
 
 /// Something the user asks of the editor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

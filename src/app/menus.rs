@@ -7,9 +7,9 @@ use egui::{Button, RichText, Ui};
 
 use crate::grid::{Cell, Grid};
 
+use super::canvas::tools::{BrushTip, MAX_BRUSH, Tool, ToolSettings};
 use super::commands::{self, Command};
 use super::palette::cost_text;
-use super::tools::{BrushTip, MAX_BRUSH, Tool, ToolSettings};
 
 /// What the menus show of the editor.
 pub struct MenuState<'a> {

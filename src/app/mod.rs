@@ -1,10 +1,13 @@
 //! The desktop editor: an eframe window over the library.
 //!
-//! The window ([`EditorApp`]) holds a [`document::Document`] and its [`history::History`];
-//! the [`canvas::Canvas`] shows the map as a texture, the [`tools`] say which cells a tool
-//! covers, and the [`planner::Planner`] runs the search between the markers. [`files`] holds
-//! the file menu's actions, [`import_dialog`] the image import, and [`autosave`] the recovery
-//! file that keeps unsaved work through a crash.
+//! The window ([`EditorApp`]) holds a [`document::Document`] and its [`history::History`] of
+//! [`edit`]s, with the menus, palette and dialogs around them. Its rooms:
+//! - [`canvas`]: the map on screen, what the pointer does on it, and the painting tools;
+//! - [`search`]: the planner that runs searches between the markers, and the panels and views
+//!   that show them;
+//! - [`files`]: the file menu's actions, the pickers, the import and level dialogs, and the
+//!   autosave recovery file that keeps unsaved work through a crash;
+//! - [`agents`]: many units at once (multi-agent path finding).
 
 pub mod agents;
 #[expect(
@@ -12,60 +15,40 @@ pub mod agents;
     reason = "the editor window is the module's main type, named after it"
 )]
 mod app;
-pub mod autosave;
 pub mod canvas;
-pub mod canvas_input;
-pub mod clearance_layer;
 pub mod commands;
-pub mod compare_window;
-pub mod comparison;
 mod dialog;
 pub mod document;
 pub mod edit;
-pub mod exploration;
-pub mod file_picker;
 pub mod files;
-pub mod gesture;
-pub mod hex_tools;
 pub mod history;
-pub mod import_dialog;
-pub mod level_dialog;
 pub mod menus;
 pub mod palette;
-pub mod planner;
-pub mod preferences;
 pub mod region;
 pub mod relief_panel;
 pub mod resize;
-pub mod run_history;
-pub mod sculpt;
-pub mod search_panel;
-pub mod search_view;
-pub mod solver;
-pub mod stroke;
-pub mod tiled_texture;
-pub mod tools;
+pub mod search;
 
 use std::path::Path;
 
 use crate::format::level::LevelOptions;
 
 pub use app::EditorApp;
-pub use gesture::Marker;
+pub use canvas::gesture::Marker;
 
 /// Opens the editor window, on `map` or on the built-in default map; an image or a ROS
 /// `map.yaml` opens the import dialog, and a Tiled map or LDtk project the level dialog,
 /// over the built-in map (on the level and layer of `level_options`). With `team`, a Moving AI
 /// scenario and a count, its first units are loaded into the Agents panel and solved. Autosave
-/// writes to the recovery folder ([`autosave::default_recovery_dir`]); work left there by an
+/// writes to the recovery folder ([`files::autosave::default_recovery_dir`]); work left there by an
 /// earlier session is offered for restoring.
 pub fn run(
     map: Option<&Path>,
     level_options: LevelOptions,
     team: Option<(&Path, usize)>,
 ) -> anyhow::Result<()> {
-    let import = map.filter(|p| files::is_importable(p));
-    let level = map.filter(|p| files::is_level(p));
+    let import = map.filter(|p| files::actions::is_importable(p));
+    let level = map.filter(|p| files::actions::is_level(p));
     let direct = map.filter(|_| import.is_none() && level.is_none());
     let mut app = EditorApp::new(direct)?;
     if let Some(path) = import {
@@ -78,8 +61,8 @@ pub fn run(
         app.agents_mut().load_count = count;
         app.load_scenario_from(scenario);
     }
-    if let Some(dir) = autosave::default_recovery_dir() {
-        app = app.with_autosave(&dir, autosave::AUTOSAVE_INTERVAL);
+    if let Some(dir) = files::autosave::default_recovery_dir() {
+        app = app.with_autosave(&dir, files::autosave::AUTOSAVE_INTERVAL);
         app.offer_recovery();
     }
     let options = eframe::NativeOptions {

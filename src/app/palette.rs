@@ -5,7 +5,7 @@ use egui::{Color32, RichText, Sense, Ui, Vec2};
 
 use crate::grid::{Grid, Rgb, Terrain, TerrainId};
 
-use super::canvas::color_of;
+use super::canvas::canvas::color_of;
 
 /// What the user asked of the palette this frame.
 #[derive(Clone, Debug, PartialEq)]

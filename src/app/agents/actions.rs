@@ -12,8 +12,8 @@ use crate::mapf::{self, PlanExport, PlanSource};
 use super::panel::AgentsIntent;
 use super::{PlanOrigin, Solved};
 use crate::app::EditorApp;
-use crate::app::file_picker::FileTask;
-use crate::app::files::{open_request, save_request};
+use crate::app::files::actions::{open_request, save_request};
+use crate::app::files::picker::FileTask;
 
 impl EditorApp {
     /// Carries out what the Agents panel asked for.

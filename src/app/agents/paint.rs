@@ -9,7 +9,7 @@ use crate::mapf::PlanError;
 
 use super::playback::{self, position};
 use super::{Agents, Solved};
-use crate::app::canvas::Canvas;
+use crate::app::canvas::canvas::Canvas;
 
 /// The colour of unit `i`: hues spread by the golden angle, so neighbours in the list differ.
 pub fn unit_colour(i: usize) -> Color32 {

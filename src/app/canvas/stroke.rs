@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use super::edit::{CellEdit, Edit};
-use super::region::Region;
+use crate::app::edit::{CellEdit, Edit};
+use crate::app::region::Region;
 
 /// The cells a stroke has painted so far, with the terrain each had before the stroke.
 #[derive(Clone, Debug)]

@@ -22,8 +22,8 @@ use crate::format::read::{FileLimit, read_file};
 use crate::format::ros_map::{RosMap, map_name};
 use crate::grid::{Grid, Map, Terrain, TerrainId};
 
-use super::document::Document;
-use super::document::Replacement;
+use crate::app::document::Document;
+use crate::app::document::Replacement;
 
 /// The largest side, in pixels, of the image the preview is converted from.
 pub const PREVIEW_SIDE: u32 = 1024;

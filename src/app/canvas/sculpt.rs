@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use crate::grid::{Cell, Grid, MAX_HEIGHT};
 
-use super::edit::{Edit, HeightEdit};
-use super::region::Region;
+use crate::app::edit::{Edit, HeightEdit};
+use crate::app::region::Region;
 
 /// What a height stroke does to each cell it covers.
 #[derive(Clone, Copy, Debug, PartialEq)]

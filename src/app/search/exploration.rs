@@ -6,7 +6,7 @@ use egui::{Color32, ColorImage};
 use crate::grid::Cell;
 use crate::search::Trace;
 
-use super::region::Region;
+use crate::app::region::Region;
 
 /// A cell the search left on its open list (the frontier), in [`Exploration::rank`].
 const OPEN: u32 = u32::MAX;

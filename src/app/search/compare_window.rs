@@ -8,8 +8,8 @@ use egui_plot::{AxisHints, Bar, BarChart, Plot};
 
 use crate::search::{Algorithm, SearchResult};
 
+use super::panel::{algorithm_name, format_time, optimality_text};
 use super::planner::Comparison;
-use super::search_panel::{algorithm_name, format_time, optimality_text};
 use crate::format::path_export::why_no_optimality;
 
 /// The "compare all" window: a table and bar charts of every algorithm's run.

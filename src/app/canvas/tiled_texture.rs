@@ -13,7 +13,7 @@
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions};
 
-use super::region::Region;
+use crate::app::region::Region;
 
 const OPTIONS: TextureOptions = TextureOptions::NEAREST;
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use egui_file::{DialogType, FileDialog, State};
 
-use super::dialog::Pending;
+use crate::app::dialog::Pending;
 
 /// Which file dialogs the editor shows.
 #[derive(Clone, Debug, PartialEq, Eq)]

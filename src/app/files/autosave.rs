@@ -15,7 +15,7 @@ use crate::format::LoadError;
 use crate::format::recovery::{RecoveredMap, Recovery};
 use crate::grid::Map;
 
-use super::document::Document;
+use crate::app::document::Document;
 
 /// How often the map is written aside while it has unsaved changes.
 pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(60);

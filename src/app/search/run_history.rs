@@ -4,8 +4,8 @@ use egui::Ui;
 
 use crate::search::Algorithm;
 
+use super::panel::{algorithm_name, format_time};
 use super::planner::Plan;
-use super::search_panel::{algorithm_name, format_time};
 
 /// How many past runs the history keeps.
 pub const HISTORY_LENGTH: usize = 100;

@@ -9,14 +9,14 @@ use crate::grid::{Cell, Grid, Topology};
 use crate::search::{Algorithm, ContractionHierarchy, FlowField};
 use crate::smooth::SmoothSettings;
 
-use super::canvas::Canvas;
 use super::clearance_layer::{self, ClearanceLayer};
 use super::exploration::{Exploration, Shade, Show, ramp};
+use super::panel::{SearchSettings, algorithm_name, format_time, optimality_text};
 use super::planner::{CompareProgress, Failure, Plan, Planner, builds_first};
-use super::region::Region;
 use super::run_history::RunHistory;
-use super::search_panel::{SearchSettings, algorithm_name, format_time, optimality_text};
-use super::tiled_texture::TiledTexture;
+use crate::app::canvas::canvas::Canvas;
+use crate::app::canvas::tiled_texture::TiledTexture;
+use crate::app::region::Region;
 use crate::format::path_export::why_no_optimality;
 
 /// From this zoom on (screen points per cell), explored cells show their g, h and f.

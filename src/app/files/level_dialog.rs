@@ -14,8 +14,8 @@ use crate::format::image_export;
 use crate::format::level::{LevelImport, LevelOptions, TerrainSource, read_level};
 use crate::grid::{Map, Terrain};
 
-use super::canvas::color_of;
-use super::document::{Document, Replacement};
+use crate::app::canvas::canvas::color_of;
+use crate::app::document::{Document, Replacement};
 
 /// The largest side of the preview on screen, in points.
 const PREVIEW_BOX: f32 = 360.0;

@@ -14,12 +14,12 @@ use crate::grid::{Cell, Map, TerrainId, Topology};
 use crate::smooth::Segment;
 
 use super::canvas::{Canvas, color_of};
-use super::edit::{Edit, Redraw};
 use super::gesture::{Gesture, Marker};
 use super::hex_tools;
 use super::sculpt::{HeightStroke, Sculpt};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool, ToolSettings};
+use crate::app::edit::{Edit, Redraw};
 
 /// What the canvas asks the editor to do.
 #[derive(Clone, Debug, PartialEq)]

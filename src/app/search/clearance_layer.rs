@@ -9,10 +9,10 @@ use egui::{Color32, ColorImage, Painter};
 
 use crate::grid::{Cell, Grid};
 
-use super::canvas::Canvas;
 use super::exploration::ramp;
-use super::region::Region;
-use super::tiled_texture::TiledTexture;
+use crate::app::canvas::canvas::Canvas;
+use crate::app::canvas::tiled_texture::TiledTexture;
+use crate::app::region::Region;
 
 /// The clearance from which the heat map shows its coolest colour.
 pub const OPEN: u32 = 16;

@@ -31,9 +31,9 @@ use crate::search::{
 use crate::smooth::{SmoothError, SmoothSettings, SmoothedPath};
 
 use super::comparison;
-use super::edit::{CellEdit, Edit};
 use super::exploration::Exploration;
 use super::solver::run_guarded;
+use crate::app::edit::{CellEdit, Edit};
 
 pub use super::solver::{Failure, SearchOutcome, Solver, library_solver};
 

@@ -11,9 +11,9 @@ use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, Vec2};
 
 use crate::grid::{Cell, Grid, Topology};
 
-use super::edit::Redraw;
-use super::region::Region;
 use super::tiled_texture::{Strips, TiledTexture};
+use crate::app::edit::Redraw;
+use crate::app::region::Region;
 
 /// The smallest zoom, in screen points per cell.
 pub const MIN_ZOOM: f32 = 1.0 / 32.0;

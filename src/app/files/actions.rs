@@ -15,14 +15,14 @@ use crate::format::ros_map::RosMap;
 use crate::format::save;
 use crate::format::{MapFormat, PathExport, PathExportFormat};
 
-use super::app::EditorApp;
 use super::autosave::Autosave;
-use super::dialog::{Dialog, Pending};
-use super::document::{Document, Replacement};
-use super::file_picker::{FileDialogs, FileRequest, FileTask, InWindowPicker, Picked};
 use super::import_dialog::{ImportAnswer, ImportDialog, ImportSummary};
 use super::level_dialog::{LevelAnswer, LevelDialog};
+use super::picker::{FileDialogs, FileRequest, FileTask, InWindowPicker, Picked};
 use super::preferences::Preferences;
+use crate::app::app::EditorApp;
+use crate::app::dialog::{Dialog, Pending};
+use crate::app::document::{Document, Replacement};
 
 /// What a dropped or chosen file is, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,10 @@ fn yaml_beside(image: &Path) -> Option<PathBuf> {
 }
 
 /// A request for a file to read.
-pub(super) fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> FileRequest {
+pub(in crate::app) fn open_request(
+    title: &str,
+    filters: Vec<(String, Vec<String>)>,
+) -> FileRequest {
     FileRequest {
         title: title.to_owned(),
         filters,
@@ -104,7 +107,7 @@ pub(super) fn open_request(title: &str, filters: Vec<(String, Vec<String>)>) -> 
 }
 
 /// A request for a file to write.
-pub(super) fn save_request(
+pub(in crate::app) fn save_request(
     title: &str,
     filter: (String, Vec<String>),
     name: String,
@@ -154,7 +157,7 @@ impl EditorApp {
     }
 
     /// Writes the preferences for the next session.
-    pub(super) fn store_preferences(&self, storage: &mut dyn eframe::Storage) {
+    pub(in crate::app) fn store_preferences(&self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, eframe::APP_KEY, &self.preferences);
     }
 
@@ -318,7 +321,7 @@ impl EditorApp {
         }
     }
 
-    pub(super) fn show_error(&mut self, title: &str, text: String) {
+    pub(in crate::app) fn show_error(&mut self, title: &str, text: String) {
         self.dialog = Some(Dialog::Message {
             title: title.to_owned(),
             text,
@@ -326,18 +329,18 @@ impl EditorApp {
     }
 
     /// Puts a loaded map in place of the open one.
-    pub(super) fn replace_with(&mut self, replacement: Replacement) {
+    pub(in crate::app) fn replace_with(&mut self, replacement: Replacement) {
         if let Some(path) = &replacement.document.path {
             self.preferences.remember(path);
         }
         let placed = self.replace_document(replacement.document);
-        let note = super::app::markers_note(placed, &self.document.map.grid);
+        let note = crate::app::app::markers_note(placed, &self.document.map.grid);
         self.say(format!("{}{note}", replacement.notice), false);
     }
 
     /// Opens a map, image or `map.yaml` by its extension: a map takes the open map's place
     /// (after the unsaved-changes question), an image opens the import dialog.
-    pub(super) fn open_file(&mut self, ctx: &egui::Context, path: &Path) {
+    pub(in crate::app) fn open_file(&mut self, ctx: &egui::Context, path: &Path) {
         match file_kind(path) {
             FileKind::Map => self.open_map_file(ctx, path),
             FileKind::Level => self.start_level_import(path),
@@ -363,7 +366,7 @@ impl EditorApp {
 
     /// Loads a `.json` or `.map` file; once loaded it replaces the open map, after the
     /// unsaved-changes question. A load that fails is shown and the open map stays.
-    pub(super) fn open_map_file(&mut self, ctx: &egui::Context, path: &Path) {
+    pub(in crate::app) fn open_map_file(&mut self, ctx: &egui::Context, path: &Path) {
         match Document::open(path) {
             Ok(document) => {
                 let notice = format!("Opened {}.", path.display());
@@ -375,7 +378,7 @@ impl EditorApp {
     }
 
     /// File → Open: asks for a map file.
-    pub(super) fn open_dialog(&mut self) {
+    pub(in crate::app) fn open_dialog(&mut self) {
         let request = open_request(
             "Open a map",
             vec![
@@ -390,7 +393,7 @@ impl EditorApp {
     }
 
     /// File → Import image: asks for an image or a ROS `map.yaml`.
-    pub(super) fn import_image_dialog(&mut self) {
+    pub(in crate::app) fn import_image_dialog(&mut self) {
         let request = open_request(
             "Import an image",
             vec![
@@ -405,7 +408,7 @@ impl EditorApp {
     }
 
     /// File → Import heights: asks for a grayscale image.
-    pub(super) fn import_heights_dialog(&mut self) {
+    pub(in crate::app) fn import_heights_dialog(&mut self) {
         let request = open_request(
             "Import heights from a grayscale image",
             vec![filter(registry::FileKind::Image)],
@@ -443,7 +446,7 @@ impl EditorApp {
     }
 
     /// File → Import Moving AI map: asks for a `.map` file.
-    pub(super) fn import_movingai_dialog(&mut self) {
+    pub(in crate::app) fn import_movingai_dialog(&mut self) {
         let request = open_request(
             "Import a Moving AI map",
             vec![filter(registry::FileKind::Map(MapFormat::MovingAi))],
@@ -452,7 +455,7 @@ impl EditorApp {
     }
 
     /// File → Import Tiled or LDtk level: asks for a `.tmx`, `.tmj` or `.ldtk` file.
-    pub(super) fn import_level_dialog(&mut self) {
+    pub(in crate::app) fn import_level_dialog(&mut self) {
         let request = open_request(
             "Import a level",
             vec![
@@ -470,7 +473,7 @@ impl EditorApp {
     }
 
     /// File → Export Moving AI map, Tiled map and PNG: asks where to write the map.
-    pub(super) fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
+    pub(in crate::app) fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
         let name = format!("{}.{extension}", self.document.name());
         let title = format!("Export the map as {kind}");
         let request = save_request(&title, (kind.to_owned(), vec![extension.to_owned()]), name);
@@ -478,7 +481,7 @@ impl EditorApp {
     }
 
     /// File → Export path: asks where to write the path export.
-    pub(super) fn export_path_dialog(&mut self) {
+    pub(in crate::app) fn export_path_dialog(&mut self) {
         if let Err(text) = self.path_export_holding(false) {
             return self.show_error("Could not export the path", text);
         }
@@ -495,7 +498,7 @@ impl EditorApp {
     }
 
     /// Save as: asks where to save the map as JSON; `then` goes on once it is saved.
-    pub(super) fn save_as_then(&mut self, then: Option<Pending>) {
+    pub(in crate::app) fn save_as_then(&mut self, then: Option<Pending>) {
         let name = format!("{}.json", self.document.name());
         let request = save_request(
             "Save the map",
@@ -520,7 +523,7 @@ impl EditorApp {
 
     /// Asks for a file with the desktop's dialog where it can be shown, else with the
     /// in-window one; the answer is acted on by [`EditorApp::file_dialog_ui`].
-    pub(super) fn ask_for_file(&mut self, task: FileTask, request: &FileRequest) {
+    pub(in crate::app) fn ask_for_file(&mut self, task: FileTask, request: &FileRequest) {
         match &self.file_dialogs {
             FileDialogs::Native => {
                 self.picked = Some(match request.native() {
@@ -549,7 +552,7 @@ impl EditorApp {
     }
 
     /// Shows the in-window file dialog, and acts on the file chosen in either dialog.
-    pub(super) fn file_dialog_ui(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn file_dialog_ui(&mut self, ctx: &egui::Context) {
         if let Some(picker) = self.picker.take() {
             match picker.show(ctx) {
                 Ok(picked) => self.picked = Some(picked),
@@ -600,7 +603,7 @@ impl EditorApp {
     }
 
     /// Restores the work found in the recovery file.
-    pub(super) fn restore_recovery(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn restore_recovery(&mut self, ctx: &egui::Context) {
         if let Some(document) = self.autosave.restore() {
             let notice = "Restored unsaved work: save it to keep it.".to_owned();
             let replacement = Replacement { document, notice };
@@ -609,7 +612,7 @@ impl EditorApp {
     }
 
     /// Deletes the work found in the recovery file.
-    pub(super) fn drop_recovery(&mut self) {
+    pub(in crate::app) fn drop_recovery(&mut self) {
         match self.autosave.drop_found() {
             Ok(()) => self.say(
                 "Discarded the unsaved work of the last session.".to_owned(),
@@ -621,7 +624,7 @@ impl EditorApp {
 
     /// Once a frame, after the panels and dialogs: dropped files, the import dialog, the
     /// restore question and the autosave timer.
-    pub(super) fn files_ui(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn files_ui(&mut self, ctx: &egui::Context) {
         self.open_dropped_files(ctx);
         if let Some(dialog) = &mut self.level {
             match dialog.show(ctx) {
