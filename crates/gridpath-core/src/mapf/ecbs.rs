@@ -9,7 +9,8 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, ConflictTables};
+use super::cbs::{CBS_MAX_CELLS, Cbs};
+use super::conflicts::{Conflict, ConflictTables};
 use super::constraint::Constraint;
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
