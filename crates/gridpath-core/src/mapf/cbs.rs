@@ -56,8 +56,9 @@ use super::dependency::{dependency_bound, matching_bound};
 use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
 use super::mdd::Mdd;
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::run;
 use super::space_time::{self, LowLevel, Rules};
 use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
@@ -901,10 +902,8 @@ pub(super) fn run_with(
     reasoning: Reasoning,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
+    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
     let stop = || budget.interrupted();
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
     let mut cbs = Cbs::new(&graph, starts, goals, &stop, reasoning, distances);

@@ -46,6 +46,7 @@ mod pibt;
 mod plan;
 mod plan_export;
 mod plan_file;
+mod run;
 mod scenario;
 mod space_time;
 mod symmetry;

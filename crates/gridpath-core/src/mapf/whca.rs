@@ -11,8 +11,9 @@
 
 use super::graph::{Distances, FastSet, MoveGraph};
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::run;
 use super::space_time::{self, LowLevel, Rules};
 use crate::search::SearchControl;
 
@@ -78,20 +79,12 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
+    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
     let mut distances = distances;
-    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
-    if starts
-        .iter()
-        .enumerate()
-        .any(|(i, &s)| distances.get(&graph, i, s).is_infinite())
-    {
-        outcome.proof = Proof::NoSolution;
-        outcome.time = budget.elapsed();
+    if let Some(outcome) = run::unreachable((&budget, &graph), &starts, &mut distances) {
         return outcome;
     }
+    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
     let agents = starts.len();
     let window = settings.window;
     let step = window.div_ceil(2) as usize;
