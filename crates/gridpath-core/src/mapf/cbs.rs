@@ -58,7 +58,7 @@ use super::mdd::Mdd;
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
-use super::run;
+use super::setup;
 use super::space_time::{self, LowLevel, Rules};
 use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
@@ -902,7 +902,7 @@ pub(super) fn run_with(
     reasoning: Reasoning,
     distances: Distances,
 ) -> MapfOutcome {
-    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();

@@ -16,7 +16,7 @@ use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
-use super::run;
+use super::setup;
 use crate::search::SearchControl;
 
 /// A node of the bounded search: its paths, their costs and the agents' lower bounds.
@@ -179,7 +179,7 @@ pub(crate) fn run(
     use std::collections::BTreeSet;
 
     let weight = settings.weight;
-    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();

@@ -22,7 +22,7 @@ use super::ecbs::{FocalNode, child, finish, low_level, root, without_root};
 use super::graph::Distances;
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
-use super::run;
+use super::setup;
 use crate::search::SearchControl;
 
 /// A node's place in the three orderings, fixed when it is opened.
@@ -188,7 +188,7 @@ pub(crate) fn run(
     distances: Distances,
 ) -> MapfOutcome {
     let weight = settings.weight;
-    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();

@@ -23,7 +23,7 @@ use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
-use super::run;
+use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -155,7 +155,7 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut search = Search {

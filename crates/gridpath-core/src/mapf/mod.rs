@@ -46,8 +46,8 @@ mod pibt;
 mod plan;
 mod plan_export;
 mod plan_file;
-mod run;
 mod scenario;
+mod setup;
 mod space_time;
 mod symmetry;
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
-use super::run;
+use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -323,9 +323,9 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let (budget, graph, (starts, goals)) = run::begin(instance, settings, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut distances = distances;
-    if let Some(outcome) = run::unreachable((&budget, &graph), &starts, &mut distances) {
+    if let Some(outcome) = setup::unreachable((&budget, &graph), &starts, &mut distances) {
         return outcome;
     }
     let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
