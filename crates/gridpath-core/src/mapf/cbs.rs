@@ -12,9 +12,10 @@
 //! - **Weighted dependency heuristic.** Each pair of agents in conflict is solved alone under
 //!   the node's constraints (a small search, cached by the pair's constraints; when cut short,
 //!   the least cost in its open list bounds the pair); the least weighted vertex cover of those
-//!   extra costs ([`dependency_bound`]) is an admissible estimate added to a node's cost when
-//!   it is first taken from the open list, never below the bound the node was queued at
-//!   (path-max), and inherited by its children.
+//!   extra costs ([`dependency_bound`](super::dependency::dependency_bound), in
+//!   `dependency.rs`) is an admissible estimate added to a node's cost when it is first
+//!   taken from the open list, never below the bound the node was queued at (path-max), and
+//!   inherited by its children.
 //!   Under uniform costs a pair whose decision diagrams hold two paths that miss each other
 //!   (the test of CBSH's dependency graph) needs nothing extra and is not searched.
 //! - **Target reasoning**, split disjointly (Li et al. 2019). When one agent rests on its goal
@@ -48,26 +49,19 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
+use super::agent_rules::{AgentRules, Avoidance};
+use super::conflicts::{Conflict, ConflictTables};
 use super::constraint::Constraint;
+use super::dependency::{dependency_bound, matching_bound};
 use super::graph::{Distances, FastMap, FastSet, MoveGraph, NONE};
 use super::mdd::Mdd;
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::setup;
 use super::space_time::{self, LowLevel, Rules};
 use super::symmetry::{self, SymmetrySplit};
 use crate::search::SearchControl;
-
-/// A conflict between two agents' paths.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Conflict {
-    pub(super) a: u32,
-    pub(super) b: u32,
-    pub(super) t: u32,
-    /// The constraint that resolves it for `a`, and for `b`.
-    pub(super) on_a: Constraint,
-    pub(super) on_b: Constraint,
-}
 
 /// A node of the constraint tree (its fields are CBS's own).
 pub(super) struct Node {
@@ -136,189 +130,6 @@ impl Ord for Queued {
 impl PartialOrd for Queued {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
-    }
-}
-
-/// One agent's constraints with the other agents' paths to avoid where it costs nothing.
-struct AgentRules<'g> {
-    vertex: FastSet<(u32, u32)>,
-    /// Cells barred from a tick on.
-    barriers: Vec<(u32, u32)>,
-    moves: FastSet<(u32, u32, u32)>,
-    /// The first tick from which the agent may rest on its goal.
-    goal_after: u32,
-    /// The tick from which the agent must be on its goal (`u32::MAX`: none).
-    arrive_by: u32,
-    /// The cells the agent must be on at some ticks (disjoint splitting's demands), as
-    /// (tick, cell, the cost from the cell to the goal), by tick.
-    demands: Vec<(u32, u32, f64)>,
-    /// The graph's geometry for the fewest moves between two cells.
-    graph: &'g MoveGraph,
-    goal: u32,
-    horizon: u32,
-    /// The other agents' paths, to break ties.
-    avoid: Avoidance,
-}
-
-/// The most entries (cells × ticks) of a dense [`Avoidance`] table.
-const DENSE_AVOIDANCE: usize = 1 << 20;
-
-/// The other agents' paths as the low level asks about them to break ties: how many are on a
-/// cell at a tick, how many make a move the other way, and from which tick one rests on a
-/// cell.
-enum Avoidance {
-    /// Tables of cells by ticks: the number of agents on each, one of them (its number plus
-    /// one, for the moves), and each cell's first tick of rest (`u32::MAX`: none).
-    Dense {
-        cells: usize,
-        ticks: u32,
-        occupied: Vec<u8>,
-        first: Vec<u16>,
-        resting: Vec<u32>,
-    },
-    /// The same in hash maps, for large maps and long paths.
-    Sparse {
-        occupied: FastMap<(u32, u32), u32>,
-        moving: FastMap<(u32, u32, u32), u32>,
-        resting: FastMap<u32, u32>,
-    },
-}
-
-impl Avoidance {
-    /// The table of `paths` but `agent`'s, on a map of `cells` cells.
-    fn new(cells: usize, agent: u32, paths: &[Rc<Vec<u32>>]) -> Self {
-        let ticks = paths.iter().map(|p| p.len()).max().unwrap_or(0);
-        let others = paths
-            .iter()
-            .enumerate()
-            .filter(move |&(i, _)| i as u32 != agent);
-        if cells.saturating_mul(ticks) <= DENSE_AVOIDANCE && paths.len() < usize::from(u16::MAX) {
-            let mut occupied = vec![0u8; cells * ticks];
-            let mut first = vec![0u16; cells * ticks];
-            let mut resting = vec![u32::MAX; if paths.is_empty() { 0 } else { cells }];
-            for (i, path) in others {
-                for (t, &v) in path.iter().enumerate() {
-                    let k = t * cells + v as usize;
-                    occupied[k] = occupied[k].saturating_add(1);
-                    first[k] = i as u16 + 1;
-                }
-                if let Some(&end) = path.last() {
-                    resting[end as usize] = path.len() as u32;
-                }
-            }
-            return Avoidance::Dense {
-                cells,
-                ticks: ticks as u32,
-                occupied,
-                first,
-                resting,
-            };
-        }
-        let entries: usize = paths.iter().map(|p| p.len()).sum();
-        let mut occupied = FastMap::with_capacity_and_hasher(entries, Default::default());
-        let mut moving = FastMap::with_capacity_and_hasher(entries, Default::default());
-        let mut resting = FastMap::with_capacity_and_hasher(paths.len(), Default::default());
-        for (_, path) in others {
-            for (t, &v) in path.iter().enumerate() {
-                *occupied.entry((v, t as u32)).or_insert(0) += 1;
-                // Only moves are asked about, never waits.
-                if t > 0 && path[t - 1] != v {
-                    *moving.entry((path[t - 1], v, t as u32)).or_insert(0) += 1;
-                }
-            }
-            if let Some(&end) = path.last() {
-                resting.insert(end, path.len() as u32);
-            }
-        }
-        Avoidance::Sparse {
-            occupied,
-            moving,
-            resting,
-        }
-    }
-
-    /// How many other agents the move `u` → `v` arriving at `t` meets.
-    fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
-        match self {
-            Avoidance::Dense {
-                cells,
-                ticks,
-                occupied,
-                first,
-                resting,
-            } => {
-                let Some(&from) = resting.get(v as usize) else {
-                    return 0; // No other agent.
-                };
-                let mut n = u32::from(from <= t);
-                if t < *ticks {
-                    let k = t as usize * cells + v as usize;
-                    n += u32::from(occupied[k]);
-                    // A move the other way: one agent on `v` before and on `u` now.
-                    if u != v && t > 0 {
-                        let back = (t as usize - 1) * cells + v as usize;
-                        let here = t as usize * cells + u as usize;
-                        n += u32::from(first[back] != 0 && first[back] == first[here]);
-                    }
-                }
-                n
-            }
-            Avoidance::Sparse {
-                occupied,
-                moving,
-                resting,
-            } => {
-                let mut n = occupied.get(&(v, t)).copied().unwrap_or(0);
-                if resting.get(&v).is_some_and(|&from| from <= t) {
-                    n += 1;
-                }
-                if u != v {
-                    n += moving.get(&(v, u, t)).copied().unwrap_or(0);
-                }
-                n
-            }
-        }
-    }
-}
-
-impl Rules for AgentRules<'_> {
-    fn allows_vertex(&self, v: u32, t: u32) -> bool {
-        !self.vertex.contains(&(v, t))
-            && (t < self.arrive_by || v == self.goal)
-            && !self.barriers.iter().any(|&(b, from)| b == v && t >= from)
-            && self.demands.iter().all(|&(dt, dv, _)| dt != t || dv == v)
-    }
-
-    fn allows_move(&self, u: u32, v: u32, t: u32) -> bool {
-        !self.moves.contains(&(u, v, t))
-    }
-
-    fn conflicts(&self, u: u32, v: u32, t: u32) -> u32 {
-        self.avoid.conflicts(u, v, t)
-    }
-
-    fn may_end(&self, goal: u32, t: u32) -> bool {
-        goal == self.goal && t >= self.goal_after
-    }
-
-    fn reachable(&self, v: u32, t: u32) -> bool {
-        self.demands
-            .iter()
-            .all(|&(dt, dv, _)| dt <= t || self.graph.least_moves(v, dv) <= dt - t)
-    }
-
-    fn least_after(&self, t: u32) -> f64 {
-        // Up to a demand on a cell other than the goal the agent has not arrived: every tick
-        // costs at least the least step, and the way on from the cell follows.
-        self.demands
-            .iter()
-            .filter(|&&(dt, dv, _)| dt > t && dv != self.goal)
-            .map(|&(dt, _, rest)| f64::from(dt - t) * self.graph.least_step + rest)
-            .fold(0.0, f64::max)
-    }
-
-    fn horizon(&self) -> u32 {
-        self.horizon
     }
 }
 
@@ -1037,153 +848,6 @@ impl<'a> Cbs<'a> {
     }
 }
 
-/// The weight of a greedy maximal matching of the weighted dependency graph's edges
-/// (`(extra cost, a, b)`), heaviest first: disjoint pairs' extra costs add up, so the sum
-/// never overestimates.
-fn matching_bound(edges: &[(f64, u32, u32)]) -> f64 {
-    let mut sorted = edges.to_vec();
-    sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let mut matched = FastSet::default();
-    let mut h = 0.0;
-    for (delta, a, b) in sorted {
-        if !matched.contains(&a) && !matched.contains(&b) {
-            matched.insert(a);
-            matched.insert(b);
-            h += delta;
-        }
-    }
-    h
-}
-
-/// The most agents of one connected part of the dependency graph whose edge-weighted vertex
-/// cover is searched exactly; larger parts take the matching bound.
-const COVER_AGENTS: usize = 12;
-
-/// The most assignments the exact cover search of one part may try before it falls back to
-/// the matching bound.
-const COVER_STEPS: u32 = 20_000;
-
-/// The weighted dependency graph's bound (Li et al. 2019): the least total of whole ticks
-/// `x` given to the agents such that `x[a] + x[b]` covers every edge's extra cost. Any plan
-/// gives each agent some extra cost, and each pair's extra costs together are at least the
-/// pair's alone, so the least such total never overestimates. Each connected part is
-/// searched exactly by depth-first search when small, else bounded by a matching.
-fn dependency_bound(edges: &[(f64, u32, u32)], tick: f64) -> f64 {
-    // Whole ticks, rounded down (an extra cost is a whole number of ticks under uniform costs).
-    let ticks = |d: f64| (d / tick + 1e-6).floor() as u32;
-    let mut index: FastMap<u32, usize> = FastMap::default();
-    for &(_, a, b) in edges {
-        for v in [a, b] {
-            let n = index.len();
-            index.entry(v).or_insert(n);
-        }
-    }
-    let n = index.len();
-    let mut part: Vec<usize> = (0..n).collect();
-    fn root(part: &mut [usize], mut v: usize) -> usize {
-        while part[v] != v {
-            part[v] = part[part[v]];
-            v = part[v];
-        }
-        v
-    }
-    let mut weights: Vec<(usize, usize, u32)> = Vec::with_capacity(edges.len());
-    for &(d, a, b) in edges {
-        let (i, j) = (index[&a], index[&b]);
-        weights.push((i, j, ticks(d)));
-        let (ri, rj) = (root(&mut part, i), root(&mut part, j));
-        part[ri] = rj;
-    }
-    let mut parts: FastMap<usize, Vec<usize>> = FastMap::default();
-    for v in 0..n {
-        let r = root(&mut part, v);
-        parts.entry(r).or_default().push(v);
-    }
-    let mut total = 0.0;
-    for members in parts.values() {
-        let local: FastMap<usize, usize> =
-            members.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-        let part_edges: Vec<(usize, usize, u32)> = weights
-            .iter()
-            .filter_map(|&(i, j, w)| Some((*local.get(&i)?, *local.get(&j)?, w)))
-            .collect();
-        let exact = if members.len() <= COVER_AGENTS {
-            min_cover(members.len(), &part_edges)
-        } else {
-            None
-        };
-        total += match exact {
-            Some(x) => f64::from(x) * tick,
-            None => matching_bound(
-                &part_edges
-                    .iter()
-                    .map(|&(i, j, w)| (f64::from(w) * tick, i as u32, j as u32))
-                    .collect::<Vec<_>>(),
-            ),
-        };
-    }
-    total
-}
-
-/// The least edge-weighted vertex cover of a small graph (`n` vertices, edges `(i, j, w)`):
-/// whole values `x` with `x[i] + x[j] >= w` of the least total; `None` when the search takes
-/// more than [`COVER_STEPS`] steps.
-pub(super) fn min_cover(n: usize, edges: &[(usize, usize, u32)]) -> Option<u32> {
-    // Each vertex's edges to vertices earlier in the order fix its least value; its largest
-    // useful value is its heaviest edge to a later one.
-    let mut earlier: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
-    let mut later_max = vec![0u32; n];
-    for &(i, j, w) in edges {
-        let (lo, hi) = (i.min(j), i.max(j));
-        earlier[hi].push((lo, w));
-        later_max[lo] = later_max[lo].max(w);
-    }
-    struct Search<'e> {
-        earlier: &'e [Vec<(usize, u32)>],
-        later_max: &'e [u32],
-        x: Vec<u32>,
-        best: u32,
-        steps: u32,
-    }
-    impl Search<'_> {
-        fn go(&mut self, v: usize, sum: u32) -> bool {
-            self.steps += 1;
-            if self.steps > COVER_STEPS {
-                return false;
-            }
-            if v == self.x.len() {
-                self.best = self.best.min(sum);
-                return true;
-            }
-            let least = self.earlier[v]
-                .iter()
-                .map(|&(u, w)| w.saturating_sub(self.x[u]))
-                .max()
-                .unwrap_or(0);
-            let most = least.max(self.later_max[v]);
-            for value in least..=most {
-                if sum + value >= self.best {
-                    break;
-                }
-                self.x[v] = value;
-                if !self.go(v + 1, sum + value) {
-                    return false;
-                }
-            }
-            true
-        }
-    }
-    let mut search = Search {
-        earlier: &earlier,
-        later_max: &later_max,
-        x: vec![0; n],
-        // Every edge covered by both its ends at their heaviest: an upper bound.
-        best: later_max.iter().sum::<u32>() + edges.iter().map(|e| e.2).max().unwrap_or(0) + 1,
-        steps: 0,
-    };
-    search.go(0, 0).then_some(search.best)
-}
-
 /// The most agent entries the constraint tree of CBS or ECBS may hold (nodes × agents; CBS
 /// counts the nodes not yet expanded, and one entry for each expanded one, whose paths it
 /// lets go): a few hundred megabytes. Beyond, the search gives up.
@@ -1195,121 +859,6 @@ const PAIR_NODES: u32 = 32;
 /// What an agent's path costs: its moves and waits to its end.
 fn path_cost_of(graph: &MoveGraph, path: &[u32]) -> f64 {
     path.windows(2).map(|w| graph.step_cost(w[0], w[1])).sum()
-}
-
-/// The first agent on each cell at one tick and at the tick before, for finding conflicts:
-/// each entry stamped with its tick (plus one) in the high half, so that nothing needs
-/// clearing between ticks; every entry is 0 between searches (a search clears what it wrote),
-/// so the tables, as large as the map, are allocated once per solver.
-#[derive(Default)]
-pub(super) struct ConflictTables {
-    here: Vec<u64>,
-    before: Vec<u64>,
-}
-
-impl ConflictTables {
-    /// Every conflict between the paths (each pair's first at each tick).
-    pub(super) fn find(&mut self, graph: &MoveGraph, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
-        self.here.resize(graph.len(), 0);
-        self.before.resize(graph.len(), 0);
-        let found = conflicts_in(graph, paths, &mut self.here, &mut self.before);
-        for &v in paths.iter().flat_map(|p| p.iter()) {
-            self.here[v as usize] = 0;
-            self.before[v as usize] = 0;
-        }
-        found
-    }
-}
-
-/// [`ConflictTables::find`] in the given tables.
-fn conflicts_in(
-    graph: &MoveGraph,
-    paths: &[Rc<Vec<u32>>],
-    here: &mut Vec<u64>,
-    before: &mut Vec<u64>,
-) -> Vec<Conflict> {
-    let end = paths.iter().map(|p| p.len()).max().unwrap_or(1);
-    let at = |i: usize, t: usize| -> u32 { paths[i][t.min(paths[i].len() - 1)] };
-    let mut found = Vec::new();
-    let stamp = |t: usize, i: usize| ((t as u64 + 1) << 32) | i as u64;
-    let owner = |table: &[u64], v: u32, t: usize| -> Option<usize> {
-        let e = table[v as usize];
-        (e >> 32 == t as u64 + 1).then_some((e & 0xffff_ffff) as usize)
-    };
-    let mut blocks: FastMap<(u32, u32), (usize, u32, u32)> = FastMap::default();
-    for t in 0..end {
-        std::mem::swap(here, before);
-        blocks.clear();
-        for i in 0..paths.len() {
-            let v = at(i, t);
-            if let Some(j) = owner(here, v, t) {
-                let c = Constraint::Vertex { v, t: t as u32 };
-                // A target conflict: one of the two rests on its goal from this tick on. Either
-                // its last arrival comes later, or the other never comes here again.
-                let barrier = Constraint::Barrier { v, t: t as u32 };
-                let later = Constraint::ArriveAfter { t: t as u32 };
-                let resting = |k: usize| paths[k].len() - 1 <= t;
-                let (on_a, on_b) = if resting(j) {
-                    (later, barrier)
-                } else if resting(i) {
-                    (barrier, later)
-                } else {
-                    (c, c)
-                };
-                found.push(Conflict {
-                    a: j as u32,
-                    b: i as u32,
-                    t: t as u32,
-                    on_a,
-                    on_b,
-                });
-            } else {
-                here[v as usize] = stamp(t, i);
-            }
-            if t == 0 {
-                continue;
-            }
-            let u = at(i, t - 1);
-            if u == v {
-                continue;
-            }
-            let tt = t as u32;
-            // A swap: an agent of a lower number was on `v` and moves to `u`.
-            if let Some(j) = owner(before, v, t - 1)
-                && j < i
-                && at(j, t) == u
-            {
-                found.push(Conflict {
-                    a: j as u32,
-                    b: i as u32,
-                    t: tt,
-                    on_a: Constraint::Move { u: v, v: u, t: tt },
-                    on_b: Constraint::Move { u, v, t: tt },
-                });
-            }
-            if let Some((a, b)) = graph.diagonal_sides(u, v) {
-                let block = (a.min(b), a.max(b));
-                if let Some(&(j, ju, jv)) = blocks.get(&block)
-                    && (ju, jv) != (v, u)
-                {
-                    found.push(Conflict {
-                        a: j as u32,
-                        b: i as u32,
-                        t: tt,
-                        on_a: Constraint::Move {
-                            u: ju,
-                            v: jv,
-                            t: tt,
-                        },
-                        on_b: Constraint::Move { u, v, t: tt },
-                    });
-                }
-                // The other diagonal of the block has the move's own cells as its sides.
-                blocks.insert((u.min(v), u.max(v)), (i, u, v));
-            }
-        }
-    }
-    found
 }
 
 /// The demand of a disjoint split of a plain vertex or swap conflict, on the agent of the
@@ -1353,10 +902,8 @@ pub(super) fn run_with(
     reasoning: Reasoning,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = starts.len();
     let mut cbs = Cbs::new(&graph, starts, goals, &stop, reasoning, distances);

@@ -9,12 +9,14 @@
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::cbs::{CBS_MAX_CELLS, Cbs, Conflict, ConflictTables};
+use super::cbs::{CBS_MAX_CELLS, Cbs};
+use super::conflicts::{Conflict, ConflictTables};
 use super::constraint::Constraint;
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::setup;
 use crate::search::SearchControl;
 
 /// A node of the bounded search: its paths, their costs and the agents' lower bounds.
@@ -65,12 +67,11 @@ impl FocalNode {
 /// The low level of the bounded searches: CBS's constraints and conflict detection with a
 /// focal search per agent.
 pub(super) fn low_level<'a>(
-    instance: &Instance,
     graph: &'a MoveGraph,
+    (starts, goals): (Vec<u32>, Vec<u32>),
     stop: &'a dyn Fn() -> bool,
     distances: Distances,
 ) -> Cbs<'a> {
-    let (starts, goals) = graph.ends(instance);
     Cbs {
         graph,
         distances,
@@ -178,12 +179,11 @@ pub(crate) fn run(
     use std::collections::BTreeSet;
 
     let weight = settings.weight;
-    let budget = Budget::new(settings.time_limit, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
-    let graph = MoveGraph::new(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();
-    let mut cbs = low_level(instance, &graph, &stop, distances);
+    let mut cbs = low_level(&graph, (starts, goals), &stop, distances);
     let Some(root) = root(&mut cbs, agents, weight) else {
         return without_root(outcome, &cbs, &budget);
     };

@@ -19,9 +19,10 @@ use std::ops::Bound::{Excluded, Included};
 
 use super::cbs::CBS_MAX_CELLS;
 use super::ecbs::{FocalNode, child, finish, low_level, root, without_root};
-use super::graph::{Distances, MoveGraph};
+use super::graph::Distances;
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
+use super::setup;
 use crate::search::SearchControl;
 
 /// A node's place in the three orderings, fixed when it is opened.
@@ -187,12 +188,11 @@ pub(crate) fn run(
     distances: Distances,
 ) -> MapfOutcome {
     let weight = settings.weight;
-    let budget = Budget::new(settings.time_limit, control);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let stop = || budget.interrupted();
-    let graph = MoveGraph::new(instance);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let agents = instance.agents().len();
-    let mut cbs = low_level(instance, &graph, &stop, distances);
+    let mut cbs = low_level(&graph, (starts, goals), &stop, distances);
     let Some(root) = root(&mut cbs, agents, weight) else {
         return without_root(outcome, &cbs, &budget);
     };

@@ -20,9 +20,10 @@ use std::collections::{HashMap, VecDeque};
 
 use super::graph::{BuildConfigHasher, Distances, MoveGraph, NONE};
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
+use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -154,9 +155,7 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut search = Search {

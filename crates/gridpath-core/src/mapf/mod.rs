@@ -28,10 +28,13 @@
 //! assert!(summary.sum_of_costs >= outcome.lower_bound);
 //! ```
 
+mod agent_rules;
 mod algorithms;
 mod cbs;
 mod claims;
+mod conflicts;
 mod constraint;
+mod dependency;
 mod ecbs;
 mod eecbs;
 mod graph;
@@ -44,6 +47,7 @@ mod plan;
 mod plan_export;
 mod plan_file;
 mod scenario;
+mod setup;
 mod space_time;
 mod symmetry;
 #[cfg(test)]
@@ -69,6 +73,7 @@ pub use scenario::{
     RandomInstanceError, ScenarioError, instance_from_queries, random_instance, read_instance,
 };
 pub use validate::{PlanError, PlanSummary, conflicts, validate};
+pub use whca::{WHCA_MAX_CELLS, WHCA_TICKS_PER_CELL};
 
 use crate::search::SearchControl;
 use graph::{Distances, MoveGraph};

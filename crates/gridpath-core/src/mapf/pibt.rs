@@ -14,8 +14,9 @@
 
 use super::graph::{Distances, MoveGraph, NONE};
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -322,20 +323,12 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut distances = distances;
-    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
-    if starts
-        .iter()
-        .enumerate()
-        .any(|(i, &s)| distances.get(&graph, i, s).is_infinite())
-    {
-        outcome.proof = Proof::NoSolution;
-        outcome.time = budget.elapsed();
+    if let Some(outcome) = setup::unreachable((&budget, &graph), &starts, &mut distances) {
         return outcome;
     }
+    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
     let mut pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
     let mut priorities = initial_priorities(&graph, &mut distances, &starts);
     let mut configs = vec![starts];

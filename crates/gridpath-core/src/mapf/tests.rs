@@ -913,7 +913,7 @@ fn cbs_cover_search_finds_the_least_weighted_vertex_cover() {
                     .then(|| x.iter().sum::<u32>())
             })
             .min();
-        assert_eq!(cbs::min_cover(n, &edges), brute, "{edges:?}");
+        assert_eq!(dependency::min_cover(n, &edges), brute, "{edges:?}");
     }
 }
 

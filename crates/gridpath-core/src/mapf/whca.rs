@@ -11,11 +11,18 @@
 
 use super::graph::{Distances, FastSet, MoveGraph};
 use super::model::Instance;
-use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
-use super::pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
+use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::setup;
 use super::space_time::{self, LowLevel, Rules};
 use crate::search::SearchControl;
+
+/// The most cells a plan of WHCA* may hold (agents × ticks): beyond, it gives up.
+pub const WHCA_MAX_CELLS: usize = 64 << 20;
+
+/// The most ticks WHCA* plans per cell of the map (and at least 1024 ticks), within
+/// [`WHCA_MAX_CELLS`]: beyond, it gives up.
+pub const WHCA_TICKS_PER_CELL: usize = 16;
 
 /// The reservations of one window, ticks counted from its start.
 #[derive(Default)]
@@ -72,25 +79,17 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
-    let budget = Budget::new(settings.time_limit, control);
-    let graph = MoveGraph::new(instance);
-    let (starts, goals) = graph.ends(instance);
+    let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut distances = distances;
-    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
-    if starts
-        .iter()
-        .enumerate()
-        .any(|(i, &s)| distances.get(&graph, i, s).is_infinite())
-    {
-        outcome.proof = Proof::NoSolution;
-        outcome.time = budget.elapsed();
+    if let Some(outcome) = setup::unreachable((&budget, &graph), &starts, &mut distances) {
         return outcome;
     }
+    let mut outcome = MapfOutcome::without_plan(Proof::GaveUp);
     let agents = starts.len();
     let window = settings.window;
     let step = window.div_ceil(2) as usize;
     let max_ticks =
-        (PIBT_MAX_CELLS / agents.max(1)).min((PIBT_TICKS_PER_CELL * graph.len()).max(1024));
+        (WHCA_MAX_CELLS / agents.max(1)).min((WHCA_TICKS_PER_CELL * graph.len()).max(1024));
     // Farthest from its goal first.
     let mut order: Vec<usize> = (0..agents).collect();
     order.sort_by(|&a, &b| {
