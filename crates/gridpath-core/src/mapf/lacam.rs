@@ -155,6 +155,26 @@ pub(crate) fn run(
     control: &SearchControl,
     distances: Distances,
 ) -> MapfOutcome {
+    run_within(instance, settings, control, distances, LACAM_MAX_CELLS).0
+}
+
+/// How many agent entries a run of LaCAM kept: at most at once, and made in all.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Kept {
+    /// The most held at one time: what the limit bounds.
+    pub(crate) peak: usize,
+    /// All that were made, freed ones included.
+    pub(crate) made: usize,
+}
+
+/// [`run`] holding at most `max_cells` agent entries at once.
+pub(crate) fn run_within(
+    instance: &Instance,
+    settings: &MapfSettings,
+    control: &SearchControl,
+    distances: Distances,
+    max_cells: usize,
+) -> (MapfOutcome, Kept) {
     let (budget, graph, (starts, goals)) = setup::begin(instance, settings, control);
     let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
     let pibt = Pibt::new(graph.len(), goals.clone(), settings.seed);
@@ -171,21 +191,28 @@ pub(crate) fn run(
     };
     if search.heuristic(&starts).is_infinite() {
         outcome.time = budget.elapsed();
-        return outcome;
+        return (outcome, Kept::default());
     }
     let priorities = initial_priorities(&graph, &mut search.distances, &starts);
     let root = search.add_node(starts.into_boxed_slice(), NONE, 0.0, priorities);
     search.open.push(root);
     let agents = search.goals.len();
     let mut candidates: Vec<u32> = Vec::with_capacity(9);
+    // The agent entries held now: configurations with their priorities and order, and the
+    // constraints not yet tried (a constraint tried is dropped, and its entries with it).
     let mut stored = agents;
+    let mut kept = Kept {
+        peak: stored,
+        made: stored,
+    };
     let mut memory_full = false;
     while let Some(&top) = search.open.last() {
         outcome.expanded += 1;
         if outcome.expanded.is_multiple_of(64) && budget.exhausted(outcome.expanded) {
             break;
         }
-        if stored > LACAM_MAX_CELLS {
+        kept.peak = kept.peak.max(stored);
+        if stored > max_cells {
             memory_full = true;
             break;
         }
@@ -209,6 +236,8 @@ pub(crate) fn run(
             search.open.pop();
             continue;
         };
+        // Tried now, and dropped at the end of this round.
+        stored -= constraint.fixed.len();
         let node = &search.nodes[top as usize];
         let depth = constraint.fixed.len();
         if depth < agents {
@@ -226,6 +255,7 @@ pub(crate) fn run(
                 children.push(Constraint { fixed });
             }
             stored += children.len() * (depth + 1);
+            kept.made += children.len() * (depth + 1);
             search.nodes[top as usize].tree.extend(children);
         }
         let node = &search.nodes[top as usize];
@@ -267,6 +297,7 @@ pub(crate) fn run(
         let mut priorities = node.priorities.clone();
         update_priorities(&mut priorities, &next, &search.goals);
         stored += 4 * agents;
+        kept.made += 4 * agents;
         let child = search.add_node(next.into_boxed_slice(), top, g, priorities);
         search.nodes[top as usize].successors.push((child, cost));
         search.open.push(child);
@@ -283,5 +314,5 @@ pub(crate) fn run(
         outcome.proof = Proof::GaveUp;
     }
     outcome.time = budget.elapsed();
-    outcome
+    (outcome, kept)
 }

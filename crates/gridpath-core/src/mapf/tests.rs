@@ -1291,3 +1291,37 @@ fn a_table_widens_when_a_goal_lies_more_than_65535_moves_away() {
     let outcome = run(&one, MapfAlgorithm::Lacam, &settings);
     assert_eq!(outcome.summary.unwrap().sum_of_costs, expected);
 }
+
+#[test]
+fn lacam_star_counts_what_it_holds_not_everything_it_ever_made() {
+    // Constraints tried are dropped: a limit on what the search holds at once must not stop
+    // it for what it made and let go, as it did when every entry ever made was counted.
+    let instance = scattered(8, 6, 5, 2, Moves::Four);
+    let settings = MapfSettings::default();
+    let within = |max_cells: usize| {
+        lacam::run_within(
+            &instance,
+            &settings,
+            &SearchControl::new(),
+            graph::Distances::for_goals_of(&instance),
+            max_cells,
+        )
+    };
+    let (free, kept) = within(LACAM_MAX_CELLS);
+    assert_eq!(free.proof, Proof::OptimalLoss);
+    assert!(kept.made > 2 * kept.peak, "{kept:?}");
+    let cost = free
+        .plan
+        .as_ref()
+        .map(|p| validate(&instance, p).unwrap().sum_of_costs);
+    // Held to exactly its peak, it proves the same plan; a little less, and it stops short.
+    let (bounded, _) = within(kept.peak);
+    assert_eq!(bounded.proof, Proof::OptimalLoss);
+    let bounded_cost = bounded
+        .plan
+        .as_ref()
+        .map(|p| validate(&instance, p).unwrap().sum_of_costs);
+    assert_eq!(bounded_cost, cost);
+    let (short, _) = within(kept.peak - 1);
+    assert_ne!(short.proof, Proof::OptimalLoss);
+}
