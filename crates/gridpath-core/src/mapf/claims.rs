@@ -51,14 +51,15 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// The claim in one line: `soc=150 holds`, `soc=150, but the plan's is 200`.
+    /// The claim in one line: `soc=150 holds`, `the header claims soc=150, but the plan's is
+    /// 200`; a long value (the starts of many agents) is cut after 48 characters.
     pub fn describe(&self) -> String {
-        let Claim {
-            key,
-            claimed,
-            found,
-            verdict,
-        } = self;
+        let short = |text: &str| match text.char_indices().nth(48) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_owned(),
+        };
+        let (key, claimed, found) = (&self.key, short(&self.claimed), short(&self.found));
+        let verdict = &self.verdict;
         match verdict {
             ClaimVerdict::Holds => format!("{key}={claimed} holds"),
             ClaimVerdict::Differs if key == "proof" => {
