@@ -363,19 +363,23 @@ fn fewest_moves(instance: &Instance) -> usize {
             && (y as usize) < h
             && grid.cost(Cell::new(x as u32, y as u32)).is_some()
     };
-    let mut depth = vec![usize::MAX; w * h];
+    // A cell's depth counts for the agent whose number it is stamped with, so the search of
+    // each agent starts afresh without clearing the map.
+    let mut depth = vec![0usize; w * h];
+    let mut stamp = vec![usize::MAX; w * h];
     let mut queue = VecDeque::new();
     let mut most = 0;
-    for agent in instance.agents() {
-        depth.fill(usize::MAX);
+    for (agent_index, agent) in instance.agents().iter().enumerate() {
         queue.clear();
+        let index = |x: i64, y: i64| y as usize * w + x as usize;
         let goal = (i64::from(agent.goal.x), i64::from(agent.goal.y));
-        depth[goal.1 as usize * w + goal.0 as usize] = 0;
+        depth[index(goal.0, goal.1)] = 0;
+        stamp[index(goal.0, goal.1)] = agent_index;
         queue.push_back(goal);
-        let target = agent.start.y as usize * w + agent.start.x as usize;
+        let target = index(i64::from(agent.start.x), i64::from(agent.start.y));
         while let Some((x, y)) = queue.pop_front() {
-            let d = depth[y as usize * w + x as usize];
-            if y as usize * w + x as usize == target {
+            let d = depth[index(x, y)];
+            if index(x, y) == target {
                 break;
             }
             for (dx, dy) in [
@@ -395,13 +399,15 @@ fn fewest_moves(instance: &Instance) -> usize {
                     continue;
                 }
                 let (nx, ny) = (x + dx, y + dy);
-                if open(nx, ny) && depth[ny as usize * w + nx as usize] == usize::MAX {
-                    depth[ny as usize * w + nx as usize] = d + 1;
+                if open(nx, ny) && stamp[index(nx, ny)] != agent_index {
+                    stamp[index(nx, ny)] = agent_index;
+                    depth[index(nx, ny)] = d + 1;
                     queue.push_back((nx, ny));
                 }
             }
         }
-        most = most.max(depth[target]);
+        let reached = stamp[target] == agent_index;
+        most = most.max(if reached { depth[target] } else { usize::MAX });
     }
     most
 }

@@ -70,9 +70,7 @@ impl MoveGraph {
             }
             offsets.push(targets.len() as u32);
         }
-        let mut costs = cost.iter().flatten();
-        let first = costs.next().copied();
-        let uniform = !diagonal && costs.all(|&c| Some(c) == first);
+        let uniform = one_price(instance.moves(), cost.iter().flatten().copied());
         let least_step = cost.iter().flatten().copied().fold(f64::INFINITY, f64::min);
         Self {
             width: w,
@@ -207,6 +205,13 @@ enum Store {
     Costs { dist: Vec<f64>, settled: Vec<u64> },
 }
 
+/// Whether moves all cost one price: the four-neighbour rule over passable cells (`costs`) of
+/// one terrain cost. Then a distance is a number of moves (breadth-first search).
+pub(crate) fn one_price(moves: Moves, mut costs: impl Iterator<Item = f64>) -> bool {
+    let first = costs.next();
+    moves == Moves::Four && costs.all(|c| Some(c) == first)
+}
+
 /// The bytes a distance table takes for each cell of a map, by whether the map has one price:
 /// what [`Distances`] reserves before a solver starts.
 pub(crate) fn table_bytes_per_cell(uniform: bool) -> f64 {
@@ -294,9 +299,12 @@ impl DistanceTable {
     /// `prefix[k]` is the cost of k moves on a map of one price, extended as needed.
     fn get(&mut self, graph: &MoveGraph, v: u32, prefix: &mut Vec<f64>) -> f64 {
         if graph.uniform {
-            while self.moves(v).is_none() {
+            let moves = loop {
+                if let Some(moves) = self.moves(v) {
+                    break moves as usize;
+                }
                 let Some(u) = self.queue.pop_front() else {
-                    break;
+                    return f64::INFINITY;
                 };
                 let next = self.moves(u).unwrap_or(0) + 1;
                 for &n in graph.neighbours(u) {
@@ -305,21 +313,14 @@ impl DistanceTable {
                         self.queue.push_back(n);
                     }
                 }
-            }
-            let Some(moves) = self.moves(v) else {
-                return f64::INFINITY;
             };
             // The cost of k moves is added up move by move, as the search from the goal did
             // before the tables kept moves, so costs stay the same to the last bit.
-            while prefix.len() <= moves as usize {
-                let last = prefix.last().copied().unwrap_or(0.0);
-                if prefix.is_empty() {
-                    prefix.push(0.0);
-                } else {
-                    prefix.push(last + graph.step_cost(v, v));
-                }
+            while prefix.len() <= moves {
+                let last = prefix[prefix.len() - 1];
+                prefix.push(last + graph.step_cost(v, v));
             }
-            return prefix[moves as usize];
+            return prefix[moves];
         }
         let Store::Costs { dist, settled } = &mut self.store else {
             return f64::INFINITY;
@@ -350,7 +351,7 @@ impl DistanceTable {
 pub(crate) struct Distances {
     goals: Vec<u32>,
     tables: Vec<Option<DistanceTable>>,
-    /// The cost of k moves on a map of one price, shared by the tables.
+    /// The cost of k moves on a map of one price, shared by the tables; never empty.
     prefix: Vec<f64>,
 }
 
@@ -361,7 +362,7 @@ impl Distances {
         Self {
             goals,
             tables,
-            prefix: Vec::new(),
+            prefix: vec![0.0],
         }
     }
 

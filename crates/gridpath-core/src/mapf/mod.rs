@@ -173,10 +173,8 @@ pub const MAPF_TABLE_BUDGET: u64 = 4 << 30;
 /// The bytes the agents' distance tables of an instance take at most.
 pub fn table_memory(instance: &Instance) -> u64 {
     let grid = instance.grid();
-    let mut costs = (0..grid.len()).filter_map(|i| grid.cost(grid.cell_at(i)));
-    let first = costs.next();
-    let uniform = instance.moves() == Moves::Four && costs.all(|c| Some(c) == first);
-    let per_cell = graph::table_bytes_per_cell(uniform);
+    let costs = (0..grid.len()).filter_map(|i| grid.cost(grid.cell_at(i)));
+    let per_cell = graph::table_bytes_per_cell(graph::one_price(instance.moves(), costs));
     (instance.agents().len() as f64 * grid.len() as f64 * per_cell).ceil() as u64
 }
 

@@ -355,13 +355,8 @@ mod tests {
 
     #[test]
     fn runs_of_equal_steps_give_the_waypoints_of_the_one_at_a_time_walk() {
-        let mut seed = 11u64;
-        let mut next = |range: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % range
-        };
+        let mut rng = crate::rng::Rng::new(11);
+        let mut next = |range: u64| rng.below(range as usize) as u64;
         let (width, height) = (18u32, 13u32);
         let mut compared = 0;
         for round in 0..240 {
