@@ -23,6 +23,7 @@
 pub mod format;
 pub mod grid;
 pub mod mapf;
+pub mod motion;
 mod rng;
 pub mod scenario;
 pub mod search;

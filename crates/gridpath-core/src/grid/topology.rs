@@ -585,6 +585,33 @@ impl Topology {
         }
     }
 
+    /// The corners of the cell at `(x, y)` (signed: cells off the map have corners too) in the
+    /// world frame, counter-clockwise on screen: four on squares, six on hexes
+    /// ([`HexLayout::corners`]).
+    pub fn corners(self, x: i64, y: i64) -> Vec<(f64, f64)> {
+        match self {
+            Topology::Square => {
+                let (x0, y0) = (x as f64, y as f64);
+                vec![
+                    (x0 + 1.0, y0 + 1.0),
+                    (x0 + 1.0, y0),
+                    (x0, y0),
+                    (x0, y0 + 1.0),
+                ]
+            }
+            Topology::Hex(layout) => layout.corners(x, y).to_vec(),
+        }
+    }
+
+    /// The cells that share a side with the cell at `(x, y)` (not merely a corner): its four
+    /// orthogonal neighbours on squares, all six on hexes; signed, so some may lie off the map.
+    pub fn side_neighbours(self, x: i64, y: i64) -> Vec<(i64, i64)> {
+        match self {
+            Topology::Square => vec![(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)],
+            Topology::Hex(layout) => layout.neighbours(x, y).to_vec(),
+        }
+    }
+
     /// The cell (as signed coordinates, possibly off the map) under a point of the world frame.
     pub fn cell_at(self, x: f64, y: f64) -> (i64, i64) {
         match self {
@@ -874,6 +901,68 @@ mod tests {
                 }
             }
             assert_eq!(topology.name().parse::<Topology>(), Ok(topology));
+        }
+    }
+
+    #[test]
+    fn a_side_neighbour_shares_two_corners_and_a_corner_neighbour_at_most_one() {
+        let topologies = [
+            Topology::Square,
+            Topology::Hex(HexLayout::ODD_R),
+            Topology::Hex(HexLayout::new(StaggerAxis::X, StaggerIndex::Even)),
+        ];
+        let shared = |a: &[(f64, f64)], b: &[(f64, f64)]| {
+            a.iter()
+                .filter(|p| b.iter().any(|q| (p.0 - q.0).hypot(p.1 - q.1) < 1e-9))
+                .count()
+        };
+        for topology in topologies {
+            for (x, y) in [(0, 0), (3, 4), (-1, 2), (5, -3)] {
+                let corners = topology.corners(x, y);
+                let sides = topology.side_neighbours(x, y);
+                assert_eq!(corners.len(), sides.len(), "{topology:?}");
+                for &(nx, ny) in &sides {
+                    assert_eq!(
+                        shared(&corners, &topology.corners(nx, ny)),
+                        2,
+                        "{topology:?}"
+                    );
+                }
+                for dx in -2..=2 {
+                    for dy in -2..=2 {
+                        let other = (x + dx, y + dy);
+                        if other != (x, y) && !sides.contains(&other) {
+                            let n = shared(&corners, &topology.corners(other.0, other.1));
+                            assert!(n <= 1, "{topology:?} {other:?} shares {n}");
+                        }
+                    }
+                }
+                // The centre lies inside the polygon: the corners go round it once.
+                let n = corners.len() as f64;
+                let cx = corners.iter().map(|p| p.0).sum::<f64>() / n;
+                let cy = corners.iter().map(|p| p.1).sum::<f64>() / n;
+                if let (Ok(cx_cell), Ok(cy_cell)) = (u32::try_from(x), u32::try_from(y)) {
+                    let centre = topology.centre(Cell::new(cx_cell, cy_cell));
+                    assert!((centre.0 - cx).hypot(centre.1 - cy) < 1e-9, "{topology:?}");
+                }
+                let turn: f64 = (0..corners.len())
+                    .map(|k| {
+                        let (a, b) = (corners[k], corners[(k + 1) % corners.len()]);
+                        let angle = |p: (f64, f64)| (p.1 - cy).atan2(p.0 - cx);
+                        let mut d = angle(b) - angle(a);
+                        if d > std::f64::consts::PI {
+                            d -= std::f64::consts::TAU;
+                        } else if d < -std::f64::consts::PI {
+                            d += std::f64::consts::TAU;
+                        }
+                        d
+                    })
+                    .sum();
+                assert!(
+                    (turn.abs() - std::f64::consts::TAU).abs() < 1e-9,
+                    "{topology:?}"
+                );
+            }
         }
     }
 }

@@ -1,0 +1,594 @@
+//! A crowd of units moving at once, a fixed time step at a time.
+//!
+//! Each step, every unit (on all the cores when there are many):
+//!
+//! 1. takes its **preferred velocity** from its guidance — towards its route's next waypoint at
+//!    its top speed, slowing on the last leg so that it stops on its goal without overshoot;
+//! 2. finds its nearest neighbours and the walls within reach and picks the velocity nearest
+//!    the preferred one that keeps clear of them over the time horizons (ORCA, [`orca`]);
+//!    within its acceleration.
+//!
+//! Then a **guard** checks every unit's straight move of this step against the walls and every
+//! pair's moves against each other, exactly (the least distance over the whole step, not just at
+//! its ends): a move that would bring a disc nearer a wall than its radius, or two discs nearer
+//! than the sum of their radii (nearer than they already are, if they start closer), is cut
+//! short, down to standing still. Standing still is always allowed, so the guard always
+//! succeeds, and discs never overlap and never enter a wall — the avoidance makes the motion
+//! smooth, the guard makes it safe. Steps are deterministic: the result does not depend on
+//! the number of threads.
+//!
+//! [`orca`]: super::orca
+
+use std::num::NonZero;
+
+use super::MotionError;
+use super::guidance::{MapGuide, Route};
+use super::neighbours::NeighbourIndex;
+use super::orca::{self, Line};
+use super::vector::{Vec2, closest_approach, closest_on_segment, segment_distance};
+use super::walls::Walls;
+use crate::grid::Grid;
+
+/// Below this many units a step runs on one thread.
+const PARALLEL_FROM: usize = 256;
+/// How many times in a row the guard halves the moves of units that still clash before it
+/// stops them.
+const GUARD_HALVINGS: usize = 6;
+/// The avoidance keeps this fraction of a radius more than the guard demands, so that the
+/// guard seldom has to act.
+const MARGIN: f64 = 0.01;
+/// Every this many steps a unit checks that it still sees its waypoint (staggered by unit).
+const SIGHT_EVERY: u64 = 8;
+
+/// One unit: a disc with a top speed and an acceleration, from a start to a goal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitSpec {
+    /// Where it starts, in the world frame (cell widths).
+    pub start: Vec2,
+    /// Where it is sent.
+    pub goal: Vec2,
+    /// Its radius.
+    pub radius: f64,
+    /// Its top speed, in cell widths per second.
+    pub max_speed: f64,
+    /// Its greatest change of velocity per second (infinite: it turns and stops at once).
+    pub max_accel: f64,
+}
+
+impl UnitSpec {
+    /// A unit of radius 0.4 at a speed of 1.5 cells per second and an acceleration of 4.
+    pub fn new(start: Vec2, goal: Vec2) -> UnitSpec {
+        UnitSpec {
+            start,
+            goal,
+            radius: 0.4,
+            max_speed: 1.5,
+            max_accel: 4.0,
+        }
+    }
+}
+
+/// How a crowd steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdSettings {
+    /// The time step, in seconds.
+    pub time_step: f64,
+    /// How far ahead units avoid each other, in seconds.
+    pub time_horizon: f64,
+    /// How far ahead units avoid walls, in seconds.
+    pub wall_horizon: f64,
+    /// How far a unit looks for neighbours (0: from the units' speeds and the horizon).
+    pub neighbour_distance: f64,
+    /// How many of the nearest neighbours a unit avoids.
+    pub max_neighbours: usize,
+    /// How near its goal a unit counts as arrived, as a fraction of its radius.
+    pub arrival: f64,
+    /// Threads to use (0: every core).
+    pub threads: usize,
+}
+
+impl Default for CrowdSettings {
+    fn default() -> Self {
+        CrowdSettings {
+            time_step: 0.1,
+            time_horizon: 2.0,
+            wall_horizon: 0.5,
+            neighbour_distance: 0.0,
+            max_neighbours: 10,
+            arrival: 0.25,
+            threads: 0,
+        }
+    }
+}
+
+/// A unit's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// What it is.
+    pub spec: UnitSpec,
+    /// Where it is.
+    pub position: Vec2,
+    /// How it moves.
+    pub velocity: Vec2,
+    /// Where it heads.
+    pub route: Route,
+    /// When it first reached its goal, in seconds.
+    pub arrived_at: Option<f64>,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Units whose move the guard cut short.
+    pub guarded: usize,
+    /// Units that arrived in this step.
+    pub arrived: usize,
+}
+
+/// Units moving together over a map (or the open plane).
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    units: Vec<Unit>,
+    settings: CrowdSettings,
+    guide: Option<MapGuide>,
+    walls: Walls,
+    index: NeighbourIndex,
+    neighbour_distance: f64,
+    steps: u64,
+    threads: usize,
+}
+
+impl Crowd {
+    /// Units on the open plane, with no walls: each goes straight to its goal.
+    pub fn open(specs: &[UnitSpec], settings: CrowdSettings) -> Result<Crowd, MotionError> {
+        check_specs(specs, &settings)?;
+        let units = specs
+            .iter()
+            .map(|&spec| Unit {
+                spec,
+                position: spec.start,
+                velocity: Vec2::ZERO,
+                route: Route::straight(spec.goal),
+                arrived_at: None,
+            })
+            .collect();
+        Ok(Crowd::with_units(units, settings, None, Walls::none()))
+    }
+
+    /// Units on `grid`: each follows a route found by a grid search, and avoids the walls.
+    /// Fails on a unit that starts in a wall or whose goal it cannot reach.
+    pub fn on_map(
+        grid: &Grid,
+        specs: &[UnitSpec],
+        settings: CrowdSettings,
+    ) -> Result<Crowd, MotionError> {
+        check_specs(specs, &settings)?;
+        let guide = MapGuide::new(grid);
+        let walls = guide.walls().clone();
+        let mut seen = Vec::new();
+        for (unit, spec) in specs.iter().enumerate() {
+            for (what, p) in [("start", spec.start), ("goal", spec.goal)] {
+                let inside = guide.cell_of(p).is_some_and(|c| grid.is_passable(c));
+                if !inside {
+                    return Err(MotionError::NotOnMap {
+                        unit,
+                        what,
+                        at: (p.x, p.y),
+                    });
+                }
+                let room = walls.distance(p, spec.radius, &mut seen);
+                if room < spec.radius - 1e-9 {
+                    return Err(MotionError::TooNearWall {
+                        unit,
+                        what,
+                        at: (p.x, p.y),
+                        room,
+                        radius: spec.radius,
+                    });
+                }
+            }
+        }
+        let starts: Vec<Vec2> = specs.iter().map(|s| s.start).collect();
+        let goals: Vec<Vec2> = specs.iter().map(|s| s.goal).collect();
+        let radii: Vec<f64> = specs.iter().map(|s| s.radius).collect();
+        let threads = thread_count(settings.threads);
+        let routes = guide.routes(&starts, &goals, &radii, threads);
+        let mut units = Vec::with_capacity(specs.len());
+        for (unit, (spec, route)) in specs.iter().zip(routes).enumerate() {
+            let Some(route) = route else {
+                return Err(MotionError::NoRoute {
+                    unit,
+                    from: (spec.start.x, spec.start.y),
+                    to: (spec.goal.x, spec.goal.y),
+                });
+            };
+            units.push(Unit {
+                spec: *spec,
+                position: spec.start,
+                velocity: Vec2::ZERO,
+                route,
+                arrived_at: None,
+            });
+        }
+        Ok(Crowd::with_units(units, settings, Some(guide), walls))
+    }
+
+    fn with_units(
+        units: Vec<Unit>,
+        settings: CrowdSettings,
+        guide: Option<MapGuide>,
+        walls: Walls,
+    ) -> Crowd {
+        let neighbour_distance = if settings.neighbour_distance > 0.0 {
+            settings.neighbour_distance
+        } else {
+            let fastest = units.iter().map(|u| u.spec.max_speed).fold(0.0, f64::max);
+            let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
+            fastest * settings.time_horizon + 2.0 * widest
+        };
+        let mut crowd = Crowd {
+            units,
+            settings,
+            guide,
+            walls,
+            index: NeighbourIndex::default(),
+            neighbour_distance,
+            steps: 0,
+            threads: thread_count(settings.threads),
+        };
+        let now = 0.0;
+        for unit in &mut crowd.units {
+            mark_arrival(unit, now, settings.arrival);
+        }
+        crowd
+    }
+
+    /// The units.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The walls the units avoid.
+    pub fn walls(&self) -> &Walls {
+        &self.walls
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &CrowdSettings {
+        &self.settings
+    }
+
+    /// The time since the start, in seconds.
+    pub fn time(&self) -> f64 {
+        self.steps as f64 * self.settings.time_step
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Whether every unit has reached its goal.
+    pub fn all_arrived(&self) -> bool {
+        self.units.iter().all(|u| u.arrived_at.is_some())
+    }
+
+    /// Moves every unit one time step.
+    pub fn step(&mut self) -> StepReport {
+        let dt = self.settings.time_step;
+        let positions: Vec<Vec2> = self.units.iter().map(|u| u.position).collect();
+        let reach = self.neighbour_distance.max(self.guard_reach());
+        self.index.rebuild(&positions, reach);
+        self.refresh_routes();
+        let mut velocities = vec![Vec2::ZERO; self.units.len()];
+        let chunk = self.units.len().div_ceil(self.threads).max(1);
+        let this = &*self;
+        if self.threads > 1 && self.units.len() >= PARALLEL_FROM {
+            std::thread::scope(|scope| {
+                for (k, out) in velocities.chunks_mut(chunk).enumerate() {
+                    scope.spawn(move || this.avoid_all(k * chunk, out));
+                }
+            });
+        } else {
+            this.avoid_all(0, &mut velocities);
+        }
+        let guarded = self.guard(&mut velocities, dt);
+        let now = self.time() + dt;
+        let mut arrived = 0;
+        for (unit, v) in self.units.iter_mut().zip(velocities) {
+            unit.velocity = v;
+            unit.position += v * dt;
+            if unit.arrived_at.is_none() {
+                mark_arrival(unit, now, self.settings.arrival);
+                arrived += usize::from(unit.arrived_at.is_some());
+            }
+        }
+        self.steps += 1;
+        StepReport { guarded, arrived }
+    }
+
+    /// The farthest two units can be apart and still meet within a step.
+    fn guard_reach(&self) -> f64 {
+        let fastest = self
+            .units
+            .iter()
+            .map(|u| u.spec.max_speed)
+            .fold(0.0, f64::max);
+        let widest = self.units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
+        2.0 * (widest + fastest * self.settings.time_step)
+    }
+
+    /// Moves routes on past waypoints reached or in sight, and plans again for units that lost
+    /// sight of theirs.
+    fn refresh_routes(&mut self) {
+        let Some(guide) = &self.guide else {
+            return;
+        };
+        let step = self.steps;
+        let mut lost = Vec::new();
+        for (i, unit) in self.units.iter_mut().enumerate() {
+            let radius = unit.spec.radius;
+            let route = &mut unit.route;
+            if !route.on_last_leg() && unit.position.distance(route.target()) <= radius {
+                route.next += 1;
+            }
+            if (step + i as u64).is_multiple_of(SIGHT_EVERY) {
+                guide.skip_seen(route, unit.position, radius);
+                if !guide.in_sight(unit.position, route.target(), radius * 0.5) {
+                    lost.push(i);
+                }
+            }
+        }
+        if lost.is_empty() {
+            return;
+        }
+        let from: Vec<Vec2> = lost.iter().map(|&i| self.units[i].position).collect();
+        let goals: Vec<Vec2> = lost.iter().map(|&i| self.units[i].spec.goal).collect();
+        let radii: Vec<f64> = lost.iter().map(|&i| self.units[i].spec.radius).collect();
+        let routes = guide.routes(&from, &goals, &radii, self.threads);
+        for (&i, route) in lost.iter().zip(routes) {
+            if let Some(route) = route {
+                self.units[i].route = route;
+            }
+        }
+    }
+
+    /// The avoiding velocities of units `first..first + out.len()`.
+    fn avoid_all(&self, first: usize, out: &mut [Vec2]) {
+        let mut lines: Vec<Line> = Vec::new();
+        let mut near: Vec<(f64, usize)> = Vec::new();
+        let mut seen = Vec::new();
+        for (k, v) in out.iter_mut().enumerate() {
+            *v = self.avoid(first + k, &mut lines, &mut near, &mut seen);
+        }
+    }
+
+    /// The velocity unit `i` takes this step.
+    fn avoid(
+        &self,
+        i: usize,
+        lines: &mut Vec<Line>,
+        near: &mut Vec<(f64, usize)>,
+        seen: &mut Vec<u32>,
+    ) -> Vec2 {
+        let unit = &self.units[i];
+        let spec = unit.spec;
+        let (p, v) = (unit.position, unit.velocity);
+        let dt = self.settings.time_step;
+        let radius = spec.radius * (1.0 + MARGIN);
+        lines.clear();
+        // Walls first: they stay hard when the units' lines leave nothing.
+        let wall_reach = radius + spec.max_speed * self.settings.wall_horizon.max(dt);
+        self.walls.near(p, wall_reach, seen, |wall| {
+            let q = closest_on_segment(p, wall.a, wall.b);
+            let away = p - q;
+            let d = away.length();
+            if d >= wall_reach || d == 0.0 {
+                return;
+            }
+            let normal = away / d;
+            let horizon = self.settings.wall_horizon.max(dt);
+            let offset = if d > radius {
+                -(d - radius) / horizon
+            } else {
+                (radius - d) / dt
+            };
+            lines.push(Line::at_least(normal, offset));
+        });
+        let hard = lines.len();
+        // The nearest neighbours.
+        near.clear();
+        let limit_sq = self.neighbour_distance * self.neighbour_distance;
+        let max = self.settings.max_neighbours;
+        self.index.around(p, |j| {
+            if j == i {
+                return;
+            }
+            let d_sq = (self.units[j].position - p).length_sq();
+            if d_sq >= limit_sq || (near.len() == max && d_sq >= near[max - 1].0) {
+                return;
+            }
+            let at = near.partition_point(|&(e, k)| (e, k) < (d_sq, j));
+            if near.len() == max {
+                near.pop();
+            }
+            near.insert(at, (d_sq, j));
+        });
+        for &(_, j) in near.iter() {
+            let other = &self.units[j];
+            let combined = radius + other.spec.radius * (1.0 + MARGIN);
+            lines.push(orca::unit_line(
+                v,
+                other.position - p,
+                v - other.velocity,
+                combined,
+                0.5,
+                self.settings.time_horizon,
+                dt,
+            ));
+        }
+        let preferred = self.preferred(unit);
+        let mut chosen = orca::solve(lines, hard, spec.max_speed, preferred);
+        if spec.max_accel.is_finite() {
+            chosen = v + (chosen - v).clamp_length(spec.max_accel * dt);
+        }
+        chosen
+    }
+
+    /// Where unit `unit` would go with nobody in the way.
+    fn preferred(&self, unit: &Unit) -> Vec2 {
+        let spec = unit.spec;
+        let to = unit.route.target() - unit.position;
+        let distance = to.length();
+        if distance < 1e-9 {
+            return Vec2::ZERO;
+        }
+        let mut speed = spec.max_speed;
+        if unit.route.on_last_leg() {
+            let dt = self.settings.time_step;
+            // Brake so as to stop on the goal: no faster than the acceleration can stop
+            // from, and no farther than the goal in one step.
+            if spec.max_accel.is_finite() {
+                speed = speed.min((2.0 * spec.max_accel * distance).sqrt());
+            }
+            speed = speed.min(distance / dt);
+        }
+        to / distance * speed
+    }
+
+    /// Cuts short the moves that would bring a disc into a wall or into another disc; answers
+    /// how many units it cut.
+    fn guard(&self, velocities: &mut [Vec2], dt: f64) -> usize {
+        let mut cut = vec![false; self.units.len()];
+        let mut seen = Vec::new();
+        // Walls: the longest safe part of the move (safety shrinks with the length).
+        for (i, unit) in self.units.iter().enumerate() {
+            let v = velocities[i];
+            if self.walls.all().is_empty() || v == Vec2::ZERO {
+                continue;
+            }
+            let p = unit.position;
+            let r = unit.spec.radius;
+            let reach = r + v.length() * dt + 1.0;
+            let now = self.walls.distance(p, reach, &mut seen);
+            let floor = r.min(now) - 1e-9;
+            let safe = |s: f64| {
+                let end = p + v * (s * dt);
+                let mut ok = true;
+                self.walls.near(p, reach, &mut Vec::new(), |wall| {
+                    ok = ok && segment_distance(p, end, wall.a, wall.b) >= floor;
+                });
+                ok
+            };
+            if safe(1.0) {
+                continue;
+            }
+            let (mut low, mut high) = (0.0, 1.0);
+            for _ in 0..12 {
+                let mid = 0.5 * (low + high);
+                if safe(mid) {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            velocities[i] = v * low;
+            cut[i] = true;
+        }
+        // Pairs: halve the moves of units that clash, then stop them.
+        let reach = self.guard_reach();
+        for round in 0..=GUARD_HALVINGS {
+            let clashing = self.clashing(velocities, dt, reach);
+            if clashing.is_empty() {
+                break;
+            }
+            for i in clashing {
+                velocities[i] = if round == GUARD_HALVINGS {
+                    Vec2::ZERO
+                } else {
+                    velocities[i] * 0.5
+                };
+                cut[i] = true;
+            }
+        }
+        cut.iter().filter(|&&c| c).count()
+    }
+
+    /// The units whose moves this step would bring them nearer another disc than allowed.
+    fn clashing(&self, velocities: &[Vec2], dt: f64, reach: f64) -> Vec<usize> {
+        let mut clashing = Vec::new();
+        let reach_sq = reach * reach;
+        for (i, unit) in self.units.iter().enumerate() {
+            let (p, end) = (unit.position, unit.position + velocities[i] * dt);
+            let mut clash = false;
+            self.index.around(p, |j| {
+                if clash || j == i {
+                    return;
+                }
+                let other = &self.units[j];
+                let q = other.position;
+                if (q - p).length_sq() > reach_sq {
+                    return;
+                }
+                let allowed = (unit.spec.radius + other.spec.radius).min(p.distance(q)) - 1e-9;
+                if closest_approach(p, end, q, q + velocities[j] * dt) < allowed {
+                    clash = true;
+                }
+            });
+            if clash {
+                clashing.push(i);
+            }
+        }
+        clashing
+    }
+}
+
+/// Marks a unit arrived if it is near enough its goal.
+fn mark_arrival(unit: &mut Unit, now: f64, arrival: f64) {
+    if unit.position.distance(unit.spec.goal) <= arrival * unit.spec.radius {
+        unit.arrived_at = Some(now);
+    }
+}
+
+fn thread_count(asked: usize) -> usize {
+    if asked > 0 {
+        asked
+    } else {
+        std::thread::available_parallelism().map_or(1, NonZero::get)
+    }
+}
+
+/// Refuses specs no simulation can run.
+fn check_specs(specs: &[UnitSpec], settings: &CrowdSettings) -> Result<(), MotionError> {
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if !positive(settings.time_step)
+        || !positive(settings.time_horizon)
+        || !positive(settings.wall_horizon)
+    {
+        return Err(MotionError::Settings(
+            "the time step and the horizons must be positive",
+        ));
+    }
+    if !(settings.arrival.is_finite() && settings.arrival >= 0.0) || settings.max_neighbours == 0 {
+        return Err(MotionError::Settings(
+            "the arrival distance must be at least 0 and the neighbours at least 1",
+        ));
+    }
+    for (unit, spec) in specs.iter().enumerate() {
+        let finite = [spec.start.x, spec.start.y, spec.goal.x, spec.goal.y]
+            .iter()
+            .all(|v| v.is_finite());
+        if !finite
+            || !positive(spec.radius)
+            || !positive(spec.max_speed)
+            || spec.max_accel.is_nan()
+            || spec.max_accel <= 0.0
+        {
+            return Err(MotionError::Unit {
+                unit,
+                why: "needs a finite start and goal and a positive radius, speed and acceleration",
+            });
+        }
+    }
+    Ok(())
+}
