@@ -16,6 +16,7 @@ macro_rules! out {
 mod ascii;
 mod bounds;
 mod convert;
+mod crowd;
 mod field;
 mod heights;
 mod mapf;
@@ -60,6 +61,9 @@ enum Command {
     /// Plan for many agents at once (multi-agent path finding) from a Moving AI scenario, or
     /// check a plan with `mapf check`.
     Mapf(mapf::MapfArgs),
+    /// Move units with a radius and a speed continuously over a map, from a Moving AI scenario
+    /// or at random, avoiding each other and the walls.
+    Crowd(crowd::CrowdArgs),
     /// Convert between map files, or import an image or a ROS map.yaml.
     Convert(convert::ConvertArgs),
     /// Open a map in the editor (.json, .map, .tmx, .tmj, .ldtk), or import an image or ROS
@@ -213,6 +217,7 @@ pub fn run() -> ExitCode {
         Some(Command::Scen(a)) => scen::run(&a),
         Some(Command::Field(a)) => field::run(&a),
         Some(Command::Mapf(a)) => mapf::run(&a),
+        Some(Command::Crowd(a)) => crowd::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Edit {
             map,

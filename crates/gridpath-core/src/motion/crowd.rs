@@ -37,6 +37,10 @@ const GUARD_HALVINGS: usize = 6;
 /// The avoidance keeps this fraction of a radius more than the guard demands, so that the
 /// guard seldom has to act.
 const MARGIN: f64 = 0.01;
+/// How slowly a unit's `held` follows how much it is held back (per step).
+const HELD_MEMORY: f64 = 0.95;
+/// The most a held unit turns its wish to its right, in radians.
+const MAX_SIDE_TURN: f64 = 0.6;
 /// Every this many steps a unit checks that it still sees its waypoint (staggered by unit).
 const SIGHT_EVERY: u64 = 8;
 
@@ -114,6 +118,9 @@ pub struct Unit {
     pub route: Route,
     /// When it first reached its goal, in seconds.
     pub arrived_at: Option<f64>,
+    /// How much it has lately been held back from its preferred velocity, from 0 (not at all)
+    /// to 1 (standing): the more, the more it steers to its right to find a way past.
+    pub held: f64,
 }
 
 /// What one step did.
@@ -133,6 +140,10 @@ pub struct Crowd {
     guide: Option<MapGuide>,
     walls: Walls,
     index: NeighbourIndex,
+    /// The same positions in buckets of the guard's reach.
+    near_index: NeighbourIndex,
+    /// The units' positions at the start of the step, as the index holds them.
+    positions: Vec<Vec2>,
     neighbour_distance: f64,
     steps: u64,
     threads: usize,
@@ -150,6 +161,7 @@ impl Crowd {
                 velocity: Vec2::ZERO,
                 route: Route::straight(spec.goal),
                 arrived_at: None,
+                held: 0.0,
             })
             .collect();
         Ok(Crowd::with_units(units, settings, None, Walls::none()))
@@ -208,6 +220,7 @@ impl Crowd {
                 velocity: Vec2::ZERO,
                 route,
                 arrived_at: None,
+                held: 0.0,
             });
         }
         Ok(Crowd::with_units(units, settings, Some(guide), walls))
@@ -232,6 +245,8 @@ impl Crowd {
             guide,
             walls,
             index: NeighbourIndex::default(),
+            near_index: NeighbourIndex::default(),
+            positions: Vec::new(),
             neighbour_distance,
             steps: 0,
             threads: thread_count(settings.threads),
@@ -276,9 +291,11 @@ impl Crowd {
     /// Moves every unit one time step.
     pub fn step(&mut self) -> StepReport {
         let dt = self.settings.time_step;
-        let positions: Vec<Vec2> = self.units.iter().map(|u| u.position).collect();
-        let reach = self.neighbour_distance.max(self.guard_reach());
-        self.index.rebuild(&positions, reach);
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        let bucket = self.guard_reach().max(0.5 * self.neighbour_distance);
+        self.index.rebuild(&self.positions, bucket);
+        self.near_index.rebuild(&self.positions, self.guard_reach());
         self.refresh_routes();
         let mut velocities = vec![Vec2::ZERO; self.units.len()];
         let chunk = self.units.len().div_ceil(self.threads).max(1);
@@ -296,6 +313,14 @@ impl Crowd {
         let now = self.time() + dt;
         let mut arrived = 0;
         for (unit, v) in self.units.iter_mut().zip(velocities) {
+            let to = unit.route.target() - unit.position;
+            let far = !unit.route.on_last_leg() || to.length() > 3.0 * unit.spec.radius;
+            unit.held = if far {
+                let progress = v.dot(to.normalized()) / unit.spec.max_speed;
+                HELD_MEMORY * unit.held + (1.0 - HELD_MEMORY) * (1.0 - progress).clamp(0.0, 1.0)
+            } else {
+                unit.held * HELD_MEMORY
+            };
             unit.velocity = v;
             unit.position += v * dt;
             if unit.arrived_at.is_none() {
@@ -397,23 +422,13 @@ impl Crowd {
         });
         let hard = lines.len();
         // The nearest neighbours.
-        near.clear();
-        let limit_sq = self.neighbour_distance * self.neighbour_distance;
-        let max = self.settings.max_neighbours;
-        self.index.around(p, |j| {
-            if j == i {
-                return;
-            }
-            let d_sq = (self.units[j].position - p).length_sq();
-            if d_sq >= limit_sq || (near.len() == max && d_sq >= near[max - 1].0) {
-                return;
-            }
-            let at = near.partition_point(|&(e, k)| (e, k) < (d_sq, j));
-            if near.len() == max {
-                near.pop();
-            }
-            near.insert(at, (d_sq, j));
-        });
+        self.index.nearest(
+            p,
+            i,
+            self.settings.max_neighbours,
+            self.neighbour_distance,
+            near,
+        );
         for &(_, j) in near.iter() {
             let other = &self.units[j];
             let combined = radius + other.spec.radius * (1.0 + MARGIN);
@@ -427,7 +442,7 @@ impl Crowd {
                 dt,
             ));
         }
-        let preferred = self.preferred(unit);
+        let preferred = self.preferred(unit, i);
         let mut chosen = orca::solve(lines, hard, spec.max_speed, preferred);
         if spec.max_accel.is_finite() {
             chosen = v + (chosen - v).clamp_length(spec.max_accel * dt);
@@ -436,7 +451,7 @@ impl Crowd {
     }
 
     /// Where unit `unit` would go with nobody in the way.
-    fn preferred(&self, unit: &Unit) -> Vec2 {
+    fn preferred(&self, unit: &Unit, i: usize) -> Vec2 {
         let spec = unit.spec;
         let to = unit.route.target() - unit.position;
         let distance = to.length();
@@ -453,7 +468,20 @@ impl Crowd {
             }
             speed = speed.min(distance / dt);
         }
-        to / distance * speed
+        let mut direction = to / distance;
+        if distance > 2.0 * spec.radius {
+            // Keep right: a unit held back turns its wish to its right, so that units meeting
+            // head-on pass on opposite sides and a crowd crossing turns into a roundabout
+            // rather than a standstill; a small turn of its own, the same every step, breaks
+            // the ties of perfectly symmetric starts.
+            let own =
+                ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as f64 / (1u64 << 24) as f64;
+            let angle = unit.held * MAX_SIDE_TURN + (own - 0.5) * 0.02;
+            let (sin, cos) = angle.sin_cos();
+            // The right of a heading (x, y), y downwards, is (−y, x).
+            direction = direction * cos + Vec2::new(-direction.y, direction.x) * sin;
+        }
+        direction * speed
     }
 
     /// Cuts short the moves that would bring a disc into a wall or into another disc; answers
@@ -495,33 +523,54 @@ impl Crowd {
             velocities[i] = v * low;
             cut[i] = true;
         }
-        // Pairs: halve the moves of units that clash, then stop them.
+        // Pairs: halve the moves of units that clash, then stop them, until none clash. A
+        // unit stopped may make a neighbour's move clash that did not before, so the check
+        // runs again; it ends, as every round after the halvings stops one more unit, and
+        // units standing still cannot clash.
         let reach = self.guard_reach();
-        for round in 0..=GUARD_HALVINGS {
-            let clashing = self.clashing(velocities, dt, reach);
+        let mut candidates: Vec<usize> = (0..self.units.len()).collect();
+        let mut stamp = vec![u32::MAX; self.units.len()];
+        for round in 0u32.. {
+            let clashing = self.clashing(velocities, dt, reach, &candidates);
             if clashing.is_empty() {
                 break;
             }
-            for i in clashing {
-                velocities[i] = if round == GUARD_HALVINGS {
+            // Only the moves changed, and those of their neighbours, can clash anew.
+            candidates.clear();
+            for &i in &clashing {
+                velocities[i] = if round >= GUARD_HALVINGS as u32 {
                     Vec2::ZERO
                 } else {
                     velocities[i] * 0.5
                 };
                 cut[i] = true;
+                self.near_index.around(self.units[i].position, |j| {
+                    if stamp[j] != round {
+                        stamp[j] = round;
+                        candidates.push(j);
+                    }
+                });
             }
+            candidates.sort_unstable();
         }
         cut.iter().filter(|&&c| c).count()
     }
 
     /// The units whose moves this step would bring them nearer another disc than allowed.
-    fn clashing(&self, velocities: &[Vec2], dt: f64, reach: f64) -> Vec<usize> {
+    fn clashing(
+        &self,
+        velocities: &[Vec2],
+        dt: f64,
+        reach: f64,
+        candidates: &[usize],
+    ) -> Vec<usize> {
         let mut clashing = Vec::new();
         let reach_sq = reach * reach;
-        for (i, unit) in self.units.iter().enumerate() {
+        for &i in candidates {
+            let unit = &self.units[i];
             let (p, end) = (unit.position, unit.position + velocities[i] * dt);
             let mut clash = false;
-            self.index.around(p, |j| {
+            self.near_index.around(p, |j| {
                 if clash || j == i {
                     return;
                 }

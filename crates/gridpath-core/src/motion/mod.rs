@@ -45,6 +45,9 @@ pub mod orca;
 mod vector;
 pub mod walls;
 
+#[cfg(test)]
+mod tests;
+
 pub use crowd::{Crowd, CrowdSettings, StepReport, Unit, UnitSpec};
 pub use vector::{Vec2, closest_approach, closest_on_segment, segment_distance};
 

@@ -12,6 +12,11 @@ pub struct NeighbourIndex {
     starts: Vec<u32>,
     order: Vec<u32>,
     slots: Vec<u32>,
+    /// Each unit's bucket, to tell apart the buckets that share a slot.
+    buckets: Vec<(i64, i64)>,
+    /// For each entry of `order`: its unit's bucket and position, read in the order of a
+    /// slot's scan.
+    sorted: Vec<((i64, i64), Vec2)>,
 }
 
 impl NeighbourIndex {
@@ -20,14 +25,14 @@ impl NeighbourIndex {
         self.size = size.max(1e-6);
         let table = (positions.len() * 2).next_power_of_two().max(64);
         self.mask = table - 1;
+        let mut buckets = std::mem::take(&mut self.buckets);
+        buckets.clear();
+        buckets.extend(positions.iter().map(|&p| self.bucket(p)));
         let mut slots = std::mem::take(&mut self.slots);
         slots.clear();
-        slots.extend(
-            positions
-                .iter()
-                .map(|&p| self.slot_of(self.bucket(p)) as u32),
-        );
+        slots.extend(buckets.iter().map(|&b| self.slot_of(b) as u32));
         self.slots = slots;
+        self.buckets = buckets;
         self.starts.clear();
         self.starts.resize(table + 1, 0);
         for &slot in &self.slots {
@@ -44,6 +49,12 @@ impl NeighbourIndex {
             self.order[*at as usize] = unit as u32;
             *at += 1;
         }
+        self.sorted.clear();
+        self.sorted.extend(
+            self.order
+                .iter()
+                .map(|&u| (self.buckets[u as usize], positions[u as usize])),
+        );
     }
 
     fn bucket(&self, p: Vec2) -> (i64, i64) {
@@ -59,29 +70,87 @@ impl NeighbourIndex {
         ((h ^ (h >> 29)) as usize) & self.mask
     }
 
-    /// Calls `visit` with every unit in the 3 × 3 buckets around `p` — all those within the
-    /// bucket size, and some beyond (and, where buckets share a slot, some twice over: the
-    /// caller filters by distance and skips repeats if it must).
+    /// Calls `visit` with every unit in bucket `(bx, by)` and its position.
+    fn in_bucket(&self, bucket: (i64, i64), visit: &mut impl FnMut(usize, Vec2)) {
+        let slot = self.slot_of(bucket);
+        let (from, to) = (self.starts[slot] as usize, self.starts[slot + 1] as usize);
+        for (k, &(b, p)) in self.sorted[from..to].iter().enumerate() {
+            if b == bucket {
+                visit(self.order[from + k] as usize, p);
+            }
+        }
+    }
+
+    /// The `k` units nearest `p` within `limit` (leaving out `me`), nearest first, as pairs of
+    /// squared distance and unit, ties broken by the unit's index. Searches rings of buckets outwards and stops as soon as no
+    /// nearer unit can lie farther out.
+    pub fn nearest(&self, p: Vec2, me: usize, k: usize, limit: f64, out: &mut Vec<(f64, usize)>) {
+        out.clear();
+        if self.order.is_empty() || k == 0 {
+            return;
+        }
+        let (bx, by) = self.bucket(p);
+        let limit_sq = limit * limit;
+        // How far p lies inside its bucket from the nearest side: ring r is at least
+        // (r − 1) · size + that far.
+        let inner = {
+            let fx = p.x / self.size - bx as f64;
+            let fy = p.y / self.size - by as f64;
+            fx.min(1.0 - fx).min(fy).min(1.0 - fy).max(0.0) * self.size
+        };
+        let max_ring = (limit / self.size).ceil() as i64 + 1;
+        let consider = |out: &mut Vec<(f64, usize)>, unit: usize, q: Vec2| {
+            if unit == me {
+                return;
+            }
+            let d_sq = (q - p).length_sq();
+            if d_sq >= limit_sq || (out.len() == k && (d_sq, unit) >= out[k - 1]) {
+                return;
+            }
+            let at = out.partition_point(|&e| e < (d_sq, unit));
+            if out.len() == k {
+                out.pop();
+            }
+            out.insert(at, (d_sq, unit));
+        };
+        for ring in 0..=max_ring {
+            if ring > 0 {
+                let reach = (ring - 1) as f64 * self.size + inner;
+                let worst = if out.len() == k {
+                    out[k - 1].0
+                } else {
+                    limit_sq
+                };
+                if reach * reach > worst {
+                    break;
+                }
+            }
+            let mut visit = |unit: usize, q: Vec2| consider(out, unit, q);
+            if ring == 0 {
+                self.in_bucket((bx, by), &mut visit);
+                continue;
+            }
+            for d in -ring..=ring {
+                self.in_bucket((bx + d, by - ring), &mut visit);
+                self.in_bucket((bx + d, by + ring), &mut visit);
+            }
+            for d in 1 - ring..ring {
+                self.in_bucket((bx - ring, by + d), &mut visit);
+                self.in_bucket((bx + ring, by + d), &mut visit);
+            }
+        }
+    }
+
+    /// Calls `visit` once with every unit in the 3 × 3 buckets around `p`: all those within
+    /// the bucket size, and some beyond (the caller filters by distance).
     pub fn around(&self, p: Vec2, mut visit: impl FnMut(usize)) {
         if self.order.is_empty() {
             return;
         }
         let (bx, by) = self.bucket(p);
-        let mut visited = [usize::MAX; 9];
-        let mut k = 0;
         for dy in -1..=1 {
             for dx in -1..=1 {
-                let slot = self.slot_of((bx + dx, by + dy));
-                let repeat = visited[..k].contains(&slot);
-                visited[k] = slot;
-                k += 1;
-                if repeat {
-                    continue;
-                }
-                let (from, to) = (self.starts[slot] as usize, self.starts[slot + 1] as usize);
-                for &unit in &self.order[from..to] {
-                    visit(unit as usize);
-                }
+                self.in_bucket((bx + dx, by + dy), &mut |unit, _| visit(unit));
             }
         }
     }
@@ -112,6 +181,19 @@ mod tests {
             unique.sort_unstable();
             unique.dedup();
             assert_eq!(unique.len(), seen.len());
+            // The five nearest within 7, against sorting them all.
+            let me = positions.iter().position(|&q| q == p).expect("a unit");
+            let mut all: Vec<(f64, usize)> = positions
+                .iter()
+                .enumerate()
+                .filter(|&(u, q)| u != me && p.distance(*q) < 7.0)
+                .map(|(u, &q)| ((q - p).length_sq(), u))
+                .collect();
+            all.sort_by(|a, b| a.partial_cmp(b).expect("numbers"));
+            all.truncate(5);
+            let mut near = Vec::new();
+            index.nearest(p, me, 5, 7.0, &mut near);
+            assert_eq!(near, all);
             for (u, &q) in positions.iter().enumerate() {
                 if p.distance(q) <= 10.0 {
                     assert!(seen.contains(&u));

@@ -33,7 +33,7 @@ impl Vec2 {
 
     /// The length.
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        self.length_sq().sqrt()
     }
 
     /// The vector of length 1 the same way, or zero for zero.

@@ -1,0 +1,153 @@
+//! Units in motion: RVO2's Circle example — N units on a circle of radius 200·N/250 (radius
+//! 1.5, top speed 2, neighbour distance 15, 10 neighbours, time horizon 10, step 0.25 s), each
+//! sent to the antipodal point — with the reference library's own program run beside it when it
+//! is there (`../shared/anchors/rvo2-circle`, or `RVO2_CIRCLE`).
+//!
+//! For each N: milliseconds of wall time per step (mean over the run), the time until every
+//! unit has arrived (within its radius of its goal, RVO2's rule) over the straight-line time
+//! (diameter ÷ top speed), and the smallest centre distance over the radii sum, recomputed
+//! from the positions after every step. `MOTION_BENCH_N=250,1000` picks the sizes (default
+//! 250, 1000, 5000, 10000).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // A benchmark fails loudly.
+
+use std::f64::consts::TAU;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use gridpath::motion::{Crowd, CrowdSettings, UnitSpec, Vec2};
+
+/// RVO2's Circle units and settings for `n` units.
+pub fn circle(n: usize) -> (Vec<UnitSpec>, CrowdSettings, f64) {
+    let radius = 200.0 * n as f64 / 250.0;
+    let units = (0..n)
+        .map(|i| {
+            let angle = i as f64 * TAU / n as f64;
+            let start = Vec2::new(radius * angle.cos(), radius * angle.sin());
+            UnitSpec {
+                start,
+                goal: -start,
+                radius: 1.5,
+                max_speed: 2.0,
+                max_accel: f64::INFINITY,
+            }
+        })
+        .collect();
+    let settings = CrowdSettings {
+        time_step: 0.25,
+        time_horizon: 10.0,
+        wall_horizon: 10.0,
+        neighbour_distance: 15.0,
+        max_neighbours: 10,
+        arrival: 1.0,
+        threads: 0,
+    };
+    (units, settings, 2.0 * radius / 2.0)
+}
+
+fn smallest_gap(crowd: &Crowd) -> f64 {
+    // Every pair near enough to matter, found by sorting along x (the guard's own index is
+    // not used: this is the check of it).
+    let units = crowd.units();
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by(|&a, &b| units[a].position.x.total_cmp(&units[b].position.x));
+    let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
+    let mut best = f64::INFINITY;
+    for (k, &i) in order.iter().enumerate() {
+        for &j in &order[k + 1..] {
+            let (a, b) = (&units[i], &units[j]);
+            if b.position.x - a.position.x > 2.0 * widest * 1.5 {
+                break;
+            }
+            best = best.min(a.position.distance(b.position) / (a.spec.radius + b.spec.radius));
+        }
+    }
+    best
+}
+
+/// This thread's CPU time, in seconds: what a step costs on one core, whatever else the
+/// machine runs.
+fn thread_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given and nothing else.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+fn anchor() -> Option<PathBuf> {
+    let path = std::env::var_os("RVO2_CIRCLE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/anchors/rvo2-circle"));
+    path.is_file().then_some(path)
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("MOTION_BENCH_N")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![250, 1000, 5000, 10000]);
+    let anchor = anchor();
+    println!(
+        "Circle (RVO2's example): one thread (CPU time per step), then every core (wall time)"
+    );
+    println!(
+        "{:>6}  {:>12} {:>12} {:>10} {:>9} {:>8}",
+        "units", "cpu ms/step", "wall ms/step", "arrival×", "min gap", "guarded"
+    );
+    for n in sizes {
+        let (units, settings, ideal) = circle(n);
+        let mut one = Crowd::open(
+            &units,
+            CrowdSettings {
+                threads: 1,
+                ..settings
+            },
+        )
+        .expect("valid");
+        let mut cpu = 0.0;
+        while !one.all_arrived() && one.time() < 20.0 * ideal {
+            let t = thread_cpu();
+            one.step();
+            cpu += thread_cpu() - t;
+        }
+        let cpu_ms = 1000.0 * cpu / one.steps() as f64;
+        let mut crowd = Crowd::open(&units, settings).expect("valid units");
+        let mut gap = f64::INFINITY;
+        let mut guarded = 0usize;
+        let mut stepping = 0.0;
+        while !crowd.all_arrived() && crowd.time() < 20.0 * ideal {
+            let t = Instant::now();
+            guarded += crowd.step().guarded;
+            stepping += t.elapsed().as_secs_f64();
+            gap = gap.min(smallest_gap(&crowd));
+        }
+        assert_eq!(
+            one.units()[n - 1].position,
+            crowd.units()[n - 1].position,
+            "one thread and every core moved the units the same"
+        );
+        let ms = 1000.0 * stepping / crowd.steps() as f64;
+        let arrival = if crowd.all_arrived() {
+            format!("{:.2}", crowd.time() / ideal)
+        } else {
+            format!(">{:.0}", crowd.time() / ideal)
+        };
+        println!("{n:>6}  {cpu_ms:>12.3} {ms:>12.3} {arrival:>10} {gap:>9.4} {guarded:>8}");
+        if let Some(anchor) = &anchor {
+            let output = Command::new(anchor).arg(n.to_string()).output();
+            match output {
+                Ok(out) => {
+                    let text = String::from_utf8_lossy(&out.stdout);
+                    for line in text.lines().take(2) {
+                        println!("        RVO2: {}", line.trim());
+                    }
+                }
+                Err(e) => println!("        RVO2: could not run {}: {e}", anchor.display()),
+            }
+        }
+    }
+}
