@@ -190,7 +190,7 @@ pub(crate) fn run_within(
         goal_node: NONE,
     };
     if search.heuristic(&starts).is_infinite() {
-        outcome.time = budget.elapsed();
+        outcome.conclude(&budget);
         return (outcome, Kept::default());
     }
     let priorities = initial_priorities(&graph, &mut search.distances, &starts);
@@ -214,6 +214,7 @@ pub(crate) fn run_within(
         kept.peak = kept.peak.max(stored);
         if stored > max_cells {
             memory_full = true;
+            budget.memory_full();
             break;
         }
         let node = &search.nodes[top as usize];
@@ -313,6 +314,6 @@ pub(crate) fn run_within(
     } else if memory_full {
         outcome.proof = Proof::GaveUp;
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     (outcome, kept)
 }

@@ -49,6 +49,8 @@ mod plan_file;
 mod scenario;
 mod setup;
 mod space_time;
+#[cfg(test)]
+mod stop_tests;
 mod symmetry;
 #[cfg(test)]
 mod tests;
@@ -62,7 +64,7 @@ pub use cbs::CBS_MAX_CELLS;
 pub use claims::{Claim, ClaimVerdict, PROOF_TIME_LIMIT, check_claims, first_false};
 pub use lacam::LACAM_MAX_CELLS;
 pub use model::{Agent, Instance, InstanceError, Moves};
-pub use outcome::{MapfOutcome, MapfSettings, Proof};
+pub use outcome::{MapfOutcome, MapfSettings, Proof, StopReason};
 pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 pub use plan::Plan;
 pub use plan_export::{AgentExport, PlanExport, PlanSource, WorldPlan};

@@ -100,6 +100,84 @@ impl fmt::Display for Proof {
     }
 }
 
+/// Why a solver stopped: beside [`Proof`] (what it proved), what ended the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The time limit passed (with or without a plan).
+    TimeLimit,
+    /// The solver's memory limit was reached: LaCAM's [`LACAM_MAX_CELLS`](super::LACAM_MAX_CELLS)
+    /// agent entries, or the conflict-based searches' [`CBS_MAX_CELLS`](super::CBS_MAX_CELLS).
+    MemoryLimit,
+    /// The plan was proved optimal (in sum of costs, or LaCAM*'s sum of loss).
+    ProvedOptimal,
+    /// The plan was proved within the solver's weight of the optimum.
+    ProvedBound,
+    /// A solver that answers with its first plan found one (PIBT, WHCA*, LaCAM without
+    /// anytime).
+    PlanFound,
+    /// Everything was searched and no plan exists.
+    SearchedEverything,
+    /// The control was cancelled.
+    Cancelled,
+    /// An incomplete solver gave up (its ticks ran out, or it could not go on).
+    GaveUp,
+}
+
+impl StopReason {
+    /// The stable name in files and JSON: `time-limit`, `memory-limit`, `proved-optimal`,
+    /// `proved-bound`, `plan-found`, `searched-everything`, `cancelled`, `gave-up`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::TimeLimit => "time-limit",
+            StopReason::MemoryLimit => "memory-limit",
+            StopReason::ProvedOptimal => "proved-optimal",
+            StopReason::ProvedBound => "proved-bound",
+            StopReason::PlanFound => "plan-found",
+            StopReason::SearchedEverything => "searched-everything",
+            StopReason::Cancelled => "cancelled",
+            StopReason::GaveUp => "gave-up",
+        }
+    }
+
+    /// The reason that goes with a proof when nothing else ended the run.
+    pub(crate) fn of_proof(proof: Proof) -> Self {
+        match proof {
+            Proof::Optimal | Proof::OptimalLoss => StopReason::ProvedOptimal,
+            Proof::Bounded(_) => StopReason::ProvedBound,
+            Proof::Feasible => StopReason::PlanFound,
+            Proof::NoSolution => StopReason::SearchedEverything,
+            Proof::TimedOut => StopReason::TimeLimit,
+            Proof::Cancelled => StopReason::Cancelled,
+            Proof::GaveUp => StopReason::GaveUp,
+        }
+    }
+
+    /// One line for people, with the run's time limit and nodes expanded: `stopped: time
+    /// limit 10 s reached`, `stopped: memory limit reached after 1234 nodes`, `stopped:
+    /// proved optimal`.
+    pub fn describe(self, time_limit: Duration, expanded: u64) -> String {
+        let what = match self {
+            StopReason::TimeLimit => {
+                format!("time limit {} s reached", time_limit.as_secs_f64())
+            }
+            StopReason::MemoryLimit => format!("memory limit reached after {expanded} nodes"),
+            StopReason::ProvedOptimal => "proved optimal".to_owned(),
+            StopReason::ProvedBound => "proved within the bound".to_owned(),
+            StopReason::PlanFound => "plan found".to_owned(),
+            StopReason::SearchedEverything => "searched everything, no plan exists".to_owned(),
+            StopReason::Cancelled => "cancelled".to_owned(),
+            StopReason::GaveUp => "gave up (the solver is incomplete)".to_owned(),
+        };
+        format!("stopped: {what}")
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What a solver answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapfOutcome {
@@ -107,6 +185,8 @@ pub struct MapfOutcome {
     pub plan: Option<Plan>,
     /// What the solver proved.
     pub proof: Proof,
+    /// Why the solver stopped.
+    pub stopped: StopReason,
     /// The plan's summary from the independent validator (filled in by [`solve`](super::solve)).
     pub summary: Option<PlanSummary>,
     /// The sum over agents of each one's cheapest cost alone: a lower bound on any plan's.
@@ -131,6 +211,7 @@ impl MapfOutcome {
         Self {
             plan: None,
             proof,
+            stopped: StopReason::of_proof(proof),
             summary: None,
             lower_bound: 0.0,
             proved_bound: None,
@@ -138,6 +219,18 @@ impl MapfOutcome {
             first_plan_time: None,
             expanded: 0,
         }
+    }
+
+    /// Ends a run: the time taken, and why it stopped — the budget's cancellation or time
+    /// limit, else the memory limit when the solver reported it, else what its proof says.
+    pub(crate) fn conclude(&mut self, budget: &Budget<'_>) {
+        self.time = budget.elapsed();
+        self.stopped = match budget.stopped() {
+            Some(Proof::Cancelled) => StopReason::Cancelled,
+            Some(_) => StopReason::TimeLimit,
+            None if budget.memory_full.get() => StopReason::MemoryLimit,
+            None => StopReason::of_proof(self.proof),
+        };
     }
 }
 
@@ -148,6 +241,8 @@ pub(crate) struct Budget<'a> {
     control: &'a SearchControl,
     /// Why it stopped, once it has.
     stopped: Cell<Option<Proof>>,
+    /// Whether the solver stopped at its memory limit.
+    memory_full: Cell<bool>,
 }
 
 impl<'a> Budget<'a> {
@@ -158,6 +253,7 @@ impl<'a> Budget<'a> {
             limit,
             control,
             stopped: Cell::new(None),
+            memory_full: Cell::new(false),
         }
     }
 
@@ -189,6 +285,11 @@ impl<'a> Budget<'a> {
             }
         }
         self.stopped.get().is_some()
+    }
+
+    /// Records that the solver stopped at its memory limit.
+    pub(crate) fn memory_full(&self) {
+        self.memory_full.set(true);
     }
 
     /// Why the solver stopped, if it did.

@@ -360,6 +360,6 @@ pub(crate) fn run(
         update_priorities(&mut priorities, &next, &goals);
         configs.push(next);
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     outcome
 }
