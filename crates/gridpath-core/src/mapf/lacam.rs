@@ -21,7 +21,7 @@ use std::collections::{HashMap, VecDeque};
 use super::graph::{BuildConfigHasher, Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
-use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
+use super::pibt::{Pibt, check_every, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
 use super::setup;
 use crate::rng::Rng;
@@ -135,6 +135,17 @@ impl Search<'_> {
         }
     }
 
+    /// The configurations from the start to `node`.
+    fn ticks(&self, node: u32) -> usize {
+        let mut ticks = 0;
+        let mut at = node;
+        while at != NONE {
+            ticks += 1;
+            at = self.nodes[at as usize].parent;
+        }
+        ticks
+    }
+
     fn plan(&self) -> Plan {
         let mut configs = Vec::new();
         let mut at = self.goal_node;
@@ -208,7 +219,9 @@ pub(crate) fn run_within(
     let mut memory_full = false;
     while let Some(&top) = search.open.last() {
         outcome.expanded += 1;
-        if outcome.expanded.is_multiple_of(64) && budget.exhausted(outcome.expanded) {
+        if outcome.expanded.is_multiple_of(check_every(agents))
+            && budget.exhausted(outcome.expanded)
+        {
             break;
         }
         kept.peak = kept.peak.max(stored);
@@ -227,6 +240,7 @@ pub(crate) fn run_within(
         } else if *node.config == *search.goals {
             search.goal_node = top;
             outcome.first_plan_time = Some(budget.elapsed());
+            budget.reserve_for_plan(search.ticks(top) * agents);
             if !settings.anytime {
                 break;
             }
@@ -261,12 +275,15 @@ pub(crate) fn run_within(
         }
         let node = &search.nodes[top as usize];
         let Some(next) = search.pibt.next(
-            &graph,
+            (&graph, &budget),
             &mut search.distances,
             &node.config,
             &node.order,
             &constraint.fixed,
         ) else {
+            if budget.stopped().is_some() {
+                break;
+            }
             continue;
         };
         let node = &search.nodes[top as usize];

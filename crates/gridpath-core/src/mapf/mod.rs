@@ -216,9 +216,14 @@ pub fn solve_since(
     // The lower bound fills each agent's table as far as its start; the solver goes on from
     // there instead of searching the same cells again.
     let mut distances = Distances::for_goals_of(instance);
-    let lower_bound = distances.sum_from_starts(instance);
+    // Filling the tables can take seconds for thousands of agents: it looks at the clock and
+    // the control between agents.
+    let stop = || control.is_cancelled() || started.elapsed() >= settings.time_limit;
+    let (lower_bound, complete) = distances.sum_from_starts(instance, &stop);
     let remaining = settings.time_limit.saturating_sub(started.elapsed());
-    let mut outcome = if remaining.is_zero() {
+    let mut outcome = if control.is_cancelled() {
+        MapfOutcome::without_plan(Proof::Cancelled)
+    } else if !complete || remaining.is_zero() {
         MapfOutcome::without_plan(Proof::TimedOut)
     } else {
         let settings = MapfSettings {

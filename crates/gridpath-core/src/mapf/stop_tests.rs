@@ -134,3 +134,74 @@ fn a_cancelled_solver_says_cancelled() {
         assert_eq!(outcome.stopped, StopReason::Cancelled, "{algorithm}");
     }
 }
+
+#[test]
+fn the_lower_bound_stops_between_agents_when_cancelled() {
+    // 400 agents, each table filled from scratch: the control is asked before every 16
+    // agents, and cancelled at the second ask, so the solver never starts.
+    let crowd = crossing(40, 400);
+    let control = SearchControl::new();
+    control.cancel_at_poll(2);
+    let outcome = solve(
+        &crowd,
+        MapfAlgorithm::Lacam,
+        &MapfSettings::default(),
+        &control,
+    )
+    .unwrap();
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert_eq!(outcome.stopped, StopReason::Cancelled);
+    assert_eq!(control.expanded(), 0, "the search never began");
+    assert_eq!(control.polls(), 3, "two asks in the loop, one after it");
+    // What it summed before stopping is still a bound: the first 16 agents' distances.
+    assert!(outcome.lower_bound > 0.0 && outcome.lower_bound < lower_bound(&crowd));
+}
+
+#[test]
+fn a_pibt_tick_stops_partway_through_the_agents_when_cancelled() {
+    let crowd = crossing(40, 400);
+    let graph = graph::MoveGraph::new(&crowd);
+    let (starts, goals) = graph.ends(&crowd);
+    let order: Vec<u32> = (0..400).collect();
+    let tick = |control: &SearchControl| {
+        let budget = outcome::Budget::new(MAX_TIME_LIMIT, control);
+        let mut distances = graph::Distances::for_goals_of(&crowd);
+        let mut pibt = pibt::Pibt::new(graph.len(), goals.clone(), 0);
+        let next = pibt.next((&graph, &budget), &mut distances, &starts, &order, &[]);
+        (next, budget.stopped())
+    };
+    // Left alone, it asks after every 16 agents and moves them all.
+    let free = SearchControl::new();
+    let (next, stopped) = tick(&free);
+    assert!(next.is_some() && stopped.is_none());
+    assert_eq!(free.polls(), 399 / 16);
+    // Cancelled at the third ask, it stops there: after 48 of the 400 agents.
+    let control = SearchControl::new();
+    control.cancel_at_poll(3);
+    let (next, stopped) = tick(&control);
+    assert_eq!(next, None);
+    assert_eq!(stopped, Some(Proof::Cancelled));
+    assert_eq!(control.polls(), 3);
+}
+
+#[test]
+fn lacam_stops_inside_its_first_node_generation_when_cancelled() {
+    // 400 agents: LaCAM looks at the clock every 10 configurations, and PIBT every 16 agents
+    // within each; cancelled at PIBT's first ask, LaCAM stops at its first configuration
+    // rather than at its first checkpoint.
+    let crowd = crossing(40, 400);
+    let control = SearchControl::new();
+    control.cancel_at_poll(1);
+    let (outcome, _) = lacam::run_within(
+        &crowd,
+        &MapfSettings::default(),
+        &control,
+        graph::Distances::for_goals_of(&crowd),
+        LACAM_MAX_CELLS,
+    );
+    assert_eq!(outcome.proof, Proof::Cancelled);
+    assert_eq!(outcome.stopped, StopReason::Cancelled);
+    assert_eq!(outcome.expanded, 1);
+    assert_eq!(pibt::check_every(400), 10);
+    assert_eq!(pibt::check_every(10), 64);
+}
