@@ -105,6 +105,10 @@ struct MapfSolveArgs {
     /// The seed of the solvers' random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// LaCAM: do not scatter the agents' paths before the search (LaCAM3's space
+    /// utilisation, on by default: PIBT tries the next cell of each agent's path first).
+    #[arg(long)]
+    no_scatter: bool,
     /// Write the plan to this file in LaCAM's text format.
     #[arg(long)]
     plan: Option<PathBuf>,
@@ -207,6 +211,7 @@ fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
         weight: args.weight,
         window: args.window,
         seed: args.seed,
+        scatter: !args.no_scatter,
     };
     let outcome = mapf::solve_since(
         started,

@@ -23,7 +23,7 @@ use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
 use super::pibt::{Pibt, check_every, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
-use super::setup;
+use super::{scatter, setup};
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -203,6 +203,18 @@ pub(crate) fn run_within(
     if search.heuristic(&starts).is_infinite() {
         outcome.conclude(&budget);
         return (outcome, Kept::default());
+    }
+    if settings.scatter && search.goals.len() > 1 {
+        // LaCAM3 gives the scatter half the time left.
+        let now = budget.elapsed();
+        let until = now + budget.limit().saturating_sub(now) / 2;
+        search.pibt.scatter = scatter::scatter(
+            (&graph, &budget),
+            &mut search.distances,
+            (&starts, &search.goals),
+            settings.seed,
+            until,
+        );
     }
     let priorities = initial_priorities(&graph, &mut search.distances, &starts);
     let root = search.add_node(starts.into_boxed_slice(), NONE, 0.0, priorities);

@@ -46,6 +46,7 @@ mod pibt;
 mod plan;
 mod plan_export;
 mod plan_file;
+mod scatter;
 mod scenario;
 mod setup;
 mod space_time;

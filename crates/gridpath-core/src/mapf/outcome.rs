@@ -23,6 +23,9 @@ pub struct MapfSettings {
     pub window: u32,
     /// The seed of the solvers' random choices (ties, orders), so a run repeats.
     pub seed: u64,
+    /// Whether LaCAM scatters the agents' paths before its search (LaCAM3's space
+    /// utilisation: PIBT tries the next cell of each agent's scattered path first).
+    pub scatter: bool,
 }
 
 impl Default for MapfSettings {
@@ -33,6 +36,7 @@ impl Default for MapfSettings {
             weight: 1.2,
             window: 16,
             seed: 0,
+            scatter: true,
         }
     }
 }
@@ -263,6 +267,11 @@ impl<'a> Budget<'a> {
             memory_full: Cell::new(false),
             reserve: Cell::new(Duration::ZERO),
         }
+    }
+
+    /// The time limit, counted from the start.
+    pub(crate) fn limit(&self) -> Duration {
+        self.limit
     }
 
     /// The time since the start.

@@ -16,6 +16,7 @@ use super::graph::{Distances, MoveGraph, NONE, STOP_EVERY_AGENTS};
 use super::model::Instance;
 use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::scatter::Scatter;
 use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
@@ -39,6 +40,8 @@ pub(crate) struct Pibt {
     /// Each agent's goal.
     goals: Vec<u32>,
     rng: Rng,
+    /// The agents' scattered paths, whose next cell each agent tries first.
+    pub(crate) scatter: Scatter,
 }
 
 impl Pibt {
@@ -50,6 +53,7 @@ impl Pibt {
             next: vec![NONE; goals.len()],
             goals,
             rng: Rng::new(seed),
+            scatter: Scatter::default(),
         }
     }
 
@@ -141,6 +145,12 @@ impl Pibt {
         }
         let candidates = &mut candidates[..n];
         candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // The next cell of the agent's scattered path, if it is on it, goes first.
+        if let Some(preferred) = self.scatter.preferred(i, here)
+            && let Some(k) = candidates.iter().position(|c| c.2 == preferred)
+        {
+            candidates[..=k].rotate_right(1);
+        }
         // LaCAM3's swap: when the agent ahead must come this way through a corridor, this
         // agent steps back first and pulls it along.
         let swap = self.swap_partner(graph, distances, from, i, candidates[0].2);
