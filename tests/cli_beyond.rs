@@ -525,6 +525,25 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         );
         assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
     }
+    // Without the scattered paths LaCAM* still plans validly.
+    let out = gridpath(&[
+        "mapf",
+        map,
+        scen,
+        "--agents",
+        "6",
+        "--no-scatter",
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.lines().last().unwrap().starts_with("stopped: "),
+        "{said}"
+    );
+    let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0));
     // Diagonal moves: the plan is checked under the same rule.
     let out = gridpath(&[
         "mapf",

@@ -8,7 +8,10 @@ use std::time::Duration;
 use super::*;
 use crate::grid::{Cell, Grid};
 
-fn instance(rows: &[&str], ends: &[((u32, u32), (u32, u32))]) -> Instance {
+/// A start and a goal as `((x, y), (x, y))`.
+type Ends = ((u32, u32), (u32, u32));
+
+fn instance(rows: &[&str], ends: &[Ends]) -> Instance {
     let grid = Grid::from_ascii(rows).unwrap();
     let agents = ends
         .iter()
