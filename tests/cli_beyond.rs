@@ -525,17 +525,15 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         );
         assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
     }
+    // Six agents with these options, the plan written.
+    let six = |options: &[&str]| {
+        let mut args = vec!["mapf", map, scen, "--agents", "6"];
+        args.extend_from_slice(options);
+        args.extend(["--plan", plan.to_str().unwrap()]);
+        gridpath(&args)
+    };
     // Without the scattered paths LaCAM* still plans validly.
-    let out = gridpath(&[
-        "mapf",
-        map,
-        scen,
-        "--agents",
-        "6",
-        "--no-scatter",
-        "--plan",
-        plan.to_str().unwrap(),
-    ]);
+    let out = six(&["--no-scatter"]);
     assert_eq!(out.status.code(), Some(0));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -545,19 +543,7 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
     let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap()]);
     assert_eq!(check.status.code(), Some(0));
     // Diagonal moves: the plan is checked under the same rule.
-    let out = gridpath(&[
-        "mapf",
-        map,
-        scen,
-        "--agents",
-        "6",
-        "--moves",
-        "8",
-        "--first-plan",
-        "--json",
-        "--plan",
-        plan.to_str().unwrap(),
-    ]);
+    let out = six(&["--moves", "8", "--first-plan", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let value = json(&out);
     assert_eq!(value["moves"], "8");

@@ -143,6 +143,16 @@ struct Finder {
 }
 
 impl Finder {
+    /// A finder for a map of `cells` cells.
+    fn new(cells: usize) -> Self {
+        Self {
+            parent: vec![NONE; cells],
+            used: Vec::new(),
+            heap: BinaryHeap::new(),
+            entries: Vec::new(),
+        }
+    }
+
     /// Agent `i`'s path from `start` to `goal` of cost at most `bound` with the fewest
     /// collisions with `table`; `None` when none is found.
     fn path(
@@ -219,12 +229,7 @@ pub(crate) fn scatter(
     let agents = starts.len();
     let mut rng = Rng::new(seed ^ 0x5ca7);
     let mut table = Table::new(graph.len());
-    let mut finder = Finder {
-        parent: vec![NONE; graph.len()],
-        used: Vec::new(),
-        heap: BinaryHeap::new(),
-        entries: Vec::new(),
-    };
+    let mut finder = Finder::new(graph.len());
     let mut paths: Vec<Vec<u32>> = vec![Vec::new(); agents];
     let mut best = paths.clone();
     let mut last = u64::MAX;
@@ -268,25 +273,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::grid::{Cell, Grid};
-    use crate::mapf::{Agent, Instance, Moves};
+    use crate::mapf::stop_tests::crossing;
     use crate::search::SearchControl;
-
-    /// Agents crossing an open square to the mirror cells of their starts.
-    fn crossing(side: u32, agents: u32) -> Instance {
-        let row = ".".repeat(side as usize);
-        let rows: Vec<&str> = (0..side).map(|_| row.as_str()).collect();
-        let team = (0..agents)
-            .map(|i| {
-                let (x, y) = (i % side, i / side);
-                Agent {
-                    start: Cell::new(x, y),
-                    goal: Cell::new(side - 1 - x, side - 1 - y),
-                }
-            })
-            .collect();
-        Instance::new(Grid::from_ascii(&rows).unwrap(), team, Moves::Four).unwrap()
-    }
 
     #[test]
     fn scattered_paths_are_walks_to_the_goals_within_the_margin_and_collide_less() {
@@ -323,12 +311,7 @@ mod tests {
         // The same agents on cheapest paths, each planned without regard for the others.
         let mut alone = Table::new(graph.len());
         let empty = Table::new(graph.len());
-        let mut finder = Finder {
-            parent: vec![NONE; graph.len()],
-            used: Vec::new(),
-            heap: BinaryHeap::new(),
-            entries: Vec::new(),
-        };
+        let mut finder = Finder::new(graph.len());
         for i in 0..starts.len() {
             let cheapest = distances.get(&graph, i, starts[i]);
             let path = finder
@@ -358,12 +341,7 @@ mod tests {
         let (starts, goals) = graph.ends(&crowd);
         let mut distances = Distances::for_goals_of(&crowd);
         let mut table = Table::new(graph.len());
-        let mut finder = Finder {
-            parent: vec![NONE; graph.len()],
-            used: Vec::new(),
-            heap: BinaryHeap::new(),
-            entries: Vec::new(),
-        };
+        let mut finder = Finder::new(graph.len());
         let mut paths = Vec::new();
         for i in 0..starts.len() {
             let bound = distances.get(&graph, i, starts[i]) + 4.0;

@@ -25,7 +25,7 @@ fn instance(rows: &[&str], ends: &[Ends]) -> Instance {
 
 /// An open map of `side` × `side` cells with `agents` agents, each going to the mirror cell
 /// of its start: a crowd that crosses in the middle.
-fn crossing(side: u32, agents: u32) -> Instance {
+pub(super) fn crossing(side: u32, agents: u32) -> Instance {
     let row = ".".repeat(side as usize);
     let rows: Vec<&str> = (0..side).map(|_| row.as_str()).collect();
     let grid = Grid::from_ascii(&rows).unwrap();
