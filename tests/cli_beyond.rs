@@ -479,6 +479,14 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         );
         let value = json(&out);
         assert_eq!(value["solved"], true, "{algo}");
+        // With --first-plan LaCAM stops at its first plan, as PIBT and WHCA* do; the others
+        // stop at their proof.
+        let stopped = match algo {
+            "cbs" => "proved-optimal",
+            "ecbs" | "eecbs" => "proved-bound",
+            _ => "plan-found",
+        };
+        assert_eq!(value["stopped"], stopped, "{algo}");
         let soc = value["sum_of_costs"].as_f64().unwrap();
         assert!(soc >= value["lower_bound"].as_f64().unwrap(), "{algo}");
         // Conflict-based search proves its plan's cost a bound, ECBS and EECBS a bound within
@@ -506,6 +514,8 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
             text.contains(&format!("\nsolver={algo}\nsolved=1\nsoc={soc}\n")),
             "{text}"
         );
+        // Why it stopped is in the header too, and `mapf check` takes it as the run's own.
+        assert!(text.contains(&format!("\nstopped={stopped}\n")), "{text}");
         let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap(), "--json"]);
         assert_eq!(
             check.status.code(),
@@ -515,20 +525,25 @@ fn mapf_plans_writes_lacam_files_and_checks_them() {
         );
         assert_eq!(json(&check)["sum_of_costs"].as_f64(), Some(soc));
     }
+    // Six agents with these options, the plan written.
+    let six = |options: &[&str]| {
+        let mut args = vec!["mapf", map, scen, "--agents", "6"];
+        args.extend_from_slice(options);
+        args.extend(["--plan", plan.to_str().unwrap()]);
+        gridpath(&args)
+    };
+    // Without the scattered paths LaCAM* still plans validly.
+    let out = six(&["--no-scatter"]);
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.lines().last().unwrap().starts_with("stopped: "),
+        "{said}"
+    );
+    let check = gridpath(&["mapf", "check", map, scen, plan.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0));
     // Diagonal moves: the plan is checked under the same rule.
-    let out = gridpath(&[
-        "mapf",
-        map,
-        scen,
-        "--agents",
-        "6",
-        "--moves",
-        "8",
-        "--first-plan",
-        "--json",
-        "--plan",
-        plan.to_str().unwrap(),
-    ]);
+    let out = six(&["--moves", "8", "--first-plan", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let value = json(&out);
     assert_eq!(value["moves"], "8");
@@ -590,7 +605,12 @@ fn mapf_proves_a_corridor_swap_impossible_and_exits_2() {
         "2",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("no solution"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("no solution"), "{said}");
+    assert!(
+        said.contains("stopped: searched everything, no plan exists"),
+        "{said}"
+    );
     let out = gridpath(&[
         "mapf",
         map.to_str().unwrap(),
@@ -601,6 +621,7 @@ fn mapf_proves_a_corridor_swap_impossible_and_exits_2() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(json(&out)["proof"], "no-solution");
+    assert_eq!(json(&out)["stopped"], "searched-everything");
 }
 
 #[test]

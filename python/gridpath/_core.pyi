@@ -184,6 +184,11 @@ class TeamPlan:
         """``optimal``, ``optimal-loss``, ``bounded``, ``feasible``, ``no-solution``,
         ``timed-out``, ``cancelled`` or ``gave-up``."""
     @property
+    def stopped(self) -> str:
+        """Why the solver stopped: ``time-limit``, ``memory-limit``, ``proved-optimal``,
+        ``proved-bound``, ``plan-found``, ``searched-everything``, ``cancelled`` or
+        ``gave-up``."""
+    @property
     def bound(self) -> Optional[float]:
         """w for ``bounded``, 1 for ``optimal``, else ``None``."""
     @property

@@ -82,7 +82,7 @@ impl TeamSettings {
     }
 }
 
-/// A team's plan, as ``gridpath mapf --json`` reports it: ``solved``, ``proof``, ``bound``,
+/// A team's plan, as ``gridpath mapf --json`` reports it: ``solved``, ``proof``, ``stopped``, ``bound``,
 /// ``sum_of_costs``, ``makespan``, ``lower_bound``, ``proved_lower_bound``, ``time``,
 /// ``first_plan_time``, ``expanded``, ``costs`` and ``arrivals`` per agent, and the plan as
 /// ``positions``, an int64 array of shape (makespan + 1, agents, 2): each agent's cell
@@ -107,6 +107,13 @@ impl PyTeamPlan {
     #[getter]
     fn proof(&self) -> &'static str {
         self.outcome.proof.name()
+    }
+
+    /// Why the solver stopped: ``time-limit``, ``memory-limit``, ``proved-optimal``,
+    /// ``proved-bound``, ``plan-found``, ``searched-everything``, ``cancelled`` or ``gave-up``.
+    #[getter]
+    fn stopped(&self) -> &'static str {
+        self.outcome.stopped.name()
     }
 
     /// The factor of the optimum the plan is proved within: w for ``bounded``, 1 for

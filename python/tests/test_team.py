@@ -64,6 +64,7 @@ def test_cbs_passes_two_units_through_a_pocket_optimally():
     starts, goals = [(0, 1), (6, 1)], [(6, 1), (0, 1)]
     plan = m.solve_team(starts, goals, algorithm="cbs")
     assert plan and plan.solved and plan.proof == "optimal" and plan.bound == 1.0
+    assert plan.stopped == "proved-optimal"
     soc = check_plan(costs, plan, starts, goals)
     # Alone each needs 6 ticks; to pass, one must step aside into the pocket: in at tick 4 and
     # out at tick 5 when the other has gone by (8 ticks), while the other waits one tick for
@@ -92,6 +93,7 @@ def test_a_swap_in_a_bare_corridor_is_proved_impossible():
     m = gridpath.Map.from_numpy(costs)
     plan = m.solve_team([(0, 0), (1, 0)], [(1, 0), (0, 0)], algorithm="lacam")
     assert not plan and plan.proof == "no-solution"
+    assert plan.stopped == "searched-everything"
     assert plan.positions.shape == (0, 2, 2)
     assert plan.sum_of_costs is None and plan.makespan is None
     assert "no-solution" in repr(plan)

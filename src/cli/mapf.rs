@@ -105,6 +105,10 @@ struct MapfSolveArgs {
     /// The seed of the solvers' random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// LaCAM: do not scatter the agents' paths before the search (LaCAM3's space
+    /// utilisation, on by default: PIBT tries the next cell of each agent's path first).
+    #[arg(long)]
+    no_scatter: bool,
     /// Write the plan to this file in LaCAM's text format.
     #[arg(long)]
     plan: Option<PathBuf>,
@@ -207,6 +211,7 @@ fn run_solve(args: &MapfSolveArgs) -> anyhow::Result<ExitCode> {
         weight: args.weight,
         window: args.window,
         seed: args.seed,
+        scatter: !args.no_scatter,
     };
     let outcome = mapf::solve_since(
         started,
@@ -264,6 +269,9 @@ fn plan_text(args: &MapfSolveArgs, instance: &Instance, outcome: &MapfOutcome) -
     if let mapf::Proof::Bounded(w) = outcome.proof {
         header.push(("bound".to_owned(), w.to_string()));
     }
+    // Beside `proof=`: why the run stopped. Readers of LaCAM's format skip keys they do not
+    // know, and `mapf check` lists it as the run's own, unchecked.
+    header.push(("stopped".to_owned(), outcome.stopped.name().to_owned()));
     header.push(("seed".to_owned(), args.seed.to_string()));
     let cells = |f: fn(&mapf::Agent) -> gridpath::grid::Cell| -> String {
         instance
@@ -289,6 +297,7 @@ fn outcome_json(args: &MapfSolveArgs, outcome: &MapfOutcome) -> serde_json::Valu
         "moves": args.instance.moves.name(),
         "solved": outcome.plan.is_some(),
         "proof": outcome.proof.name(),
+        "stopped": outcome.stopped.name(),
         "bound": match outcome.proof {
             mapf::Proof::Bounded(w) => Some(w),
             mapf::Proof::Optimal => Some(1.0),
@@ -340,6 +349,12 @@ fn print_summary(args: &MapfSolveArgs, outcome: &MapfOutcome) -> anyhow::Result<
         "time {:.3} s{first}, {} nodes expanded",
         outcome.time.as_secs_f64(),
         outcome.expanded
+    );
+    out!(
+        "{}",
+        outcome
+            .stopped
+            .describe(Duration::from_secs_f64(args.time_limit), outcome.expanded)
     );
     Ok(())
 }

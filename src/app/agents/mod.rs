@@ -447,6 +447,7 @@ fn empty_outcome() -> MapfOutcome {
     MapfOutcome {
         plan: None,
         proof: Proof::Feasible,
+        stopped: crate::mapf::StopReason::PlanFound,
         summary: None,
         lower_bound: 0.0,
         proved_bound: None,

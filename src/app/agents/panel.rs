@@ -67,6 +67,19 @@ pub fn agents_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
         {
             out.push(AgentsIntent::Clear);
         }
+        // Why the last solve stopped: its time limit, its memory limit, a proof...
+        if agents.progress().is_none()
+            && let Some(solved) = &agents.solved
+            && matches!(solved.origin, PlanOrigin::Solver(_))
+        {
+            let limit = std::time::Duration::from_secs_f64(agents.time_limit.max(0.0));
+            ui.label(
+                solved
+                    .outcome
+                    .stopped
+                    .describe(limit, solved.outcome.expanded),
+            );
+        }
     });
     ui.horizontal_wrapped(|ui| {
         if ui

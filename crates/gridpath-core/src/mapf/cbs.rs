@@ -914,7 +914,7 @@ pub(super) fn run_with(
         if let Some(stopped) = budget.stopped() {
             outcome.proof = stopped;
         }
-        outcome.time = budget.elapsed();
+        outcome.conclude(&budget);
         return outcome;
     }
     // Expanded nodes whose paths are let go.
@@ -940,6 +940,7 @@ pub(super) fn run_with(
         }
         if (cbs.nodes.len() - released) * agents + released > CBS_MAX_CELLS {
             outcome.proof = Proof::GaveUp;
+            budget.memory_full();
             break;
         }
         if cbs.nodes[id as usize].conflicts.is_empty() && open_conflicts > 0 {
@@ -1077,7 +1078,7 @@ pub(super) fn run_with(
     if proved.is_finite() {
         outcome.proved_bound = Some(proved);
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     outcome
 }
 

@@ -8,7 +8,7 @@
 //!
 //! The keys it knows: `agents`, `solved`, `soc`, `soc_lb`, `makespan`, `makespan_lb`,
 //! `sum_of_loss`, `sum_of_loss_lb`, `starts`, `goals`, `proof` and `bound`. Others
-//! (`map_file`, `solver`, `comp_time`, `seed`, LaCAM's search statistics) describe the run, not
+//! (`map_file`, `solver`, `comp_time`, `stopped`, `seed`, LaCAM's search statistics) describe the run, not
 //! the plan, and are not checked. A claim of optimality is checked by comparing the plan's cost
 //! with the lower bound and, when they differ, by running conflict-based search (which proves
 //! optima) within a time limit: when that search proves nothing in time, the claim is

@@ -202,6 +202,7 @@ pub(crate) fn run(
         }
         if nodes.len() * agents > CBS_MAX_CELLS {
             outcome.proof = Proof::GaveUp;
+            budget.memory_full();
             break;
         }
         let lb_min = f64::from_bits(lb_bits);
@@ -269,7 +270,7 @@ pub(super) fn without_root(
     if let Some(stopped) = budget.stopped() {
         outcome.proof = stopped;
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(budget);
     outcome
 }
 
@@ -285,6 +286,6 @@ pub(super) fn finish(mut outcome: MapfOutcome, budget: &Budget<'_>, proved: f64)
     {
         outcome.proof = stopped;
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(budget);
     outcome
 }

@@ -220,6 +220,7 @@ pub(crate) fn run(
         }
         if nodes.len() * agents > CBS_MAX_CELLS {
             outcome.proof = Proof::GaveUp;
+            budget.memory_full();
             break;
         }
         let at = id as usize;

@@ -13,6 +13,11 @@ use crate::grid::Cell;
 /// No vertex, no agent.
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// The loops over agents that may fill distance tables (the lower bound, PIBT's tick) read
+/// the clock once per this many agents: a table filled from scratch takes up to a sweep of
+/// the map, so a few of them, not thousands, pass between two looks.
+pub(crate) const STOP_EVERY_AGENTS: usize = 16;
+
 /// The map's cells as vertices (a cell's vertex is its index in the grid) with the moves of
 /// the instance's rule, each with its price.
 #[derive(Clone, Debug)]
@@ -379,15 +384,23 @@ impl Distances {
     }
 
     /// The sum over agents of each one's cheapest cost from its start to its goal: the lower
-    /// bound of every plan. Keeps the tables it fills.
-    pub(crate) fn sum_from_starts(&mut self, instance: &Instance) -> f64 {
+    /// bound of every plan. Keeps the tables it fills. Asks `stop` before every
+    /// [`STOP_EVERY_AGENTS`] agents' tables, and when it says so, stops with the sum of the
+    /// agents done so far (a weaker bound) and `false`.
+    pub(crate) fn sum_from_starts(
+        &mut self,
+        instance: &Instance,
+        stop: &dyn Fn() -> bool,
+    ) -> (f64, bool) {
         let graph = MoveGraph::new(instance);
-        instance
-            .agents()
-            .iter()
-            .enumerate()
-            .map(|(i, a)| self.get(&graph, i, graph.vertex(a.start)))
-            .sum()
+        let mut sum = 0.0;
+        for (i, a) in instance.agents().iter().enumerate() {
+            if i % STOP_EVERY_AGENTS == 0 && stop() {
+                return (sum, false);
+            }
+            sum += self.get(&graph, i, graph.vertex(a.start));
+        }
+        (sum, true)
     }
 
     /// The cheapest cost from `v` to agent `agent`'s goal.

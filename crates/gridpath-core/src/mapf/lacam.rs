@@ -21,9 +21,9 @@ use std::collections::{HashMap, VecDeque};
 use super::graph::{BuildConfigHasher, Distances, MoveGraph, NONE};
 use super::model::Instance;
 use super::outcome::{MapfOutcome, MapfSettings, Proof};
-use super::pibt::{Pibt, initial_priorities, order_of, update_priorities};
+use super::pibt::{Pibt, check_every, initial_priorities, order_of, update_priorities};
 use super::plan::Plan;
-use super::setup;
+use super::{scatter, setup};
 use crate::rng::Rng;
 use crate::search::SearchControl;
 
@@ -135,6 +135,17 @@ impl Search<'_> {
         }
     }
 
+    /// The configurations from the start to `node`.
+    fn ticks(&self, node: u32) -> usize {
+        let mut ticks = 0;
+        let mut at = node;
+        while at != NONE {
+            ticks += 1;
+            at = self.nodes[at as usize].parent;
+        }
+        ticks
+    }
+
     fn plan(&self) -> Plan {
         let mut configs = Vec::new();
         let mut at = self.goal_node;
@@ -190,8 +201,20 @@ pub(crate) fn run_within(
         goal_node: NONE,
     };
     if search.heuristic(&starts).is_infinite() {
-        outcome.time = budget.elapsed();
+        outcome.conclude(&budget);
         return (outcome, Kept::default());
+    }
+    if settings.scatter && search.goals.len() > 1 {
+        // LaCAM3 gives the scatter half the time left.
+        let now = budget.elapsed();
+        let until = now + budget.limit().saturating_sub(now) / 2;
+        search.pibt.scatter = scatter::scatter(
+            (&graph, &budget),
+            &mut search.distances,
+            (&starts, &search.goals),
+            settings.seed,
+            until,
+        );
     }
     let priorities = initial_priorities(&graph, &mut search.distances, &starts);
     let root = search.add_node(starts.into_boxed_slice(), NONE, 0.0, priorities);
@@ -208,12 +231,15 @@ pub(crate) fn run_within(
     let mut memory_full = false;
     while let Some(&top) = search.open.last() {
         outcome.expanded += 1;
-        if outcome.expanded.is_multiple_of(64) && budget.exhausted(outcome.expanded) {
+        if outcome.expanded.is_multiple_of(check_every(agents))
+            && budget.exhausted(outcome.expanded)
+        {
             break;
         }
         kept.peak = kept.peak.max(stored);
         if stored > max_cells {
             memory_full = true;
+            budget.memory_full();
             break;
         }
         let node = &search.nodes[top as usize];
@@ -226,6 +252,7 @@ pub(crate) fn run_within(
         } else if *node.config == *search.goals {
             search.goal_node = top;
             outcome.first_plan_time = Some(budget.elapsed());
+            budget.reserve_for_plan(search.ticks(top) * agents);
             if !settings.anytime {
                 break;
             }
@@ -260,12 +287,15 @@ pub(crate) fn run_within(
         }
         let node = &search.nodes[top as usize];
         let Some(next) = search.pibt.next(
-            &graph,
+            (&graph, &budget),
             &mut search.distances,
             &node.config,
             &node.order,
             &constraint.fixed,
         ) else {
+            if budget.stopped().is_some() {
+                break;
+            }
             continue;
         };
         let node = &search.nodes[top as usize];
@@ -313,6 +343,6 @@ pub(crate) fn run_within(
     } else if memory_full {
         outcome.proof = Proof::GaveUp;
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     (outcome, kept)
 }

@@ -46,9 +46,12 @@ mod pibt;
 mod plan;
 mod plan_export;
 mod plan_file;
+mod scatter;
 mod scenario;
 mod setup;
 mod space_time;
+#[cfg(test)]
+mod stop_tests;
 mod symmetry;
 #[cfg(test)]
 mod tests;
@@ -62,7 +65,7 @@ pub use cbs::CBS_MAX_CELLS;
 pub use claims::{Claim, ClaimVerdict, PROOF_TIME_LIMIT, check_claims, first_false};
 pub use lacam::LACAM_MAX_CELLS;
 pub use model::{Agent, Instance, InstanceError, Moves};
-pub use outcome::{MapfOutcome, MapfSettings, Proof};
+pub use outcome::{MapfOutcome, MapfSettings, Proof, StopReason};
 pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 pub use plan::Plan;
 pub use plan_export::{AgentExport, PlanExport, PlanSource, WorldPlan};
@@ -214,9 +217,14 @@ pub fn solve_since(
     // The lower bound fills each agent's table as far as its start; the solver goes on from
     // there instead of searching the same cells again.
     let mut distances = Distances::for_goals_of(instance);
-    let lower_bound = distances.sum_from_starts(instance);
+    // Filling the tables can take seconds for thousands of agents: it looks at the clock and
+    // the control between agents.
+    let stop = || control.is_cancelled() || started.elapsed() >= settings.time_limit;
+    let (lower_bound, complete) = distances.sum_from_starts(instance, &stop);
     let remaining = settings.time_limit.saturating_sub(started.elapsed());
-    let mut outcome = if remaining.is_zero() {
+    let mut outcome = if control.is_cancelled() {
+        MapfOutcome::without_plan(Proof::Cancelled)
+    } else if !complete || remaining.is_zero() {
         MapfOutcome::without_plan(Proof::TimedOut)
     } else {
         let settings = MapfSettings {

@@ -12,10 +12,11 @@
 //! on their goals: fast, with no guarantee on the cost, and incomplete — it can cycle for
 //! ever on a solvable instance, so it gives up after a bounded number of ticks.
 
-use super::graph::{Distances, MoveGraph, NONE};
+use super::graph::{Distances, MoveGraph, NONE, STOP_EVERY_AGENTS};
 use super::model::Instance;
-use super::outcome::{MapfOutcome, MapfSettings, Proof};
+use super::outcome::{Budget, MapfOutcome, MapfSettings, Proof};
 use super::plan::Plan;
+use super::scatter::Scatter;
 use super::setup;
 use crate::rng::Rng;
 use crate::search::SearchControl;
@@ -39,6 +40,8 @@ pub(crate) struct Pibt {
     /// Each agent's goal.
     goals: Vec<u32>,
     rng: Rng,
+    /// The agents' scattered paths, whose next cell each agent tries first.
+    pub(crate) scatter: Scatter,
 }
 
 impl Pibt {
@@ -50,15 +53,18 @@ impl Pibt {
             next: vec![NONE; goals.len()],
             goals,
             rng: Rng::new(seed),
+            scatter: Scatter::default(),
         }
     }
 
     /// The configuration after one tick from `from`: agents choose in `order`, and the agents
     /// of `fixed` go to the cells given there (each a move or a wait of the rule). `None` when
-    /// the fixed moves conflict or some agent finds no cell.
+    /// the fixed moves conflict or some agent finds no cell, or when the budget ran out
+    /// partway ([`Budget::interrupted`], asked every [`STOP_EVERY_AGENTS`] agents: a tick of
+    /// thousands of agents may fill as many distance tables).
     pub(crate) fn next(
         &mut self,
-        graph: &MoveGraph,
+        (graph, budget): (&MoveGraph, &Budget<'_>),
         distances: &mut Distances,
         from: &[u32],
         order: &[u32],
@@ -67,8 +73,12 @@ impl Pibt {
         for (i, &v) in from.iter().enumerate() {
             self.occupied_now[v as usize] = i as u32;
         }
+        let long = order.len() > STOP_EVERY_AGENTS;
         let ok = self.fix(graph, from, fixed)
-            && order.iter().all(|&i| {
+            && order.iter().enumerate().all(|(k, &i)| {
+                if long && k % STOP_EVERY_AGENTS == 0 && k > 0 && budget.interrupted() {
+                    return false;
+                }
                 self.next[i as usize] != NONE || self.choose(graph, distances, from, i as usize)
             });
         let answer = ok.then(|| self.next.clone());
@@ -135,6 +145,12 @@ impl Pibt {
         }
         let candidates = &mut candidates[..n];
         candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // The next cell of the agent's scattered path, if it is on it, goes first.
+        if let Some(preferred) = self.scatter.preferred(i, here)
+            && let Some(k) = candidates.iter().position(|c| c.2 == preferred)
+        {
+            candidates[..=k].rotate_right(1);
+        }
         // LaCAM3's swap: when the agent ahead must come this way through a corridor, this
         // agent steps back first and pulls it along.
         let swap = self.swap_partner(graph, distances, from, i, candidates[0].2);
@@ -316,6 +332,13 @@ pub(crate) fn initial_priorities(
         .collect()
 }
 
+/// How many ticks or configurations pass between two looks at the clock for a team of
+/// `agents`: 64 for a few agents, down to every one from 64 agents up, so that the time
+/// between looks stays about that of 4,096 agent moves.
+pub(crate) fn check_every(agents: usize) -> u64 {
+    (4096 / agents.max(1)).clamp(1, 64) as u64
+}
+
 /// PIBT as a solver: ticks until every agent rests on its goal, or it gives up.
 pub(crate) fn run(
     instance: &Instance,
@@ -349,17 +372,22 @@ pub(crate) fn run(
             break;
         }
         outcome.expanded += 1;
-        if outcome.expanded.is_multiple_of(16) && budget.exhausted(outcome.expanded) {
+        if outcome.expanded.is_multiple_of(check_every(goals.len()))
+            && budget.exhausted(outcome.expanded)
+        {
             outcome.proof = budget.stopped().unwrap_or(Proof::TimedOut);
             break;
         }
         let order = order_of(&priorities);
-        let Some(next) = pibt.next(&graph, &mut distances, now, &order, &[]) else {
+        let Some(next) = pibt.next((&graph, &budget), &mut distances, now, &order, &[]) else {
+            if let Some(stopped) = budget.stopped() {
+                outcome.proof = stopped;
+            }
             break;
         };
         update_priorities(&mut priorities, &next, &goals);
         configs.push(next);
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     outcome
 }

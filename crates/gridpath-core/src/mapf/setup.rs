@@ -35,7 +35,7 @@ pub(super) fn unreachable(
         .any(|(i, &s)| distances.get(graph, i, s).is_infinite());
     cut_off.then(|| {
         let mut outcome = MapfOutcome::without_plan(Proof::NoSolution);
-        outcome.time = budget.elapsed();
+        outcome.conclude(budget);
         outcome
     })
 }

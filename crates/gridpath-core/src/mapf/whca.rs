@@ -165,6 +165,6 @@ pub(crate) fn run(
         }
         order.rotate_left(1);
     }
-    outcome.time = budget.elapsed();
+    outcome.conclude(&budget);
     outcome
 }

@@ -35,6 +35,10 @@ pub struct SearchControl {
     /// hold the search at a known point instead of racing it.
     #[cfg(test)]
     on_checkpoint: tests::Hook,
+    /// How often [`is_cancelled`](Self::is_cancelled) was asked, and after how many asks it
+    /// cancels the control itself (0: never): lets a test stop a loop at a known poll.
+    #[cfg(test)]
+    polls: (AtomicU64, AtomicU64),
 }
 
 impl SearchControl {
@@ -52,7 +56,21 @@ impl SearchControl {
             build: AtomicU32::new(0),
             #[cfg(test)]
             on_checkpoint: tests::Hook::new(),
+            #[cfg(test)]
+            polls: (AtomicU64::new(0), AtomicU64::new(0)),
         }
+    }
+
+    /// Cancels the control at the `n`th time a search asks whether it is cancelled.
+    #[cfg(test)]
+    pub(crate) fn cancel_at_poll(&self, n: u64) {
+        self.polls.1.store(n, Ordering::Relaxed);
+    }
+
+    /// How many times a search asked whether the control is cancelled.
+    #[cfg(test)]
+    pub(crate) fn polls(&self) -> u64 {
+        self.polls.0.load(Ordering::Relaxed)
     }
 
     /// Asks the search to stop.
@@ -62,6 +80,13 @@ impl SearchControl {
 
     /// Whether the search was asked to stop.
     pub fn is_cancelled(&self) -> bool {
+        #[cfg(test)]
+        {
+            let asked = self.polls.0.fetch_add(1, Ordering::Relaxed) + 1;
+            if asked == self.polls.1.load(Ordering::Relaxed) {
+                self.cancel();
+            }
+        }
         self.cancelled.load(Ordering::Relaxed)
     }
 
