@@ -254,6 +254,22 @@ fn report(args: &CrowdArgs, crowd: &Crowd, m: &Measures) -> anyhow::Result<()> {
     if arrived > 0 {
         out!("last arrival: {last:.1} s");
     }
+    let waiting: Vec<usize> = (0..m.arrived.len()).filter(|&i| m.arrived[i].is_none()).collect();
+    for &i in waiting.iter().take(5) {
+        let unit = &crowd.units()[i];
+        let (p, g) = (unit.position, unit.spec.goal);
+        out!(
+            "not arrived: unit {i} at ({:.2}, {:.2}), {:.2} from its goal ({:.2}, {:.2})",
+            p.x,
+            p.y,
+            p.distance(g),
+            g.x,
+            g.y
+        );
+    }
+    if waiting.len() > 5 {
+        out!("... and {} more not arrived", waiting.len() - 5);
+    }
     match gap {
         Some(gap) => out!("least centre distance: {gap:.3} × the radii sum"),
         None => out!("least centre distance: one unit alone"),

@@ -429,15 +429,24 @@ impl Crowd {
             self.neighbour_distance,
             near,
         );
+        let resting = unit.arrived_at.is_some();
         for &(_, j) in near.iter() {
             let other = &self.units[j];
             let combined = radius + other.spec.radius * (1.0 + MARGIN);
+            // Units on their way have the right of way: a unit that has arrived takes all
+            // the avoidance of a unit passing (it steps aside, then comes back), one on its
+            // way none of it; units alike share it.
+            let share = match (resting, other.arrived_at.is_some()) {
+                (true, false) => 0.8,
+                (false, true) => 0.2,
+                _ => 0.5,
+            };
             lines.push(orca::unit_line(
                 v,
                 other.position - p,
                 v - other.velocity,
                 combined,
-                0.5,
+                share,
                 self.settings.time_horizon,
                 dt,
             ));
