@@ -620,6 +620,20 @@ fn world_size(grid: &Grid) -> (f32, f32) {
     (w as f32, h as f32)
 }
 
+/// What the canvas says on a map nobody has touched yet: how to start.
+pub const HINT: &str =
+    "Drag to paint · drag S and G to move the path's ends · right-click for more · F1: keys";
+
+/// The hint at the top of the canvas, over a dark band so it reads on any terrain.
+pub fn paint_hint(painter: &egui::Painter, rect: egui::Rect) {
+    let font = egui::FontId::proportional(13.0);
+    let galley = painter.layout_no_wrap(HINT.to_owned(), font, egui::Color32::from_gray(235));
+    let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+    let band = egui::Rect::from_min_size(at, galley.size()).expand2(egui::vec2(8.0, 4.0));
+    painter.rect_filled(band, 4.0, egui::Color32::from_black_alpha(170));
+    painter.galley(at, galley, egui::Color32::from_gray(235));
+}
+
 /// The colour egui paints a terrain with.
 pub fn color_of(rgb: crate::grid::Rgb) -> Color32 {
     let [r, g, b] = rgb.0;
