@@ -4,6 +4,7 @@
 mod cell;
 mod endpoints;
 mod geo_reference;
+mod geometry;
 #[expect(
     clippy::module_inception,
     reason = "the grid is the module's main type, named after it"
@@ -17,6 +18,7 @@ mod topology;
 pub use cell::Cell;
 pub use endpoints::{MarkerRegion, farthest_apart, farthest_from, marker_region};
 pub use geo_reference::GeoReference;
+pub use geometry::Outline;
 pub use grid::{Grid, GridError};
 pub use heights::{MAX_HEIGHT, Slope};
 pub use map::Map;
