@@ -126,6 +126,16 @@ impl Topology {
         }
     }
 
+    /// Every cell (signed, possibly off the map) whose closed area the segment of the world
+    /// frame from `p` to `q` meets, corners and edges touched included: the supercover of
+    /// squares, in the order the segment reaches them, or [`super::HexLayout::touching`].
+    pub fn touching(self, p: (f64, f64), q: (f64, f64)) -> Vec<(i64, i64)> {
+        match self.hex() {
+            Some(layout) => layout.touching(p, q),
+            None => super::crossings::supercover(p, q),
+        }
+    }
+
     /// The fewest steps from `a` to `b`, walls aside: king moves on squares, the hex
     /// distance on hexes.
     pub fn step_count(self, a: Cell, b: Cell) -> u64 {

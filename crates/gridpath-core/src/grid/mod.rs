@@ -2,6 +2,7 @@
 //! ([`Topology`]: squares or hexes).
 
 mod cell;
+mod crossings;
 mod endpoints;
 mod geo_reference;
 mod geometry;
@@ -16,6 +17,7 @@ mod terrain;
 mod topology;
 
 pub use cell::Cell;
+pub(crate) use crossings::{square_stops, squares_touching};
 pub use endpoints::{MarkerRegion, farthest_apart, farthest_from, marker_region};
 pub use geo_reference::GeoReference;
 pub use geometry::Outline;

@@ -45,8 +45,10 @@ pub(crate) fn touched(layout: HexLayout, a: Point, b: Point) -> Vec<(i64, i64)> 
     layout.touching((a.x, a.y), (b.x, b.y))
 }
 
-/// Whether every hex the segment touches is on the map and passable.
-pub(crate) fn is_clear(grid: &Grid, layout: HexLayout, a: Point, b: Point) -> bool {
+/// Whether every hex the segment touches is on the map and passable (what
+/// [`super::Segment::is_clear`] answers on a hex map).
+#[cfg(test)]
+fn is_clear(grid: &Grid, layout: HexLayout, a: Point, b: Point) -> bool {
     touched(layout, a, b)
         .into_iter()
         .all(|(x, y)| is_passable(grid, x, y))

@@ -1,14 +1,7 @@
-use crate::grid::{Cell, Grid, Topology};
+use crate::grid::{Cell, Grid, Topology, square_stops, squares_touching};
 
 use super::Point;
 use super::hex;
-
-/// How close (in cells) a point must come to a grid line to count as lying on it.
-///
-/// Crossing points are computed in floating point, so a segment that passes exactly through a
-/// cell corner may come out a rounding error beside it; within this distance the walk counts the
-/// corner as touched, which can only add cells, never lose one.
-const ON_LINE: f64 = 1e-9;
 
 /// A straight segment between two continuous points.
 ///
@@ -49,10 +42,7 @@ impl Segment {
     ///
     /// [`HexLayout::touching`]: crate::grid::HexLayout::touching
     pub fn touched(&self, grid: &Grid) -> Vec<(i64, i64)> {
-        match grid.topology() {
-            Topology::Square => self.supercover(),
-            Topology::Hex(layout) => hex::touched(layout, self.from, self.to),
-        }
+        grid.topology().touching(self.from.into(), self.to.into())
     }
 
     /// The segment's length.
@@ -84,35 +74,15 @@ impl Segment {
     /// assert_eq!(cells, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     /// ```
     pub fn supercover(&self) -> Vec<(i64, i64)> {
-        let mut cells = Vec::new();
-        let mut push = |cell: (i64, i64)| {
-            // A cell touched again is touched right after its last visit or at a shared
-            // corner, so looking back a few entries keeps the list free of repeats.
-            if !cells.iter().rev().take(8).any(|&c| c == cell) {
-                cells.push(cell);
-            }
-        };
-        let stops = self.stops();
-        for (i, &(t, point)) in stops.iter().enumerate() {
-            if i > 0 {
-                let (before, _) = stops[i - 1];
-                for_cells_touching(self.at((before + t) / 2.0), &mut push);
-            }
-            for_cells_touching(point, &mut push);
-        }
-        cells
+        Topology::Square.touching(self.from.into(), self.to.into())
     }
 
     /// Whether every cell the segment touches ([`Segment::touched`]) is on the grid and
     /// passable.
     pub fn is_clear(&self, grid: &Grid) -> bool {
-        match grid.topology() {
-            Topology::Square => self
-                .supercover()
-                .into_iter()
-                .all(|(x, y)| is_passable(grid, x, y)),
-            Topology::Hex(layout) => hex::is_clear(grid, layout, self.from, self.to),
-        }
+        self.touched(grid)
+            .into_iter()
+            .all(|(x, y)| is_passable(grid, x, y))
     }
 
     /// The integral of the terrain cost along the segment: the length of the segment inside
@@ -219,6 +189,7 @@ impl Segment {
 
     /// The parameters (with their points) where the segment starts, crosses a grid line and
     /// ends, in order. Points on a vertical line get that line's exact x, and likewise for y.
+    #[cfg(test)]
     fn stops(&self) -> Vec<(f64, Point)> {
         let mut stops = Vec::new();
         self.for_each_stop(|t, point| {
@@ -229,88 +200,13 @@ impl Segment {
     }
 
     /// Calls `visit` with the stops of [`Segment::stops`] in order, without gathering them,
-    /// until it returns false; returns whether every stop was visited. Where a vertical and a
-    /// horizontal line are crossed at the same parameter, the vertical one comes first.
+    /// until it returns false; returns whether every stop was visited
+    /// ([`crate::grid::square_stops`]).
     #[inline]
     fn for_each_stop(&self, mut visit: impl FnMut(f64, Point) -> bool) -> bool {
-        let (a, b) = (self.from, self.to);
-        if !visit(0.0, a) {
-            return false;
-        }
-        let mut xs = Crossings::new(a.x, b.x);
-        let mut ys = Crossings::new(a.y, b.y);
-        loop {
-            let (tx, ty) = (xs.peek(), ys.peek());
-            let stop = match (tx, ty) {
-                (None, None) => break,
-                (Some((t, k)), None) => {
-                    xs.advance();
-                    (t, Point::new(k, a.y + (b.y - a.y) * t))
-                }
-                (Some((t, k)), Some((u, _))) if t <= u => {
-                    xs.advance();
-                    (t, Point::new(k, a.y + (b.y - a.y) * t))
-                }
-                (_, Some((u, k))) => {
-                    ys.advance();
-                    (u, Point::new(a.x + (b.x - a.x) * u, k))
-                }
-            };
-            if !visit(stop.0, stop.1) {
-                return false;
-            }
-        }
-        visit(1.0, b)
-    }
-}
-
-/// The integer lines one coordinate crosses strictly between `start` and `end`, in the order a
-/// walk from `start` meets them, each with its parameter `(k - start) / (end - start)`.
-#[derive(Clone, Copy, Debug)]
-struct Crossings {
-    start: f64,
-    end: f64,
-    /// The next line, while it lies strictly between the two.
-    next: f64,
-    /// +1 walking up, −1 walking down.
-    step: f64,
-}
-
-impl Crossings {
-    #[inline]
-    fn new(start: f64, end: f64) -> Self {
-        let (next, step) = if end > start {
-            (start.floor() + 1.0, 1.0)
-        } else {
-            (start.ceil() - 1.0, -1.0)
-        };
-        Self {
-            start,
-            end,
-            next,
-            step,
-        }
-    }
-
-    /// The next crossing's parameter and line.
-    #[inline]
-    fn peek(&self) -> Option<(f64, f64)> {
-        let inside = if self.step > 0.0 {
-            self.next < self.end
-        } else {
-            self.next > self.end
-        };
-        (inside && self.start != self.end).then(|| {
-            (
-                (self.next - self.start) / (self.end - self.start),
-                self.next,
-            )
+        square_stops(self.from.into(), self.to.into(), |t, (x, y)| {
+            visit(t, Point::new(x, y))
         })
-    }
-
-    #[inline]
-    fn advance(&mut self) {
-        self.next += self.step;
     }
 }
 
@@ -319,31 +215,13 @@ impl Crossings {
 #[inline]
 fn dearest_at(point: Point, cell_cost: &impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
     let mut dearest = Some(0.0f64);
-    for_cells_touching(point, &mut |(x, y)| {
+    squares_touching((point.x, point.y), &mut |(x, y)| {
         dearest = match (dearest, cell_cost(x, y)) {
             (Some(a), Some(b)) => Some(a.max(b)),
             _ => None,
         };
     });
     dearest
-}
-
-/// Calls `visit` with every cell whose closed square holds `point` (within [`ON_LINE`]): one
-/// inside a cell, two on an edge, four at a corner.
-fn for_cells_touching(point: Point, visit: &mut impl FnMut((i64, i64))) {
-    let range = |v: f64| {
-        (
-            (v - 1.0 - ON_LINE).ceil() as i64,
-            (v + ON_LINE).floor() as i64,
-        )
-    };
-    let (x0, x1) = range(point.x);
-    let (y0, y1) = range(point.y);
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            visit((x, y));
-        }
-    }
 }
 
 /// The cost of the cell at signed coordinates: `None` off the grid or impassable.
