@@ -12,17 +12,19 @@ mod geometry;
 )]
 mod grid;
 mod heights;
+mod integral;
 mod map;
 mod terrain;
 mod topology;
 
 pub use cell::Cell;
-pub(crate) use crossings::{square_stops, squares_touching};
+pub(crate) use crossings::square_stops;
 pub use endpoints::{MarkerRegion, farthest_apart, farthest_from, marker_region};
 pub use geo_reference::GeoReference;
 pub use geometry::Outline;
 pub use grid::{Grid, GridError};
 pub use heights::{MAX_HEIGHT, Slope};
+pub(crate) use integral::square_integral;
 pub use map::Map;
 pub use terrain::{Rgb, Terrain, TerrainId};
 pub use topology::{Hex, HexLayout, StaggerAxis, StaggerIndex, Topology};

@@ -1,5 +1,6 @@
-//! Line of sight, segment costs and wall distances among hexes: the smoother's questions
-//! answered on a hex map, in the world frame of [`HexLayout::centre_of`].
+//! Wall distances among hexes: the smoother's clearance questions answered on a hex map, in
+//! the world frame of [`HexLayout::centre_of`]. Which hexes a segment touches, and its cost,
+//! the topology answers ([`crate::grid::Topology::touching`], [`crate::grid::Topology::integral`]).
 //!
 //! The rules are the squares' own. A wall is an impassable hex's closed area, and every hex
 //! off the map is a wall. A segment is clear when every hex whose closed area it meets
@@ -17,10 +18,6 @@
 use crate::grid::{Cell, Grid, HexLayout};
 
 use super::Point;
-
-/// Pieces of a segment shorter than this (in cells) are left out of its cost: the slivers
-/// where it only grazes a hex's corner.
-const SLIVER: f64 = 1e-9;
 
 /// The cost of the hex at signed offset coordinates: `None` off the map or impassable.
 pub(crate) fn cell_cost(grid: &Grid, x: i64, y: i64) -> Option<f64> {
@@ -40,115 +37,27 @@ fn map_and_ring(grid: &Grid) -> (i64, i64, i64, i64) {
     (-1, -1, i64::from(grid.width()), i64::from(grid.height()))
 }
 
-/// Every hex the segment touches.
-pub(crate) fn touched(layout: HexLayout, a: Point, b: Point) -> Vec<(i64, i64)> {
-    layout.touching((a.x, a.y), (b.x, b.y))
-}
-
 /// Whether every hex the segment touches is on the map and passable (what
 /// [`super::Segment::is_clear`] answers on a hex map).
 #[cfg(test)]
 fn is_clear(grid: &Grid, layout: HexLayout, a: Point, b: Point) -> bool {
-    touched(layout, a, b)
+    layout
+        .touching(a.into(), b.into())
         .into_iter()
         .all(|(x, y)| is_passable(grid, x, y))
 }
 
-/// The integral of the terrain cost along the segment from `a` to `b`, each hex's cost read
-/// from `cell_cost` (`None` for walls and off the map): `None` when a piece of positive
-/// length lies in a wall, and, with `clear`, when the segment touches a wall at all.
-pub(crate) fn cost(
+/// The integral of the terrain cost along the segment from `a` to `b` on a hex map
+/// ([`crate::grid::Topology::integral`]), each hex's cost read from `cell_cost`.
+#[cfg(test)]
+fn cost(
     layout: HexLayout,
     a: Point,
     b: Point,
     clear: bool,
     cell_cost: impl Fn(i64, i64) -> Option<f64>,
 ) -> Option<f64> {
-    let hexes = touched(layout, a, b);
-    if clear && hexes.iter().any(|&(x, y)| cell_cost(x, y).is_none()) {
-        return None;
-    }
-    let length = a.distance(b);
-    if length == 0.0 {
-        return Some(0.0);
-    }
-    // Where the segment enters and leaves each hex, as parameters from 0 to 1, in the order
-    // the segment enters them.
-    let mut spans: Vec<((i64, i64), f64, f64)> = hexes
-        .iter()
-        .filter_map(|&(x, y)| clip(layout, x, y, a, b).map(|(t0, t1)| ((x, y), t0, t1)))
-        .collect();
-    spans.sort_unstable_by(|p, q| p.1.total_cmp(&q.1));
-    let mut stops: Vec<f64> = spans.iter().flat_map(|&(_, t0, t1)| [t0, t1]).collect();
-    stops.extend([0.0, 1.0]);
-    stops.sort_unstable_by(f64::total_cmp);
-    stops.dedup();
-    let mut total = 0.0;
-    // The spans that may hold the piece's middle: entered at or before it, in entry order.
-    // Middles only grow, so a span is added once and dropped once it ends before one: the
-    // sweep looks at each span a bounded number of times, not once per piece.
-    let mut entered = 0;
-    let mut open: Vec<((i64, i64), f64, f64)> = Vec::new();
-    for pair in stops.windows(2) {
-        let (s, e) = (pair[0], pair[1]);
-        if (e - s) * length < SLIVER {
-            continue;
-        }
-        let middle = (s + e) / 2.0;
-        while let Some(&span) = spans.get(entered).filter(|span| span.1 <= middle) {
-            open.push(span);
-            entered += 1;
-        }
-        open.retain(|&(_, _, t1)| middle <= t1);
-        let mut dearest: Option<f64> = None;
-        for &((x, y), _, _) in &open {
-            let here = cell_cost(x, y)?;
-            dearest = Some(dearest.map_or(here, |d: f64| d.max(here)));
-        }
-        // A piece no hex claims (rounding between two spans) is charged the hex under it.
-        let dearest = match dearest {
-            Some(d) => d,
-            None => {
-                let p = a.lerp(b, middle);
-                let (x, y) = layout.hex_at(p.x, p.y);
-                cell_cost(x, y)?
-            }
-        };
-        total += (e - s) * length * dearest;
-    }
-    Some(total)
-}
-
-/// The parameters (0 to 1) between which the segment from `a` to `b` lies in the closed area
-/// of the hex at `(x, y)`, by clipping it against the hex's six edges; `None` when it misses.
-fn clip(layout: HexLayout, x: i64, y: i64, a: Point, b: Point) -> Option<(f64, f64)> {
-    let corners = layout.corners(x, y);
-    let (cx, cy) = layout.centre_of(x, y);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    for k in 0..6 {
-        let (u, v) = (corners[k], corners[(k + 1) % 6]);
-        // The outward normal of the edge, and the signed distance of a point beyond it.
-        let (mut nx, mut ny) = (v.1 - u.1, u.0 - v.0);
-        if nx * (cx - u.0) + ny * (cy - u.1) > 0.0 {
-            (nx, ny) = (-nx, -ny);
-        }
-        let beyond = nx * (a.x - u.0) + ny * (a.y - u.1);
-        let rate = nx * dx + ny * dy;
-        if rate == 0.0 {
-            if beyond > 0.0 {
-                return None;
-            }
-        } else {
-            let t = -beyond / rate;
-            if rate > 0.0 {
-                t1 = t1.min(t);
-            } else {
-                t0 = t0.max(t);
-            }
-        }
-    }
-    (t0 <= t1).then_some((t0, t1))
+    crate::grid::Topology::Hex(layout).integral(a.into(), b.into(), clear, cell_cost)
 }
 
 /// The distance from `point` to the nearest wall hex (off the map included), looking no

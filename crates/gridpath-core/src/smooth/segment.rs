@@ -1,7 +1,6 @@
-use crate::grid::{Cell, Grid, Topology, square_stops, squares_touching};
+use crate::grid::{Cell, Grid, Topology, square_integral, square_stops};
 
 use super::Point;
-use super::hex;
 
 /// A straight segment between two continuous points.
 ///
@@ -93,12 +92,9 @@ impl Segment {
     /// cells beside it. Between two neighbouring cell centres this is exactly the search's
     /// step cost, length × (cost(from) + cost(to)) / 2, so the two are comparable.
     pub fn cost(&self, grid: &Grid) -> Option<f64> {
-        match grid.topology() {
-            Topology::Square => self.cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, false, |x, y| {
-                cell_cost(grid, x, y)
-            }),
-        }
+        let (from, to) = (self.from.into(), self.to.into());
+        grid.topology()
+            .integral(from, to, false, |x, y| cell_cost(grid, x, y))
     }
 
     /// The cost of a segment that is clear: [`Segment::cost`] when [`Segment::is_clear`] holds,
@@ -115,55 +111,16 @@ impl Segment {
     /// assert_eq!(along.clear_cost(&grid), Some(2.0));
     /// ```
     pub fn clear_cost(&self, grid: &Grid) -> Option<f64> {
-        match grid.topology() {
-            Topology::Square => self.clear_cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, true, |x, y| {
-                cell_cost(grid, x, y)
-            }),
-        }
+        let (from, to) = (self.from.into(), self.to.into());
+        grid.topology()
+            .integral(from, to, true, |x, y| cell_cost(grid, x, y))
     }
 
     /// [`Segment::cost`] with the cost of each cell (at signed coordinates, `None` for walls
     /// and off the map) read from `cell_cost`.
     #[inline]
     pub(crate) fn cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-        self.integral_by::<false>(cell_cost)
-    }
-
-    /// [`Segment::clear_cost`] with the cost of each cell read from `cell_cost`.
-    #[inline]
-    pub(crate) fn clear_cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-        self.integral_by::<true>(cell_cost)
-    }
-
-    /// The integral of the cell costs along the segment; `None` when a piece of positive
-    /// length lies in a wall or off the map, and, with `CLEAR`, also when any cell touched at
-    /// a stop does (every cell of `supercover`, for line of sight).
-    #[inline]
-    fn integral_by<const CLEAR: bool>(
-        &self,
-        cell_cost: impl Fn(i64, i64) -> Option<f64>,
-    ) -> Option<f64> {
-        let length = self.length();
-        let mut cost = 0.0;
-        let mut before: Option<f64> = None;
-        let complete = self.for_each_stop(|t, point| {
-            if CLEAR && dearest_at(point, &cell_cost).is_none() {
-                return false;
-            }
-            let Some(t0) = before.replace(t) else {
-                return true;
-            };
-            if t <= t0 {
-                return true;
-            }
-            let Some(dearest) = dearest_at(self.at((t0 + t) / 2.0), &cell_cost) else {
-                return false;
-            };
-            cost += (t - t0) * length * dearest;
-            true
-        });
-        complete.then_some(cost)
+        square_integral::<false>(self.from.into(), self.to.into(), cell_cost)
     }
 
     /// The cells that hold a piece of the segment of positive length, in the order the
@@ -208,20 +165,6 @@ impl Segment {
             visit(t, Point::new(x, y))
         })
     }
-}
-
-/// The dearest cost among the cells whose closed squares hold `point`; `None` when one of them
-/// is a wall or off the map.
-#[inline]
-fn dearest_at(point: Point, cell_cost: &impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-    let mut dearest = Some(0.0f64);
-    squares_touching((point.x, point.y), &mut |(x, y)| {
-        dearest = match (dearest, cell_cost(x, y)) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            _ => None,
-        };
-    });
-    dearest
 }
 
 /// The cost of the cell at signed coordinates: `None` off the grid or impassable.
