@@ -7,7 +7,8 @@
 //! The world frame is [`Topology::centre`]'s: a square cell `(x, y)` spans `[x, x + 1] ×
 //! [y, y + 1]`, neighbouring hex centres lie 1 apart.
 
-use super::{Cell, Hex, StaggerAxis, Topology};
+use super::cell::Cell;
+use super::topology::{Hex, StaggerAxis, Topology};
 
 /// A shape of the world frame that stands for a set of cells: a rectangle of squares, or the
 /// disc a set of hexes fills.

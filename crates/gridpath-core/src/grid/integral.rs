@@ -5,7 +5,7 @@
 //! segment against each hex it touches ([`super::HexLayout::touching`]).
 
 use super::crossings::{square_stops, squares_touching};
-use super::{HexLayout, Topology};
+use super::topology::{HexLayout, Topology};
 
 /// Pieces of a segment shorter than this (in cells) are left out of a hex map's integral: the
 /// slivers where it only grazes a hex's corner.
