@@ -16,6 +16,7 @@ mod integral;
 mod map;
 mod terrain;
 mod topology;
+mod walls;
 
 pub use cell::Cell;
 pub(crate) use crossings::square_stops;

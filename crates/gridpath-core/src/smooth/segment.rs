@@ -7,8 +7,8 @@ use super::Point;
 /// [`Segment::supercover`] walks every square cell the segment touches; [`Segment::is_clear`]
 /// and [`Segment::cost`] answer the two questions string pulling asks of a shortcut: may a unit
 /// walk it, and what does it cost. Those two, and [`Segment::touched`], read the map's
-/// topology: on a hex map the segment lies in its world frame and they measure hexes (see
-/// the `hex` module).
+/// topology: on a hex map the segment lies in its world frame and they measure hexes
+/// ([`Topology::touching`], [`Topology::integral`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// Where the segment starts.
