@@ -2,33 +2,38 @@
 //! canvas.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use egui::{Pos2, ViewportCommand};
 
-use crate::format::FormatError;
+use crate::format::level::LevelOptions;
+use crate::format::{FormatError, PathExport};
 use crate::grid::{Cell, Grid, GridError, Map, TerrainId, Topology};
 use crate::search::SearchResult;
 
 use super::agents::Agents;
+use super::agents::actions::AgentsReply;
 use super::agents::paint::paint_agents;
-use super::canvas::canvas::Canvas;
+use super::agents::panel::{AgentsIntent, section_ui};
+use super::canvas::canvas::{Canvas, paint_hint};
 use super::canvas::gesture::Marker;
 use super::canvas::input::{CanvasInput, CanvasIntent};
 use super::canvas::tools::{Tool, ToolSettings, brush_step};
 use super::commands::{self, Command};
 use super::dialog::{Answer, Dialog, Pending};
-use super::document::{DEFAULT_MAP_PATH, Document};
-use super::edit::{Edit, Layout, Redraw, Relief};
-use super::files::autosave::Autosave;
-use super::files::import_dialog::ImportDialog;
+use super::document::{DEFAULT_MAP_PATH, Document, markers_note};
+use super::edit::{Edit, Redraw};
+use super::files::actions::{self, FileAsk, FileIntent, Files};
+use super::files::import_dialog::{ImportDialog, ImportSummary};
 use super::files::level_dialog::LevelDialog;
-use super::files::picker::{self, FileDialogs, InWindowPicker, Picked};
+use super::files::picker::{FileDialogs, FileTask};
 use super::files::preferences::Preferences;
 use super::history::History;
 use super::menus::{self, MenuAction, MenuState, StatusLine};
 use super::palette::{Palette, PaletteAction, new_terrain};
 use super::relief_panel::{ReliefAction, relief_ui};
-use super::resize::{Anchor, moved, resize};
+use super::report::Report;
+use super::resize::Anchor;
 use super::search::compare_window;
 use super::search::panel::SearchSettings;
 use super::search::planner::{Comparison, Failure, Planner, Solver};
@@ -40,33 +45,6 @@ use crate::search::RouteOrder;
 pub(super) struct Notice {
     pub text: String,
     pub error: bool,
-}
-
-/// What the status bar adds when a map opened without markers got the default ones.
-/// What the status bar adds when the start and goal were placed on opening a map: how they
-/// were chosen, and how to move them.
-pub(super) fn markers_note(placed: bool, grid: &crate::grid::Grid) -> String {
-    match crate::grid::marker_region(grid) {
-        Some(region) if placed => format!(
-            " Start and goal placed at {}: move them with the Start (S) and Goal (G) tools or by right-clicking the map.",
-            region.describe()
-        ),
-        _ => String::new(),
-    }
-}
-
-/// What the canvas says on a map nobody has touched yet: how to start.
-pub const HINT: &str =
-    "Drag to paint · drag S and G to move the path's ends · right-click for more · F1: keys";
-
-/// The hint at the top of the canvas, over a dark band so it reads on any terrain.
-fn paint_hint(painter: &egui::Painter, rect: egui::Rect) {
-    let font = egui::FontId::proportional(13.0);
-    let galley = painter.layout_no_wrap(HINT.to_owned(), font, egui::Color32::from_gray(235));
-    let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
-    let band = egui::Rect::from_min_size(at, galley.size()).expand2(egui::vec2(8.0, 4.0));
-    painter.rect_filled(band, 4.0, egui::Color32::from_black_alpha(170));
-    painter.galley(at, galley, egui::Color32::from_gray(235));
 }
 
 /// The map editor.
@@ -87,19 +65,8 @@ pub struct EditorApp {
     pub(super) input: CanvasInput,
     pub(super) dialog: Option<Dialog>,
     pub(super) notice: Option<Notice>,
-    pub(super) preferences: Preferences,
-    pub(super) autosave: Autosave,
-    pub(super) import: Option<ImportDialog>,
-    /// The open level dialog (Tiled, LDtk).
-    pub(super) level: Option<LevelDialog>,
-    /// Which file dialogs this editor shows.
-    pub(super) file_dialogs: FileDialogs,
-    /// The open in-window file dialog.
-    pub(super) picker: Option<Box<InWindowPicker>>,
-    /// A file chosen (or not) in a dialog, to act on this frame.
-    pub(super) picked: Option<Picked>,
-    /// The folder the last file was chosen in, where the next dialog starts.
-    pub(super) dialog_folder: Option<PathBuf>,
+    /// The files: preferences, the recovery file, the import, level and file dialogs.
+    pub(super) files: Files,
     /// Whether the keyboard shortcuts window is open.
     shortcuts_open: bool,
     shown_title: String,
@@ -128,7 +95,7 @@ impl EditorApp {
             Ok(mut document) => {
                 let placed = document.map.place_default_markers();
                 let mut app = Self::with_document(document);
-                app.preferences.remember(path);
+                app.files.preferences.remember(path);
                 let note = markers_note(placed, &app.document.map.grid);
                 app.say(format!("Opened {}.{note}", path.display()), false);
                 app
@@ -164,14 +131,7 @@ impl EditorApp {
             input: CanvasInput::default(),
             dialog: None,
             notice: None,
-            file_dialogs: picker::desktop_dialogs_here(),
-            picker: None,
-            picked: None,
-            dialog_folder: None,
-            preferences: Preferences::default(),
-            autosave: Autosave::default(),
-            import: None,
-            level: None,
+            files: Files::default(),
             shortcuts_open: false,
             shown_title: String::new(),
             may_close: false,
@@ -380,7 +340,7 @@ impl EditorApp {
         match Document::open(path) {
             Ok(document) => {
                 let placed = self.replace_document(document);
-                self.preferences.remember(path);
+                self.files.preferences.remember(path);
                 let note = markers_note(placed, &self.document.map.grid);
                 self.say(format!("Opened {}.{note}", path.display()), false);
             }
@@ -398,7 +358,7 @@ impl EditorApp {
         match self.document.save_as(path) {
             Ok(()) => {
                 self.saved_state = Some(self.history.state());
-                self.preferences.remember(path);
+                self.files.preferences.remember(path);
                 self.say(format!("Saved {}.", path.display()), false);
                 true
             }
@@ -485,7 +445,7 @@ impl EditorApp {
 
     /// The canvas: the map, the search over it, and the pointer's work on it.
     fn canvas_ui(&mut self, ui: &mut egui::Ui) {
-        let accepts_input = self.dialog.is_none() && self.import.is_none() && self.level.is_none();
+        let accepts_input = self.dialog.is_none() && !self.files.has_dialog();
         let order = self
             .planner
             .plan()
@@ -556,8 +516,14 @@ impl EditorApp {
                 "Waypoints cleared.".to_owned()
             }),
             CanvasIntent::Measured(from, to) => self.measure(from, to),
-            CanvasIntent::AddAgent(start, goal) => self.add_agent(start, goal),
-            CanvasIntent::PickAgent(cell) => self.pick_agent(cell),
+            CanvasIntent::AddAgent(start, goal) => {
+                let report = self.agents.add_unit(&self.document.map.grid, start, goal);
+                self.report(report);
+            }
+            CanvasIntent::PickAgent(cell) => {
+                let report = self.agents.pick(cell);
+                self.report(report);
+            }
             CanvasIntent::Pick(id) => {
                 let name = self.document.map.grid.terrain(id).name.clone();
                 self.tools.active = id;
@@ -794,16 +760,7 @@ impl EditorApp {
 
     /// Replaces the map's heights (keeping its slope rules): one undoable step.
     pub(super) fn set_heights(&mut self, heights: Vec<f32>) {
-        let grid = &self.document.map.grid;
-        let before = Relief::of(grid);
-        let after = Relief {
-            heights: Some(heights),
-            slope: before.slope,
-        };
-        self.commit_relief(Edit::Relief {
-            before: Box::new(before),
-            after: Box::new(after),
-        });
+        self.commit_relief(Edit::heights(&self.document.map.grid, Some(heights)));
     }
 
     /// Adds or removes the map's heights or changes its slope rules: one undoable step
@@ -815,18 +772,8 @@ impl EditorApp {
                 before: grid.slope(),
                 after: slope,
             },
-            ReliefAction::AddHeights | ReliefAction::RemoveHeights => {
-                let before = Relief::of(grid);
-                let heights = (action == ReliefAction::AddHeights).then(|| vec![0.0; grid.len()]);
-                let after = Relief {
-                    heights,
-                    slope: before.slope,
-                };
-                Edit::Relief {
-                    before: Box::new(before),
-                    after: Box::new(after),
-                }
-            }
+            ReliefAction::AddHeights => Edit::heights(grid, Some(vec![0.0; grid.len()])),
+            ReliefAction::RemoveHeights => Edit::heights(grid, None),
         };
         self.commit_relief(edit);
     }
@@ -859,32 +806,9 @@ impl EditorApp {
 
     /// Resizes the map, keeping `anchor` in place; one undoable step.
     pub fn resize_map(&mut self, width: u32, height: u32, anchor: Anchor) {
-        let map = &self.document.map;
-        let grid = match resize(&map.grid, width, height, anchor, 0) {
-            Ok(grid) => grid,
+        let edit = match Edit::resize(&self.document.map, width, height, anchor) {
+            Ok(edit) => edit,
             Err(error) => return self.say(error.to_string(), true),
-        };
-        let offset = anchor.offset((map.grid.width(), map.grid.height()), (width, height));
-        let keep = |cell: Option<Cell>| cell.and_then(|c| moved(c, offset, &grid));
-        let after = Layout {
-            start: keep(map.start),
-            goal: keep(map.goal),
-            waypoints: map
-                .waypoints
-                .iter()
-                .filter_map(|&w| keep(Some(w)))
-                .collect(),
-            grid,
-        };
-        let before = Layout {
-            grid: map.grid.clone(),
-            start: map.start,
-            goal: map.goal,
-            waypoints: map.waypoints.clone(),
-        };
-        let edit = Edit::Resize {
-            before: Box::new(before),
-            after: Box::new(after),
         };
         match edit.redo(&mut self.document.map) {
             Ok(redraw) => {
@@ -957,7 +881,7 @@ impl EditorApp {
                     self.proceed(ctx, pending);
                 }
             }
-            _ => self.save_as_then(then),
+            _ => self.ask_for_file(actions::save_as_dialog(self.document.name(), then)),
         }
     }
 
@@ -981,8 +905,15 @@ impl EditorApp {
                 self.proceed(ctx, pending);
             }
             Answer::Replace { id, replacement } => self.remove_terrain(id, Some(replacement)),
-            Answer::Restore => self.restore_recovery(ctx),
-            Answer::DropRecovery => self.drop_recovery(),
+            Answer::Restore => {
+                if let Some(intent) = self.files.restore_recovery() {
+                    self.file_intent(ctx, intent);
+                }
+            }
+            Answer::DropRecovery => {
+                let report = self.files.drop_recovery();
+                self.report(report);
+            }
         }
     }
 
@@ -998,7 +929,7 @@ impl EditorApp {
 
     /// The keys of the table in [`commands`](super::commands), while no dialog is open.
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        if self.dialog.is_some() || self.import.is_some() || self.level.is_some() {
+        if self.dialog.is_some() || self.files.has_dialog() {
             return;
         }
         let typing = ctx.egui_wants_keyboard_input();
@@ -1013,13 +944,15 @@ impl EditorApp {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::New => self.guard(ctx, Pending::NewMap),
-            Command::Open => self.open_dialog(),
+            Command::Open => self.ask_for_file(actions::open_dialog()),
             Command::Save => self.save_then(ctx, None),
-            Command::SaveAs => self.save_as_then(None),
-            Command::ImportImage => self.import_image_dialog(),
-            Command::ImportMovingAi => self.import_movingai_dialog(),
-            Command::ImportHeights => self.import_heights_dialog(),
-            Command::ImportLevel => self.import_level_dialog(),
+            Command::SaveAs => {
+                self.ask_for_file(actions::save_as_dialog(self.document.name(), None));
+            }
+            Command::ImportImage => self.ask_for_file(actions::import_image_dialog()),
+            Command::ImportMovingAi => self.ask_for_file(actions::import_movingai_dialog()),
+            Command::ImportHeights => self.ask_for_file(actions::import_heights_dialog()),
+            Command::ImportLevel => self.ask_for_file(actions::import_level_dialog()),
             Command::ExportMovingAi => self.export_map_dialog("Moving AI map", "map"),
             Command::ExportTiled => self.export_map_dialog("Tiled map", "tmj"),
             Command::ExportPng => self.export_map_dialog("PNG image", "png"),
@@ -1052,7 +985,7 @@ impl EditorApp {
         match action {
             MenuAction::Command(command) => self.execute(ctx, command),
             MenuAction::OpenRecent(path) => self.open_file(ctx, &path),
-            MenuAction::ClearRecent => self.preferences.recent.clear(),
+            MenuAction::ClearRecent => self.files.preferences.recent.clear(),
         }
     }
 
@@ -1072,18 +1005,354 @@ impl EditorApp {
     }
 }
 
+/// The files and the team: what the window asks of those rooms, and carries out for them.
+impl EditorApp {
+    /// Shows what an action reported: in the status bar, or an error in a dialog; returns
+    /// whether the action worked.
+    pub(super) fn report(&mut self, report: Report) -> bool {
+        let worked = report.worked();
+        match report {
+            Report::Said(text) => self.say(text, false),
+            Report::Warned(text) => self.say(text, true),
+            Report::Failed { title, text } => {
+                self.dialog = Some(Dialog::Message {
+                    title: title.to_owned(),
+                    text,
+                });
+            }
+        }
+        worked
+    }
+
+    /// Turns autosave on: while the map has unsaved changes it is written every `interval` to
+    /// a recovery file in `dir`.
+    pub fn with_autosave(mut self, dir: &Path, interval: Duration) -> Self {
+        self.files.autosave = super::files::autosave::Autosave::new(dir, interval);
+        self
+    }
+
+    /// The recovery file autosave writes, when autosave is on.
+    pub fn recovery_file(&self) -> Option<&Path> {
+        self.files.autosave.recovery_path()
+    }
+
+    /// Looks for unsaved work of an earlier session in the recovery file; when there is
+    /// some, the editor asks whether to restore it.
+    pub fn offer_recovery(&mut self) {
+        if let Some(report) = self.files.offer_recovery() {
+            self.report(report);
+        }
+    }
+
+    /// The files of File → Open recent, newest first.
+    pub fn recent_files(&self) -> &[PathBuf] {
+        &self.files.preferences.recent
+    }
+
+    /// Reads the preferences saved by an earlier session.
+    pub fn load_preferences(&mut self, storage: &dyn eframe::Storage) {
+        if let Some(preferences) = eframe::get_value::<Preferences>(storage, eframe::APP_KEY) {
+            self.files.load_preferences(preferences);
+        }
+    }
+
+    /// Makes the file dialogs of this editor the in-window ones, starting in `folder`, as on a
+    /// desktop without a portal.
+    pub fn with_in_window_file_dialogs(mut self, why: &str, folder: &Path) -> Self {
+        self.files.dialogs = FileDialogs::InWindow(why.to_owned());
+        self.files.folder = Some(folder.to_owned());
+        self
+    }
+
+    /// Whether an in-window file dialog is open.
+    pub fn is_picking_file(&self) -> bool {
+        self.files.is_picking()
+    }
+
+    /// Whether the image import dialog is open.
+    pub fn is_importing(&self) -> bool {
+        self.files.import.is_some()
+    }
+
+    /// The import dialog's current result: the grid's size and how many cells are
+    /// impassable in the preview.
+    pub fn import_summary(&self) -> Option<ImportSummary> {
+        self.files.import.as_ref().and_then(ImportDialog::summary)
+    }
+
+    /// Opens the import dialog on an image (`.png`, `.jpg`, `.bmp`) or a ROS `map.yaml`; an
+    /// image with a `map.yaml` of its own name beside it that names it is read through that
+    /// file (its resolution, origin and thresholds), and the status bar says so. A file that
+    /// cannot be read or decoded is reported and the open map stays.
+    pub fn start_import(&mut self, path: &Path) {
+        let terrains = self.document.map.grid.terrains();
+        if let Some(report) = self.files.start_import(path, terrains) {
+            self.report(report);
+        }
+    }
+
+    /// Whether the level dialog is open.
+    pub fn level_dialog(&self) -> Option<&LevelDialog> {
+        self.files.level.as_ref()
+    }
+
+    /// Chooses the level and layer in the open level dialog, as its menus do.
+    pub fn choose_level(&mut self, options: LevelOptions) {
+        if let Some(dialog) = &mut self.files.level {
+            dialog.choose(options);
+        }
+    }
+
+    /// Opens the level dialog on a Tiled map (`.tmx`, `.tmj`) or an LDtk project (`.ldtk`).
+    /// A file that cannot be read is reported and the open map stays.
+    pub fn start_level_import(&mut self, path: &Path) {
+        self.start_level_import_with(path, LevelOptions::default());
+    }
+
+    /// Opens the level dialog on a level file, on the given level and layer.
+    pub fn start_level_import_with(&mut self, path: &Path, options: LevelOptions) {
+        if let Some(report) = self.files.start_level_import(path, options) {
+            self.report(report);
+        }
+    }
+
+    /// Writes the map as a Moving AI `.map`, a Tiled `.tmj` or `.tmx`, a `.png` (one pixel per
+    /// cell) or a `.json`, chosen by the extension; the open document keeps its own file.
+    /// Returns whether it worked (the error is shown).
+    pub fn export_map_to(&mut self, path: &Path) -> bool {
+        let report = actions::export_map(&self.document.map, path);
+        self.report(report)
+    }
+
+    /// The path export of the current search: its request, the grid path, and the smoothed
+    /// path drawn on the canvas with the smoothing settings of the Path panel.
+    pub fn path_export(&self) -> Result<PathExport, String> {
+        self.path_export_holding(true)
+    }
+
+    /// [`Self::path_export`], holding its samples or not.
+    fn path_export_holding(&self, samples: bool) -> Result<PathExport, String> {
+        let spacing = self.view.sample_spacing;
+        actions::path_export(&self.document.map, &self.planner, spacing, samples)
+    }
+
+    /// Writes the path export to `path`, encoded as its extension says (`.json` for the
+    /// `gridpath-path` document, `.csv` for the curve's samples; any other is refused with an
+    /// error); returns whether it worked.
+    pub fn export_path_to(&mut self, path: &Path) -> bool {
+        let report = actions::export_path(self.path_export_holding(false), path);
+        self.report(report)
+    }
+
+    /// Gives the map the heights of a grayscale image (black 0, white the Heights panel's
+    /// *Import white*; resampled to the map's size), as one undoable step. A file that
+    /// cannot be read is reported and the map stays as it was.
+    pub fn import_heights_from(&mut self, path: &Path) -> bool {
+        let grid = &self.document.map.grid;
+        match actions::read_heights(path, grid, self.tools.heightmap_white) {
+            Ok((heights, said)) => {
+                self.set_heights(heights);
+                self.say(said, false);
+                true
+            }
+            Err(report) => self.report(report),
+        }
+    }
+
+    /// Asks for a file; the answer comes back through the file room's dialogs.
+    fn ask_for_file(&mut self, ask: FileAsk) {
+        let near = self.document.path.as_deref().and_then(Path::parent);
+        if let Some(report) = self.files.ask(ask, near) {
+            self.report(report);
+        }
+    }
+
+    /// File → Export Moving AI map, Tiled map and PNG: asks where to write the map.
+    fn export_map_dialog(&mut self, kind: &str, extension: &'static str) {
+        self.ask_for_file(actions::export_map_dialog(
+            kind,
+            extension,
+            self.document.name(),
+        ));
+    }
+
+    /// File → Export path: asks where to write the path export, when there is one.
+    fn export_path_dialog(&mut self) {
+        match self.path_export_holding(false) {
+            Ok(_) => self.ask_for_file(actions::export_path_dialog(self.document.name())),
+            Err(text) => {
+                self.report(Report::failed("Could not export the path", text));
+            }
+        }
+    }
+
+    /// Puts a loaded map in place of the open one.
+    fn replace_with(&mut self, replacement: super::document::Replacement) {
+        if let Some(path) = &replacement.document.path {
+            self.files.preferences.remember(path);
+        }
+        let placed = self.replace_document(replacement.document);
+        let note = markers_note(placed, &self.document.map.grid);
+        self.say(format!("{}{note}", replacement.notice), false);
+    }
+
+    /// Opens a map, image or `map.yaml` by its extension: a map takes the open map's place
+    /// (after the unsaved-changes question), an image opens the import dialog.
+    fn open_file(&mut self, ctx: &egui::Context, path: &Path) {
+        let terrains = self.document.map.grid.terrains();
+        if let Some(intent) = self.files.open(path, terrains) {
+            self.file_intent(ctx, intent);
+        }
+    }
+
+    /// Carries out what the file room asked for.
+    fn file_intent(&mut self, ctx: &egui::Context, intent: FileIntent) {
+        match intent {
+            FileIntent::Report(report) => {
+                self.report(report);
+            }
+            FileIntent::Replace(replacement) => self.guard(ctx, Pending::Replace(replacement)),
+            FileIntent::Open { path, dropped } => {
+                self.open_file(ctx, &path);
+                if dropped > 1 && self.dialog.is_none() {
+                    self.say(format!("{dropped} files dropped: opened the first."), false);
+                }
+            }
+            FileIntent::Chosen(task, path) => self.file_chosen(ctx, task, &path),
+        }
+    }
+
+    /// Acts on a file chosen in a file dialog for `task`.
+    fn file_chosen(&mut self, ctx: &egui::Context, task: FileTask, path: &Path) {
+        match task {
+            FileTask::Open => self.open_file(ctx, path),
+            FileTask::ImportMovingAi => {
+                let intent = actions::open_map(path);
+                self.file_intent(ctx, intent);
+            }
+            FileTask::ImportImage => self.start_import(path),
+            FileTask::ImportHeights => {
+                self.import_heights_from(path);
+            }
+            FileTask::SaveAs(then) => {
+                if self.save_to(path)
+                    && let Some(pending) = then
+                {
+                    self.proceed(ctx, pending);
+                }
+            }
+            FileTask::ExportMap(_) => {
+                self.export_map_to(path);
+            }
+            FileTask::ExportPath => {
+                self.export_path_to(path);
+            }
+            FileTask::LoadScenario => {
+                self.load_scenario_from(path);
+            }
+            FileTask::LoadPlan => {
+                self.load_plan_from(path);
+            }
+            FileTask::ExportPlan => {
+                self.export_plan_to(path);
+            }
+        }
+    }
+
+    /// Once a frame, after the panels and dialogs: dropped files, the import and level
+    /// dialogs, the restore question and the autosave timer.
+    fn files_ui(&mut self, ctx: &egui::Context) {
+        let busy = self.dialog.is_some();
+        if let Some(intent) = self.files.drop_ui(ctx, busy) {
+            self.file_intent(ctx, intent);
+        }
+        for intent in self.files.dialogs_ui(ctx) {
+            self.file_intent(ctx, intent);
+        }
+        if self.dialog.is_none()
+            && let Some(when) = self.files.autosave.offer()
+        {
+            self.dialog = Some(Dialog::Restore { when });
+        }
+        if let Some(report) = self.files.tick(ctx, &self.document) {
+            self.report(report);
+        }
+    }
+
+    /// The Agents section of the side panel.
+    fn agents_section_ui(&mut self, ui: &mut egui::Ui) {
+        for intent in section_ui(ui, &mut self.agents) {
+            self.agents_intent(intent);
+        }
+    }
+
+    /// Carries out what the Agents panel asked for.
+    fn agents_intent(&mut self, intent: AgentsIntent) {
+        let grid = &self.document.map.grid;
+        match self.agents.carry_out(intent, grid, self.document.name()) {
+            Some(AgentsReply::Report(report)) => {
+                self.report(report);
+            }
+            Some(AgentsReply::Ask(ask)) => self.ask_for_file(ask),
+            None => {}
+        }
+    }
+
+    /// Waits up to `timeout` for the team's solves under way, the improvement of a first plan
+    /// included (for tests and scripts); returns whether none is left running.
+    pub fn wait_for_agents(&mut self, timeout: Duration) -> bool {
+        let (done, said) = self.agents.wait_all(timeout);
+        if let Some(report) = said {
+            self.report(report);
+        }
+        done
+    }
+
+    /// Loads the first units of a Moving AI scenario of the open map; returns whether it did.
+    pub fn load_scenario_from(&mut self, path: &Path) -> bool {
+        let report = self.agents.load_scenario(&self.document.map.grid, path);
+        self.report(report)
+    }
+
+    /// Loads a plan in LaCAM's text format, checks it against the open map and shows it;
+    /// returns whether it did.
+    pub fn load_plan_from(&mut self, path: &Path) -> bool {
+        let report = self.agents.load_plan(&self.document.map.grid, path);
+        self.report(report)
+    }
+
+    /// Writes the team's plan to `path`: LaCAM's text format for a `.txt` name, else the JSON
+    /// plan export with the world frame. Returns whether it worked.
+    pub fn export_plan_to(&mut self, path: &Path) -> bool {
+        let report = self.agents.export_plan(&self.document.map, path);
+        self.report(report)
+    }
+
+    /// The units of the team, for tests and scripts.
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    /// The units of the team, to change from tests and scripts.
+    pub fn agents_mut(&mut self) -> &mut Agents {
+        &mut self.agents
+    }
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.view.update(&ctx, &mut self.planner);
-        self.agents_update(&ctx);
+        if let Some(report) = self.agents.update(&ctx) {
+            self.report(report);
+        }
         self.handle_close(&ctx);
         self.shortcuts(&ctx);
         egui::Panel::top("menu-bar").show(ui, |ui| {
             let state = MenuState {
                 can_undo: self.history.can_undo(),
                 can_redo: self.history.can_redo(),
-                recent: &self.preferences.recent,
+                recent: &self.files.preferences.recent,
                 has_path: self.planner.result().is_some(),
                 brush_size: self.tools.brush_size,
             };
@@ -1181,12 +1450,14 @@ impl eframe::App for EditorApp {
             }
         }
         self.files_ui(&ctx);
-        self.file_dialog_ui(&ctx);
+        if let Some(intent) = self.files.dialog_ui(&ctx) {
+            self.file_intent(&ctx, intent);
+        }
         self.update_title(&ctx);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        self.store_preferences(storage);
+        eframe::set_value(storage, eframe::APP_KEY, &self.files.preferences);
     }
 }
 

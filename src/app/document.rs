@@ -99,6 +99,18 @@ pub struct Replacement {
     pub notice: String,
 }
 
+/// What the status bar adds when the start and goal were placed on opening a map: how they
+/// were chosen, and how to move them.
+pub fn markers_note(placed: bool, grid: &crate::grid::Grid) -> String {
+    match crate::grid::marker_region(grid) {
+        Some(region) if placed => format!(
+            " Start and goal placed at {}: move them with the Start (S) and Goal (G) tools or by right-clicking the map.",
+            region.describe()
+        ),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::fs;

@@ -3,6 +3,7 @@
 use crate::grid::{Cell, Grid, GridError, Map, Slope, Terrain, TerrainId};
 
 use super::region::Region;
+use super::resize::{Anchor, moved, resize};
 
 /// One cell's terrain before and after an edit: what undo needs. The search is told of it as
 /// the library's [`CellChange`](crate::search::CellChange) of the direction taken.
@@ -121,6 +122,47 @@ pub enum Redraw {
 }
 
 impl Edit {
+    /// The map resized to `width` × `height` cells, keeping `anchor` in place; the markers
+    /// and waypoints that fall off it are dropped.
+    pub fn resize(map: &Map, width: u32, height: u32, anchor: Anchor) -> Result<Edit, GridError> {
+        let grid = resize(&map.grid, width, height, anchor, 0)?;
+        let offset = anchor.offset((map.grid.width(), map.grid.height()), (width, height));
+        let keep = |cell: Option<Cell>| cell.and_then(|c| moved(c, offset, &grid));
+        let after = Layout {
+            start: keep(map.start),
+            goal: keep(map.goal),
+            waypoints: map
+                .waypoints
+                .iter()
+                .filter_map(|&w| keep(Some(w)))
+                .collect(),
+            grid,
+        };
+        let before = Layout {
+            grid: map.grid.clone(),
+            start: map.start,
+            goal: map.goal,
+            waypoints: map.waypoints.clone(),
+        };
+        Ok(Edit::Resize {
+            before: Box::new(before),
+            after: Box::new(after),
+        })
+    }
+
+    /// Gives the grid `heights` (none: flat), keeping its slope rules.
+    pub fn heights(grid: &Grid, heights: Option<Vec<f32>>) -> Edit {
+        let before = Relief::of(grid);
+        let after = Relief {
+            heights,
+            slope: before.slope,
+        };
+        Edit::Relief {
+            before: Box::new(before),
+            after: Box::new(after),
+        }
+    }
+
     /// Paints `cells` (indices of [`Grid::cells`]) with `terrain` and returns the edit, or
     /// `None` when no cell changed.
     pub fn paint(grid: &mut Grid, cells: &[u32], terrain: TerrainId) -> Option<Edit> {

@@ -26,6 +26,7 @@ pub mod menus;
 pub mod palette;
 pub mod region;
 pub mod relief_panel;
+pub mod report;
 pub mod resize;
 pub mod search;
 

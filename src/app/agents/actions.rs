@@ -1,40 +1,56 @@
-//! What the editor does for the Agents panel and tool: adding and picking units, solving,
-//! loading a scenario or a plan, and exporting the plan.
+//! What the team's room does for the Agents panel and tool: adding and picking units,
+//! solving, loading a scenario or a plan, and exporting the plan. It answers the editor
+//! window with [`Report`]s and [`AgentsReply`]s, which the window carries out.
 
 use std::path::Path;
 
 use crate::format::movingai;
 use crate::format::read::{self, FileLimit};
 use crate::format::save::{self, Backup};
-use crate::grid::Cell;
+use crate::grid::{Cell, Grid, Map};
 use crate::mapf::{self, PlanExport, PlanSource};
 
 use super::panel::AgentsIntent;
-use super::{PlanOrigin, Solved};
-use crate::app::EditorApp;
-use crate::app::files::actions::{open_request, save_request};
+use super::{Agents, PlanOrigin, Solved};
+use crate::app::files::actions::{FileAsk, open_request, save_request};
 use crate::app::files::picker::FileTask;
+use crate::app::report::Report;
 
-impl EditorApp {
-    /// Carries out what the Agents panel asked for.
-    pub(in crate::app) fn agents_intent(&mut self, intent: AgentsIntent) {
-        let grid = &self.document.map.grid;
+/// What the team's room asks of the editor window after an intent of the Agents panel.
+#[derive(Debug)]
+pub enum AgentsReply {
+    /// Say how it went.
+    Report(Report),
+    /// Ask for a file.
+    Ask(FileAsk),
+}
+
+impl Agents {
+    /// Carries out what the Agents panel asked for, on `grid`; `name` is the open map's, for
+    /// the name of an exported plan.
+    pub fn carry_out(
+        &mut self,
+        intent: AgentsIntent,
+        grid: &Grid,
+        name: &str,
+    ) -> Option<AgentsReply> {
+        let said = |text: String| Some(AgentsReply::Report(Report::Said(text)));
         match intent {
-            AgentsIntent::Solve => self.agents.solve(grid),
-            AgentsIntent::Stop => self.agents.stop(),
+            AgentsIntent::Solve => self.solve(grid),
+            AgentsIntent::Stop => self.stop(),
             AgentsIntent::Clear => {
-                self.agents.clear();
-                self.say("Removed every unit.".to_owned(), false);
+                self.clear();
+                return said("Removed every unit.".to_owned());
             }
             AgentsIntent::Remove(i) => {
-                self.agents.remove(grid, i);
-                self.say(format!("Removed unit {}.", i + 1), false);
+                self.remove(grid, i);
+                return said(format!("Removed unit {}.", i + 1));
             }
             AgentsIntent::SettingsChanged => {
-                if self.agents.live {
-                    self.agents.solve(grid);
+                if self.live {
+                    self.solve(grid);
                 } else {
-                    self.agents.stale = self.agents.solved.is_some();
+                    self.stale = self.solved.is_some();
                 }
             }
             AgentsIntent::LoadScenario => {
@@ -42,7 +58,7 @@ impl EditorApp {
                     "Load units from a Moving AI scenario",
                     vec![("Moving AI scenario".to_owned(), vec!["scen".to_owned()])],
                 );
-                self.ask_for_file(FileTask::LoadScenario, &request);
+                return Some(AgentsReply::Ask((FileTask::LoadScenario, request)));
             }
             AgentsIntent::LoadPlan => {
                 let request = open_request(
@@ -52,125 +68,99 @@ impl EditorApp {
                         vec!["txt".to_owned(), "plan".to_owned()],
                     )],
                 );
-                self.ask_for_file(FileTask::LoadPlan, &request);
+                return Some(AgentsReply::Ask((FileTask::LoadPlan, request)));
             }
             AgentsIntent::ExportPlan => {
-                let name = format!("{}-plan.json", self.document.name());
                 let request = save_request(
                     "Export the team's plan",
                     (
                         "Plan export".to_owned(),
                         vec!["json".to_owned(), "txt".to_owned()],
                     ),
-                    name,
+                    format!("{name}-plan.json"),
                 );
-                self.ask_for_file(FileTask::ExportPlan, &request);
+                return Some(AgentsReply::Ask((FileTask::ExportPlan, request)));
             }
         }
+        None
     }
 
     /// Once a frame: takes the background solver's answer, moves the timeline on, and asks
-    /// for the next frame while either runs.
-    pub(in crate::app) fn agents_update(&mut self, ctx: &egui::Context) {
-        if let Some((said, error)) = self.agents.poll(ctx) {
-            self.say(said, error);
-        }
+    /// for the next frame while either runs; returns what the answer says.
+    pub fn update(&mut self, ctx: &egui::Context) -> Option<Report> {
+        let said = self.poll(ctx).map(said_as_report);
         let dt = ctx.input(|i| i.stable_dt);
-        if self.agents.advance(dt) {
+        if self.advance(dt) {
             ctx.request_repaint();
         }
-        if self.agents.progress().is_some() {
+        if self.progress().is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
+        said
     }
 
-    /// Waits up to `timeout` for the team's solves under way, the improvement of a first plan
-    /// included (for tests and scripts); returns whether none is left running.
-    pub fn wait_for_agents(&mut self, timeout: std::time::Duration) -> bool {
+    /// Waits up to `timeout` for the solves under way, the improvement of a first plan
+    /// included; returns whether none is left running, and the last answer's words.
+    pub fn wait_all(&mut self, timeout: std::time::Duration) -> (bool, Option<Report>) {
         let deadline = std::time::Instant::now() + timeout;
-        while self.agents.progress().is_some() {
+        let mut said = None;
+        while self.progress().is_some() {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.agents.wait(left) {
-                Some((said, error)) => self.say(said, error),
-                None => return false,
+            match self.wait(left) {
+                Some(answer) => said = Some(said_as_report(answer)),
+                None => return (false, said),
             }
         }
-        true
-    }
-
-    /// The Agents section of the side panel.
-    pub(in crate::app) fn agents_section_ui(&mut self, ui: &mut egui::Ui) {
-        let section = egui::CollapsingHeader::new("Agents: many units at once")
-            .id_salt("agents-panel")
-            .default_open(true)
-            .show(ui, |ui| super::panel::agents_ui(ui, &mut self.agents));
-        for intent in section.body_returned.unwrap_or_default() {
-            self.agents_intent(intent);
-        }
+        (true, said)
     }
 
     /// Adds a unit from `start` to `goal` (a drag of the Agents tool).
-    pub(in crate::app) fn add_agent(&mut self, start: Cell, goal: Cell) {
-        match self.agents.add(&self.document.map.grid, start, goal) {
-            Ok(said) => self.say(said, false),
-            Err(said) => self.say(said, true),
+    pub fn add_unit(&mut self, grid: &Grid, start: Cell, goal: Cell) -> Report {
+        match self.add(grid, start, goal) {
+            Ok(said) => Report::Said(said),
+            Err(said) => Report::Warned(said),
         }
     }
 
     /// Picks the unit on `cell` (a click of the Agents tool): its path is shown in full.
-    pub(in crate::app) fn pick_agent(&mut self, cell: Cell) {
-        self.agents.selected = self.agents.unit_at(cell);
-        match self.agents.selected {
+    pub fn pick(&mut self, cell: Cell) -> Report {
+        self.selected = self.unit_at(cell);
+        Report::Said(match self.selected {
             Some(i) => {
-                let a = self.agents.team[i];
-                self.say(
-                    format!("Unit {}: from {} to {}.", i + 1, a.start, a.goal),
-                    false,
-                );
+                let a = self.team[i];
+                format!("Unit {}: from {} to {}.", i + 1, a.start, a.goal)
             }
-            None => self.say(
-                "No unit there: drag from a start to a goal to add one.".to_owned(),
-                false,
-            ),
-        }
+            None => "No unit there: drag from a start to a goal to add one.".to_owned(),
+        })
     }
 
-    /// Loads the first units of a Moving AI scenario of the open map; returns whether it did.
-    pub fn load_scenario_from(&mut self, path: &Path) -> bool {
-        let grid = &self.document.map.grid;
+    /// Loads the first units of a Moving AI scenario of the map `grid`.
+    pub fn load_scenario(&mut self, grid: &Grid, path: &Path) -> Report {
         let loaded = read::read_text(path, FileLimit::SCENARIO)
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|text| {
                 movingai::parse_scen(&text).map_err(|e| format!("{}: {e}", path.display()))
             })
             .and_then(|queries| {
-                let k = self.agents.load_count.min(queries.len());
-                mapf::instance_from_queries(grid.clone(), &queries, k, self.agents.moves, path)
+                let k = self.load_count.min(queries.len());
+                mapf::instance_from_queries(grid.clone(), &queries, k, self.moves, path)
                     .map_err(|e| e.to_string())
             });
         match loaded {
             Ok(instance) => {
-                self.agents.load(grid, &instance);
-                self.say(
-                    format!(
-                        "Loaded {} units from {}.",
-                        instance.agents().len(),
-                        path.display()
-                    ),
-                    false,
-                );
-                true
+                self.load(grid, &instance);
+                Report::Said(format!(
+                    "Loaded {} units from {}.",
+                    instance.agents().len(),
+                    path.display()
+                ))
             }
-            Err(text) => {
-                self.show_error("Could not load the scenario", text);
-                false
-            }
+            Err(text) => Report::failed("Could not load the scenario", text),
         }
     }
 
-    /// Loads a plan in LaCAM's text format, checks it against the open map and shows it;
-    /// returns whether it did.
-    pub fn load_plan_from(&mut self, path: &Path) -> bool {
+    /// Loads a plan in LaCAM's text format, checks it against the map `grid` and shows it.
+    pub fn load_plan(&mut self, grid: &Grid, path: &Path) -> Report {
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -180,45 +170,31 @@ impl EditorApp {
             .and_then(|text| {
                 mapf::parse_plan(&text).map_err(|e| format!("{}: {e}", path.display()))
             })
-            .and_then(|(plan, _)| self.agents.show_plan(&self.document.map.grid, plan, &name));
+            .and_then(|(plan, _)| self.show_plan(grid, plan, &name));
         match loaded {
-            Ok(said) => {
-                let error = self
-                    .agents
-                    .solved
-                    .as_ref()
-                    .is_some_and(|s| s.fault.is_some());
-                self.say(said, error);
-                true
+            Ok(said) if self.solved.as_ref().is_some_and(|s| s.fault.is_some()) => {
+                Report::Warned(said)
             }
-            Err(text) => {
-                self.show_error("Could not load the plan", text);
-                false
-            }
+            Ok(said) => Report::Said(said),
+            Err(text) => Report::failed("Could not load the plan", text),
         }
     }
 
-    /// Writes the team's plan to `path`: LaCAM's text format for a `.txt` name, else the JSON
-    /// plan export with the world frame. Returns whether it worked.
-    pub fn export_plan_to(&mut self, path: &Path) -> bool {
-        let written = self.plan_text(path).and_then(|text| {
+    /// Writes the team's plan on `map` to `path`: LaCAM's text format for a `.txt` name, else
+    /// the JSON plan export with the world frame.
+    pub fn export_plan(&self, map: &Map, path: &Path) -> Report {
+        let written = self.plan_text(map, path).and_then(|text| {
             save::write_atomically(path, text.as_bytes(), Backup::Discard)
                 .map_err(|e| e.to_string())
         });
         match written {
-            Ok(()) => {
-                self.say(format!("Exported the plan to {}.", path.display()), false);
-                true
-            }
-            Err(text) => {
-                self.show_error("Could not export the plan", text);
-                false
-            }
+            Ok(()) => Report::Said(format!("Exported the plan to {}.", path.display())),
+            Err(text) => Report::failed("Could not export the plan", text),
         }
     }
 
-    fn plan_text(&self, path: &Path) -> Result<String, String> {
-        let Some(solved) = self.agents.solved.as_ref() else {
+    fn plan_text(&self, map: &Map, path: &Path) -> Result<String, String> {
+        let Some(solved) = self.solved.as_ref() else {
             return Err("There is no plan: solve the team first.".to_owned());
         };
         let Some(plan) = solved.plan() else {
@@ -245,7 +221,7 @@ impl EditorApp {
             return Ok(mapf::write_plan(plan, &header));
         }
         let export = PlanExport::new(
-            &self.document.map,
+            map,
             &solved.instance,
             plan,
             solved.summary.as_ref(),
@@ -256,15 +232,14 @@ impl EditorApp {
             .map(|text| text + "\n")
             .map_err(|e| format!("Could not encode the plan export: {e}"))
     }
+}
 
-    /// The units of the team, for tests and scripts.
-    pub fn agents(&self) -> &super::Agents {
-        &self.agents
-    }
-
-    /// The units of the team, to change from tests and scripts.
-    pub fn agents_mut(&mut self) -> &mut super::Agents {
-        &mut self.agents
+/// The words of the solver's answer, as a report.
+fn said_as_report((text, error): (String, bool)) -> Report {
+    if error {
+        Report::Warned(text)
+    } else {
+        Report::Said(text)
     }
 }
 

@@ -31,6 +31,16 @@ pub enum AgentsIntent {
     ExportPlan,
 }
 
+/// The Agents section of the side panel: a header that folds the panel's contents.
+pub fn section_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
+    egui::CollapsingHeader::new("Agents: many units at once")
+        .id_salt("agents-panel")
+        .default_open(true)
+        .show(ui, |ui| agents_ui(ui, agents))
+        .body_returned
+        .unwrap_or_default()
+}
+
 /// The panel's contents.
 pub fn agents_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
     let mut out = Vec::new();

@@ -9,7 +9,7 @@
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, Stroke, Vec2};
 
-use crate::grid::{Cell, Grid, Topology};
+use crate::grid::{Cell, Grid, Outline, StaggerAxis, Topology};
 
 use super::tiled_texture::{Strips, TiledTexture};
 use crate::app::edit::Redraw;
@@ -180,13 +180,8 @@ impl Canvas {
     /// middle of its `unit` × `unit` square with `cell` top-left on squares, `cell`'s centre
     /// on hexes (a unit there is the hex of radius `unit − 1` around it).
     pub fn screen_from_unit_centre(&self, cell: Cell, unit: u32) -> Pos2 {
-        match self.topology {
-            Topology::Square => {
-                let middle = unit as f32 / 2.0;
-                self.screen_from_cell(Pos2::new(cell.x as f32 + middle, cell.y as f32 + middle))
-            }
-            Topology::Hex(_) => self.screen_from_cell_center(cell),
-        }
+        let (x, y) = self.topology.unit_outline(cell, unit).centre();
+        self.screen_from_cell(Pos2::new(x as f32, y as f32))
     }
 
     /// Fills the cells a unit of size `unit` at `cell` covers: its square, or on hexes the
@@ -216,18 +211,30 @@ impl Canvas {
         fill: Color32,
         stroke: Stroke,
     ) {
-        match self.topology {
-            Topology::Square => {
-                let min = Pos2::new(cell.x as f32, cell.y as f32);
-                let rect = Rect::from_min_max(
-                    self.screen_from_cell(min),
-                    self.screen_from_cell(min + Vec2::splat(unit as f32)),
-                );
+        self.paint_outline(
+            painter,
+            self.topology.unit_outline(cell, unit),
+            fill,
+            stroke,
+        );
+    }
+
+    /// Paints a shape of the world frame: a rectangle (its stroke inside) or a disc.
+    pub fn paint_outline(
+        &self,
+        painter: &Painter,
+        outline: Outline,
+        fill: Color32,
+        stroke: Stroke,
+    ) {
+        let at = |(x, y): (f64, f64)| self.screen_from_cell(Pos2::new(x as f32, y as f32));
+        match outline {
+            Outline::Rect { min, max } => {
+                let rect = Rect::from_min_max(at(min), at(max));
                 painter.rect(rect, 0.0, fill, stroke, egui::StrokeKind::Inside);
             }
-            Topology::Hex(_) => {
-                let radius = (unit as f32 - 0.5) * self.zoom;
-                painter.circle(self.screen_from_cell_center(cell), radius, fill, stroke);
+            Outline::Disc { centre, radius } => {
+                painter.circle(at(centre), radius as f32 * self.zoom, fill, stroke);
             }
         }
     }
@@ -339,7 +346,7 @@ impl Canvas {
         let visible = self.visible_cells(grid);
         let factor = self.overview_factor(painter.ctx().pixels_per_point());
         let to_screen = |p: Pos2| self.screen_from_cell(p);
-        if self.topology.is_hex() && self.zoom >= HEX_MESH_FROM {
+        if !self.topology.sides_line_up() && self.zoom >= HEX_MESH_FROM {
             self.paint_hexes(painter, grid, grid_lines && self.zoom >= GRID_LINES_FROM);
         } else if factor > 1 && factor == self.overview.factor {
             self.overview
@@ -354,7 +361,7 @@ impl Canvas {
                 Color32::WHITE,
             );
         }
-        if grid_lines && self.zoom >= GRID_LINES_FROM && !self.topology.is_hex() {
+        if grid_lines && self.zoom >= GRID_LINES_FROM && self.topology.sides_line_up() {
             self.paint_grid_lines(painter, grid);
         }
         let cliff = Stroke::new((self.zoom * 0.12).clamp(1.5, 4.0), CLIFF_COLOUR);
@@ -431,20 +438,10 @@ impl Canvas {
         let b = self.cell_from_screen(self.rect.max);
         let clamp = |v: f64, side: u32| v.clamp(0.0, f64::from(side)) as u32;
         // The first and one-past-the-last row and column, in f64.
-        let ((x0, y0), (x1, y1)) = match self.topology {
-            Topology::Square => (
-                (f64::from(a.x).floor(), f64::from(a.y).floor()),
-                (f64::from(b.x).ceil(), f64::from(b.y).ceil()),
-            ),
-            topology => {
-                let cell = |p: Pos2| topology.cell_at(f64::from(p.x), f64::from(p.y));
-                let ((ax, ay), (bx, by)) = (cell(a), cell(b));
-                (
-                    (ax as f64 - 1.0, ay as f64 - 1.0),
-                    (bx as f64 + 2.0, by as f64 + 2.0),
-                )
-            }
-        };
+        let ((x0, y0), (x1, y1)) = self.topology.cells_over(
+            (f64::from(a.x), f64::from(a.y)),
+            (f64::from(b.x), f64::from(b.y)),
+        );
         Region {
             x0: clamp(x0, grid.width()),
             y0: clamp(y0, grid.height()),
@@ -492,14 +489,11 @@ impl Canvas {
                 let here = grid.height_at(cell);
                 let (x, y) = (i64::from(x), i64::from(y));
                 // Each edge once: from the cell to its neighbours later in row order.
-                let later: Vec<(i64, i64)> = match self.topology {
-                    Topology::Square => vec![(x + 1, y), (x, y + 1)],
-                    Topology::Hex(layout) => layout
-                        .neighbours(x, y)
-                        .into_iter()
-                        .filter(|&(nx, ny)| (ny, nx) > (y, x))
-                        .collect(),
-                };
+                let later = self
+                    .topology
+                    .side_neighbours(x, y)
+                    .into_iter()
+                    .filter(|&(nx, ny)| (ny, nx) > (y, x));
                 for (nx, ny) in later {
                     if !(0..width).contains(&nx) || !(0..height).contains(&ny) {
                         continue;
@@ -537,15 +531,7 @@ impl Canvas {
 
     /// A cell's corners in cell coordinates: its square's or its hexagon's.
     fn cell_corners(&self, cell: Cell) -> Vec<(f64, f64)> {
-        match self.topology {
-            Topology::Square => {
-                let (x, y) = (f64::from(cell.x), f64::from(cell.y));
-                vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
-            }
-            Topology::Hex(layout) => layout
-                .corners(i64::from(cell.x), i64::from(cell.y))
-                .to_vec(),
-        }
+        self.topology.corners(i64::from(cell.x), i64::from(cell.y))
     }
 
     /// The screen outline of a cell: its square's or its hexagon's corners.
@@ -618,6 +604,20 @@ impl Canvas {
 fn world_size(grid: &Grid) -> (f32, f32) {
     let (w, h) = grid.topology().world_size(grid.width(), grid.height());
     (w as f32, h as f32)
+}
+
+/// What the canvas says on a map nobody has touched yet: how to start.
+pub const HINT: &str =
+    "Drag to paint · drag S and G to move the path's ends · right-click for more · F1: keys";
+
+/// The hint at the top of the canvas, over a dark band so it reads on any terrain.
+pub fn paint_hint(painter: &egui::Painter, rect: egui::Rect) {
+    let font = egui::FontId::proportional(13.0);
+    let galley = painter.layout_no_wrap(HINT.to_owned(), font, egui::Color32::from_gray(235));
+    let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+    let band = egui::Rect::from_min_size(at, galley.size()).expand2(egui::vec2(8.0, 4.0));
+    painter.rect_filled(band, 4.0, egui::Color32::from_black_alpha(170));
+    painter.galley(at, galley, egui::Color32::from_gray(235));
 }
 
 /// The colour egui paints a terrain with.
@@ -714,11 +714,11 @@ fn paint_cell_texture(
     tint: Color32,
 ) {
     let (topology, factor) = shape;
-    let strips = match topology.hex() {
+    let strips = match topology.staggered_axis() {
         None => Strips::Whole,
         Some(_) if factor > 1 => Strips::Whole,
-        Some(layout) if layout.is_pointy_top() => Strips::Rows,
-        Some(_) => Strips::Columns,
+        Some(StaggerAxis::Y) => Strips::Rows,
+        Some(StaggerAxis::X) => Strips::Columns,
     };
     let place = |part: Region| {
         let (min, max) = world_rect(topology, factor, part);
@@ -730,51 +730,7 @@ fn paint_cell_texture(
 /// The world rectangle a texture's `part` covers (texels of `factor` × `factor` cells), as
 /// [`paint_cell_texture`] lays it.
 fn world_rect(topology: Topology, factor: u32, part: Region) -> (Pos2, Pos2) {
-    let f = f64::from(factor);
-    let (x0, y0, x1, y1) = (
-        f64::from(part.x0) * f,
-        f64::from(part.y0) * f,
-        f64::from(part.x1) * f,
-        f64::from(part.y1) * f,
-    );
-    let corners = match topology.hex() {
-        None => ((x0, y0), (x1, y1)),
-        Some(layout) => {
-            // Along the rows (pointy-top) or columns (flat-top), and across them.
-            let pointy = layout.is_pointy_top();
-            let (along0, along1, across0, across1) = if pointy {
-                (x0, x1, y0, y1)
-            } else {
-                (y0, y1, x0, x1)
-            };
-            let single = factor == 1 && across1 - across0 == 1.0;
-            let push = if !single {
-                0.25
-            } else if layout.is_staggered(across0 as i64) {
-                0.5
-            } else {
-                0.0
-            };
-            // The first line's centre across, and the spacing of lines.
-            let across_of = |line: i64| {
-                let (x, y) = if pointy {
-                    layout.centre_of(0, line)
-                } else {
-                    layout.centre_of(line, 0)
-                };
-                if pointy { y } else { x }
-            };
-            let (first, spacing) = (across_of(0), across_of(2) / 2.0 - across_of(0) / 2.0);
-            let a0 = first + (across0 - 0.5) * spacing;
-            let a1 = first + (across1 - 0.5) * spacing;
-            let (b0, b1) = (along0 + push, along1 + push);
-            if pointy {
-                ((b0, a0), (b1, a1))
-            } else {
-                ((a0, b0), (a1, b1))
-            }
-        }
-    };
+    let corners = topology.block_rect(factor, (part.x0, part.y0, part.x1, part.y1));
     let ((ax, ay), (bx, by)) = corners;
     (
         Pos2::new(ax as f32, ay as f32),

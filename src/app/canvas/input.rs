@@ -10,12 +10,11 @@ use egui::{
     Align2, Color32, FontId, Painter, Pos2, Rect, Response, RichText, Sense, Stroke, Ui, Vec2,
 };
 
-use crate::grid::{Cell, Map, TerrainId, Topology};
+use crate::grid::{Cell, Map, Outline, TerrainId, Topology};
 use crate::smooth::Segment;
 
 use super::canvas::{Canvas, color_of};
 use super::gesture::{Gesture, Marker};
-use super::hex_tools;
 use super::sculpt::{HeightStroke, Sculpt};
 use super::stroke::Stroke as BrushStroke;
 use super::tools::{self, BrushTip, Tool, ToolSettings};
@@ -64,16 +63,12 @@ impl Measurement {
     /// The straight line between the cells' centres: its length, and its cost through the
     /// terrain it crosses (or that it crosses a wall).
     pub fn straight_text(&self, map: &Map) -> String {
-        if let Topology::Hex(layout) = map.grid.topology() {
+        let topology = map.grid.topology();
+        if !topology.has_diagonals() {
             // Hex steps, and whether the straight line of hexes meets a wall.
-            let steps = layout.distance(self.from, self.to);
-            let cells = hex_tools::line(
-                layout,
-                self.from,
-                self.to,
-                map.grid.width(),
-                map.grid.height(),
-            );
+            let steps = topology.step_count(self.from, self.to);
+            let (width, height) = (map.grid.width(), map.grid.height());
+            let cells = tools::line_on(topology, self.from, self.to, width, height);
             let walled = cells.iter().any(|&c| !map.grid.is_passable(c));
             let wall = if walled { ", crosses a wall" } else { "" };
             return format!("Straight: {steps} hex steps{wall}");
@@ -94,10 +89,10 @@ impl Measurement {
 /// A length as the ruler says it, in the map's own unit: hex steps on a hex map (where every
 /// step between neighbours is one), cells between centres on squares.
 pub fn length_text(topology: Topology, length: f64) -> String {
-    if topology.is_hex() {
-        format!("{length:.0} hex steps")
-    } else {
+    if topology.has_diagonals() {
         format!("{length:.2} cells")
+    } else {
+        format!("{length:.0} hex steps")
     }
 }
 
@@ -615,19 +610,17 @@ impl CanvasInput {
                 let Some(cell) = canvas.grid_cell_at(pos, &map.grid) else {
                     return;
                 };
-                if let Topology::Hex(_) = map.grid.topology() {
-                    // The hexes within size − 1 steps: the disc around them.
-                    let radius = (tools.brush_size as f32 - 0.5) * canvas.zoom();
-                    painter.circle_stroke(canvas.screen_from_cell_center(cell), radius, outline);
-                    return;
-                }
-                let lo = -((tools.brush_size as i64 - 1) / 2) as f32;
-                let side = tools.brush_size as f32;
-                let min = Pos2::new(cell.x as f32 + lo, cell.y as f32 + lo);
-                let rect = Rect::from_min_size(
-                    canvas.screen_from_cell(min),
-                    Vec2::splat(side * canvas.zoom()),
-                );
+                let at =
+                    |(x, y): (f64, f64)| canvas.screen_from_cell(Pos2::new(x as f32, y as f32));
+                let rect = match map.grid.topology().brush_outline(cell, tools.brush_size) {
+                    Outline::Disc { centre, radius } => {
+                        // The hexes within size − 1 steps: the disc around them.
+                        let radius = radius as f32 * canvas.zoom();
+                        painter.circle_stroke(at(centre), radius, outline);
+                        return;
+                    }
+                    Outline::Rect { min, max } => Rect::from_min_max(at(min), at(max)),
+                };
                 if tools.brush_tip == BrushTip::Round && tools.brush_size > 2 {
                     painter.circle_stroke(rect.center(), rect.width() / 2.0, outline);
                 } else {

@@ -7,8 +7,6 @@ use std::collections::VecDeque;
 
 use crate::grid::{Cell, Grid, TerrainId, Topology};
 
-use super::hex_tools;
-
 /// The largest brush size, in cells.
 pub const MAX_BRUSH: u32 = 64;
 
@@ -192,57 +190,13 @@ pub enum BrushTip {
 ///
 /// An odd size is centred on the cell; an even one reaches one cell further right and down.
 pub fn brush(center: Cell, size: u32, tip: BrushTip, width: u32, height: u32) -> Vec<Cell> {
-    let size = size.clamp(1, MAX_BRUSH);
-    let lo = -(i64::from(size - 1) / 2);
-    let hi = lo + i64::from(size) - 1;
-    // The footprint's centre, relative to the centre cell's top-left corner.
-    let mid = (lo + hi + 1) as f64 / 2.0;
-    let radius = f64::from(size) / 2.0 - 0.25;
-    let mut cells = Vec::with_capacity((size * size) as usize);
-    for dy in lo..=hi {
-        for dx in lo..=hi {
-            if tip == BrushTip::Round {
-                let (ox, oy) = (dx as f64 + 0.5 - mid, dy as f64 + 0.5 - mid);
-                if ox * ox + oy * oy > radius * radius {
-                    continue;
-                }
-            }
-            let (x, y) = (i64::from(center.x) + dx, i64::from(center.y) + dy);
-            if let Some(cell) = clip(x, y, width, height) {
-                cells.push(cell);
-            }
-        }
-    }
-    cells
+    brush_on(Topology::Square, center, size, tip, width, height)
 }
 
 /// The cells of the straight line from `a` to `b`, both included (Bresenham), clipped to a
 /// `width` × `height` map.
 pub fn line(a: Cell, b: Cell, width: u32, height: u32) -> Vec<Cell> {
-    let (mut x, mut y) = (i64::from(a.x), i64::from(a.y));
-    let (x1, y1) = (i64::from(b.x), i64::from(b.y));
-    let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
-    let (sx, sy) = (if x < x1 { 1 } else { -1 }, if y < y1 { 1 } else { -1 });
-    let mut err = dx + dy;
-    let mut cells = Vec::with_capacity((dx.max(-dy) + 1) as usize);
-    loop {
-        if let Some(cell) = clip(x, y, width, height) {
-            cells.push(cell);
-        }
-        if x == x1 && y == y1 {
-            break;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-    }
-    cells
+    line_on(Topology::Square, a, b, width, height)
 }
 
 /// The cells a brush covers as it is dragged along the line from `a` to `b`, each once.
@@ -254,17 +208,12 @@ pub fn brush_line(
     width: u32,
     height: u32,
 ) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = line(a, b, width, height)
-        .into_iter()
-        .flat_map(|c| brush(c, size, tip, width, height))
-        .collect();
-    cells.sort_unstable_by_key(|c| (c.y, c.x));
-    cells.dedup();
-    cells
+    brush_line_on(Topology::Square, a, b, size, tip, width, height)
 }
 
-/// The cells under a brush of `size` on a map of `topology`: [`brush`] on squares; on hexes
-/// the hexes within `size − 1` steps of `center` (the tip has no say there).
+/// The cells under a brush of `size` on a map of `topology` ([`Topology::brush`]): [`brush`]
+/// on squares; on hexes the hexes within `size − 1` steps of `center` (the tip has no say
+/// there).
 pub fn brush_on(
     topology: Topology,
     center: Cell,
@@ -273,16 +222,26 @@ pub fn brush_on(
     width: u32,
     height: u32,
 ) -> Vec<Cell> {
-    match topology {
-        Topology::Square => brush(center, size, tip, width, height),
-        Topology::Hex(layout) => {
-            let radius = size.clamp(1, MAX_BRUSH) - 1;
-            hex_tools::brush(layout, center, radius, width, height)
-        }
-    }
+    let size = size.clamp(1, MAX_BRUSH);
+    topology
+        .brush(center, size, tip == BrushTip::Round)
+        .into_iter()
+        .filter_map(|(x, y)| clip(x, y, width, height))
+        .collect()
 }
 
-/// [`brush_line`] on a map of `topology`: on hexes the hex brush along the hex line.
+/// The cells of the straight line from `a` to `b` on a map of `topology`
+/// ([`Topology::line`]), both included, clipped to a `width` × `height` map.
+pub fn line_on(topology: Topology, a: Cell, b: Cell, width: u32, height: u32) -> Vec<Cell> {
+    topology
+        .line(a, b)
+        .into_iter()
+        .filter_map(|(x, y)| clip(x, y, width, height))
+        .collect()
+}
+
+/// The cells a brush covers as it is dragged along the line from `a` to `b` on a map of
+/// `topology`, each once.
 pub fn brush_line_on(
     topology: Topology,
     a: Cell,
@@ -292,10 +251,7 @@ pub fn brush_line_on(
     width: u32,
     height: u32,
 ) -> Vec<Cell> {
-    let Topology::Hex(layout) = topology else {
-        return brush_line(a, b, size, tip, width, height);
-    };
-    let mut cells: Vec<Cell> = hex_tools::line(layout, a, b, width, height)
+    let mut cells: Vec<Cell> = line_on(topology, a, b, width, height)
         .into_iter()
         .flat_map(|c| brush_on(topology, c, size, tip, width, height))
         .collect();
@@ -345,25 +301,13 @@ pub fn flood_fill(grid: &Grid, seed: Cell) -> Vec<u32> {
     queue.push_back(first);
     while let Some(i) = queue.pop_front() {
         region.push(i as u32);
-        let (x, y) = (i % w, i / w);
-        let neighbours: Vec<usize> = match grid.topology() {
-            Topology::Square => [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
-            ]
+        let (x, y) = ((i % w) as i64, (i / w) as i64);
+        let neighbours = grid
+            .topology()
+            .side_neighbours(x, y)
             .into_iter()
-            .flatten()
-            .collect(),
-            Topology::Hex(layout) => {
-                let cell = Cell::new(x as u32, y as u32);
-                hex_tools::neighbours(layout, cell, grid.width(), grid.height())
-                    .into_iter()
-                    .map(|c| grid.index(c))
-                    .collect()
-            }
-        };
+            .filter_map(|(x, y)| clip(x, y, grid.width(), grid.height()))
+            .map(|c| grid.index(c));
         for n in neighbours {
             if !seen[n] && cells[n] == target {
                 seen[n] = true;

@@ -94,7 +94,7 @@ impl SearchSettings {
             })
             .response
             .on_hover_text(algorithm_about(self.algorithm));
-        if topology.is_hex() {
+        if !topology.has_diagonals() {
             ui.label(HEX_NEIGHBOURS).on_hover_text(
                 "Every hex touches six others across a side, and a step to any of them is one cell long: there are no diagonal moves to rule on.",
             );
@@ -128,10 +128,10 @@ impl SearchSettings {
                     "none".to_owned()
                 })
                 .show_ui(ui, |ui| {
-                    let default = if topology.is_hex() {
-                        "The hex distance times the cheapest terrain's cost."
-                    } else {
+                    let default = if topology.has_diagonals() {
                         "Octile with diagonal moves, Manhattan without."
+                    } else {
+                        "The hex distance times the cheapest terrain's cost."
                     };
                     ui.selectable_value(&mut self.heuristic, None, "default")
                         .on_hover_text(default);

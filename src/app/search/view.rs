@@ -524,10 +524,10 @@ impl SearchView {
                     algorithm_name(request.algorithm).to_owned(),
                 );
                 // The diagonal rule does not apply on hexes: their six neighbours stand there.
-                let neighbours = if topology.is_hex() {
-                    "6 neighbours".to_owned()
-                } else {
+                let neighbours = if topology.has_diagonals() {
                     request.diagonal.to_string()
+                } else {
+                    "6 neighbours".to_owned()
                 };
                 let settings = if request.algorithm.info().uses_heuristic
                     || request.algorithm.info().guarantee == crate::search::Guarantee::AnyAngle

@@ -28,7 +28,8 @@
 //! neighbouring centres 1 apart), a wall is an impassable hex's closed area and every hex off
 //! the map is one; the same stages run unchanged, asking the map's topology for centres, line
 //! of sight, segment costs and wall distances ([`Segment::is_clear`], [`Segment::cost`],
-//! [`clearance`]), answered on hexes by the `hex` module.
+//! [`clearance`]), which the map answers for either shape (`grid/geometry.rs`,
+//! `grid/integral.rs`, `grid/walls.rs`).
 //!
 //! - The curve starts exactly at the start cell's centre and ends exactly at the goal's.
 //! - A curved piece keeps more than `clearance` from every wall at every point (its samples
@@ -74,7 +75,8 @@ pub mod clearance;
 mod curve;
 mod error;
 mod fillet;
-mod hex;
+#[cfg(test)]
+mod hex_tests;
 mod line_of_sight;
 mod point;
 mod sampling;

@@ -63,6 +63,12 @@ impl Point {
     }
 }
 
+impl From<Point> for (f64, f64) {
+    fn from(point: Point) -> Self {
+        (point.x, point.y)
+    }
+}
+
 impl Add for Point {
     type Output = Point;
 

@@ -1,22 +1,14 @@
-use crate::grid::{Cell, Grid, Topology};
+use crate::grid::{Cell, Grid, Topology, square_integral, square_stops};
 
 use super::Point;
-use super::hex;
-
-/// How close (in cells) a point must come to a grid line to count as lying on it.
-///
-/// Crossing points are computed in floating point, so a segment that passes exactly through a
-/// cell corner may come out a rounding error beside it; within this distance the walk counts the
-/// corner as touched, which can only add cells, never lose one.
-const ON_LINE: f64 = 1e-9;
 
 /// A straight segment between two continuous points.
 ///
 /// [`Segment::supercover`] walks every square cell the segment touches; [`Segment::is_clear`]
 /// and [`Segment::cost`] answer the two questions string pulling asks of a shortcut: may a unit
 /// walk it, and what does it cost. Those two, and [`Segment::touched`], read the map's
-/// topology: on a hex map the segment lies in its world frame and they measure hexes (see
-/// the `hex` module).
+/// topology: on a hex map the segment lies in its world frame and they measure hexes
+/// ([`Topology::touching`], [`Topology::integral`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// Where the segment starts.
@@ -49,10 +41,7 @@ impl Segment {
     ///
     /// [`HexLayout::touching`]: crate::grid::HexLayout::touching
     pub fn touched(&self, grid: &Grid) -> Vec<(i64, i64)> {
-        match grid.topology() {
-            Topology::Square => self.supercover(),
-            Topology::Hex(layout) => hex::touched(layout, self.from, self.to),
-        }
+        grid.topology().touching(self.from.into(), self.to.into())
     }
 
     /// The segment's length.
@@ -84,35 +73,15 @@ impl Segment {
     /// assert_eq!(cells, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     /// ```
     pub fn supercover(&self) -> Vec<(i64, i64)> {
-        let mut cells = Vec::new();
-        let mut push = |cell: (i64, i64)| {
-            // A cell touched again is touched right after its last visit or at a shared
-            // corner, so looking back a few entries keeps the list free of repeats.
-            if !cells.iter().rev().take(8).any(|&c| c == cell) {
-                cells.push(cell);
-            }
-        };
-        let stops = self.stops();
-        for (i, &(t, point)) in stops.iter().enumerate() {
-            if i > 0 {
-                let (before, _) = stops[i - 1];
-                for_cells_touching(self.at((before + t) / 2.0), &mut push);
-            }
-            for_cells_touching(point, &mut push);
-        }
-        cells
+        Topology::Square.touching(self.from.into(), self.to.into())
     }
 
     /// Whether every cell the segment touches ([`Segment::touched`]) is on the grid and
     /// passable.
     pub fn is_clear(&self, grid: &Grid) -> bool {
-        match grid.topology() {
-            Topology::Square => self
-                .supercover()
-                .into_iter()
-                .all(|(x, y)| is_passable(grid, x, y)),
-            Topology::Hex(layout) => hex::is_clear(grid, layout, self.from, self.to),
-        }
+        self.touched(grid)
+            .into_iter()
+            .all(|(x, y)| is_passable(grid, x, y))
     }
 
     /// The integral of the terrain cost along the segment: the length of the segment inside
@@ -123,12 +92,9 @@ impl Segment {
     /// cells beside it. Between two neighbouring cell centres this is exactly the search's
     /// step cost, length × (cost(from) + cost(to)) / 2, so the two are comparable.
     pub fn cost(&self, grid: &Grid) -> Option<f64> {
-        match grid.topology() {
-            Topology::Square => self.cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, false, |x, y| {
-                cell_cost(grid, x, y)
-            }),
-        }
+        let (from, to) = (self.from.into(), self.to.into());
+        grid.topology()
+            .integral(from, to, false, |x, y| cell_cost(grid, x, y))
     }
 
     /// The cost of a segment that is clear: [`Segment::cost`] when [`Segment::is_clear`] holds,
@@ -145,55 +111,16 @@ impl Segment {
     /// assert_eq!(along.clear_cost(&grid), Some(2.0));
     /// ```
     pub fn clear_cost(&self, grid: &Grid) -> Option<f64> {
-        match grid.topology() {
-            Topology::Square => self.clear_cost_by(|x, y| cell_cost(grid, x, y)),
-            Topology::Hex(layout) => hex::cost(layout, self.from, self.to, true, |x, y| {
-                cell_cost(grid, x, y)
-            }),
-        }
+        let (from, to) = (self.from.into(), self.to.into());
+        grid.topology()
+            .integral(from, to, true, |x, y| cell_cost(grid, x, y))
     }
 
     /// [`Segment::cost`] with the cost of each cell (at signed coordinates, `None` for walls
     /// and off the map) read from `cell_cost`.
     #[inline]
     pub(crate) fn cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-        self.integral_by::<false>(cell_cost)
-    }
-
-    /// [`Segment::clear_cost`] with the cost of each cell read from `cell_cost`.
-    #[inline]
-    pub(crate) fn clear_cost_by(&self, cell_cost: impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-        self.integral_by::<true>(cell_cost)
-    }
-
-    /// The integral of the cell costs along the segment; `None` when a piece of positive
-    /// length lies in a wall or off the map, and, with `CLEAR`, also when any cell touched at
-    /// a stop does (every cell of `supercover`, for line of sight).
-    #[inline]
-    fn integral_by<const CLEAR: bool>(
-        &self,
-        cell_cost: impl Fn(i64, i64) -> Option<f64>,
-    ) -> Option<f64> {
-        let length = self.length();
-        let mut cost = 0.0;
-        let mut before: Option<f64> = None;
-        let complete = self.for_each_stop(|t, point| {
-            if CLEAR && dearest_at(point, &cell_cost).is_none() {
-                return false;
-            }
-            let Some(t0) = before.replace(t) else {
-                return true;
-            };
-            if t <= t0 {
-                return true;
-            }
-            let Some(dearest) = dearest_at(self.at((t0 + t) / 2.0), &cell_cost) else {
-                return false;
-            };
-            cost += (t - t0) * length * dearest;
-            true
-        });
-        complete.then_some(cost)
+        square_integral::<false>(self.from.into(), self.to.into(), cell_cost)
     }
 
     /// The cells that hold a piece of the segment of positive length, in the order the
@@ -219,6 +146,7 @@ impl Segment {
 
     /// The parameters (with their points) where the segment starts, crosses a grid line and
     /// ends, in order. Points on a vertical line get that line's exact x, and likewise for y.
+    #[cfg(test)]
     fn stops(&self) -> Vec<(f64, Point)> {
         let mut stops = Vec::new();
         self.for_each_stop(|t, point| {
@@ -229,120 +157,13 @@ impl Segment {
     }
 
     /// Calls `visit` with the stops of [`Segment::stops`] in order, without gathering them,
-    /// until it returns false; returns whether every stop was visited. Where a vertical and a
-    /// horizontal line are crossed at the same parameter, the vertical one comes first.
+    /// until it returns false; returns whether every stop was visited
+    /// ([`crate::grid::square_stops`]).
     #[inline]
     fn for_each_stop(&self, mut visit: impl FnMut(f64, Point) -> bool) -> bool {
-        let (a, b) = (self.from, self.to);
-        if !visit(0.0, a) {
-            return false;
-        }
-        let mut xs = Crossings::new(a.x, b.x);
-        let mut ys = Crossings::new(a.y, b.y);
-        loop {
-            let (tx, ty) = (xs.peek(), ys.peek());
-            let stop = match (tx, ty) {
-                (None, None) => break,
-                (Some((t, k)), None) => {
-                    xs.advance();
-                    (t, Point::new(k, a.y + (b.y - a.y) * t))
-                }
-                (Some((t, k)), Some((u, _))) if t <= u => {
-                    xs.advance();
-                    (t, Point::new(k, a.y + (b.y - a.y) * t))
-                }
-                (_, Some((u, k))) => {
-                    ys.advance();
-                    (u, Point::new(a.x + (b.x - a.x) * u, k))
-                }
-            };
-            if !visit(stop.0, stop.1) {
-                return false;
-            }
-        }
-        visit(1.0, b)
-    }
-}
-
-/// The integer lines one coordinate crosses strictly between `start` and `end`, in the order a
-/// walk from `start` meets them, each with its parameter `(k - start) / (end - start)`.
-#[derive(Clone, Copy, Debug)]
-struct Crossings {
-    start: f64,
-    end: f64,
-    /// The next line, while it lies strictly between the two.
-    next: f64,
-    /// +1 walking up, −1 walking down.
-    step: f64,
-}
-
-impl Crossings {
-    #[inline]
-    fn new(start: f64, end: f64) -> Self {
-        let (next, step) = if end > start {
-            (start.floor() + 1.0, 1.0)
-        } else {
-            (start.ceil() - 1.0, -1.0)
-        };
-        Self {
-            start,
-            end,
-            next,
-            step,
-        }
-    }
-
-    /// The next crossing's parameter and line.
-    #[inline]
-    fn peek(&self) -> Option<(f64, f64)> {
-        let inside = if self.step > 0.0 {
-            self.next < self.end
-        } else {
-            self.next > self.end
-        };
-        (inside && self.start != self.end).then(|| {
-            (
-                (self.next - self.start) / (self.end - self.start),
-                self.next,
-            )
+        square_stops(self.from.into(), self.to.into(), |t, (x, y)| {
+            visit(t, Point::new(x, y))
         })
-    }
-
-    #[inline]
-    fn advance(&mut self) {
-        self.next += self.step;
-    }
-}
-
-/// The dearest cost among the cells whose closed squares hold `point`; `None` when one of them
-/// is a wall or off the map.
-#[inline]
-fn dearest_at(point: Point, cell_cost: &impl Fn(i64, i64) -> Option<f64>) -> Option<f64> {
-    let mut dearest = Some(0.0f64);
-    for_cells_touching(point, &mut |(x, y)| {
-        dearest = match (dearest, cell_cost(x, y)) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            _ => None,
-        };
-    });
-    dearest
-}
-
-/// Calls `visit` with every cell whose closed square holds `point` (within [`ON_LINE`]): one
-/// inside a cell, two on an edge, four at a corner.
-fn for_cells_touching(point: Point, visit: &mut impl FnMut((i64, i64))) {
-    let range = |v: f64| {
-        (
-            (v - 1.0 - ON_LINE).ceil() as i64,
-            (v + ON_LINE).floor() as i64,
-        )
-    };
-    let (x0, x1) = range(point.x);
-    let (y0, y1) = range(point.y);
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            visit((x, y));
-        }
     }
 }
 

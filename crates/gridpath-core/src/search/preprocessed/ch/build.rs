@@ -11,12 +11,13 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 
+use super::edges::{CH_MAX_CELLS, CH_MAX_EDGES, Kept, NEEDED, NONE, SEARCHED};
+use super::hierarchy::ContractionHierarchy;
 use super::landmarks::{self, Landmarks};
 use super::limits::{self, Limits};
-use super::query::Side;
+use super::links::{Link, Links, Packed, find_edge};
 use super::regions::{self, Place, REGION_CELLS, Regions};
-use super::unpack::{Link, Links, Packed, find_edge};
-use super::{CH_MAX_CELLS, CH_MAX_EDGES, ContractionHierarchy, Kept, NEEDED, NONE, SEARCHED};
+use super::side::Side;
 use super::{blocks, costs, customize, order};
 
 use crate::grid::Grid;
@@ -205,7 +206,7 @@ pub(super) fn step_weights(
     weight
 }
 
-/// Writes the steps of every edge of at most [`super::unpack::PACKED_STEPS`] steps into its
+/// Writes the steps of every edge of at most [`super::links::PACKED_STEPS`] steps into its
 /// [`Link`] (see [`Packed`]), and links every other edge to its two halves, lowest rank first, so that the
 /// two halves of an edge, which belong to its lower middle rank (a descendant in the
 /// elimination tree), are linked before it: on the threads `owner` gives the ranks to

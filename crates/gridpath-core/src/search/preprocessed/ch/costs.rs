@@ -25,7 +25,7 @@
 //! of 512² cells, for 13–19% fewer bytes kept (on pages of 4 KiB, 7–27% slower), so the
 //! hierarchy keeps its costs in words wherever the map allows it.
 
-use super::Kept;
+use super::edges::Kept;
 use crate::search::graph::SearchGraph;
 use crate::search::preprocessed::huge_pages;
 

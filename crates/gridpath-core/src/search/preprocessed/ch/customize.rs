@@ -33,7 +33,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::{NONE, SEARCHED, seek};
+use super::edges::{NONE, SEARCHED, seek};
 use crate::search::request::SearchError;
 
 /// A rank whose upward neighbours make at least this many pairs shares them between the two

@@ -31,8 +31,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::NONE;
 use super::customize::by_subtrees;
+use super::edges::NONE;
 use crate::search::preprocessed::huge_pages;
 
 /// How many landmarks a hierarchy keeps.

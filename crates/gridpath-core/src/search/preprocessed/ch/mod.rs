@@ -59,8 +59,10 @@
 //!
 //! The code is laid out by what a reader looks for: the build, from the order to the
 //! calibrated limits, in `build.rs`; the query, the walks up the tree from both ends, in
-//! `query.rs`; and unpacking a path's edges into cells, with the links that make it possible,
-//! in `unpack.rs`. This file keeps the hierarchy's tables, which all three share.
+//! `query.rs`; and unpacking a path's edges into cells in `unpack.rs`. All three share the
+//! hierarchy's tables (`hierarchy.rs`), which hold the links that unpack an edge
+//! (`links.rs`) and a query's two sides (`side.rs`); `edges.rs` keeps what every part says of
+//! ranks and upward edges.
 //!
 //! ```
 //! use gridpath_core::grid::{Cell, Grid};
@@ -80,132 +82,25 @@ mod blocks;
 mod build;
 mod costs;
 mod customize;
+mod edges;
+mod hierarchy;
 mod landmarks;
 mod limits;
+mod links;
 mod order;
 mod query;
 mod regions;
+mod side;
 #[cfg(test)]
 mod tests;
 mod unpack;
 
-use landmarks::Landmarks;
-use limits::Limits;
-use query::Side;
-use regions::{Local, Regions};
-use unpack::Links;
+pub use edges::{CH_MAX_CELLS, CH_MAX_EDGES};
+pub use hierarchy::ContractionHierarchy;
 
 use crate::search::control::SearchControl;
 use crate::search::graph::SearchGraph;
 use crate::search::request::{Algorithm, SearchError, SearchRequest, SearchResult};
-
-/// No cell, no rank: an edge that is a step of the grid has no middle cell, and the top of
-/// the elimination tree has no parent.
-const NONE: u32 = u32::MAX;
-
-/// Moves `k` forward in `head` to the entry `target`, which the sorted list from `k` holds.
-#[inline]
-fn seek(head: &[u32], mut k: usize, target: u32) -> usize {
-    while head[k] < target {
-        k += 1;
-    }
-    debug_assert_eq!(
-        head[k], target,
-        "the upward neighbours of a cell form a clique"
-    );
-    k
-}
-
-/// A map prepared for exact queries by contraction: every passable cell's upward edges.
-///
-/// Build it once per map and diagonal rule ([`ContractionHierarchy::build`]); queries
-/// ([`ContractionHierarchy::find_path`]) return a cheapest path. An edit to the map calls for
-/// a new build (a [`crate::search::Replanner`] drops its hierarchy on an edit and builds it again on
-/// the next request that needs it).
-///
-/// Cells are numbered by *rank*, their place in the contraction order, in every array below
-/// but `rank`. The edges are kept as flat arrays indexed by 32-bit offsets: a rank's upward
-/// edges that the queries search, then those kept to unpack shortcuts only.
-#[derive(Debug)]
-pub struct ContractionHierarchy {
-    graph: SearchGraph,
-    /// The cell of each rank.
-    order: Vec<u32>,
-    /// The rank of each cell ([`NONE`] for walls).
-    rank: Vec<u32>,
-    /// The parent of each rank in the elimination tree: its lowest upward neighbour.
-    parent: Vec<u32>,
-    /// The depth of each rank in the elimination tree, a root's 0: one less than its parent's.
-    depth: Vec<u16>,
-    /// The most ranks on a way up the elimination tree, the deepest rank's depth and one.
-    height: usize,
-    /// The upward edges of rank `r` that are kept are `head[first[r]..first[r + 1]]`: the
-    /// `start[r + 1] - start[r]` that the queries search first, then those that only unpack
-    /// shortcuts, each list sorted by rank. A head is kept as its depth: every upward
-    /// neighbour of a rank is one of its ancestors in the elimination tree, the one at that
-    /// depth, so that a query, which walks the ancestors of its ends, keeps its costs by
-    /// depth (see [`Side`]). `links` holds what unpacks each edge (see [`unpack::Link`]):
-    /// its steps themselves for an edge of at most [`unpack::PACKED_STEPS`] steps, or of
-    /// [`unpack::TWO_WAY_STEPS`] in two directions, or where its two halves are. Where the
-    /// searched edges are kept by blocks (`blocks`), `head` holds the heads of the others
-    /// alone (see [`Self::unpacking_heads`]).
-    first: Vec<u32>,
-    head: Vec<u16>,
-    links: Links,
-    /// The costs of the searched edges of rank `r`, in the order of their heads:
-    /// `costs.row(start[r]..start[r + 1])`, in 32-bit words where the map allows it (see
-    /// `costs.rs`).
-    start: Vec<u32>,
-    costs: costs::Costs,
-    /// The number of searched edges that are shortcuts.
-    shortcuts: usize,
-    /// Every rank's cost to a few landmarks, whose lower bounds prune the queries.
-    landmarks: Landmarks,
-    /// The searched edges by blocks of eight depths, where the processor can relax them so.
-    blocks: Option<blocks::Blocks>,
-    /// The smallest subtrees of the elimination tree, left out of the above (see
-    /// `regions.rs`).
-    regions: Regions,
-    /// The landmarks that lie in regions: `(region, landmark, its cell's index in the
-    /// region)`, sorted.
-    inside: Vec<(u32, u8, u8)>,
-    /// The query state, allocated by the first query.
-    forward: Side,
-    backward: Side,
-    /// The searches of the regions of a query's ends.
-    local: [Local; 2],
-    /// The limits of a query's walks, calibrated to the map (see `limits.rs`).
-    limits: Limits,
-}
-
-/// An edge the queries search.
-const SEARCHED: u8 = 1;
-
-/// An edge that unpacking needs (every searched edge, and what they unpack into).
-const NEEDED: u8 = 2;
-
-/// The kept edges as the build leaves them, heads as ranks: what the short edges are packed
-/// from.
-struct Kept<'a> {
-    graph: &'a SearchGraph,
-    order: &'a [u32],
-    first: &'a [u32],
-    start: &'a [u32],
-    head: &'a [u32],
-}
-
-/// The most cells a contraction hierarchy is built for: 2048 × 2048. Its build takes minutes
-/// there and grows faster than the map (about 1 minute for the generated weighted terrain of
-/// `benches/weighted.rs` at 2048², 3.5 minutes for open ground, on two cores).
-pub const CH_MAX_CELLS: usize = 1 << 22;
-
-/// The most upward edges a contraction hierarchy is built with, shortcuts included, counted
-/// before any cost: the build holds about 19 bytes an edge at its peak (counted by
-/// `benches/memory.rs`: 2.8 GB for the 148 million edges of the generated weighted terrain of
-/// `benches/weighted.rs` at 2048², 4.9 GB for the 258 million of open ground there), so this
-/// keeps it within about 6 GB. The edges grow with the passable cells of the separators: open
-/// ground has the most.
-pub const CH_MAX_EDGES: usize = 300_000_000;
 
 /// Builds the hierarchy for one query and answers it: what `solve` and
 /// [`crate::search::Searcher`] do for [`Algorithm::ContractionHierarchy`].
@@ -217,58 +112,4 @@ pub(crate) fn ch_once(
     debug_assert_eq!(request.algorithm, Algorithm::ContractionHierarchy);
     ContractionHierarchy::check_request(graph, request)?;
     ContractionHierarchy::from_graph_controlled(graph.clone(), control)?.find_path(request)
-}
-
-impl ContractionHierarchy {
-    /// The graph the queries run on.
-    pub fn graph(&self) -> &SearchGraph {
-        &self.graph
-    }
-
-    /// The number of upward edges the queries search: steps of the grid and shortcuts.
-    pub fn edge_count(&self) -> usize {
-        self.costs.len()
-    }
-
-    /// The number of shortcuts among the upward edges the queries search.
-    pub fn shortcut_count(&self) -> usize {
-        self.shortcuts
-    }
-
-    /// The number of upward edges kept to unpack shortcuts, those searched included.
-    pub fn unpacking_edge_count(&self) -> usize {
-        self.links.len()
-    }
-
-    /// The most ranks on a way up the elimination tree: how many ranks a query's walk from
-    /// one end may pass, and how many entries each side of the query state has.
-    pub fn height(&self) -> usize {
-        self.height
-    }
-
-    /// The memory the hierarchy takes beyond the search graph, in bytes (the query state
-    /// included once a query has allocated it).
-    pub fn hierarchy_bytes(&self) -> usize {
-        fn bytes<T>(v: &Vec<T>) -> usize {
-            v.capacity() * size_of::<T>()
-        }
-        let side = |s: &Side| bytes(&s.dist) + bytes(&s.link) + bytes(&s.chain);
-        bytes(&self.order)
-            + bytes(&self.rank)
-            + bytes(&self.parent)
-            + bytes(&self.depth)
-            + bytes(&self.first)
-            + bytes(&self.head)
-            + self.links.bytes()
-            + bytes(&self.start)
-            + self.costs.bytes()
-            + self.landmarks.bytes()
-            + self.blocks.as_ref().map_or(0, blocks::Blocks::bytes)
-            + bytes(&self.regions.cells)
-            + bytes(&self.regions.start)
-            + bytes(&self.regions.up)
-            + bytes(&self.inside)
-            + side(&self.forward)
-            + side(&self.backward)
-    }
 }

@@ -9,11 +9,14 @@
 
 use std::time::Instant;
 
+use super::edges::NONE;
+use super::hierarchy::ContractionHierarchy;
 use super::landmarks;
 use super::limits::Limits;
 use super::regions::{Local, Place, Source};
+use super::side::{RELAXED, Side};
 use super::unpack::Unpacked;
-use super::{ContractionHierarchy, NONE, blocks, costs};
+use super::{blocks, costs};
 
 use crate::grid::Cell;
 use crate::search::graph::OPPOSITE;
@@ -41,49 +44,6 @@ pub(super) struct Entry {
 pub(super) struct End<'a> {
     ends: &'a landmarks::Ends,
     goal: bool,
-}
-
-/// The costs of one query direction along the ancestors of its end, indexed by depth in the
-/// elimination tree (the ranks a side reaches are all ancestors of its end, one at each
-/// depth), infinite between queries: a few kilobytes that stay in the cache, where arrays
-/// indexed by rank would take 12 bytes a rank.
-#[derive(Debug, Default)]
-pub(super) struct Side {
-    pub(super) dist: Vec<f64>,
-    /// The depth each depth's rank was reached from ([`NO_LINK`] for none), and in the top bit
-    /// ([`RELAXED`]) whether its edges were relaxed at its present cost: a walk that follows a
-    /// failed one passes over such ranks. Reaching a rank at a lower cost clears the bit.
-    pub(super) link: Vec<u32>,
-    /// The rank at each depth on the way up from the side's end, as the walk found it.
-    pub(super) chain: Vec<u32>,
-}
-
-/// No rank reached this one (the end itself, or an unreached rank).
-const NO_LINK: u32 = !RELAXED;
-
-/// The mark of a rank whose edges were relaxed at its present cost.
-pub(super) const RELAXED: u32 = 1 << 31;
-
-impl Side {
-    pub(super) fn new(height: usize) -> Self {
-        Self {
-            dist: vec![f64::INFINITY; blocks::padded(height)],
-            link: vec![NO_LINK; blocks::padded(height)],
-            chain: vec![NONE; height],
-        }
-    }
-
-    /// The depth that depth `d` was reached from.
-    fn parent(&self, d: usize) -> Option<usize> {
-        let p = self.link[d] & !RELAXED;
-        (p != NO_LINK).then_some(p as usize)
-    }
-
-    /// Back to infinite costs at every depth from the end's (`end`) up.
-    fn clear(&mut self, end: usize) {
-        self.dist[..=end].fill(f64::INFINITY);
-        self.link[..=end].fill(NO_LINK);
-    }
 }
 
 impl ContractionHierarchy {

@@ -23,7 +23,7 @@
 
 use crate::search::graph::SearchGraph;
 
-use super::NONE;
+use super::edges::NONE;
 
 /// The most cells a region holds: a local index fits four bits.
 pub(super) const REGION_CELLS: usize = 16;

@@ -3,12 +3,14 @@
 
 use super::build::*;
 use super::customize;
+use super::edges::*;
+use super::hierarchy::ContractionHierarchy;
 use super::landmarks::{self, Landmarks};
 use super::limits::Limits;
-use super::query::*;
+use super::links::*;
 use super::regions::{self, Local, Place, REGION_CELLS};
+use super::side::*;
 use super::unpack::*;
-use super::*;
 use crate::search::control::UNCONTROLLED;
 use crate::search::graph::{OPPOSITE, SearchGraph};
 use crate::search::request::{Algorithm, Diagonal, SearchError, SearchRequest, Stats};
