@@ -254,14 +254,20 @@ fn report(args: &CrowdArgs, crowd: &Crowd, m: &Measures) -> anyhow::Result<()> {
     if arrived > 0 {
         out!("last arrival: {last:.1} s");
     }
-    let waiting: Vec<usize> = (0..m.arrived.len()).filter(|&i| m.arrived[i].is_none()).collect();
+    let waiting: Vec<usize> = (0..m.arrived.len())
+        .filter(|&i| m.arrived[i].is_none())
+        .collect();
     for &i in waiting.iter().take(5) {
         let unit = &crowd.units()[i];
         let (p, g) = (unit.position, unit.spec.goal);
+        let t = unit.route.target();
         out!(
-            "not arrived: unit {i} at ({:.2}, {:.2}), {:.2} from its goal ({:.2}, {:.2})",
+            "not arrived: unit {i} at ({:.2}, {:.2}) heading for ({:.2}, {:.2}), {:.2} from \
+             its goal ({:.2}, {:.2})",
             p.x,
             p.y,
+            t.x,
+            t.y,
             p.distance(g),
             g.x,
             g.y

@@ -159,7 +159,7 @@ impl Crowd {
                 spec,
                 position: spec.start,
                 velocity: Vec2::ZERO,
-                route: Route::straight(spec.goal),
+                route: Route::straight(spec.start, spec.goal),
                 arrived_at: None,
                 held: 0.0,
             })
@@ -354,7 +354,10 @@ impl Crowd {
         for (i, unit) in self.units.iter_mut().enumerate() {
             let radius = unit.spec.radius;
             let route = &mut unit.route;
-            if !route.on_last_leg() && unit.position.distance(route.target()) <= radius {
+            if route.may_pass(unit.position, radius, unit.held)
+                && (unit.position.distance(route.target()) <= radius
+                    || guide.in_sight(unit.position, route.points[route.next + 1], radius * 0.5))
+            {
                 route.next += 1;
             }
             if (step + i as u64).is_multiple_of(SIGHT_EVERY) {
@@ -451,7 +454,7 @@ impl Crowd {
                 dt,
             ));
         }
-        let preferred = self.preferred(unit, i);
+        let preferred = self.preferred(unit, i, near, seen);
         let mut chosen = orca::solve(lines, hard, spec.max_speed, preferred);
         if spec.max_accel.is_finite() {
             chosen = v + (chosen - v).clamp_length(spec.max_accel * dt);
@@ -460,8 +463,13 @@ impl Crowd {
     }
 
     /// Where unit `unit` would go with nobody in the way.
-    fn preferred(&self, unit: &Unit, i: usize) -> Vec2 {
+    fn preferred(&self, unit: &Unit, i: usize, near: &[(f64, usize)], seen: &mut Vec<u32>) -> Vec2 {
         let spec = unit.spec;
+        if unit.arrived_at.is_some()
+            && let Some(aside) = self.make_way(unit, near, seen)
+        {
+            return aside;
+        }
         let to = unit.route.target() - unit.position;
         let distance = to.length();
         if distance < 1e-9 {
@@ -485,12 +493,71 @@ impl Crowd {
             // the ties of perfectly symmetric starts.
             let own =
                 ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as f64 / (1u64 << 24) as f64;
-            let angle = unit.held * MAX_SIDE_TURN + (own - 0.5) * 0.02;
+            let mut angle = unit.held * MAX_SIDE_TURN + (own - 0.5) * 0.02;
+            // The right of a heading (x, y), y downwards, is (−y, x). A unit held back by a
+            // neighbour ahead and clearly to one side turns the other way; where a wall
+            // stands on the side it would turn to, it turns the other way too.
+            let right = Vec2::new(-direction.y, direction.x);
+            if unit.held > 0.1 {
+                let blocker = near.iter().map(|&(_, j)| &self.units[j]).find(|other| {
+                    let to = other.position - unit.position;
+                    to.dot(direction) > 0.0 && to.length() < 1.5 * (spec.radius + other.spec.radius)
+                });
+                if let Some(other) = blocker {
+                    let lateral = (other.position - unit.position).dot(right);
+                    if lateral > 0.25 * (spec.radius + other.spec.radius) {
+                        angle = -angle;
+                    }
+                }
+                let side = if angle >= 0.0 { right } else { -right };
+                let probe = unit.position + side * spec.radius;
+                if self.walls.distance(probe, spec.radius, seen) < spec.radius {
+                    angle = -angle;
+                }
+            }
             let (sin, cos) = angle.sin_cos();
-            // The right of a heading (x, y), y downwards, is (−y, x).
-            direction = direction * cos + Vec2::new(-direction.y, direction.x) * sin;
+            direction = direction * cos + right * sin;
         }
         direction * speed
+    }
+
+    /// For a unit that has arrived: the way out of the path of a neighbour held back on its
+    /// way through (one whose next leg passes within reach of this unit), if there is one —
+    /// to the side away from the neighbour's line where the walls leave room, else ahead of
+    /// it along its line.
+    fn make_way(&self, unit: &Unit, near: &[(f64, usize)], seen: &mut Vec<u32>) -> Option<Vec2> {
+        let spec = unit.spec;
+        let p = unit.position;
+        for &(_, j) in near {
+            let other = &self.units[j];
+            if other.arrived_at.is_some() || other.held < 0.5 {
+                continue;
+            }
+            let reach = spec.radius + other.spec.radius;
+            let q = other.position;
+            let along = (other.route.target() - q).normalized();
+            let ahead = (p - q).dot(along);
+            if !(0.0..=3.0 * reach).contains(&ahead) {
+                continue;
+            }
+            let side = p - (q + along * ahead);
+            if side.length() >= reach {
+                continue;
+            }
+            let normal = Vec2::new(-along.y, along.x);
+            let away = if side.dot(normal) >= 0.0 {
+                normal
+            } else {
+                -normal
+            };
+            for direction in [away, -away, along] {
+                let probe = p + direction * (2.0 * spec.radius);
+                if self.walls.distance(probe, spec.radius, seen) >= spec.radius {
+                    return Some(direction * (0.5 * spec.max_speed));
+                }
+            }
+        }
+        None
     }
 
     /// Cuts short the moves that would bring a disc into a wall or into another disc; answers

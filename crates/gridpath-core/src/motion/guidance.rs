@@ -17,15 +17,41 @@ pub struct Route {
     pub points: Vec<Vec2>,
     /// The index of the waypoint the unit heads for.
     pub next: usize,
+    /// Where the route starts (the point before the first waypoint).
+    pub from: Vec2,
 }
 
 impl Route {
-    /// Straight to the goal.
-    pub fn straight(goal: Vec2) -> Route {
+    /// Straight from `from` to the goal.
+    pub fn straight(from: Vec2, goal: Vec2) -> Route {
         Route {
             points: vec![goal],
             next: 0,
+            from,
         }
+    }
+
+    /// Whether the unit at `p` (of radius `radius`) may go on to the next waypoint: it has
+    /// reached the target, or come up level with it (within `radius` of the line through it
+    /// across the leg, and not far to the side), or, having long been `held` back (0 to 1),
+    /// is near it. The caller checks that the waypoint after is in sight: a unit kept off a
+    /// waypoint (by a unit resting on it, say) so goes on instead of pressing towards it.
+    pub fn may_pass(&self, p: Vec2, radius: f64, held: f64) -> bool {
+        if self.on_last_leg() {
+            return false;
+        }
+        let target = self.target();
+        let before = if self.next == 0 {
+            self.from
+        } else {
+            self.points[self.next - 1]
+        };
+        let along = (target - before).normalized();
+        let offset = p - target;
+        let distance = offset.length();
+        distance <= radius
+            || (offset.dot(along) >= -radius && distance < 1.5)
+            || (held > 0.7 && distance < 2.0)
     }
 
     /// The point the unit heads for.
@@ -125,7 +151,11 @@ impl MapGuide {
             Some(last) => *last = goal,
             None => points.push(goal),
         }
-        let mut route = Route { points, next: 0 };
+        let mut route = Route {
+            points,
+            next: 0,
+            from,
+        };
         self.skip_seen(&mut route, from, radius);
         route
     }
