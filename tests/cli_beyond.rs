@@ -891,3 +891,135 @@ fn a_plan_file_error_quotes_at_most_eighty_characters() {
     assert!(said.len() < 400, "{} bytes: {said}", said.len());
     assert!(said.contains("5000 bytes in all"), "{said}");
 }
+
+/// A 24 × 16 Moving AI map: a room with pillars and a wall with two doors two cells wide.
+fn crowd_map(tag: &str) -> PathBuf {
+    let mut rows: Vec<Vec<u8>> = vec![vec![b'.'; 24]; 16];
+    for y in 0..16 {
+        if !(3..5).contains(&y) && !(11..13).contains(&y) {
+            rows[y][12] = b'@';
+        }
+    }
+    for (x, y) in [(4, 4), (5, 4), (4, 5), (18, 10), (19, 10), (7, 12), (20, 3)] {
+        rows[y][x] = b'@';
+    }
+    let mut text = String::from("type octile\nheight 16\nwidth 24\nmap\n");
+    for row in rows {
+        text.push_str(std::str::from_utf8(&row).unwrap());
+        text.push('\n');
+    }
+    temp_file(&format!("crowd-{tag}.map"), &text)
+}
+
+#[test]
+fn crowd_moves_units_apart_and_out_of_walls_as_its_trace_shows() {
+    let map = crowd_map("trace");
+    let trace = map.with_file_name("crowd-trace.csv");
+    let output = gridpath(&[
+        "crowd".as_ref(),
+        map.as_os_str(),
+        "--random".as_ref(),
+        "30".as_ref(),
+        "--seed".as_ref(),
+        "4".as_ref(),
+        "--trace".as_ref(),
+        trace.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = json(&output);
+    assert_eq!(report["units"], 30);
+    assert_eq!(report["all_arrived"], true);
+    // The trace alone, checked here: every pair of discs apart at every step and over the
+    // straight move between steps, every disc clear of every wall cell and of the map's edge.
+    let map_grid = load_map(&map).unwrap().grid;
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("step,time,agent,x,y"));
+    let mut steps: Vec<Vec<(f64, f64)>> = Vec::new();
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let (step, agent): (usize, usize) =
+            (fields[0].parse().unwrap(), fields[2].parse().unwrap());
+        let (x, y): (f64, f64) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
+        if step == steps.len() {
+            steps.push(Vec::new());
+        }
+        assert_eq!(steps[step].len(), agent, "rows in step and agent order");
+        steps[step].push((x, y));
+    }
+    assert!(steps.len() > 10 && steps.iter().all(|s| s.len() == 30));
+    let radius = 0.4;
+    let blocked = |x: i64, y: i64| {
+        x < 0 || y < 0 || x >= 24 || y >= 16 || !map_grid.is_passable(Cell::new(x as u32, y as u32))
+    };
+    let mut least = f64::INFINITY;
+    for pair in steps.windows(2) {
+        for i in 0..30 {
+            let (a0, a1) = (pair[0][i], pair[1][i]);
+            for j in i + 1..30 {
+                let (b0, b1) = (pair[0][j], pair[1][j]);
+                for k in 0..=20 {
+                    let t = f64::from(k) / 20.0;
+                    let dx = (b0.0 + (b1.0 - b0.0) * t) - (a0.0 + (a1.0 - a0.0) * t);
+                    let dy = (b0.1 + (b1.1 - b0.1) * t) - (a0.1 + (a1.1 - a0.1) * t);
+                    least = least.min(dx.hypot(dy) / (2.0 * radius));
+                }
+            }
+            let (x, y) = a1;
+            for cy in (y.floor() as i64 - 1)..=(y.floor() as i64 + 1) {
+                for cx in (x.floor() as i64 - 1)..=(x.floor() as i64 + 1) {
+                    if blocked(cx, cy) {
+                        let dx = (cx as f64 - x).max(x - (cx as f64 + 1.0)).max(0.0);
+                        let dy = (cy as f64 - y).max(y - (cy as f64 + 1.0)).max(0.0);
+                        assert!(
+                            dx.hypot(dy) >= radius - 1e-5,
+                            "unit {i} at ({x}, {y}) is inside wall cell ({cx}, {cy})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Positions are written to 6 decimals.
+    assert!(
+        least >= 1.0 - 1e-5,
+        "discs came within {least} of the radii sum"
+    );
+    let reported = report["least_centre_distance_over_radii"].as_f64().unwrap();
+    assert!(reported >= 1.0 - 1e-9 && reported <= least + 1e-4);
+}
+
+#[test]
+fn crowd_refuses_to_write_its_trace_over_the_map_and_names_bad_units() {
+    let map = crowd_map("refuse");
+    let before = std::fs::read(&map).unwrap();
+    let output = gridpath(&[
+        "crowd".as_ref(),
+        map.as_os_str(),
+        "--random".as_ref(),
+        "3".as_ref(),
+        "--trace".as_ref(),
+        map.as_os_str(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(std::fs::read(&map).unwrap(), before);
+    let too_wide = gridpath(&[
+        "crowd".as_ref(),
+        map.as_os_str(),
+        "--random".as_ref(),
+        "3".as_ref(),
+        "--radius".as_ref(),
+        "0.8".as_ref(),
+    ]);
+    assert_eq!(too_wide.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&too_wide.stderr);
+    assert!(
+        message.contains("crowd-refuse.map") && message.contains("too near for its radius"),
+        "{message}"
+    );
+}
