@@ -8,6 +8,11 @@
 //! (diameter ÷ top speed), and the smallest centre distance over the radii sum, recomputed
 //! from the positions after every step. `MOTION_BENCH_N=250,1000` picks the sizes (default
 //! 250, 1000, 5000, 10000).
+//!
+//! Then the warehouse: the first `MOTION_BENCH_WAREHOUSE` (default 500) agents of
+//! warehouse-20-40-10-2-2's scenario in `../shared/movingai/mapf` as units of radius 0.4 cells
+//! and top speed 1.5 cells/s: how many arrive and when, the least gap, the deepest a disc
+//! reaches into a wall, and the CPU time per step on one thread.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // A benchmark fails loudly.
 
@@ -16,6 +21,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
+use gridpath::mapf::{Moves, read_instance};
 use gridpath::motion::{Crowd, CrowdSettings, UnitSpec, Vec2};
 
 /// RVO2's Circle units and settings for `n` units.
@@ -150,4 +156,58 @@ fn main() {
             }
         }
     }
+    warehouse();
+}
+
+fn warehouse() {
+    let dir = PathBuf::from("../shared/movingai/mapf");
+    let (map, scen) = (
+        dir.join("warehouse-20-40-10-2-2.map"),
+        dir.join("warehouse-20-40-10-2-2-10000agents-1.scen"),
+    );
+    if !map.is_file() || !scen.is_file() {
+        println!("\nwarehouse: skipped, {} is not there", map.display());
+        return;
+    }
+    let k: usize = std::env::var("MOTION_BENCH_WAREHOUSE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let instance = read_instance(&map, &scen, k, Moves::Four).expect("the benchmark's instance");
+    let topology = instance.grid().topology();
+    let centre = |c| {
+        let (x, y) = topology.centre(c);
+        Vec2::new(x, y)
+    };
+    let units: Vec<UnitSpec> = instance
+        .agents()
+        .iter()
+        .map(|a| UnitSpec::new(centre(a.start), centre(a.goal)))
+        .collect();
+    let settings = CrowdSettings {
+        threads: 1,
+        ..CrowdSettings::default()
+    };
+    let mut crowd = Crowd::on_map(instance.grid(), &units, settings).expect("valid units");
+    let (mut cpu, mut gap, mut deepest) = (0.0, f64::INFINITY, 0.0f64);
+    let mut seen = Vec::new();
+    while !crowd.all_arrived() && crowd.time() < 2000.0 {
+        let t = thread_cpu();
+        crowd.step();
+        cpu += thread_cpu() - t;
+        gap = gap.min(smallest_gap(&crowd));
+        for unit in crowd.units() {
+            let r = unit.spec.radius;
+            let room = crowd.walls().distance(unit.position, r, &mut seen);
+            deepest = deepest.max((r - room) / r);
+        }
+    }
+    let arrived = crowd.units().iter().filter(|u| u.arrived_at.is_some()).count();
+    println!(
+        "\nwarehouse-20-40-10-2-2, {k} units of radius 0.4: {arrived} arrived, the last after \
+         {:.1} s; least gap {gap:.4}; deepest into a wall {deepest:.4}; {:.3} ms/step (CPU, one \
+         thread)",
+        crowd.time(),
+        1000.0 * cpu / crowd.steps() as f64
+    );
 }
