@@ -52,26 +52,6 @@ pub fn circle(n: usize) -> (Vec<UnitSpec>, CrowdSettings, f64) {
     (units, settings, 2.0 * radius / 2.0)
 }
 
-fn smallest_gap(crowd: &Crowd) -> f64 {
-    // Every pair near enough to matter, found by sorting along x (the guard's own index is
-    // not used: this is the check of it).
-    let units = crowd.units();
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    order.sort_by(|&a, &b| units[a].position.x.total_cmp(&units[b].position.x));
-    let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
-    let mut best = f64::INFINITY;
-    for (k, &i) in order.iter().enumerate() {
-        for &j in &order[k + 1..] {
-            let (a, b) = (&units[i], &units[j]);
-            if b.position.x - a.position.x > 2.0 * widest * 1.5 {
-                break;
-            }
-            best = best.min(a.position.distance(b.position) / (a.spec.radius + b.spec.radius));
-        }
-    }
-    best
-}
-
 /// This thread's CPU time, in seconds: what a step costs on one core, whatever else the
 /// machine runs.
 fn thread_cpu() -> f64 {
@@ -129,7 +109,7 @@ fn main() {
             let t = Instant::now();
             guarded += crowd.step().guarded;
             stepping += t.elapsed().as_secs_f64();
-            gap = gap.min(smallest_gap(&crowd));
+            gap = gap.min(crowd.least_separation());
         }
         assert_eq!(
             one.units()[n - 1].position,
@@ -195,14 +175,18 @@ fn warehouse() {
         let t = thread_cpu();
         crowd.step();
         cpu += thread_cpu() - t;
-        gap = gap.min(smallest_gap(&crowd));
+        gap = gap.min(crowd.least_separation());
         for unit in crowd.units() {
             let r = unit.spec.radius;
             let room = crowd.walls().distance(unit.position, r, &mut seen);
             deepest = deepest.max((r - room) / r);
         }
     }
-    let arrived = crowd.units().iter().filter(|u| u.arrived_at.is_some()).count();
+    let arrived = crowd
+        .units()
+        .iter()
+        .filter(|u| u.arrived_at.is_some())
+        .count();
     println!(
         "\nwarehouse-20-40-10-2-2, {k} units of radius 0.4: {arrived} arrived, the last after \
          {:.1} s; least gap {gap:.4}; deepest into a wall {deepest:.4}; {:.3} ms/step (CPU, one \

@@ -895,9 +895,9 @@ fn a_plan_file_error_quotes_at_most_eighty_characters() {
 /// A 24 × 16 Moving AI map: a room with pillars and a wall with two doors two cells wide.
 fn crowd_map(tag: &str) -> PathBuf {
     let mut rows: Vec<Vec<u8>> = vec![vec![b'.'; 24]; 16];
-    for y in 0..16 {
+    for (y, row) in rows.iter_mut().enumerate() {
         if !(3..5).contains(&y) && !(11..13).contains(&y) {
-            rows[y][12] = b'@';
+            row[12] = b'@';
         }
     }
     for (x, y) in [(4, 4), (5, 4), (4, 5), (18, 10), (19, 10), (7, 12), (20, 3)] {
@@ -961,8 +961,7 @@ fn crowd_moves_units_apart_and_out_of_walls_as_its_trace_shows() {
     for pair in steps.windows(2) {
         for i in 0..30 {
             let (a0, a1) = (pair[0][i], pair[1][i]);
-            for j in i + 1..30 {
-                let (b0, b1) = (pair[0][j], pair[1][j]);
+            for (&b0, &b1) in pair[0].iter().zip(&pair[1]).skip(i + 1) {
                 for k in 0..=20 {
                     let t = f64::from(k) / 20.0;
                     let dx = (b0.0 + (b1.0 - b0.0) * t) - (a0.0 + (a1.0 - a0.0) * t);

@@ -182,7 +182,7 @@ fn simulate(
             let room = crowd.walls().distance(unit.position, r, &mut seen);
             deepest_wall = deepest_wall.max((r - room) / r);
         }
-        least_gap = least_gap.min(smallest_gap(crowd));
+        least_gap = least_gap.min(crowd.least_separation());
         Ok(())
     };
     measure(crowd, &mut trace)?;
@@ -199,25 +199,6 @@ fn simulate(
         ms_per_step: 1000.0 * stepping / crowd.steps().max(1) as f64,
         guarded,
     })
-}
-
-/// The smallest centre distance over the radii sum of any two units now, by a sweep along x.
-fn smallest_gap(crowd: &Crowd) -> f64 {
-    let units = crowd.units();
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    order.sort_by(|&a, &b| units[a].position.x.total_cmp(&units[b].position.x));
-    let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
-    let mut best = f64::INFINITY;
-    for (k, &i) in order.iter().enumerate() {
-        for &j in &order[k + 1..] {
-            let (a, b) = (&units[i], &units[j]);
-            if b.position.x - a.position.x > 4.0 * widest {
-                break;
-            }
-            best = best.min(a.position.distance(b.position) / (a.spec.radius + b.spec.radius));
-        }
-    }
-    best
 }
 
 fn report(args: &CrowdArgs, crowd: &Crowd, m: &Measures) -> anyhow::Result<()> {

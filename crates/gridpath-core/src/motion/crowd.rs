@@ -288,6 +288,29 @@ impl Crowd {
         self.units.iter().all(|u| u.arrived_at.is_some())
     }
 
+    /// The least centre distance of any two units now, over the sum of their radii (1 or
+    /// more: no two discs overlap; infinite for fewer than two units), found by a sweep along
+    /// x that shares nothing with the guard.
+    pub fn least_separation(&self) -> f64 {
+        let units = &self.units;
+        let mut order: Vec<usize> = (0..units.len()).collect();
+        order.sort_by(|&a, &b| units[a].position.x.total_cmp(&units[b].position.x));
+        let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
+        let mut best = f64::INFINITY;
+        for (k, &i) in order.iter().enumerate() {
+            for &j in &order[k + 1..] {
+                let (a, b) = (&units[i], &units[j]);
+                // Beyond twice the widest diameter the ratio is above 2: not the least.
+                if b.position.x - a.position.x > 4.0 * widest {
+                    break;
+                }
+                let ratio = a.position.distance(b.position) / (a.spec.radius + b.spec.radius);
+                best = best.min(ratio);
+            }
+        }
+        best
+    }
+
     /// Moves every unit one time step.
     pub fn step(&mut self) -> StepReport {
         let dt = self.settings.time_step;
