@@ -218,6 +218,22 @@ class TeamPlan:
     def algorithm(self) -> str: ...
     def __bool__(self) -> bool: ...
 
+class CrowdRun:
+    """A crowd's run, as ``gridpath crowd --json`` reports it, with every position."""
+
+    @property
+    def positions(self) -> npt.NDArray[np.float64]:
+        """Shape (steps + 1, units, 2), in cells, the start first."""
+    @property
+    def arrival_times(self) -> list[Optional[float]]: ...
+    @property
+    def all_arrived(self) -> bool: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def least_separation(self) -> Optional[float]:
+        """The least centre distance over the radii sum after any step."""
+
 class Map:
     """A grid of terrains with costs, optional heights, endpoints and world frame."""
 
@@ -333,6 +349,18 @@ class Map:
         anytime: bool = False,
     ) -> TeamPlan:
         """Plans many units at once, none ever on one cell at one tick or swapping places."""
+    def crowd(
+        self,
+        starts: Union[Sequence[CellLike], npt.NDArray[np.integer]],
+        goals: Union[Sequence[CellLike], npt.NDArray[np.integer]],
+        *,
+        radius: float = 0.4,
+        speed: float = 1.5,
+        accel: float = 4.0,
+        dt: float = 0.1,
+        max_time: float = 600.0,
+    ) -> CrowdRun:
+        """Moves units as discs continuously, avoiding each other and the walls."""
     def team_from_scenario(
         self, scen: StrPath, agents: Optional[int] = None
     ) -> Tuple[list[Tuple[int, int]], list[Tuple[int, int]]]:

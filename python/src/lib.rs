@@ -9,6 +9,7 @@
 
 mod args;
 mod costs;
+mod crowd;
 mod errors;
 mod field;
 mod load;
@@ -38,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyFlowField>()?;
     m.add_class::<scenario::PyScenarioReport>()?;
     m.add_class::<team::PyTeamPlan>()?;
+    m.add_class::<crowd::PyCrowdRun>()?;
     m.add_function(wrap_pyfunction!(scenario::run_scenario, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("FileError", py.get_type::<errors::FileError>())?;

@@ -768,6 +768,35 @@ impl PyMap {
         crate::team::solve_team(py, &self.map.grid, starts, goals, &settings)
     }
 
+    /// Moves units as discs from their start cells to their goal cells, continuously, each
+    /// along its own route, avoiding each other and the walls, as ``gridpath crowd`` does:
+    /// ``radius`` in cells, ``speed`` in cells per second, ``accel`` in cells per second per
+    /// second, a step of ``dt`` seconds, until every unit has arrived or ``max_time`` seconds
+    /// have passed. Discs never overlap and never enter a wall. Ctrl+C stops the run. A
+    /// :class:`CrowdRun` with every position of every step.
+    #[pyo3(signature = (starts, goals, *, radius=Arg::Missing, speed=Arg::Missing,
+                        accel=Arg::Missing, dt=Arg::Missing, max_time=Arg::Missing),
+           text_signature = "($self, starts, goals, *, radius=0.4, speed=1.5, accel=4.0, \
+                             dt=0.1, max_time=600.0)")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the keyword arguments of one call"
+    )]
+    fn crowd(
+        &self,
+        py: Python<'_>,
+        starts: &Bound<'_, PyAny>,
+        goals: &Bound<'_, PyAny>,
+        radius: Arg<'_>,
+        speed: Arg<'_>,
+        accel: Arg<'_>,
+        dt: Arg<'_>,
+        max_time: Arg<'_>,
+    ) -> PyResult<crate::crowd::PyCrowdRun> {
+        let settings = crate::crowd::CrowdArgs::new(&radius, &speed, &accel, &dt, &max_time)?;
+        crate::crowd::run(py, &self.map.grid, starts, goals, &settings)
+    }
+
     /// The first ``agents`` agents of a Moving AI MAPF scenario file for this map (every one
     /// without ``agents``), as ``(starts, goals)``: two lists of cells for
     /// :meth:`solve_team`. Raises :class:`ScenarioError` naming the line of an agent off the

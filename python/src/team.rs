@@ -265,14 +265,14 @@ fn cells(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<gridpath_core::gr
         .collect()
 }
 
-/// Plans the agents from `starts` to `goals` on the map's grid (see `Map.solve_team`).
-pub fn solve_team(
-    py: Python<'_>,
-    grid: &Grid,
+/// The cells of `starts` and `goals`: as many of each, at least one, at most `MAX_AGENTS`.
+pub fn start_and_goal_cells(
     starts: &Bound<'_, PyAny>,
     goals: &Bound<'_, PyAny>,
-    team: &TeamSettings,
-) -> PyResult<PyTeamPlan> {
+) -> PyResult<(
+    Vec<gridpath_core::grid::Cell>,
+    Vec<gridpath_core::grid::Cell>,
+)> {
     let starts = cells(starts, "starts")?;
     let goals = cells(goals, "goals")?;
     if starts.is_empty() {
@@ -288,6 +288,18 @@ pub fn solve_team(
             goals.len()
         )));
     }
+    Ok((starts, goals))
+}
+
+/// Plans the agents from `starts` to `goals` on the map's grid (see `Map.solve_team`).
+pub fn solve_team(
+    py: Python<'_>,
+    grid: &Grid,
+    starts: &Bound<'_, PyAny>,
+    goals: &Bound<'_, PyAny>,
+    team: &TeamSettings,
+) -> PyResult<PyTeamPlan> {
+    let (starts, goals) = start_and_goal_cells(starts, goals)?;
     let agents = starts
         .into_iter()
         .zip(goals)
