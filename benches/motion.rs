@@ -137,6 +137,68 @@ fn main() {
         }
     }
     warehouse();
+    doorway();
+}
+
+/// Two rooms of 20 × 20 cells joined by a door one cell wide in the wall between them; 100
+/// units in each room go to the mirror of their place in the other room.
+fn doorway() {
+    let (side, units_per_side) = (20usize, 100usize);
+    let width = 2 * side + 1;
+    let mut rows: Vec<String> = Vec::new();
+    for y in 0..side {
+        let mut row = String::new();
+        for x in 0..width {
+            row.push(if x == side && y != side / 2 { '#' } else { '.' });
+        }
+        rows.push(row);
+    }
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = gridpath::grid::Grid::from_ascii(&refs).expect("a valid map");
+    let mut units = Vec::new();
+    for k in 0..units_per_side {
+        let (x, y) = (2 + (k % 10) as u32, 5 + (k / 10) as u32);
+        let left = Vec2::new(f64::from(x) + 0.5, f64::from(y) + 0.5);
+        let right = Vec2::new((width as u32 - 1 - x) as f64 + 0.5, f64::from(y) + 0.5);
+        units.push(UnitSpec::new(left, right));
+        units.push(UnitSpec::new(right, left));
+    }
+    let settings = CrowdSettings {
+        threads: 1,
+        ..CrowdSettings::default()
+    };
+    let mut crowd = Crowd::on_map(&grid, &units, settings).expect("valid units");
+    // The door passes one unit at a time, one diameter apart: 200 units need at least
+    // 200 · 2r / v, and the farthest unit its own way.
+    let speed = units[0].max_speed;
+    let through = units.len() as f64 * 2.0 * units[0].radius / speed;
+    let farthest = units
+        .iter()
+        .map(|u| u.start.distance(u.goal) / speed)
+        .fold(0.0, f64::max);
+    let bound = through.max(farthest);
+    let mut gap = f64::INFINITY;
+    while !crowd.all_arrived() && crowd.time() < 20.0 * bound {
+        crowd.step();
+        gap = gap.min(crowd.least_separation());
+    }
+    let arrived = crowd
+        .units()
+        .iter()
+        .filter(|u| u.arrived_at.is_some())
+        .count();
+    let last = crowd
+        .units()
+        .iter()
+        .filter_map(|u| u.arrived_at)
+        .fold(0.0, f64::max);
+    println!(
+        "\ndoorway one cell wide, {} units each way: {arrived} of {} arrived, the last after \
+         {last:.1} s ({:.2}× the lower bound of {bound:.1} s); least gap {gap:.4}",
+        units_per_side,
+        units.len(),
+        last / bound
+    );
 }
 
 fn warehouse() {
