@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use gridpath::format::{PathExport, PathExportFormat, path_export};
 use gridpath::grid::{Cell, GeoReference, Map};
-use gridpath::search::{Route, SearchRequest, SearchResult};
+use gridpath::search::{self, Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
 use super::bounds::number_in;
@@ -122,12 +122,15 @@ impl SmoothArgs {
         Ok(())
     }
 
-    /// The smoothed path when smoothing was asked for and a path was found.
+    /// The smoothed path when smoothing was asked for and a path was found, following the
+    /// centre of a unit of `unit_size` (`map` is the unit's map, searched by the unit's
+    /// top-left cell).
     pub fn smooth(
         &self,
         map: &Map,
         result: &SearchResult,
         stops: &[Cell],
+        unit_size: u32,
     ) -> anyhow::Result<Option<SmoothedPath>> {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
@@ -135,7 +138,8 @@ impl SmoothArgs {
         let smoothed = result
             .smoothed_through(&map.grid, stops, &self.settings(map)?)
             .context("smoothing the path")?;
-        Ok(Some(smoothed))
+        let offset = search::body_offset(map.grid.topology(), unit_size);
+        Ok(Some(smoothed.shifted(smooth::Point::new(offset, offset))))
     }
 
     /// Writes the path export when `--export` was given.
@@ -146,6 +150,7 @@ impl SmoothArgs {
         result: &SearchResult,
         smoothed: Option<&SmoothedPath>,
         route: Option<&Route>,
+        unit_size: u32,
     ) -> anyhow::Result<()> {
         let Some(path) = &self.export else {
             return Ok(());
@@ -171,6 +176,7 @@ impl SmoothArgs {
         if let Some(route) = route {
             export = export.with_route(route);
         }
+        export = export.with_body(map.grid.topology(), unit_size);
         let format = export.write_to(path)?;
         let samples = export.sample_count();
         eprintln!(

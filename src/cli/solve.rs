@@ -149,9 +149,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let build_us = (started.elapsed().as_micros() as u64).saturating_sub(result.stats.time_us);
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
-    let smoothed = args.smoothing.smooth(&map, &result, stops)?;
-    args.smoothing
-        .export(&map, &request, &result, smoothed.as_ref(), route.as_ref())?;
+    let smoothed = args
+        .smoothing
+        .smooth(&map, &result, stops, args.unit_size)?;
+    args.smoothing.export(
+        &map,
+        &request,
+        &result,
+        smoothed.as_ref(),
+        route.as_ref(),
+        args.unit_size,
+    )?;
     if args.json {
         // Streamed: a long path is never held as a JSON value, only as the result's cells.
         let json = SolveJson {
@@ -161,6 +169,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             build_us,
             route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
+            unit_size: args.unit_size,
         };
         let mut out = BufWriter::new(std::io::stdout().lock());
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
@@ -168,6 +177,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.flush()?;
     } else {
         print_summary(map.grid.topology(), &request, &result, build_us)?;
+        if args.unit_size > 1 {
+            print_body(map.grid.topology(), args.unit_size, &result)?;
+        }
         if let Some(route) = &route {
             let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
             out!("route {} in {} legs", order.join(" → "), route.legs.len());
@@ -208,6 +220,8 @@ struct SolveJson<'a, T> {
     build_us: u64,
     route: Option<&'a search::Route>,
     smoothed: Option<&'a T>,
+    /// The unit's size: above 1, `unit_size` and the body's `centres` are written.
+    unit_size: u32,
 }
 
 impl<T: Serialize> Serialize for SolveJson<'_, T> {
@@ -236,6 +250,23 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("path", &Path(&result.path))?;
         if let Some(waypoints) = &result.waypoints {
             map.serialize_entry("waypoints", &Path(waypoints))?;
+        }
+        if self.unit_size > 1 {
+            map.serialize_entry("unit_size", &self.unit_size)?;
+            map.serialize_entry(
+                "placed_by",
+                if self.topology.is_hex() {
+                    "centre"
+                } else {
+                    "top-left"
+                },
+            )?;
+            let centres = Centres(self.topology, self.unit_size, &result.path);
+            map.serialize_entry("centres", &centres)?;
+            if let Some(waypoints) = &result.waypoints {
+                let centres = Centres(self.topology, self.unit_size, waypoints);
+                map.serialize_entry("waypoint_centres", &centres)?;
+            }
         }
         if request.partial {
             map.serialize_entry("partial", &result.reached.is_some())?;
@@ -286,6 +317,19 @@ impl Serialize for Path<'_> {
     }
 }
 
+/// The centres of a unit of some size on cells, as a JSON array of points `[x, y]`.
+struct Centres<'a>(Topology, u32, &'a [Cell]);
+
+impl Serialize for Centres<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Centres(topology, size, cells) = *self;
+        serializer.collect_seq(cells.iter().map(|&c| {
+            let (x, y) = search::body_centre(topology, size, c);
+            [x, y]
+        }))
+    }
+}
+
 /// The search's counters as a JSON object, with the time outside the query.
 struct Stats<'a>(&'a SearchResult, u64);
 
@@ -302,6 +346,27 @@ impl Serialize for Stats<'_> {
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
+}
+
+/// Says which body the path is for, and where its centre starts and ends.
+fn print_body(topology: Topology, size: u32, result: &SearchResult) -> std::io::Result<()> {
+    let footprint = if topology.is_hex() {
+        format!("a unit of size {size} placed by its centre hex")
+    } else {
+        format!("a unit of {size} × {size} cells placed by its top-left cell")
+    };
+    let centre = |cell: Option<&Cell>| {
+        cell.map_or_else(String::new, |&c| {
+            let (x, y) = search::body_centre(topology, size, c);
+            format!("({x}, {y})")
+        })
+    };
+    out!(
+        "body: {footprint}; its centre goes from {} to {} (points of the smoothed path are its centre)",
+        centre(result.path.first()),
+        centre(result.path.last())
+    );
+    Ok(())
 }
 
 fn print_summary(

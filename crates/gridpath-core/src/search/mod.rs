@@ -57,5 +57,6 @@ pub use request::{
 pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
 pub use unit::{
-    NO_ROOM, UnitMisfit, check_unit_fits, clearance, grid_for_unit, place_markers_for_unit,
+    NO_ROOM, UnitMisfit, body_centre, body_offset, check_unit_fits, clearance, grid_for_unit,
+    place_markers_for_unit,
 };
