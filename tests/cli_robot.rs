@@ -125,3 +125,126 @@ fn the_summary_names_the_body_and_its_centre() {
         "{text}"
     );
 }
+
+/// A wall across a room 11 × 9 cells with a gap `gap` cells wide in its middle, from column 4.
+fn pillars(gap: usize) -> Vec<String> {
+    let mut rows = vec![".".repeat(11); 9];
+    rows[4] = format!(
+        "{}{}{}",
+        "@".repeat(4),
+        ".".repeat(gap),
+        "@".repeat(7 - gap)
+    );
+    rows
+}
+
+/// The distance from (x, y) to the nearest wall square or the map's border, measured here
+/// on its own: the test's check of the tool's clearance.
+fn distance_to_walls(rows: &[String], x: f64, y: f64) -> f64 {
+    let (w, h) = (rows[0].len() as f64, rows.len() as f64);
+    let mut nearest = x.min(y).min(w - x).min(h - y);
+    for (row, line) in rows.iter().enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            if c != '@' {
+                continue;
+            }
+            let (left, top) = (col as f64, row as f64);
+            let dx = (left - x).max(x - (left + 1.0)).max(0.0);
+            let dy = (top - y).max(y - (top + 1.0)).max(0.0);
+            nearest = nearest.min(dx.hypot(dy));
+        }
+    }
+    nearest
+}
+
+#[test]
+fn a_round_body_too_wide_for_the_gap_gets_no_path() {
+    let rows = pillars(2);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = map_file("pillars-narrow", &rows);
+    let map = map.to_str().expect("a UTF-8 path");
+    let ask = |clearance: &str| {
+        gridpath(&[
+            "solve",
+            map,
+            "--from",
+            "2,1",
+            "--to",
+            "8,7",
+            "--smooth",
+            "--clearance",
+            clearance,
+            "--json",
+        ])
+    };
+    // A body of radius 0.5 passes the gap two cells wide; one of radius 1.2 does not.
+    assert_eq!(json_of(&ask("0.5"))["found"], true);
+    let out = ask("1.2");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no way through for a body 2.4 cells wide"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["found"], false);
+    assert_eq!(v["smoothed"], Value::Null);
+    // The place it cannot pass: a cell of the gap, its centre half a cell from a pillar.
+    let cell = &v["narrowest"]["cell"];
+    assert_eq!(cell[1], 4, "{v}");
+    assert!(cell[0] == 5 || cell[0] == 6, "{v}");
+    assert!((v["narrowest"]["room"].as_f64().expect("room") - 0.5).abs() < 1e-9);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no path keeps a clearance of 1.2 cells") && err.contains("narrowest at ("),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_round_body_that_fits_keeps_its_radius_from_the_walls() {
+    let rows = pillars(3);
+    let strs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = map_file("pillars-wide", &strs);
+    let out = json_of(&gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "2,1",
+        "--to",
+        "8,7",
+        "--smooth",
+        "--clearance",
+        "1.2",
+        "--json",
+    ]));
+    for cell in out["path"].as_array().expect("a path") {
+        let (x, y) = (cell[0].as_f64().expect("x"), cell[1].as_f64().expect("y"));
+        let room = distance_to_walls(&rows, x + 0.5, y + 0.5);
+        assert!(
+            room >= 1.2,
+            "the path's cell ({x}, {y}) is {room} from a wall"
+        );
+    }
+    // Every point of the curve, sampled densely, keeps the radius.
+    let mut least = f64::INFINITY;
+    for piece in out["smoothed"]["beziers"].as_array().expect("beziers") {
+        let p: Vec<[f64; 2]> = piece
+            .as_array()
+            .expect("4 points")
+            .iter()
+            .map(point)
+            .collect();
+        for i in 0..=200 {
+            let t = f64::from(i) / 200.0;
+            let u = 1.0 - t;
+            let at = |k: usize| {
+                u * u * u * p[0][k]
+                    + 3.0 * u * u * t * p[1][k]
+                    + 3.0 * u * t * t * p[2][k]
+                    + t * t * t * p[3][k]
+            };
+            least = least.min(distance_to_walls(&rows, at(0), at(1)));
+        }
+    }
+    assert!(least >= 1.2 - 1e-9, "the curve comes {least} from a wall");
+}

@@ -22,8 +22,10 @@ pub struct SmoothArgs {
     #[arg(long, default_value_t = SmoothSettings::DEFAULT_TENSION,
           value_parser = number_in(0.0, 1.0))]
     pub tension: f64,
-    /// The distance in cells that curves keep from walls and the map's border [range: 0 to
-    /// the map's longer side].
+    /// The distance in cells that the path keeps from walls and the map's border: a round
+    /// body's radius. The search goes only through cells whose centre is at least this far
+    /// from every wall (no path, exit 2, where the body cannot pass), and the curves keep it
+    /// too [range: 0 to the map's longer side].
     #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE,
           value_parser = number_in(0.0, f64::from(gridpath::grid::Grid::MAX_SIDE)))]
     pub clearance: f64,

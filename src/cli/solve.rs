@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use gridpath::format::path_export::optimality_claim;
-use gridpath::grid::{Cell, Topology};
+use gridpath::grid::{Cell, Grid, Topology};
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
@@ -128,12 +128,32 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.via.clone()
     };
+    // A body that keeps a clearance (a disc robot of that radius) is searched on the cells
+    // where it fits; the smoother measures the same clearance on the map itself.
+    let radius = args.smoothing.clearance;
+    gridpath::smooth::SmoothSettings {
+        clearance: radius,
+        ..Default::default()
+    }
+    .validate_for(&map.grid)
+    .with_context(|| args.map.display().to_string())?;
+    let ends = [("start", start), ("goal", goal)];
+    let stops = via.iter().map(|&c| ("waypoint", c));
+    for (which, cell) in ends.into_iter().chain(stops) {
+        search::check_disc_fits(&map.grid, radius, which, cell)
+            .with_context(|| args.map.display().to_string())?;
+    }
+    let disc_grid = (radius > 0.5)
+        .then(|| search::grid_for_radius(&map.grid, radius))
+        .transpose()
+        .with_context(|| args.map.display().to_string())?;
+    let search_grid = disc_grid.as_ref().unwrap_or(&map.grid);
     let routed = !via.is_empty() || args.patrol;
     // Everything but the query's own time is the build: the move graph and any tables the
     // algorithm makes beforehand (the contraction hierarchy's shortcuts, HPA*'s abstraction).
     let started = Instant::now();
     let (result, route) = if routed {
-        let graph = search::SearchGraph::new(&map.grid, request.diagonal);
+        let graph = search::SearchGraph::new(search_grid, request.diagonal);
         let order = if args.best_order {
             search::RouteOrder::Cheapest
         } else {
@@ -144,9 +164,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         (route.result.clone(), Some(route))
     } else {
         let result =
-            search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
+            search::solve(search_grid, &request).with_context(|| args.map.display().to_string())?;
         (result, None)
     };
+    let narrowest = if disc_grid.is_some() && !result.found && !routed {
+        narrowest_place(&map.grid, &request, radius)
+    } else {
+        None
+    };
+    if let Some((cell, room)) = narrowest {
+        eprintln!(
+            "gridpath: {}: no path keeps a clearance of {radius} cells; without it the path is narrowest at {cell}, {room:.3} cells from the nearest wall",
+            args.map.display()
+        );
+    }
     let build_us = (started.elapsed().as_micros() as u64).saturating_sub(result.stats.time_us);
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
     let smoothed = args
@@ -170,6 +201,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
             unit_size: args.unit_size,
+            narrowest,
         };
         let mut out = BufWriter::new(std::io::stdout().lock());
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
@@ -211,7 +243,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 /// `partial` (and `reached`, the cell the path ends at, when the goal was unreachable), with
 /// `--via` or `--patrol` `order` (the points in the order visited) and `legs` (each leg's
 /// `from`, `to`, `found`, `cost` and `length`), `stats`, then `message` when no path was found
-/// and `smoothed` with `--smooth`.
+/// (with `narrowest`, `{"cell": [x, y], "room": d}`, when a clearance above half a cell kept
+/// the body from the path found without it) and `smoothed` with `--smooth`. For a unit larger
+/// than a cell, `unit_size`, `placed_by` and `centres` (the body's centre on each cell of
+/// `path`) follow `path`.
 struct SolveJson<'a, T> {
     topology: Topology,
     request: &'a SearchRequest,
@@ -222,6 +257,8 @@ struct SolveJson<'a, T> {
     smoothed: Option<&'a T>,
     /// The unit's size: above 1, `unit_size` and the body's `centres` are written.
     unit_size: u32,
+    /// When no path keeps the clearance: the narrowest place of the path without it.
+    narrowest: Option<(Cell, f64)>,
 }
 
 impl<T: Serialize> Serialize for SolveJson<'_, T> {
@@ -295,6 +332,10 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         if !result.found {
             map.serialize_entry("message", &result.message())?;
         }
+        if let Some((cell, room)) = self.narrowest {
+            let place = serde_json::json!({ "cell": [cell.x, cell.y], "room": room });
+            map.serialize_entry("narrowest", &place)?;
+        }
         if let Some(smoothed) = self.smoothed {
             map.serialize_entry("smoothed", smoothed)?;
         }
@@ -346,6 +387,13 @@ impl Serialize for Stats<'_> {
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
+}
+
+/// Where the path found without a clearance comes nearest a wall, when it comes nearer than
+/// `radius`: the place a body of that radius cannot pass.
+fn narrowest_place(grid: &Grid, request: &SearchRequest, radius: f64) -> Option<(Cell, f64)> {
+    let plain = search::solve(grid, request).ok()?;
+    search::narrowest(grid, &plain.path, radius)
 }
 
 /// Says which body the path is for, and where its centre starts and ends.

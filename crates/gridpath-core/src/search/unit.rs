@@ -216,7 +216,7 @@ pub fn place_markers_for_unit(map: &mut Map, size: u32) -> Result<bool, GridErro
 }
 
 /// The catalog with an impassable terrain (the map's first, or [`NO_ROOM`] added) and its id.
-fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridError> {
+pub(super) fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridError> {
     if let Some(id) = terrains.iter().position(|t| !t.is_passable()) {
         return Ok((terrains.to_vec(), id as TerrainId));
     }
@@ -230,7 +230,11 @@ fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridErro
 }
 
 /// The unit's map from its cells: the grid's size, topology, heights and slope rules.
-fn finish(grid: &Grid, catalog: Vec<Terrain>, unit: Vec<TerrainId>) -> Result<Grid, GridError> {
+pub(super) fn finish(
+    grid: &Grid,
+    catalog: Vec<Terrain>,
+    unit: Vec<TerrainId>,
+) -> Result<Grid, GridError> {
     let mut planned = Grid::from_cells(grid.width(), grid.height(), catalog, unit)?
         .with_topology(grid.topology());
     // Heights stay those of the cell the unit is anchored on (its top-left, or centre).
