@@ -84,8 +84,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         (None, Some(_)) => "no start",
         _ => "no goal",
     };
-    // Where the chosen unit fits, for a unit larger than one cell.
-    let placed = search::place_markers_for_unit(&mut map, args.unit_size)
+    // Where the chosen unit fits, for a unit larger than one cell or keeping a clearance.
+    let placed = search::place_markers_for_body(&mut map, args.unit_size, args.smoothing.clearance)
         .with_context(|| args.map.display().to_string())?;
     if placed {
         eprintln!(

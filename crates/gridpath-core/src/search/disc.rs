@@ -25,11 +25,11 @@
 //! assert!(!wide.is_passable(Cell::new(3, 2)), "the gap is too narrow for it");
 //! ```
 
-use crate::grid::{Cell, Grid, GridError, TerrainId};
+use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
 use crate::smooth::Point;
 use crate::smooth::clearance::wall_distance;
 
-use super::unit::{finish, with_wall};
+use super::unit::{finish, grid_for_unit, place_markers_for_unit, with_wall};
 
 /// Whether a disc of `radius` needs a map of its own on this topology: on squares and hexes
 /// every passable cell's centre is at least half a cell from every wall.
@@ -65,6 +65,23 @@ pub fn grid_for_radius(grid: &Grid, radius: f64) -> Result<Grid, GridError> {
         })
         .collect();
     finish(grid, catalog, cells)
+}
+
+/// Places the start and goal a map does not name ([`Map::place_default_markers`]) where a
+/// unit of `size` fits and keeps `radius` from every wall (on the unit's map, as
+/// [`grid_for_radius`] makes it). Returns whether it placed any.
+pub fn place_markers_for_body(map: &mut Map, size: u32, radius: f64) -> Result<bool, GridError> {
+    if !needs_map(radius) || (map.start.is_some() && map.goal.is_some()) {
+        return place_markers_for_unit(map, size);
+    }
+    let unit = grid_for_unit(&map.grid, size)?;
+    let mut probe = Map::new(map.name.clone(), grid_for_radius(&unit, radius)?);
+    probe.start = map.start;
+    probe.goal = map.goal;
+    let placed = probe.place_default_markers();
+    map.start = probe.start;
+    map.goal = probe.goal;
+    Ok(placed)
 }
 
 /// An endpoint where a disc does not fit: the cell is passable, but its centre is nearer a

@@ -42,7 +42,9 @@ pub use classic::flow_field::FlowField;
 pub use classic::idastar::IDASTAR_NODE_BUDGET;
 pub use classic::turns::path_cost_with_turns;
 pub use control::SearchControl;
-pub use disc::{DiscMisfit, cell_room, check_disc_fits, grid_for_radius, narrowest};
+pub use disc::{
+    DiscMisfit, cell_room, check_disc_fits, grid_for_radius, narrowest, place_markers_for_body,
+};
 pub use graph::SearchGraph;
 pub use incremental::background::OnBuilt;
 pub use incremental::dstar_lite::DStarLite;
