@@ -248,3 +248,52 @@ fn a_round_body_that_fits_keeps_its_radius_from_the_walls() {
     }
     assert!(least >= 1.2 - 1e-9, "the curve comes {least} from a wall");
 }
+
+#[test]
+fn theta_star_keeps_the_clearance_asked_along_its_segments() {
+    // Round a pillar's corner: Theta*'s segment from (0, 3) to (3, 1) passes 0.139 cells
+    // from the corner at (3, 3).
+    let rows: Vec<String> = ["........", "........", "...@@...", "...@@...", "........"]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+    let strs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = map_file("theta-corner", &strs);
+    let map = map.to_str().expect("a UTF-8 path");
+    for algo in ["theta", "lazy-theta"] {
+        let least_along = |clearance: Option<&str>| {
+            let mut args = vec![
+                "solve", map, "--from", "0,3", "--to", "7,1", "--algo", algo, "--json",
+            ];
+            if let Some(c) = clearance {
+                args.extend(["--clearance", c]);
+            }
+            let out = json_of(&gridpath(&args));
+            let waypoints: Vec<[f64; 2]> = out["waypoints"]
+                .as_array()
+                .expect("any-angle waypoints")
+                .iter()
+                .map(|c| point(c).map(|v| v + 0.5))
+                .collect();
+            let mut least = f64::INFINITY;
+            for pair in waypoints.windows(2) {
+                for i in 0..=1000 {
+                    let t = f64::from(i) / 1000.0;
+                    let x = pair[0][0] + (pair[1][0] - pair[0][0]) * t;
+                    let y = pair[0][1] + (pair[1][1] - pair[0][1]) * t;
+                    least = least.min(distance_to_walls(&rows, x, y));
+                }
+            }
+            least
+        };
+        assert!(
+            least_along(None) < 0.2,
+            "{algo}: without a clearance it hugs the corner"
+        );
+        let least = least_along(Some("0.45"));
+        assert!(
+            least >= 0.45 - 1e-9,
+            "{algo}: a segment comes {least} from a wall"
+        );
+    }
+}

@@ -23,12 +23,13 @@ pub struct SmoothArgs {
           value_parser = number_in(0.0, 1.0))]
     pub tension: f64,
     /// The distance in cells that the path keeps from walls and the map's border: a round
-    /// body's radius. The search goes only through cells whose centre is at least this far
-    /// from every wall (no path, exit 2, where the body cannot pass), and the curves keep it
-    /// too [range: 0 to the map's longer side].
-    #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE,
+    /// body's radius. Given, the search goes only through cells whose centre is at least this
+    /// far from every wall (no path, exit 2, where the body cannot pass), Theta*'s and Lazy
+    /// Theta*'s line of sight keeps it, and the curves keep it too [default: 0.25, for the
+    /// curves only; range: 0 to the map's longer side].
+    #[arg(long, value_name = "CELLS",
           value_parser = number_in(0.0, f64::from(gridpath::grid::Grid::MAX_SIDE)))]
-    pub clearance: f64,
+    pub clearance: Option<f64>,
     /// The smallest radius the curve may turn on, in cells: each corner becomes a circular arc
     /// of at least this radius where there is room (the result reports the radius reached).
     #[arg(
@@ -60,6 +61,11 @@ pub struct SmoothArgs {
 }
 
 impl SmoothArgs {
+    /// The clearance the curves keep: the one given, else the default.
+    pub fn clearance(&self) -> f64 {
+        self.clearance.unwrap_or(SmoothSettings::DEFAULT_CLEARANCE)
+    }
+
     /// The smoothing settings on `map` (whose world frame turns a radius in metres into
     /// cells).
     pub fn settings(&self, map: &Map) -> anyhow::Result<SmoothSettings> {
@@ -78,7 +84,7 @@ impl SmoothArgs {
         };
         Ok(SmoothSettings {
             tension: self.tension,
-            clearance: self.clearance,
+            clearance: self.clearance(),
             min_turn_radius,
         })
     }
@@ -92,7 +98,7 @@ impl SmoothArgs {
         if self.smooth || self.export.is_some() {
             SmoothSettings {
                 tension: self.tension,
-                clearance: self.clearance,
+                clearance: self.clearance(),
                 min_turn_radius: self
                     .min_turn_radius
                     .or(self.min_turn_radius_m)

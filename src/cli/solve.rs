@@ -85,8 +85,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         _ => "no goal",
     };
     // Where the chosen unit fits, for a unit larger than one cell or keeping a clearance.
-    let placed = search::place_markers_for_body(&mut map, args.unit_size, args.smoothing.clearance)
-        .with_context(|| args.map.display().to_string())?;
+    let placed =
+        search::place_markers_for_body(&mut map, args.unit_size, args.smoothing.clearance())
+            .with_context(|| args.map.display().to_string())?;
     if placed {
         eprintln!(
             "gridpath: {} names {missing}: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
@@ -130,7 +131,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     // A body that keeps a clearance (a disc robot of that radius) is searched on the cells
     // where it fits; the smoother measures the same clearance on the map itself.
-    let radius = args.smoothing.clearance;
+    let radius = args.smoothing.clearance();
     gridpath::smooth::SmoothSettings {
         clearance: radius,
         ..Default::default()
@@ -152,8 +153,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     // Everything but the query's own time is the build: the move graph and any tables the
     // algorithm makes beforehand (the contraction hierarchy's shortcuts, HPA*'s abstraction).
     let started = Instant::now();
+    let mut graph = search::SearchGraph::new(search_grid, request.diagonal);
+    if let Some(clearance) = args.smoothing.clearance {
+        // Theta*'s segments keep the clearance asked from the walls as drawn.
+        graph = graph.with_sight_clearance(&map.grid, clearance);
+    }
     let (result, route) = if routed {
-        let graph = search::SearchGraph::new(search_grid, request.diagonal);
         let order = if args.best_order {
             search::RouteOrder::Cheapest
         } else {
@@ -163,8 +168,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| args.map.display().to_string())?;
         (route.result.clone(), Some(route))
     } else {
-        let result =
-            search::solve(search_grid, &request).with_context(|| args.map.display().to_string())?;
+        let result = search::Searcher::new()
+            .search(&graph, &request)
+            .with_context(|| args.map.display().to_string())?;
         (result, None)
     };
     let narrowest = if disc_grid.is_some() && !result.found && !routed {
