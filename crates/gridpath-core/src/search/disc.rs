@@ -184,8 +184,8 @@ mod tests {
                 .expect("a disc map")
                 .is_passable(Cell::new(2, 2))
         };
-        assert!(fits(0.7071));
-        assert!(!fits(0.7072));
+        assert!(fits(std::f64::consts::FRAC_1_SQRT_2));
+        assert!(!fits(std::f64::consts::FRAC_1_SQRT_2 + 1e-9));
         let misfit = check_disc_fits(&grid, 0.8, "start", Cell::new(2, 2)).unwrap_err();
         assert!((misfit.room - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-12);
     }
