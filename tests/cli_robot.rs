@@ -297,3 +297,80 @@ fn theta_star_keeps_the_clearance_asked_along_its_segments() {
         );
     }
 }
+
+/// An L-shaped corridor 8 cells wide in a map 32 × 32: along rows 2 to 9, then down
+/// columns 22 to 29.
+fn l_corridor() -> Vec<String> {
+    (0..32)
+        .map(|y| {
+            (0..32)
+                .map(|x| {
+                    let along = (2..=9).contains(&y) && (2..=29).contains(&x);
+                    let down = (22..=29).contains(&x) && (2..=29).contains(&y);
+                    if along || down { '.' } else { '@' }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_tight_corner_turns_wide_to_keep_the_turning_radius() {
+    let rows = l_corridor();
+    let strs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = map_file("l-corridor", &strs);
+    let export = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robot-l-corridor.json");
+    let out = gridpath(&[
+        "solve",
+        map.to_str().expect("a UTF-8 path"),
+        "--from",
+        "5,5",
+        "--to",
+        "25,26",
+        "--clearance",
+        "0.5",
+        "--min-turn-radius",
+        "6",
+        "--spacing",
+        "0.05",
+        "--export",
+        export.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(&export).expect("the export was written"))
+            .expect("the export is JSON");
+    let samples: Vec<[f64; 2]> = file["smoothed"]["samples"]
+        .as_array()
+        .expect("samples")
+        .iter()
+        .map(|s| [s[0].as_f64().expect("x"), s[1].as_f64().expect("y")])
+        .collect();
+    // Measured here: the distance of every sample to the walls, and the radius of the circle
+    // through each three consecutive samples.
+    let least_room = samples
+        .iter()
+        .map(|&[x, y]| distance_to_walls(&rows, x, y))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        least_room >= 0.5 - 1e-9,
+        "a sample is {least_room} from a wall"
+    );
+    let mut least_radius = f64::INFINITY;
+    for w in samples.windows(3) {
+        let (a, b, c) = (w[0], w[1], w[2]);
+        let cross = ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])).abs();
+        if cross > 1e-12 {
+            let side = |p: [f64; 2], q: [f64; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
+            least_radius = least_radius.min(side(a, b) * side(b, c) * side(c, a) / (2.0 * cross));
+        }
+    }
+    assert!(
+        least_radius >= 6.0 * 0.99,
+        "the curve turns on a radius of {least_radius}"
+    );
+}
