@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use gridpath::format::{PathExport, PathExportFormat, path_export};
 use gridpath::grid::{Cell, GeoReference, Map};
-use gridpath::search::{Route, SearchRequest, SearchResult};
+use gridpath::search::{self, Route, SearchRequest, SearchResult};
 use gridpath::smooth::{self, SmoothSettings, SmoothedPath};
 
 use super::bounds::number_in;
@@ -22,11 +22,14 @@ pub struct SmoothArgs {
     #[arg(long, default_value_t = SmoothSettings::DEFAULT_TENSION,
           value_parser = number_in(0.0, 1.0))]
     pub tension: f64,
-    /// The distance in cells that curves keep from walls and the map's border [range: 0 to
-    /// the map's longer side].
-    #[arg(long, default_value_t = SmoothSettings::DEFAULT_CLEARANCE,
+    /// The distance in cells that the path keeps from walls and the map's border: a round
+    /// body's radius. Given, the search goes only through cells whose centre is at least this
+    /// far from every wall (no path, exit 2, where the body cannot pass), Theta*'s and Lazy
+    /// Theta*'s line of sight keeps it, and the curves keep it too [default: 0.25, for the
+    /// curves only; range: 0 to the map's longer side].
+    #[arg(long, value_name = "CELLS",
           value_parser = number_in(0.0, f64::from(gridpath::grid::Grid::MAX_SIDE)))]
-    pub clearance: f64,
+    pub clearance: Option<f64>,
     /// The smallest radius the curve may turn on, in cells: each corner becomes a circular arc
     /// of at least this radius where there is room (the result reports the radius reached).
     #[arg(
@@ -58,6 +61,11 @@ pub struct SmoothArgs {
 }
 
 impl SmoothArgs {
+    /// The clearance the curves keep: the one given, else the default.
+    pub fn clearance(&self) -> f64 {
+        self.clearance.unwrap_or(SmoothSettings::DEFAULT_CLEARANCE)
+    }
+
     /// The smoothing settings on `map` (whose world frame turns a radius in metres into
     /// cells).
     pub fn settings(&self, map: &Map) -> anyhow::Result<SmoothSettings> {
@@ -76,7 +84,7 @@ impl SmoothArgs {
         };
         Ok(SmoothSettings {
             tension: self.tension,
-            clearance: self.clearance,
+            clearance: self.clearance(),
             min_turn_radius,
         })
     }
@@ -90,7 +98,7 @@ impl SmoothArgs {
         if self.smooth || self.export.is_some() {
             SmoothSettings {
                 tension: self.tension,
-                clearance: self.clearance,
+                clearance: self.clearance(),
                 min_turn_radius: self
                     .min_turn_radius
                     .or(self.min_turn_radius_m)
@@ -122,12 +130,15 @@ impl SmoothArgs {
         Ok(())
     }
 
-    /// The smoothed path when smoothing was asked for and a path was found.
+    /// The smoothed path when smoothing was asked for and a path was found, following the
+    /// centre of a unit of `unit_size` (`map` is the unit's map, searched by the unit's
+    /// top-left cell).
     pub fn smooth(
         &self,
         map: &Map,
         result: &SearchResult,
         stops: &[Cell],
+        unit_size: u32,
     ) -> anyhow::Result<Option<SmoothedPath>> {
         if !(self.smooth || self.export.is_some()) || !result.found {
             return Ok(None);
@@ -135,7 +146,8 @@ impl SmoothArgs {
         let smoothed = result
             .smoothed_through(&map.grid, stops, &self.settings(map)?)
             .context("smoothing the path")?;
-        Ok(Some(smoothed))
+        let offset = search::body_offset(map.grid.topology(), unit_size);
+        Ok(Some(smoothed.shifted(smooth::Point::new(offset, offset))))
     }
 
     /// Writes the path export when `--export` was given.
@@ -146,6 +158,7 @@ impl SmoothArgs {
         result: &SearchResult,
         smoothed: Option<&SmoothedPath>,
         route: Option<&Route>,
+        unit_size: u32,
     ) -> anyhow::Result<()> {
         let Some(path) = &self.export else {
             return Ok(());
@@ -171,6 +184,7 @@ impl SmoothArgs {
         if let Some(route) = route {
             export = export.with_route(route);
         }
+        export = export.with_body(map.grid.topology(), unit_size);
         let format = export.write_to(path)?;
         let samples = export.sample_count();
         eprintln!(

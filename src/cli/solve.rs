@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use gridpath::format::path_export::optimality_claim;
-use gridpath::grid::{Cell, Topology};
+use gridpath::grid::{Cell, Grid, Topology};
 use gridpath::search::{self, Diagonal, SearchRequest, SearchResult};
 use serde::ser::{Serialize, SerializeMap as _, Serializer};
 
@@ -84,9 +84,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         (None, Some(_)) => "no start",
         _ => "no goal",
     };
-    // Where the chosen unit fits, for a unit larger than one cell.
-    let placed = search::place_markers_for_unit(&mut map, args.unit_size)
-        .with_context(|| args.map.display().to_string())?;
+    // Where the chosen unit fits, for a unit larger than one cell or keeping a clearance.
+    let placed =
+        search::place_markers_for_body(&mut map, args.unit_size, args.smoothing.clearance())
+            .with_context(|| args.map.display().to_string())?;
     if placed {
         eprintln!(
             "gridpath: {} names {missing}: using {} and {}, {} (choose with --from X,Y and --to X,Y)",
@@ -128,12 +129,36 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.via.clone()
     };
+    // A body that keeps a clearance (a disc robot of that radius) is searched on the cells
+    // where it fits; the smoother measures the same clearance on the map itself.
+    let radius = args.smoothing.clearance();
+    gridpath::smooth::SmoothSettings {
+        clearance: radius,
+        ..Default::default()
+    }
+    .validate_for(&map.grid)
+    .with_context(|| args.map.display().to_string())?;
+    let ends = [("start", start), ("goal", goal)];
+    let stops = via.iter().map(|&c| ("waypoint", c));
+    for (which, cell) in ends.into_iter().chain(stops) {
+        search::check_disc_fits(&map.grid, radius, which, cell)
+            .with_context(|| args.map.display().to_string())?;
+    }
+    let disc_grid = (radius > 0.5)
+        .then(|| search::grid_for_radius(&map.grid, radius))
+        .transpose()
+        .with_context(|| args.map.display().to_string())?;
+    let search_grid = disc_grid.as_ref().unwrap_or(&map.grid);
     let routed = !via.is_empty() || args.patrol;
     // Everything but the query's own time is the build: the move graph and any tables the
     // algorithm makes beforehand (the contraction hierarchy's shortcuts, HPA*'s abstraction).
     let started = Instant::now();
+    let mut graph = search::SearchGraph::new(search_grid, request.diagonal);
+    if let Some(clearance) = args.smoothing.clearance {
+        // Theta*'s segments keep the clearance asked from the walls as drawn.
+        graph = graph.with_sight_clearance(&map.grid, clearance);
+    }
     let (result, route) = if routed {
-        let graph = search::SearchGraph::new(&map.grid, request.diagonal);
         let order = if args.best_order {
             search::RouteOrder::Cheapest
         } else {
@@ -143,15 +168,35 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| args.map.display().to_string())?;
         (route.result.clone(), Some(route))
     } else {
-        let result =
-            search::solve(&map.grid, &request).with_context(|| args.map.display().to_string())?;
+        let result = search::Searcher::new()
+            .search(&graph, &request)
+            .with_context(|| args.map.display().to_string())?;
         (result, None)
     };
+    let narrowest = if disc_grid.is_some() && !result.found && !routed {
+        narrowest_place(&map.grid, &request, radius)
+    } else {
+        None
+    };
+    if let Some((cell, room)) = narrowest {
+        eprintln!(
+            "gridpath: {}: no path keeps a clearance of {radius} cells; without it the path is narrowest at {cell}, {room:.3} cells from the nearest wall",
+            args.map.display()
+        );
+    }
     let build_us = (started.elapsed().as_micros() as u64).saturating_sub(result.stats.time_us);
     let stops = route.as_ref().map_or(&[][..], |r| &r.order[..]);
-    let smoothed = args.smoothing.smooth(&map, &result, stops)?;
-    args.smoothing
-        .export(&map, &request, &result, smoothed.as_ref(), route.as_ref())?;
+    let smoothed = args
+        .smoothing
+        .smooth(&map, &result, stops, args.unit_size)?;
+    args.smoothing.export(
+        &map,
+        &request,
+        &result,
+        smoothed.as_ref(),
+        route.as_ref(),
+        args.unit_size,
+    )?;
     if args.json {
         // Streamed: a long path is never held as a JSON value, only as the result's cells.
         let json = SolveJson {
@@ -161,6 +206,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             build_us,
             route: route.as_ref(),
             smoothed: args.smoothing.smooth.then_some(&smoothed),
+            unit_size: args.unit_size,
+            narrowest,
         };
         let mut out = BufWriter::new(std::io::stdout().lock());
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
@@ -168,6 +215,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         out.flush()?;
     } else {
         print_summary(map.grid.topology(), &request, &result, build_us)?;
+        if args.unit_size > 1 {
+            print_body(map.grid.topology(), args.unit_size, &result)?;
+        }
         if let Some(route) = &route {
             let order: Vec<String> = route.order.iter().map(ToString::to_string).collect();
             out!("route {} in {} legs", order.join(" → "), route.legs.len());
@@ -199,7 +249,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 /// `partial` (and `reached`, the cell the path ends at, when the goal was unreachable), with
 /// `--via` or `--patrol` `order` (the points in the order visited) and `legs` (each leg's
 /// `from`, `to`, `found`, `cost` and `length`), `stats`, then `message` when no path was found
-/// and `smoothed` with `--smooth`.
+/// (with `narrowest`, `{"cell": [x, y], "room": d}`, when a clearance above half a cell kept
+/// the body from the path found without it) and `smoothed` with `--smooth`. For a unit larger
+/// than a cell, `unit_size`, `placed_by` and `centres` (the body's centre on each cell of
+/// `path`) follow `path`.
 struct SolveJson<'a, T> {
     topology: Topology,
     request: &'a SearchRequest,
@@ -208,6 +261,10 @@ struct SolveJson<'a, T> {
     build_us: u64,
     route: Option<&'a search::Route>,
     smoothed: Option<&'a T>,
+    /// The unit's size: above 1, `unit_size` and the body's `centres` are written.
+    unit_size: u32,
+    /// When no path keeps the clearance: the narrowest place of the path without it.
+    narrowest: Option<(Cell, f64)>,
 }
 
 impl<T: Serialize> Serialize for SolveJson<'_, T> {
@@ -237,6 +294,23 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         if let Some(waypoints) = &result.waypoints {
             map.serialize_entry("waypoints", &Path(waypoints))?;
         }
+        if self.unit_size > 1 {
+            map.serialize_entry("unit_size", &self.unit_size)?;
+            map.serialize_entry(
+                "placed_by",
+                if self.topology.is_hex() {
+                    "centre"
+                } else {
+                    "top-left"
+                },
+            )?;
+            let centres = Centres(self.topology, self.unit_size, &result.path);
+            map.serialize_entry("centres", &centres)?;
+            if let Some(waypoints) = &result.waypoints {
+                let centres = Centres(self.topology, self.unit_size, waypoints);
+                map.serialize_entry("waypoint_centres", &centres)?;
+            }
+        }
         if request.partial {
             map.serialize_entry("partial", &result.reached.is_some())?;
         }
@@ -264,6 +338,10 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         if !result.found {
             map.serialize_entry("message", &result.message())?;
         }
+        if let Some((cell, room)) = self.narrowest {
+            let place = serde_json::json!({ "cell": [cell.x, cell.y], "room": room });
+            map.serialize_entry("narrowest", &place)?;
+        }
         if let Some(smoothed) = self.smoothed {
             map.serialize_entry("smoothed", smoothed)?;
         }
@@ -286,6 +364,19 @@ impl Serialize for Path<'_> {
     }
 }
 
+/// The centres of a unit of some size on cells, as a JSON array of points `[x, y]`.
+struct Centres<'a>(Topology, u32, &'a [Cell]);
+
+impl Serialize for Centres<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Centres(topology, size, cells) = *self;
+        serializer.collect_seq(cells.iter().map(|&c| {
+            let (x, y) = search::body_centre(topology, size, c);
+            [x, y]
+        }))
+    }
+}
+
 /// The search's counters as a JSON object, with the time outside the query.
 struct Stats<'a>(&'a SearchResult, u64);
 
@@ -302,6 +393,34 @@ impl Serialize for Stats<'_> {
         map.serialize_entry("budget_exhausted", &stats.budget_exhausted)?;
         map.end()
     }
+}
+
+/// Where the path found without a clearance comes nearest a wall, when it comes nearer than
+/// `radius`: the place a body of that radius cannot pass.
+fn narrowest_place(grid: &Grid, request: &SearchRequest, radius: f64) -> Option<(Cell, f64)> {
+    let plain = search::solve(grid, request).ok()?;
+    search::narrowest(grid, &plain.path, radius)
+}
+
+/// Says which body the path is for, and where its centre starts and ends.
+fn print_body(topology: Topology, size: u32, result: &SearchResult) -> std::io::Result<()> {
+    let footprint = if topology.is_hex() {
+        format!("a unit of size {size} placed by its centre hex")
+    } else {
+        format!("a unit of {size} × {size} cells placed by its top-left cell")
+    };
+    let centre = |cell: Option<&Cell>| {
+        cell.map_or_else(String::new, |&c| {
+            let (x, y) = search::body_centre(topology, size, c);
+            format!("({x}, {y})")
+        })
+    };
+    out!(
+        "body: {footprint}; its centre goes from {} to {} (points of the smoothed path are its centre)",
+        centre(result.path.first()),
+        centre(result.path.last())
+    );
+    Ok(())
 }
 
 fn print_summary(

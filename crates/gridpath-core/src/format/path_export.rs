@@ -64,6 +64,11 @@
 //!   `grid_path.cells` are the cells those segments cross (a chain of grid steps), and
 //!   `grid_path.length` and `grid_path.cost` are the segments' (the cost integrated along
 //!   them); `smoothed` curves through these waypoints. New in version 3.
+//! - `body` is there when the path was planned for a unit ([`PathExport::with_body`]):
+//!   `unit_size`, `placed_by` (`"top-left"`: a unit of N × N cells on cell (x, y) covers
+//!   x..x + N × y..y + N; `"centre"` on hexes) and `centres`, the body's centre
+//!   (x + N / 2, y + N / 2) on each of `grid_path.cells`. Every point of `smoothed` and
+//!   `world` is then the body's centre, not the cell's.
 //! - `smoothed` is `null` when no path was found; `stats.time_us` is the search's wall time.
 //! - Arrays of numbers are written on one line each, so a path of N cells takes N lines.
 //!
@@ -126,6 +131,23 @@ pub struct PathExport {
     /// For a route through waypoints: its stops and each leg; left out otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub route: Option<RouteExport>,
+    /// The body the path is for ([`PathExport::with_body`]); left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<BodyExport>,
+}
+
+/// The body a path is planned for: a unit of `unit_size` × `unit_size` cells, placed by its
+/// top-left cell (on hexes, a hex of radius `unit_size` − 1 by its centre hex).
+/// `grid_path.cells` are the cells it is placed by; every point of the export (`smoothed`,
+/// `world`) and `centres` are the body's centre.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BodyExport {
+    /// The unit's side in cells (1: one cell).
+    pub unit_size: u32,
+    /// Which cell `grid_path.cells` name: `"top-left"` of the footprint, or `"centre"`.
+    pub placed_by: &'static str,
+    /// The body's centre on each cell of `grid_path.cells`, as points.
+    pub centres: Vec<[f64; 2]>,
 }
 
 /// A route through waypoints: the points in the order visited and each leg between two.
@@ -451,7 +473,50 @@ impl PathExport {
                 time_us: stats.time_us,
             },
             route: None,
+            body: None,
         }
+    }
+
+    /// The export of a path planned for a unit of `size` (`body` in the JSON): which unit,
+    /// and its centre on every cell of the grid path. The smoothed path must already follow
+    /// the body's centre ([`SmoothedPath::shifted`](crate::smooth::SmoothedPath::shifted) by
+    /// [`body_offset`](crate::search::body_offset)).
+    ///
+    /// ```
+    /// use gridpath_core::format::PathExport;
+    /// use gridpath_core::grid::{Cell, Grid, Map, Topology};
+    /// use gridpath_core::search::{self, SearchRequest};
+    /// use gridpath_core::smooth::SmoothSettings;
+    ///
+    /// let map = Map::new("yard", Grid::from_ascii(&["....."; 3]).expect("valid"));
+    /// let request = SearchRequest::new(Cell::new(0, 0), Cell::new(3, 0));
+    /// let result = search::solve(&map.grid, &request).expect("searches");
+    /// let export = PathExport::new(&map, &request, &result, SmoothSettings::default(), None, 0.25)
+    ///     .with_body(Topology::Square, 2);
+    /// let body = export.body.as_ref().expect("a body");
+    /// assert_eq!(body.centres.first(), Some(&[1.0, 1.0]));
+    /// assert_eq!(body.centres.last(), Some(&[4.0, 1.0]));
+    /// ```
+    pub fn with_body(mut self, topology: Topology, size: u32) -> Self {
+        let centres = self
+            .grid_path
+            .cells
+            .iter()
+            .map(|&cell| {
+                let (x, y) = crate::search::body_centre(topology, size, cell);
+                [x, y]
+            })
+            .collect();
+        self.body = Some(BodyExport {
+            unit_size: size,
+            placed_by: if topology.is_hex() {
+                "centre"
+            } else {
+                "top-left"
+            },
+            centres,
+        });
+        self
     }
 
     /// The export of a route: adds its stops and legs (`route` in the JSON), each leg with
@@ -828,6 +893,7 @@ impl PathExport {
             }),
             stats: self.stats,
             route: self.route.clone(),
+            body: self.body.clone(),
         }
     }
 

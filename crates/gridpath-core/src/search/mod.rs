@@ -19,6 +19,7 @@ mod any_angle;
 mod batch;
 mod classic;
 mod control;
+mod disc;
 mod frontier;
 mod graph;
 mod heuristic;
@@ -41,6 +42,9 @@ pub use classic::flow_field::FlowField;
 pub use classic::idastar::IDASTAR_NODE_BUDGET;
 pub use classic::turns::path_cost_with_turns;
 pub use control::SearchControl;
+pub use disc::{
+    DiscMisfit, cell_room, check_disc_fits, grid_for_radius, narrowest, place_markers_for_body,
+};
 pub use graph::SearchGraph;
 pub use incremental::background::OnBuilt;
 pub use incremental::dstar_lite::DStarLite;
@@ -57,5 +61,6 @@ pub use request::{
 pub use route::{MAX_ORDERED, Route, RouteOrder, route};
 pub use searcher::{Searcher, solve};
 pub use unit::{
-    NO_ROOM, UnitMisfit, check_unit_fits, clearance, grid_for_unit, place_markers_for_unit,
+    NO_ROOM, UnitMisfit, body_centre, body_offset, check_unit_fits, clearance, grid_for_unit,
+    place_markers_for_unit,
 };

@@ -107,6 +107,35 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
     finish(grid, catalog, unit)
 }
 
+/// How far the body's centre lies from the centre of the cell the unit is placed by, along x
+/// and along y: a unit of N × N cells on cell (x, y) covers x..x + N and y..y + N, so its
+/// centre (x + N / 2, y + N / 2) is (N − 1) / 2 past the cell's centre. A hex unit is placed
+/// by its centre hex: 0.
+///
+/// ```
+/// use gridpath_core::grid::{Cell, Topology};
+/// use gridpath_core::search::{body_centre, body_offset};
+///
+/// assert_eq!(body_offset(Topology::Square, 1), 0.0);
+/// assert_eq!(body_offset(Topology::Square, 4), 1.5);
+/// assert_eq!(body_centre(Topology::Square, 3, Cell::new(2, 5)), (3.5, 6.5));
+/// ```
+pub fn body_offset(topology: crate::grid::Topology, size: u32) -> f64 {
+    if topology.is_hex() {
+        0.0
+    } else {
+        (f64::from(size.max(1)) - 1.0) / 2.0
+    }
+}
+
+/// The centre of a unit of `size` placed on `cell`, in the map's continuous frame
+/// ([`body_offset`] past the cell's centre).
+pub fn body_centre(topology: crate::grid::Topology, size: u32, cell: Cell) -> (f64, f64) {
+    let (x, y) = topology.centre(cell);
+    let offset = body_offset(topology, size);
+    (x + offset, y + offset)
+}
+
 /// An endpoint on a passable cell where a unit larger than one cell does not fit: its
 /// footprint there meets a wall or the map's edge.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -187,7 +216,7 @@ pub fn place_markers_for_unit(map: &mut Map, size: u32) -> Result<bool, GridErro
 }
 
 /// The catalog with an impassable terrain (the map's first, or [`NO_ROOM`] added) and its id.
-fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridError> {
+pub(super) fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridError> {
     if let Some(id) = terrains.iter().position(|t| !t.is_passable()) {
         return Ok((terrains.to_vec(), id as TerrainId));
     }
@@ -201,7 +230,11 @@ fn with_wall(terrains: &[Terrain]) -> Result<(Vec<Terrain>, TerrainId), GridErro
 }
 
 /// The unit's map from its cells: the grid's size, topology, heights and slope rules.
-fn finish(grid: &Grid, catalog: Vec<Terrain>, unit: Vec<TerrainId>) -> Result<Grid, GridError> {
+pub(super) fn finish(
+    grid: &Grid,
+    catalog: Vec<Terrain>,
+    unit: Vec<TerrainId>,
+) -> Result<Grid, GridError> {
     let mut planned = Grid::from_cells(grid.width(), grid.height(), catalog, unit)?
         .with_topology(grid.topology());
     // Heights stay those of the cell the unit is anchored on (its top-left, or centre).

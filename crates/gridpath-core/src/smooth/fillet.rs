@@ -8,10 +8,15 @@
 //! arcs. The radius is the bound asked for, shrunk where the segments are too short to hold the
 //! arc (each corner may use up to half of a segment it shares with another corner, and all of
 //! the first and last segments) or where the arc would come nearer than the clearance to a
-//! wall; an arc that keeps the clearance at no radius leaves the corner as it is.
+//! wall; an arc that keeps the clearance at no radius leaves the corner as it is. Where the
+//! radius had to shrink, the corner is first moved outwards along its bisector, a quarter of a
+//! cell at a time, to the first place where both its segments keep the clearance and the arc
+//! has the whole radius (a wide turn, as a vehicle takes a tight corner); the corner stays
+//! where it was when there is no such place.
 
 use crate::grid::Grid;
 
+use super::clearance::segment_keeps_clearance;
 use super::curve::is_safe;
 use super::{CubicBezier, Point};
 
@@ -34,39 +39,29 @@ pub fn fit_fillets(
     if n < 2 {
         return Vec::new();
     }
+    let mut points = waypoints.to_vec();
     let mut curves = Vec::new();
     // Where the path stands after the last arc.
-    let mut at = waypoints[0];
+    let mut at = points[0];
     for i in 1..n - 1 {
-        let (before, corner, after) = (waypoints[i - 1], waypoints[i], waypoints[i + 1]);
-        let (len_in, len_out) = (before.distance(corner), corner.distance(after));
-        if len_in == 0.0 || len_out == 0.0 {
-            continue;
+        let ends = (i == 1, i == n - 2);
+        let (before, corner, after) = (points[i - 1], points[i], points[i + 1]);
+        let mut turned = corner_arc(grid, [before, corner, after], at, ends, radius, clearance);
+        if turned
+            .as_ref()
+            .is_some_and(|(_, r)| *r < radius * (1.0 - 1e-9))
+        {
+            // Too tight where it is: turn wide, the corner moved outwards along its bisector
+            // as far as both its segments keep the clearance, when the arc then has the
+            // whole radius.
+            let wide = wide_corner(grid, [before, corner, after], at, ends, radius, clearance);
+            if let Some((moved, pieces)) = wide {
+                points[i] = moved;
+                turned = Some((pieces, radius));
+            }
         }
-        let u_in = (corner - before) * (1.0 / len_in);
-        let u_out = (after - corner) * (1.0 / len_out);
-        let cross = u_in.x * u_out.y - u_in.y * u_out.x;
-        let dot = u_in.x * u_out.x + u_in.y * u_out.y;
-        let turn = cross.atan2(dot);
-        if turn.abs() < STRAIGHT {
-            continue;
-        }
-        let half_tan = (turn.abs() / 2.0).tan();
-        // The room on each side: half a segment shared with another corner, else all of it,
-        // and never behind where the path already stands.
-        let room_in = if i == 1 { len_in } else { len_in / 2.0 }.min(at.distance(corner));
-        let room_out = if i == n - 2 { len_out } else { len_out / 2.0 };
-        let largest = (radius * half_tan).min(room_in).min(room_out) / half_tan;
-        let arc = SHRINK.iter().filter(|_| largest > 1e-9).find_map(|&f| {
-            let r = largest * f;
-            let pieces = arc(corner, u_in, u_out, turn, r);
-            pieces
-                .iter()
-                .all(|p| is_safe(grid, p, clearance))
-                .then_some(pieces)
-        });
-        match arc {
-            Some(pieces) => {
+        match turned {
+            Some((pieces, _)) if !pieces.is_empty() => {
                 let enter = pieces[0].start();
                 if enter != at {
                     curves.push(CubicBezier::straight(at, enter));
@@ -74,6 +69,7 @@ pub fn fit_fillets(
                 at = pieces[pieces.len() - 1].end();
                 curves.extend(pieces);
             }
+            Some(_) => {}
             None => {
                 curves.push(CubicBezier::straight(at, corner));
                 at = corner;
@@ -85,6 +81,84 @@ pub fn fit_fillets(
         curves.push(CubicBezier::straight(at, end));
     }
     curves
+}
+
+/// The arc at `corner` between the segments from `before` and to `after`, the path standing
+/// at `at`, `ends` saying whether the corner is the first or the last one: the pieces and the
+/// radius reached; no pieces when the segments are in line (or one is empty); `None` when no
+/// radius keeps the clearance.
+fn corner_arc(
+    grid: &Grid,
+    [before, corner, after]: [Point; 3],
+    at: Point,
+    (first, last): (bool, bool),
+    radius: f64,
+    clearance: f64,
+) -> Option<(Vec<CubicBezier>, f64)> {
+    let (len_in, len_out) = (before.distance(corner), corner.distance(after));
+    if len_in == 0.0 || len_out == 0.0 {
+        return Some((Vec::new(), f64::INFINITY));
+    }
+    let u_in = (corner - before) * (1.0 / len_in);
+    let u_out = (after - corner) * (1.0 / len_out);
+    let cross = u_in.x * u_out.y - u_in.y * u_out.x;
+    let dot = u_in.x * u_out.x + u_in.y * u_out.y;
+    let turn = cross.atan2(dot);
+    if turn.abs() < STRAIGHT {
+        return Some((Vec::new(), f64::INFINITY));
+    }
+    let half_tan = (turn.abs() / 2.0).tan();
+    // The room on each side: half a segment shared with another corner, else all of it,
+    // and never behind where the path already stands.
+    let room_in = if first { len_in } else { len_in / 2.0 }.min(at.distance(corner));
+    let room_out = if last { len_out } else { len_out / 2.0 };
+    let largest = (radius * half_tan).min(room_in).min(room_out) / half_tan;
+    SHRINK.iter().filter(|_| largest > 1e-9).find_map(|&f| {
+        let r = largest * f;
+        let pieces = arc(corner, u_in, u_out, turn, r);
+        pieces
+            .iter()
+            .all(|p| is_safe(grid, p, clearance))
+            .then_some((pieces, r))
+    })
+}
+
+/// The steps, in cells, by which [`wide_corner`] moves a corner outwards, and how many.
+const WIDE_STEP: f64 = 0.25;
+const WIDE_STEPS: usize = 64;
+
+/// The corner moved outwards (away from the side the path turns to, along the bisector) by
+/// the least multiple of [`WIDE_STEP`] at which both its segments keep the clearance and its
+/// arc has the whole radius, with that arc; `None` when no such place is found.
+fn wide_corner(
+    grid: &Grid,
+    [before, corner, after]: [Point; 3],
+    at: Point,
+    ends: (bool, bool),
+    radius: f64,
+    clearance: f64,
+) -> Option<(Point, Vec<CubicBezier>)> {
+    let u_in = corner - before;
+    let u_out = after - corner;
+    let (l_in, l_out) = (u_in.norm(), u_out.norm());
+    if l_in == 0.0 || l_out == 0.0 {
+        return None;
+    }
+    let outwards = u_in * (1.0 / l_in) - u_out * (1.0 / l_out);
+    let length = outwards.norm();
+    if length < 1e-12 {
+        return None;
+    }
+    let outwards = outwards * (1.0 / length);
+    (1..=WIDE_STEPS).find_map(|k| {
+        let moved = corner + outwards * (WIDE_STEP * k as f64);
+        let keeps = |a: Point, b: Point| segment_keeps_clearance(grid, a, b, clearance);
+        if !(keeps(at, moved) && keeps(moved, after)) {
+            return None;
+        }
+        let (pieces, r) = corner_arc(grid, [before, moved, after], at, ends, radius, clearance)?;
+        (r >= radius * (1.0 - 1e-9) && !pieces.is_empty()).then_some((moved, pieces))
+    })
 }
 
 /// The arc of radius `r` turning by `turn` (signed, radians) at `corner` from direction `u_in`

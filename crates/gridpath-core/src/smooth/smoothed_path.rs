@@ -49,3 +49,37 @@ pub struct SmoothedPath {
     #[serde(skip)]
     pub grid_cost: f64,
 }
+
+impl SmoothedPath {
+    /// The same path moved by `offset`: every waypoint and every control point of the curve.
+    /// Lengths, costs and turning are those of the path as smoothed.
+    ///
+    /// A unit of N × N cells is searched by its top-left cell, whose centre is
+    /// (x + 0.5, y + 0.5); moved by ((N − 1) / 2, (N − 1) / 2) the path follows the body's
+    /// centre (x + N / 2, y + N / 2) instead.
+    ///
+    /// ```
+    /// use gridpath_core::smooth::{CubicBezier, Point, SmoothedPath};
+    ///
+    /// let path = SmoothedPath {
+    ///     waypoints: vec![Point::new(0.5, 0.5), Point::new(4.5, 0.5)],
+    ///     beziers: vec![CubicBezier::straight(Point::new(0.5, 0.5), Point::new(4.5, 0.5))],
+    ///     ..SmoothedPath::default()
+    /// };
+    /// let moved = path.shifted(Point::new(1.0, 1.0));
+    /// assert_eq!(moved.waypoints, [Point::new(1.5, 1.5), Point::new(5.5, 1.5)]);
+    /// assert_eq!(moved.beziers[0].end(), Point::new(5.5, 1.5));
+    /// ```
+    #[must_use]
+    pub fn shifted(mut self, offset: super::Point) -> Self {
+        for point in &mut self.waypoints {
+            *point = *point + offset;
+        }
+        for curve in &mut self.beziers {
+            for point in &mut curve.points {
+                *point = *point + offset;
+            }
+        }
+        self
+    }
+}

@@ -58,7 +58,8 @@ pub(crate) fn clear_cost(graph: &SearchGraph, a: Cell, b: Cell, length: f64) -> 
 }
 
 /// Whether every cell the segment between the centres of `a` and `b` touches is on the map
-/// and passable: [`Segment::is_clear`], computed exactly in integers.
+/// and passable: [`Segment::is_clear`], computed exactly in integers; and, when the graph
+/// asks for one ([`SearchGraph::with_sight_clearance`]), whether it keeps the clearance.
 ///
 /// The walk goes along the longer axis one column (or row) at a time. Within column `c` the
 /// segment spans the rows between its heights at the column's two sides (or at its ends), and a
@@ -69,11 +70,12 @@ pub(crate) fn in_sight(graph: &SearchGraph, a: Cell, b: Cell) -> bool {
     let (ax, ay) = (i64::from(a.x), i64::from(a.y));
     let (bx, by) = (i64::from(b.x), i64::from(b.y));
     let open = |x: i64, y: i64| graph.cost_at(x, y).is_some();
-    if (bx - ax).abs() >= (by - ay).abs() {
+    let clear = if (bx - ax).abs() >= (by - ay).abs() {
         clear_along(ax, ay, bx, by, open)
     } else {
         clear_along(ay, ax, by, bx, |c, r| open(r, c))
-    }
+    };
+    clear && graph.sight_keeps_clearance(a, b)
 }
 
 /// [`in_sight`] along the major axis: from cell (x0, y0) to (x1, y1) with |x1 − x0| ≥
