@@ -1,5 +1,7 @@
-//! Which units are near which: a spatial hash of square buckets, rebuilt every step by a
-//! counting sort, so a step costs time in proportion to the units however far apart they are.
+//! Which units are near which: square buckets, rebuilt every step by a counting sort. Where
+//! the units' buckets span a small box (a few per unit), a slot is a bucket of that box;
+//! otherwise buckets are hashed into twice as many slots as units, so a step costs time in
+//! proportion to the units however far apart they are.
 
 use super::vector::Vec2;
 
@@ -8,6 +10,9 @@ use super::vector::Vec2;
 pub struct NeighbourIndex {
     size: f64,
     mask: usize,
+    /// The box of buckets when slots are its buckets (no hashing): its first column and row,
+    /// and its width and height in buckets.
+    dense: Option<(i64, i64, i64, i64)>,
     /// For each slot, the range of `order` holding the units hashed there.
     starts: Vec<u32>,
     order: Vec<u32>,
@@ -23,11 +28,23 @@ impl NeighbourIndex {
     /// Sorts `positions` into buckets of `size` (at least the farthest any query reaches).
     pub fn rebuild(&mut self, positions: &[Vec2], size: f64) {
         self.size = size.max(1e-6);
-        let table = (positions.len() * 2).next_power_of_two().max(64);
-        self.mask = table - 1;
         let mut buckets = std::mem::take(&mut self.buckets);
         buckets.clear();
         buckets.extend(positions.iter().map(|&p| self.bucket(p)));
+        let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for &(bx, by) in &buckets {
+            (x0, y0, x1, y1) = (x0.min(bx), y0.min(by), x1.max(bx), y1.max(by));
+        }
+        let (columns, rows) = (x1.saturating_sub(x0) + 1, y1.saturating_sub(y0) + 1);
+        let roomy = (8 * positions.len() as i64).max(64);
+        let table = if !buckets.is_empty() && columns <= roomy && rows <= roomy / columns {
+            self.dense = Some((x0, y0, columns, rows));
+            (columns * rows) as usize
+        } else {
+            self.dense = None;
+            (positions.len() * 2).next_power_of_two().max(64)
+        };
+        self.mask = table - 1;
         let mut slots = std::mem::take(&mut self.slots);
         slots.clear();
         slots.extend(buckets.iter().map(|&b| self.slot_of(b) as u32));
@@ -64,7 +81,16 @@ impl NeighbourIndex {
         )
     }
 
+    /// The slot of a bucket; in a box of buckets, `usize::MAX` for one outside it.
     fn slot_of(&self, (bx, by): (i64, i64)) -> usize {
+        if let Some((x0, y0, columns, rows)) = self.dense {
+            let (dx, dy) = (bx.wrapping_sub(x0), by.wrapping_sub(y0));
+            return if (0..columns).contains(&dx) && (0..rows).contains(&dy) {
+                (dy * columns + dx) as usize
+            } else {
+                usize::MAX
+            };
+        }
         let h = (bx as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ (by as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         ((h ^ (h >> 29)) as usize) & self.mask
@@ -73,6 +99,9 @@ impl NeighbourIndex {
     /// Calls `visit` with every unit in bucket `(bx, by)` and its position.
     fn in_bucket(&self, bucket: (i64, i64), visit: &mut impl FnMut(usize, Vec2)) {
         let slot = self.slot_of(bucket);
+        if slot == usize::MAX {
+            return;
+        }
         let (from, to) = (self.starts[slot] as usize, self.starts[slot + 1] as usize);
         for (k, &(b, p)) in self.sorted[from..to].iter().enumerate() {
             if b == bucket {
