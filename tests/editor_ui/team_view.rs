@@ -1,0 +1,84 @@
+//! What the canvas and the Agents panel show of a team: the units above everything of the
+//! single path, their numbers above the flags, discs that never seem to touch on legal moves,
+//! and a panel that keeps its layout while the solver works.
+
+use super::*;
+use egui::epaint::Shape;
+
+/// Every shape the last frame painted, in the order painted, nested lists flattened.
+fn painted(h: &Harness<'_, EditorApp>) -> Vec<Shape> {
+    fn flatten(shape: &Shape, out: &mut Vec<Shape>) {
+        match shape {
+            Shape::Vec(shapes) => shapes.iter().for_each(|s| flatten(s, out)),
+            other => out.push(other.clone()),
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        flatten(&clipped.shape, &mut out);
+    }
+    out
+}
+
+/// The texts painted, with their place in the painting order.
+fn texts(shapes: &[Shape]) -> Vec<(usize, String)> {
+    shapes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Shape::Text(t) => Some((i, t.galley.text().to_owned())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A 10 × 6 open yard, zoomed in enough for the units' numbers, its markers at (0,0) and
+/// (9,5).
+fn yard() -> Map {
+    let rows = vec![".".repeat(10); 6];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut map = Map::new("yard", Grid::from_ascii(&rows).expect("a valid yard"));
+    map.start = Some(Cell::new(9, 5));
+    map.goal = Some(Cell::new(0, 0));
+    map
+}
+
+/// Loads `paths` as a plan file into the editor.
+fn load_paths(h: &mut Harness<'_, EditorApp>, paths: &[&[(u32, u32)]]) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let plan = gridpath::mapf::Plan {
+        paths: paths
+            .iter()
+            .map(|p| p.iter().map(|&(x, y)| Cell::new(x, y)).collect())
+            .collect(),
+    };
+    let file = dir.path().join("plan.txt");
+    std::fs::write(&file, gridpath::mapf::write_plan(&plan, &[])).expect("written");
+    assert!(h.state_mut().load_plan_from(&file));
+    h.run();
+}
+
+#[test]
+fn a_team_hides_the_single_paths_markers_path_and_inspector() {
+    let mut h = editor(yard());
+    // Without a team, the single path's markers are drawn, and the status bar tells the
+    // search's numbers of a cell on its path.
+    h.hover_at(at(&h, 9, 5));
+    h.run();
+    let before = texts(&painted(&h));
+    assert!(before.iter().any(|(_, t)| t == "G"), "{before:?}");
+    h.get_by_label_contains("expanded #");
+    // A unit standing on the goal marker's cell, (0,0).
+    load_paths(&mut h, &[&[(0, 0), (0, 0)], &[(5, 3), (6, 3)]]);
+    assert!(h.state().team_shown());
+    let after = texts(&painted(&h));
+    assert!(
+        !after.iter().any(|(_, t)| t == "G" || t == "S"),
+        "no marker over the team: {after:?}"
+    );
+    assert!(after.iter().any(|(_, t)| t == "1"), "unit 1 is numbered");
+    // Nor does the status bar tell the single search's g, h and f.
+    h.hover_at(at(&h, 9, 5));
+    h.run();
+    assert!(h.query_by_label_contains("expanded #").is_none());
+}
