@@ -3,7 +3,7 @@
 //! and a panel that keeps its layout while the solver works.
 
 use super::*;
-use egui::epaint::Shape;
+use egui::epaint::{CircleShape, Shape};
 
 /// Every shape the last frame painted, in the order painted, nested lists flattened.
 fn painted(h: &Harness<'_, EditorApp>) -> Vec<Shape> {
@@ -81,4 +81,81 @@ fn a_team_hides_the_single_paths_markers_path_and_inspector() {
     h.hover_at(at(&h, 9, 5));
     h.run();
     assert!(h.query_by_label_contains("expanded #").is_none());
+}
+
+#[test]
+fn unit_numbers_are_drawn_above_every_goal_flag() {
+    let mut h = editor(yard());
+    // Unit 1 waits on unit 2's goal, unit 2 on unit 1's.
+    load_paths(&mut h, &[&[(3, 2), (3, 2)], &[(6, 2), (6, 2)]]);
+    h.state_mut().agents_mut().playback.tick = 0.0;
+    h.run();
+    let shapes = painted(&h);
+    // The flags' pennants: closed triangles.
+    let last_flag = shapes
+        .iter()
+        .rposition(|s| matches!(s, Shape::Path(p) if p.closed && p.points.len() == 3))
+        .expect("goal flags are drawn");
+    let units = [at(&h, 3, 2), at(&h, 6, 2)];
+    let numbers: Vec<usize> = shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s {
+            Shape::Text(t) => {
+                let rect = t.visual_bounding_rect();
+                units.iter().any(|&u| rect.contains(u))
+            }
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(numbers.len(), 2, "both units are numbered");
+    assert!(
+        numbers.iter().all(|&n| n > last_flag),
+        "numbers at {numbers:?}, a flag at {last_flag}"
+    );
+}
+
+#[test]
+fn units_turning_on_neighbouring_cells_never_seem_to_overlap() {
+    let mut h = editor(yard());
+    // Unit 1 moves right into (4,2) as unit 2 leaves it downwards: legal, and halfway their
+    // centres are √½ of a cell apart.
+    load_paths(&mut h, &[&[(3, 2), (4, 2)], &[(4, 2), (4, 3)]]);
+    assert!(
+        h.state()
+            .agents()
+            .solved
+            .as_ref()
+            .is_some_and(|s| s.fault.is_none()),
+        "the plan is legal"
+    );
+    h.state_mut().agents_mut().playback.tick = 0.5;
+    h.run();
+    let mid = |a: Pos2, b: Pos2| a + (b - a) / 2.0;
+    let first = mid(at(&h, 3, 2), at(&h, 4, 2));
+    let second = mid(at(&h, 4, 2), at(&h, 4, 3));
+    let shapes = painted(&h);
+    // How far the circles drawn around a point reach, strokes included.
+    let reach = |p: Pos2| {
+        shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Circle(CircleShape {
+                    center,
+                    radius,
+                    stroke,
+                    ..
+                }) if center.distance(p) < 0.5 => Some(radius + stroke.width / 2.0),
+                _ => None,
+            })
+            .fold(0.0_f32, f32::max)
+    };
+    let (ra, rb) = (reach(first), reach(second));
+    assert!(ra > 0.0 && rb > 0.0, "both units are drawn");
+    assert!(
+        ra + rb <= first.distance(second),
+        "discs of {ra} and {rb} px reach each other {} px apart",
+        first.distance(second)
+    );
 }
