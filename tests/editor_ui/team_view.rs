@@ -159,3 +159,47 @@ fn units_turning_on_neighbouring_cells_never_seem_to_overlap() {
         first.distance(second)
     );
 }
+
+#[test]
+fn the_panel_keeps_its_layout_when_the_improvement_ends() {
+    let mut h = editor(meadow());
+    h.state_mut().agents_mut().live = false;
+    h.state_mut().agents_mut().time_limit = 600.0;
+    // Sixteen units swap the ends of eight rows: LaCAM* improves the first plan until
+    // stopped.
+    let grid = h.state().map().grid.clone();
+    for y in 12..20 {
+        for (s, g) in [(2, 37), (37, 2)] {
+            h.state_mut()
+                .agents_mut()
+                .add(&grid, Cell::new(s, y), Cell::new(g, y))
+                .expect("a unit");
+        }
+    }
+    let grid = h.state().map().grid.clone();
+    h.state_mut().agents_mut().solve(&grid);
+    assert!(
+        h.state_mut()
+            .agents_mut()
+            .wait(Duration::from_secs(60))
+            .is_some(),
+        "the first plan"
+    );
+    h.step();
+    h.step();
+    assert!(
+        h.state().agents().improving,
+        "the first plan is being improved"
+    );
+    let during = h.get_by_label("Play plan").rect();
+    h.get_by_label("Stop").click();
+    h.step();
+    assert!(
+        h.state_mut().wait_for_agents(Duration::from_secs(60)),
+        "the improvement stops"
+    );
+    h.run();
+    assert!(!h.state().agents().improving);
+    let after = h.get_by_label("Play plan").rect();
+    assert_eq!(during, after, "Play plan stays where it was");
+}
