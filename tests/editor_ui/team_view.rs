@@ -203,3 +203,33 @@ fn the_panel_keeps_its_layout_when_the_improvement_ends() {
     let after = h.get_by_label("Play plan").rect();
     assert_eq!(during, after, "Play plan stays where it was");
 }
+
+#[test]
+fn the_panel_says_what_a_plan_guarantees_and_that_the_solver_changed() {
+    let mut h = editor(meadow());
+    h.state_mut().agents_mut().improve = false;
+    let grid = h.state().map().grid.clone();
+    for (s, g) in [((2, 16), (30, 16)), ((30, 16), (2, 16))] {
+        h.state_mut()
+            .agents_mut()
+            .add(&grid, Cell::new(s.0, s.1), Cell::new(g.0, g.1))
+            .expect("a unit");
+    }
+    assert!(h.state_mut().wait_for_agents(Duration::from_secs(60)));
+    h.run();
+    assert_eq!(
+        h.state().agents().solved.as_ref().map(|s| s.outcome.proof),
+        Some(gridpath::mapf::Proof::Feasible)
+    );
+    h.get_by_label("valid plan (no bound on its cost)");
+    // Another solver, not planned at once: the panel says the solver changed.
+    h.get_by_label("Plan again on every change").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Solver")
+        .click();
+    h.run();
+    h.get_by_label("CBS").click();
+    h.run();
+    assert!(h.state().agents().stale);
+    h.get_by_label("The solver changed since: Solve to plan again.");
+}

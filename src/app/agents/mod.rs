@@ -87,8 +87,10 @@ pub struct Agents {
     pub load_count: usize,
     /// The latest plan.
     pub solved: Option<Solved>,
-    /// Whether the map or the team changed since the plan was made.
+    /// Whether the map, the team or the solver changed since the plan was made.
     pub stale: bool,
+    /// What changed since the plan was made, as the panel says it ("The solver changed").
+    pub stale_because: &'static str,
     /// The latest solver error, or the reason no plan was made.
     pub message: Option<String>,
     /// The timeline.
@@ -112,6 +114,7 @@ impl Default for Agents {
             load_count: 50,
             solved: None,
             stale: false,
+            stale_because: MAP_OR_TEAM_CHANGED,
             message: None,
             playback: Playback::default(),
             selected: None,
@@ -220,6 +223,7 @@ impl Agents {
     /// After a change of the team: plans again in live mode, else marks the plan stale.
     fn team_changed(&mut self, grid: &Grid) {
         self.stale = self.solved.is_some();
+        self.stale_because = MAP_OR_TEAM_CHANGED;
         if self.live {
             self.solve(grid);
         }
@@ -428,13 +432,20 @@ impl Agents {
     }
 }
 
+/// Why a plan is stale after an edit of the map or the team.
+pub const MAP_OR_TEAM_CHANGED: &str = "The map or the team changed";
+/// Why a plan is stale after another solver was chosen.
+pub const SOLVER_CHANGED: &str = "The solver changed";
+/// Why a plan is stale after a change of the solver's settings.
+pub const SETTINGS_CHANGED: &str = "The solver's settings changed";
+
 /// What a proof means, in words.
 pub fn proof_text(proof: Proof) -> String {
     match proof {
         Proof::Optimal => "proven optimal".to_owned(),
         Proof::OptimalLoss => "optimal in sum of loss".to_owned(),
         Proof::Bounded(w) => format!("within {w} × optimal"),
-        Proof::Feasible => "valid, no bound on cost".to_owned(),
+        Proof::Feasible => "valid plan (no bound on its cost)".to_owned(),
         Proof::NoSolution => "no solution: proven unsolvable".to_owned(),
         Proof::TimedOut => "the time limit passed before a plan was found".to_owned(),
         Proof::Cancelled => "stopped before a plan was found".to_owned(),

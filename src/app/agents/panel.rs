@@ -195,6 +195,11 @@ fn settings_ui(ui: &mut Ui, agents: &mut Agents, out: &mut Vec<AgentsIntent>) {
             agents.time_limit,
         )
     {
+        agents.stale_because = if before.0 == agents.algorithm {
+            super::SETTINGS_CHANGED
+        } else {
+            super::SOLVER_CHANGED
+        };
         out.push(AgentsIntent::SettingsChanged);
     }
 }
@@ -214,7 +219,7 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
             match &solved.origin {
                 PlanOrigin::Solver(algorithm) => {
                     row(ui, "Solver", algorithm.info().title.to_owned());
-                    row(ui, "Proved", proof_text(outcome.proof));
+                    row(ui, "Guarantee", proof_text(outcome.proof));
                 }
                 PlanOrigin::File(name) => {
                     row(ui, "Plan file", name.clone());
@@ -270,7 +275,13 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
             }
         });
     if agents.stale {
-        ui.label(RichText::new("The map or the team changed since: Solve to plan again.").weak());
+        ui.label(
+            RichText::new(format!(
+                "{} since: Solve to plan again.",
+                agents.stale_because
+            ))
+            .weak(),
+        );
     }
 }
 
