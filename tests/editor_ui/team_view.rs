@@ -233,3 +233,19 @@ fn the_panel_says_what_a_plan_guarantees_and_that_the_solver_changed() {
     assert!(h.state().agents().stale);
     h.get_by_label("The solver changed since: Solve to plan again.");
 }
+
+#[test]
+fn a_plans_faults_name_units_as_the_list_numbers_them() {
+    let mut h = editor(yard());
+    // The list's units 1 and 2 walk through each other on row 2.
+    load_paths(
+        &mut h,
+        &[&[(3, 2), (4, 2), (5, 2)], &[(5, 2), (4, 2), (3, 2)]],
+    );
+    h.get_by_label("• 1");
+    h.get_by_label("• 2");
+    let notice = h.state().notice().unwrap_or_default().to_owned();
+    assert!(notice.contains("units 1 and 2"), "{notice}");
+    assert!(!notice.contains("agent"), "{notice}");
+    h.get_by_label_contains("breaks the rules: units 1 and 2");
+}

@@ -177,7 +177,8 @@ impl Agents {
 
     /// The team as an instance on `grid`, or why it is not one.
     pub fn instance(&self, grid: &Grid) -> Result<Instance, String> {
-        Instance::new(grid.clone(), self.team.clone(), self.moves).map_err(|e| e.to_string())
+        Instance::new(grid.clone(), self.team.clone(), self.moves)
+            .map_err(|e| unit_words(&e.numbered_from_one().to_string()))
     }
 
     /// The solver's settings: the first plan alone (the editor shows it, then improves it).
@@ -365,8 +366,10 @@ impl Agents {
         if diagonal {
             self.moves = Moves::EightNoCut;
         }
-        let instance = Instance::new(grid.clone(), team, self.moves)
-            .map_err(|e| format!("{name} does not fit this map: {e}."))?;
+        let instance = Instance::new(grid.clone(), team, self.moves).map_err(|e| {
+            let e = unit_words(&e.numbered_from_one().to_string());
+            format!("{name} does not fit this map: {e}.")
+        })?;
         self.worker.cancel();
         self.team = instance.agents().to_vec();
         let (summary, fault) = match mapf::validate(&instance, &plan) {
@@ -382,8 +385,9 @@ impl Agents {
                 s.makespan
             ),
             (None, Some(fault)) => format!(
-                "Loaded the plan from {name}: it breaks the rules ({} collisions): {fault}.",
-                conflicts.len()
+                "Loaded the plan from {name}: it breaks the rules ({} collisions): {}.",
+                conflicts.len(),
+                fault_text(fault)
             ),
             (None, None) => format!("Loaded the plan from {name}."),
         };
@@ -438,6 +442,17 @@ pub const MAP_OR_TEAM_CHANGED: &str = "The map or the team changed";
 pub const SOLVER_CHANGED: &str = "The solver changed";
 /// Why a plan is stale after a change of the solver's settings.
 pub const SETTINGS_CHANGED: &str = "The solver's settings changed";
+
+/// A validator's fault as the editor says it: of units counted from 1, as its list numbers
+/// them (the validator and plan files count agents from 0).
+pub fn fault_text(fault: &PlanError) -> String {
+    unit_words(&fault.numbered_from_one().to_string())
+}
+
+/// A core message about agents, in the editor's words: units.
+fn unit_words(text: &str) -> String {
+    text.replace("agent", "unit")
+}
 
 /// What a proof means, in words.
 pub fn proof_text(proof: Proof) -> String {

@@ -225,7 +225,7 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
                     row(ui, "Plan file", name.clone());
                     let verdict = match &solved.fault {
                         None => "valid".to_owned(),
-                        Some(fault) => format!("breaks the rules: {fault}"),
+                        Some(fault) => format!("breaks the rules: {}", super::fault_text(fault)),
                     };
                     row(ui, "Check", verdict);
                     row(ui, "Collisions", solved.conflicts.len().to_string());
