@@ -1336,7 +1336,9 @@ impl EditorApp {
     /// Writes the team's plan to `path`: LaCAM's text format for a `.txt` name, else the JSON
     /// plan export with the world frame. Returns whether it worked.
     pub fn export_plan_to(&mut self, path: &Path) -> bool {
-        let report = self.agents.export_plan(&self.document.map, path);
+        let report =
+            self.agents
+                .export_plan(&self.document.map, self.document.path.as_deref(), path);
         self.report(report)
     }
 

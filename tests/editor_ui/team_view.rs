@@ -249,3 +249,54 @@ fn a_plans_faults_name_units_as_the_list_numbers_them() {
     assert!(!notice.contains("agent"), "{notice}");
     h.get_by_label_contains("breaks the rules: units 1 and 2");
 }
+
+#[test]
+fn the_exported_plan_has_the_command_lines_header() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = editor(meadow());
+    h.state_mut().agents_mut().improve = false;
+    let grid = h.state().map().grid.clone();
+    for (s, g) in [((2, 16), (30, 16)), ((30, 16), (2, 16))] {
+        h.state_mut()
+            .agents_mut()
+            .add(&grid, Cell::new(s.0, s.1), Cell::new(g.0, g.1))
+            .expect("a unit");
+    }
+    assert!(h.state_mut().wait_for_agents(Duration::from_secs(60)));
+    h.run();
+    let txt = dir.path().join("plan.txt");
+    assert!(h.state_mut().export_plan_to(&txt));
+    let (_, header) = gridpath::mapf::parse_plan(&std::fs::read_to_string(&txt).expect("read"))
+        .expect("a plan file");
+    let keys: Vec<&str> = header.iter().map(|(k, _)| k.as_str()).collect();
+    // The keys `gridpath mapf solve` writes, in its order.
+    assert_eq!(
+        keys,
+        [
+            "agents",
+            "map_file",
+            "solver",
+            "solved",
+            "soc",
+            "soc_lb",
+            "makespan",
+            "comp_time",
+            "proof",
+            "stopped",
+            "seed",
+            "starts",
+            "goals"
+        ]
+    );
+    let value = |key: &str| {
+        header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(value("map_file"), "meadow");
+    assert_eq!(value("solver"), "lacam");
+    assert_eq!(value("proof"), "feasible");
+    assert_eq!(value("starts"), "(2,16),(30,16),");
+}
