@@ -206,17 +206,7 @@ fn the_panel_keeps_its_layout_when_the_improvement_ends() {
 
 #[test]
 fn the_panel_says_what_a_plan_guarantees_and_that_the_solver_changed() {
-    let mut h = editor(meadow());
-    h.state_mut().agents_mut().improve = false;
-    let grid = h.state().map().grid.clone();
-    for (s, g) in [((2, 16), (30, 16)), ((30, 16), (2, 16))] {
-        h.state_mut()
-            .agents_mut()
-            .add(&grid, Cell::new(s.0, s.1), Cell::new(g.0, g.1))
-            .expect("a unit");
-    }
-    assert!(h.state_mut().wait_for_agents(Duration::from_secs(60)));
-    h.run();
+    let mut h = two_units_planned_without_improving();
     assert_eq!(
         h.state().agents().solved.as_ref().map(|s| s.outcome.proof),
         Some(gridpath::mapf::Proof::Feasible)
@@ -253,17 +243,7 @@ fn a_plans_faults_name_units_as_the_list_numbers_them() {
 #[test]
 fn the_exported_plan_has_the_command_lines_header() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let mut h = editor(meadow());
-    h.state_mut().agents_mut().improve = false;
-    let grid = h.state().map().grid.clone();
-    for (s, g) in [((2, 16), (30, 16)), ((30, 16), (2, 16))] {
-        h.state_mut()
-            .agents_mut()
-            .add(&grid, Cell::new(s.0, s.1), Cell::new(g.0, g.1))
-            .expect("a unit");
-    }
-    assert!(h.state_mut().wait_for_agents(Duration::from_secs(60)));
-    h.run();
+    let mut h = two_units_planned_without_improving();
     let txt = dir.path().join("plan.txt");
     assert!(h.state_mut().export_plan_to(&txt));
     let (_, header) = gridpath::mapf::parse_plan(&std::fs::read_to_string(&txt).expect("read"))
@@ -299,4 +279,20 @@ fn the_exported_plan_has_the_command_lines_header() {
     assert_eq!(value("solver"), "lacam");
     assert_eq!(value("proof"), "feasible");
     assert_eq!(value("starts"), "(2,16),(30,16),");
+}
+
+/// The meadow with two units swapping ends of row 16, planned by LaCAM alone (not improved).
+fn two_units_planned_without_improving() -> Harness<'static, EditorApp> {
+    let mut h = editor(meadow());
+    h.state_mut().agents_mut().improve = false;
+    let grid = h.state().map().grid.clone();
+    for (s, g) in [((2, 16), (30, 16)), ((30, 16), (2, 16))] {
+        h.state_mut()
+            .agents_mut()
+            .add(&grid, Cell::new(s.0, s.1), Cell::new(g.0, g.1))
+            .expect("a unit");
+    }
+    assert!(h.state_mut().wait_for_agents(Duration::from_secs(60)));
+    h.run();
+    h
 }
