@@ -485,7 +485,8 @@ impl EditorApp {
             !team,
         );
         self.canvas.paint_minimap(&painter, &self.document.map.grid);
-        if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
+        // The first hint speaks of S and G, which the team's view does not show.
+        if !team && !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
             paint_hint(&painter, self.canvas.rect());
         }
         for intent in intents {

@@ -67,14 +67,17 @@ fn a_team_hides_the_single_paths_markers_path_and_inspector() {
     h.run();
     let before = texts(&painted(&h));
     assert!(before.iter().any(|(_, t)| t == "G"), "{before:?}");
+    assert!(before.iter().any(|(_, t)| t.contains("drag S and G")));
     h.get_by_label_contains("expanded #");
     // A unit standing on the goal marker's cell, (0,0).
     load_paths(&mut h, &[&[(0, 0), (0, 0)], &[(5, 3), (6, 3)]]);
     assert!(h.state().team_shown());
     let after = texts(&painted(&h));
     assert!(
-        !after.iter().any(|(_, t)| t == "G" || t == "S"),
-        "no marker over the team: {after:?}"
+        !after
+            .iter()
+            .any(|(_, t)| t == "G" || t == "S" || t.contains("drag S and G")),
+        "no marker over the team, nor the hint that speaks of them: {after:?}"
     );
     assert!(after.iter().any(|(_, t)| t == "1"), "unit 1 is numbered");
     // Nor does the status bar tell the single search's g, h and f.
