@@ -1055,3 +1055,30 @@ fn heights_come_in_from_a_grayscale_image_undo_and_save_with_the_map() {
     assert_eq!(h.state().map().grid.heights(), None);
     assert!(h.state().has_dialog(), "the error is shown");
 }
+
+#[test]
+fn a_file_name_typed_in_the_in_window_dialog_is_opened_by_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = "version 1\n0\tpond.map\t4\t3\t0\t0\t3\t2\t0\n";
+    std::fs::write(dir.path().join("pond.scen"), scenario).unwrap();
+    let mut h = editor_without_portal(pond(), dir.path());
+    h.key_press(egui::Key::A);
+    h.run();
+    click_button(&mut h, "Load scenario…");
+    assert!(h.state().is_picking_file());
+    // The name typed in the name field, no file of the list clicked.
+    let field = h
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .last()
+        .expect("the file name field");
+    field.focus();
+    h.run();
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .last()
+        .expect("the file name field")
+        .type_text("pond.scen");
+    h.run();
+    click_button(&mut h, "Open");
+    assert!(!h.state().is_picking_file(), "Open closes the dialog");
+    assert_eq!(h.state().agents().team.len(), 1, "the scenario's unit");
+}

@@ -168,6 +168,13 @@ impl EditorApp {
         self.tools.tool
     }
 
+    /// Whether the team is being worked on (the Agents tool chosen or units placed): the
+    /// canvas then shows the team alone, without the single path's markers, search shading,
+    /// path and inspector, which would cover the units.
+    pub fn team_shown(&self) -> bool {
+        self.tools.tool == Tool::Agents || !self.agents.team.is_empty()
+    }
+
     /// The brush size in cells.
     pub fn brush_size(&self) -> u32 {
         self.tools.brush_size
@@ -462,8 +469,12 @@ impl EditorApp {
         let grid = &self.document.map.grid;
         self.canvas.sync_texture(ui.ctx(), grid);
         self.canvas.paint(&painter, grid, self.grid_lines);
-        self.view
-            .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
+        // With a team, the single path's layers would hide units under them: the team alone.
+        let team = self.team_shown();
+        if !team {
+            self.view
+                .paint(ui.ctx(), &painter, &self.planner, &self.canvas, grid);
+        }
         paint_agents(&painter, &self.canvas, &self.agents);
         self.input.paint_over(
             &painter,
@@ -471,9 +482,11 @@ impl EditorApp {
             &self.document.map,
             &self.tools,
             self.route_order(),
+            !team,
         );
         self.canvas.paint_minimap(&painter, &self.document.map.grid);
-        if !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
+        // The first hint speaks of S and G, which the team's view does not show.
+        if !team && !self.document.dirty && !self.history.can_undo() && !self.history.can_redo() {
             paint_hint(&painter, self.canvas.rect());
         }
         for intent in intents {
@@ -1324,7 +1337,9 @@ impl EditorApp {
     /// Writes the team's plan to `path`: LaCAM's text format for a `.txt` name, else the JSON
     /// plan export with the world frame. Returns whether it worked.
     pub fn export_plan_to(&mut self, path: &Path) -> bool {
-        let report = self.agents.export_plan(&self.document.map, path);
+        let report =
+            self.agents
+                .export_plan(&self.document.map, self.document.path.as_deref(), path);
         self.report(report)
     }
 
@@ -1375,7 +1390,11 @@ impl eframe::App for EditorApp {
             let line = StatusLine {
                 grid: &self.document.map.grid,
                 hovered,
-                inspected: self.view.inspector_text(&self.planner, hovered),
+                inspected: if self.team_shown() {
+                    None
+                } else {
+                    self.view.inspector_text(&self.planner, hovered)
+                },
                 zoom: self.canvas.zoom(),
                 dirty: self.document.dirty,
                 notice: self.notice.as_ref().map(|n| (n.text.as_str(), n.error)),
@@ -1417,8 +1436,7 @@ impl eframe::App for EditorApp {
                     .id_salt("search-panel")
                     .show(ui, |ui| {
                         // The team's section comes first while the team is being worked on.
-                        let agents_first =
-                            self.tools.tool == Tool::Agents || !self.agents.team.is_empty();
+                        let agents_first = self.team_shown();
                         if agents_first {
                             self.agents_section_ui(ui);
                             ui.separator();

@@ -247,44 +247,13 @@ fn plan_text(args: &MapfSolveArgs, instance: &Instance, outcome: &MapfOutcome) -
         .as_deref()
         .and_then(Path::file_name)
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut header = vec![
-        ("agents".to_owned(), instance.agents().len().to_string()),
-        ("map_file".to_owned(), map_file),
-        ("solver".to_owned(), args.algorithm.name().to_owned()),
-        (
-            "solved".to_owned(),
-            u8::from(outcome.plan.is_some()).to_string(),
-        ),
-    ];
-    // An unsolved instance is written as LaCAM writes one: costs of 0 and no tick.
-    let (soc, makespan) = outcome
-        .summary
-        .as_ref()
-        .map_or((0.0, 0), |s| (s.sum_of_costs, s.makespan));
-    header.push(("soc".to_owned(), soc.to_string()));
-    header.push(("soc_lb".to_owned(), outcome.lower_bound.to_string()));
-    header.push(("makespan".to_owned(), makespan.to_string()));
-    header.push(("comp_time".to_owned(), outcome.time.as_millis().to_string()));
-    header.push(("proof".to_owned(), outcome.proof.name().to_owned()));
-    if let mapf::Proof::Bounded(w) = outcome.proof {
-        header.push(("bound".to_owned(), w.to_string()));
-    }
-    // Beside `proof=`: why the run stopped. Readers of LaCAM's format skip keys they do not
-    // know, and `mapf check` lists it as the run's own, unchecked.
-    header.push(("stopped".to_owned(), outcome.stopped.name().to_owned()));
-    header.push(("seed".to_owned(), args.seed.to_string()));
-    let cells = |f: fn(&mapf::Agent) -> gridpath::grid::Cell| -> String {
-        instance
-            .agents()
-            .iter()
-            .map(|a| {
-                let c = f(a);
-                format!("({},{}),", c.x, c.y)
-            })
-            .collect()
-    };
-    header.push(("starts".to_owned(), cells(|a| a.start)));
-    header.push(("goals".to_owned(), cells(|a| a.goal)));
+    let header = mapf::plan_header(
+        instance,
+        outcome,
+        &map_file,
+        args.algorithm.name(),
+        args.seed,
+    );
     let empty = Plan::default();
     write_plan(outcome.plan.as_ref().unwrap_or(&empty), &header)
 }

@@ -12,6 +12,7 @@ use gridpath::search::SearchResult;
 use std::time::Duration;
 
 mod hexes_and_layout;
+mod team_view;
 mod teams;
 
 const GRASS: TerrainId = 0;

@@ -180,10 +180,11 @@ impl Agents {
         }
     }
 
-    /// Writes the team's plan on `map` to `path`: LaCAM's text format for a `.txt` name, else
-    /// the JSON plan export with the world frame.
-    pub fn export_plan(&self, map: &Map, path: &Path) -> Report {
-        let written = self.plan_text(map, path).and_then(|text| {
+    /// Writes the team's plan on `map` (read from `map_path`, when it has a file) to `path`:
+    /// LaCAM's text format for a `.txt` name, with the header `gridpath mapf solve` writes,
+    /// else the JSON plan export with the world frame.
+    pub fn export_plan(&self, map: &Map, map_path: Option<&Path>, path: &Path) -> Report {
+        let written = self.plan_text(map, map_path, path).and_then(|text| {
             save::write_atomically(path, text.as_bytes(), Backup::Discard)
                 .map_err(|e| e.to_string())
         });
@@ -193,7 +194,7 @@ impl Agents {
         }
     }
 
-    fn plan_text(&self, map: &Map, path: &Path) -> Result<String, String> {
+    fn plan_text(&self, map: &Map, map_path: Option<&Path>, path: &Path) -> Result<String, String> {
         let Some(solved) = self.solved.as_ref() else {
             return Err("There is no plan: solve the team first.".to_owned());
         };
@@ -205,19 +206,26 @@ impl Agents {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
         if lacam {
-            let mut header = vec![
-                ("agents".to_owned(), plan.paths.len().to_string()),
-                ("solver".to_owned(), source.algorithm.clone()),
-                (
-                    "solved".to_owned(),
-                    u8::from(solved.summary.is_some()).to_string(),
-                ),
-            ];
-            if let Some(s) = &solved.summary {
-                header.push(("soc".to_owned(), format!("{}", s.sum_of_costs)));
-                header.push(("makespan".to_owned(), s.makespan.to_string()));
+            let map_file = map_path
+                .and_then(Path::file_name)
+                .map_or_else(|| map.name.clone(), |n| n.to_string_lossy().into_owned());
+            let mut header = mapf::plan_header(
+                &solved.instance,
+                &solved.outcome,
+                &map_file,
+                &source.algorithm,
+                self.settings().seed,
+            );
+            // A plan read from a file: whether it keeps the rules is the validator's word.
+            if matches!(solved.origin, PlanOrigin::File(_)) {
+                for (key, value) in &mut header {
+                    match key.as_str() {
+                        "solved" => *value = u8::from(solved.summary.is_some()).to_string(),
+                        "proof" => value.clone_from(&source.proof),
+                        _ => {}
+                    }
+                }
             }
-            header.push(("soc_lb".to_owned(), format!("{}", source.lower_bound)));
             return Ok(mapf::write_plan(plan, &header));
         }
         let export = PlanExport::new(

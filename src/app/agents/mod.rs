@@ -87,8 +87,10 @@ pub struct Agents {
     pub load_count: usize,
     /// The latest plan.
     pub solved: Option<Solved>,
-    /// Whether the map or the team changed since the plan was made.
+    /// Whether the map, the team or the solver changed since the plan was made.
     pub stale: bool,
+    /// What changed since the plan was made, as the panel says it ("The solver changed").
+    pub stale_because: &'static str,
     /// The latest solver error, or the reason no plan was made.
     pub message: Option<String>,
     /// The timeline.
@@ -112,6 +114,7 @@ impl Default for Agents {
             load_count: 50,
             solved: None,
             stale: false,
+            stale_because: MAP_OR_TEAM_CHANGED,
             message: None,
             playback: Playback::default(),
             selected: None,
@@ -174,7 +177,8 @@ impl Agents {
 
     /// The team as an instance on `grid`, or why it is not one.
     pub fn instance(&self, grid: &Grid) -> Result<Instance, String> {
-        Instance::new(grid.clone(), self.team.clone(), self.moves).map_err(|e| e.to_string())
+        Instance::new(grid.clone(), self.team.clone(), self.moves)
+            .map_err(|e| unit_words(&e.numbered_from_one().to_string()))
     }
 
     /// The solver's settings: the first plan alone (the editor shows it, then improves it).
@@ -220,6 +224,7 @@ impl Agents {
     /// After a change of the team: plans again in live mode, else marks the plan stale.
     fn team_changed(&mut self, grid: &Grid) {
         self.stale = self.solved.is_some();
+        self.stale_because = MAP_OR_TEAM_CHANGED;
         if self.live {
             self.solve(grid);
         }
@@ -361,8 +366,10 @@ impl Agents {
         if diagonal {
             self.moves = Moves::EightNoCut;
         }
-        let instance = Instance::new(grid.clone(), team, self.moves)
-            .map_err(|e| format!("{name} does not fit this map: {e}."))?;
+        let instance = Instance::new(grid.clone(), team, self.moves).map_err(|e| {
+            let e = unit_words(&e.numbered_from_one().to_string());
+            format!("{name} does not fit this map: {e}.")
+        })?;
         self.worker.cancel();
         self.team = instance.agents().to_vec();
         let (summary, fault) = match mapf::validate(&instance, &plan) {
@@ -378,8 +385,9 @@ impl Agents {
                 s.makespan
             ),
             (None, Some(fault)) => format!(
-                "Loaded the plan from {name}: it breaks the rules ({} collisions): {fault}.",
-                conflicts.len()
+                "Loaded the plan from {name}: it breaks the rules ({} collisions): {}.",
+                conflicts.len(),
+                fault_text(fault)
             ),
             (None, None) => format!("Loaded the plan from {name}."),
         };
@@ -428,13 +436,31 @@ impl Agents {
     }
 }
 
+/// Why a plan is stale after an edit of the map or the team.
+pub const MAP_OR_TEAM_CHANGED: &str = "The map or the team changed";
+/// Why a plan is stale after another solver was chosen.
+pub const SOLVER_CHANGED: &str = "The solver changed";
+/// Why a plan is stale after a change of the solver's settings.
+pub const SETTINGS_CHANGED: &str = "The solver's settings changed";
+
+/// A validator's fault as the editor says it: of units counted from 1, as its list numbers
+/// them (the validator and plan files count agents from 0).
+pub fn fault_text(fault: &PlanError) -> String {
+    unit_words(&fault.numbered_from_one().to_string())
+}
+
+/// A core message about agents, in the editor's words: units.
+fn unit_words(text: &str) -> String {
+    text.replace("agent", "unit")
+}
+
 /// What a proof means, in words.
 pub fn proof_text(proof: Proof) -> String {
     match proof {
         Proof::Optimal => "proven optimal".to_owned(),
         Proof::OptimalLoss => "optimal in sum of loss".to_owned(),
         Proof::Bounded(w) => format!("within {w} × optimal"),
-        Proof::Feasible => "valid, no bound on cost".to_owned(),
+        Proof::Feasible => "valid plan (no bound on its cost)".to_owned(),
         Proof::NoSolution => "no solution: proven unsolvable".to_owned(),
         Proof::TimedOut => "the time limit passed before a plan was found".to_owned(),
         Proof::Cancelled => "stopped before a plan was found".to_owned(),

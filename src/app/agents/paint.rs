@@ -26,21 +26,29 @@ pub fn paint_agents(painter: &Painter, canvas: &Canvas, agents: &Agents) {
     if agents.team.is_empty() && agents.solved.is_none() {
         return;
     }
-    let zoom = canvas.zoom();
-    let radius = (0.38 * zoom).clamp(1.5, 40.0);
+    let radius = unit_radius(canvas.zoom());
     let to_screen = |p: Pos2| canvas.screen_from_cell(p);
     let centre = |c: Cell| canvas.screen_from_cell_center(c);
     let clip = painter.clip_rect().expand(radius * 2.0);
     let faded = if agents.stale { 0.45 } else { 1.0 };
     match agents.solved.as_ref().filter(|s| s.plan().is_some()) {
         None => {
+            // Flags first, so that no flag covers a unit.
             for (i, a) in agents.team.iter().enumerate() {
                 let colour = unit_colour(i);
                 let (s, g) = (centre(a.start), centre(a.goal));
                 painter.line_segment([s, g], Stroke::new(1.0, colour.gamma_multiply(0.35)));
                 goal_flag(painter, g, radius, colour);
-                painter.circle_filled(s, radius, colour);
-                painter.circle_stroke(s, radius, Stroke::new(1.0, Color32::BLACK));
+            }
+            for (i, a) in agents.team.iter().enumerate() {
+                disc(
+                    painter,
+                    centre(a.start),
+                    radius,
+                    unit_colour(i),
+                    false,
+                    None,
+                );
             }
         }
         Some(solved) => {
@@ -52,27 +60,31 @@ pub fn paint_agents(painter: &Painter, canvas: &Canvas, agents: &Agents) {
             {
                 selected_path(painter, canvas, path, unit_colour(i));
             }
-            for (i, path) in plan.paths.iter().enumerate() {
-                let colour = unit_colour(i).gamma_multiply(faded);
-                let arrival = solved.summary.as_ref().and_then(|s| s.arrivals.get(i));
-                let arrived = arrival.is_some_and(|&a| (a as f32) <= tick);
-                if let Some(goal) = path.last() {
+            // Each unit where the timeline stands, unless it is hidden once arrived.
+            let mut shown: Vec<(usize, Pos2)> = plan
+                .paths
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| {
+                    let arrival = solved.summary.as_ref().and_then(|s| s.arrivals.get(i));
+                    let arrived = arrival.is_some_and(|&a| (a as f32) <= tick);
+                    !(arrived && agents.playback.hide_arrived)
+                })
+                .filter_map(|(i, path)| Some((i, to_screen(position(path, tick)?))))
+                .collect();
+            // Beneath the units: the goal flags of the units still shown, then the trails.
+            for &(i, _) in &shown {
+                if let Some(goal) = plan.paths[i].last() {
                     let g = centre(*goal);
-                    if clip.contains(g) && !(arrived && agents.playback.hide_arrived) {
-                        goal_flag(painter, g, radius, colour);
+                    if clip.contains(g) {
+                        goal_flag(painter, g, radius, unit_colour(i).gamma_multiply(faded));
                     }
                 }
-                if arrived && agents.playback.hide_arrived {
-                    continue;
-                }
-                let Some(here) = position(path, tick) else {
-                    continue;
-                };
-                let here = to_screen(here);
-                if !clip.contains(here) {
-                    continue;
-                }
-                if agents.playback.trail > 0 {
+            }
+            shown.retain(|(_, here)| clip.contains(*here));
+            if agents.playback.trail > 0 {
+                for &(i, here) in &shown {
+                    let path = &plan.paths[i];
                     let first = now.saturating_sub(agents.playback.trail as usize);
                     let mut points: Vec<Pos2> = (first..=now)
                         .filter_map(|t| playback::cell_at(path, t))
@@ -81,30 +93,63 @@ pub fn paint_agents(painter: &Painter, canvas: &Canvas, agents: &Agents) {
                     points.push(here);
                     points.dedup();
                     if points.len() > 1 {
-                        let stroke =
-                            Stroke::new((radius * 0.5).max(1.0), colour.gamma_multiply(0.45));
+                        let colour = unit_colour(i).gamma_multiply(faded * 0.45);
+                        let stroke = Stroke::new((radius * 0.5).max(1.0), colour);
                         painter.add(PathShape::line(points, stroke));
                     }
                 }
-                painter.circle_filled(here, radius, colour);
-                let ring = if agents.selected == Some(i) {
-                    Stroke::new(2.5, Color32::WHITE)
-                } else {
-                    Stroke::new(1.0, Color32::from_black_alpha(200))
-                };
-                painter.circle_stroke(here, radius, ring);
-                if radius >= 9.0 {
-                    painter.text(
-                        here,
-                        egui::Align2::CENTER_CENTER,
-                        (i + 1).to_string(),
-                        FontId::proportional((radius * 0.9).min(14.0)),
-                        Color32::BLACK,
-                    );
-                }
+            }
+            for &(i, here) in &shown {
+                let colour = unit_colour(i).gamma_multiply(faded);
+                disc(
+                    painter,
+                    here,
+                    radius,
+                    colour,
+                    agents.selected == Some(i),
+                    Some(i + 1),
+                );
             }
             conflicts(painter, canvas, solved, tick, radius);
         }
+    }
+}
+
+/// The radius of a unit's disc, ring included, at `zoom` pixels a cell: 0.34 of a cell, so
+/// that two units moving legally between neighbouring cells never seem to touch (halfway
+/// through a turn, four-connected units' centres are √½ ≈ 0.71 of a cell apart).
+pub fn unit_radius(zoom: f32) -> f32 {
+    (0.34 * zoom).clamp(1.5, 40.0)
+}
+
+/// One unit's disc with its ring drawn inside its edge, and its number (from 1) when there is
+/// room for it.
+fn disc(
+    painter: &Painter,
+    here: Pos2,
+    radius: f32,
+    colour: Color32,
+    selected: bool,
+    number: Option<usize>,
+) {
+    let ring = if selected {
+        Stroke::new(2.5, Color32::WHITE)
+    } else {
+        Stroke::new(1.0, Color32::from_black_alpha(200))
+    };
+    let width = ring.width.min(radius);
+    painter.circle_filled(here, radius, colour);
+    painter.circle_stroke(here, radius - width / 2.0, Stroke::new(width, ring.color));
+    if let Some(number) = number
+        && radius >= 8.0
+    {
+        painter.text(
+            here,
+            egui::Align2::CENTER_CENTER,
+            number.to_string(),
+            FontId::proportional((radius * 0.95).min(14.0)),
+            Color32::BLACK,
+        );
     }
 }
 

@@ -50,18 +50,8 @@ pub fn agents_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
         if agents.team.len() == 1 { "" } else { "s" }
     ));
     settings_ui(ui, agents, &mut out);
-    ui.horizontal_wrapped(|ui| {
-        if let Some((expanded, time)) = agents.progress() {
-            ui.spinner();
-            let doing = if agents.improving {
-                "improving"
-            } else {
-                "solving"
-            };
-            ui.label(format!(
-                "{doing}: {:.1} s, {expanded} nodes",
-                time.as_secs_f64()
-            ));
+    ui.horizontal(|ui| {
+        if agents.progress().is_some() {
             if ui.button("Stop").clicked() {
                 out.push(AgentsIntent::Stop);
             }
@@ -77,18 +67,36 @@ pub fn agents_ui(ui: &mut Ui, agents: &mut Agents) -> Vec<AgentsIntent> {
         {
             out.push(AgentsIntent::Clear);
         }
-        // Why the last solve stopped: its time limit, its memory limit, a proof...
-        if agents.progress().is_none()
-            && let Some(solved) = &agents.solved
+    });
+    // The solver's state on a line of its own, always there and one line high, so that the
+    // panel below keeps its place when a solve or its improvement ends.
+    ui.horizontal(|ui| {
+        ui.set_min_height(ui.spacing().interact_size.y);
+        if let Some((expanded, time)) = agents.progress() {
+            ui.add(egui::Spinner::new().size(ui.text_style_height(&egui::TextStyle::Body)));
+            let doing = if agents.improving {
+                "improving"
+            } else {
+                "solving"
+            };
+            ui.add(
+                egui::Label::new(format!(
+                    "{doing}: {:.1} s, {expanded} nodes",
+                    time.as_secs_f64()
+                ))
+                .truncate(),
+            );
+        } else if let Some(solved) = &agents.solved
             && matches!(solved.origin, PlanOrigin::Solver(_))
         {
+            // Why the last solve stopped: its time limit, its memory limit, a proof...
             let limit = std::time::Duration::from_secs_f64(agents.time_limit.max(0.0));
-            ui.label(
-                solved
-                    .outcome
-                    .stopped
-                    .describe(limit, solved.outcome.expanded),
-            );
+            let why = solved
+                .outcome
+                .stopped
+                .describe(limit, solved.outcome.expanded);
+            ui.add(egui::Label::new(why.clone()).truncate())
+                .on_hover_text(why);
         }
     });
     ui.horizontal_wrapped(|ui| {
@@ -187,6 +195,11 @@ fn settings_ui(ui: &mut Ui, agents: &mut Agents, out: &mut Vec<AgentsIntent>) {
             agents.time_limit,
         )
     {
+        agents.stale_because = if before.0 == agents.algorithm {
+            super::SETTINGS_CHANGED
+        } else {
+            super::SOLVER_CHANGED
+        };
         out.push(AgentsIntent::SettingsChanged);
     }
 }
@@ -206,13 +219,13 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
             match &solved.origin {
                 PlanOrigin::Solver(algorithm) => {
                     row(ui, "Solver", algorithm.info().title.to_owned());
-                    row(ui, "Proved", proof_text(outcome.proof));
+                    row(ui, "Guarantee", proof_text(outcome.proof));
                 }
                 PlanOrigin::File(name) => {
                     row(ui, "Plan file", name.clone());
                     let verdict = match &solved.fault {
                         None => "valid".to_owned(),
-                        Some(fault) => format!("breaks the rules: {fault}"),
+                        Some(fault) => format!("breaks the rules: {}", super::fault_text(fault)),
                     };
                     row(ui, "Check", verdict);
                     row(ui, "Collisions", solved.conflicts.len().to_string());
@@ -222,6 +235,8 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
             if let Some(summary) = &solved.summary {
                 row(ui, "Sum of costs", format!("{:.2}", summary.sum_of_costs));
                 row(ui, "Makespan", summary.makespan.to_string());
+                // A solver's rows stay the same while it improves its plan, so that the
+                // panel does not move under the pointer.
                 if outcome.lower_bound > 0.0 {
                     row(
                         ui,
@@ -232,6 +247,8 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
                             summary.sum_of_costs / outcome.lower_bound
                         ),
                     );
+                } else if matches!(solved.origin, PlanOrigin::Solver(_)) {
+                    row(ui, "Lower bound", "–".to_owned());
                 }
                 // A bounded solver's own bound, where it proved more than the lower bound: the
                 // plan is proved within this factor of the optimum.
@@ -250,14 +267,21 @@ fn statistics_ui(ui: &mut Ui, agents: &Agents) {
             }
             if matches!(solved.origin, PlanOrigin::Solver(_)) {
                 row(ui, "Time", format!("{:.3} s", outcome.time.as_secs_f64()));
-                if let Some(first) = outcome.first_plan_time {
-                    row(ui, "First plan", format!("{:.3} s", first.as_secs_f64()));
-                }
+                let first = outcome
+                    .first_plan_time
+                    .map_or("–".to_owned(), |t| format!("{:.3} s", t.as_secs_f64()));
+                row(ui, "First plan", first);
                 row(ui, "Nodes", outcome.expanded.to_string());
             }
         });
     if agents.stale {
-        ui.label(RichText::new("The map or the team changed since: Solve to plan again.").weak());
+        ui.label(
+            RichText::new(format!(
+                "{} since: Solve to plan again.",
+                agents.stale_because
+            ))
+            .weak(),
+        );
     }
 }
 

@@ -526,7 +526,8 @@ impl CanvasInput {
     /// Draws what lies over the map and the search: the outline of the shape being dragged
     /// or of the brush under the pointer, and the markers.
     /// `order` is the route's stops in the order visited, when the path is a route: the
-    /// waypoints are numbered in that order.
+    /// waypoints are numbered in that order. `markers` is false while the team is shown: the
+    /// single path's markers would cover its units.
     pub fn paint_over(
         &self,
         painter: &Painter,
@@ -534,9 +535,12 @@ impl CanvasInput {
         map: &Map,
         tools: &ToolSettings,
         order: Option<&[Cell]>,
+        markers: bool,
     ) {
         self.paint_preview(painter, canvas, map, tools);
-        paint_markers(painter, canvas, map, order);
+        if markers {
+            paint_markers(painter, canvas, map, order);
+        }
         let ruler = match &self.gesture {
             Some(Gesture::Measure { from, to }) => Some(Measurement {
                 from: *from,

@@ -292,12 +292,7 @@ impl Files {
             }
             FileDialogs::InWindow(why) => {
                 let text = format!("Using gridpath's own file dialog: {why}.");
-                let folder = self
-                    .folder
-                    .clone()
-                    .or_else(|| near.map(Path::to_path_buf))
-                    .or_else(|| std::env::current_dir().ok())
-                    .unwrap_or_default();
+                let folder = start_folder(self.folder.as_deref(), near);
                 self.picker = Some(Box::new(InWindowPicker::open(task, &request, &folder)));
                 Some(Report::Said(text))
             }
@@ -629,6 +624,26 @@ pub fn save_as_dialog(name: &str, then: Option<Pending>) -> FileAsk {
     (FileTask::SaveAs(then), request)
 }
 
+/// Where an in-window dialog starts: the folder of the last file chosen, else `near` (the
+/// open map's folder), else the working folder; made absolute, and only a folder that exists.
+/// A map opened by a bare name (`gridpath edit room.map`) has the empty path for its folder,
+/// which is the working folder, not a folder of that name.
+fn start_folder(last: Option<&Path>, near: Option<&Path>) -> PathBuf {
+    let working = std::env::current_dir().unwrap_or_default();
+    [last, near]
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                working.clone()
+            } else {
+                std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+            }
+        })
+        .find(|p| p.is_dir())
+        .unwrap_or(working)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,5 +655,25 @@ mod tests {
         assert_eq!(file_kind(Path::new("a.jpeg")), FileKind::Image);
         assert_eq!(file_kind(Path::new("site.yaml")), FileKind::Image);
         assert_eq!(file_kind(Path::new("notes.txt")), FileKind::Other);
+    }
+
+    #[test]
+    fn an_in_window_dialog_starts_in_a_folder_that_exists() {
+        let working = std::env::current_dir().expect("a working folder");
+        // A map opened by a bare name: its folder is the empty path.
+        let bare = Path::new("room.map").parent();
+        assert_eq!(bare, Some(Path::new("")));
+        assert_eq!(start_folder(None, bare), working);
+        // A relative folder is made absolute; a folder that does not exist is passed over.
+        assert_eq!(
+            start_folder(None, Some(Path::new("src"))),
+            working.join("src")
+        );
+        let gone = Path::new("/no/such/folder");
+        assert_eq!(
+            start_folder(Some(gone), Some(Path::new("src"))),
+            working.join("src")
+        );
+        assert_eq!(start_folder(None, None), working);
     }
 }

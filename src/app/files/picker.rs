@@ -9,6 +9,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use egui_file::{DialogType, FileDialog, State};
 
@@ -155,6 +156,8 @@ impl FileRequest {
 pub struct InWindowPicker {
     task: FileTask,
     dialog: FileDialog,
+    /// The file name last typed in the dialog's name field (read through its name filter).
+    typed: Arc<Mutex<String>>,
 }
 
 impl std::fmt::Debug for InWindowPicker {
@@ -193,13 +196,57 @@ impl InWindowPicker {
         .title(&request.title)
         .initial_path(folder)
         .default_size([560.0, 420.0]);
+        // The dialog keeps the name typed to itself, but asks its name filter about it every
+        // frame: the filter keeps a copy, so that Open can take a typed name.
+        let typed = Arc::new(Mutex::new(String::new()));
+        let seen = Arc::clone(&typed);
+        dialog = dialog.filename_filter(Box::new(move |name: &str| {
+            if let Ok(mut typed) = seen.lock() {
+                name.clone_into(&mut typed);
+            }
+            true
+        }));
         dialog.open();
-        Self { task, dialog }
+        Self {
+            task,
+            dialog,
+            typed,
+        }
+    }
+
+    /// The file an Open click names when no file of the list is selected: the name typed,
+    /// in the folder shown, when it is a file.
+    fn typed_file(&self, ctx: &egui::Context, events_before: usize) -> Option<PathBuf> {
+        if self.dialog.dialog_type() != DialogType::OpenFile || self.dialog.path().is_some() {
+            return None;
+        }
+        let open_clicked = ctx.output(|o| {
+            o.events.iter().skip(events_before).any(|e| {
+                matches!(e, egui::output::OutputEvent::Clicked(info)
+                    if info.role == egui::Role::Button
+                        && info.label.as_deref() == Some("Open"))
+            })
+        });
+        if !open_clicked {
+            return None;
+        }
+        let name = self.typed.lock().ok()?.trim().to_owned();
+        if name.is_empty() {
+            return None;
+        }
+        let path = self.dialog.directory().join(name);
+        path.is_file().then_some(path)
     }
 
     /// Shows the dialog; returns its answer once there is one.
     pub fn show(mut self: Box<Self>, ctx: &egui::Context) -> Result<Picked, Box<Self>> {
+        let events_before = ctx.output(|o| o.events.len());
         self.dialog.show(ctx);
+        if self.dialog.state() == State::Open
+            && let Some(path) = self.typed_file(ctx, events_before)
+        {
+            return Ok(Picked::File(self.task, path));
+        }
         match self.dialog.state() {
             State::Selected => {
                 let Some(path) = self.dialog.path().map(Path::to_path_buf) else {

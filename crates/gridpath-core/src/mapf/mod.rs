@@ -70,7 +70,7 @@ pub use pibt::{PIBT_MAX_CELLS, PIBT_TICKS_PER_CELL};
 pub use plan::Plan;
 pub use plan_export::{AgentExport, PlanExport, PlanSource, WorldPlan};
 pub use plan_file::{
-    Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, parse_plan_file, write_plan,
+    Header, PLAN_MAX_CELLS, PlanFileError, parse_plan, parse_plan_file, plan_header, write_plan,
 };
 pub use scenario::{
     RandomInstanceError, ScenarioError, instance_from_queries, random_instance, read_instance,

@@ -115,6 +115,24 @@ pub enum InstanceError {
     Hex(String),
 }
 
+impl InstanceError {
+    /// The same error with its agents counted from 1, as an editor's list numbers its units.
+    pub fn numbered_from_one(&self) -> InstanceError {
+        let mut error = self.clone();
+        match &mut error {
+            InstanceError::OutOfBounds { agent, .. } | InstanceError::Blocked { agent, .. } => {
+                *agent += 1;
+            }
+            InstanceError::Shared { first, second, .. } => {
+                *first += 1;
+                *second += 1;
+            }
+            _ => {}
+        }
+        error
+    }
+}
+
 /// A map with agents on it and the rule of moving: what every solver takes and every plan is
 /// checked against.
 #[derive(Clone, Debug, PartialEq)]

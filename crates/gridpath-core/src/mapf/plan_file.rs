@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use super::model::{Agent, Instance};
+use super::outcome::{MapfOutcome, Proof};
 use super::plan::Plan;
 use crate::format::excerpt;
 use crate::grid::Cell;
@@ -20,6 +22,57 @@ pub struct PlanFileError {
 
 /// The header of a plan file: `(key, value)` pairs written before `solution=`.
 pub type Header = Vec<(String, String)>;
+
+/// The header lines of a solver's plan file, as `gridpath mapf solve` and the editor write
+/// them: the agents, the map file's name, the solver's name, whether it solved the instance,
+/// the costs, the time, the proof and why the run stopped, the seed, and every start and goal.
+/// An unsolved instance has costs of 0, as LaCAM writes one.
+pub fn plan_header(
+    instance: &Instance,
+    outcome: &MapfOutcome,
+    map_file: &str,
+    solver: &str,
+    seed: u64,
+) -> Header {
+    let mut header = vec![
+        ("agents".to_owned(), instance.agents().len().to_string()),
+        ("map_file".to_owned(), map_file.to_owned()),
+        ("solver".to_owned(), solver.to_owned()),
+        (
+            "solved".to_owned(),
+            u8::from(outcome.plan.is_some()).to_string(),
+        ),
+    ];
+    let (soc, makespan) = outcome
+        .summary
+        .as_ref()
+        .map_or((0.0, 0), |s| (s.sum_of_costs, s.makespan));
+    header.push(("soc".to_owned(), soc.to_string()));
+    header.push(("soc_lb".to_owned(), outcome.lower_bound.to_string()));
+    header.push(("makespan".to_owned(), makespan.to_string()));
+    header.push(("comp_time".to_owned(), outcome.time.as_millis().to_string()));
+    header.push(("proof".to_owned(), outcome.proof.name().to_owned()));
+    if let Proof::Bounded(w) = outcome.proof {
+        header.push(("bound".to_owned(), w.to_string()));
+    }
+    // Beside `proof=`: why the run stopped. Readers of LaCAM's format skip keys they do not
+    // know, and `mapf check` lists it as the run's own, unchecked.
+    header.push(("stopped".to_owned(), outcome.stopped.name().to_owned()));
+    header.push(("seed".to_owned(), seed.to_string()));
+    let cells = |f: fn(&Agent) -> Cell| -> String {
+        instance
+            .agents()
+            .iter()
+            .map(|a| {
+                let c = f(a);
+                format!("({},{}),", c.x, c.y)
+            })
+            .collect()
+    };
+    header.push(("starts".to_owned(), cells(|a| a.start)));
+    header.push(("goals".to_owned(), cells(|a| a.goal)));
+    header
+}
 
 /// Writes a plan with its header lines (padded so that every tick lists every agent). A plan
 /// of no agents (an unsolved instance) is written as LaCAM writes one: the header and

@@ -137,6 +137,31 @@ pub enum PlanError {
     },
 }
 
+impl PlanError {
+    /// The same fault with its agents counted from 1, as an editor's list numbers its units
+    /// (the validator and plan files count from 0).
+    pub fn numbered_from_one(&self) -> PlanError {
+        let mut fault = self.clone();
+        match &mut fault {
+            PlanError::AgentCount { .. } => {}
+            PlanError::Empty { agent }
+            | PlanError::WrongStart { agent, .. }
+            | PlanError::WrongGoal { agent, .. }
+            | PlanError::OffMap { agent, .. }
+            | PlanError::Wall { agent, .. }
+            | PlanError::NotAMove { agent, .. }
+            | PlanError::CornerCut { agent, .. } => *agent += 1,
+            PlanError::Vertex { first, second, .. }
+            | PlanError::Swap { first, second, .. }
+            | PlanError::Crossing { first, second, .. } => {
+                *first += 1;
+                *second += 1;
+            }
+        }
+        fault
+    }
+}
+
 /// Every collision between agents in `plan`, tick by tick, up to `limit` of them: two agents
 /// on one cell ([`PlanError::Vertex`]), a swap along an edge ([`PlanError::Swap`]) and, under
 /// the eight-neighbour rule, crossing diagonals ([`PlanError::Crossing`]). Where [`validate`]
