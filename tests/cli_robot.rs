@@ -2,10 +2,9 @@
 //! centre, and a clearance asked for the body keeps it off walls in the search itself.
 
 use std::path::PathBuf;
-use std::process::Output;
 
 mod common;
-use common::gridpath;
+use common::{gridpath, json_of, point};
 
 use serde_json::Value;
 
@@ -20,20 +19,6 @@ fn map_file(name: &str, rows: &[&str]) -> PathBuf {
     );
     std::fs::write(&path, text).expect("the test directory is writable");
     path
-}
-
-fn json_of(output: &Output) -> Value {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
-}
-
-fn point(value: &Value) -> [f64; 2] {
-    let xy = value.as_array().expect("a point is an array");
-    [xy[0].as_f64().expect("x"), xy[1].as_f64().expect("y")]
 }
 
 fn close(a: [f64; 2], b: [f64; 2]) -> bool {

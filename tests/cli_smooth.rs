@@ -1,10 +1,9 @@
 //! The smoothing options of `gridpath solve`, run through the binary.
 
 use std::path::PathBuf;
-use std::process::Output;
 
 mod common;
-use common::gridpath;
+use common::{gridpath, json_of, point};
 
 use serde_json::Value;
 
@@ -24,21 +23,6 @@ fn map_file(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.map"));
     std::fs::write(&path, MAP).expect("the test directory is writable");
     path
-}
-
-fn json_of(output: &Output) -> Value {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
-}
-
-fn point(value: &Value) -> [f64; 2] {
-    let xy = value.as_array().expect("a point is an array");
-    assert_eq!(xy.len(), 2, "{value}");
-    [xy[0].as_f64().expect("x"), xy[1].as_f64().expect("y")]
 }
 
 #[test]

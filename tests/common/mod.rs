@@ -45,3 +45,20 @@ pub fn png(image: impl Into<DynamicImage>) -> Vec<u8> {
         .expect("encodes");
     out.into_inner()
 }
+
+/// The JSON object a command printed, after checking it succeeded (its stderr otherwise).
+pub fn json_of(output: &Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
+}
+
+/// A point `[x, y]` of a command's JSON.
+pub fn point(value: &serde_json::Value) -> [f64; 2] {
+    let xy = value.as_array().expect("a point is an array");
+    assert_eq!(xy.len(), 2, "{value}");
+    [xy[0].as_f64().expect("x"), xy[1].as_f64().expect("y")]
+}

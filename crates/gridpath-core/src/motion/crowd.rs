@@ -145,6 +145,8 @@ pub struct Crowd {
     /// The units' positions at the start of the step, as the index holds them.
     positions: Vec<Vec2>,
     neighbour_distance: f64,
+    /// The farthest two units can be apart and still meet within a step.
+    guard_reach: f64,
     steps: u64,
     threads: usize,
 }
@@ -232,11 +234,11 @@ impl Crowd {
         guide: Option<MapGuide>,
         walls: Walls,
     ) -> Crowd {
+        let fastest = units.iter().map(|u| u.spec.max_speed).fold(0.0, f64::max);
+        let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
         let neighbour_distance = if settings.neighbour_distance > 0.0 {
             settings.neighbour_distance
         } else {
-            let fastest = units.iter().map(|u| u.spec.max_speed).fold(0.0, f64::max);
-            let widest = units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
             fastest * settings.time_horizon + 2.0 * widest
         };
         let mut crowd = Crowd {
@@ -248,6 +250,7 @@ impl Crowd {
             near_index: NeighbourIndex::default(),
             positions: Vec::new(),
             neighbour_distance,
+            guard_reach: 2.0 * (widest + fastest * settings.time_step),
             steps: 0,
             threads: thread_count(settings.threads),
         };
@@ -316,9 +319,9 @@ impl Crowd {
         let dt = self.settings.time_step;
         self.positions.clear();
         self.positions.extend(self.units.iter().map(|u| u.position));
-        let bucket = self.guard_reach().max(0.5 * self.neighbour_distance);
+        let bucket = self.guard_reach.max(0.5 * self.neighbour_distance);
         self.index.rebuild(&self.positions, bucket);
-        self.near_index.rebuild(&self.positions, self.guard_reach());
+        self.near_index.rebuild(&self.positions, self.guard_reach);
         self.refresh_routes();
         let mut velocities = vec![Vec2::ZERO; self.units.len()];
         let chunk = self.units.len().div_ceil(self.threads).max(1);
@@ -353,17 +356,6 @@ impl Crowd {
         }
         self.steps += 1;
         StepReport { guarded, arrived }
-    }
-
-    /// The farthest two units can be apart and still meet within a step.
-    fn guard_reach(&self) -> f64 {
-        let fastest = self
-            .units
-            .iter()
-            .map(|u| u.spec.max_speed)
-            .fold(0.0, f64::max);
-        let widest = self.units.iter().map(|u| u.spec.radius).fold(0.0, f64::max);
-        2.0 * (widest + fastest * self.settings.time_step)
     }
 
     /// Moves routes on past waypoints reached or in sight, and plans again for units that lost
@@ -587,7 +579,7 @@ impl Crowd {
     /// how many units it cut.
     fn guard(&self, velocities: &mut [Vec2], dt: f64) -> usize {
         let mut cut = vec![false; self.units.len()];
-        let mut seen = Vec::new();
+        let (mut seen, mut scratch) = (Vec::new(), Vec::new());
         // Walls: the longest safe part of the move (safety shrinks with the length).
         for (i, unit) in self.units.iter().enumerate() {
             let v = velocities[i];
@@ -599,10 +591,10 @@ impl Crowd {
             let reach = r + v.length() * dt + 1.0;
             let now = self.walls.distance(p, reach, &mut seen);
             let floor = r.min(now) - 1e-9;
-            let safe = |s: f64| {
+            let mut safe = |s: f64| {
                 let end = p + v * (s * dt);
                 let mut ok = true;
-                self.walls.near(p, reach, &mut Vec::new(), |wall| {
+                self.walls.near(p, reach, &mut scratch, |wall| {
                     ok = ok && segment_distance(p, end, wall.a, wall.b) >= floor;
                 });
                 ok
@@ -626,7 +618,7 @@ impl Crowd {
         // unit stopped may make a neighbour's move clash that did not before, so the check
         // runs again; it ends, as every round after the halvings stops one more unit, and
         // units standing still cannot clash.
-        let reach = self.guard_reach();
+        let reach = self.guard_reach;
         let mut candidates: Vec<usize> = (0..self.units.len()).collect();
         let mut stamp = vec![u32::MAX; self.units.len()];
         for round in 0u32.. {

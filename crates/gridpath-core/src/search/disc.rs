@@ -29,7 +29,7 @@ use crate::grid::{Cell, Grid, GridError, Map, TerrainId};
 use crate::smooth::Point;
 use crate::smooth::clearance::wall_distance;
 
-use super::unit::{finish, grid_for_unit, place_markers_for_unit, with_wall};
+use super::unit::{finish, grid_for_unit, place_markers_for_unit, place_markers_on, with_wall};
 
 /// Whether a disc of `radius` needs a map of its own on this topology: on squares and hexes
 /// every passable cell's centre is at least half a cell from every wall.
@@ -75,13 +75,7 @@ pub fn place_markers_for_body(map: &mut Map, size: u32, radius: f64) -> Result<b
         return place_markers_for_unit(map, size);
     }
     let unit = grid_for_unit(&map.grid, size)?;
-    let mut probe = Map::new(map.name.clone(), grid_for_radius(&unit, radius)?);
-    probe.start = map.start;
-    probe.goal = map.goal;
-    let placed = probe.place_default_markers();
-    map.start = probe.start;
-    map.goal = probe.goal;
-    Ok(placed)
+    Ok(place_markers_on(map, grid_for_radius(&unit, radius)?))
 }
 
 /// An endpoint where a disc does not fit: the cell is passable, but its centre is nearer a

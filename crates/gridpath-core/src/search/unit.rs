@@ -206,13 +206,21 @@ pub fn place_markers_for_unit(map: &mut Map, size: u32) -> Result<bool, GridErro
     if size <= 1 || (map.start.is_some() && map.goal.is_some()) {
         return Ok(map.place_default_markers());
     }
-    let mut probe = Map::new(map.name.clone(), grid_for_unit(&map.grid, size)?);
+    let unit = grid_for_unit(&map.grid, size)?;
+    Ok(place_markers_on(map, unit))
+}
+
+/// Places the start and goal `map` does not name as [`Map::place_default_markers`] would on
+/// `grid` (a map of the cells where a body fits, of the same size). Returns whether it placed
+/// any.
+pub(super) fn place_markers_on(map: &mut Map, grid: Grid) -> bool {
+    let mut probe = Map::new(map.name.clone(), grid);
     probe.start = map.start;
     probe.goal = map.goal;
     let placed = probe.place_default_markers();
     map.start = probe.start;
     map.goal = probe.goal;
-    Ok(placed)
+    placed
 }
 
 /// The catalog with an impassable terrain (the map's first, or [`NO_ROOM`] added) and its id.
