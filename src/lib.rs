@@ -15,7 +15,7 @@
 //! assert!(result.found);
 //! ```
 
-pub use gridpath_core::{format, grid, mapf, motion, scenario, search, smooth};
+pub use gridpath_core::{drive, format, grid, mapf, motion, scenario, search, smooth};
 
 #[cfg(feature = "editor")]
 pub mod app;

@@ -359,3 +359,254 @@ fn a_tight_corner_turns_wide_to_keep_the_turning_radius() {
         "the curve turns on a radius of {least_radius}"
     );
 }
+
+/// The exact distance from a point to the nearest impassable cell's square or the map's
+/// outside, by looking at every cell near it (the tests' own oracle).
+fn wall_distance(passable: &dyn Fn(i64, i64) -> bool, x: f64, y: f64, reach: f64) -> f64 {
+    let mut best = reach;
+    for cy in (y - reach).floor() as i64..=(y + reach).ceil() as i64 {
+        for cx in (x - reach).floor() as i64..=(x + reach).ceil() as i64 {
+            if !passable(cx, cy) {
+                let dx = (cx as f64 - x).max(0.0).max(x - (cx as f64 + 1.0));
+                let dy = (cy as f64 - y).max(0.0).max(y - (cy as f64 + 1.0));
+                best = best.min(dx.hypot(dy));
+            }
+        }
+    }
+    best
+}
+
+/// Checks a drive export from its samples alone: every sample and the middle of every chord
+/// keeps `radius` cells from the walls, and every three samples turn no tighter than `turn`
+/// cells. Returns the least clearance and the tightest turn.
+fn check_drive(
+    passable: &dyn Fn(i64, i64) -> bool,
+    export: &Value,
+    radius: f64,
+    turn: f64,
+) -> (f64, f64) {
+    let samples: Vec<[f64; 2]> = export["samples"]
+        .as_array()
+        .expect("samples")
+        .iter()
+        .map(|s| {
+            [
+                s[0].as_f64().expect("present"),
+                s[1].as_f64().expect("present"),
+            ]
+        })
+        .collect();
+    assert!(samples.len() > 10);
+    let mut least = f64::INFINITY;
+    for pair in samples.windows(2) {
+        for t in [0.0, 0.25, 0.5, 0.75] {
+            let x = pair[0][0] + (pair[1][0] - pair[0][0]) * t;
+            let y = pair[0][1] + (pair[1][1] - pair[0][1]) * t;
+            least = least.min(wall_distance(passable, x, y, radius + 2.0));
+        }
+    }
+    // Chords of a quarter cell stray at most 0.25² / (8 · turn) from their arc.
+    let sag = 0.25 * 0.25 / (8.0 * turn);
+    assert!(
+        least >= radius - sag - 1e-9,
+        "the body comes {least} from a wall (radius {radius})"
+    );
+    let mut tightest = f64::INFINITY;
+    for w in samples.windows(3) {
+        let (a, b, c) = (w[0], w[1], w[2]);
+        let ab = (a[0] - b[0]).hypot(a[1] - b[1]);
+        let bc = (b[0] - c[0]).hypot(b[1] - c[1]);
+        let ca = (c[0] - a[0]).hypot(c[1] - a[1]);
+        let cross = ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])).abs();
+        if ab > 1e-6 && bc > 1e-6 && cross > 1e-12 {
+            tightest = tightest.min(ab * bc * ca / (2.0 * cross));
+        }
+    }
+    assert!(
+        tightest >= turn * (1.0 - 1e-6),
+        "a turn of radius {tightest} (limit {turn})"
+    );
+    (least, tightest)
+}
+
+#[test]
+fn a_drive_keeps_the_body_and_the_turning_circle_on_every_sample() {
+    let rows: Vec<String> =
+        std::fs::read_to_string(common::root().join("tests/data/floorplan.json"))
+            .map(|text| serde_json::from_str::<Value>(&text).expect("json"))
+            .expect("the fixture")["rows"]
+            .as_array()
+            .expect("present")
+            .iter()
+            .map(|r| r.as_str().expect("present").to_owned())
+            .collect();
+    let passable = |x: i64, y: i64| {
+        y >= 0
+            && (y as usize) < rows.len()
+            && x >= 0
+            && (x as usize) < rows[0].len()
+            && rows[y as usize].as_bytes()[x as usize] == b'.'
+    };
+    let out = std::env::temp_dir().join(format!("gridpath-drive-{}.json", std::process::id()));
+    let map = common::root().join("tests/data/floorplan.json");
+    let run = || {
+        gridpath(&[
+            "drive".as_ref(),
+            map.as_os_str(),
+            "--from=3,3".as_ref(),
+            "--to=28,31".as_ref(),
+            "--start-yaw=0".as_ref(),
+            "--goal-yaw=0".as_ref(),
+            "--robot-radius=0.6".as_ref(),
+            "--turning-radius=1.5".as_ref(),
+            "--export".as_ref(),
+            out.as_os_str(),
+        ])
+    };
+    let first = run();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("the export");
+    let export: Value = serde_json::from_slice(&bytes).expect("json");
+    let (least, tightest) = check_drive(&passable, &export, 0.6, 1.5);
+    assert!(
+        (export["least_clearance"]["cells"]
+            .as_f64()
+            .expect("present")
+            - least)
+            .abs()
+            < 0.05
+    );
+    assert!(tightest < 1.6, "the drive turns at its radius somewhere");
+    assert_eq!(export["motion"], "dubins");
+    assert_eq!(export["body"]["radius"]["cells"], 0.6);
+    let last = export["samples"]
+        .as_array()
+        .expect("present")
+        .last()
+        .expect("present")
+        .clone();
+    assert!(
+        (last[0].as_f64().expect("present") - 28.5).abs() < 1e-6
+            && (last[1].as_f64().expect("present") - 31.5).abs() < 1e-6
+    );
+    // Facing +x: a heading of 0 (or a rounding error short of a full turn).
+    let heading = last[2].as_f64().expect("present");
+    assert!(
+        heading.min(std::f64::consts::TAU - heading) < 1e-6,
+        "heading {heading}"
+    );
+    assert!(run().status.success());
+    assert_eq!(
+        std::fs::read(&out).expect("present"),
+        bytes,
+        "the same input gives the same bytes"
+    );
+    // The export never replaces the map it reads.
+    let refused = gridpath(&[
+        "drive".as_ref(),
+        map.as_os_str(),
+        "--from=3,3".as_ref(),
+        "--to=28,31".as_ref(),
+        "--robot-radius=0.4".as_ref(),
+        "--turning-radius=1".as_ref(),
+        "--export".as_ref(),
+        map.as_os_str(),
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("being read"));
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn a_body_too_wide_for_every_door_is_told_where_the_way_narrows() {
+    let map = common::root().join("tests/data/floorplan.json");
+    // The rooms' doors are two cells wide: a body of radius 1.2 passes none.
+    let out = gridpath(&[
+        "drive".as_ref(),
+        map.as_os_str(),
+        "--from=6,10".as_ref(),
+        "--to=8,26".as_ref(),
+        "--robot-radius=1.2".as_ref(),
+        "--turning-radius=1".as_ref(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["found"], false);
+    let room = json["narrowest"]["clearance"]
+        .as_f64()
+        .expect("the narrowest place");
+    assert!(
+        (room - 1.0).abs() < 1e-9,
+        "a door two cells wide: its cells are 1 from the walls"
+    );
+    let (x, y) = (
+        json["narrowest"]["cell"][0].as_u64().expect("present"),
+        json["narrowest"]["cell"][1].as_u64().expect("present"),
+    );
+    // The doors are in the walls of rows 15 and 20 and of columns 14 and 30.
+    assert!(
+        y == 15 || y == 20 || x == 14 || x == 30,
+        "({x}, {y}) is in no door"
+    );
+    let text = gridpath(&[
+        "drive".as_ref(),
+        map.as_os_str(),
+        "--from=6,10".as_ref(),
+        "--to=8,26".as_ref(),
+        "--robot-radius=1.2".as_ref(),
+        "--turning-radius=1".as_ref(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("the widest way narrows to 1.000 cells")
+    );
+    let unknown = gridpath(&[
+        "drive".as_ref(),
+        map.as_os_str(),
+        "--robot-radius=1".as_ref(),
+        "--turning-radius=1".as_ref(),
+        "--from=6,10".as_ref(),
+        "--to=8,26".as_ref(),
+        "--motion=reeds-shepp".as_ref(),
+    ]);
+    assert_eq!(unknown.status.code(), Some(64));
+}
+
+#[test]
+fn a_drive_on_the_turtlebot3_map_is_in_metres_in_the_map_frame() {
+    let yaml = common::root().join("../shared/samples/ros-turtlebot3/map.yaml");
+    if !yaml.exists() {
+        common::skip("the turtlebot3 map is not beside the project");
+        return;
+    }
+    let out = gridpath(&[
+        "drive".as_ref(),
+        yaml.as_os_str(),
+        "--from-m=-1.9,-0.5".as_ref(),
+        "--to-m=1.9,0.6".as_ref(),
+        "--start-yaw=90".as_ref(),
+        "--goal-yaw=90".as_ref(),
+        "--robot-radius=0.15".as_ref(),
+        "--turning-radius=0.3".as_ref(),
+        "--json".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let json = json_of(&out);
+    assert_eq!(json["body"]["radius"]["m"], 0.15);
+    let length = json["length"]["m"].as_f64().expect("present");
+    assert!((3.8..6.0).contains(&length), "length {length} m");
+    assert!(json["least_clearance"]["m"].as_f64().expect("present") >= 0.15 - 1e-9);
+}

@@ -17,6 +17,7 @@ mod ascii;
 mod bounds;
 mod convert;
 mod crowd;
+mod drive;
 mod field;
 mod heights;
 mod mapf;
@@ -64,6 +65,9 @@ enum Command {
     /// Move units with a radius and a speed continuously over a map, from a Moving AI scenario
     /// or at random, avoiding each other and the walls.
     Crowd(crowd::CrowdArgs),
+    /// Plan a path a robot can drive: a round body that keeps its radius from the walls and
+    /// turns no tighter than its turning radius (a search over poses).
+    Drive(drive::DriveArgs),
     /// Convert between map files, or import an image or a ROS map.yaml.
     Convert(convert::ConvertArgs),
     /// Open a map in the editor (.json, .map, .tmx, .tmj, .ldtk), or import an image or ROS
@@ -218,6 +222,7 @@ pub fn run() -> ExitCode {
         Some(Command::Field(a)) => field::run(&a),
         Some(Command::Mapf(a)) => mapf::run(&a),
         Some(Command::Crowd(a)) => crowd::run(&a),
+        Some(Command::Drive(a)) => drive::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Edit {
             map,

@@ -20,6 +20,8 @@
 //! assert_eq!(request.algorithm, Algorithm::AStar);
 //! ```
 
+pub mod drive;
+mod fast_hash;
 pub mod format;
 pub mod grid;
 pub mod mapf;

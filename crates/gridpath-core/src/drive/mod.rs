@@ -1,0 +1,225 @@
+//! Paths a robot can drive: a round body of some radius that turns no tighter than a turning
+//! radius, planned by a search over poses ([Hybrid A*](hybrid)) so that the path the search
+//! returns already keeps the radius from every wall along its whole sweep and never turns
+//! tighter than the car can. The grid searches plan for points and the smoother bends their
+//! corners afterwards; here the body and the turning circle are the search's own.
+//!
+//! Lengths are in cell widths and headings in radians, in the map's frame (x across, y down the
+//! rows); a front end converts metres and degrees. A drive is the Dubins car's: forward only.
+//!
+//! ```
+//! use gridpath_core::drive::{DriveRequest, Pose, plan};
+//! use gridpath_core::grid::Grid;
+//!
+//! // A room with a wall across most of it: the car drives round its end.
+//! let grid = Grid::from_ascii(&[
+//!     "..................",
+//!     "..................",
+//!     "..................",
+//!     "#############.....",
+//!     "..................",
+//!     "..................",
+//!     "..................",
+//! ]).expect("a valid map");
+//! let request = DriveRequest::new(Pose::new(2.0, 1.5, 0.0), Pose::new(2.0, 5.5, std::f64::consts::PI))
+//!     .with_body_radius(0.4)
+//!     .with_turning_radius(1.5);
+//! let drive = plan(&grid, &request, None).expect("a drive");
+//! assert!(drive.least_clearance >= 0.4);
+//! assert!(drive.curve.length() > 20.0, "round the wall's end");
+//! ```
+
+pub mod dubins;
+mod gap;
+mod hybrid;
+pub mod pose;
+mod space;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+pub use gap::widest_gap;
+pub use pose::{Curve, Gear, Piece, Pose, Sample, Steer};
+pub use space::Space;
+
+use crate::grid::Grid;
+use crate::search::SearchControl;
+
+/// How a car may move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Forward only, turning no tighter than the radius (Dubins).
+    Dubins,
+}
+
+impl Motion {
+    /// The motion's name as the command line and exports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Motion::Dubins => "dubins",
+        }
+    }
+}
+
+/// What to plan: the start and goal poses and the body.
+#[derive(Clone, Debug)]
+pub struct DriveRequest {
+    /// Where the body starts.
+    pub start: Pose,
+    /// Where it ends.
+    pub goal: Pose,
+    /// Whether the start heading is the search's to choose.
+    pub start_heading_free: bool,
+    /// Whether the goal heading is the search's to choose.
+    pub goal_heading_free: bool,
+    /// The body's radius, in cell widths.
+    pub body_radius: f64,
+    /// The tightest turn, in cell widths.
+    pub turning_radius: f64,
+    /// How the car moves.
+    pub motion: Motion,
+    /// The most nodes the search expands before it gives up.
+    pub max_expansions: usize,
+}
+
+impl DriveRequest {
+    /// The default budget of expanded nodes.
+    pub const MAX_EXPANSIONS: usize = 2_000_000;
+
+    /// A drive from `start` to `goal`: a body of radius 0.5, a turning radius of 1.
+    pub fn new(start: Pose, goal: Pose) -> DriveRequest {
+        DriveRequest {
+            start,
+            goal,
+            start_heading_free: false,
+            goal_heading_free: false,
+            body_radius: 0.5,
+            turning_radius: 1.0,
+            motion: Motion::Dubins,
+            max_expansions: Self::MAX_EXPANSIONS,
+        }
+    }
+
+    /// With a body of `radius` cell widths.
+    pub fn with_body_radius(mut self, radius: f64) -> Self {
+        self.body_radius = radius;
+        self
+    }
+
+    /// With a turning radius of `radius` cell widths.
+    pub fn with_turning_radius(mut self, radius: f64) -> Self {
+        self.turning_radius = radius;
+        self
+    }
+
+    /// With the start heading (`false`) or the goal heading (`true`) left to the search.
+    pub fn with_free_heading(mut self, start: bool, goal: bool) -> Self {
+        self.start_heading_free = start;
+        self.goal_heading_free = goal;
+        self
+    }
+
+    fn validate(&self) -> Result<(), DriveError> {
+        let bad = |what: &str| Err(DriveError::BadRequest(what.to_owned()));
+        if !(self.body_radius >= 0.0 && self.body_radius.is_finite()) {
+            return bad("the body's radius must be a finite number, 0 or more");
+        }
+        if !(self.turning_radius > 0.0 && self.turning_radius.is_finite()) {
+            return bad("the turning radius must be a finite number above 0");
+        }
+        if !self.start.is_finite() || !self.goal.is_finite() {
+            return bad("the start and goal poses must be finite");
+        }
+        Ok(())
+    }
+}
+
+/// Why no drive was planned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DriveError {
+    /// The request itself is unusable.
+    BadRequest(String),
+    /// The start (`"start"`) or goal is off the map.
+    OffMap(&'static str),
+    /// The body does not fit at the start or the goal: it is `clearance` from a wall there.
+    Blocked {
+        /// "start" or "goal".
+        which: &'static str,
+        /// The distance to the nearest wall, in cell widths.
+        clearance: f64,
+    },
+    /// No drive exists for this body (or none the search's headings can find).
+    NoWay,
+    /// The search expanded its budget of nodes without reaching the goal.
+    Budget(usize),
+    /// Stopped through its control.
+    Cancelled,
+}
+
+impl fmt::Display for DriveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriveError::BadRequest(why) => write!(f, "{why}"),
+            DriveError::OffMap(which) => write!(f, "the {which} is off the map"),
+            DriveError::Blocked { which, clearance } => write!(
+                f,
+                "the body does not fit at the {which}: a wall is {clearance:.3} cells from it"
+            ),
+            DriveError::NoWay => write!(f, "no drive for this body reaches the goal"),
+            DriveError::Budget(n) => {
+                write!(f, "no drive found within {n} expanded poses")
+            }
+            DriveError::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for DriveError {}
+
+/// A planned drive.
+#[derive(Clone, Debug)]
+pub struct Drive {
+    /// The path: arcs of the turning radius and straight pieces from the start pose.
+    pub curve: Curve,
+    /// The least distance from the path's centre line to a wall, sampled every tenth of a cell
+    /// along it (the search checked the whole sweep; this figure is for the report).
+    pub least_clearance: f64,
+    /// Poses the search expanded.
+    pub expanded: usize,
+}
+
+impl Drive {
+    /// The tightest turn the path makes: the turning radius if it has an arc, else infinite.
+    pub fn least_turning_radius(&self) -> f64 {
+        if self.curve.pieces.iter().any(|p| p.steer != Steer::Straight) {
+            self.curve.radius
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Plans a drive for `request` on `grid` (see the module); `control` may cancel it.
+pub fn plan(
+    grid: &Grid,
+    request: &DriveRequest,
+    control: Option<&SearchControl>,
+) -> Result<Drive, DriveError> {
+    request.validate()?;
+    let found = hybrid::search(grid, request, control)?;
+    let mut space = Space::new(grid, request.body_radius);
+    let limit = request.body_radius + 10.0;
+    let least_clearance = found
+        .curve
+        .samples(0.1)
+        .iter()
+        .map(|s| space.clearance(s.pose.x, s.pose.y, limit))
+        .fold(f64::INFINITY, f64::min);
+    Ok(Drive {
+        curve: found.curve,
+        least_clearance,
+        expanded: found.expanded,
+    })
+}
