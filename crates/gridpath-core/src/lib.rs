@@ -20,6 +20,7 @@
 //! assert_eq!(request.algorithm, Algorithm::AStar);
 //! ```
 
+mod control;
 pub mod format;
 pub mod grid;
 pub mod mapf;

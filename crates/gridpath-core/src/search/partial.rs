@@ -24,9 +24,9 @@
 use crate::grid::{Cell, Topology};
 
 use super::classic::flow_field::FlowField;
-use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::request::{Heuristic, SearchError, SearchRequest, SearchResult};
+use crate::control::SearchControl;
 
 /// Runs `search` on `state` for the request; when it asks for a partial path and the goal
 /// cannot be reached, finds the nearest reachable cell on `state`'s graph and runs `search`
