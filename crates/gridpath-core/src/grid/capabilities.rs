@@ -86,6 +86,32 @@ impl Topology {
         }
     }
 
+    /// The topology in the editor's words: `Squares`, or the hexes' shape and layout, as in
+    /// `Hexes (pointy-top, rows, odd-r)`.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.description(), "Squares");
+    /// assert_eq!(
+    ///     Topology::Hex(HexLayout::EVEN_Q).description(),
+    ///     "Hexes (flat-top, columns, even-q)"
+    /// );
+    /// ```
+    pub fn description(self) -> String {
+        match self {
+            Topology::Square => "Squares".to_owned(),
+            Topology::Hex(layout) => {
+                let shape = if layout.is_pointy_top() {
+                    "pointy-top, rows"
+                } else {
+                    "flat-top, columns"
+                };
+                format!("Hexes ({shape}, {})", layout.name())
+            }
+        }
+    }
+
     /// The name files and exports write ([`Topology::name`]), or `None` for squares, which
     /// every file that names no topology (and every one written before there were others)
     /// implies.
