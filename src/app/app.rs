@@ -846,9 +846,9 @@ impl EditorApp {
                     map.goal = Some(Cell::new(width - 1 - width / 4, height / 2));
                 }
                 self.replace_document(Document::new(map));
-                let shape = match topology {
-                    Topology::Square => "cells".to_owned(),
-                    hex => format!("hexes ({hex})"),
+                let shape = match topology.explicit_name() {
+                    None => topology.cells_name().to_owned(),
+                    Some(name) => format!("{} ({name})", topology.cells_name()),
                 };
                 self.say(format!("New map of {width} × {height} {shape}."), false);
             }

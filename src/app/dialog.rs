@@ -196,22 +196,11 @@ fn new_map_ui(
 
 /// Square cells or hexes, and for hexes which of the four layouts (Tiled's stagger).
 fn topology_choice(ui: &mut Ui, topology: &mut Topology) {
-    let describe = |t: Topology| match t.hex() {
-        None => "Squares".to_owned(),
-        Some(layout) => {
-            let shape = if layout.is_pointy_top() {
-                "pointy-top, rows"
-            } else {
-                "flat-top, columns"
-            };
-            format!("Hexes ({shape}, {})", layout.name())
-        }
-    };
     egui::ComboBox::from_label("Cells")
-        .selected_text(describe(*topology))
+        .selected_text(topology.description())
         .show_ui(ui, |ui| {
             for t in Topology::ALL {
-                ui.selectable_value(topology, t, describe(t));
+                ui.selectable_value(topology, t, t.description());
             }
         });
 }

@@ -170,7 +170,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         map.grid.set_topology(topology);
     }
     refuse_inputs_as_outputs(args)?;
-    if ros_output && map.grid.topology().is_hex() {
+    if ros_output && !map.grid.topology().has_square_cells() {
         bail!(
             "a ROS map has square cells: write the hex map {} as .json, .tmj or .tmx",
             args.input.display()
@@ -194,10 +194,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|&&id| !grid.terrain(id).is_passable())
         .count();
-    let shape = match grid.topology() {
-        Topology::Square => String::new(),
-        hex => format!(" ({hex} hexes)"),
-    };
+    let topology = grid.topology();
+    let shape = topology.explicit_name().map_or_else(String::new, |name| {
+        format!(" ({name} {})", topology.cells_name())
+    });
     out!(
         "{} → {}: {} × {} cells{shape}, {walls} impassable",
         args.input.display(),

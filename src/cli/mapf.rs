@@ -174,7 +174,7 @@ fn parse_weight(s: &str) -> Result<f64, String> {
 /// Refuses a hex map: the agents' moves (and the validator's) are the square grid's.
 fn refuse_hex(instance: &Instance) -> anyhow::Result<()> {
     let topology = instance.grid().topology();
-    if topology.is_hex() {
+    if !topology.has_square_cells() {
         bail!(
             "the map's cells are {topology} hexes, and multi-agent plans move on square cells: give a square map"
         );

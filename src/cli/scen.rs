@@ -36,7 +36,7 @@ pub struct ScenArgs {
 /// Runs `gridpath scen`.
 pub fn run(args: &ScenArgs) -> anyhow::Result<ExitCode> {
     let map = load_map(&args.map)?;
-    if map.grid.topology().is_hex() {
+    if !map.grid.topology().has_square_cells() {
         anyhow::bail!(
             "{}: the map's cells are {} hexes, and a Moving AI scenario's optima are for square cells",
             args.map.display(),

@@ -274,12 +274,15 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         map.serialize_entry("found", &result.found)?;
         map.serialize_entry("algorithm", request.algorithm.name())?;
         // The diagonal rule does not apply on hexes: `topology` names their layout instead.
-        let diagonal = (!self.topology.is_hex()).then(|| request.diagonal.name());
+        let diagonal = self
+            .topology
+            .has_diagonals()
+            .then(|| request.diagonal.name());
         map.serialize_entry("diagonal", &diagonal)?;
         let heuristic = request.heuristic_on(self.topology);
         map.serialize_entry("heuristic", heuristic.name())?;
-        if self.topology.is_hex() {
-            map.serialize_entry("topology", self.topology.name())?;
+        if let Some(name) = self.topology.explicit_name() {
+            map.serialize_entry("topology", name)?;
         }
         map.serialize_entry("weight", &request.weight)?;
         if request.turn_penalty != 0.0 {
@@ -296,14 +299,7 @@ impl<T: Serialize> Serialize for SolveJson<'_, T> {
         }
         if self.unit_size > 1 {
             map.serialize_entry("unit_size", &self.unit_size)?;
-            map.serialize_entry(
-                "placed_by",
-                if self.topology.is_hex() {
-                    "centre"
-                } else {
-                    "top-left"
-                },
-            )?;
+            map.serialize_entry("placed_by", self.topology.units_placed_by())?;
             let centres = Centres(self.topology, self.unit_size, &result.path);
             map.serialize_entry("centres", &centres)?;
             if let Some(waypoints) = &result.waypoints {
@@ -404,7 +400,7 @@ fn narrowest_place(grid: &Grid, request: &SearchRequest, radius: f64) -> Option<
 
 /// Says which body the path is for, and where its centre starts and ends.
 fn print_body(topology: Topology, size: u32, result: &SearchResult) -> std::io::Result<()> {
-    let footprint = if topology.is_hex() {
+    let footprint = if topology.places_units_by_centre() {
         format!("a unit of size {size} placed by its centre hex")
     } else {
         format!("a unit of {size} × {size} cells placed by its top-left cell")
@@ -431,9 +427,10 @@ fn print_summary(
 ) -> std::io::Result<()> {
     out!("{}", result.message());
     // On a hex map the diagonal rule does not apply: the map's layout is named instead.
-    let neighbours = match topology {
-        Topology::Square => format!("diagonal {}", request.diagonal),
-        hex => format!("{hex} hexes"),
+    let neighbours = if topology.has_diagonals() {
+        format!("diagonal {}", request.diagonal)
+    } else {
+        format!("{topology} {}", topology.cells_name())
     };
     out!(
         "algorithm {}, {neighbours}, heuristic {}, weight {}: {}",

@@ -20,6 +20,7 @@
 //! assert_eq!(request.algorithm, Algorithm::AStar);
 //! ```
 
+mod control;
 pub mod drive;
 mod fast_hash;
 pub mod format;

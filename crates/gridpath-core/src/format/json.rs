@@ -453,7 +453,7 @@ pub fn to_string(map: &Map) -> String {
     let mut out = String::with_capacity(grid.len() + grid.height() as usize * 8 + 512);
     out.push_str("{\n");
     let _ = writeln!(out, "  \"format\": {},", q(FORMAT_NAME));
-    let version = if grid.topology().is_hex() {
+    let version = if grid.topology().explicit_name().is_some() {
         VERSION
     } else if grid.heights().is_some() {
         HEIGHTS_VERSION

@@ -90,9 +90,10 @@ pub const UNITS_HEX: &str = "cells: [x, y] integers in offset coordinates, colum
 
 /// The `units` statement for a map of this topology: [`UNITS`] or [`UNITS_HEX`].
 pub fn units_of(topology: Topology) -> &'static str {
-    match topology {
-        Topology::Square => UNITS,
-        Topology::Hex(_) => UNITS_HEX,
+    if topology.has_square_cells() {
+        UNITS
+    } else {
+        UNITS_HEX
     }
 }
 
@@ -262,7 +263,7 @@ impl MapSummary {
             name: map.name.clone(),
             width: map.grid.width(),
             height: map.grid.height(),
-            topology: topology.is_hex().then(|| topology.name()),
+            topology: topology.explicit_name(),
         }
     }
 }
@@ -451,7 +452,7 @@ impl PathExport {
             goal: request.goal,
             search: SearchSummary {
                 algorithm: request.algorithm.name(),
-                diagonal: (!topology.is_hex()).then(|| request.diagonal.name()),
+                diagonal: topology.has_diagonals().then(|| request.diagonal.name()),
                 heuristic: request.heuristic_on(topology).name(),
                 weight: request.weight,
                 optimality: optimality_claim(result),
@@ -509,11 +510,7 @@ impl PathExport {
             .collect();
         self.body = Some(BodyExport {
             unit_size: size,
-            placed_by: if topology.is_hex() {
-                "centre"
-            } else {
-                "top-left"
-            },
+            placed_by: topology.units_placed_by(),
             centres,
         });
         self

@@ -143,7 +143,7 @@ pub fn save_map(map: &Map, path: &Path) -> Result<(), SaveError> {
             Some(MapFormat::Json) => json::encode(map)
                 .map_err(|e| fail(io::Error::new(io::ErrorKind::InvalidData, e)))?
                 .into_bytes(),
-            Some(MapFormat::MovingAi) if map.grid.topology().is_hex() => {
+            Some(MapFormat::MovingAi) if !map.grid.topology().has_square_cells() => {
                 return Err(fail(io::Error::new(
                     io::ErrorKind::InvalidInput,
                     "a Moving AI map has square cells: save a hex map as .json, .tmj or .tmx",

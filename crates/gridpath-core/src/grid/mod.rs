@@ -1,6 +1,7 @@
 //! The map model: cells, terrains, the grid that holds them and the shape of its cells
 //! ([`Topology`]: squares or hexes).
 
+mod capabilities;
 mod cell;
 mod crossings;
 mod endpoints;

@@ -157,7 +157,7 @@ impl Instance {
     /// assert!(Instance::new(grid, vec![on_wall], Moves::Four).is_err());
     /// ```
     pub fn new(grid: Grid, agents: Vec<Agent>, moves: Moves) -> Result<Self, InstanceError> {
-        if grid.topology().is_hex() {
+        if !grid.topology().has_square_cells() {
             return Err(InstanceError::Hex(grid.topology().to_string()));
         }
         let mut starts = std::collections::HashMap::new();

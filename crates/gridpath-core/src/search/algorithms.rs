@@ -23,7 +23,6 @@ use std::str::FromStr;
 
 use super::any_angle::theta;
 use super::classic::{best_first, bfs, bidirectional, idastar};
-use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::incremental::dstar_lite;
 use super::jump::{jps, jps_plus};
@@ -33,6 +32,7 @@ use super::request::{
     Algorithm, Heuristic, Optimality, SearchError, SearchRequest, SearchResult, Stats,
 };
 use super::workspace::{Query, Workspace};
+use crate::control::SearchControl;
 use crate::grid::Topology;
 
 /// What an algorithm guarantees of the cost it finds, before the request's heuristic and

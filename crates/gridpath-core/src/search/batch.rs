@@ -22,11 +22,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::request::{Algorithm, SearchError, SearchRequest, SearchResult};
 use super::searcher::Searcher;
 use super::{ContractionHierarchy, DEFAULT_CLUSTER_SIZE, HpaGraph};
+use crate::control::{SearchControl, UNCONTROLLED};
 
 /// Answers every request on `graph`, on up to `threads` threads (at least one; never more than
 /// there are requests, nor than the machine's cores: more threads than cores would only share

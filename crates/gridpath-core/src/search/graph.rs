@@ -154,7 +154,7 @@ impl SearchGraph {
                 continue;
             }
             // A hex's neighbours all lie across a side: no corner to cut.
-            let allowed = if d < 4 || self.topology.is_hex() {
+            let allowed = if d < 4 || !self.topology.has_diagonals() {
                 true
             } else {
                 let (a, b) = (self.open_at(x + dx, y), self.open_at(x, y + dy));
@@ -405,7 +405,7 @@ impl SearchGraph {
     /// Whether the graph is a square grid under the no-cut rule, where the searches that
     /// rely on its geometry (jump points, the pruning of cells beyond a diagonal) are exact.
     pub(crate) fn is_square_no_cut(&self) -> bool {
-        self.topology == Topology::Square && self.diagonal == Diagonal::NoCut
+        self.topology.has_square_cells() && self.diagonal == Diagonal::NoCut
     }
 
     /// The centre distance of a step in each direction: 1 and √2 on squares, 1 on hexes.

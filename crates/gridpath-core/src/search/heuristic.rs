@@ -36,11 +36,12 @@ impl Estimate {
     /// nothing there, and requests naming them are refused); on a square map
     /// [`Heuristic::Hex`] measures nothing and counts as zero.
     pub fn new(topology: Topology, kind: Heuristic, tx: u32, ty: u32, scale: f64) -> Self {
-        let kind = match (topology, kind) {
+        let kind = match kind {
             _ if scale == 0.0 => Heuristic::Zero,
-            (_, Heuristic::Zero) | (Topology::Square, Heuristic::Hex) => Heuristic::Zero,
-            (Topology::Hex(_), _) => Heuristic::Hex,
-            (Topology::Square, kind) => kind,
+            Heuristic::Zero => Heuristic::Zero,
+            _ if topology.distance_counts_steps() => Heuristic::Hex,
+            Heuristic::Hex => Heuristic::Zero,
+            kind => kind,
         };
         let hex = topology
             .hex()

@@ -17,8 +17,9 @@
 mod algorithms;
 mod any_angle;
 mod batch;
+#[cfg(test)]
+mod cancellation_tests;
 mod classic;
-mod control;
 mod disc;
 mod frontier;
 mod graph;
@@ -35,13 +36,13 @@ mod space;
 mod unit;
 mod workspace;
 
+pub use crate::control::SearchControl;
 pub use algorithms::{ALGORITHMS, AlgorithmInfo, Guarantee};
 pub(crate) use batch::unless_cancelled;
 pub use batch::{solve_all, solve_batch, solve_batch_controlled};
 pub use classic::flow_field::FlowField;
 pub use classic::idastar::IDASTAR_NODE_BUDGET;
 pub use classic::turns::path_cost_with_turns;
-pub use control::SearchControl;
 pub use disc::{
     DiscMisfit, cell_room, check_disc_fits, grid_for_radius, narrowest, place_markers_for_body,
 };

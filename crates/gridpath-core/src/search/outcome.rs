@@ -106,7 +106,7 @@ pub(crate) fn flat_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(
 /// Accepts square maps: refuses a hex map, whose cells the algorithm's geometry (jump
 /// points, straight segments, cluster entrances) does not describe.
 pub(crate) fn square_map(graph: &SearchGraph, request: &SearchRequest) -> Result<(), SearchError> {
-    if graph.topology().is_hex() {
+    if !graph.topology().has_square_cells() {
         return Err(SearchError::HexUnsupported {
             algorithm: request.algorithm,
         });
@@ -125,7 +125,7 @@ pub(crate) fn check_heuristic(
             Err(SearchError::HeuristicMismatch {
                 heuristic,
                 topology,
-                expected: if topology.is_hex() {
+                expected: if topology.distance_counts_steps() {
                     "hex"
                 } else {
                     "manhattan, euclidean, chebyshev, octile"

@@ -24,9 +24,9 @@
 use crate::grid::{Cell, Topology};
 
 use super::classic::flow_field::FlowField;
-use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::request::{Heuristic, SearchError, SearchRequest, SearchResult};
+use crate::control::SearchControl;
 
 /// Runs `search` on `state` for the request; when it asks for a partial path and the goal
 /// cannot be reached, finds the nearest reachable cell on `state`'s graph and runs `search`
@@ -109,10 +109,10 @@ fn nearest_reachable(
 /// The heuristic distance between two cells, unscaled by terrain cost. On a hex map every
 /// heuristic but zero is the hex distance.
 pub(crate) fn distance(topology: Topology, heuristic: Heuristic, a: Cell, b: Cell) -> f64 {
-    if let Some(layout) = topology.hex() {
+    if topology.distance_counts_steps() {
         return match heuristic {
             Heuristic::Zero => 0.0,
-            _ => layout.distance(a, b) as f64,
+            _ => topology.step_count(a, b) as f64,
         };
     }
     let dx = f64::from(a.x.abs_diff(b.x));

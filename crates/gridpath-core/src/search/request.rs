@@ -165,7 +165,7 @@ impl Heuristic {
     /// The default on a map of this topology: [`Heuristic::default_for`] the diagonal rule on
     /// squares, [`Heuristic::Hex`] on hexes.
     pub fn default_on(topology: Topology, diagonal: Diagonal) -> Self {
-        if topology.is_hex() {
+        if topology.distance_counts_steps() {
             Heuristic::Hex
         } else {
             Self::default_for(diagonal)
@@ -177,8 +177,8 @@ impl Heuristic {
     pub fn fits(self, topology: Topology) -> bool {
         match self {
             Heuristic::Zero => true,
-            Heuristic::Hex => topology.is_hex(),
-            _ => !topology.is_hex(),
+            Heuristic::Hex => topology.distance_counts_steps(),
+            _ => !topology.distance_counts_steps(),
         }
     }
 

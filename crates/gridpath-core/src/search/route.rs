@@ -27,10 +27,10 @@
 use crate::grid::Cell;
 
 use super::classic::flow_field::FlowField;
-use super::control::SearchControl;
 use super::graph::SearchGraph;
 use super::request::{SearchError, SearchRequest, SearchResult};
 use super::searcher::Searcher;
+use crate::control::SearchControl;
 
 /// The most waypoints [`RouteOrder::Cheapest`] orders (the dynamic program is exponential in
 /// their number).

@@ -6,13 +6,13 @@ use std::time::Instant;
 use crate::grid::{Cell, Grid};
 
 use super::algorithms::{Run, TraceFrom};
-use super::control::{SearchControl, UNCONTROLLED};
 use super::graph::SearchGraph;
 use super::heuristic::Estimate;
 use super::outcome::{check, result};
 use super::request::{Heuristic, SearchError, SearchRequest, SearchResult, Stats, Trace};
 use super::space::NO_PARENT;
 use super::workspace::{Query, Workspace};
+use crate::control::{SearchControl, UNCONTROLLED};
 
 /// Runs searches, keeping its state arrays between them so that a query allocates nothing
 /// once the arrays have grown to the map's size.

@@ -121,11 +121,7 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
 /// assert_eq!(body_centre(Topology::Square, 3, Cell::new(2, 5)), (3.5, 6.5));
 /// ```
 pub fn body_offset(topology: crate::grid::Topology, size: u32) -> f64 {
-    if topology.is_hex() {
-        0.0
-    } else {
-        (f64::from(size.max(1)) - 1.0) / 2.0
-    }
+    topology.body_offset(size)
 }
 
 /// The centre of a unit of `size` placed on `cell`, in the map's continuous frame
@@ -141,9 +137,9 @@ pub fn body_centre(topology: crate::grid::Topology, size: u32, cell: Cell) -> (f
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error(
     "a unit of {} does not fit at the {which} {cell}: the cell is passable, but {}{}",
-    footprint(*.hex, *.size),
-    if *.hex { "the hexes within its radius meet a wall or the map's edge" } else { "its footprint, placed by its top-left cell, meets a wall or the map's edge" },
-    largest_text(*.hex, *.largest)
+    footprint(*.by_centre, *.size),
+    if *.by_centre { "the hexes within its radius meet a wall or the map's edge" } else { "its footprint, placed by its top-left cell, meets a wall or the map's edge" },
+    largest_text(*.by_centre, *.largest)
 )]
 pub struct UnitMisfit {
     /// "start" or "goal".
@@ -152,15 +148,18 @@ pub struct UnitMisfit {
     pub cell: Cell,
     /// The unit's size.
     pub size: u32,
-    /// Whether the map is of hexes (the unit is a hex of radius `size` − 1, by its centre).
-    pub hex: bool,
+    /// Whether the unit is placed by its centre cell ([`Topology::places_units_by_centre`]:
+    /// on hexes, a hex of radius `size` − 1).
+    ///
+    /// [`Topology::places_units_by_centre`]: crate::grid::Topology::places_units_by_centre
+    pub by_centre: bool,
     /// On squares, the side of the largest unit that fits there.
     pub largest: Option<u32>,
 }
 
 /// The unit's footprint in words.
-fn footprint(hex: bool, size: u32) -> String {
-    if hex {
+fn footprint(by_centre: bool, size: u32) -> String {
+    if by_centre {
         format!("size {size} (the hexes within {} steps)", size - 1)
     } else {
         format!("{size} × {size} cells")
@@ -168,9 +167,11 @@ fn footprint(hex: bool, size: u32) -> String {
 }
 
 /// The largest unit that fits, in words, when known.
-fn largest_text(hex: bool, largest: Option<u32>) -> String {
+fn largest_text(by_centre: bool, largest: Option<u32>) -> String {
     match largest {
-        Some(side) if !hex => format!("; the largest unit that fits there is {side} × {side}"),
+        Some(side) if !by_centre => {
+            format!("; the largest unit that fits there is {side} × {side}")
+        }
         _ => String::new(),
     }
 }
@@ -188,13 +189,13 @@ pub fn check_unit_fits(
     if size <= 1 || !grid.is_passable(cell) || unit_grid.is_passable(cell) {
         return Ok(());
     }
-    let hex = grid.topology().is_hex();
-    let largest = (!hex).then(|| clearance(grid)[(cell.y * grid.width() + cell.x) as usize]);
+    let by_centre = grid.topology().places_units_by_centre();
+    let largest = (!by_centre).then(|| clearance(grid)[(cell.y * grid.width() + cell.x) as usize]);
     Err(UnitMisfit {
         which,
         cell,
         size,
-        hex,
+        by_centre,
         largest,
     })
 }

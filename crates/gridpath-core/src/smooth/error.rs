@@ -70,7 +70,7 @@ pub enum SmoothError {
         /// The map's height.
         height: u32,
     },
-    /// The smoothing was stopped through its [`SearchControl`](crate::search::SearchControl)
+    /// The smoothing was stopped through its [`SearchControl`](crate::control::SearchControl)
     /// before it finished.
     #[error("smoothing was cancelled before it finished")]
     Cancelled,

@@ -1,7 +1,7 @@
 //! Line-of-sight shortcutting (string pulling) over a grid path.
 
+use crate::control::SearchControl;
 use crate::grid::{Cell, Grid};
-use crate::search::SearchControl;
 
 use super::Point;
 use super::Segment;

@@ -99,8 +99,8 @@ pub use settings::SmoothSettings;
 pub use smoothed_path::SmoothedPath;
 pub use turning::{angle_between, max_heading_change, max_heading_change_along, radius_along};
 
+use crate::control::SearchControl;
 use crate::grid::{Cell, Grid};
-use crate::search::SearchControl;
 use line_of_sight::Pull;
 
 /// Smooths a grid path (start and goal included, as in a search result) in both stages: the

@@ -54,10 +54,10 @@
 
 use crate::grid::Cell;
 
+use crate::control::SearchControl;
 use crate::search::any_angle::{
     centre_distance, clear_cost, in_sight, sight_cost_between, walk_back,
 };
-use crate::search::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

@@ -1,7 +1,7 @@
 //! Best-first search on `g_weight · g + h`: A*, weighted A*, Dijkstra (h = 0) and greedy
 //! best-first (`g_weight` = 0) are this one loop with other weights.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::graph::SearchGraph;
 use crate::search::outcome::walk_back;
 use crate::search::request::Stats;

@@ -8,7 +8,7 @@
 //! list bounds every path not yet found from below). Stopping when the frontiers first touch,
 //! as some libraries do, returns paths that can be far from optimal.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

@@ -70,7 +70,7 @@ impl FlowField {
     ///
     /// Fails when the goal is off the map or on an impassable cell.
     pub fn new(graph: &SearchGraph, goal: Cell) -> Result<Self, SearchError> {
-        Self::new_controlled(graph, goal, &crate::search::control::UNCONTROLLED)
+        Self::new_controlled(graph, goal, &crate::control::UNCONTROLLED)
     }
 
     /// Like [`FlowField::new`], watched and cancelled through `control`: a cancelled field

@@ -30,7 +30,7 @@
 //! when it runs out the result says so (`stats.budget_exhausted`) rather than claiming there
 //! is no path.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::fringe::Fringe;
 use crate::search::graph::SearchGraph;
 use crate::search::heuristic::Estimate;
@@ -209,8 +209,8 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::UNCONTROLLED;
     use crate::grid::{Cell, Grid};
-    use crate::search::control::UNCONTROLLED;
     use crate::search::{Algorithm, SearchRequest, Searcher};
 
     /// A 120 × 120 map of grass, swamp and road with a wall, `start` at the top left and the

@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Topology};
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::{Entry, Heap};
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::request::{

@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::request::SearchError;
 
 /// Called on a build's thread when the build ends, whether it built or was cancelled: lets the

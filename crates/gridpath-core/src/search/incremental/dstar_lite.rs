@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::graph::SearchGraph;
 use crate::search::heuristic::Estimate;
 use crate::search::outcome::{check_cell, result};
@@ -641,7 +641,7 @@ impl DStarLite {
     /// the cells expanded by this call alone (the repair since the last plan), and `time_us`
     /// is the time of this call.
     pub fn plan(&mut self, start: Cell) -> Result<SearchResult, SearchError> {
-        self.plan_controlled(start, &crate::search::control::UNCONTROLLED)
+        self.plan_controlled(start, &crate::control::UNCONTROLLED)
     }
 
     /// Like [`DStarLite::plan`], watched and cancelled through `control`. A cancelled plan

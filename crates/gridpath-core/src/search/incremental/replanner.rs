@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::graph::SearchGraph;
 use crate::search::incremental::background::{Background, Ended, OnBuilt};
 use crate::search::incremental::dstar_lite::DStarLite;

@@ -15,7 +15,7 @@
 //! The search is optimal; the path it returns is the full grid path, every step between
 //! adjacent cells, with the segments between jump points filled in.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

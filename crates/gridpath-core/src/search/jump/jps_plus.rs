@@ -17,7 +17,7 @@
 //! the octile distance, whatever the request's heuristic. The path it returns is the full
 //! grid path, filled in between jump points.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

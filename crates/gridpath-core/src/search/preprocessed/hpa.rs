@@ -39,7 +39,7 @@ use std::time::Instant;
 
 use crate::grid::{Cell, Grid, TerrainId};
 
-use crate::search::control::{SearchControl, UNCONTROLLED};
+use crate::control::{SearchControl, UNCONTROLLED};
 use crate::search::frontier::heap::{Entry, Heap};
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;

@@ -35,7 +35,7 @@
 //! the no-cut rule; other maps are refused. The graph is built on first use and kept with the
 //! [`SearchGraph`]; an edit drops it, and the next query builds it again.
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::SearchGraph;
 use crate::search::preprocessed::subgoal_graph::{

@@ -2,7 +2,7 @@
 //! edges between them, and which subgoals are global. The search over it (the `subgoal`
 //! module) documents why the answers are exact.
 
-use crate::search::control::{SearchControl, UNCONTROLLED};
+use crate::control::{SearchControl, UNCONTROLLED};
 use crate::search::frontier::heap::Heap;
 use crate::search::request::SearchError;
 

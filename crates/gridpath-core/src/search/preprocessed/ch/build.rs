@@ -20,9 +20,9 @@ use super::regions::{self, Place, REGION_CELLS, Regions};
 use super::side::Side;
 use super::{blocks, costs, customize, order};
 
+use crate::control::{SearchControl, UNCONTROLLED};
 use crate::grid::Grid;
 use crate::rng::Rng;
-use crate::search::control::{SearchControl, UNCONTROLLED};
 use crate::search::graph::SearchGraph;
 use crate::search::preprocessed::huge_pages;
 use crate::search::request::{Algorithm, Diagonal, SearchError, SearchRequest, Stats};

@@ -98,7 +98,7 @@ mod unpack;
 pub use edges::{CH_MAX_CELLS, CH_MAX_EDGES};
 pub use hierarchy::ContractionHierarchy;
 
-use crate::search::control::SearchControl;
+use crate::control::SearchControl;
 use crate::search::graph::SearchGraph;
 use crate::search::request::{Algorithm, SearchError, SearchRequest, SearchResult};
 

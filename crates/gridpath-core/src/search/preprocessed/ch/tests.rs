@@ -11,7 +11,7 @@ use super::links::*;
 use super::regions::{self, Local, Place, REGION_CELLS};
 use super::side::*;
 use super::unpack::*;
-use crate::search::control::UNCONTROLLED;
+use crate::control::UNCONTROLLED;
 use crate::search::graph::{OPPOSITE, SearchGraph};
 use crate::search::request::{Algorithm, Diagonal, SearchError, SearchRequest, Stats};
 use std::sync::atomic::{AtomicU64, Ordering};

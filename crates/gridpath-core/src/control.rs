@@ -1,4 +1,7 @@
-//! Watching a running search from another thread, and stopping it.
+//! Watching a running search, smoothing or build from another thread, and stopping it: the
+//! token the searches, the smoother and the multi-agent solvers all take, kept apart from each
+//! of them so that none looks up at another for it (re-exported as
+//! `search::SearchControl`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
@@ -8,7 +11,8 @@ pub(crate) const CHECK_EVERY: u64 = 1024;
 
 /// Shared between a running search and whoever waits for it: the search publishes how many
 /// cells it has expanded, and stops soon after [`SearchControl::cancel`] is called (within
-/// [`CHECK_EVERY`] expansions), returning [`SearchError::Cancelled`](super::SearchError).
+/// [`CHECK_EVERY`] expansions), returning its error for a cancellation (the searches'
+/// `SearchError::Cancelled`).
 ///
 /// ```
 /// use gridpath_core::grid::{Cell, Grid};
@@ -34,7 +38,7 @@ pub struct SearchControl {
     /// Called at every checkpoint, before the search looks for a cancellation: lets a test
     /// hold the search at a known point instead of racing it.
     #[cfg(test)]
-    on_checkpoint: tests::Hook,
+    on_checkpoint: hook::Hook,
     /// How often [`is_cancelled`](Self::is_cancelled) was asked, and after how many asks it
     /// cancels the control itself (0: never): lets a test stop a loop at a known poll.
     #[cfg(test)]
@@ -55,10 +59,17 @@ impl SearchControl {
             cells: AtomicU64::new(0),
             build: AtomicU32::new(0),
             #[cfg(test)]
-            on_checkpoint: tests::Hook::new(),
+            on_checkpoint: hook::Hook::new(),
             #[cfg(test)]
             polls: (AtomicU64::new(0), AtomicU64::new(0)),
         }
+    }
+
+    /// Sets the function run at each checkpoint, before the search looks for a cancellation;
+    /// false when one was set already.
+    #[cfg(test)]
+    pub(crate) fn on_checkpoint(&self, hook: Box<dyn Fn(u64) + Send + Sync>) -> bool {
+        self.on_checkpoint.0.set(hook).is_ok()
     }
 
     /// Cancels the control at the `n`th time a search asks whether it is cancelled.
@@ -166,18 +177,13 @@ const BUILD_PARTS: u32 = 10_000;
 pub(crate) static UNCONTROLLED: SearchControl = SearchControl::new();
 
 #[cfg(test)]
-mod tests {
+mod hook {
     use std::fmt;
     use std::sync::OnceLock;
-    use std::sync::mpsc;
-
-    use super::*;
-    use crate::grid::{Cell, Grid, Terrain};
-    use crate::search::{Algorithm, Heuristic, SearchError, SearchGraph, SearchRequest, Searcher};
 
     /// A function a test sets to run at each checkpoint.
     #[derive(Default)]
-    pub(super) struct Hook(OnceLock<Box<dyn Fn(u64) + Send + Sync>>);
+    pub(super) struct Hook(pub(super) OnceLock<Box<dyn Fn(u64) + Send + Sync>>);
 
     impl Hook {
         pub(super) const fn new() -> Self {
@@ -194,50 +200,6 @@ mod tests {
     impl fmt::Debug for Hook {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("Hook")
-        }
-    }
-
-    /// The search is held at its first checkpoint until this thread has cancelled it: no race
-    /// between the search finishing and the cancellation, however loaded the machine.
-    #[test]
-    fn a_search_cancelled_from_another_thread_stops_early() {
-        let grid = Grid::new(1000, 1000, Terrain::default_catalog(), 0).unwrap();
-        for algorithm in [
-            Algorithm::Dijkstra,
-            Algorithm::Bfs,
-            Algorithm::Bidirectional,
-        ] {
-            let request = SearchRequest::new(Cell::new(0, 0), Cell::new(999, 999))
-                .with_algorithm(algorithm)
-                .with_heuristic(Heuristic::Zero);
-            let graph = SearchGraph::new(&grid, request.diagonal);
-            let control = SearchControl::new();
-            let (reached, reached_rx) = mpsc::channel();
-            let (resume, resume_rx) = mpsc::channel::<()>();
-            let resume_rx = std::sync::Mutex::new(resume_rx);
-            let hook: Box<dyn Fn(u64) + Send + Sync> = Box::new(move |expanded| {
-                // Only the first checkpoint waits; later ones find the sender gone.
-                if reached.send(expanded).is_ok() {
-                    let _ = resume_rx.lock().expect("the resume channel").recv();
-                }
-            });
-            assert!(control.on_checkpoint.0.set(hook).is_ok());
-            std::thread::scope(|scope| {
-                let search =
-                    scope.spawn(|| Searcher::new().search_controlled(&graph, &request, &control));
-                let first = reached_rx.recv().expect("the search reaches a checkpoint");
-                assert_eq!(first, CHECK_EVERY, "{algorithm}");
-                drop(reached_rx);
-                control.cancel();
-                resume.send(()).expect("the search waits to resume");
-                let outcome = search.join().expect("the search thread");
-                assert_eq!(outcome, Err(SearchError::Cancelled), "{algorithm}");
-            });
-            assert_eq!(
-                control.expanded(),
-                CHECK_EVERY,
-                "{algorithm} stopped at the checkpoint after the cancellation"
-            );
         }
     }
 }

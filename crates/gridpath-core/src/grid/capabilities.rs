@@ -1,0 +1,131 @@
+//! What a topology answers for the searches, the formats and the command line, so that they
+//! ask it rather than tell squares from hexes themselves: which cells the square-only
+//! formats and searches hold, how distance is measured, where a unit of several cells is
+//! placed, and what the cells are called in files and messages.
+//!
+//! The geometric questions (a cell's corners, the cells a brush covers) are
+//! [`geometry`](super::geometry)'s; the arithmetic of each shape is
+//! [`topology`](super::topology)'s. A new topology answers each question here in one arm.
+
+use super::topology::Topology;
+
+impl Topology {
+    /// Whether the cells are the unit squares of a lattice: what the formats of square cells
+    /// (Moving AI, ROS), a scenario's optima, the multi-agent model and the searches built on
+    /// square geometry (jump points, straight segments, cluster entrances) require.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert!(Topology::Square.has_square_cells());
+    /// assert!(!Topology::Hex(HexLayout::ODD_R).has_square_cells());
+    /// ```
+    pub fn has_square_cells(self) -> bool {
+        match self {
+            Topology::Square => true,
+            Topology::Hex(_) => false,
+        }
+    }
+
+    /// Whether the distance between two cells is the count of steps between them whichever
+    /// way they lie (hex distance, which then stands in for every estimate but zero), rather
+    /// than one of the estimates a diagonal rule chooses among (manhattan, octile and the
+    /// rest, on squares).
+    pub fn distance_counts_steps(self) -> bool {
+        match self {
+            Topology::Square => false,
+            Topology::Hex(_) => true,
+        }
+    }
+
+    /// Whether a unit of several cells is placed by the cell at its centre (on hexes: the
+    /// hexes within `size` − 1 steps of it) rather than by its top-left cell (on squares: the
+    /// `size` × `size` block that cell starts).
+    pub fn places_units_by_centre(self) -> bool {
+        match self {
+            Topology::Square => false,
+            Topology::Hex(_) => true,
+        }
+    }
+
+    /// The cell a unit of several cells is placed by, as exports name it: `"centre"` or
+    /// `"top-left"` ([`Topology::places_units_by_centre`]).
+    pub fn units_placed_by(self) -> &'static str {
+        if self.places_units_by_centre() {
+            "centre"
+        } else {
+            "top-left"
+        }
+    }
+
+    /// How far the centre of a unit of `size` lies from the centre of the cell it is placed
+    /// by, along x and along y: a unit of N × N squares on cell (x, y) covers x..x + N and
+    /// y..y + N, so its centre is (N − 1) / 2 past the cell's; a unit placed by its centre
+    /// hex lies on it.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.body_offset(1), 0.0);
+    /// assert_eq!(Topology::Square.body_offset(4), 1.5);
+    /// assert_eq!(Topology::Hex(HexLayout::ODD_R).body_offset(4), 0.0);
+    /// ```
+    pub fn body_offset(self, size: u32) -> f64 {
+        if self.places_units_by_centre() {
+            0.0
+        } else {
+            (f64::from(size.max(1)) - 1.0) / 2.0
+        }
+    }
+
+    /// What the cells are called in messages: `"cells"` or `"hexes"`.
+    pub fn cells_name(self) -> &'static str {
+        match self {
+            Topology::Square => "cells",
+            Topology::Hex(_) => "hexes",
+        }
+    }
+
+    /// The topology in the editor's words: `Squares`, or the hexes' shape and layout, as in
+    /// `Hexes (pointy-top, rows, odd-r)`.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.description(), "Squares");
+    /// assert_eq!(
+    ///     Topology::Hex(HexLayout::EVEN_Q).description(),
+    ///     "Hexes (flat-top, columns, even-q)"
+    /// );
+    /// ```
+    pub fn description(self) -> String {
+        match self {
+            Topology::Square => "Squares".to_owned(),
+            Topology::Hex(layout) => {
+                let shape = if layout.is_pointy_top() {
+                    "pointy-top, rows"
+                } else {
+                    "flat-top, columns"
+                };
+                format!("Hexes ({shape}, {})", layout.name())
+            }
+        }
+    }
+
+    /// The name files and exports write ([`Topology::name`]), or `None` for squares, which
+    /// every file that names no topology (and every one written before there were others)
+    /// implies.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.explicit_name(), None);
+    /// assert_eq!(Topology::Hex(HexLayout::EVEN_Q).explicit_name(), Some("even-q"));
+    /// ```
+    pub fn explicit_name(self) -> Option<&'static str> {
+        match self {
+            Topology::Square => None,
+            Topology::Hex(layout) => Some(layout.name()),
+        }
+    }
+}
