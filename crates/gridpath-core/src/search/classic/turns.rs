@@ -142,6 +142,9 @@ impl Costs {
 
 /// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
 /// heading). The request was checked; its `turn_penalty` is positive.
+///
+/// Dijkstra's open list is a [`Rings`] bucket queue where the graph's step costs allow one
+/// (see [`Rings::width_and_span`]), the searches' heap otherwise; A* always uses the heap.
 pub(crate) fn search(
     graph: &SearchGraph,
     request: &SearchRequest,
@@ -153,6 +156,74 @@ pub(crate) fn search(
         });
     }
     let started = Instant::now();
+    let mut costs = Costs::new(graph.width() as usize, graph.height() as usize);
+    let rings = (request.algorithm == Algorithm::Dijkstra)
+        .then(|| Rings::width_and_span(graph, request.turn_penalty))
+        .flatten();
+    let (reached, stats) = match rings {
+        Some((width, span)) => {
+            search_in_buckets(graph, request, control, &mut costs, Rings::new(width, span))?
+        }
+        None => search_in_heap(graph, request, control, &mut costs)?,
+    };
+    let start = graph.index(request.start);
+    let (path, cost) = match reached {
+        Some(end) => {
+            let (cells, cost) = trace_back(graph, &costs, start, end, request.turn_penalty);
+            (Some(cells), cost)
+        }
+        None => (None, 0.0),
+    };
+    let mut stats = stats;
+    stats.time_us = started.elapsed().as_micros() as u64;
+    let mut result = crate::search::outcome::result(graph, request, path, stats, None);
+    // The steps' cost plus the turns'.
+    result.cost = cost;
+    Ok(result)
+}
+
+/// Relaxes every step out of state (`cell`, `heading`) of cost `cost`: each neighbour state
+/// reached more cheaply gets its new cost, and `push(cost, cell, x, y, heading)` queues it.
+#[inline(always)]
+fn relax(
+    graph: &SearchGraph,
+    costs: &mut Costs,
+    penalty: f64,
+    (cell, heading, cost): (usize, u8, f64),
+    mut push: impl FnMut(f64, usize, usize, usize, u8),
+) {
+    let width = graph.width() as usize;
+    let topology = graph.topology();
+    let (x, y) = (cell % width, cell / width);
+    let mut mask = graph.mask(cell);
+    while mask != 0 {
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let next_cell = cell.wrapping_add_signed(graph.delta(d));
+        let step = graph.step_cost(cell, next_cell, d);
+        let turned = turns_at(topology, x, y, heading, d as u8);
+        let next_cost = cost + step + penalty * f64::from(turned);
+        let (nx, ny) = (
+            x.wrapping_add_signed(DX[d] as isize),
+            y.wrapping_add_signed(DY[d] as isize),
+        );
+        let next = costs.state(nx, ny, d as u8);
+        if next_cost < costs.get(next) {
+            costs.set(next, next_cost);
+            push(next_cost, next_cell, nx, ny, d as u8);
+        }
+    }
+}
+
+/// The goal state reached, if any, and the counts: A* (or Dijkstra) with the searches' heap.
+/// Each entry carries its cell, and its heading in the notes; an entry is stale when its state
+/// got cheaper since: its priority is then above the state's.
+fn search_in_heap(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+    costs: &mut Costs,
+) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
     let mut stats = Stats::default();
     let penalty = request.turn_penalty;
     let goal = graph.index(request.goal);
@@ -172,10 +243,6 @@ pub(crate) fn search(
         ) * scale
     };
     let width = graph.width() as usize;
-    let topology = graph.topology();
-    let mut costs = Costs::new(width, graph.height() as usize);
-    // The open list: each entry carries its cell, and its heading in the notes. An entry is
-    // stale when its state got cheaper since: its priority is then above the state's.
     let mut open = Heap::default();
     open.push(Entry::with_notes(
         h(start % width, start / width),
@@ -183,7 +250,6 @@ pub(crate) fn search(
         start as u32,
         UNMOVED,
     ));
-    let mut reached = None;
     while let Some(entry) = open.pop() {
         let (cell, heading) = (entry.cell() as usize, entry.notes());
         let (x, y) = (cell % width, cell / width);
@@ -200,47 +266,207 @@ pub(crate) fn search(
             return Err(SearchError::Cancelled);
         }
         if cell == goal {
-            reached = Some((cell, heading));
-            break;
+            return Ok((Some((cell, heading)), stats));
         }
-        let mut mask = graph.mask(cell);
-        while mask != 0 {
-            let d = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let next_cell = cell.wrapping_add_signed(graph.delta(d));
-            let step = graph.step_cost(cell, next_cell, d);
-            let turned = turns_at(topology, x, y, heading, d as u8);
-            let next_cost = cost + step + penalty * f64::from(turned);
-            let (nx, ny) = (
-                x.wrapping_add_signed(DX[d] as isize),
-                y.wrapping_add_signed(DY[d] as isize),
-            );
-            let next = costs.state(nx, ny, d as u8);
-            if next_cost < costs.get(next) {
-                costs.set(next, next_cost);
+        relax(
+            graph,
+            costs,
+            penalty,
+            (cell, heading, cost),
+            |next_cost, next_cell, nx, ny, d| {
                 open.push(Entry::with_notes(
                     next_cost + h(nx, ny),
                     next_cost,
                     next_cell as u32,
-                    d as u8,
+                    d,
                 ));
                 stats.pushed += 1;
                 stats.max_open = stats.max_open.max(open.len() as u64);
+            },
+        );
+    }
+    Ok((None, stats))
+}
+
+/// The goal state reached, if any, and the counts: Dijkstra with a [`Rings`] bucket queue.
+///
+/// The costs it finds are the heap's to the last bit. Both compute each state's cost as the
+/// least, over the states before it, of their cost plus the step and its turns, in floats;
+/// adding a positive step to a float never lowers it, so these equations have one solution,
+/// the least float sum over the paths to the state, whichever order the states are expanded
+/// in, as long as every state is expanded again after it gets cheaper (a state improved by
+/// another of its own bucket, which only rounding allows, is queued into that bucket again).
+/// The search stops at the end of the bucket where the goal's cell is first expanded: every
+/// state cheaper than the cheapest goal state then has its least cost, so the trace back
+/// reads the same costs as after the heap's search, and among the goal's states of the least
+/// cost the one of the smallest heading ends the path, as the heap's order of entries picks.
+fn search_in_buckets(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+    costs: &mut Costs,
+    mut open: Rings,
+) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
+    let mut stats = Stats::default();
+    let penalty = request.turn_penalty;
+    let goal = graph.index(request.goal);
+    let start = graph.index(request.start);
+    let width = graph.width() as usize;
+    if start == goal {
+        stats.expanded = 1;
+        return Ok((Some((start, UNMOVED)), stats));
+    }
+    // The start's state before any step (cost 0, kept by no page).
+    stats.expanded = 1;
+    let expand = |costs: &mut Costs, open: &mut Rings, state: (usize, u8, f64)| {
+        relax(
+            graph,
+            costs,
+            penalty,
+            state,
+            |next_cost, next_cell, _, _, d| {
+                open.push(next_cost, next_cell as u32, d);
+            },
+        );
+    };
+    expand(costs, &mut open, (start, UNMOVED, 0.0));
+    // The goal's cheapest state expanded so far, and the bucket where the search ends.
+    let mut best: Option<(f64, u8)> = None;
+    let mut last_bucket = usize::MAX;
+    while let Some((cell, heading, print)) = open.pop(last_bucket) {
+        let cell = cell as usize;
+        let cost = costs.get(costs.state(cell % width, cell / width, heading));
+        if Rings::print(cost) != print {
+            continue;
+        }
+        stats.expanded += 1;
+        if control.should_stop(stats.expanded) {
+            return Err(SearchError::Cancelled);
+        }
+        if cell == goal {
+            if best.is_none_or(|(c, h)| (cost, heading) < (c, h)) {
+                best = Some((cost, heading));
             }
+            last_bucket = open.current();
+            continue;
+        }
+        expand(costs, &mut open, (cell, heading, cost));
+    }
+    stats.pushed = open.pushed;
+    stats.max_open = open.max_len;
+    Ok((best.map(|(_, heading)| (goal, heading)), stats))
+}
+
+/// Dijkstra's open list over (cell, heading) states: a ring of lists, each holding the states
+/// whose cost lies in one bucket `[k·w, (k + 1)·w)` of the width `w` of the cheapest step.
+/// Every step costs at least `w`, so a state can only make states of later buckets cheaper
+/// (but for rounding, which the search allows for): the states of one bucket are expanded in
+/// any order, without a heap. The ring holds as many buckets as one step can reach ahead, so
+/// that the lists are reused all through the search.
+///
+/// An entry is 8 bytes: the cell, the heading and 28 bits of the cost it was queued at (its
+/// print): an entry whose print is not its state's now is stale (the state got cheaper since)
+/// and is skipped. Two costs of one print let a state be expanded twice at its cost, which
+/// finds nothing new.
+struct Rings {
+    /// Bucket `k` in `current ≤ k < current + lists.len()` is `lists[k % lists.len()]`.
+    lists: Vec<Vec<u64>>,
+    /// The bucket being expanded.
+    current: usize,
+    /// Buckets per unit of cost.
+    per_unit: f64,
+    /// Entries queued.
+    len: usize,
+    /// Entries ever queued, and the most queued at once.
+    pushed: u64,
+    max_len: u64,
+}
+
+/// The most lists a ring may have; a search whose steps span more buckets uses the heap.
+const RINGS_MAX: usize = 1 << 16;
+
+impl Rings {
+    /// The bucket width and the most a step can cost (turns included) on `graph` with a
+    /// turn `penalty`, when a bucket queue can order its states: the cheapest step costs more
+    /// than zero, no step costs more than [`RINGS_MAX`] widths, and steps cost no more than
+    /// their terrain says (no heights, whose slopes would widen the span).
+    fn width_and_span(graph: &SearchGraph, penalty: f64) -> Option<(f64, f64)> {
+        let lengths = graph.step_lengths();
+        let shortest = lengths.iter().copied().fold(f64::INFINITY, f64::min);
+        let longest = lengths.iter().copied().fold(0.0, f64::max);
+        let width = graph.min_cost() * shortest;
+        let most_turns = if graph.topology().hex().is_some() { 3.0 } else { 4.0 };
+        let span = longest * graph.max_cost() + penalty * most_turns;
+        let fits = width > 0.0
+            && width.is_finite()
+            && span.is_finite()
+            && span / width < (RINGS_MAX / 2) as f64
+            && !graph.has_heights();
+        fits.then_some((width, span))
+    }
+
+    /// An empty queue of buckets `width` wide for steps of up to `span`.
+    fn new(width: f64, span: f64) -> Self {
+        // A step reaches at most `span / width` buckets ahead, and one more for rounding.
+        let lists = ((span / width).ceil() as usize + 2).next_power_of_two();
+        Self {
+            lists: vec![Vec::new(); lists],
+            current: 0,
+            per_unit: 1.0 / width,
+            len: 0,
+            pushed: 0,
+            max_len: 0,
         }
     }
-    let (path, cost) = match reached {
-        Some(end) => {
-            let (cells, cost) = trace_back(graph, &costs, start, end, penalty);
-            (Some(cells), cost)
+
+    /// The bucket of a cost: monotone in the cost, as the order needs.
+    #[inline(always)]
+    fn bucket(&self, cost: f64) -> usize {
+        (cost * self.per_unit) as usize
+    }
+
+    /// The 28 bits of a cost an entry keeps.
+    #[inline(always)]
+    fn print(cost: f64) -> u64 {
+        cost.to_bits() & ((1 << 28) - 1)
+    }
+
+    /// The bucket being expanded.
+    fn current(&self) -> usize {
+        self.current
+    }
+
+    /// Queues state (`cell`, `heading`) at `cost`, which is not below the current bucket.
+    #[inline(always)]
+    fn push(&mut self, cost: f64, cell: u32, heading: u8) {
+        let bucket = self.bucket(cost);
+        debug_assert!(bucket >= self.current && bucket - self.current < self.lists.len());
+        let slot = bucket & (self.lists.len() - 1);
+        self.lists[slot]
+            .push(u64::from(cell) | (u64::from(heading) << 32) | (Self::print(cost) << 36));
+        self.len += 1;
+        self.pushed += 1;
+        self.max_len = self.max_len.max(self.len as u64);
+    }
+
+    /// Takes an entry of the cheapest bucket not past `last` (cell, heading and print), if any.
+    #[inline(always)]
+    fn pop(&mut self, last: usize) -> Option<(u32, u8, u64)> {
+        if self.len == 0 {
+            return None;
         }
-        None => (None, 0.0),
-    };
-    stats.time_us = started.elapsed().as_micros() as u64;
-    let mut result = crate::search::outcome::result(graph, request, path, stats, None);
-    // The steps' cost plus the turns'.
-    result.cost = cost;
-    Ok(result)
+        let mask = self.lists.len() - 1;
+        loop {
+            if let Some(entry) = self.lists[self.current & mask].pop() {
+                self.len -= 1;
+                return Some((entry as u32, (entry >> 32) as u8 & 0xF, entry >> 36));
+            }
+            if self.current >= last {
+                return None;
+            }
+            self.current += 1;
+        }
+    }
 }
 
 /// The path to state `end` (a cell and the heading it was entered with) from the start, and
@@ -340,6 +566,93 @@ mod tests {
                 assert!((recomputed - result.cost).abs() < 1e-9, "{diagonal}");
             }
         }
+    }
+
+    /// Dijkstra with the whole search on the heap, as it ran before the bucket queue.
+    fn dijkstra_in_heap(graph: &SearchGraph, request: &SearchRequest) -> (Vec<usize>, f64) {
+        let mut costs = Costs::new(graph.width() as usize, graph.height() as usize);
+        let request = request.clone().with_algorithm(Algorithm::Dijkstra);
+        let (reached, _) =
+            search_in_heap(graph, &request, &SearchControl::new(), &mut costs).unwrap();
+        reached.map_or((Vec::new(), 0.0), |end| {
+            trace_back(
+                graph,
+                &costs,
+                graph.index(request.start),
+                end,
+                request.turn_penalty,
+            )
+        })
+    }
+
+    #[test]
+    fn the_bucket_queue_finds_the_heaps_paths_to_the_last_bit() {
+        use crate::grid::{Grid, HexLayout};
+        // A small generator, so that the maps are the same on every run.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut bucketed = 0;
+        for round in 0..240 {
+            let (w, h) = (3 + next(22) as usize, 3 + next(18) as usize);
+            let walls = next(4);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| match next(12) {
+                            0..=5 => '.',
+                            6 | 7 => '=',
+                            8 => '~',
+                            n if n < 9 + walls => '#',
+                            _ => '.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let mut grid = Grid::from_ascii(&rows).unwrap();
+            if round % 3 == 2 {
+                grid = grid.with_topology(Topology::Hex(HexLayout::ODD_R));
+            }
+            let diagonal = crate::search::Diagonal::ALL[round % crate::search::Diagonal::ALL.len()];
+            let graph = SearchGraph::new(&grid, diagonal);
+            // Penalties of a few bits and of many, so that costs tie exactly and nearly.
+            let penalty = match round % 4 {
+                0 => 1.0,
+                1 => 0.25 * (1 + next(8)) as f64,
+                2 => 0.1 * (1 + next(30)) as f64,
+                _ => std::f64::consts::SQRT_2 * (1 + next(5)) as f64 / 3.0,
+            };
+            let cell = |i: u64| Cell::new((i % w as u64) as u32, (i / w as u64) as u32);
+            for _ in 0..6 {
+                let (start, goal) = (cell(next((w * h) as u64)), cell(next((w * h) as u64)));
+                if !grid.is_passable(start) || !grid.is_passable(goal) {
+                    continue;
+                }
+                let request = SearchRequest::new(start, goal)
+                    .with_diagonal(diagonal)
+                    .with_turn_penalty(penalty);
+                let dijkstra = request.clone().with_algorithm(Algorithm::Dijkstra);
+                let control = SearchControl::new();
+                let fast = search(&graph, &dijkstra, &control).unwrap();
+                let (cells, cost) = dijkstra_in_heap(&graph, &request);
+                let cells: Vec<Cell> = cells.into_iter().map(|i| graph.cell(i)).collect();
+                let case = format!("round {round}, {start:?} → {goal:?}, penalty {penalty}");
+                assert_eq!(fast.found, !cells.is_empty(), "{case}");
+                assert_eq!(fast.path, cells, "{case}");
+                assert_eq!(fast.cost.to_bits(), cost.to_bits(), "{case}");
+                bucketed += usize::from(Rings::width_and_span(&graph, penalty).is_some());
+                // A*, on the heap, finds a path of the same cost.
+                let astar = search(&graph, &request, &control).unwrap();
+                assert_eq!(astar.found, fast.found, "{case}");
+                assert!((astar.cost - cost).abs() <= 1e-9 * cost.max(1.0), "{case}");
+            }
+        }
+        assert!(bucketed > 500, "the buckets ordered {bucketed} searches");
     }
 
     #[test]
