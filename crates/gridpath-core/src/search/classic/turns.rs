@@ -118,6 +118,15 @@ impl Costs {
         tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
     }
 
+    /// The cell `(x, y)` and the heading of a state index.
+    #[inline(always)]
+    fn cell_of(&self, state: usize) -> (usize, usize, u8) {
+        let (tile, within) = (state / PAGE, state % PAGE);
+        let (tx, ty) = (tile % self.tiles_across, tile / self.tiles_across);
+        let at = within / 8;
+        (tx * TILE + at % TILE, ty * TILE + at / TILE, (within % 8) as u8)
+    }
+
     /// The best cost known, infinite for a state not reached.
     #[inline]
     fn get(&self, state: usize) -> f64 {
@@ -182,19 +191,18 @@ pub(crate) fn search(
     Ok(result)
 }
 
-/// Relaxes every step out of state (`cell`, `heading`) of cost `cost`: each neighbour state
-/// reached more cheaply gets its new cost, and `push(cost, cell, x, y, heading)` queues it.
+/// Relaxes every step out of state (`cell` at `(x, y)`, `heading`) of cost `cost`: each
+/// neighbour state reached more cheaply gets its new cost, and `push(cost, cell, x, y,
+/// heading, state)` queues it.
 #[inline(always)]
 fn relax(
     graph: &SearchGraph,
     costs: &mut Costs,
     penalty: f64,
-    (cell, heading, cost): (usize, u8, f64),
-    mut push: impl FnMut(f64, usize, usize, usize, u8),
+    (cell, x, y, heading, cost): (usize, usize, usize, u8, f64),
+    mut push: impl FnMut(f64, usize, usize, usize, u8, usize),
 ) {
-    let width = graph.width() as usize;
     let topology = graph.topology();
-    let (x, y) = (cell % width, cell / width);
     let mut mask = graph.mask(cell);
     while mask != 0 {
         let d = mask.trailing_zeros() as usize;
@@ -210,7 +218,7 @@ fn relax(
         let next = costs.state(nx, ny, d as u8);
         if next_cost < costs.get(next) {
             costs.set(next, next_cost);
-            push(next_cost, next_cell, nx, ny, d as u8);
+            push(next_cost, next_cell, nx, ny, d as u8, next);
         }
     }
 }
@@ -272,8 +280,8 @@ fn search_in_heap(
             graph,
             costs,
             penalty,
-            (cell, heading, cost),
-            |next_cost, next_cell, nx, ny, d| {
+            (cell, x, y, heading, cost),
+            |next_cost, next_cell, nx, ny, d, _| {
                 open.push(Entry::with_notes(
                     next_cost + h(nx, ny),
                     next_cost,
@@ -318,27 +326,23 @@ fn search_in_buckets(
     }
     // The start's state before any step (cost 0, kept by no page).
     stats.expanded = 1;
-    let expand = |costs: &mut Costs, open: &mut Rings, state: (usize, u8, f64)| {
-        relax(
-            graph,
-            costs,
-            penalty,
-            state,
-            |next_cost, next_cell, _, _, d| {
-                open.push(next_cost, next_cell as u32, d);
-            },
-        );
+    let expand = |costs: &mut Costs, open: &mut Rings, state| {
+        relax(graph, costs, penalty, state, |next_cost, _, _, _, _, next| {
+            open.push(next_cost, next);
+        });
     };
-    expand(costs, &mut open, (start, UNMOVED, 0.0));
+    let (x, y) = (start % width, start / width);
+    expand(costs, &mut open, (start, x, y, UNMOVED, 0.0));
     // The goal's cheapest state expanded so far, and the bucket where the search ends.
     let mut best: Option<(f64, u8)> = None;
     let mut last_bucket = usize::MAX;
-    while let Some((cell, heading, print)) = open.pop(last_bucket) {
-        let cell = cell as usize;
-        let cost = costs.get(costs.state(cell % width, cell / width, heading));
+    while let Some((state, print)) = open.pop(last_bucket) {
+        let cost = costs.get(state);
         if Rings::print(cost) != print {
             continue;
         }
+        let (x, y, heading) = costs.cell_of(state);
+        let cell = y * width + x;
         stats.expanded += 1;
         if control.should_stop(stats.expanded) {
             return Err(SearchError::Cancelled);
@@ -350,7 +354,7 @@ fn search_in_buckets(
             last_bucket = open.current();
             continue;
         }
-        expand(costs, &mut open, (cell, heading, cost));
+        expand(costs, &mut open, (cell, x, y, heading, cost));
     }
     stats.pushed = open.pushed;
     stats.max_open = open.max_len;
@@ -364,10 +368,12 @@ fn search_in_buckets(
 /// any order, without a heap. The ring holds as many buckets as one step can reach ahead, so
 /// that the lists are reused all through the search.
 ///
-/// An entry is 8 bytes: the cell, the heading and 28 bits of the cost it was queued at (its
-/// print): an entry whose print is not its state's now is stale (the state got cheaper since)
-/// and is skipped. Two costs of one print let a state be expanded twice at its cost, which
-/// finds nothing new.
+/// An entry is 8 bytes: the state's index in [`Costs`] above 28 bits of the cost it was queued
+/// at (its print): an entry whose print is not its state's now is stale (the state got
+/// cheaper since) and is skipped. Two costs of one print let a state be expanded twice at its
+/// cost, which finds nothing new. A bucket's entries are sorted when the search reaches it,
+/// so that its states are expanded page by page: the states of one wave of the search lie all
+/// over the costs, and in the order they were queued nearly every one missed the cache.
 struct Rings {
     /// Bucket `k` in `current ≤ k < current + lists.len()` is `lists[k % lists.len()]`.
     lists: Vec<Vec<u64>>,
@@ -436,22 +442,21 @@ impl Rings {
         self.current
     }
 
-    /// Queues state (`cell`, `heading`) at `cost`, which is not below the current bucket.
+    /// Queues `state` at `cost`, which is not below the current bucket.
     #[inline(always)]
-    fn push(&mut self, cost: f64, cell: u32, heading: u8) {
+    fn push(&mut self, cost: f64, state: usize) {
         let bucket = self.bucket(cost);
         debug_assert!(bucket >= self.current && bucket - self.current < self.lists.len());
         let slot = bucket & (self.lists.len() - 1);
-        self.lists[slot]
-            .push(u64::from(cell) | (u64::from(heading) << 32) | (Self::print(cost) << 36));
+        self.lists[slot].push(((state as u64) << 28) | Self::print(cost));
         self.len += 1;
         self.pushed += 1;
         self.max_len = self.max_len.max(self.len as u64);
     }
 
-    /// Takes an entry of the cheapest bucket not past `last` (cell, heading and print), if any.
+    /// Takes an entry of the cheapest bucket not past `last` (state and print), if any.
     #[inline(always)]
-    fn pop(&mut self, last: usize) -> Option<(u32, u8, u64)> {
+    fn pop(&mut self, last: usize) -> Option<(usize, u64)> {
         if self.len == 0 {
             return None;
         }
@@ -459,12 +464,13 @@ impl Rings {
         loop {
             if let Some(entry) = self.lists[self.current & mask].pop() {
                 self.len -= 1;
-                return Some((entry as u32, (entry >> 32) as u8 & 0xF, entry >> 36));
+                return Some(((entry >> 28) as usize, entry & ((1 << 28) - 1)));
             }
             if self.current >= last {
                 return None;
             }
             self.current += 1;
+            self.lists[self.current & mask].sort_unstable();
         }
     }
 }
