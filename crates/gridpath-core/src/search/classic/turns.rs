@@ -33,7 +33,7 @@ use crate::grid::{Cell, Topology};
 
 use crate::search::control::SearchControl;
 use crate::search::frontier::heap::{Entry, Heap};
-use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::graph::{DX, DY, OPPOSITE, SearchGraph};
 use crate::search::request::{
     Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
@@ -191,6 +191,42 @@ pub(crate) fn search(
     Ok(result)
 }
 
+/// What a step costs, read from tables where the map allows, each to the same bits as
+/// [`SearchGraph::step_cost`] and the penalty times [`turns_at`] give it.
+struct Moves {
+    penalty: f64,
+    /// Each direction's step cost, on a map of one cost without heights.
+    steps: Option<[f64; 8]>,
+    /// The penalty for each pair of headings (from, including the start's, and to), on squares,
+    /// where the turns do not depend on the cell.
+    turn_costs: Option<[[f64; 8]; 9]>,
+    /// Whether a state leaves its cell back the way it came in: never on a cheapest path,
+    /// which would be cheaper without that loop by two steps and the penalty for the turns it
+    /// saves (the turns of a path are at most those of its loop plus the turn out of it, as
+    /// turns are counted round a circle), so a search may skip it and find the same costs for
+    /// every state a cheapest path passes through.
+    reverse: bool,
+}
+
+impl Moves {
+    fn new(graph: &SearchGraph, penalty: f64, reverse: bool) -> Self {
+        let steps = graph
+            .uniform_step_costs()
+            .filter(|_| !graph.has_heights());
+        let turn_costs = graph.topology().hex().is_none().then(|| {
+            std::array::from_fn(|from| {
+                std::array::from_fn(|to| penalty * f64::from(turns(from as u8, to as u8)))
+            })
+        });
+        Self {
+            penalty,
+            steps,
+            turn_costs,
+            reverse,
+        }
+    }
+}
+
 /// Relaxes every step out of state (`cell` at `(x, y)`, `heading`) of cost `cost`: each
 /// neighbour state reached more cheaply gets its new cost, and `push(cost, cell, x, y,
 /// heading, state)` queues it.
@@ -198,19 +234,28 @@ pub(crate) fn search(
 fn relax(
     graph: &SearchGraph,
     costs: &mut Costs,
-    penalty: f64,
+    moves: &Moves,
     (cell, x, y, heading, cost): (usize, usize, usize, u8, f64),
     mut push: impl FnMut(f64, usize, usize, usize, u8, usize),
 ) {
     let topology = graph.topology();
     let mut mask = graph.mask(cell);
+    if !moves.reverse && heading != UNMOVED {
+        mask &= !(1 << OPPOSITE[usize::from(heading)]);
+    }
     while mask != 0 {
         let d = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let next_cell = cell.wrapping_add_signed(graph.delta(d));
-        let step = graph.step_cost(cell, next_cell, d);
-        let turned = turns_at(topology, x, y, heading, d as u8);
-        let next_cost = cost + step + penalty * f64::from(turned);
+        let step = match &moves.steps {
+            Some(steps) => steps[d],
+            None => graph.step_cost(cell, next_cell, d),
+        };
+        let turn = match &moves.turn_costs {
+            Some(table) => table[usize::from(heading)][d],
+            None => moves.penalty * f64::from(turns_at(topology, x, y, heading, d as u8)),
+        };
+        let next_cost = cost + step + turn;
         let (nx, ny) = (
             x.wrapping_add_signed(DX[d] as isize),
             y.wrapping_add_signed(DY[d] as isize),
@@ -233,7 +278,7 @@ fn search_in_heap(
     costs: &mut Costs,
 ) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
     let mut stats = Stats::default();
-    let penalty = request.turn_penalty;
+    let moves = Moves::new(graph, request.turn_penalty, true);
     let goal = graph.index(request.goal);
     let start = graph.index(request.start);
     let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
@@ -279,7 +324,7 @@ fn search_in_heap(
         relax(
             graph,
             costs,
-            penalty,
+            &moves,
             (cell, x, y, heading, cost),
             |next_cost, next_cell, nx, ny, d, _| {
                 open.push(Entry::with_notes(
@@ -316,7 +361,7 @@ fn search_in_buckets(
     mut open: Rings,
 ) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
     let mut stats = Stats::default();
-    let penalty = request.turn_penalty;
+    let moves = Moves::new(graph, request.turn_penalty, false);
     let goal = graph.index(request.goal);
     let start = graph.index(request.start);
     let width = graph.width() as usize;
@@ -327,7 +372,7 @@ fn search_in_buckets(
     // The start's state before any step (cost 0, kept by no page).
     stats.expanded = 1;
     let expand = |costs: &mut Costs, open: &mut Rings, state| {
-        relax(graph, costs, penalty, state, |next_cost, _, _, _, _, next| {
+        relax(graph, costs, &moves, state, |next_cost, _, _, _, _, next| {
             open.push(next_cost, next);
         });
     };
