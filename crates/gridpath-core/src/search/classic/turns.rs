@@ -171,7 +171,8 @@ pub(crate) fn search(
         .flatten();
     let (reached, stats) = match rings {
         Some((width, span)) => {
-            search_in_buckets(graph, request, control, &mut costs, Rings::new(width, span))?
+            let open = Rings::new(width, span, costs.pages.len());
+            search_in_buckets(graph, request, control, &mut costs, open)?
         }
         None => search_in_heap(graph, request, control, &mut costs)?,
     };
@@ -426,6 +427,10 @@ struct Rings {
     current: usize,
     /// Buckets per unit of cost.
     per_unit: f64,
+    /// Room for a bucket's entries while they are sorted.
+    scratch: Vec<u64>,
+    /// The bits of each of the two digits of a page index the sort orders by.
+    digit_bits: u32,
     /// Entries queued.
     len: usize,
     /// Entries ever queued, and the most queued at once.
@@ -457,11 +462,15 @@ impl Rings {
     }
 
     /// An empty queue of buckets `width` wide for steps of up to `span`.
-    fn new(width: f64, span: f64) -> Self {
+    fn new(width: f64, span: f64, pages: usize) -> Self {
         // A step reaches at most `span / width` buckets ahead, and one more for rounding.
         let lists = ((span / width).ceil() as usize + 2).next_power_of_two();
+        // Two digits of the page index, each of half its bits.
+        let digit_bits = (usize::BITS - pages.max(2).leading_zeros()).div_ceil(2);
         Self {
             lists: vec![Vec::new(); lists],
+            scratch: Vec::new(),
+            digit_bits,
             current: 0,
             per_unit: 1.0 / width,
             len: 0,
@@ -515,8 +524,49 @@ impl Rings {
                 return None;
             }
             self.current += 1;
-            self.lists[self.current & mask].sort_unstable();
+            self.sort(self.current & mask);
         }
+    }
+
+    /// Orders the entries of list `slot` by page: a radix sort on the two digits of the page
+    /// index (the order inside a page does not matter), or a plain sort of a short list.
+    fn sort(&mut self, slot: usize) {
+        let mut list = std::mem::take(&mut self.lists[slot]);
+        if list.len() < 1 << 10 {
+            list.sort_unstable();
+        } else {
+            // The page index lies above the 28 bits of print and the 9 of a state in its page.
+            const PAGE_SHIFT: u32 = 37;
+            let bits = self.digit_bits;
+            let digits = 1usize << bits;
+            let digit = move |entry: u64, pass: u32| {
+                ((entry >> (PAGE_SHIFT + pass * bits)) as usize) & (digits - 1)
+            };
+            let mut counts = vec![0usize; 2 * digits];
+            for &entry in &list {
+                counts[digit(entry, 0)] += 1;
+                counts[digits + digit(entry, 1)] += 1;
+            }
+            for pass in 0..2 {
+                let counts = &mut counts[pass * digits..(pass + 1) * digits];
+                let mut at = 0;
+                for count in counts.iter_mut() {
+                    (*count, at) = (at, at + *count);
+                }
+            }
+            self.scratch.resize(list.len(), 0);
+            for &entry in &list {
+                let d = digit(entry, 0);
+                self.scratch[counts[d]] = entry;
+                counts[d] += 1;
+            }
+            for &entry in &self.scratch {
+                let d = digits + digit(entry, 1);
+                list[counts[d]] = entry;
+                counts[d] += 1;
+            }
+        }
+        self.lists[slot] = list;
     }
 }
 
