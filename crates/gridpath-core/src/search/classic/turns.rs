@@ -124,7 +124,11 @@ impl Costs {
         let (tile, within) = (state / PAGE, state % PAGE);
         let (tx, ty) = (tile % self.tiles_across, tile / self.tiles_across);
         let at = within / 8;
-        (tx * TILE + at % TILE, ty * TILE + at / TILE, (within % 8) as u8)
+        (
+            tx * TILE + at % TILE,
+            ty * TILE + at / TILE,
+            (within % 8) as u8,
+        )
     }
 
     /// The best cost known, infinite for a state not reached.
@@ -211,9 +215,7 @@ struct Moves {
 
 impl Moves {
     fn new(graph: &SearchGraph, penalty: f64, reverse: bool) -> Self {
-        let steps = graph
-            .uniform_step_costs()
-            .filter(|_| !graph.has_heights());
+        let steps = graph.uniform_step_costs().filter(|_| !graph.has_heights());
         let turn_costs = graph.topology().hex().is_none().then(|| {
             std::array::from_fn(|from| {
                 std::array::from_fn(|to| penalty * f64::from(turns(from as u8, to as u8)))
@@ -229,15 +231,15 @@ impl Moves {
 }
 
 /// Relaxes every step out of state (`cell` at `(x, y)`, `heading`) of cost `cost`: each
-/// neighbour state reached more cheaply gets its new cost, and `push(cost, cell, x, y,
-/// heading, state)` queues it.
+/// neighbour state reached more cheaply gets its new cost, and `push((cost, cost before),
+/// cell, x, y, heading, state)` queues it.
 #[inline(always)]
 fn relax(
     graph: &SearchGraph,
     costs: &mut Costs,
     moves: &Moves,
     (cell, x, y, heading, cost): (usize, usize, usize, u8, f64),
-    mut push: impl FnMut(f64, usize, usize, usize, u8, usize),
+    mut push: impl FnMut((f64, f64), usize, usize, usize, u8, usize),
 ) {
     let topology = graph.topology();
     let mut mask = graph.mask(cell);
@@ -262,9 +264,10 @@ fn relax(
             y.wrapping_add_signed(DY[d] as isize),
         );
         let next = costs.state(nx, ny, d as u8);
-        if next_cost < costs.get(next) {
+        let known = costs.get(next);
+        if next_cost < known {
             costs.set(next, next_cost);
-            push(next_cost, next_cell, nx, ny, d as u8, next);
+            push((next_cost, known), next_cell, nx, ny, d as u8, next);
         }
     }
 }
@@ -327,7 +330,7 @@ fn search_in_heap(
             costs,
             &moves,
             (cell, x, y, heading, cost),
-            |next_cost, next_cell, nx, ny, d, _| {
+            |(next_cost, _), next_cell, nx, ny, d, _| {
                 open.push(Entry::with_notes(
                     next_cost + h(nx, ny),
                     next_cost,
@@ -373,18 +376,24 @@ fn search_in_buckets(
     // The start's state before any step (cost 0, kept by no page).
     stats.expanded = 1;
     let expand = |costs: &mut Costs, open: &mut Rings, state| {
-        relax(graph, costs, &moves, state, |next_cost, _, _, _, _, next| {
-            open.push(next_cost, next);
-        });
+        relax(
+            graph,
+            costs,
+            &moves,
+            state,
+            |(cost, before), _, _, _, _, next| {
+                open.push(cost, before, next);
+            },
+        );
     };
     let (x, y) = (start % width, start / width);
     expand(costs, &mut open, (start, x, y, UNMOVED, 0.0));
     // The goal's cheapest state expanded so far, and the bucket where the search ends.
     let mut best: Option<(f64, u8)> = None;
     let mut last_bucket = usize::MAX;
-    while let Some((state, print)) = open.pop(last_bucket) {
+    while let Some(state) = open.pop(last_bucket) {
         let cost = costs.get(state);
-        if Rings::print(cost) != print {
+        if open.bucket(cost) != open.current() {
             continue;
         }
         let (x, y, heading) = costs.cell_of(state);
@@ -414,10 +423,13 @@ fn search_in_buckets(
 /// any order, without a heap. The ring holds as many buckets as one step can reach ahead, so
 /// that the lists are reused all through the search.
 ///
-/// An entry is 8 bytes: the state's index in [`Costs`] above 28 bits of the cost it was queued
-/// at (its print): an entry whose print is not its state's now is stale (the state got
-/// cheaper since) and is skipped. Two costs of one print let a state be expanded twice at its
-/// cost, which finds nothing new. A bucket's entries are sorted when the search reaches it,
+/// An entry is the state's index in [`Costs`], 8 bytes. A state is queued in the bucket of its
+/// cost, unless it waits in that bucket already (it got cheaper but stayed in a later bucket
+/// than the current one): each state waits once in each bucket it may be expanded from, and
+/// is expanded from there at the cost it has by then. An entry whose state's cost now lies in
+/// another bucket is stale (the state got cheaper since) and is skipped. A state made cheaper
+/// within the current bucket (by rounding only) is queued there again, and may be expanded
+/// twice, the second time finding nothing new. A bucket's entries are sorted when the search reaches it,
 /// so that its states are expanded page by page: the states of one wave of the search lie all
 /// over the costs, and in the order they were queued nearly every one missed the cache.
 struct Rings {
@@ -451,7 +463,11 @@ impl Rings {
         let shortest = lengths.iter().copied().fold(f64::INFINITY, f64::min);
         let longest = lengths.iter().copied().fold(0.0, f64::max);
         let width = graph.min_cost() * shortest;
-        let most_turns = if graph.topology().hex().is_some() { 3.0 } else { 4.0 };
+        let most_turns = if graph.topology().hex().is_some() {
+            3.0
+        } else {
+            4.0
+        };
         let span = longest * graph.max_cost() + penalty * most_turns;
         let fits = width > 0.0
             && width.is_finite()
@@ -485,32 +501,30 @@ impl Rings {
         (cost * self.per_unit) as usize
     }
 
-    /// The 28 bits of a cost an entry keeps.
-    #[inline(always)]
-    fn print(cost: f64) -> u64 {
-        cost.to_bits() & ((1 << 28) - 1)
-    }
-
     /// The bucket being expanded.
     fn current(&self) -> usize {
         self.current
     }
 
-    /// Queues `state` at `cost`, which is not below the current bucket.
+    /// Queues `state` at `cost`, which is not below the current bucket, unless it waits in
+    /// that bucket already from its cost `before`.
     #[inline(always)]
-    fn push(&mut self, cost: f64, state: usize) {
+    fn push(&mut self, cost: f64, before: f64, state: usize) {
         let bucket = self.bucket(cost);
         debug_assert!(bucket >= self.current && bucket - self.current < self.lists.len());
+        if bucket > self.current && before.is_finite() && self.bucket(before) == bucket {
+            return;
+        }
         let slot = bucket & (self.lists.len() - 1);
-        self.lists[slot].push(((state as u64) << 28) | Self::print(cost));
+        self.lists[slot].push(state as u64);
         self.len += 1;
         self.pushed += 1;
         self.max_len = self.max_len.max(self.len as u64);
     }
 
-    /// Takes an entry of the cheapest bucket not past `last` (state and print), if any.
+    /// Takes a state of the cheapest bucket not past `last`, if any.
     #[inline(always)]
-    fn pop(&mut self, last: usize) -> Option<(usize, u64)> {
+    fn pop(&mut self, last: usize) -> Option<usize> {
         if self.len == 0 {
             return None;
         }
@@ -518,7 +532,7 @@ impl Rings {
         loop {
             if let Some(entry) = self.lists[self.current & mask].pop() {
                 self.len -= 1;
-                return Some(((entry >> 28) as usize, entry & ((1 << 28) - 1)));
+                return Some(entry as usize);
             }
             if self.current >= last {
                 return None;
@@ -535,8 +549,8 @@ impl Rings {
         if list.len() < 1 << 10 {
             list.sort_unstable();
         } else {
-            // The page index lies above the 28 bits of print and the 9 of a state in its page.
-            const PAGE_SHIFT: u32 = 37;
+            // The page index lies above the 9 bits of a state in its page.
+            const PAGE_SHIFT: u32 = 9;
             let bits = self.digit_bits;
             let digits = 1usize << bits;
             let digit = move |entry: u64, pass: u32| {
@@ -754,6 +768,40 @@ mod tests {
             }
         }
         assert!(bucketed > 500, "the buckets ordered {bucketed} searches");
+    }
+
+    #[test]
+    fn a_bucket_is_sorted_by_page_keeping_every_state() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for (pages, len) in [
+            (1usize, 5000usize),
+            (70, 3000),
+            (65_536, 20_000),
+            (1 << 20, 1500),
+        ] {
+            let mut rings = Rings::new(1.0, 6.0, pages);
+            let states: Vec<u64> = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed % (pages * PAGE) as u64
+                })
+                .collect();
+            rings.lists[3] = states.clone();
+            rings.sort(3);
+            let sorted = &rings.lists[3];
+            assert!(
+                sorted
+                    .windows(2)
+                    .all(|w| w[0] / PAGE as u64 <= w[1] / PAGE as u64),
+                "{pages} pages"
+            );
+            let (mut a, mut b) = (states, sorted.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{pages} pages");
+        }
     }
 
     #[test]
