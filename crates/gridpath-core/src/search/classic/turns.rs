@@ -6,8 +6,10 @@
 //!
 //! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the
 //! search reaches them, so that memory follows the states reached and no state is hashed;
-//! the path is traced back through the costs. The open list is the searches' 16-byte entry
-//! heap, with the heading in the entry.
+//! the path is traced back through the costs. A*'s open list is the searches' 16-byte entry
+//! heap, with the heading in the entry; Dijkstra's is a ring of buckets of cost as wide as the
+//! cheapest step ([`Rings`]), each sorted by page of the costs when the search reaches it,
+//! which finds the heap's costs and paths to the last bit.
 //!
 //! On a hex map a turn is a change between the six directions, and the penalty is paid for
 //! every 60° turned; the heading is still kept as the graph's direction of the step, whose
