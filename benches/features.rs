@@ -63,15 +63,16 @@ fn walled_in(grid: &Grid, goal: Cell) -> Grid {
     walled
 }
 
-/// A turn penalty of 1 with A* and with Dijkstra against plain A* on the empty open maps
-/// (see [`common::open_map`]) of each side of `OPEN_SIDES` (default 2048 and 4096): one run
-/// of each of two long queries, with the states expanded.
+/// A turn penalty of 1 with A* and with Dijkstra against plain A* and plain Dijkstra on the
+/// empty open maps (see [`common::open_map`]) of each side of `OPEN_SIDES` (default 2048 and
+/// 4096): one run of each of two long queries, with the states expanded, and the turn
+/// penalty's Dijkstra as a multiple of plain Dijkstra's time.
 fn open_maps() {
     use gridpath::search::Algorithm;
     println!(
-        "| open map | queries | `astar` ms | turn penalty 1, A* ms (expanded) | turn penalty 1, Dijkstra ms (expanded) |"
+        "| open map | queries | `astar` ms | turn penalty 1, A* ms (expanded) | `dijkstra` ms (expanded) | turn penalty 1, Dijkstra ms (expanded) | × `dijkstra` |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for side in common::open_sides(&[2048, 4096]) {
         let grid = common::open_map(side, false);
         let graph = SearchGraph::new(&grid, Diagonal::NoCut);
@@ -87,13 +88,14 @@ fn open_maps() {
                 result.stats.expanded as f64,
             )
         };
-        let mut sums = [(0.0, 0.0); 3];
+        let mut sums = [(0.0, 0.0); 4];
         for &(start, goal) in &queries {
             let request = SearchRequest::new(start, goal);
             let turning = request.clone().with_turn_penalty(1.0);
             for (sum, request) in sums.iter_mut().zip([
-                request,
+                request.clone(),
                 turning.clone(),
+                request.with_algorithm(Algorithm::Dijkstra),
                 turning.with_algorithm(Algorithm::Dijkstra),
             ]) {
                 let (ms, expanded) = run(request);
@@ -103,13 +105,16 @@ fn open_maps() {
         }
         let n = queries.len() as f64;
         println!(
-            "| {side}×{side} | {} | {:.1} | {:.1} ({:.0}) | {:.1} ({:.0}) |",
+            "| {side}×{side} | {} | {:.1} | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1}× |",
             queries.len(),
             sums[0].0 / n,
             sums[1].0 / n,
             sums[1].1 / n,
             sums[2].0 / n,
             sums[2].1 / n,
+            sums[3].0 / n,
+            sums[3].1 / n,
+            sums[3].0 / sums[2].0,
         );
     }
 }

@@ -6,8 +6,10 @@
 //!
 //! Each state keeps its best cost only (8 bytes), in pages of 8 × 8 cells allocated as the
 //! search reaches them, so that memory follows the states reached and no state is hashed;
-//! the path is traced back through the costs. The open list is the searches' 16-byte entry
-//! heap, with the heading in the entry.
+//! the path is traced back through the costs. A*'s open list is the searches' 16-byte entry
+//! heap, with the heading in the entry; Dijkstra's is a ring of buckets of cost as wide as the
+//! cheapest step ([`Rings`]), each sorted by page of the costs when the search reaches it,
+//! which finds the heap's costs and paths to the last bit.
 //!
 //! On a hex map a turn is a change between the six directions, and the penalty is paid for
 //! every 60° turned; the heading is still kept as the graph's direction of the step, whose
@@ -33,7 +35,7 @@ use crate::grid::{Cell, Topology};
 
 use crate::control::SearchControl;
 use crate::search::frontier::heap::{Entry, Heap};
-use crate::search::graph::{DX, DY, SearchGraph};
+use crate::search::graph::{DX, DY, OPPOSITE, SearchGraph};
 use crate::search::request::{
     Algorithm, Heuristic, SearchError, SearchRequest, SearchResult, Stats,
 };
@@ -118,6 +120,19 @@ impl Costs {
         tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
     }
 
+    /// The cell `(x, y)` and the heading of a state index.
+    #[inline(always)]
+    fn cell_of(&self, state: usize) -> (usize, usize, u8) {
+        let (tile, within) = (state / PAGE, state % PAGE);
+        let (tx, ty) = (tile % self.tiles_across, tile / self.tiles_across);
+        let at = within / 8;
+        (
+            tx * TILE + at % TILE,
+            ty * TILE + at / TILE,
+            (within % 8) as u8,
+        )
+    }
+
     /// The best cost known, infinite for a state not reached.
     #[inline]
     fn get(&self, state: usize) -> f64 {
@@ -142,6 +157,9 @@ impl Costs {
 
 /// Plans with a turn penalty: A* (weighted when the request says so) or Dijkstra over (cell,
 /// heading). The request was checked; its `turn_penalty` is positive.
+///
+/// Dijkstra's open list is a [`Rings`] bucket queue where the graph's step costs allow one
+/// (see [`Rings::width_and_span`]), the searches' heap otherwise; A* always uses the heap.
 pub(crate) fn search(
     graph: &SearchGraph,
     request: &SearchRequest,
@@ -153,8 +171,120 @@ pub(crate) fn search(
         });
     }
     let started = Instant::now();
+    let mut costs = Costs::new(graph.width() as usize, graph.height() as usize);
+    let rings = (request.algorithm == Algorithm::Dijkstra)
+        .then(|| Rings::width_and_span(graph, request.turn_penalty))
+        .flatten();
+    let (reached, stats) = match rings {
+        Some((width, span)) => {
+            let open = Rings::new(width, span, costs.pages.len());
+            search_in_buckets(graph, request, control, &mut costs, open)?
+        }
+        None => search_in_heap(graph, request, control, &mut costs)?,
+    };
+    let start = graph.index(request.start);
+    let (path, cost) = match reached {
+        Some(end) => {
+            let (cells, cost) = trace_back(graph, &costs, start, end, request.turn_penalty);
+            (Some(cells), cost)
+        }
+        None => (None, 0.0),
+    };
+    let mut stats = stats;
+    stats.time_us = started.elapsed().as_micros() as u64;
+    let mut result = crate::search::outcome::result(graph, request, path, stats, None);
+    // The steps' cost plus the turns'.
+    result.cost = cost;
+    Ok(result)
+}
+
+/// What a step costs, read from tables where the map allows, each to the same bits as
+/// [`SearchGraph::step_cost`] and the penalty times [`turns_at`] give it.
+struct Moves {
+    penalty: f64,
+    /// Each direction's step cost, on a map of one cost without heights.
+    steps: Option<[f64; 8]>,
+    /// The penalty for each pair of headings (from, including the start's, and to), on squares,
+    /// where the turns do not depend on the cell.
+    turn_costs: Option<[[f64; 8]; 9]>,
+    /// Whether a state leaves its cell back the way it came in: never on a cheapest path,
+    /// which would be cheaper without that loop by two steps and the penalty for the turns it
+    /// saves (the turns of a path are at most those of its loop plus the turn out of it, as
+    /// turns are counted round a circle), so a search may skip it and find the same costs for
+    /// every state a cheapest path passes through.
+    reverse: bool,
+}
+
+impl Moves {
+    fn new(graph: &SearchGraph, penalty: f64, reverse: bool) -> Self {
+        let steps = graph.uniform_step_costs().filter(|_| !graph.has_heights());
+        let turn_costs = graph.topology().hex().is_none().then(|| {
+            std::array::from_fn(|from| {
+                std::array::from_fn(|to| penalty * f64::from(turns(from as u8, to as u8)))
+            })
+        });
+        Self {
+            penalty,
+            steps,
+            turn_costs,
+            reverse,
+        }
+    }
+}
+
+/// Relaxes every step out of state (`cell` at `(x, y)`, `heading`) of cost `cost`: each
+/// neighbour state reached more cheaply gets its new cost, and `push((cost, cost before),
+/// cell, x, y, heading, state)` queues it.
+#[inline(always)]
+fn relax(
+    graph: &SearchGraph,
+    costs: &mut Costs,
+    moves: &Moves,
+    (cell, x, y, heading, cost): (usize, usize, usize, u8, f64),
+    mut push: impl FnMut((f64, f64), usize, usize, usize, u8, usize),
+) {
+    let topology = graph.topology();
+    let mut mask = graph.mask(cell);
+    if !moves.reverse && heading != UNMOVED {
+        mask &= !(1 << OPPOSITE[usize::from(heading)]);
+    }
+    while mask != 0 {
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let next_cell = cell.wrapping_add_signed(graph.delta(d));
+        let step = match &moves.steps {
+            Some(steps) => steps[d],
+            None => graph.step_cost(cell, next_cell, d),
+        };
+        let turn = match &moves.turn_costs {
+            Some(table) => table[usize::from(heading)][d],
+            None => moves.penalty * f64::from(turns_at(topology, x, y, heading, d as u8)),
+        };
+        let next_cost = cost + step + turn;
+        let (nx, ny) = (
+            x.wrapping_add_signed(DX[d] as isize),
+            y.wrapping_add_signed(DY[d] as isize),
+        );
+        let next = costs.state(nx, ny, d as u8);
+        let known = costs.get(next);
+        if next_cost < known {
+            costs.set(next, next_cost);
+            push((next_cost, known), next_cell, nx, ny, d as u8, next);
+        }
+    }
+}
+
+/// The goal state reached, if any, and the counts: A* (or Dijkstra) with the searches' heap.
+/// Each entry carries its cell, and its heading in the notes; an entry is stale when its state
+/// got cheaper since: its priority is then above the state's.
+fn search_in_heap(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+    costs: &mut Costs,
+) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
     let mut stats = Stats::default();
-    let penalty = request.turn_penalty;
+    let moves = Moves::new(graph, request.turn_penalty, true);
     let goal = graph.index(request.goal);
     let start = graph.index(request.start);
     let (heuristic, weight) = if request.algorithm == Algorithm::AStar {
@@ -172,10 +302,6 @@ pub(crate) fn search(
         ) * scale
     };
     let width = graph.width() as usize;
-    let topology = graph.topology();
-    let mut costs = Costs::new(width, graph.height() as usize);
-    // The open list: each entry carries its cell, and its heading in the notes. An entry is
-    // stale when its state got cheaper since: its priority is then above the state's.
     let mut open = Heap::default();
     open.push(Entry::with_notes(
         h(start % width, start / width),
@@ -183,7 +309,6 @@ pub(crate) fn search(
         start as u32,
         UNMOVED,
     ));
-    let mut reached = None;
     while let Some(entry) = open.pop() {
         let (cell, heading) = (entry.cell() as usize, entry.notes());
         let (x, y) = (cell % width, cell / width);
@@ -200,47 +325,265 @@ pub(crate) fn search(
             return Err(SearchError::Cancelled);
         }
         if cell == goal {
-            reached = Some((cell, heading));
-            break;
+            return Ok((Some((cell, heading)), stats));
         }
-        let mut mask = graph.mask(cell);
-        while mask != 0 {
-            let d = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let next_cell = cell.wrapping_add_signed(graph.delta(d));
-            let step = graph.step_cost(cell, next_cell, d);
-            let turned = turns_at(topology, x, y, heading, d as u8);
-            let next_cost = cost + step + penalty * f64::from(turned);
-            let (nx, ny) = (
-                x.wrapping_add_signed(DX[d] as isize),
-                y.wrapping_add_signed(DY[d] as isize),
-            );
-            let next = costs.state(nx, ny, d as u8);
-            if next_cost < costs.get(next) {
-                costs.set(next, next_cost);
+        relax(
+            graph,
+            costs,
+            &moves,
+            (cell, x, y, heading, cost),
+            |(next_cost, _), next_cell, nx, ny, d, _| {
                 open.push(Entry::with_notes(
                     next_cost + h(nx, ny),
                     next_cost,
                     next_cell as u32,
-                    d as u8,
+                    d,
                 ));
                 stats.pushed += 1;
                 stats.max_open = stats.max_open.max(open.len() as u64);
+            },
+        );
+    }
+    Ok((None, stats))
+}
+
+/// The goal state reached, if any, and the counts: Dijkstra with a [`Rings`] bucket queue.
+///
+/// The costs it finds are the heap's to the last bit. Both compute each state's cost as the
+/// least, over the states before it, of their cost plus the step and its turns, in floats;
+/// adding a positive step to a float never lowers it, so these equations have one solution,
+/// the least float sum over the paths to the state, whichever order the states are expanded
+/// in, as long as every state is expanded again after it gets cheaper (a state improved by
+/// another of its own bucket, which only rounding allows, is queued into that bucket again).
+/// The search stops at the end of the bucket where the goal's cell is first expanded: every
+/// state cheaper than the cheapest goal state then has its least cost, so the trace back
+/// reads the same costs as after the heap's search, and among the goal's states of the least
+/// cost the one of the smallest heading ends the path, as the heap's order of entries picks.
+fn search_in_buckets(
+    graph: &SearchGraph,
+    request: &SearchRequest,
+    control: &SearchControl,
+    costs: &mut Costs,
+    mut open: Rings,
+) -> Result<(Option<(usize, u8)>, Stats), SearchError> {
+    let mut stats = Stats::default();
+    let moves = Moves::new(graph, request.turn_penalty, false);
+    let goal = graph.index(request.goal);
+    let start = graph.index(request.start);
+    let width = graph.width() as usize;
+    if start == goal {
+        stats.expanded = 1;
+        return Ok((Some((start, UNMOVED)), stats));
+    }
+    // The start's state before any step (cost 0, kept by no page).
+    stats.expanded = 1;
+    let expand = |costs: &mut Costs, open: &mut Rings, state| {
+        relax(
+            graph,
+            costs,
+            &moves,
+            state,
+            |(cost, before), _, _, _, _, next| {
+                open.push(cost, before, next);
+            },
+        );
+    };
+    let (x, y) = (start % width, start / width);
+    expand(costs, &mut open, (start, x, y, UNMOVED, 0.0));
+    // The goal's cheapest state expanded so far, and the bucket where the search ends.
+    let mut best: Option<(f64, u8)> = None;
+    let mut last_bucket = usize::MAX;
+    while let Some(state) = open.pop(last_bucket) {
+        let cost = costs.get(state);
+        if open.bucket(cost) != open.current() {
+            continue;
+        }
+        let (x, y, heading) = costs.cell_of(state);
+        let cell = y * width + x;
+        stats.expanded += 1;
+        if control.should_stop(stats.expanded) {
+            return Err(SearchError::Cancelled);
+        }
+        if cell == goal {
+            if best.is_none_or(|(c, h)| (cost, heading) < (c, h)) {
+                best = Some((cost, heading));
             }
+            last_bucket = open.current();
+            continue;
+        }
+        expand(costs, &mut open, (cell, x, y, heading, cost));
+    }
+    stats.pushed = open.pushed;
+    stats.max_open = open.max_len;
+    Ok((best.map(|(_, heading)| (goal, heading)), stats))
+}
+
+/// Dijkstra's open list over (cell, heading) states: a ring of lists, each holding the states
+/// whose cost lies in one bucket `[k·w, (k + 1)·w)` of the width `w` of the cheapest step.
+/// Every step costs at least `w`, so a state can only make states of later buckets cheaper
+/// (but for rounding, which the search allows for): the states of one bucket are expanded in
+/// any order, without a heap. The ring holds as many buckets as one step can reach ahead, so
+/// that the lists are reused all through the search.
+///
+/// An entry is the state's index in [`Costs`], 8 bytes. A state is queued in the bucket of its
+/// cost, unless it waits in that bucket already (it got cheaper but stayed in a later bucket
+/// than the current one): each state waits once in each bucket it may be expanded from, and
+/// is expanded from there at the cost it has by then. An entry whose state's cost now lies in
+/// another bucket is stale (the state got cheaper since) and is skipped. A state made cheaper
+/// within the current bucket (by rounding only) is queued there again, and may be expanded
+/// twice, the second time finding nothing new. A bucket's entries are sorted when the search reaches it,
+/// so that its states are expanded page by page: the states of one wave of the search lie all
+/// over the costs, and in the order they were queued nearly every one missed the cache.
+struct Rings {
+    /// Bucket `k` in `current ≤ k < current + lists.len()` is `lists[k % lists.len()]`.
+    lists: Vec<Vec<u64>>,
+    /// The bucket being expanded.
+    current: usize,
+    /// Buckets per unit of cost.
+    per_unit: f64,
+    /// Room for a bucket's entries while they are sorted.
+    scratch: Vec<u64>,
+    /// The bits of each of the two digits of a page index the sort orders by.
+    digit_bits: u32,
+    /// Entries queued.
+    len: usize,
+    /// Entries ever queued, and the most queued at once.
+    pushed: u64,
+    max_len: u64,
+}
+
+/// The most lists a ring may have; a search whose steps span more buckets uses the heap.
+const RINGS_MAX: usize = 1 << 16;
+
+impl Rings {
+    /// The bucket width and the most a step can cost (turns included) on `graph` with a
+    /// turn `penalty`, when a bucket queue can order its states: the cheapest step costs more
+    /// than zero, no step costs more than [`RINGS_MAX`] widths, and steps cost no more than
+    /// their terrain says (no heights, whose slopes would widen the span).
+    fn width_and_span(graph: &SearchGraph, penalty: f64) -> Option<(f64, f64)> {
+        let lengths = graph.step_lengths();
+        let shortest = lengths.iter().copied().fold(f64::INFINITY, f64::min);
+        let longest = lengths.iter().copied().fold(0.0, f64::max);
+        let width = graph.min_cost() * shortest;
+        let most_turns = if graph.topology().hex().is_some() {
+            3.0
+        } else {
+            4.0
+        };
+        let span = longest * graph.max_cost() + penalty * most_turns;
+        let fits = width > 0.0
+            && width.is_finite()
+            && span.is_finite()
+            && span / width < (RINGS_MAX / 2) as f64
+            && !graph.has_heights();
+        fits.then_some((width, span))
+    }
+
+    /// An empty queue of buckets `width` wide for steps of up to `span`.
+    fn new(width: f64, span: f64, pages: usize) -> Self {
+        // A step reaches at most `span / width` buckets ahead, and one more for rounding.
+        let lists = ((span / width).ceil() as usize + 2).next_power_of_two();
+        // Two digits of the page index, each of half its bits.
+        let digit_bits = (usize::BITS - pages.max(2).leading_zeros()).div_ceil(2);
+        Self {
+            lists: vec![Vec::new(); lists],
+            scratch: Vec::new(),
+            digit_bits,
+            current: 0,
+            per_unit: 1.0 / width,
+            len: 0,
+            pushed: 0,
+            max_len: 0,
         }
     }
-    let (path, cost) = match reached {
-        Some(end) => {
-            let (cells, cost) = trace_back(graph, &costs, start, end, penalty);
-            (Some(cells), cost)
+
+    /// The bucket of a cost: monotone in the cost, as the order needs.
+    #[inline(always)]
+    fn bucket(&self, cost: f64) -> usize {
+        (cost * self.per_unit) as usize
+    }
+
+    /// The bucket being expanded.
+    fn current(&self) -> usize {
+        self.current
+    }
+
+    /// Queues `state` at `cost`, which is not below the current bucket, unless it waits in
+    /// that bucket already from its cost `before`.
+    #[inline(always)]
+    fn push(&mut self, cost: f64, before: f64, state: usize) {
+        let bucket = self.bucket(cost);
+        debug_assert!(bucket >= self.current && bucket - self.current < self.lists.len());
+        if bucket > self.current && before.is_finite() && self.bucket(before) == bucket {
+            return;
         }
-        None => (None, 0.0),
-    };
-    stats.time_us = started.elapsed().as_micros() as u64;
-    let mut result = crate::search::outcome::result(graph, request, path, stats, None);
-    // The steps' cost plus the turns'.
-    result.cost = cost;
-    Ok(result)
+        let slot = bucket & (self.lists.len() - 1);
+        self.lists[slot].push(state as u64);
+        self.len += 1;
+        self.pushed += 1;
+        self.max_len = self.max_len.max(self.len as u64);
+    }
+
+    /// Takes a state of the cheapest bucket not past `last`, if any.
+    #[inline(always)]
+    fn pop(&mut self, last: usize) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.lists.len() - 1;
+        loop {
+            if let Some(entry) = self.lists[self.current & mask].pop() {
+                self.len -= 1;
+                return Some(entry as usize);
+            }
+            if self.current >= last {
+                return None;
+            }
+            self.current += 1;
+            self.sort(self.current & mask);
+        }
+    }
+
+    /// Orders the entries of list `slot` by page: a radix sort on the two digits of the page
+    /// index (the order inside a page does not matter), or a plain sort of a short list.
+    fn sort(&mut self, slot: usize) {
+        let mut list = std::mem::take(&mut self.lists[slot]);
+        if list.len() < 1 << 10 {
+            list.sort_unstable();
+        } else {
+            // The page index lies above the 9 bits of a state in its page.
+            const PAGE_SHIFT: u32 = 9;
+            let bits = self.digit_bits;
+            let digits = 1usize << bits;
+            let digit = move |entry: u64, pass: u32| {
+                ((entry >> (PAGE_SHIFT + pass * bits)) as usize) & (digits - 1)
+            };
+            let mut counts = vec![0usize; 2 * digits];
+            for &entry in &list {
+                counts[digit(entry, 0)] += 1;
+                counts[digits + digit(entry, 1)] += 1;
+            }
+            for pass in 0..2 {
+                let counts = &mut counts[pass * digits..(pass + 1) * digits];
+                let mut at = 0;
+                for count in counts.iter_mut() {
+                    (*count, at) = (at, at + *count);
+                }
+            }
+            self.scratch.resize(list.len(), 0);
+            for &entry in &list {
+                let d = digit(entry, 0);
+                self.scratch[counts[d]] = entry;
+                counts[d] += 1;
+            }
+            for &entry in &self.scratch {
+                let d = digits + digit(entry, 1);
+                list[counts[d]] = entry;
+                counts[d] += 1;
+            }
+        }
+        self.lists[slot] = list;
+    }
 }
 
 /// The path to state `end` (a cell and the heading it was entered with) from the start, and
@@ -339,6 +682,127 @@ mod tests {
                 let recomputed = path_cost_with_turns(&graph, &result.path, 0.7).unwrap();
                 assert!((recomputed - result.cost).abs() < 1e-9, "{diagonal}");
             }
+        }
+    }
+
+    /// Dijkstra with the whole search on the heap, as it ran before the bucket queue.
+    fn dijkstra_in_heap(graph: &SearchGraph, request: &SearchRequest) -> (Vec<usize>, f64) {
+        let mut costs = Costs::new(graph.width() as usize, graph.height() as usize);
+        let request = request.clone().with_algorithm(Algorithm::Dijkstra);
+        let (reached, _) =
+            search_in_heap(graph, &request, &SearchControl::new(), &mut costs).unwrap();
+        reached.map_or((Vec::new(), 0.0), |end| {
+            trace_back(
+                graph,
+                &costs,
+                graph.index(request.start),
+                end,
+                request.turn_penalty,
+            )
+        })
+    }
+
+    #[test]
+    fn the_bucket_queue_finds_the_heaps_paths_to_the_last_bit() {
+        use crate::grid::{Grid, HexLayout};
+        // A small generator, so that the maps are the same on every run.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut bucketed = 0;
+        for round in 0..240 {
+            let (w, h) = (3 + next(22) as usize, 3 + next(18) as usize);
+            let walls = next(4);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| match next(12) {
+                            0..=5 => '.',
+                            6 | 7 => '=',
+                            8 => '~',
+                            n if n < 9 + walls => '#',
+                            _ => '.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let mut grid = Grid::from_ascii(&rows).unwrap();
+            if round % 3 == 2 {
+                grid = grid.with_topology(Topology::Hex(HexLayout::ODD_R));
+            }
+            let diagonal = crate::search::Diagonal::ALL[round % crate::search::Diagonal::ALL.len()];
+            let graph = SearchGraph::new(&grid, diagonal);
+            // Penalties of a few bits and of many, so that costs tie exactly and nearly.
+            let penalty = match round % 4 {
+                0 => 1.0,
+                1 => 0.25 * (1 + next(8)) as f64,
+                2 => 0.1 * (1 + next(30)) as f64,
+                _ => std::f64::consts::SQRT_2 * (1 + next(5)) as f64 / 3.0,
+            };
+            let cell = |i: u64| Cell::new((i % w as u64) as u32, (i / w as u64) as u32);
+            for _ in 0..6 {
+                let (start, goal) = (cell(next((w * h) as u64)), cell(next((w * h) as u64)));
+                if !grid.is_passable(start) || !grid.is_passable(goal) {
+                    continue;
+                }
+                let request = SearchRequest::new(start, goal)
+                    .with_diagonal(diagonal)
+                    .with_turn_penalty(penalty);
+                let dijkstra = request.clone().with_algorithm(Algorithm::Dijkstra);
+                let control = SearchControl::new();
+                let fast = search(&graph, &dijkstra, &control).unwrap();
+                let (cells, cost) = dijkstra_in_heap(&graph, &request);
+                let cells: Vec<Cell> = cells.into_iter().map(|i| graph.cell(i)).collect();
+                let case = format!("round {round}, {start:?} → {goal:?}, penalty {penalty}");
+                assert_eq!(fast.found, !cells.is_empty(), "{case}");
+                assert_eq!(fast.path, cells, "{case}");
+                assert_eq!(fast.cost.to_bits(), cost.to_bits(), "{case}");
+                bucketed += usize::from(Rings::width_and_span(&graph, penalty).is_some());
+                // A*, on the heap, finds a path of the same cost.
+                let astar = search(&graph, &request, &control).unwrap();
+                assert_eq!(astar.found, fast.found, "{case}");
+                assert!((astar.cost - cost).abs() <= 1e-9 * cost.max(1.0), "{case}");
+            }
+        }
+        assert!(bucketed > 500, "the buckets ordered {bucketed} searches");
+    }
+
+    #[test]
+    fn a_bucket_is_sorted_by_page_keeping_every_state() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for (pages, len) in [
+            (1usize, 5000usize),
+            (70, 3000),
+            (65_536, 20_000),
+            (1 << 20, 1500),
+        ] {
+            let mut rings = Rings::new(1.0, 6.0, pages);
+            let states: Vec<u64> = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed % (pages * PAGE) as u64
+                })
+                .collect();
+            rings.lists[3] = states.clone();
+            rings.sort(3);
+            let sorted = &rings.lists[3];
+            assert!(
+                sorted
+                    .windows(2)
+                    .all(|w| w[0] / PAGE as u64 <= w[1] / PAGE as u64),
+                "{pages} pages"
+            );
+            let (mut a, mut b) = (states, sorted.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{pages} pages");
         }
     }
 
