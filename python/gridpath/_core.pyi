@@ -218,6 +218,30 @@ class TeamPlan:
     def algorithm(self) -> str: ...
     def __bool__(self) -> bool: ...
 
+class Drive:
+    """A path a round robot can drive, as ``gridpath drive`` plans it, or why there is none."""
+
+    @property
+    def found(self) -> bool: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def samples(self) -> npt.NDArray[np.float64]:
+        """Shape (n, 3): x, y in cells and the heading in radians (clockwise, y down)."""
+    @property
+    def length(self) -> float: ...
+    @property
+    def least_clearance(self) -> Optional[float]: ...
+    @property
+    def least_turning_radius(self) -> Optional[float]: ...
+    @property
+    def pieces(self) -> list[Tuple[str, str, float]]: ...
+    @property
+    def narrowest(self) -> Optional[Tuple[Tuple[int, int], float]]: ...
+    @property
+    def expanded(self) -> int: ...
+    def __bool__(self) -> bool: ...
+
 class CrowdRun:
     """A crowd's run, as ``gridpath crowd --json`` reports it, with every position."""
 
@@ -361,6 +385,17 @@ class Map:
         max_time: float = 600.0,
     ) -> CrowdRun:
         """Moves units as discs continuously, avoiding each other and the walls."""
+    def drive(
+        self,
+        start: Tuple[float, float],
+        goal: Tuple[float, float],
+        *,
+        robot_radius: float = 0.5,
+        turning_radius: float = 1.0,
+        start_yaw: Optional[float] = None,
+        goal_yaw: Optional[float] = None,
+    ) -> Drive:
+        """A path a round robot with a turning radius can drive (Hybrid A*, Dubins)."""
     def team_from_scenario(
         self, scen: StrPath, agents: Optional[int] = None
     ) -> Tuple[list[Tuple[int, int]], list[Tuple[int, int]]]:

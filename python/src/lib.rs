@@ -10,6 +10,7 @@
 mod args;
 mod costs;
 mod crowd;
+mod drive;
 mod errors;
 mod field;
 mod load;
@@ -40,6 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::PyScenarioReport>()?;
     m.add_class::<team::PyTeamPlan>()?;
     m.add_class::<crowd::PyCrowdRun>()?;
+    m.add_class::<drive::PyDrive>()?;
     m.add_function(wrap_pyfunction!(scenario::run_scenario, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("FileError", py.get_type::<errors::FileError>())?;

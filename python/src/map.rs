@@ -797,6 +797,43 @@ impl PyMap {
         crate::crowd::run(py, &self.map.grid, starts, goals, &settings)
     }
 
+    /// A path a round robot can drive from ``start`` to ``goal`` (points ``(x, y)`` in cells),
+    /// as ``gridpath drive`` plans it: the body of ``robot_radius`` cells keeps that distance
+    /// from every wall along its whole sweep and never turns tighter than ``turning_radius``
+    /// cells, forward only (Dubins). ``start_yaw`` and ``goal_yaw`` are degrees
+    /// counter-clockwise as the screen shows them; ``None`` leaves them to the search. A
+    /// :class:`Drive`, false when there is none (its ``reason`` says why and ``narrowest``
+    /// where the widest way is too narrow). Ctrl+C stops the search.
+    #[pyo3(signature = (start, goal, *, robot_radius=Arg::Missing, turning_radius=Arg::Missing,
+                        start_yaw=None, goal_yaw=None),
+           text_signature = "($self, start, goal, *, robot_radius=0.5, turning_radius=1.0, \
+                             start_yaw=None, goal_yaw=None)")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the keyword arguments of one call"
+    )]
+    fn drive(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+        robot_radius: Arg<'_>,
+        turning_radius: Arg<'_>,
+        start_yaw: Option<&Bound<'_, PyAny>>,
+        goal_yaw: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::drive::PyDrive> {
+        crate::drive::run(
+            py,
+            &self.map.grid,
+            start,
+            goal,
+            &robot_radius,
+            &turning_radius,
+            start_yaw,
+            goal_yaw,
+        )
+    }
+
     /// The first ``agents`` agents of a Moving AI MAPF scenario file for this map (every one
     /// without ``agents``), as ``(starts, goals)``: two lists of cells for
     /// :meth:`solve_team`. Raises :class:`ScenarioError` naming the line of an agent off the
