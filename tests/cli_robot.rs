@@ -576,7 +576,7 @@ fn a_body_too_wide_for_every_door_is_told_where_the_way_narrows() {
         "--turning-radius=1".as_ref(),
         "--from=6,10".as_ref(),
         "--to=8,26".as_ref(),
-        "--motion=reeds-shepp".as_ref(),
+        "--motion=tank".as_ref(),
     ]);
     assert_eq!(unknown.status.code(), Some(64));
 }
@@ -609,4 +609,41 @@ fn a_drive_on_the_turtlebot3_map_is_in_metres_in_the_map_frame() {
     let length = json["length"]["m"].as_f64().expect("present");
     assert!((3.8..6.0).contains(&length), "length {length} m");
     assert!(json["least_clearance"]["m"].as_f64().expect("present") >= 0.15 - 1e-9);
+}
+
+#[test]
+fn a_car_that_may_reverse_backs_out_and_says_so_in_the_export() {
+    let map = map_file(
+        "dead-end",
+        &["@@@@@@@@@@@@@", "............@", "@@@@@@@@@@@@@"],
+    );
+    let drive = |motion: &str| {
+        gridpath(&[
+            "drive".as_ref(),
+            map.as_os_str(),
+            "--from=9,1".as_ref(),
+            "--to=2,1".as_ref(),
+            "--start-yaw=0".as_ref(),
+            "--goal-yaw=0".as_ref(),
+            "--robot-radius=0.3".as_ref(),
+            "--turning-radius=1".as_ref(),
+            format!("--motion={motion}").as_ref(),
+            "--json".as_ref(),
+        ])
+    };
+    assert_eq!(
+        drive("dubins").status.code(),
+        Some(2),
+        "forward only, it cannot turn round"
+    );
+    let json = json_of(&drive("reeds-shepp"));
+    assert_eq!(json["motion"], "reeds-shepp");
+    assert!((json["length"]["cells"].as_f64().expect("a length") - 7.0).abs() < 1e-6);
+    assert!(
+        json["pieces"]
+            .as_array()
+            .expect("pieces")
+            .iter()
+            .all(|p| p["gear"] == "reverse")
+    );
 }

@@ -394,6 +394,7 @@ class Map:
         turning_radius: float = 1.0,
         start_yaw: Optional[float] = None,
         goal_yaw: Optional[float] = None,
+        motion: str = "dubins",
     ) -> Drive:
         """A path a round robot with a turning radius can drive (Hybrid A*, Dubins)."""
     def team_from_scenario(

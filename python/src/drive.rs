@@ -137,7 +137,17 @@ pub fn run(
     turning_radius: &Arg<'_>,
     start_yaw: Option<&Bound<'_, PyAny>>,
     goal_yaw: Option<&Bound<'_, PyAny>>,
+    motion: &Arg<'_>,
 ) -> PyResult<PyDrive> {
+    let motion = match motion.name("dubins", "motion")?.as_str() {
+        "dubins" => drive::Motion::Dubins,
+        "reeds-shepp" => drive::Motion::ReedsShepp,
+        other => {
+            return Err(errors::argument(format!(
+                "unknown motion {other:?}: expected \"dubins\" or \"reeds-shepp\""
+            )));
+        }
+    };
     let (sx, sy) = point(start, "start")?;
     let (gx, gy) = point(goal, "goal")?;
     let body = robot_radius.number_in(0.5, 0.0, 1e6, "robot_radius")?;
@@ -156,7 +166,7 @@ pub fn run(
         goal_heading_free: goal_yaw.is_none(),
         body_radius: body,
         turning_radius: turn,
-        motion: drive::Motion::Dubins,
+        motion,
         max_expansions: DriveRequest::MAX_EXPANSIONS,
     };
     let control = SearchControl::new();

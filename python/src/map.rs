@@ -800,14 +800,15 @@ impl PyMap {
     /// A path a round robot can drive from ``start`` to ``goal`` (points ``(x, y)`` in cells),
     /// as ``gridpath drive`` plans it: the body of ``robot_radius`` cells keeps that distance
     /// from every wall along its whole sweep and never turns tighter than ``turning_radius``
-    /// cells, forward only (Dubins). ``start_yaw`` and ``goal_yaw`` are degrees
+    /// cells, forward only (``motion="dubins"``) or forward and reverse (``"reeds-shepp"``).
+    /// ``start_yaw`` and ``goal_yaw`` are degrees
     /// counter-clockwise as the screen shows them; ``None`` leaves them to the search. A
     /// :class:`Drive`, false when there is none (its ``reason`` says why and ``narrowest``
     /// where the widest way is too narrow). Ctrl+C stops the search.
     #[pyo3(signature = (start, goal, *, robot_radius=Arg::Missing, turning_radius=Arg::Missing,
-                        start_yaw=None, goal_yaw=None),
+                        start_yaw=None, goal_yaw=None, motion=Arg::Missing),
            text_signature = "($self, start, goal, *, robot_radius=0.5, turning_radius=1.0, \
-                             start_yaw=None, goal_yaw=None)")]
+                             start_yaw=None, goal_yaw=None, motion='dubins')")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of one call"
@@ -821,6 +822,7 @@ impl PyMap {
         turning_radius: Arg<'_>,
         start_yaw: Option<&Bound<'_, PyAny>>,
         goal_yaw: Option<&Bound<'_, PyAny>>,
+        motion: Arg<'_>,
     ) -> PyResult<crate::drive::PyDrive> {
         crate::drive::run(
             py,
@@ -831,6 +833,7 @@ impl PyMap {
             &turning_radius,
             start_yaw,
             goal_yaw,
+            &motion,
         )
     }
 

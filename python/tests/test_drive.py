@@ -72,3 +72,18 @@ def test_bad_arguments_are_argument_errors():
         room.drive((2.0, 2.0, 3.0), (2.0, 7.0))
     with pytest.raises(gridpath.ArgumentError):
         room.drive((-5.0, 2.0), (2.0, 7.0))
+
+
+def test_a_car_that_may_reverse_backs_out_of_a_dead_end():
+    costs = np.full((3, 13), np.inf)
+    costs[1, 0:12] = 1.0
+    lane = gridpath.Map.from_numpy(costs)
+    ahead = lane.drive((9.5, 1.5), (2.5, 1.5), robot_radius=0.3, turning_radius=1.0,
+                       start_yaw=0, goal_yaw=0)
+    assert not ahead
+    back = lane.drive((9.5, 1.5), (2.5, 1.5), robot_radius=0.3, turning_radius=1.0,
+                      start_yaw=0, goal_yaw=0, motion="reeds-shepp")
+    assert back and back.length == pytest.approx(7.0)
+    assert all(gear == "reverse" for _, gear, _ in back.pieces)
+    with pytest.raises(gridpath.ArgumentError):
+        lane.drive((9.5, 1.5), (2.5, 1.5), motion="tank")

@@ -57,7 +57,7 @@ pub struct DriveArgs {
     /// The tightest turn the robot makes: metres on a map with a world frame, else cells.
     #[arg(long = "turning-radius", value_name = "R", value_parser = number_in(1e-9, 1e9))]
     turning_radius: f64,
-    /// How the robot moves: `dubins` (forward only).
+    /// How the robot moves: `dubins` (forward only) or `reeds-shepp` (forward and reverse).
     #[arg(long, default_value = "dubins", value_parser = parse_motion)]
     motion: Motion,
     /// For a map without a world frame: the side of a cell in metres, so that radii and
@@ -95,10 +95,10 @@ fn parse_point(s: &str) -> Result<(f64, f64), String> {
 fn parse_motion(s: &str) -> Result<Motion, String> {
     match s {
         "dubins" => Ok(Motion::Dubins),
-        "reeds-shepp" => {
-            Err("reeds-shepp (forward and reverse) is not available yet: use dubins".to_owned())
-        }
-        _ => Err(format!("unknown motion {s:?}: expected dubins")),
+        "reeds-shepp" => Ok(Motion::ReedsShepp),
+        _ => Err(format!(
+            "unknown motion {s:?}: expected dubins or reeds-shepp"
+        )),
     }
 }
 

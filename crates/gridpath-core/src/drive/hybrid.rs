@@ -16,10 +16,9 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::f64::consts::TAU;
 
-use super::dubins;
 use super::pose::{Curve, Gear, Piece, Pose, Steer};
 use super::space::Space;
-use super::{DriveError, DriveRequest};
+use super::{DriveError, DriveRequest, Motion};
 use crate::fast_hash::FastMap;
 use crate::grid::{Cell, Grid, Rgb, Terrain};
 use crate::search::{Diagonal, FlowField, SearchControl, SearchGraph, cell_room};
@@ -126,6 +125,11 @@ pub(super) fn search(
 ) -> Result<Found, DriveError> {
     let mut space = Space::new(grid, request.body_radius);
     let radius = request.turning_radius;
+    let motion = request.motion;
+    let gears: &[Gear] = match motion {
+        Motion::Dubins => &[Gear::Forward],
+        Motion::ReedsShepp => &[Gear::Forward, Gear::Reverse],
+    };
     let start_cell = space
         .cell_at(request.start.x, request.start.y)
         .ok_or(DriveError::OffMap("start"))?;
@@ -160,7 +164,7 @@ pub(super) fn search(
         let near = if request.goal_heading_free {
             pose.distance(request.goal)
         } else {
-            dubins::distance(pose, request.goal, radius)
+            motion.distance(pose, request.goal, radius)
         };
         Some(far.max(near))
     };
@@ -236,19 +240,22 @@ pub(super) fn search(
         let away = current.pose.distance(request.goal);
         let every = ((away / (4.0 * radius)) as usize).clamp(1, 8);
         if expanded.is_multiple_of(every)
-            && let Some(shot) = shoot(&mut space, current.pose, &goals, radius)
+            && let Some(shot) = shoot(&mut space, motion, current.pose, &goals, radius)
         {
             let mut pieces = chain(&nodes, node);
             pieces.extend(shot.pieces);
             let start = root(&nodes, node);
             let curve = Curve::new(start, radius, pieces);
             return Ok(Found {
-                curve: shorten(&mut space, curve),
+                curve: shorten(&mut space, motion, curve),
                 expanded,
             });
         }
-        for steer in [Steer::Left, Steer::Straight, Steer::Right] {
-            let pose = current.pose.drive(steer, Gear::Forward, radius, step);
+        for (&gear, steer) in gears
+            .iter()
+            .flat_map(|g| [Steer::Left, Steer::Straight, Steer::Right].map(|s| (g, s)))
+        {
+            let pose = current.pose.drive(steer, gear, radius, step);
             let key = bucket(pose);
             let g = current.g + step;
             if seen
@@ -257,7 +264,7 @@ pub(super) fn search(
             {
                 continue;
             }
-            if !space.piece_fits(current.pose, steer, Gear::Forward, radius, step) {
+            if !space.piece_fits(current.pose, steer, gear, radius, step) {
                 continue;
             }
             let Some(h) = estimate(&space, pose) else {
@@ -270,7 +277,7 @@ pub(super) fn search(
                 parent: node,
                 piece: Piece {
                     steer,
-                    gear: Gear::Forward,
+                    gear,
                     length: step,
                 },
             });
@@ -285,14 +292,20 @@ pub(super) fn search(
 }
 
 /// The shortest Dubins curve from `pose` to one of `goals` that fits, trying the few shortest.
-fn shoot(space: &mut Space, pose: Pose, goals: &[Pose], radius: f64) -> Option<Curve> {
+fn shoot(
+    space: &mut Space,
+    motion: Motion,
+    pose: Pose,
+    goals: &[Pose],
+    radius: f64,
+) -> Option<Curve> {
     let mut lengths: Vec<(f64, Pose)> = goals
         .iter()
-        .map(|&g| (dubins::distance(pose, g, radius), g))
+        .map(|&g| (motion.distance(pose, g, radius), g))
         .collect();
     lengths.sort_by(|a, b| a.0.total_cmp(&b.0));
     for &(_, goal) in lengths.iter().take(4) {
-        let curve = dubins::shortest(pose, goal, radius)?;
+        let curve = motion.shortest(pose, goal, radius)?;
         if space.curve_fits(&curve) {
             return Some(curve);
         }
@@ -321,7 +334,7 @@ fn root(nodes: &[Node], mut node: u32) -> Pose {
 
 /// Shortens `curve`: the poses where its pieces meet are joined, far ones first, by Dubins
 /// curves that are shorter than the way between them and fit.
-pub(super) fn shorten(space: &mut Space, curve: Curve) -> Curve {
+pub(super) fn shorten(space: &mut Space, motion: Motion, curve: Curve) -> Curve {
     let radius = curve.radius;
     // Legs: the poses where pieces meet, and the pieces from each to the next.
     let mut poses = vec![curve.start];
@@ -339,9 +352,9 @@ pub(super) fn shorten(space: &mut Space, curve: Curve) -> Curve {
             let mut j = poses.len() - 1;
             while j > i + 1 && checks < SHORTCUT_CHECKS {
                 let between: f64 = legs[i..j].iter().flatten().map(|p| p.length).sum();
-                if dubins::distance(poses[i], poses[j], radius) < between - 1e-6 {
+                if motion.distance(poses[i], poses[j], radius) < between - 1e-6 {
                     checks += 1;
-                    if let Some(shortcut) = dubins::shortest(poses[i], poses[j], radius)
+                    if let Some(shortcut) = motion.shortest(poses[i], poses[j], radius)
                         && space.curve_fits(&shortcut)
                     {
                         legs.splice(i..j, [shortcut.pieces]);

@@ -5,7 +5,8 @@
 //! corners afterwards; here the body and the turning circle are the search's own.
 //!
 //! Lengths are in cell widths and headings in radians, in the map's frame (x across, y down the
-//! rows); a front end converts metres and degrees. A drive is the Dubins car's: forward only.
+//! rows); a front end converts metres and degrees. A drive is the Dubins car's (forward only) or
+//! the Reeds–Shepp car's (forward and reverse).
 //!
 //! ```
 //! use gridpath_core::drive::{DriveRequest, Pose, plan};
@@ -33,6 +34,7 @@ pub mod dubins;
 mod gap;
 mod hybrid;
 pub mod pose;
+pub mod reeds_shepp;
 mod space;
 
 #[cfg(test)]
@@ -52,6 +54,8 @@ use crate::search::SearchControl;
 pub enum Motion {
     /// Forward only, turning no tighter than the radius (Dubins).
     Dubins,
+    /// Forward and reverse, turning no tighter than the radius (Reeds–Shepp).
+    ReedsShepp,
 }
 
 impl Motion {
@@ -59,6 +63,23 @@ impl Motion {
     pub fn name(self) -> &'static str {
         match self {
             Motion::Dubins => "dubins",
+            Motion::ReedsShepp => "reeds-shepp",
+        }
+    }
+
+    /// The length of the shortest curve of this motion between two poses, through no walls.
+    pub fn distance(self, from: Pose, to: Pose, radius: f64) -> f64 {
+        match self {
+            Motion::Dubins => dubins::distance(from, to, radius),
+            Motion::ReedsShepp => reeds_shepp::distance(from, to, radius),
+        }
+    }
+
+    /// The shortest curve of this motion between two poses, through no walls.
+    pub fn shortest(self, from: Pose, to: Pose, radius: f64) -> Option<Curve> {
+        match self {
+            Motion::Dubins => dubins::shortest(from, to, radius),
+            Motion::ReedsShepp => reeds_shepp::shortest(from, to, radius),
         }
     }
 }

@@ -89,8 +89,11 @@ pub(super) fn validate(grid: &Grid, request: &DriveRequest, drive: &Drive) -> (f
         request.body_radius
     );
     let mut tightest = f64::INFINITY;
-    for w in points.windows(3) {
-        // Skip the joins where a piece's last chord is shorter than the others.
+    for (i, w) in points.windows(3).enumerate() {
+        // A change of gear is a cusp, where the car stops and drives back: no turn.
+        if samples[i].gear != samples[i + 1].gear {
+            continue;
+        }
         let (d1, d2) = (
             (w[0].0 - w[1].0).hypot(w[0].1 - w[1].1),
             (w[1].0 - w[2].0).hypot(w[1].1 - w[2].1),
@@ -105,13 +108,19 @@ pub(super) fn validate(grid: &Grid, request: &DriveRequest, drive: &Drive) -> (f
         "a turn of radius {tightest} (limit {})",
         request.turning_radius
     );
-    // Forward only: each chord points the way the car faces.
+    // Each chord points the way the car faces, or straight behind it in reverse (Dubins: never).
     for pair in samples.windows(2) {
         let (a, b) = (pair[0].pose, pair[1].pose);
         let d = (b.x - a.x).hypot(b.y - a.y);
         if d > 1e-6 {
             let along = ((b.x - a.x) * a.theta.cos() + (b.y - a.y) * a.theta.sin()) / d;
-            assert!(along > 0.9, "a chord runs against the heading");
+            match pair[0].gear {
+                Gear::Forward => assert!(along > 0.9, "a chord runs against the heading"),
+                Gear::Reverse => {
+                    assert_eq!(request.motion, Motion::ReedsShepp, "a Dubins car backs up");
+                    assert!(along < -0.9, "a reversing chord runs ahead");
+                }
+            }
         }
     }
     (least, tightest)
@@ -237,4 +246,67 @@ fn the_search_stops_when_cancelled() {
         Ok(drive) => assert!(drive.expanded < 256),
         Err(e) => assert_eq!(e, DriveError::Cancelled),
     }
+}
+
+#[test]
+fn a_car_that_may_reverse_backs_out_of_a_dead_end() {
+    let grid = Grid::from_ascii(&["#############", "............#", "#############"]).unwrap();
+    let (start, goal) = (Pose::new(9.5, 1.5, 0.0), Pose::new(2.5, 1.5, 0.0));
+    let forward = DriveRequest::new(start, goal)
+        .with_body_radius(0.3)
+        .with_turning_radius(1.0);
+    assert_eq!(
+        plan(&grid, &forward, None).map(|_| ()),
+        Err(DriveError::NoWay)
+    );
+    let mut reverse = forward.clone();
+    reverse.motion = Motion::ReedsShepp;
+    let drive = plan(&grid, &reverse, None).expect("it backs out");
+    validate(&grid, &reverse, &drive);
+    assert!(
+        (drive.curve.length() - 7.0).abs() < 1e-6,
+        "straight back: {:?}",
+        drive.curve.pieces
+    );
+    assert!(drive.curve.pieces.iter().all(|p| p.gear == Gear::Reverse));
+}
+
+#[test]
+fn reeds_shepp_drives_in_random_rooms_are_valid() {
+    let mut rng = Rng::new(77);
+    let mut planned = 0;
+    for round in 0..20 {
+        let mut rows = vec![vec!['.'; 30]; 20];
+        for _ in 0..6 {
+            let (x, y) = (rng.below(28), rng.below(18));
+            for row in rows.iter_mut().skip(y).take(1 + rng.below(3)) {
+                for c in row.iter_mut().skip(x).take(1 + rng.below(3)) {
+                    *c = '#';
+                }
+            }
+        }
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let grid = Grid::from_ascii(&refs).unwrap();
+        let pick = |rng: &mut Rng| {
+            Pose::new(
+                1.0 + rng.below(2800) as f64 / 100.0,
+                1.0 + rng.below(1800) as f64 / 100.0,
+                rng.below(6283) as f64 / 1000.0,
+            )
+        };
+        let mut request = DriveRequest::new(pick(&mut rng), pick(&mut rng))
+            .with_body_radius(0.3 + rng.below(40) as f64 / 100.0)
+            .with_turning_radius(0.5 + rng.below(200) as f64 / 100.0);
+        request.motion = Motion::ReedsShepp;
+        match plan(&grid, &request, None) {
+            Ok(drive) => {
+                validate(&grid, &request, &drive);
+                planned += 1;
+            }
+            Err(DriveError::Blocked { .. } | DriveError::NoWay) => {}
+            Err(other) => panic!("round {round}: {other}"),
+        }
+    }
+    assert!(planned >= 10, "only {planned} of 20 rooms planned");
 }
