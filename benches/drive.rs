@@ -3,7 +3,8 @@
 //! (`tests/data/floorplan.json`, taken as 1 m cells), a disc robot of 0.15 m and 0.25 m with a
 //! turning radius of 0.3 m, five poses each.
 //!
-//! For each query: the length, the lower bound of a Dubins curve through no walls, the least
+//! For each query and motion (Dubins, Reeds–Shepp): the length, the lower bound of the
+//! motion's shortest curve through no walls, the least
 //! clearance and the tightest turn (recomputed from samples every centimetre), poses expanded
 //! and the milliseconds of the fastest of five runs.
 
@@ -12,7 +13,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use gridpath::drive::{DriveError, DriveRequest, Pose, dubins, plan};
+use gridpath::drive::{DriveError, DriveRequest, Motion, Pose, plan};
 use gridpath::format::load_map;
 use gridpath::format::ros_map::load_ros_map;
 use gridpath::grid::Map;
@@ -57,14 +58,18 @@ fn table(name: &str, map: &Map, pairs: &[(Posed, Posed)]) {
         map.grid.height()
     );
     println!(
-        "| body m | pair | length m | Dubins, no walls m | least clearance m | tightest turn m | expanded | ms |"
+        "| motion | body m | pair | length m | no walls m | least clearance m | tightest turn m | expanded | ms |"
     );
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for body in [0.15, 0.25] {
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let runs = [Motion::Dubins, Motion::ReedsShepp]
+        .into_iter()
+        .flat_map(|m| [(m, 0.15), (m, 0.25)]);
+    for (motion, body) in runs {
         for (i, &(a, b)) in pairs.iter().enumerate() {
-            let request = DriveRequest::new(pose(map, a), pose(map, b))
+            let mut request = DriveRequest::new(pose(map, a), pose(map, b))
                 .with_body_radius(body / metres)
                 .with_turning_radius(0.3 / metres);
+            request.motion = motion;
             let mut best = Duration::MAX;
             let mut outcome = None;
             for _ in 0..5 {
@@ -74,23 +79,24 @@ fn table(name: &str, map: &Map, pairs: &[(Posed, Posed)]) {
                 outcome = Some(result);
             }
             let bound =
-                dubins::distance(request.start, request.goal, request.turning_radius) * metres;
+                motion.distance(request.start, request.goal, request.turning_radius) * metres;
+            let ms = best.as_secs_f64() * 1e3;
+            let name = motion.name();
             match outcome.unwrap() {
                 Ok(drive) => println!(
-                    "| {body} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {:.2} |",
+                    "| {name} | {body} | {} | {:.3} | {bound:.3} | {:.3} | {:.3} | {} | {ms:.2} |",
                     i + 1,
                     drive.curve.length() * metres,
-                    bound,
                     drive.least_clearance * metres,
                     drive.least_turning_radius() * metres,
                     drive.expanded,
-                    best.as_secs_f64() * 1e3
                 ),
-                Err(e @ (DriveError::NoWay | DriveError::Blocked { .. })) => println!(
-                    "| {body} | {} | {e} | {bound:.3} | | | | {:.2} |",
-                    i + 1,
-                    best.as_secs_f64() * 1e3
-                ),
+                Err(e @ (DriveError::NoWay | DriveError::Blocked { .. })) => {
+                    println!(
+                        "| {name} | {body} | {} | {e} | {bound:.3} | | | | {ms:.2} |",
+                        i + 1
+                    );
+                }
                 Err(e) => panic!("pair {}: {e}", i + 1),
             }
         }
