@@ -647,3 +647,49 @@ fn a_car_that_may_reverse_backs_out_and_says_so_in_the_export() {
             .all(|p| p["gear"] == "reverse")
     );
 }
+
+#[test]
+fn an_inflation_keeps_the_drive_off_the_walls_where_there_is_room() {
+    let map = map_file("hall", &["..............................."; 9]);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robot-hall-drive.json");
+    let drive = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "drive".to_owned(),
+            map.display().to_string(),
+            "--from=2,1".to_owned(),
+            "--to=28,1".to_owned(),
+            "--start-yaw=0".to_owned(),
+            "--goal-yaw=0".to_owned(),
+            "--robot-radius=0.5".to_owned(),
+            "--turning-radius=2".to_owned(),
+            format!("--export={}", out.display()),
+        ];
+        args.extend(extra.iter().map(|s| (*s).to_owned()));
+        let run = gridpath(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        serde_json::from_slice(&std::fs::read(&out).expect("the export")).expect("json")
+    };
+    // How far the drive's middle sample is from the top wall.
+    let middle = |j: &Value| {
+        let samples = j["samples"].as_array().expect("samples");
+        samples[samples.len() / 2][1].as_f64().expect("a y")
+    };
+    let plain = drive(&[]);
+    assert!(
+        (middle(&plain) - 1.5).abs() < 1e-6,
+        "straight along the row"
+    );
+    let kept = drive(&["--inflation-radius=4", "--cost-scaling-factor=1"]);
+    assert!(
+        middle(&kept) > 3.0,
+        "the middle is {} from the wall",
+        middle(&kept)
+    );
+    assert_eq!(kept["inflation"]["radius"]["cells"], 4.0);
+    let cost = kept["cost"]["cells"].as_f64().expect("a cost");
+    assert!(cost >= kept["length"]["cells"].as_f64().expect("a length"));
+}

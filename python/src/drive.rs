@@ -168,6 +168,7 @@ pub fn run(
         turning_radius: turn,
         motion,
         max_expansions: DriveRequest::MAX_EXPANSIONS,
+        inflation: None,
     };
     let control = SearchControl::new();
     let watch = &control;

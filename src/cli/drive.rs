@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
-use gridpath::drive::{self, Drive, DriveError, DriveRequest, Motion, Pose};
+use gridpath::drive::{self, Drive, DriveError, DriveRequest, Inflation, Motion, Pose};
 use gridpath::format::path_export::world_point;
 use gridpath::format::registry::{self, FileKind};
 use gridpath::format::ros_map::load_ros_map;
@@ -65,6 +65,20 @@ pub struct DriveArgs {
     #[arg(long = "cell-size", value_name = "METRES",
           value_parser = number_in(GeoReference::MIN_RESOLUTION, GeoReference::MAX_RESOLUTION))]
     cell_size: Option<f64>,
+    /// Keep away from walls where there is room, as nav2's inflation layer asks: the cost
+    /// reaches this far from a wall (metres on a map with a world frame, else cells) and falls
+    /// as e^(−k (d − robot radius)) with k the --cost-scaling-factor.
+    #[arg(long = "inflation-radius", value_name = "R", value_parser = number_in(0.0, 1e9))]
+    inflation_radius: Option<f64>,
+    /// nav2's `cost_scaling_factor`: per metre on a map with a world frame, else per cell.
+    #[arg(long = "cost-scaling-factor", value_name = "K", default_value_t = 3.0,
+          value_parser = number_in(0.0, 1e9), requires = "inflation_radius")]
+    cost_scaling_factor: f64,
+    /// How much more a length driven next to a wall costs than one far from walls (Smac's
+    /// `cost_penalty`).
+    #[arg(long = "cost-penalty", value_name = "W", default_value_t = 2.0,
+          value_parser = number_in(0.0, 1e6), requires = "inflation_radius")]
+    cost_penalty: f64,
     /// The most poses the search expands before it gives up.
     #[arg(long, default_value_t = DriveRequest::MAX_EXPANSIONS as u64,
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -166,6 +180,14 @@ pub fn run(args: &DriveArgs) -> anyhow::Result<ExitCode> {
         turning_radius: units.to_cells(args.turning_radius),
         motion: args.motion,
         max_expansions: args.max_expansions as usize,
+        inflation: args.inflation_radius.map(|radius| Inflation {
+            radius: units.to_cells(radius),
+            // A factor per metre is one per cell times the cells a metre holds.
+            scaling: units.geo.map_or(args.cost_scaling_factor, |g| {
+                args.cost_scaling_factor * g.resolution
+            }),
+            penalty: args.cost_penalty,
+        }),
     };
     let began = Instant::now();
     let planned = drive::plan(&map.grid, &request, None);
@@ -338,6 +360,12 @@ fn export_json(
         "length": both(drive.curve.length()),
         "least_clearance": both(drive.least_clearance),
         "least_turning_radius": both(drive.least_turning_radius()),
+        "inflation": request.inflation.map(|i| json!({
+            "radius": both(i.radius),
+            "cost_scaling_factor_per_cell": i.scaling,
+            "cost_penalty": i.penalty,
+        })),
+        "cost": both(drive.cost),
         "pieces": drive.curve.pieces.iter().map(|p| json!({
             "steer": format!("{:?}", p.steer).to_lowercase(),
             "gear": p.gear.name(),

@@ -236,18 +236,22 @@ pub(super) fn search(
         if expanded > request.max_expansions {
             return Err(DriveError::Budget(request.max_expansions));
         }
-        // The shot to the goal: every node near it, every few farther off.
+        // The shot to the goal: every node near it, every few farther off. Keeping away from
+        // walls, a shot from afar is taken only if it keeps away from them too.
         let away = current.pose.distance(request.goal);
         let every = ((away / (4.0 * radius)) as usize).clamp(1, 8);
         if expanded.is_multiple_of(every)
             && let Some(shot) = shoot(&mut space, motion, current.pose, &goals, radius)
+            && (request.inflation.is_none()
+                || away < 2.0 * radius
+                || curve_cost(&mut space, request, &shot) <= 1.05 * shot.length())
         {
             let mut pieces = chain(&nodes, node);
             pieces.extend(shot.pieces);
             let start = root(&nodes, node);
             let curve = Curve::new(start, radius, pieces);
             return Ok(Found {
-                curve: shorten(&mut space, motion, curve),
+                curve: shorten(&mut space, request, curve),
                 expanded,
             });
         }
@@ -257,7 +261,7 @@ pub(super) fn search(
         {
             let pose = current.pose.drive(steer, gear, radius, step);
             let key = bucket(pose);
-            let g = current.g + step;
+            let g = current.g + step * factor_at(&mut space, request, pose);
             if seen
                 .get(&key)
                 .is_some_and(|&(best, done)| done || best <= g)
@@ -334,8 +338,9 @@ fn root(nodes: &[Node], mut node: u32) -> Pose {
 
 /// Shortens `curve`: the poses where its pieces meet are joined, far ones first, by Dubins
 /// curves that are shorter than the way between them and fit.
-pub(super) fn shorten(space: &mut Space, motion: Motion, curve: Curve) -> Curve {
+pub(super) fn shorten(space: &mut Space, request: &DriveRequest, curve: Curve) -> Curve {
     let radius = curve.radius;
+    let motion = request.motion;
     // Legs: the poses where pieces meet, and the pieces from each to the next.
     let mut poses = vec![curve.start];
     let mut legs: Vec<Vec<Piece>> = Vec::new();
@@ -356,6 +361,11 @@ pub(super) fn shorten(space: &mut Space, motion: Motion, curve: Curve) -> Curve 
                     checks += 1;
                     if let Some(shortcut) = motion.shortest(poses[i], poses[j], radius)
                         && space.curve_fits(&shortcut)
+                        && (request.inflation.is_none() || {
+                            let old = Curve::new(poses[i], radius, legs[i..j].concat());
+                            curve_cost(space, request, &shortcut)
+                                < curve_cost(space, request, &old) - 1e-9
+                        })
                     {
                         legs.splice(i..j, [shortcut.pieces]);
                         poses.drain(i + 1..j);
@@ -381,4 +391,32 @@ pub(super) fn shorten(space: &mut Space, motion: Motion, curve: Curve) -> Curve 
         }
     }
     Curve::new(curve.start, radius, pieces)
+}
+
+/// What driving at `pose` costs a length: 1, or the inflation's factor there.
+fn factor_at(space: &mut Space, request: &DriveRequest, pose: Pose) -> f64 {
+    match request.inflation {
+        None => 1.0,
+        Some(inflation) => {
+            let clearance = space.clearance(pose.x, pose.y, inflation.radius);
+            inflation.factor(clearance, request.body_radius)
+        }
+    }
+}
+
+/// What `curve` costs: its length, or with an inflation the sum of each tenth of a cell's
+/// length times the factor at its middle.
+pub(super) fn curve_cost(space: &mut Space, request: &DriveRequest, curve: &Curve) -> f64 {
+    if request.inflation.is_none() {
+        return curve.length();
+    }
+    let samples = curve.samples(0.1);
+    samples
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (w[0].pose, w[1].pose);
+            let middle = Pose::new(0.5 * (a.x + b.x), 0.5 * (a.y + b.y), a.theta);
+            a.distance(b) * factor_at(space, request, middle)
+        })
+        .sum()
 }

@@ -103,6 +103,36 @@ pub struct DriveRequest {
     pub motion: Motion,
     /// The most nodes the search expands before it gives up.
     pub max_expansions: usize,
+    /// Keep away from walls where there is room, as nav2's inflation layer asks (`None`: the
+    /// shortest drive, however near the walls it passes).
+    pub inflation: Option<Inflation>,
+}
+
+/// nav2's inflation cost, in cells: 253 inside the body's radius, `252 · e^(−k (d − r))` from
+/// the radius `r` out to the inflation radius, 0 beyond; a drive pays for each length driven
+/// `1 + penalty · cost / 252` times its length (Smac's cost penalty), so that it keeps away
+/// from walls where it can and passes near them only where it must.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inflation {
+    /// How far from a wall the cost reaches, in cell widths.
+    pub radius: f64,
+    /// How fast the cost falls with the distance beyond the body's radius, per cell width.
+    pub scaling: f64,
+    /// How much a length driven at the body's radius from a wall costs over one far from
+    /// every wall (Smac's `cost_penalty`).
+    pub penalty: f64,
+}
+
+impl Inflation {
+    /// The factor a length driven at `clearance` from the nearest wall costs, for a body of
+    /// `body` radius: from 1 (beyond the inflation radius) to `1 + penalty`.
+    pub fn factor(&self, clearance: f64, body: f64) -> f64 {
+        if clearance >= self.radius {
+            return 1.0;
+        }
+        let cost = 252.0 * (-self.scaling * (clearance - body).max(0.0)).exp();
+        1.0 + self.penalty * cost / 252.0
+    }
 }
 
 impl DriveRequest {
@@ -120,6 +150,7 @@ impl DriveRequest {
             turning_radius: 1.0,
             motion: Motion::Dubins,
             max_expansions: Self::MAX_EXPANSIONS,
+            inflation: None,
         }
     }
 
@@ -152,6 +183,14 @@ impl DriveRequest {
         }
         if !self.start.is_finite() || !self.goal.is_finite() {
             return bad("the start and goal poses must be finite");
+        }
+        if let Some(i) = self.inflation {
+            let ok = |v: f64| v >= 0.0 && v.is_finite();
+            if !(ok(i.radius) && ok(i.scaling) && ok(i.penalty)) {
+                return bad(
+                    "the inflation radius, scaling factor and penalty must be finite numbers, 0 or more",
+                );
+            }
         }
         Ok(())
     }
@@ -202,6 +241,9 @@ impl std::error::Error for DriveError {}
 /// A planned drive.
 #[derive(Clone, Debug)]
 pub struct Drive {
+    /// What the drive costs: its length, or with an inflation its length weighted by how near
+    /// the walls each part of it passes (sampled every tenth of a cell).
+    pub cost: f64,
     /// The path: arcs of the turning radius and straight pieces from the start pose.
     pub curve: Curve,
     /// The least distance from the path's centre line to a wall, sampled every tenth of a cell
@@ -238,7 +280,9 @@ pub fn plan(
         .iter()
         .map(|s| space.clearance(s.pose.x, s.pose.y, limit))
         .fold(f64::INFINITY, f64::min);
+    let cost = hybrid::curve_cost(&mut space, request, &found.curve);
     Ok(Drive {
+        cost,
         curve: found.curve,
         least_clearance,
         expanded: found.expanded,

@@ -310,3 +310,41 @@ fn reeds_shepp_drives_in_random_rooms_are_valid() {
     }
     assert!(planned >= 10, "only {planned} of 20 rooms planned");
 }
+
+#[test]
+fn an_inflation_keeps_the_drive_away_from_the_walls_where_there_is_room() {
+    // A hall 9 cells wide: the shortest drive runs along the top wall, the inflated one
+    // keeps to the middle.
+    let grid = Grid::from_ascii(&["..............................."; 9]).unwrap();
+    let (start, goal) = (Pose::new(2.0, 1.0, 0.0), Pose::new(29.0, 1.0, 0.0));
+    let plain = DriveRequest::new(start, goal)
+        .with_body_radius(0.5)
+        .with_turning_radius(2.0);
+    let shortest = plan(&grid, &plain, None).expect("a drive");
+    validate(&grid, &plain, &shortest);
+    assert!(
+        (shortest.curve.length() - 27.0).abs() < 1e-6,
+        "straight along the wall"
+    );
+    let mut inflated = plain.clone();
+    inflated.inflation = Some(Inflation {
+        radius: 4.0,
+        scaling: 1.0,
+        penalty: 2.0,
+    });
+    let kept = plan(&grid, &inflated, None).expect("a drive");
+    validate(&grid, &inflated, &kept);
+    let middle = kept.curve.samples(0.5)[kept.curve.samples(0.5).len() / 2].pose;
+    assert!(
+        middle.y > 3.0,
+        "the middle of the drive keeps off the wall: {middle:?}"
+    );
+    assert!(kept.cost < plain_cost_under(&grid, &inflated, &shortest.curve));
+    assert!(kept.curve.length() > shortest.curve.length());
+}
+
+/// What a curve costs under a request's inflation, as the search prices it.
+fn plain_cost_under(grid: &Grid, request: &DriveRequest, curve: &Curve) -> f64 {
+    let mut space = Space::new(grid, request.body_radius);
+    hybrid::curve_cost(&mut space, request, curve)
+}
