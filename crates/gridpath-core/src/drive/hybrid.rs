@@ -123,7 +123,8 @@ pub(super) fn search(
     request: &DriveRequest,
     control: Option<&SearchControl>,
 ) -> Result<Found, DriveError> {
-    let mut space = Space::new(grid, request.body_radius);
+    let reach = request.inflation.map_or(0.0, |i| i.radius);
+    let mut space = Space::reaching(grid, request.body_radius, reach);
     let radius = request.turning_radius;
     let motion = request.motion;
     let gears: &[Gear] = match motion {
@@ -398,7 +399,8 @@ fn factor_at(space: &mut Space, request: &DriveRequest, pose: Pose) -> f64 {
     match request.inflation {
         None => 1.0,
         Some(inflation) => {
-            let clearance = space.clearance(pose.x, pose.y, inflation.radius);
+            // The lattice's distance: a cost needs no exact distance, and the lattice keeps it.
+            let clearance = space.near_clearance(pose.x, pose.y).min(inflation.radius);
             inflation.factor(clearance, request.body_radius)
         }
     }

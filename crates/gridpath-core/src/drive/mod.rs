@@ -272,7 +272,8 @@ pub fn plan(
 ) -> Result<Drive, DriveError> {
     request.validate()?;
     let found = hybrid::search(grid, request, control)?;
-    let mut space = Space::new(grid, request.body_radius);
+    let reach = request.inflation.map_or(0.0, |i| i.radius);
+    let mut space = Space::reaching(grid, request.body_radius, reach);
     let limit = request.body_radius + 10.0;
     let least_clearance = found
         .curve

@@ -37,6 +37,12 @@ pub struct Space<'a> {
 impl<'a> Space<'a> {
     /// The free space of a disc of `radius` cell widths on `grid`.
     pub fn new(grid: &'a Grid, radius: f64) -> Space<'a> {
+        Space::reaching(grid, radius, 0.0)
+    }
+
+    /// The free space of a disc whose lattice also measures distances to the walls out to
+    /// `reach` (for [`Space::near_clearance`]).
+    pub fn reaching(grid: &'a Grid, radius: f64, reach: f64) -> Space<'a> {
         let topology = grid.topology();
         let (width, height) = topology.world_size(grid.width(), grid.height());
         let columns = width.ceil() as usize + 2;
@@ -46,7 +52,7 @@ impl<'a> Space<'a> {
             topology,
             walls: Walls::of_grid(grid),
             radius,
-            reach: radius + 3.0,
+            reach: (radius + 3.0).max(reach),
             columns,
             rows,
             lattice: vec![f32::NAN; columns * rows],
@@ -94,6 +100,12 @@ impl<'a> Space<'a> {
             self.lattice[i] = d;
         }
         f64::from(d) - LATTICE_REACH
+    }
+
+    /// The distance to the walls of the lattice point nearest `(x, y)` (within half a cell's
+    /// diagonal of the point's own), up to the space's reach: cheap, for costs, not for fit.
+    pub fn near_clearance(&mut self, x: f64, y: f64) -> f64 {
+        (self.lower_bound(x, y) + LATTICE_REACH).max(0.0)
     }
 
     /// The distance from a point to the nearest wall, looking no farther than `limit` (0 off

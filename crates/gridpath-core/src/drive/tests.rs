@@ -345,6 +345,7 @@ fn an_inflation_keeps_the_drive_away_from_the_walls_where_there_is_room() {
 
 /// What a curve costs under a request's inflation, as the search prices it.
 fn plain_cost_under(grid: &Grid, request: &DriveRequest, curve: &Curve) -> f64 {
-    let mut space = Space::new(grid, request.body_radius);
+    let reach = request.inflation.map_or(0.0, |i| i.radius);
+    let mut space = Space::reaching(grid, request.body_radius, reach);
     hybrid::curve_cost(&mut space, request, curve)
 }
