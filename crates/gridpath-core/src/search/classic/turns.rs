@@ -347,6 +347,85 @@ fn search_in_heap(
     Ok((None, stats))
 }
 
+/// The headings of a mask of eight bits, lowest first.
+struct Bits(u8);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let heading = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            heading
+        })
+    }
+}
+
+/// The states of one cell expanded together from one bucket: a bit for each heading, and
+/// each one's cost.
+#[derive(Default)]
+struct Group {
+    live: u8,
+    costs: [f64; 8],
+}
+
+/// Relaxes every step out of the states of `group` at cell `(x, y)`: each neighbour state
+/// gets the least, over the group's states that may take the step, of their cost plus the
+/// step and its turns, summed as [`relax`] sums them, when that is below its cost, and is
+/// queued. The neighbour's cost is read once for the whole group, and ends as it would after
+/// relaxing the group's states one by one.
+#[inline(always)]
+fn relax_group(
+    graph: &SearchGraph,
+    costs: &mut Costs,
+    moves: &Moves,
+    (cell, x, y): (usize, usize, usize),
+    group: &Group,
+    open: &mut Rings,
+) {
+    let topology = graph.topology();
+    let mut mask = graph.mask(cell);
+    while mask != 0 {
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let mut from = group.live;
+        if !moves.reverse {
+            from &= !(1 << OPPOSITE[d]);
+        }
+        if from == 0 {
+            continue;
+        }
+        let next_cell = cell.wrapping_add_signed(graph.delta(d));
+        let step = match &moves.steps {
+            Some(steps) => steps[d],
+            None => graph.step_cost(cell, next_cell, d),
+        };
+        let mut next_cost = f64::INFINITY;
+        for heading in Bits(from) {
+            let turn = match &moves.turn_costs {
+                Some(table) => table[heading][d],
+                None => moves.penalty * f64::from(turns_at(topology, x, y, heading as u8, d as u8)),
+            };
+            let through = group.costs[heading] + step + turn;
+            if through < next_cost {
+                next_cost = through;
+            }
+        }
+        let (nx, ny) = (
+            x.wrapping_add_signed(DX[d] as isize),
+            y.wrapping_add_signed(DY[d] as isize),
+        );
+        let next = costs.state(nx, ny, d as u8);
+        let known = costs.get(next);
+        if next_cost < known {
+            costs.set(next, next_cost);
+            open.push(next_cost, known, next);
+        }
+    }
+}
+
 /// The goal state reached, if any, and the counts: Dijkstra with a [`Rings`] bucket queue.
 ///
 /// The costs it finds are the heap's to the last bit. Both compute each state's cost as the
@@ -377,41 +456,69 @@ fn search_in_buckets(
     }
     // The start's state before any step (cost 0, kept by no page).
     stats.expanded = 1;
-    let expand = |costs: &mut Costs, open: &mut Rings, state| {
-        relax(
-            graph,
-            costs,
-            &moves,
-            state,
-            |(cost, before), _, _, _, _, next| {
-                open.push(cost, before, next);
-            },
-        );
-    };
     let (x, y) = (start % width, start / width);
-    expand(costs, &mut open, (start, x, y, UNMOVED, 0.0));
+    relax(
+        graph,
+        costs,
+        &moves,
+        (start, x, y, UNMOVED, 0.0),
+        |(cost, before), _, _, _, _, next| open.push(cost, before, next),
+    );
     // The goal's cheapest state expanded so far, and the bucket where the search ends.
     let mut best: Option<(f64, u8)> = None;
     let mut last_bucket = usize::MAX;
-    while let Some(state) = open.pop(last_bucket) {
-        let cost = costs.get(state);
-        if open.bucket(cost) != open.current() {
-            continue;
-        }
-        let (x, y, heading) = costs.cell_of(state);
-        let cell = y * width + x;
-        stats.expanded += 1;
-        if control.should_stop(stats.expanded) {
-            return Err(SearchError::Cancelled);
-        }
-        if cell == goal {
-            if best.is_none_or(|(c, h)| (cost, heading) < (c, h)) {
-                best = Some((cost, heading));
+    while let Some(list) = open.take(last_bucket) {
+        let current = open.current();
+        let mut i = 0;
+        while i < list.len() {
+            // The states of one page in this bucket, as a bit a state: eight bits a cell.
+            let page = list[i] as usize / PAGE;
+            let mut here = [0u64; PAGE / 64];
+            while i < list.len() && list[i] as usize / PAGE == page {
+                let within = list[i] as usize % PAGE;
+                here[within / 64] |= 1 << (within % 64);
+                i += 1;
             }
-            last_bucket = open.current();
-            continue;
+            for (word, &bits) in here.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let shift = bits.trailing_zeros() & !7;
+                    let headings = ((bits >> shift) & 0xff) as u8;
+                    bits &= !(0xff << shift);
+                    let first = page * PAGE + word * 64 + shift as usize;
+                    // The cell's states whose cost lies in this bucket; the others are stale.
+                    let mut group = Group::default();
+                    for heading in Bits(headings) {
+                        let cost = costs.get(first + heading);
+                        if open.bucket(cost) == current {
+                            group.live |= 1 << heading;
+                            group.costs[heading] = cost;
+                        }
+                    }
+                    if group.live == 0 {
+                        continue;
+                    }
+                    let (x, y, _) = costs.cell_of(first);
+                    let cell = y * width + x;
+                    stats.expanded += u64::from(group.live.count_ones());
+                    if control.should_stop(stats.expanded) {
+                        return Err(SearchError::Cancelled);
+                    }
+                    if cell == goal {
+                        for heading in Bits(group.live) {
+                            let cost = group.costs[heading];
+                            if best.is_none_or(|(c, h)| (cost, heading as u8) < (c, h)) {
+                                best = Some((cost, heading as u8));
+                            }
+                        }
+                        last_bucket = current;
+                        continue;
+                    }
+                    relax_group(graph, costs, &moves, (cell, x, y), &group, &mut open);
+                }
+            }
         }
-        expand(costs, &mut open, (cell, x, y, heading, cost));
+        open.give_back(list);
     }
     stats.pushed = open.pushed;
     stats.max_open = open.max_len;
@@ -524,30 +631,40 @@ impl Rings {
         self.max_len = self.max_len.max(self.len as u64);
     }
 
-    /// Takes a state of the cheapest bucket not past `last`, if any.
-    #[inline(always)]
-    fn pop(&mut self, last: usize) -> Option<usize> {
+    /// Takes the entries of the cheapest bucket not past `last` that has any, sorted by page,
+    /// and makes it the current bucket. States queued into it meanwhile wait in the ring, to
+    /// be taken next.
+    fn take(&mut self, last: usize) -> Option<Vec<u64>> {
         if self.len == 0 {
             return None;
         }
         let mask = self.lists.len() - 1;
         loop {
-            if let Some(entry) = self.lists[self.current & mask].pop() {
-                self.len -= 1;
-                return Some(entry as usize);
+            let slot = self.current & mask;
+            if !self.lists[slot].is_empty() {
+                let mut list = std::mem::take(&mut self.lists[slot]);
+                self.len -= list.len();
+                self.sort(&mut list);
+                return Some(list);
             }
             if self.current >= last {
                 return None;
             }
             self.current += 1;
-            self.sort(self.current & mask);
         }
     }
 
-    /// Orders the entries of list `slot` by page: a radix sort on the two digits of the page
-    /// index (the order inside a page does not matter), or a plain sort of a short list.
-    fn sort(&mut self, slot: usize) {
-        let mut list = std::mem::take(&mut self.lists[slot]);
+    /// Returns a list [`Rings::take`] gave, so that its room is used again.
+    fn give_back(&mut self, mut list: Vec<u64>) {
+        let slot = self.current & (self.lists.len() - 1);
+        list.clear();
+        list.append(&mut self.lists[slot]);
+        self.lists[slot] = list;
+    }
+
+    /// Orders the entries of `list` by page: a radix sort on the two digits of the page index
+    /// (the order inside a page does not matter), or a plain sort of a short list.
+    fn sort(&mut self, list: &mut [u64]) {
         if list.len() < 1 << 10 {
             list.sort_unstable();
         } else {
@@ -559,7 +676,7 @@ impl Rings {
                 ((entry >> (PAGE_SHIFT + pass * bits)) as usize) & (digits - 1)
             };
             let mut counts = vec![0usize; 2 * digits];
-            for &entry in &list {
+            for &entry in list.iter() {
                 counts[digit(entry, 0)] += 1;
                 counts[digits + digit(entry, 1)] += 1;
             }
@@ -571,7 +688,7 @@ impl Rings {
                 }
             }
             self.scratch.resize(list.len(), 0);
-            for &entry in &list {
+            for &entry in list.iter() {
                 let d = digit(entry, 0);
                 self.scratch[counts[d]] = entry;
                 counts[d] += 1;
@@ -582,7 +699,6 @@ impl Rings {
                 counts[d] += 1;
             }
         }
-        self.lists[slot] = list;
     }
 }
 
@@ -790,9 +906,8 @@ mod tests {
                     seed % (pages * PAGE) as u64
                 })
                 .collect();
-            rings.lists[3] = states.clone();
-            rings.sort(3);
-            let sorted = &rings.lists[3];
+            let mut sorted = states.clone();
+            rings.sort(&mut sorted);
             assert!(
                 sorted
                     .windows(2)
