@@ -148,6 +148,52 @@ impl Costs {
         page[state % PAGE] = cost;
     }
 
+    /// Asks the processor for the costs that expanding the cells `cells` (a bit a cell of the
+    /// tile, row by row) of page `page` reads: those of the cells and of their neighbours, in
+    /// this page and the eight round it, and the cells' masks in `masks` (a map `width` wide).
+    #[inline(always)]
+    fn prefetch_around(&self, page: usize, cells: u64, masks: &[u8], width: usize) {
+        const WEST_EDGE: u64 = 0x0101_0101_0101_0101;
+        const EAST_EDGE: u64 = WEST_EDGE << 7;
+        let across = |m: u64| m | ((m << 1) & !WEST_EDGE) | ((m >> 1) & !EAST_EDGE);
+        let down = |m: u64| m | (m << 8) | (m >> 8);
+        let (tx, ty) = (page % self.tiles_across, page / self.tiles_across);
+        let near = [
+            (0, 0, down(across(cells))),
+            (1, 0, down((cells & EAST_EDGE) >> 7)),
+            (-1, 0, down((cells & WEST_EDGE) << 7)),
+            (0, 1, across(cells >> 56)),
+            (0, -1, across(cells & 0xff) << 56),
+            (1, 1, (cells >> 63) & 1),
+            (-1, 1, ((cells >> 56) & 1) << 7),
+            (1, -1, ((cells >> 7) & 1) << 56),
+            (-1, -1, (cells & 1) << 63),
+        ];
+        for (dx, dy, mut lines) in near {
+            if lines == 0 {
+                continue;
+            }
+            let (x, y) = (tx.wrapping_add_signed(dx), ty.wrapping_add_signed(dy));
+            if x >= self.tiles_across || y >= self.pages.len() / self.tiles_across {
+                continue;
+            }
+            let Some(Some(costs)) = self.pages.get(y * self.tiles_across + x) else {
+                continue;
+            };
+            while lines != 0 {
+                let at = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                crate::search::space::prefetch(&costs[..], at * 8);
+            }
+        }
+        let mut rows = cells;
+        while rows != 0 {
+            let row = rows.trailing_zeros() as usize / TILE;
+            rows &= !(0xff << (row * TILE));
+            crate::search::space::prefetch(masks, (ty * TILE + row) * width + tx * TILE);
+        }
+    }
+
     /// The bytes its pages take.
     #[cfg(test)]
     fn bytes(&self) -> usize {
@@ -347,6 +393,39 @@ fn search_in_heap(
     Ok((None, stats))
 }
 
+/// The entries of one page in a sorted bucket, from `list[start]` to `list[end]`: a bit a
+/// state in `here` (eight bits a cell), and a bit a cell in `cells`.
+struct Run {
+    page: usize,
+    here: [u64; PAGE / 64],
+    cells: u64,
+    end: usize,
+}
+
+impl Run {
+    /// The run that starts at entry `start` of `list`, if any.
+    #[inline(always)]
+    fn at(list: &[u64], start: usize) -> Option<Self> {
+        let page = *list.get(start)? as usize / PAGE;
+        let mut run = Run {
+            page,
+            here: [0; PAGE / 64],
+            cells: 0,
+            end: start,
+        };
+        while let Some(&entry) = list.get(run.end) {
+            if entry as usize / PAGE != page {
+                break;
+            }
+            let within = entry as usize % PAGE;
+            run.here[within / 64] |= 1 << (within % 64);
+            run.cells |= 1 << (within / 8);
+            run.end += 1;
+        }
+        Some(run)
+    }
+}
+
 /// The headings of a mask of eight bits, lowest first.
 struct Bits(u8);
 
@@ -469,15 +548,16 @@ fn search_in_buckets(
     let mut last_bucket = usize::MAX;
     while let Some(list) = open.take(last_bucket) {
         let current = open.current();
-        let mut i = 0;
-        while i < list.len() {
-            // The states of one page in this bucket, as a bit a state: eight bits a cell.
-            let page = list[i] as usize / PAGE;
-            let mut here = [0u64; PAGE / 64];
-            while i < list.len() && list[i] as usize / PAGE == page {
-                let within = list[i] as usize % PAGE;
-                here[within / 64] |= 1 << (within % 64);
-                i += 1;
+        let mut next = Run::at(&list, 0);
+        while let Some(Run {
+            page, here, end, ..
+        }) = next
+        {
+            // While this page's states are expanded, the processor loads the costs the next
+            // page's will read.
+            next = Run::at(&list, end);
+            if let Some(run) = &next {
+                costs.prefetch_around(run.page, run.cells, graph.masks(), width);
             }
             for (word, &bits) in here.iter().enumerate() {
                 let mut bits = bits;
