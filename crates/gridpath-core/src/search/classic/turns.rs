@@ -9,7 +9,9 @@
 //! the path is traced back through the costs. A*'s open list is the searches' 16-byte entry
 //! heap, with the heading in the entry; Dijkstra's is a ring of buckets of cost as wide as the
 //! cheapest step ([`Rings`]), each sorted by page of the costs when the search reaches it,
-//! which finds the heap's costs and paths to the last bit.
+//! which finds the heap's costs and paths to the last bit. A cell's states of one bucket are
+//! expanded together ([`relax_group`]), and the costs the next page's states will read are
+//! asked of the processor while this page's are expanded ([`Costs::prefetch_around`]).
 //!
 //! On a hex map a turn is a change between the six directions, and the penalty is paid for
 //! every 60° turned; the heading is still kept as the graph's direction of the step, whose
