@@ -97,8 +97,9 @@ const PAGE: usize = TILE * TILE * 8;
 /// a cell's neighbours mostly lie in its own page. The start's state before any step costs 0
 /// and is not kept.
 struct Costs {
-    /// Tiles a row of tiles holds.
+    /// Tiles a row of tiles holds, and rows of tiles.
     tiles_across: usize,
+    tiles_down: usize,
     /// The pages, 8 bytes each in the table (an eighth of a byte a cell), by tile.
     pages: Vec<Option<Box<[f64; PAGE]>>>,
 }
@@ -111,6 +112,7 @@ impl Costs {
         pages.resize_with(tiles_across * height.div_ceil(TILE), || None);
         Self {
             tiles_across,
+            tiles_down: height.div_ceil(TILE),
             pages,
         }
     }
@@ -120,19 +122,6 @@ impl Costs {
     fn state(&self, x: usize, y: usize, heading: u8) -> usize {
         let tile = (y / TILE) * self.tiles_across + x / TILE;
         tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
-    }
-
-    /// The cell `(x, y)` and the heading of a state index.
-    #[inline(always)]
-    fn cell_of(&self, state: usize) -> (usize, usize, u8) {
-        let (tile, within) = (state / PAGE, state % PAGE);
-        let (tx, ty) = (tile % self.tiles_across, tile / self.tiles_across);
-        let at = within / 8;
-        (
-            tx * TILE + at % TILE,
-            ty * TILE + at / TILE,
-            (within % 8) as u8,
-        )
     }
 
     /// The best cost known, infinite for a state not reached.
@@ -176,7 +165,7 @@ impl Costs {
                 continue;
             }
             let (x, y) = (tx.wrapping_add_signed(dx), ty.wrapping_add_signed(dy));
-            if x >= self.tiles_across || y >= self.pages.len() / self.tiles_across {
+            if x >= self.tiles_across || y >= self.tiles_down {
                 continue;
             }
             let Some(Some(costs)) = self.pages.get(y * self.tiles_across + x) else {
@@ -558,6 +547,7 @@ fn search_in_buckets(
             // While this page's states are expanded, the processor loads the costs the next
             // page's will read.
             next = Run::at(&list, end);
+            let (tx, ty) = (page % costs.tiles_across, page / costs.tiles_across);
             if let Some(run) = &next {
                 costs.prefetch_around(run.page, run.cells, graph.masks(), width);
             }
@@ -580,7 +570,8 @@ fn search_in_buckets(
                     if group.live == 0 {
                         continue;
                     }
-                    let (x, y, _) = costs.cell_of(first);
+                    let at = word * 8 + shift as usize / 8;
+                    let (x, y) = (tx * TILE + at % TILE, ty * TILE + at / TILE);
                     let cell = y * width + x;
                     stats.expanded += u64::from(group.live.count_ones());
                     if control.should_stop(stats.expanded) {
