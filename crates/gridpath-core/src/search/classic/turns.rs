@@ -573,8 +573,11 @@ fn search_in_buckets(
                     let at = word * 8 + shift as usize / 8;
                     let (x, y) = (tx * TILE + at % TILE, ty * TILE + at / TILE);
                     let cell = y * width + x;
+                    let before = stats.expanded;
                     stats.expanded += u64::from(group.live.count_ones());
-                    if control.should_stop(stats.expanded) {
+                    // The checkpoint the count passed, if any, as when counted one by one.
+                    let passed = stats.expanded - stats.expanded % SearchControl::CHECK_EVERY;
+                    if passed > before && control.should_stop(passed) {
                         return Err(SearchError::Cancelled);
                     }
                     if cell == goal {
@@ -959,6 +962,30 @@ mod tests {
             }
         }
         assert!(bucketed > 500, "the buckets ordered {bucketed} searches");
+    }
+
+    #[test]
+    fn a_search_in_buckets_stops_at_every_checkpoint_it_passes() {
+        use std::sync::{Arc, Mutex};
+        let grid = crate::grid::Grid::from_ascii(&[".".repeat(50).as_str(); 40]).unwrap();
+        let graph = SearchGraph::new(&grid, crate::search::Diagonal::NoCut);
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(49, 39))
+            .with_algorithm(Algorithm::Dijkstra)
+            .with_turn_penalty(1.0);
+        assert!(Rings::width_and_span(&graph, 1.0).is_some());
+        let control = SearchControl::new();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        assert!(control.on_checkpoint(Box::new(move |expanded| {
+            log.lock().unwrap().push(expanded);
+        })));
+        let result = search(&graph, &request, &control).unwrap();
+        let every = SearchControl::CHECK_EVERY;
+        let expected: Vec<u64> = (1..=result.stats.expanded / every)
+            .map(|k| k * every)
+            .collect();
+        assert!(expected.len() > 5, "{:?}", result.stats);
+        assert_eq!(*seen.lock().unwrap(), expected);
     }
 
     #[test]
