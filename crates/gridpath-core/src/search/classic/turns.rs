@@ -9,7 +9,9 @@
 //! the path is traced back through the costs. A*'s open list is the searches' 16-byte entry
 //! heap, with the heading in the entry; Dijkstra's is a ring of buckets of cost as wide as the
 //! cheapest step ([`Rings`]), each sorted by page of the costs when the search reaches it,
-//! which finds the heap's costs and paths to the last bit.
+//! which finds the heap's costs and paths to the last bit. A cell's states of one bucket are
+//! expanded together ([`relax_group`]), and the costs the next page's states will read are
+//! asked of the processor while this page's are expanded ([`Costs::prefetch_around`]).
 //!
 //! On a hex map a turn is a change between the six directions, and the penalty is paid for
 //! every 60° turned; the heading is still kept as the graph's direction of the step, whose
@@ -95,8 +97,9 @@ const PAGE: usize = TILE * TILE * 8;
 /// a cell's neighbours mostly lie in its own page. The start's state before any step costs 0
 /// and is not kept.
 struct Costs {
-    /// Tiles a row of tiles holds.
+    /// Tiles a row of tiles holds, and rows of tiles.
     tiles_across: usize,
+    tiles_down: usize,
     /// The pages, 8 bytes each in the table (an eighth of a byte a cell), by tile.
     pages: Vec<Option<Box<[f64; PAGE]>>>,
 }
@@ -109,6 +112,7 @@ impl Costs {
         pages.resize_with(tiles_across * height.div_ceil(TILE), || None);
         Self {
             tiles_across,
+            tiles_down: height.div_ceil(TILE),
             pages,
         }
     }
@@ -118,19 +122,6 @@ impl Costs {
     fn state(&self, x: usize, y: usize, heading: u8) -> usize {
         let tile = (y / TILE) * self.tiles_across + x / TILE;
         tile * PAGE + ((y % TILE) * TILE + x % TILE) * 8 + usize::from(heading)
-    }
-
-    /// The cell `(x, y)` and the heading of a state index.
-    #[inline(always)]
-    fn cell_of(&self, state: usize) -> (usize, usize, u8) {
-        let (tile, within) = (state / PAGE, state % PAGE);
-        let (tx, ty) = (tile % self.tiles_across, tile / self.tiles_across);
-        let at = within / 8;
-        (
-            tx * TILE + at % TILE,
-            ty * TILE + at / TILE,
-            (within % 8) as u8,
-        )
     }
 
     /// The best cost known, infinite for a state not reached.
@@ -146,6 +137,52 @@ impl Costs {
     fn set(&mut self, state: usize, cost: f64) {
         let page = self.pages[state / PAGE].get_or_insert_with(|| Box::new([f64::INFINITY; PAGE]));
         page[state % PAGE] = cost;
+    }
+
+    /// Asks the processor for the costs that expanding the cells `cells` (a bit a cell of the
+    /// tile, row by row) of page `page` reads: those of the cells and of their neighbours, in
+    /// this page and the eight round it, and the cells' masks in `masks` (a map `width` wide).
+    #[inline(always)]
+    fn prefetch_around(&self, page: usize, cells: u64, masks: &[u8], width: usize) {
+        const WEST_EDGE: u64 = 0x0101_0101_0101_0101;
+        const EAST_EDGE: u64 = WEST_EDGE << 7;
+        let across = |m: u64| m | ((m << 1) & !WEST_EDGE) | ((m >> 1) & !EAST_EDGE);
+        let down = |m: u64| m | (m << 8) | (m >> 8);
+        let (tx, ty) = (page % self.tiles_across, page / self.tiles_across);
+        let near = [
+            (0, 0, down(across(cells))),
+            (1, 0, down((cells & EAST_EDGE) >> 7)),
+            (-1, 0, down((cells & WEST_EDGE) << 7)),
+            (0, 1, across(cells >> 56)),
+            (0, -1, across(cells & 0xff) << 56),
+            (1, 1, (cells >> 63) & 1),
+            (-1, 1, ((cells >> 56) & 1) << 7),
+            (1, -1, ((cells >> 7) & 1) << 56),
+            (-1, -1, (cells & 1) << 63),
+        ];
+        for (dx, dy, mut lines) in near {
+            if lines == 0 {
+                continue;
+            }
+            let (x, y) = (tx.wrapping_add_signed(dx), ty.wrapping_add_signed(dy));
+            if x >= self.tiles_across || y >= self.tiles_down {
+                continue;
+            }
+            let Some(Some(costs)) = self.pages.get(y * self.tiles_across + x) else {
+                continue;
+            };
+            while lines != 0 {
+                let at = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                crate::search::space::prefetch(&costs[..], at * 8);
+            }
+        }
+        let mut rows = cells;
+        while rows != 0 {
+            let row = rows.trailing_zeros() as usize / TILE;
+            rows &= !(0xff << (row * TILE));
+            crate::search::space::prefetch(masks, (ty * TILE + row) * width + tx * TILE);
+        }
     }
 
     /// The bytes its pages take.
@@ -347,6 +384,118 @@ fn search_in_heap(
     Ok((None, stats))
 }
 
+/// The entries of one page in a sorted bucket, from `list[start]` to `list[end]`: a bit a
+/// state in `here` (eight bits a cell), and a bit a cell in `cells`.
+struct Run {
+    page: usize,
+    here: [u64; PAGE / 64],
+    cells: u64,
+    end: usize,
+}
+
+impl Run {
+    /// The run that starts at entry `start` of `list`, if any.
+    #[inline(always)]
+    fn at(list: &[u64], start: usize) -> Option<Self> {
+        let page = *list.get(start)? as usize / PAGE;
+        let mut run = Run {
+            page,
+            here: [0; PAGE / 64],
+            cells: 0,
+            end: start,
+        };
+        while let Some(&entry) = list.get(run.end) {
+            if entry as usize / PAGE != page {
+                break;
+            }
+            let within = entry as usize % PAGE;
+            run.here[within / 64] |= 1 << (within % 64);
+            run.cells |= 1 << (within / 8);
+            run.end += 1;
+        }
+        Some(run)
+    }
+}
+
+/// The headings of a mask of eight bits, lowest first.
+struct Bits(u8);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let heading = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            heading
+        })
+    }
+}
+
+/// The states of one cell expanded together from one bucket: a bit for each heading, and
+/// each one's cost.
+#[derive(Default)]
+struct Group {
+    live: u8,
+    costs: [f64; 8],
+}
+
+/// Relaxes every step out of the states of `group` at cell `(x, y)`: each neighbour state
+/// gets the least, over the group's states that may take the step, of their cost plus the
+/// step and its turns, summed as [`relax`] sums them, when that is below its cost, and is
+/// queued. The neighbour's cost is read once for the whole group, and ends as it would after
+/// relaxing the group's states one by one.
+#[inline(always)]
+fn relax_group(
+    graph: &SearchGraph,
+    costs: &mut Costs,
+    moves: &Moves,
+    (cell, x, y): (usize, usize, usize),
+    group: &Group,
+    open: &mut Rings,
+) {
+    let topology = graph.topology();
+    let mut mask = graph.mask(cell);
+    while mask != 0 {
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let mut from = group.live;
+        if !moves.reverse {
+            from &= !(1 << OPPOSITE[d]);
+        }
+        if from == 0 {
+            continue;
+        }
+        let next_cell = cell.wrapping_add_signed(graph.delta(d));
+        let step = match &moves.steps {
+            Some(steps) => steps[d],
+            None => graph.step_cost(cell, next_cell, d),
+        };
+        let mut next_cost = f64::INFINITY;
+        for heading in Bits(from) {
+            let turn = match &moves.turn_costs {
+                Some(table) => table[heading][d],
+                None => moves.penalty * f64::from(turns_at(topology, x, y, heading as u8, d as u8)),
+            };
+            let through = group.costs[heading] + step + turn;
+            if through < next_cost {
+                next_cost = through;
+            }
+        }
+        let (nx, ny) = (
+            x.wrapping_add_signed(DX[d] as isize),
+            y.wrapping_add_signed(DY[d] as isize),
+        );
+        let next = costs.state(nx, ny, d as u8);
+        let known = costs.get(next);
+        if next_cost < known {
+            costs.set(next, next_cost);
+            open.push(next_cost, known, next);
+        }
+    }
+}
+
 /// The goal state reached, if any, and the counts: Dijkstra with a [`Rings`] bucket queue.
 ///
 /// The costs it finds are the heap's to the last bit. Both compute each state's cost as the
@@ -377,41 +526,75 @@ fn search_in_buckets(
     }
     // The start's state before any step (cost 0, kept by no page).
     stats.expanded = 1;
-    let expand = |costs: &mut Costs, open: &mut Rings, state| {
-        relax(
-            graph,
-            costs,
-            &moves,
-            state,
-            |(cost, before), _, _, _, _, next| {
-                open.push(cost, before, next);
-            },
-        );
-    };
     let (x, y) = (start % width, start / width);
-    expand(costs, &mut open, (start, x, y, UNMOVED, 0.0));
+    relax(
+        graph,
+        costs,
+        &moves,
+        (start, x, y, UNMOVED, 0.0),
+        |(cost, before), _, _, _, _, next| open.push(cost, before, next),
+    );
     // The goal's cheapest state expanded so far, and the bucket where the search ends.
     let mut best: Option<(f64, u8)> = None;
     let mut last_bucket = usize::MAX;
-    while let Some(state) = open.pop(last_bucket) {
-        let cost = costs.get(state);
-        if open.bucket(cost) != open.current() {
-            continue;
-        }
-        let (x, y, heading) = costs.cell_of(state);
-        let cell = y * width + x;
-        stats.expanded += 1;
-        if control.should_stop(stats.expanded) {
-            return Err(SearchError::Cancelled);
-        }
-        if cell == goal {
-            if best.is_none_or(|(c, h)| (cost, heading) < (c, h)) {
-                best = Some((cost, heading));
+    while let Some(list) = open.take(last_bucket) {
+        let current = open.current();
+        let mut next = Run::at(&list, 0);
+        while let Some(Run {
+            page, here, end, ..
+        }) = next
+        {
+            // While this page's states are expanded, the processor loads the costs the next
+            // page's will read.
+            next = Run::at(&list, end);
+            let (tx, ty) = (page % costs.tiles_across, page / costs.tiles_across);
+            if let Some(run) = &next {
+                costs.prefetch_around(run.page, run.cells, graph.masks(), width);
             }
-            last_bucket = open.current();
-            continue;
+            for (word, &bits) in here.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let shift = bits.trailing_zeros() & !7;
+                    let headings = ((bits >> shift) & 0xff) as u8;
+                    bits &= !(0xff << shift);
+                    let first = page * PAGE + word * 64 + shift as usize;
+                    // The cell's states whose cost lies in this bucket; the others are stale.
+                    let mut group = Group::default();
+                    for heading in Bits(headings) {
+                        let cost = costs.get(first + heading);
+                        if open.bucket(cost) == current {
+                            group.live |= 1 << heading;
+                            group.costs[heading] = cost;
+                        }
+                    }
+                    if group.live == 0 {
+                        continue;
+                    }
+                    let at = word * 8 + shift as usize / 8;
+                    let (x, y) = (tx * TILE + at % TILE, ty * TILE + at / TILE);
+                    let cell = y * width + x;
+                    let before = stats.expanded;
+                    stats.expanded += u64::from(group.live.count_ones());
+                    // The checkpoint the count passed, if any, as when counted one by one.
+                    let passed = stats.expanded - stats.expanded % SearchControl::CHECK_EVERY;
+                    if passed > before && control.should_stop(passed) {
+                        return Err(SearchError::Cancelled);
+                    }
+                    if cell == goal {
+                        for heading in Bits(group.live) {
+                            let cost = group.costs[heading];
+                            if best.is_none_or(|(c, h)| (cost, heading as u8) < (c, h)) {
+                                best = Some((cost, heading as u8));
+                            }
+                        }
+                        last_bucket = current;
+                        continue;
+                    }
+                    relax_group(graph, costs, &moves, (cell, x, y), &group, &mut open);
+                }
+            }
         }
-        expand(costs, &mut open, (cell, x, y, heading, cost));
+        open.give_back(list);
     }
     stats.pushed = open.pushed;
     stats.max_open = open.max_len;
@@ -524,30 +707,40 @@ impl Rings {
         self.max_len = self.max_len.max(self.len as u64);
     }
 
-    /// Takes a state of the cheapest bucket not past `last`, if any.
-    #[inline(always)]
-    fn pop(&mut self, last: usize) -> Option<usize> {
+    /// Takes the entries of the cheapest bucket not past `last` that has any, sorted by page,
+    /// and makes it the current bucket. States queued into it meanwhile wait in the ring, to
+    /// be taken next.
+    fn take(&mut self, last: usize) -> Option<Vec<u64>> {
         if self.len == 0 {
             return None;
         }
         let mask = self.lists.len() - 1;
         loop {
-            if let Some(entry) = self.lists[self.current & mask].pop() {
-                self.len -= 1;
-                return Some(entry as usize);
+            let slot = self.current & mask;
+            if !self.lists[slot].is_empty() {
+                let mut list = std::mem::take(&mut self.lists[slot]);
+                self.len -= list.len();
+                self.sort(&mut list);
+                return Some(list);
             }
             if self.current >= last {
                 return None;
             }
             self.current += 1;
-            self.sort(self.current & mask);
         }
     }
 
-    /// Orders the entries of list `slot` by page: a radix sort on the two digits of the page
-    /// index (the order inside a page does not matter), or a plain sort of a short list.
-    fn sort(&mut self, slot: usize) {
-        let mut list = std::mem::take(&mut self.lists[slot]);
+    /// Returns a list [`Rings::take`] gave, so that its room is used again.
+    fn give_back(&mut self, mut list: Vec<u64>) {
+        let slot = self.current & (self.lists.len() - 1);
+        list.clear();
+        list.append(&mut self.lists[slot]);
+        self.lists[slot] = list;
+    }
+
+    /// Orders the entries of `list` by page: a radix sort on the two digits of the page index
+    /// (the order inside a page does not matter), or a plain sort of a short list.
+    fn sort(&mut self, list: &mut [u64]) {
         if list.len() < 1 << 10 {
             list.sort_unstable();
         } else {
@@ -559,7 +752,7 @@ impl Rings {
                 ((entry >> (PAGE_SHIFT + pass * bits)) as usize) & (digits - 1)
             };
             let mut counts = vec![0usize; 2 * digits];
-            for &entry in &list {
+            for &entry in list.iter() {
                 counts[digit(entry, 0)] += 1;
                 counts[digits + digit(entry, 1)] += 1;
             }
@@ -571,7 +764,7 @@ impl Rings {
                 }
             }
             self.scratch.resize(list.len(), 0);
-            for &entry in &list {
+            for &entry in list.iter() {
                 let d = digit(entry, 0);
                 self.scratch[counts[d]] = entry;
                 counts[d] += 1;
@@ -582,7 +775,6 @@ impl Rings {
                 counts[d] += 1;
             }
         }
-        self.lists[slot] = list;
     }
 }
 
@@ -773,6 +965,30 @@ mod tests {
     }
 
     #[test]
+    fn a_search_in_buckets_stops_at_every_checkpoint_it_passes() {
+        use std::sync::{Arc, Mutex};
+        let grid = crate::grid::Grid::from_ascii(&[".".repeat(50).as_str(); 40]).unwrap();
+        let graph = SearchGraph::new(&grid, crate::search::Diagonal::NoCut);
+        let request = SearchRequest::new(Cell::new(0, 0), Cell::new(49, 39))
+            .with_algorithm(Algorithm::Dijkstra)
+            .with_turn_penalty(1.0);
+        assert!(Rings::width_and_span(&graph, 1.0).is_some());
+        let control = SearchControl::new();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        assert!(control.on_checkpoint(Box::new(move |expanded| {
+            log.lock().unwrap().push(expanded);
+        })));
+        let result = search(&graph, &request, &control).unwrap();
+        let every = SearchControl::CHECK_EVERY;
+        let expected: Vec<u64> = (1..=result.stats.expanded / every)
+            .map(|k| k * every)
+            .collect();
+        assert!(expected.len() > 5, "{:?}", result.stats);
+        assert_eq!(*seen.lock().unwrap(), expected);
+    }
+
+    #[test]
     fn a_bucket_is_sorted_by_page_keeping_every_state() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for (pages, len) in [
@@ -790,9 +1006,8 @@ mod tests {
                     seed % (pages * PAGE) as u64
                 })
                 .collect();
-            rings.lists[3] = states.clone();
-            rings.sort(3);
-            let sorted = &rings.lists[3];
+            let mut sorted = states.clone();
+            rings.sort(&mut sorted);
             assert!(
                 sorted
                     .windows(2)
