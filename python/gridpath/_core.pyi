@@ -231,6 +231,8 @@ class Drive:
     @property
     def length(self) -> float: ...
     @property
+    def cost(self) -> float: ...
+    @property
     def least_clearance(self) -> Optional[float]: ...
     @property
     def least_turning_radius(self) -> Optional[float]: ...
@@ -395,6 +397,9 @@ class Map:
         start_yaw: Optional[float] = None,
         goal_yaw: Optional[float] = None,
         motion: str = "dubins",
+        inflation_radius: Optional[float] = None,
+        cost_scaling_factor: float = 3.0,
+        cost_penalty: float = 2.0,
     ) -> Drive:
         """A path a round robot with a turning radius can drive (Hybrid A*, Dubins)."""
     def team_from_scenario(

@@ -19,6 +19,7 @@ pub struct PyDrive {
     reason: Option<String>,
     samples: Vec<f64>,
     length: f64,
+    cost: f64,
     least_clearance: Option<f64>,
     least_turning_radius: Option<f64>,
     pieces: Vec<(String, String, f64)>,
@@ -49,6 +50,13 @@ impl PyDrive {
         Array2::from_shape_vec((n, 3), self.samples.clone())
             .unwrap_or_else(|_| Array2::zeros((0, 3)))
             .into_pyarray(py)
+    }
+
+    /// What the drive costs: its length, or with an inflation its length weighted by how near
+    /// the walls it passes (0 when none was found).
+    #[getter]
+    fn cost(&self) -> f64 {
+        self.cost
     }
 
     /// The length driven, in cells (0 when none was found).
@@ -138,7 +146,18 @@ pub fn run(
     start_yaw: Option<&Bound<'_, PyAny>>,
     goal_yaw: Option<&Bound<'_, PyAny>>,
     motion: &Arg<'_>,
+    inflation: (Option<&Bound<'_, PyAny>>, &Arg<'_>, &Arg<'_>),
 ) -> PyResult<PyDrive> {
+    let (inflation_radius, scaling, penalty) = inflation;
+    let inflation = match args::number_or_none(inflation_radius, "inflation_radius")? {
+        None => None,
+        Some(radius) if radius >= 0.0 => Some(drive::Inflation {
+            radius,
+            scaling: scaling.number_in(3.0, 0.0, 1e9, "cost_scaling_factor")?,
+            penalty: penalty.number_in(2.0, 0.0, 1e6, "cost_penalty")?,
+        }),
+        Some(_) => return Err(errors::argument("inflation_radius must be 0 or more")),
+    };
     let motion = match motion.name("dubins", "motion")?.as_str() {
         "dubins" => drive::Motion::Dubins,
         "reeds-shepp" => drive::Motion::ReedsShepp,
@@ -168,7 +187,7 @@ pub fn run(
         turning_radius: turn,
         motion,
         max_expansions: DriveRequest::MAX_EXPANSIONS,
-        inflation: None,
+        inflation,
     };
     let control = SearchControl::new();
     let watch = &control;
@@ -180,6 +199,7 @@ pub fn run(
         reason: Some(reason),
         samples: Vec::new(),
         length: 0.0,
+        cost: 0.0,
         least_clearance: None,
         least_turning_radius: None,
         pieces: Vec::new(),
@@ -197,6 +217,7 @@ pub fn run(
                 .flat_map(|s| [s.pose.x, s.pose.y, s.pose.theta])
                 .collect(),
             length: found.curve.length(),
+            cost: found.cost,
             least_clearance: Some(found.least_clearance),
             least_turning_radius: Some(found.least_turning_radius()).filter(|r| r.is_finite()),
             pieces: found

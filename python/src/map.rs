@@ -804,11 +804,16 @@ impl PyMap {
     /// ``start_yaw`` and ``goal_yaw`` are degrees
     /// counter-clockwise as the screen shows them; ``None`` leaves them to the search. A
     /// :class:`Drive`, false when there is none (its ``reason`` says why and ``narrowest``
-    /// where the widest way is too narrow). Ctrl+C stops the search.
+    /// where the widest way is too narrow). ``inflation_radius`` (cells) keeps the drive off
+    /// the walls where there is room, priced as nav2's inflation layer prices them with
+    /// ``cost_scaling_factor`` (per cell) and ``cost_penalty``. Ctrl+C stops the search.
     #[pyo3(signature = (start, goal, *, robot_radius=Arg::Missing, turning_radius=Arg::Missing,
-                        start_yaw=None, goal_yaw=None, motion=Arg::Missing),
+                        start_yaw=None, goal_yaw=None, motion=Arg::Missing,
+                        inflation_radius=None, cost_scaling_factor=Arg::Missing,
+                        cost_penalty=Arg::Missing),
            text_signature = "($self, start, goal, *, robot_radius=0.5, turning_radius=1.0, \
-                             start_yaw=None, goal_yaw=None, motion='dubins')")]
+                             start_yaw=None, goal_yaw=None, motion='dubins', \
+                             inflation_radius=None, cost_scaling_factor=3.0, cost_penalty=2.0)")]
     #[expect(
         clippy::too_many_arguments,
         reason = "the keyword arguments of one call"
@@ -823,6 +828,9 @@ impl PyMap {
         start_yaw: Option<&Bound<'_, PyAny>>,
         goal_yaw: Option<&Bound<'_, PyAny>>,
         motion: Arg<'_>,
+        inflation_radius: Option<&Bound<'_, PyAny>>,
+        cost_scaling_factor: Arg<'_>,
+        cost_penalty: Arg<'_>,
     ) -> PyResult<crate::drive::PyDrive> {
         crate::drive::run(
             py,
@@ -834,6 +842,7 @@ impl PyMap {
             start_yaw,
             goal_yaw,
             &motion,
+            (inflation_radius, &cost_scaling_factor, &cost_penalty),
         )
     }
 

@@ -87,3 +87,15 @@ def test_a_car_that_may_reverse_backs_out_of_a_dead_end():
     assert all(gear == "reverse" for _, gear, _ in back.pieces)
     with pytest.raises(gridpath.ArgumentError):
         lane.drive((9.5, 1.5), (2.5, 1.5), motion="tank")
+
+
+def test_an_inflation_keeps_the_drive_off_the_wall():
+    hall = gridpath.Map.from_numpy(np.ones((9, 31)))
+    ask = dict(robot_radius=0.5, turning_radius=2.0, start_yaw=0, goal_yaw=0)
+    plain = hall.drive((2.5, 1.5), (28.5, 1.5), **ask)
+    kept = hall.drive((2.5, 1.5), (28.5, 1.5), inflation_radius=4.0, cost_scaling_factor=1.0, **ask)
+    assert plain.samples[len(plain.samples) // 2][1] == pytest.approx(1.5)
+    assert kept.samples[len(kept.samples) // 2][1] > 3.0
+    assert kept.cost >= kept.length > plain.length == pytest.approx(plain.cost)
+    with pytest.raises(gridpath.ArgumentError):
+        hall.drive((2.5, 1.5), (28.5, 1.5), inflation_radius=-1.0)
