@@ -268,14 +268,7 @@ fn search<const LAZY: bool>(
         checked.clear();
         checked.resize(n, true);
     }
-    let target = q.request.goal;
-    let estimate = Estimate::new(
-        q.graph.topology(),
-        Heuristic::Euclidean,
-        target.x,
-        target.y,
-        q.scale,
-    );
+    let estimate = q.estimate_by(Heuristic::Euclidean, 1.0);
     let mut search = Search::<LAZY> {
         graph,
         space,

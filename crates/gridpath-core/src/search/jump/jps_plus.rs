@@ -182,14 +182,7 @@ pub(crate) fn run(
     stats: &mut Stats,
 ) -> Option<Vec<usize>> {
     let graph = q.graph;
-    let goal = q.request.goal;
-    let estimate = Estimate::new(
-        q.graph.topology(),
-        Heuristic::Octile,
-        goal.x,
-        goal.y,
-        q.scale,
-    );
+    let estimate = q.estimate_by(Heuristic::Octile, 1.0);
     let table = graph.jump_table();
     let (space, parents, order) = (&mut ws.forward, &mut ws.jump_parents, &mut ws.order);
     let (start, goal) = (q.start, q.goal);
