@@ -1,6 +1,6 @@
 //! The map in ASCII with a path drawn on it.
 
-use gridpath::grid::{Grid, StaggerAxis};
+use gridpath::grid::Grid;
 use gridpath::search::SearchResult;
 
 /// Draws the grid with `S` at the start, `E` at the end, `*` on the path and `#` on blocked
@@ -30,44 +30,26 @@ pub fn render(grid: &Grid, result: &SearchResult) -> String {
     }
     canvas[grid.index(result.start)] = 'S';
     canvas[grid.index(result.goal)] = 'E';
-    let Some(layout) = grid.topology().hex() else {
-        let mut out = String::with_capacity(canvas.len() + grid.height() as usize);
-        for row in canvas.chunks(w) {
-            out.extend(row);
-            out.push('\n');
-        }
-        return out;
-    };
-    let mut out = String::with_capacity(canvas.len() * 4 + grid.height() as usize * 2);
-    let mut line = String::with_capacity(w * 2 + 1);
+    // Each row takes its lines of text, every cell at the place the topology gives it.
+    let topology = grid.topology();
+    let lines = topology.text_lines_per_row();
+    let mut out = String::with_capacity(canvas.len() * 2 * lines + grid.height() as usize * 2);
+    let mut text = vec![Vec::with_capacity(w * 2 + 1); lines];
     for (y, row) in canvas.chunks(w).enumerate() {
-        match layout.axis {
-            StaggerAxis::Y => {
-                line.clear();
-                if layout.is_staggered(y as i64) {
-                    line.push(' ');
-                }
-                for (x, &c) in row.iter().enumerate() {
-                    if x > 0 {
-                        line.push(' ');
-                    }
-                    line.push(c);
-                }
-                out.push_str(&line);
-                out.push('\n');
+        for line in &mut text {
+            line.clear();
+        }
+        for (x, &c) in row.iter().enumerate() {
+            let (line, column) = topology.text_place(x as i64, y as i64);
+            let line = &mut text[line];
+            if line.len() <= column {
+                line.resize(column + 1, ' ');
             }
-            StaggerAxis::X => {
-                for lower in [false, true] {
-                    line.clear();
-                    for (x, &c) in row.iter().enumerate() {
-                        let shown = layout.is_staggered(x as i64) == lower;
-                        line.push(if shown { c } else { ' ' });
-                        line.push(' ');
-                    }
-                    out.push_str(line.trim_end());
-                    out.push('\n');
-                }
-            }
+            line[column] = c;
+        }
+        for line in &text {
+            out.extend(line);
+            out.push('\n');
         }
     }
     out
@@ -83,6 +65,13 @@ mod tests {
     fn hex_maps_print_as_hexes() {
         let square = Grid::from_ascii(&["...", "...", "..."]).expect("a valid map");
         let request = SearchRequest::new(Cell::new(0, 0), Cell::new(2, 2));
+        // Squares side by side, a line a row.
+        let result = solve(&square, &request).expect("plans");
+        let text = render(&square, &result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|l| l.len() == 3 && !l.contains(' ')));
+        assert!(lines[0].starts_with('S') && lines[2].ends_with('E'));
         let grid = square
             .clone()
             .with_topology(Topology::Hex(HexLayout::ODD_R));

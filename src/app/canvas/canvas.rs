@@ -969,8 +969,7 @@ mod tests {
 
     /// The side of a hex of `grid`, in cell coordinates.
     fn cliffs_side(grid: &Grid) -> f32 {
-        let layout = grid.topology().hex().expect("a hex map");
-        let c = layout.corners(0, 0);
+        let c = grid.topology().corners(0, 0);
         ((c[0].0 - c[1].0).hypot(c[0].1 - c[1].1)) as f32
     }
 

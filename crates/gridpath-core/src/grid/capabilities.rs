@@ -7,7 +7,24 @@
 //! [`geometry`](super::geometry)'s; the arithmetic of each shape is
 //! [`topology`](super::topology)'s. A new topology answers each question here in one arm.
 
-use super::topology::Topology;
+use super::cell::Cell;
+use super::topology::{Hex, HexLayout, StaggerAxis, Topology};
+
+/// The count of steps from any cell to one target cell, with what the count needs worked out
+/// once ([`Topology::steps_to`]): a search asks it of every cell it ranks.
+#[derive(Clone, Copy, Debug)]
+pub struct StepsTo {
+    layout: HexLayout,
+    target: Hex,
+}
+
+impl StepsTo {
+    /// The count of steps from the cell at `(x, y)` to the target.
+    #[inline]
+    pub fn from(&self, x: i64, y: i64) -> u64 {
+        self.layout.to_hex(x, y).distance(self.target)
+    }
+}
 
 impl Topology {
     /// Whether the cells are the unit squares of a lattice: what the formats of square cells
@@ -35,6 +52,60 @@ impl Topology {
         match self {
             Topology::Square => false,
             Topology::Hex(_) => true,
+        }
+    }
+
+    /// The count of steps to `target` from any cell, when distance counts steps
+    /// ([`Topology::distance_counts_steps`]); `None` otherwise.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{Cell, HexLayout, Topology};
+    ///
+    /// assert!(Topology::Square.steps_to(Cell::new(0, 0)).is_none());
+    /// let steps = Topology::Hex(HexLayout::ODD_R).steps_to(Cell::new(3, 4)).unwrap();
+    /// assert_eq!(steps.from(0, 0), 5);
+    /// ```
+    pub fn steps_to(self, target: Cell) -> Option<StepsTo> {
+        match self {
+            Topology::Square => None,
+            Topology::Hex(layout) => Some(StepsTo {
+                layout,
+                target: layout.to_hex(i64::from(target.x), i64::from(target.y)),
+            }),
+        }
+    }
+
+    /// How many lines of text a row of cells takes when the map is drawn one character a
+    /// cell ([`Topology::text_place`]): one, or two on hexes in staggered columns.
+    pub fn text_lines_per_row(self) -> usize {
+        match self {
+            Topology::Hex(HexLayout {
+                axis: StaggerAxis::X,
+                ..
+            }) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Where the cell at `(x, y)` stands when the map is drawn one character a cell, as the
+    /// line within its row's [lines](Topology::text_lines_per_row) and the column: squares side
+    /// by side; hexes a space apart, the staggered rows pushed one column right (pointy-top)
+    /// or the staggered columns on the row's lower line (flat-top).
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.text_place(3, 1), (0, 3));
+    /// assert_eq!(Topology::Hex(HexLayout::ODD_R).text_place(3, 1), (0, 7));
+    /// assert_eq!(Topology::Hex(HexLayout::ODD_Q).text_place(3, 1), (1, 6));
+    /// ```
+    pub fn text_place(self, x: i64, y: i64) -> (usize, usize) {
+        match self {
+            Topology::Square => (0, x as usize),
+            Topology::Hex(layout) => match layout.axis {
+                StaggerAxis::Y => (0, 2 * x as usize + usize::from(layout.is_staggered(y))),
+                StaggerAxis::X => (usize::from(layout.is_staggered(x)), 2 * x as usize),
+            },
         }
     }
 

@@ -19,6 +19,7 @@ mod terrain;
 mod topology;
 mod walls;
 
+pub use capabilities::StepsTo;
 pub use cell::Cell;
 pub(crate) use crossings::square_stops;
 pub use endpoints::{MarkerRegion, farthest_apart, farthest_from, marker_region};

@@ -1,7 +1,7 @@
 //! Heuristic evaluation towards one target.
 
 use super::request::Heuristic;
-use crate::grid::{Hex, HexLayout, Topology};
+use crate::grid::{Cell, StepsTo, Topology};
 
 const SQRT2_MINUS_1: f64 = std::f64::consts::SQRT_2 - 1.0;
 
@@ -26,8 +26,8 @@ pub(crate) struct Estimate {
     tx: i32,
     ty: i32,
     scale: f64,
-    /// The hex layout and the target in axial coordinates, for [`Heuristic::Hex`].
-    hex: Option<(HexLayout, Hex)>,
+    /// The count of steps to the target, for [`Heuristic::Hex`].
+    steps: Option<StepsTo>,
 }
 
 impl Estimate {
@@ -43,15 +43,13 @@ impl Estimate {
             Heuristic::Hex => Heuristic::Zero,
             kind => kind,
         };
-        let hex = topology
-            .hex()
-            .map(|layout| (layout, layout.to_hex(i64::from(tx), i64::from(ty))));
+        let steps = topology.steps_to(Cell::new(tx, ty));
         Self {
             kind,
             tx: tx as i32,
             ty: ty as i32,
             scale,
-            hex,
+            steps,
         }
     }
 
@@ -84,10 +82,8 @@ impl Estimate {
             Heuristic::Manhattan => dx + dy,
             Heuristic::Chebyshev => dx.max(dy),
             Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
-            Heuristic::Hex => match self.hex {
-                Some((layout, target)) => {
-                    layout.to_hex(i64::from(x), i64::from(y)).distance(target) as f64
-                }
+            Heuristic::Hex => match self.steps {
+                Some(steps) => steps.from(i64::from(x), i64::from(y)) as f64,
                 None => 0.0,
             },
         };
@@ -98,6 +94,7 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::HexLayout;
 
     #[test]
     fn each_heuristic_measures_as_named() {

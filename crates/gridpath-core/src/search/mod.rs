@@ -17,6 +17,7 @@
 mod algorithms;
 mod any_angle;
 mod batch;
+mod best_first_loop;
 #[cfg(test)]
 mod cancellation_tests;
 mod classic;

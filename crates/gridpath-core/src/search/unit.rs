@@ -35,7 +35,7 @@
 //! assert!(solve(&big, &along).expect("plans").found);
 //! ```
 
-use crate::grid::{Cell, Grid, GridError, HexLayout, Map, Rgb, Terrain, TerrainId};
+use crate::grid::{Cell, Grid, GridError, Map, Rgb, Terrain, TerrainId};
 
 /// The name of the terrain of cells where the unit does not fit, when the map has no
 /// impassable terrain of its own.
@@ -73,8 +73,8 @@ pub fn grid_for_unit(grid: &Grid, size: u32) -> Result<Grid, GridError> {
     if size == 1 {
         return Ok(grid.clone());
     }
-    if let Some(layout) = grid.topology().hex() {
-        return hex_grid_for_unit(grid, layout, size - 1);
+    if grid.topology().places_units_by_centre() {
+        return centred_grid_for_unit(grid, size - 1);
     }
     let (w, h) = (grid.width() as usize, grid.height() as usize);
     let n = size as usize;
@@ -252,11 +252,13 @@ pub(super) fn finish(
     Ok(planned)
 }
 
-/// The map of a hex unit of `radius` (at least 1) by its centre hex (see the module): a
-/// breadth-first pass from the walls and the map's edge gives every hex its distance to the
-/// nearest blocked or missing hex, and `radius` rounds of taking the costliest of each hex
-/// and its neighbours give the costliest terrain under each footprint. O(cells × radius).
-fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid, GridError> {
+/// The map of a unit of `radius` (at least 1) placed by its centre cell, a hex unit (see the
+/// module): a breadth-first pass from the walls and the map's edge gives every cell its
+/// distance in steps to the nearest blocked or missing cell, and `radius` rounds of taking the
+/// costliest of each cell and its neighbours give the costliest terrain under each footprint.
+/// O(cells × radius).
+fn centred_grid_for_unit(grid: &Grid, radius: u32) -> Result<Grid, GridError> {
+    let topology = grid.topology();
     let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
     let cells = grid.cells();
     let index = |x: i64, y: i64| (y * w + x) as usize;
@@ -272,8 +274,8 @@ fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid
                 room[i] = 0;
                 continue;
             }
-            let edge = layout
-                .neighbours(x, y)
+            let edge = topology
+                .side_neighbours(x, y)
                 .iter()
                 .any(|&(nx, ny)| !on_map(nx, ny) || !passable(index(nx, ny)));
             if edge {
@@ -284,7 +286,7 @@ fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid
     }
     while let Some((x, y)) = queue.pop_front() {
         let next = room[index(x, y)] + 1;
-        for (nx, ny) in layout.neighbours(x, y) {
+        for (nx, ny) in topology.side_neighbours(x, y) {
             if on_map(nx, ny) && room[index(nx, ny)] > next {
                 room[index(nx, ny)] = next;
                 queue.push_back((nx, ny));
@@ -298,7 +300,7 @@ fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid
         for y in 0..h {
             for x in 0..w {
                 let i = index(x, y);
-                for (nx, ny) in layout.neighbours(x, y) {
+                for (nx, ny) in topology.side_neighbours(x, y) {
                     if on_map(nx, ny) && rank(previous[index(nx, ny)]) > rank(costliest[i]) {
                         costliest[i] = previous[index(nx, ny)];
                     }
@@ -316,6 +318,7 @@ fn hex_grid_for_unit(grid: &Grid, layout: HexLayout, radius: u32) -> Result<Grid
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::HexLayout;
 
     /// A room of 10 × 10 cells behind a corridor one cell wide.
     fn room_and_corridor() -> Map {

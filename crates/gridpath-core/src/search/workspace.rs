@@ -68,10 +68,16 @@ impl<'a> Query<'a> {
 
     /// The estimate towards the goal, multiplied by `weight`.
     pub fn estimate_to_goal(&self, weight: f64) -> Estimate {
+        self.estimate_by(self.heuristic, weight)
+    }
+
+    /// The estimate of kind `kind` towards the goal, whatever the request's, multiplied by
+    /// `weight`.
+    pub fn estimate_by(&self, kind: Heuristic, weight: f64) -> Estimate {
         let goal = self.request.goal;
         Estimate::new(
             self.graph.topology(),
-            self.heuristic,
+            kind,
             goal.x,
             goal.y,
             self.scale * weight,

@@ -58,6 +58,7 @@ use crate::control::SearchControl;
 use crate::search::any_angle::{
     centre_distance, clear_cost, in_sight, sight_cost_between, walk_back,
 };
+use crate::search::best_first_loop::{BestFirst, Tally, best_first_loop};
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::{DX, DY, SearchGraph};
 use crate::search::heuristic::Estimate;
@@ -90,62 +91,50 @@ pub(crate) fn run_lazy_theta(
     search::<true>(ws, q, control, stats)
 }
 
-/// The search, Lazy Theta* when `LAZY`.
-fn search<const LAZY: bool>(
-    ws: &mut Workspace,
-    q: &Query<'_>,
-    control: &SearchControl,
-    stats: &mut Stats,
-) -> Option<Vec<usize>> {
-    let graph = q.graph;
-    let n = graph.len();
-    let (start, goal) = (q.start, q.goal);
-    let Workspace {
-        forward: space,
-        order,
-        vertex_parents: parents,
-        checked,
-        ..
-    } = ws;
-    space.begin(n);
-    if parents.len() != n {
-        parents.clear();
-        parents.resize(n, 0);
-        checked.clear();
-        checked.resize(n, true);
+/// Theta*'s part of the [best-first loop](best_first_loop), Lazy Theta*'s when `LAZY`: the
+/// check of an assumed segment before a cell closes, and the segments from the parent.
+struct Search<'a, const LAZY: bool> {
+    graph: &'a SearchGraph,
+    space: &'a mut Space,
+    parents: &'a mut [u32],
+    checked: &'a mut [bool],
+    order: &'a mut Vec<u32>,
+    record: bool,
+    estimate: Estimate,
+    scale: f64,
+}
+
+impl<const LAZY: bool> Search<'_, LAZY> {
+    /// The estimate at cell `i`.
+    #[inline(always)]
+    fn h(&self, i: usize) -> f64 {
+        let cell = self.graph.cell(i);
+        self.estimate.at(cell.x as i32, cell.y as i32)
     }
-    let target = q.request.goal;
-    let estimate = Estimate::new(
-        q.graph.topology(),
-        Heuristic::Euclidean,
-        target.x,
-        target.y,
-        q.scale,
-    );
-    let h = |i: usize| {
-        let cell = graph.cell(i);
-        estimate.at(cell.x as i32, cell.y as i32)
-    };
-    space.relax(start, 0.0, NO_PARENT);
-    parents[start] = start as u32;
-    checked[start] = true;
-    space.heap.push(Entry::new(h(start), 0.0, start as u32));
-    let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
-    let mut found = false;
-    while let Some(entry) = space.heap.pop() {
-        let current = entry.cell() as usize;
-        if space.closed(current) {
-            continue;
+}
+
+impl<const LAZY: bool> BestFirst for Search<'_, LAZY> {
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Entry> {
+        self.space.heap.pop()
+    }
+
+    #[inline(always)]
+    fn close(&mut self, entry: Entry, tally: &mut Tally) -> bool {
+        let (graph, current) = (self.graph, entry.cell() as usize);
+        if self.space.closed(current) {
+            return false;
         }
         // A check can raise a cell's cost, and then an entry pushed before it ranks too early:
         // the entry of its true cost is still on the list.
-        if LAZY && entry.priority() < space.g[current] + h(current) {
-            continue;
+        if LAZY && entry.priority() < self.space.g[current] + self.h(current) {
+            return false;
         }
-        if LAZY && !checked[current] {
+        if LAZY && !self.checked[current] {
+            let (space, parents) = (&mut *self.space, &mut *self.parents);
             // The segment from the parent was assumed clear and charged its lower bound:
             // check it, and take the cheapest expanded neighbour when it is blocked.
-            checked[current] = true;
+            self.checked[current] = true;
             let assumed = space.g[current];
             let parent = parents[current] as usize;
             let (from, to) = (graph.cell(parent), graph.cell(current));
@@ -171,26 +160,27 @@ fn search<const LAZY: bool>(
             parents[current] = best_parent as u32;
             if best > assumed * TIE {
                 // Dearer than it was ranked: back on the open list at its true cost.
-                space
-                    .heap
-                    .push(Entry::new(best + h(current), best, current as u32));
-                pushed += 1;
-                continue;
+                let f = best + self.h(current);
+                self.space.heap.push(Entry::new(f, best, current as u32));
+                tally.pushed += 1;
+                return false;
             }
         }
-        space.close(current);
-        expanded += 1;
-        if q.record() {
-            order.push(current as u32);
+        self.space.close(current);
+        true
+    }
+
+    #[inline(always)]
+    fn record(&mut self, entry: Entry) {
+        if self.record {
+            self.order.push(entry.cell());
         }
-        if control.should_stop(expanded) {
-            stats.cancelled = true;
-            break;
-        }
-        if current == goal {
-            found = true;
-            break;
-        }
+    }
+
+    #[inline(always)]
+    fn expand(&mut self, entry: Entry, tally: &mut Tally) {
+        let (graph, space, parents) = (self.graph, &mut *self.space, &mut *self.parents);
+        let current = entry.cell() as usize;
         let g = space.g[current];
         let parent = parents[current] as usize;
         let parent_g = space.g[parent];
@@ -218,7 +208,7 @@ fn search<const LAZY: bool>(
                 let (dx, dy) = (f64::from(nx - px), f64::from(ny - py));
                 let length = (dx * dx + dy * dy).sqrt();
                 // No segment costs less than its length times the cheapest terrain.
-                let bound = parent_g + length * q.scale;
+                let bound = parent_g + length * self.scale;
                 // Only a strictly cheaper cost changes the cell: a cell already reached from
                 // this parent is not checked again.
                 if bound <= best * TIE && bound < old {
@@ -241,21 +231,61 @@ fn search<const LAZY: bool>(
             if best < old {
                 space.relax(next, best, NO_PARENT);
                 parents[next] = best_parent as u32;
-                checked[next] = sure;
+                self.checked[next] = sure;
                 space.heap.push(Entry::new(
-                    best + estimate.at(x + DX[d], y + DY[d]),
+                    best + self.estimate.at(x + DX[d], y + DY[d]),
                     best,
                     next as u32,
                 ));
-                pushed += 1;
+                tally.pushed += 1;
             }
         }
-        max_open = max_open.max(space.heap.len());
+        tally.max_open = tally.max_open.max(space.heap.len());
     }
-    stats.expanded += expanded;
-    stats.pushed += pushed;
-    stats.max_open = stats.max_open.max(max_open as u64);
-    found.then(|| walk_back(parents, goal, start))
+}
+
+/// The search, Lazy Theta* when `LAZY`.
+fn search<const LAZY: bool>(
+    ws: &mut Workspace,
+    q: &Query<'_>,
+    control: &SearchControl,
+    stats: &mut Stats,
+) -> Option<Vec<usize>> {
+    let graph = q.graph;
+    let n = graph.len();
+    let (start, goal) = (q.start, q.goal);
+    let Workspace {
+        forward: space,
+        order,
+        vertex_parents: parents,
+        checked,
+        ..
+    } = ws;
+    space.begin(n);
+    if parents.len() != n {
+        parents.clear();
+        parents.resize(n, 0);
+        checked.clear();
+        checked.resize(n, true);
+    }
+    let estimate = q.estimate_by(Heuristic::Euclidean, 1.0);
+    let mut search = Search::<LAZY> {
+        graph,
+        space,
+        parents,
+        checked,
+        order,
+        record: q.record(),
+        estimate,
+        scale: q.scale,
+    };
+    search.space.relax(start, 0.0, NO_PARENT);
+    search.parents[start] = start as u32;
+    search.checked[start] = true;
+    let h = search.h(start);
+    search.space.heap.push(Entry::new(h, 0.0, start as u32));
+    let found = best_first_loop(&mut search, goal, control, stats);
+    found.then(|| walk_back(search.parents, goal, start))
 }
 
 /// The cost of the segment from the centre of `from`, the cell of vertex `parent`, to the

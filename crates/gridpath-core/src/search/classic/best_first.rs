@@ -146,6 +146,8 @@ where
     // would be the old parent's: it skips nothing.
     let prune = if PRUNE && g_weight != 0.0 { u8::MAX } else { 0 };
     let mut found = false;
+    // Not the shared best-first loop (search/best_first_loop.rs): this one drains buckets in
+    // bulk, dropping closed cells' entries and prefetching the rest on the way.
     // A successor that ranks with the cell just expanded: no entry in the open list ranks
     // before it, so it is expanded next without a trip through the open list.
     let mut next_up = Entry::NONE;

@@ -108,6 +108,8 @@ fn jps_plus<const RECORD: bool>(
     // A landing whose rank equals the expanded point's is expanded next without going
     // through the open list: no open entry ranks lower (the octile estimate is consistent).
     let mut held: Option<Entry> = None;
+    // Kept as its own copy of the shared best-first loop (search/best_first_loop.rs) for speed:
+    // on the loop JPS+ measured 1.7–5.8 % slower (docs/performance.md).
     while let Some(entry) = held.take().or_else(|| space.heap.pop()) {
         let current = entry.cell() as usize;
         if !space.close(current) {
@@ -180,14 +182,7 @@ pub(crate) fn run(
     stats: &mut Stats,
 ) -> Option<Vec<usize>> {
     let graph = q.graph;
-    let goal = q.request.goal;
-    let estimate = Estimate::new(
-        q.graph.topology(),
-        Heuristic::Octile,
-        goal.x,
-        goal.y,
-        q.scale,
-    );
+    let estimate = q.estimate_by(Heuristic::Octile, 1.0);
     let table = graph.jump_table();
     let (space, parents, order) = (&mut ws.forward, &mut ws.jump_parents, &mut ws.order);
     let (start, goal) = (q.start, q.goal);

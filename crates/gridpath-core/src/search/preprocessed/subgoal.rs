@@ -36,10 +36,11 @@
 //! [`SearchGraph`]; an edit drops it, and the next query builds it again.
 
 use crate::control::SearchControl;
+use crate::search::best_first_loop::{BestFirst, Tally, best_first_loop};
 use crate::search::frontier::heap::Entry;
 use crate::search::graph::SearchGraph;
 use crate::search::preprocessed::subgoal_graph::{
-    Edge, GLOBAL, LANDMARKS, Moves, NONE, Scratch, SubgoalGraph, direct_path, octile_path,
+    Edge, GLOBAL, LANDMARKS, Moves, NONE, Nodes, Scratch, SubgoalGraph, direct_path, octile_path,
     octile_steps,
 };
 use crate::search::request::Stats;
@@ -55,6 +56,96 @@ const ACTIVE_LANDMARKS: usize = 8;
 fn refine(moves: &Moves<'_>, a: usize, b: usize, out: &mut Vec<usize>) {
     let found = octile_path(moves, a, b, out);
     debug_assert!(found, "an edge of the subgoal graph has no octile path");
+}
+
+/// The subgoal graph's part of the [best-first loop](best_first_loop): a node's edges, the
+/// local ones only toward the subgoals the cheapest path may use. `At`, `CellOf` and `H` give
+/// a node's place, its cell and its estimate.
+struct Search<'a, const RECORD: bool, At, CellOf, H> {
+    nodes: &'a mut Nodes,
+    order: &'a mut Vec<u32>,
+    subgoals: &'a SubgoalGraph,
+    joins_goal: &'a [bool],
+    down: &'a [bool],
+    active: &'a [u8],
+    from_start: &'a [Edge],
+    goal_edge: [Edge; 1],
+    cost: f64,
+    at: At,
+    cell_of: CellOf,
+    h: H,
+}
+
+impl<const RECORD: bool, At, CellOf, H> BestFirst for Search<'_, RECORD, At, CellOf, H>
+where
+    At: Fn(usize) -> [i32; 2],
+    CellOf: Fn(usize) -> usize,
+    H: Fn(usize, i32, i32) -> f64,
+{
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Entry> {
+        self.nodes.heap.pop()
+    }
+
+    #[inline(always)]
+    fn close(&mut self, entry: Entry, _: &mut Tally) -> bool {
+        self.nodes.close(entry.cell() as usize)
+    }
+
+    #[inline(always)]
+    fn record(&mut self, entry: Entry) {
+        if RECORD {
+            self.order
+                .push((self.cell_of)(entry.cell() as usize) as u32);
+        }
+    }
+
+    #[inline(always)]
+    fn expand(&mut self, entry: Entry, tally: &mut Tally) {
+        let (subgoals, nodes) = (self.subgoals, &mut *self.nodes);
+        let n = subgoals.len();
+        let current = entry.cell() as usize;
+        // The next node to expand is most likely the new top of the open list: its edges
+        // start loading while this one expands.
+        if let Some(top) = nodes.heap.peek() {
+            let top = top.cell() as usize;
+            if top < n {
+                prefetch(&subgoals.edges, subgoals.offsets[top] as usize);
+            }
+        }
+        let g = nodes.states[current].g;
+        let here = (self.at)(current);
+        let (globals, locals, extra): (&[Edge], &[Edge], &[Edge]) = if current < n {
+            let extra: &[Edge] = if self.joins_goal[current] {
+                &self.goal_edge
+            } else {
+                &[]
+            };
+            let (globals, locals) = subgoals.edges_of(current);
+            let may_step_down = subgoals.rank[current] != GLOBAL || self.down[current];
+            (globals, if may_step_down { locals } else { &[] }, extra)
+        } else {
+            (self.from_start, &[], &[])
+        };
+        for edge in globals {
+            prefetch(&nodes.states, edge.to as usize);
+        }
+        let active = self.active;
+        let locals = locals.iter().filter(|e| active[e.to as usize] != 0);
+        for edge in globals.iter().chain(locals).chain(extra) {
+            let next = edge.to as usize;
+            let (x, y) = (i32::from(edge.x), i32::from(edge.y));
+            let ng = g + octile_steps(here, [x, y]) * self.cost;
+            if !nodes.relax(next, ng, current as u32) {
+                continue;
+            }
+            nodes
+                .heap
+                .push(Entry::new(ng + (self.h)(next, x, y), ng, next as u32));
+            tally.pushed += 1;
+            tally.max_open = tally.max_open.max(nodes.heap.len());
+        }
+    }
 }
 
 /// A* over the subgoal graph from `start` to `goal` (cell indices, distinct): the nodes are
@@ -226,62 +317,21 @@ fn search<const RECORD: bool>(
         0.0,
         start_node as u32,
     ));
-    let (mut expanded, mut pushed, mut max_open) = (0u64, 1u64, 1usize);
-    let mut found = false;
-    let goal_edge = [edge_to(goal_node)];
-    while let Some(entry) = nodes.heap.pop() {
-        let current = entry.cell() as usize;
-        if !nodes.close(current) {
-            continue;
-        }
-        expanded += 1;
-        if RECORD {
-            order.push(cell_of(current) as u32);
-        }
-        if control.should_stop(expanded) {
-            stats.cancelled = true;
-            break;
-        }
-        if current == goal_node {
-            found = true;
-            break;
-        }
-        // The next node to expand is most likely the new top of the open list: its edges
-        // start loading while this one expands.
-        if let Some(top) = nodes.heap.peek() {
-            let top = top.cell() as usize;
-            if top < n {
-                prefetch(&subgoals.edges, subgoals.offsets[top] as usize);
-            }
-        }
-        let g = nodes.states[current].g;
-        let here = at(current);
-        let (globals, locals, extra): (&[Edge], &[Edge], &[Edge]) = if current < n {
-            let extra: &[Edge] = if joins_goal[current] { &goal_edge } else { &[] };
-            let (globals, locals) = subgoals.edges_of(current);
-            let may_step_down = subgoals.rank[current] != GLOBAL || down[current];
-            (globals, if may_step_down { locals } else { &[] }, extra)
-        } else {
-            (&from_start[..], &[], &[])
-        };
-        for edge in globals {
-            prefetch(&nodes.states, edge.to as usize);
-        }
-        let locals = locals.iter().filter(|e| active[e.to as usize] != 0);
-        for edge in globals.iter().chain(locals).chain(extra) {
-            let next = edge.to as usize;
-            let (x, y) = (i32::from(edge.x), i32::from(edge.y));
-            let ng = g + octile_steps(here, [x, y]) * cost;
-            if !nodes.relax(next, ng, current as u32) {
-                continue;
-            }
-            nodes
-                .heap
-                .push(Entry::new(ng + h(next, x, y), ng, next as u32));
-            pushed += 1;
-            max_open = max_open.max(nodes.heap.len());
-        }
-    }
+    let mut search = Search::<RECORD, _, _, _> {
+        nodes: &mut *nodes,
+        order,
+        subgoals,
+        joins_goal: &joins_goal[..],
+        down: &down[..],
+        active: &active[..],
+        from_start: &from_start[..],
+        goal_edge: [edge_to(goal_node)],
+        cost,
+        at,
+        cell_of,
+        h,
+    };
+    let found = best_first_loop(&mut search, goal_node, control, stats);
     for &s in to_goal.iter() {
         joins_goal[s as usize] = false;
     }
@@ -293,9 +343,6 @@ fn search<const RECORD: bool>(
     }
     marked.clear();
     downs.clear();
-    stats.expanded += expanded;
-    stats.pushed += pushed;
-    stats.max_open = stats.max_open.max(max_open as u64);
     chain.clear();
     if found {
         let mut node = goal_node;
