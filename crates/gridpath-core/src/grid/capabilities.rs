@@ -199,4 +199,55 @@ impl Topology {
             Topology::Hex(layout) => Some(layout.name()),
         }
     }
+
+    /// How many turns lie between the step `(dx, dy)` that enters the cell at `(x, y)` and the
+    /// step that leaves it: 45° turns on squares (0 to 4), 60° turns on hexes (0 to 3); 0 for
+    /// what is not a step of the topology.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.turns_between(3, 3, (1, 0), (0, 1)), 2, "a right angle");
+    /// assert_eq!(Topology::Square.turns_between(3, 3, (1, 0), (-1, 0)), 4, "straight back");
+    /// let hexes = Topology::Hex(HexLayout::ODD_R);
+    /// assert_eq!(hexes.turns_between(3, 3, (1, 0), (-1, 0)), 3, "straight back");
+    /// ```
+    pub fn turns_between(self, x: i64, y: i64, enter: (i64, i64), leave: (i64, i64)) -> u32 {
+        match self {
+            Topology::Square => {
+                let unit = |(dx, dy): (i64, i64)| {
+                    let angle = (dy as f64).atan2(dx as f64) / std::f64::consts::FRAC_PI_4;
+                    (angle.round() as i64).rem_euclid(8)
+                };
+                let d = (unit(enter) - unit(leave)).unsigned_abs() as u32;
+                d.min(8 - d)
+            }
+            Topology::Hex(layout) => {
+                let entered = layout.direction_of_step(x - enter.0, y - enter.1, enter.0, enter.1);
+                let leaving = layout.direction_of_step(x, y, leave.0, leave.1);
+                match (entered, leaving) {
+                    (Some(a), Some(b)) => {
+                        let d = a.abs_diff(b) as u32;
+                        d.min(6 - d)
+                    }
+                    _ => 0,
+                }
+            }
+        }
+    }
+
+    /// The most turns one change of direction counts (turning straight back): 4 on squares,
+    /// 3 on hexes.
+    pub fn most_turns(self) -> u32 {
+        match self {
+            Topology::Square => 4,
+            Topology::Hex(_) => 3,
+        }
+    }
+
+    /// Whether the turns between two steps depend on the cell they are made in — on hexes a
+    /// step's direction depends on its row (or column) — so that a search cannot table them once.
+    pub fn turns_depend_on_place(self) -> bool {
+        matches!(self, Topology::Hex(_))
+    }
 }

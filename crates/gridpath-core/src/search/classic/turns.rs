@@ -63,25 +63,16 @@ pub(crate) fn turns(from: u8, to: u8) -> u32 {
 /// How many turns lie between the heading `from` a path enters `(x, y)` with and the heading
 /// `to` it leaves by: 45° steps on squares ([`turns`]), 60° steps on hexes (0 to 3).
 pub(crate) fn turns_at(topology: Topology, x: usize, y: usize, from: u8, to: u8) -> u32 {
-    let Some(layout) = topology.hex() else {
+    if !topology.turns_depend_on_place() {
         return turns(from, to);
-    };
+    }
     if from == UNMOVED {
         return 0;
     }
-    let (x, y) = (x as i64, y as i64);
     let (f, t) = (usize::from(from), usize::from(to));
-    let (fx, fy) = (i64::from(DX[f]), i64::from(DY[f]));
-    let (tx, ty) = (i64::from(DX[t]), i64::from(DY[t]));
-    let entered = layout.direction_of_step(x - fx, y - fy, fx, fy);
-    let leaving = layout.direction_of_step(x, y, tx, ty);
-    match (entered, leaving) {
-        (Some(a), Some(b)) => {
-            let d = a.abs_diff(b) as u32;
-            d.min(6 - d)
-        }
-        _ => 0,
-    }
+    let enter = (i64::from(DX[f]), i64::from(DY[f]));
+    let leave = (i64::from(DX[t]), i64::from(DY[t]));
+    topology.turns_between(x as i64, y as i64, enter, leave)
 }
 
 /// The side of the square of cells whose states share a page of [`Costs`].
@@ -255,7 +246,7 @@ struct Moves {
 impl Moves {
     fn new(graph: &SearchGraph, penalty: f64, reverse: bool) -> Self {
         let steps = graph.uniform_step_costs().filter(|_| !graph.has_heights());
-        let turn_costs = graph.topology().hex().is_none().then(|| {
+        let turn_costs = (!graph.topology().turns_depend_on_place()).then(|| {
             std::array::from_fn(|from| {
                 std::array::from_fn(|to| penalty * f64::from(turns(from as u8, to as u8)))
             })
@@ -648,11 +639,7 @@ impl Rings {
         let shortest = lengths.iter().copied().fold(f64::INFINITY, f64::min);
         let longest = lengths.iter().copied().fold(0.0, f64::max);
         let width = graph.min_cost() * shortest;
-        let most_turns = if graph.topology().hex().is_some() {
-            3.0
-        } else {
-            4.0
-        };
+        let most_turns = f64::from(graph.topology().most_turns());
         let span = longest * graph.max_cost() + penalty * most_turns;
         let fits = width > 0.0
             && width.is_finite()
