@@ -44,10 +44,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Deserializer};
 
 use super::{FormatError, MAX_PARSER_MESSAGE, excerpt, shorten};
-use crate::grid::{
-    Cell, GeoReference, Grid, HexLayout, Map, Rgb, Slope, StaggerAxis, StaggerIndex, Terrain,
-    TerrainId, Topology,
-};
+use crate::grid::{Cell, GeoReference, Grid, Map, Rgb, Slope, Terrain, TerrainId, Topology};
 
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "gridpath-map";
@@ -95,34 +92,12 @@ struct RawTopology {
 
 /// The topology a version 3 file names.
 fn topology(raw: &RawTopology) -> Result<Topology, FormatError> {
-    let bad = |message: String| FormatError::Topology(message);
-    match raw.shape.as_str() {
-        "square" => Ok(Topology::Square),
-        "hex" => {
-            let axis = match raw.staggeraxis.as_deref() {
-                Some("x") => StaggerAxis::X,
-                Some("y") | None => StaggerAxis::Y,
-                Some(other) => {
-                    return Err(bad(format!(
-                        "\"staggeraxis\" is {other:?}, expected \"x\" or \"y\""
-                    )));
-                }
-            };
-            let index = match raw.staggerindex.as_deref() {
-                Some("odd") | None => StaggerIndex::Odd,
-                Some("even") => StaggerIndex::Even,
-                Some(other) => {
-                    return Err(bad(format!(
-                        "\"staggerindex\" is {other:?}, expected \"odd\" or \"even\""
-                    )));
-                }
-            };
-            Ok(Topology::Hex(HexLayout::new(axis, index)))
-        }
-        other => Err(bad(format!(
-            "\"shape\" is {other:?}, expected \"square\" or \"hex\""
-        ))),
-    }
+    Topology::from_file_names(
+        &raw.shape,
+        raw.staggeraxis.as_deref(),
+        raw.staggerindex.as_deref(),
+    )
+    .map_err(FormatError::Topology)
 }
 
 #[derive(Deserialize)]
@@ -525,18 +500,10 @@ pub fn to_string(map: &Map) -> String {
     if let Some(heights) = grid.heights() {
         write_heights(&mut out, grid, heights);
     }
-    if let Some(layout) = grid.topology().hex() {
-        let axis = match layout.axis {
-            StaggerAxis::X => "x",
-            StaggerAxis::Y => "y",
-        };
-        let index = match layout.index {
-            StaggerIndex::Odd => "odd",
-            StaggerIndex::Even => "even",
-        };
+    if let (shape, Some((axis, index))) = grid.topology().file_names() {
         let _ = write!(
             out,
-            ",\n  \"topology\": {{\"shape\": \"hex\", \"staggeraxis\": \"{axis}\", \"staggerindex\": \"{index}\"}}"
+            ",\n  \"topology\": {{\"shape\": \"{shape}\", \"staggeraxis\": \"{axis}\", \"staggerindex\": \"{index}\"}}"
         );
     }
     out.push_str("\n}\n");
@@ -577,6 +544,7 @@ fn write_heights(out: &mut String, grid: &Grid, heights: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::HexLayout;
 
     const DEMO: &str = r##"{
   "format": "gridpath-map", "version": 1,

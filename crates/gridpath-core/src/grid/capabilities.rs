@@ -8,7 +8,7 @@
 //! [`topology`](super::topology)'s. A new topology answers each question here in one arm.
 
 use super::cell::Cell;
-use super::topology::{Hex, HexLayout, StaggerAxis, Topology};
+use super::topology::{Hex, HexLayout, StaggerAxis, StaggerIndex, Topology};
 
 /// The count of steps from any cell to one target cell, with what the count needs worked out
 /// once ([`Topology::steps_to`]): a search asks it of every cell it ranks.
@@ -249,5 +249,75 @@ impl Topology {
     /// step's direction depends on its row (or column) — so that a search cannot table them once.
     pub fn turns_depend_on_place(self) -> bool {
         matches!(self, Topology::Hex(_))
+    }
+
+    /// The topology as files name it: its shape (`"square"` or `"hex"`) and, for hexes, the
+    /// stagger axis (`"x"` or `"y"`) and index (`"odd"` or `"even"`) — the words of gridpath's
+    /// JSON maps and of Tiled.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::Square.file_names(), ("square", None));
+    /// assert_eq!(Topology::Hex(HexLayout::EVEN_Q).file_names(), ("hex", Some(("x", "even"))));
+    /// ```
+    pub fn file_names(self) -> (&'static str, Option<(&'static str, &'static str)>) {
+        match self {
+            Topology::Square => ("square", None),
+            Topology::Hex(layout) => {
+                let axis = match layout.axis {
+                    StaggerAxis::X => "x",
+                    StaggerAxis::Y => "y",
+                };
+                let index = match layout.index {
+                    StaggerIndex::Odd => "odd",
+                    StaggerIndex::Even => "even",
+                };
+                ("hex", Some((axis, index)))
+            }
+        }
+    }
+
+    /// The topology a file names by [`Topology::file_names`]' words; a hex's axis defaults to
+    /// `"y"` and its index to `"odd"`. The error says which word is wrong.
+    ///
+    /// ```
+    /// use gridpath_core::grid::{HexLayout, Topology};
+    ///
+    /// assert_eq!(Topology::from_file_names("hex", Some("x"), Some("even")), Ok(Topology::Hex(HexLayout::EVEN_Q)));
+    /// assert!(Topology::from_file_names("triangle", None, None).is_err());
+    /// ```
+    pub fn from_file_names(
+        shape: &str,
+        axis: Option<&str>,
+        index: Option<&str>,
+    ) -> Result<Topology, String> {
+        match shape {
+            "square" => Ok(Topology::Square),
+            "hex" => {
+                let axis = match axis {
+                    Some("x") => StaggerAxis::X,
+                    Some("y") | None => StaggerAxis::Y,
+                    Some(other) => {
+                        return Err(format!(
+                            "\"staggeraxis\" is {other:?}, expected \"x\" or \"y\""
+                        ));
+                    }
+                };
+                let index = match index {
+                    Some("odd") | None => StaggerIndex::Odd,
+                    Some("even") => StaggerIndex::Even,
+                    Some(other) => {
+                        return Err(format!(
+                            "\"staggerindex\" is {other:?}, expected \"odd\" or \"even\""
+                        ));
+                    }
+                };
+                Ok(Topology::Hex(HexLayout::new(axis, index)))
+            }
+            other => Err(format!(
+                "\"shape\" is {other:?}, expected \"square\" or \"hex\""
+            )),
+        }
     }
 }
