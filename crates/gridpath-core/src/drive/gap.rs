@@ -15,9 +15,13 @@ use crate::grid::{Cell, Grid};
 /// The spacing of the lattice, in cell widths.
 const SPACING: f64 = 0.5;
 
+/// The most lattice points a search keeps (24 bytes each): maps up to 2048 × 2048.
+const MAX_POINTS: usize = 1 << 24;
+
 /// The narrowest place of the widest way from `start` to `goal` (points in the map's world
 /// frame; the lattice points nearest them are left out): the cell it lies in and its room
-/// (measured up to `limit`), or `None` when no way joins them or they are a step apart.
+/// (measured up to `limit`), or `None` when no way joins them, they are a step apart or the
+/// map is larger than 2048 × 2048 cells (the lattice would take more than 400 MB).
 ///
 /// ```
 /// use gridpath_core::drive::widest_gap;
@@ -46,6 +50,9 @@ pub fn widest_gap(
     let (width, height) = topology.world_size(grid.width(), grid.height());
     let columns = (width / SPACING).floor() as usize + 1;
     let rows = (height / SPACING).floor() as usize + 1;
+    if columns.saturating_mul(rows) > MAX_POINTS {
+        return None;
+    }
     let point = |i: usize| {
         (
             (i % columns) as f64 * SPACING,

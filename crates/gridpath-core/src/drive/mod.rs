@@ -135,6 +135,10 @@ impl Inflation {
     }
 }
 
+/// The most cells a map may have for a drive: the search's estimate keeps a table of every
+/// cell (about 10 bytes each), and its wall distances a lattice of the same size (4 bytes).
+pub const DRIVE_MAX_CELLS: usize = 1 << 24;
+
 impl DriveRequest {
     /// The default budget of expanded nodes.
     pub const MAX_EXPANSIONS: usize = 2_000_000;
@@ -271,6 +275,12 @@ pub fn plan(
     control: Option<&SearchControl>,
 ) -> Result<Drive, DriveError> {
     request.validate()?;
+    if grid.len() > DRIVE_MAX_CELLS {
+        return Err(DriveError::BadRequest(format!(
+            "the map has {} cells; a drive plans on maps of at most {DRIVE_MAX_CELLS} (4096 × 4096)",
+            grid.len()
+        )));
+    }
     let found = hybrid::search(grid, request, control)?;
     let reach = request.inflation.map_or(0.0, |i| i.radius);
     let mut space = Space::reaching(grid, request.body_radius, reach);

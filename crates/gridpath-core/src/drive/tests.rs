@@ -349,3 +349,14 @@ fn plain_cost_under(grid: &Grid, request: &DriveRequest, curve: &Curve) -> f64 {
     let mut space = Space::reaching(grid, request.body_radius, reach);
     hybrid::curve_cost(&mut space, request, curve)
 }
+
+#[test]
+fn a_map_too_large_for_the_drive_is_refused_before_any_table_is_built() {
+    let grid = Grid::new(4097, 4097, crate::grid::Terrain::default_catalog(), 0).unwrap();
+    let request = DriveRequest::new(Pose::new(1.5, 1.5, 0.0), Pose::new(4000.5, 4000.5, 0.0));
+    match plan(&grid, &request, None) {
+        Err(DriveError::BadRequest(why)) => assert!(why.contains("at most 16777216"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(widest_gap(&grid, (1.5, 1.5), (4000.5, 4000.5), 1.0), None);
+}
