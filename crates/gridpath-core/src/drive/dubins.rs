@@ -177,16 +177,9 @@ pub fn distance(from: Pose, to: Pose, radius: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pose::random_pose;
     use super::*;
     use crate::rng::Rng;
-
-    fn random_pose(rng: &mut Rng) -> Pose {
-        Pose::new(
-            rng.below(2000) as f64 / 100.0 - 10.0,
-            rng.below(2000) as f64 / 100.0 - 10.0,
-            rng.below(6283) as f64 / 1000.0,
-        )
-    }
 
     #[test]
     fn every_word_ends_on_the_goal_pose() {

@@ -180,3 +180,14 @@ impl Curve {
         out
     }
 }
+
+/// A pose in the square of side 20 round the origin, at any heading: the curves' tests draw
+/// their pairs so.
+#[cfg(test)]
+pub(super) fn random_pose(rng: &mut crate::rng::Rng) -> Pose {
+    Pose::new(
+        rng.below(2000) as f64 / 100.0 - 10.0,
+        rng.below(2000) as f64 / 100.0 - 10.0,
+        rng.below(6283) as f64 / 1000.0,
+    )
+}

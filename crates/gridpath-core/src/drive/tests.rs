@@ -126,6 +126,45 @@ pub(super) fn validate(grid: &Grid, request: &DriveRequest, drive: &Drive) -> (f
     (least, tightest)
 }
 
+/// A room of `width` × `height` cells with `blocks` walls of 1 to `size` cells a side.
+fn random_room(rng: &mut Rng, width: usize, height: usize, blocks: usize, size: usize) -> Grid {
+    let mut rows = vec![vec!['.'; width]; height];
+    for _ in 0..blocks {
+        let (x, y) = (rng.below(width - 2), rng.below(height - 2));
+        let (w, h) = (1 + rng.below(size), 1 + rng.below(size));
+        for row in rows.iter_mut().skip(y).take(h) {
+            for c in row.iter_mut().skip(x).take(w) {
+                *c = '#';
+            }
+        }
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    Grid::from_ascii(&refs).unwrap()
+}
+
+/// A pose at least a cell inside a room of `width` × `height`, at any heading.
+fn random_pose_in(rng: &mut Rng, width: usize, height: usize) -> Pose {
+    Pose::new(
+        1.0 + rng.below((width - 2) * 100) as f64 / 100.0,
+        1.0 + rng.below((height - 2) * 100) as f64 / 100.0,
+        rng.below(6283) as f64 / 1000.0,
+    )
+}
+
+/// Plans `request` and validates the drive if there is one: whether there was. A body that
+/// does not fit or finds no way is an answer; any other error fails the test.
+fn planned_and_valid(grid: &Grid, request: &DriveRequest, round: usize) -> bool {
+    match plan(grid, request, None) {
+        Ok(drive) => {
+            validate(grid, request, &drive);
+            true
+        }
+        Err(DriveError::Blocked { .. } | DriveError::NoWay) => false,
+        Err(other) => panic!("round {round}: {other}"),
+    }
+}
+
 fn room() -> Grid {
     Grid::from_ascii(&[
         "..................",
@@ -198,38 +237,13 @@ fn random_rooms_give_valid_drives() {
     let mut rng = Rng::new(42);
     let mut planned = 0;
     for round in 0..30 {
-        let mut rows = vec![vec!['.'; 40]; 24];
-        for _ in 0..8 {
-            let (x, y) = (rng.below(38), rng.below(22));
-            let (w, h) = (1 + rng.below(4), 1 + rng.below(4));
-            for row in rows.iter_mut().skip(y).take(h) {
-                for c in row.iter_mut().skip(x).take(w) {
-                    *c = '#';
-                }
-            }
-        }
-        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let grid = Grid::from_ascii(&refs).unwrap();
-        let pick = |rng: &mut Rng| {
-            Pose::new(
-                1.0 + rng.below(3800) as f64 / 100.0,
-                1.0 + rng.below(2200) as f64 / 100.0,
-                rng.below(6283) as f64 / 1000.0,
-            )
-        };
+        let grid = random_room(&mut rng, 40, 24, 8, 4);
+        let pick = |rng: &mut Rng| random_pose_in(rng, 40, 24);
         let request = DriveRequest::new(pick(&mut rng), pick(&mut rng))
             .with_body_radius(0.3 + rng.below(50) as f64 / 100.0)
             .with_turning_radius(0.5 + rng.below(250) as f64 / 100.0)
             .with_free_heading(false, round % 3 == 0);
-        match plan(&grid, &request, None) {
-            Ok(drive) => {
-                validate(&grid, &request, &drive);
-                planned += 1;
-            }
-            Err(DriveError::Blocked { .. } | DriveError::NoWay) => {}
-            Err(other) => panic!("round {round}: {other}"),
-        }
+        planned += usize::from(planned_and_valid(&grid, &request, round));
     }
     assert!(planned >= 15, "only {planned} of 30 rooms planned");
 }
@@ -276,37 +290,13 @@ fn reeds_shepp_drives_in_random_rooms_are_valid() {
     let mut rng = Rng::new(77);
     let mut planned = 0;
     for round in 0..20 {
-        let mut rows = vec![vec!['.'; 30]; 20];
-        for _ in 0..6 {
-            let (x, y) = (rng.below(28), rng.below(18));
-            for row in rows.iter_mut().skip(y).take(1 + rng.below(3)) {
-                for c in row.iter_mut().skip(x).take(1 + rng.below(3)) {
-                    *c = '#';
-                }
-            }
-        }
-        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let grid = Grid::from_ascii(&refs).unwrap();
-        let pick = |rng: &mut Rng| {
-            Pose::new(
-                1.0 + rng.below(2800) as f64 / 100.0,
-                1.0 + rng.below(1800) as f64 / 100.0,
-                rng.below(6283) as f64 / 1000.0,
-            )
-        };
+        let grid = random_room(&mut rng, 30, 20, 6, 3);
+        let pick = |rng: &mut Rng| random_pose_in(rng, 30, 20);
         let mut request = DriveRequest::new(pick(&mut rng), pick(&mut rng))
             .with_body_radius(0.3 + rng.below(40) as f64 / 100.0)
             .with_turning_radius(0.5 + rng.below(200) as f64 / 100.0);
         request.motion = Motion::ReedsShepp;
-        match plan(&grid, &request, None) {
-            Ok(drive) => {
-                validate(&grid, &request, &drive);
-                planned += 1;
-            }
-            Err(DriveError::Blocked { .. } | DriveError::NoWay) => {}
-            Err(other) => panic!("round {round}: {other}"),
-        }
+        planned += usize::from(planned_and_valid(&grid, &request, round));
     }
     assert!(planned >= 10, "only {planned} of 20 rooms planned");
 }
