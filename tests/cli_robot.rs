@@ -126,20 +126,15 @@ fn pillars(gap: usize) -> Vec<String> {
 /// The distance from (x, y) to the nearest wall square or the map's border, measured here
 /// on its own: the test's check of the tool's clearance.
 fn distance_to_walls(rows: &[String], x: f64, y: f64) -> f64 {
-    let (w, h) = (rows[0].len() as f64, rows.len() as f64);
-    let mut nearest = x.min(y).min(w - x).min(h - y);
-    for (row, line) in rows.iter().enumerate() {
-        for (col, c) in line.chars().enumerate() {
-            if c != '@' {
-                continue;
-            }
-            let (left, top) = (col as f64, row as f64);
-            let dx = (left - x).max(x - (left + 1.0)).max(0.0);
-            let dy = (top - y).max(y - (top + 1.0)).max(0.0);
-            nearest = nearest.min(dx.hypot(dy));
-        }
-    }
-    nearest
+    let passable = |cx: i64, cy: i64| {
+        usize::try_from(cy)
+            .ok()
+            .and_then(|cy| rows.get(cy))
+            .zip(usize::try_from(cx).ok())
+            .and_then(|(line, cx)| line.as_bytes().get(cx))
+            .is_some_and(|&c| c != b'@')
+    };
+    wall_distance(&passable, x, y, (rows.len() + rows[0].len()) as f64)
 }
 
 #[test]

@@ -226,7 +226,7 @@ pub fn run(
                 .iter()
                 .map(|p| {
                     (
-                        format!("{:?}", p.steer).to_lowercase(),
+                        p.steer.name().to_owned(),
                         p.gear.name().to_owned(),
                         p.length,
                     )

@@ -20,6 +20,7 @@ use gridpath::grid::{Cell, GeoReference, Map};
 use serde_json::{Value, json};
 
 use super::bounds::number_in;
+use super::smooth::frame_of_cell_size;
 use super::{EXIT_NEGATIVE, LevelArgs, parse_cell};
 
 /// Arguments of `gridpath drive`.
@@ -150,19 +151,7 @@ pub fn run(args: &DriveArgs) -> anyhow::Result<ExitCode> {
         Some(FileKind::RosMap) => load_ros_map(&args.map, |_| {})?,
         _ => args.level.load_map(&args.map)?,
     };
-    if let Some(resolution) = args.cell_size {
-        if let Some(geo) = map.metadata {
-            bail!(
-                "--cell-size is for maps without a world frame; {} has its own ({} m a cell)",
-                args.map.display(),
-                geo.resolution
-            );
-        }
-        map.metadata = Some(GeoReference {
-            resolution,
-            origin: [0.0, 0.0, 0.0],
-        });
-    }
+    frame_of_cell_size(&mut map, args.cell_size, &args.map.display().to_string())?;
     let units = Units {
         geo: map.metadata,
         height: f64::from(map.grid.height()),
@@ -367,7 +356,7 @@ fn export_json(
         })),
         "cost": both(drive.cost),
         "pieces": drive.curve.pieces.iter().map(|p| json!({
-            "steer": format!("{:?}", p.steer).to_lowercase(),
+            "steer": p.steer.name(),
             "gear": p.gear.name(),
             "length": p.length,
         })).collect::<Vec<_>>(),

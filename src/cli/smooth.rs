@@ -113,21 +113,8 @@ impl SmoothArgs {
     /// Gives a map without a world frame the one `--cell-size` asks for; refuses it for a map
     /// that has its own.
     pub fn frame(&self, map: &mut Map) -> anyhow::Result<()> {
-        let Some(resolution) = self.cell_size else {
-            return Ok(());
-        };
-        if let Some(geo) = map.metadata {
-            anyhow::bail!(
-                "--cell-size is for maps without a world frame; {} has its own ({} m a cell)",
-                map.name,
-                geo.resolution
-            );
-        }
-        map.metadata = Some(GeoReference {
-            resolution,
-            origin: [0.0, 0.0, 0.0],
-        });
-        Ok(())
+        let name = map.name.clone();
+        frame_of_cell_size(map, self.cell_size, &name)
     }
 
     /// The smoothed path when smoothing was asked for and a path was found, following the
@@ -226,5 +213,24 @@ pub fn print_summary(smoothed: &SmoothedPath) -> std::io::Result<()> {
         smoothed.max_heading_change.to_degrees(),
         smooth::DEFAULT_SPACING
     );
+    Ok(())
+}
+
+/// Gives a map without a world frame the one `--cell-size` asks for (its lower-left corner at
+/// the origin); refuses it for a map that has its own, naming it as `name`.
+pub fn frame_of_cell_size(map: &mut Map, cell_size: Option<f64>, name: &str) -> anyhow::Result<()> {
+    let Some(resolution) = cell_size else {
+        return Ok(());
+    };
+    if let Some(geo) = map.metadata {
+        anyhow::bail!(
+            "--cell-size is for maps without a world frame; {name} has its own ({} m a cell)",
+            geo.resolution
+        );
+    }
+    map.metadata = Some(GeoReference {
+        resolution,
+        origin: [0.0, 0.0, 0.0],
+    });
     Ok(())
 }

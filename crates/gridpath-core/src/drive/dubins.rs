@@ -126,13 +126,18 @@ fn raw_word(index: usize, alpha: f64, beta: f64, d: f64) -> Option<(f64, f64, f6
     }
 }
 
-/// Every Dubins word that joins `from` to `to` with turning radius `radius`, shortest first.
-pub fn all(from: Pose, to: Pose, radius: f64) -> Vec<Curve> {
+/// The standard local frame of a pair of poses: the start's and goal's headings measured from
+/// the line between them, and their distance in radii.
+fn local(from: Pose, to: Pose, radius: f64) -> (f64, f64, f64) {
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     let d = dx.hypot(dy) / radius;
     let theta = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
-    let alpha = wrap(from.theta - theta);
-    let beta = wrap(to.theta - theta);
+    (wrap(from.theta - theta), wrap(to.theta - theta), d)
+}
+
+/// Every Dubins word that joins `from` to `to` with turning radius `radius`, shortest first.
+pub fn all(from: Pose, to: Pose, radius: f64) -> Vec<Curve> {
+    let (alpha, beta, d) = local(from, to, radius);
     let mut curves: Vec<Curve> = (0..WORDS.len())
         .filter_map(|i| {
             let (t, p, q) = word(i, alpha, beta, d)?;
@@ -164,11 +169,7 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Curve> {
 
 /// The length of the shortest Dubins curve, without building it.
 pub fn distance(from: Pose, to: Pose, radius: f64) -> f64 {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let d = dx.hypot(dy) / radius;
-    let theta = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
-    let alpha = wrap(from.theta - theta);
-    let beta = wrap(to.theta - theta);
+    let (alpha, beta, d) = local(from, to, radius);
     (0..WORDS.len())
         .filter_map(|i| word(i, alpha, beta, d).map(|(t, p, q)| t + p + q))
         .fold(f64::INFINITY, f64::min)

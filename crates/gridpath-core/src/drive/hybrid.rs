@@ -117,14 +117,13 @@ impl Through {
     }
 }
 
-/// Plans the drive of `request` on `grid` (see the module).
+/// Plans the drive of `request` in `space`, the body's free space on `grid` (see the module).
 pub(super) fn search(
     grid: &Grid,
+    space: &mut Space,
     request: &DriveRequest,
     control: Option<&SearchControl>,
 ) -> Result<Found, DriveError> {
-    let reach = request.inflation.map_or(0.0, |i| i.radius);
-    let mut space = Space::reaching(grid, request.body_radius, reach);
     let radius = request.turning_radius;
     let motion = request.motion;
     let gears: &[Gear] = match motion {
@@ -147,19 +146,7 @@ pub(super) fn search(
     if through.field.cost(start_cell).is_none() {
         return Err(DriveError::NoWay);
     }
-    let goals: Vec<Pose> = if request.goal_heading_free {
-        (0..FREE_HEADINGS)
-            .map(|i| {
-                Pose::new(
-                    request.goal.x,
-                    request.goal.y,
-                    TAU * i as f64 / FREE_HEADINGS as f64,
-                )
-            })
-            .collect()
-    } else {
-        vec![request.goal]
-    };
+    let goals = headings(request.goal, request.goal_heading_free, FREE_HEADINGS);
     let estimate = |space: &Space, pose: Pose| -> Option<f64> {
         let far = through.estimate(space, pose.x, pose.y)?;
         let near = if request.goal_heading_free {
@@ -185,26 +172,14 @@ pub(super) fn search(
     // Each bucket's best distance driven, and whether it was expanded.
     let mut seen: FastMap<u64, (f64, bool)> = FastMap::default();
     let mut open = BinaryHeap::new();
-    let starts: Vec<Pose> = if request.start_heading_free {
-        (0..HEADINGS)
-            .map(|i| {
-                Pose::new(
-                    request.start.x,
-                    request.start.y,
-                    TAU * i as f64 / HEADINGS as f64,
-                )
-            })
-            .collect()
-    } else {
-        vec![request.start]
-    };
+    let starts = headings(request.start, request.start_heading_free, HEADINGS);
     let none = Piece {
         steer: Steer::Straight,
         gear: Gear::Forward,
         length: 0.0,
     };
     for pose in starts {
-        let Some(h) = estimate(&space, pose) else {
+        let Some(h) = estimate(space, pose) else {
             continue;
         };
         nodes.push(Node {
@@ -242,17 +217,17 @@ pub(super) fn search(
         let away = current.pose.distance(request.goal);
         let every = ((away / (4.0 * radius)) as usize).clamp(1, 8);
         if expanded.is_multiple_of(every)
-            && let Some(shot) = shoot(&mut space, motion, current.pose, &goals, radius)
+            && let Some(shot) = shoot(space, motion, current.pose, &goals, radius)
             && (request.inflation.is_none()
                 || away < 2.0 * radius
-                || curve_cost(&mut space, request, &shot) <= 1.05 * shot.length())
+                || curve_cost(space, request, &shot) <= 1.05 * shot.length())
         {
             let mut pieces = chain(&nodes, node);
             pieces.extend(shot.pieces);
             let start = root(&nodes, node);
             let curve = Curve::new(start, radius, pieces);
             return Ok(Found {
-                curve: shorten(&mut space, request, curve),
+                curve: shorten(space, request, curve),
                 expanded,
             });
         }
@@ -262,7 +237,7 @@ pub(super) fn search(
         {
             let pose = current.pose.drive(steer, gear, radius, step);
             let key = bucket(pose);
-            let g = current.g + step * factor_at(&mut space, request, pose);
+            let g = current.g + step * factor_at(space, request, pose);
             if seen
                 .get(&key)
                 .is_some_and(|&(best, done)| done || best <= g)
@@ -272,7 +247,7 @@ pub(super) fn search(
             if !space.piece_fits(current.pose, steer, gear, radius, step) {
                 continue;
             }
-            let Some(h) = estimate(&space, pose) else {
+            let Some(h) = estimate(space, pose) else {
                 continue;
             };
             seen.insert(key, (g, false));
@@ -296,7 +271,19 @@ pub(super) fn search(
     Err(DriveError::NoWay)
 }
 
-/// The shortest Dubins curve from `pose` to one of `goals` that fits, trying the few shortest.
+/// `pose` itself, or — when its heading is free — its position at `count` headings round the
+/// circle.
+fn headings(pose: Pose, free: bool, count: usize) -> Vec<Pose> {
+    if !free {
+        return vec![pose];
+    }
+    (0..count)
+        .map(|i| Pose::new(pose.x, pose.y, TAU * i as f64 / count as f64))
+        .collect()
+}
+
+/// The shortest curve of the motion from `pose` to one of `goals` that fits, trying the few
+/// shortest.
 fn shoot(
     space: &mut Space,
     motion: Motion,

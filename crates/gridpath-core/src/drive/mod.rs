@@ -281,9 +281,9 @@ pub fn plan(
             grid.len()
         )));
     }
-    let found = hybrid::search(grid, request, control)?;
     let reach = request.inflation.map_or(0.0, |i| i.radius);
     let mut space = Space::reaching(grid, request.body_radius, reach);
+    let found = hybrid::search(grid, &mut space, request, control)?;
     let limit = request.body_radius + 10.0;
     let least_clearance = found
         .curve

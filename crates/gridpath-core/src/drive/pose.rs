@@ -81,6 +81,17 @@ pub enum Steer {
     Right,
 }
 
+impl Steer {
+    /// `"left"`, `"straight"` or `"right"`, as exports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Steer::Left => "left",
+            Steer::Straight => "straight",
+            Steer::Right => "right",
+        }
+    }
+}
+
 /// Forward or reverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gear {

@@ -244,6 +244,16 @@ struct Moves {
 }
 
 impl Moves {
+    /// What turning from `heading` to the direction `d` costs at `(x, y)`: from the table
+    /// where turns may be tabled once, else counted there.
+    #[inline]
+    fn turn_cost(&self, topology: Topology, x: usize, y: usize, heading: usize, d: usize) -> f64 {
+        match &self.turn_costs {
+            Some(table) => table[heading][d],
+            None => self.penalty * f64::from(turns_at(topology, x, y, heading as u8, d as u8)),
+        }
+    }
+
     fn new(graph: &SearchGraph, penalty: f64, reverse: bool) -> Self {
         let steps = graph.uniform_step_costs().filter(|_| !graph.has_heights());
         let turn_costs = (!graph.topology().turns_depend_on_place()).then(|| {
@@ -284,10 +294,7 @@ fn relax(
             Some(steps) => steps[d],
             None => graph.step_cost(cell, next_cell, d),
         };
-        let turn = match &moves.turn_costs {
-            Some(table) => table[usize::from(heading)][d],
-            None => moves.penalty * f64::from(turns_at(topology, x, y, heading, d as u8)),
-        };
+        let turn = moves.turn_cost(topology, x, y, usize::from(heading), d);
         let next_cost = cost + step + turn;
         let (nx, ny) = (
             x.wrapping_add_signed(DX[d] as isize),
@@ -465,10 +472,7 @@ fn relax_group(
         };
         let mut next_cost = f64::INFINITY;
         for heading in Bits(from) {
-            let turn = match &moves.turn_costs {
-                Some(table) => table[heading][d],
-                None => moves.penalty * f64::from(turns_at(topology, x, y, heading as u8, d as u8)),
-            };
+            let turn = moves.turn_cost(topology, x, y, heading, d);
             let through = group.costs[heading] + step + turn;
             if through < next_cost {
                 next_cost = through;
